@@ -1,0 +1,17 @@
+/**
+ * Function ids (permissions). A user's fun_list holds some of them; super_administrator holds all.
+ * Menu entries require `menu_<name>`; protected calls require the id named in the call registry.
+ */
+export const SUPER_ADMINISTRATOR = 'super_administrator';
+/** Enables the push connection (SPEC section 6). */
+export const DEVICE_PUSH_FUNCTION = 'device_10';
+
+export const menuFunId = (menuName: string): string => `menu_${menuName}`;
+/** '/device/uav/type' -> 'device_uav_type' */
+export const callFunId = (path: string): string => path.replace(/^\//, '').replace(/\//g, '_');
+
+export function holds(funList: readonly string[] | undefined, funId: string | null | undefined): boolean {
+  if (!funId) return true;
+  if (!funList) return false;
+  return funList.includes(SUPER_ADMINISTRATOR) || funList.includes(funId);
+}

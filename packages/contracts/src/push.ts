@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+/** Push (WebSocket) message ids (SPEC sections 4, 7, 8). Later issues add telemetry and event ids here. */
+export const PushMsgId = {
+  USER_VERIFY: 100,
+  HEARTBEAT: 101,
+  EQUIPMENT_VERIFY: 200,
+  CONTROL: 401,
+  PROCESS_CONTROL: 473,
+} as const;
+export type PushMsgId = (typeof PushMsgId)[keyof typeof PushMsgId];
+
+/** Path of the push endpoint under the server root. */
+export const PUSH_PATH = '/api/push';
+
+/** Socket states reported to the caller (SPEC section 4). */
+export const SocketState = { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 } as const;
+export type SocketState = (typeof SocketState)[keyof typeof SocketState];
+
+/** Largest push frame either side accepts. */
+export const PUSH_MAX_FRAME_BYTES = 64 * 1024;
+
+export const pushEnvelope = z.object({
+  msg_id: z.number().int(),
+  tms: z.number().int().nonnegative(),
+  version: z.literal(0),
+  data: z.record(z.string(), z.unknown()).default({}),
+});
+export type PushEnvelope = z.infer<typeof pushEnvelope>;
+
+export const pushReply = z.object({
+  code: z.number().int(),
+  msg: z.string(),
+  msg_id: z.number().int(),
+  data: z.unknown(),
+});
+export type PushReply = z.infer<typeof pushReply>;
+
+export const userVerifyData = z.object({
+  token: z.string().min(1).max(256),
+  app_ids: z.string().max(64),
+  app_code: z.string().max(64),
+  licence: z.string().min(1).max(1024),
+  os_language: z.string().max(8),
+});
+
+export const equipmentVerifyData = z.object({
+  token: z.string().min(1).max(256),
+  sn_id: z.string().min(1).max(64),
+  pmd: z.string().max(64),
+  vst: z.literal(40),
+  sor: z.literal('100'),
+  os_language: z.string().max(8),
+});
+
+/** What the licence of message 100 signs: md5 of token + app_ids + app_code, then encrypted. */
+export const licencePlain = (token: string, appIds: string, appCode: string): string => token + appIds + appCode;

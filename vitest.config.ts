@@ -1,0 +1,58 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * One runner for the whole tree. Server tests run twice: on SQLite and on a real PostgreSQL that the
+ * pg global setup starts on loopback (or the one DATABASE_URL_TEST names).
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['packages/*/src/**/*.test.ts', 'apps/simulator/src/**/*.test.ts', 'scripts/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'web',
+          include: ['apps/web/src/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+        },
+      },
+      {
+        test: {
+          name: 'server-sqlite',
+          include: ['apps/server/src/**/*.test.ts'],
+          environment: 'node',
+          env: { NEST_TEST_DB: 'sqlite' },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'server-pg',
+          include: ['apps/server/src/**/*.test.ts'],
+          environment: 'node',
+          env: { NEST_TEST_DB: 'postgres' },
+          globalSetup: ['apps/server/test/pg-global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.e2e.ts'],
+          environment: 'node',
+          globalSetup: ['e2e/global-setup.ts'],
+          fileParallelism: false,
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
