@@ -1,0 +1,35 @@
+import type { TestProject } from 'vitest/node';
+import { ADMIN, cli, startProduct } from './support/product.js';
+
+export const LIMITED = { account: '13800000001', password: 'Limited#2026', nick: 'Operator Li' };
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+    dataDir: string;
+    admin: { account: string; password: string };
+    limited: { account: string; password: string; nick: string };
+    productEnv: Record<string, string>;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const product = await startProduct();
+  // A limited operator: sees the data screen and equipment only, and may list devices.
+  cli(product.env, [
+    'user-add',
+    '--account', LIMITED.account,
+    '--password', LIMITED.password,
+    '--nick', LIMITED.nick,
+    '--funs', 'menu_home,menu_equipment,device_list',
+    '--company', 'wk',
+  ]);
+  project.provide('baseUrl', product.baseUrl);
+  project.provide('dataDir', product.dataDir);
+  project.provide('admin', ADMIN);
+  project.provide('limited', LIMITED);
+  project.provide('productEnv', Object.fromEntries(Object.entries(product.env).filter(([, v]) => v !== undefined)) as Record<string, string>);
+  return async () => {
+    await product.stop();
+  };
+}

@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { launch, newPage, signIn } from './support/browser.js';
+import { cli } from './support/product.js';
+
+const baseUrl = inject('baseUrl');
+const admin = inject('admin');
+const limited = inject('limited');
+const env = inject('productEnv');
+const ALL_TOP_LEVEL = ['home', 'routeplan', 'totalResultList', 'equipment', 'solution', 'system', 'teachingVideos'];
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const okButton = (page: Page) => page.locator('.ant-modal-confirm-btns .ant-btn-primary');
+let userSeq = 0;
+function makeUser(funs: string): { account: string; password: string } {
+  userSeq += 1;
+  const account = `1390000${String(Date.now() % 10000).padStart(4, '0')}`.slice(0, 9) + String(userSeq).padStart(2, '0');
+  const password = `Pw#${userSeq}-e2e`;
+  cli(env, ['user-add', '--account', account, '--password', password, '--nick', `E2E ${userSeq}`, '--funs', funs]);
+  return { account, password };
+}
+
+describe('shell and permissions', () => {
+  it('shows every top-level entry to the super administrator', async () => {
+    const page = await newPage(browser, { lang: 'en' });
+    await signIn(page, baseUrl, admin.account, admin.password);
+    for (const name of ALL_TOP_LEVEL) {
+      await expect(page.getByTestId(`nav-${name}`).count()).resolves.toBe(1);
+    }
+    await expect(page.title()).resolves.toMatch(/^Drone Management Platform - /);
+    await page.context().close();
+  });
+
+  it('shows a limited user only the entries it holds and does not register the others', async () => {
+    const page = await newPage(browser, { lang: 'en' });
+    await signIn(page, baseUrl, limited.account, limited.password);
+    await expect(page.getByTestId('nav-home').count()).resolves.toBe(1);
+    await expect(page.getByTestId('nav-equipment').count()).resolves.toBe(1);
+    for (const name of ['routeplan', 'totalResultList', 'system', 'teachingVideos']) {
+      await expect(page.getByTestId(`nav-${name}`).count()).resolves.toBe(0);
+    }
+    await page.goto(`${baseUrl}/nest/userManage`);
+    await page.getByTestId('app-header').waitFor();
+    await expect(page.getByTestId('coming-page').count()).resolves.toBe(0);
+    await expect(page.getByText(/not found|does not exist/i).count()).resolves.toBeGreaterThan(0);
+    await page.context().close();
+  });
+});
+
+describe('account dialogs', () => {
+  it('refuses an account edit with a malformed phone and changes nothing', async () => {
+    const user = makeUser('menu_home');
+    const page = await newPage(browser, { lang: 'en' });
+    await signIn(page, baseUrl, user.account, user.password);
+    await page.getByTestId('user-menu').hover();
+    await page.getByTestId('user-menu-account').click();
+    await page.getByTestId('account-edit-dialog').waitFor();
+    await page.getByTestId('account-edit-phone').fill('12345');
+    let edits = 0;
+    page.on('request', (r) => {
+      if (r.url().includes('/user/edit')) edits += 1;
+    });
+    await page.getByTestId('account-edit-submit').click();
+    await expect(page.locator('.ant-form-item-explain-error').first().textContent()).resolves.toMatch(/phone|e-mail/i);
+    expect(edits).toBe(0);
+    const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('userInfo') ?? '{}').phone);
+    expect(stored).toBe(user.account);
+    await page.context().close();
+  });
+
+  it('signs out after a password change and the old password no longer works', async () => {
+    const user = makeUser('menu_home');
+    const newPassword = `${user.password}-new`;
+    const page = await newPage(browser, { lang: 'en' });
+    await signIn(page, baseUrl, user.account, user.password);
+    await page.getByTestId('user-menu').hover();
+    await page.getByTestId('user-menu-password').click();
+    await page.getByTestId('password-dialog').waitFor();
+    await page.getByTestId('psw-old').fill(user.password);
+    await page.getByTestId('psw-new').fill(newPassword);
+    await page.getByTestId('psw-confirm').fill(newPassword);
+    await page.getByTestId('psw-submit').click();
+    await okButton(page).click();
+    await page.getByTestId('login-submit').waitFor();
+    await expect(page.evaluate(() => localStorage.getItem('userInfo'))).resolves.toBeNull();
+
+    await page.getByTestId('login-account').fill(user.account);
+    await page.getByTestId('login-password').fill(user.password);
+    await page.getByTestId('login-submit').click();
+    await page.getByText('Wrong account or password').first().waitFor();
+    await expect(page.getByTestId('app-header').count()).resolves.toBe(0);
+
+    await signIn(page, baseUrl, user.account, newPassword);
+    await page.context().close();
+  });
+
+  it('goes to login after one confirmation when the token has expired', async () => {
+    const user = makeUser('menu_home');
+    const page = await newPage(browser, { lang: 'en' });
+    await signIn(page, baseUrl, user.account, user.password);
+    const db = new Database(join(inject('dataDir'), 'nest.sqlite'));
+    try {
+      db.prepare('UPDATE sessions SET expires_at = 0').run();
+    } finally {
+      db.close();
+    }
+    await page.getByTestId('user-menu').hover();
+    await page.getByTestId('user-menu-account').click();
+    await page.getByTestId('account-edit-nick').fill('Renamed');
+    await page.getByTestId('account-edit-submit').click();
+    await page.getByText('Login has expired, please log in again').first().waitFor();
+    await expect(page.locator('.ant-modal-confirm').count()).resolves.toBe(1);
+    await okButton(page).click();
+    await page.getByTestId('login-submit').waitFor();
+    await expect(page.evaluate(() => localStorage.getItem('userInfo'))).resolves.toBeNull();
+    await page.context().close();
+  });
+});
+
+describe('language and theme', () => {
+  it('switches between English and Chinese', async () => {
+    const page = await newPage(browser, { lang: 'zh' });
+    await signIn(page, baseUrl, admin.account, admin.password);
+    await expect(page.getByTestId('nav-system').textContent()).resolves.toContain('系统管理');
+    await expect(page.title()).resolves.toMatch(/^无人机管理平台 - /);
+    await openSettings(page);
+    await Promise.all([page.waitForEvent('load'), page.getByTestId('settings-language-en').click()]);
+    await page.getByTestId('app-header').waitFor();
+    await expect(page.getByTestId('nav-system').textContent()).resolves.toContain('System');
+    await expect(page.title()).resolves.toMatch(/^Drone Management Platform - /);
+    await openSettings(page);
+    await Promise.all([page.waitForEvent('load'), page.getByTestId('settings-language-zh').click()]);
+    await page.getByTestId('app-header').waitFor();
+    await expect(page.getByTestId('nav-system').textContent()).resolves.toContain('系统管理');
+    await page.context().close();
+  });
+
+  it('switches the theme class on the app root and keeps it after reload', async () => {
+    const page = await newPage(browser, { lang: 'en' });
+    await signIn(page, baseUrl, admin.account, admin.password);
+    await expect(page.locator('#app-root').getAttribute('class')).resolves.toContain('theme-default');
+    await openSettings(page);
+    await page.getByTestId('settings-theme-concise').click();
+    await expect.poll(() => page.locator('#app-root').getAttribute('class')).toContain('theme-concise');
+    await page.reload();
+    await page.getByTestId('app-header').waitFor();
+    await expect(page.locator('#app-root').getAttribute('class')).resolves.toContain('theme-concise');
+    await page.context().close();
+  });
+});
+
+async function openSettings(page: Page): Promise<void> {
+  await page.getByTestId('nav-system').hover();
+  await page.getByTestId('nav-systemSet').click();
+  await page.getByTestId('settings-dialog').waitFor();
+}

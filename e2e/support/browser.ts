@@ -1,0 +1,40 @@
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { existsSync } from 'node:fs';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+
+export async function launch(): Promise<Browser> {
+  if (!CHROMIUM) throw new Error('Chromium not found: install Debian chromium or set CHROMIUM_PATH');
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** A fresh browser context (own storage and cookies) and page. */
+export async function newPage(browser: Browser, opts: { lang?: 'zh' | 'en' } = {}): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1600, height: 900 } });
+  if (opts.lang) {
+    await context.addInitScript((lang) => {
+      if (!localStorage.getItem('language')) localStorage.setItem('language', lang);
+    }, opts.lang);
+  }
+  return context.newPage();
+}
+
+export async function signIn(page: Page, baseUrl: string, account: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/nest/`);
+  await page.getByTestId('login-account').fill(account);
+  await page.getByTestId('login-password').fill(password);
+  await page.getByTestId('login-submit').click();
+  await page.getByTestId('app-header').waitFor({ timeout: 30_000 });
+}
