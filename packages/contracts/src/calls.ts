@@ -1,7 +1,53 @@
 import { z } from 'zod';
 import { callFunId } from './functions.js';
-import { int, intDefault, jsonOf, optionalText, requiredText, text } from './form.js';
-import { PASSWORD_ENVELOPE_MAX, PERMANENT_END_TIME } from './constants.js';
+import {
+  enumValue,
+  enumValueDefault,
+  flag,
+  idList,
+  int,
+  intDefault,
+  jsonOf,
+  num,
+  optionalEnumValue,
+  optionalInt,
+  optionalJsonOf,
+  optionalNum,
+  optionalPositiveNum,
+  optionalText,
+  positiveNum,
+  requiredText,
+  text,
+} from './form.js';
+import {
+  FIRMWARE_FILE_EXT,
+  FIRMWARE_FILE_FIELD,
+  PASSWORD_ENVELOPE_MAX,
+  PERMANENT_END_TIME,
+  TIMED_TASK_MIN_INTERVAL_MIN,
+} from './constants.js';
+import {
+  AchievementType,
+  CameraType,
+  CheckingType,
+  DeviceCategory,
+  DeviceKind,
+  DeviceTypeState,
+  ExecutionType,
+  FinishAction,
+  FirmwareType,
+  HeightType,
+  LinkType,
+  MissionType,
+  NEST_FIRMWARE_TYPE,
+  PhotoType,
+  RecordState,
+  RecordingVrType,
+  TimedTaskDataState,
+  TimedTaskState,
+  VideoStream,
+} from './enums.js';
+import { AZIMUTH_INVALID, WAYPOINT_LIMITS, beaconSchema, latLngSchema, waypointSchema } from './entities.js';
 
 /**
  * The call registry (SPEC section 7). Every call the browser makes is declared here once; the server
@@ -103,6 +149,123 @@ const size = (max = 1000, def = 20) => intDefault(def, 1, max);
 
 export const funListField = () =>
   jsonOf(z.array(z.string().trim().min(1).max(64)).max(1000));
+
+const optionalSeconds = () => optionalInt(0, 99_999_999_999);
+const idField = () => requiredText(64);
+const snField = () => requiredText(64);
+
+/** Adds the check that a given start_time is not after a given end_time. */
+const timeRanged = <S extends z.ZodRawShape>(shape: S) =>
+  z.object(shape).refine(
+    (o: Record<string, unknown>) =>
+      typeof o.start_time !== 'number' || typeof o.end_time !== 'number' || o.start_time <= o.end_time,
+    { message: 'start_time is after end_time', path: ['end_time'] },
+  );
+
+/** Azimuth in degrees, 0 to 360, or -1 for "not set" (the default). */
+const azimuthField = () =>
+  z.preprocess(
+    (v) => (v === undefined || v === null || v === '' ? AZIMUTH_INVALID : v),
+    num(-1, 360).refine((v) => v === AZIMUTH_INVALID || v >= 0, { message: 'azimuth must be -1 or 0 to 360' }),
+  );
+
+/** Device fields of /device/add and /device/edit; points and beacon travel as JSON documents. */
+const deviceFields = {
+  type: enumValue(DeviceCategory),
+  link_type: enumValueDefault(LinkType, 3),
+  airport_name: optionalText(64),
+  uav_name: requiredText(64),
+  sn_id: snField(),
+  uav_sn: optionalText(64),
+  address: optionalText(255),
+  uav_model: optionalText(64),
+  description: optionalText(500),
+  azimuth: azimuthField(),
+  altn_point: optionalJsonOf(latLngSchema, 256),
+  airport_point: optionalJsonOf(latLngSchema, 256),
+  beacon: optionalJsonOf(beaconSchema, 256),
+  company: optionalText(64),
+};
+
+/** Fence fields: `boundary` is a JSON array of at least 3 WGS84 {lat, lng} points. */
+const fenceFields = {
+  name: requiredText(64),
+  max_height: positiveNum(WAYPOINT_LIMITS.heightMax),
+  boundary: jsonOf(z.array(latLngSchema).min(3).max(1000), 200_000),
+  sn_id: snField(),
+};
+
+/** Route fields (see `missionSettingsSchema`); `waypoints` is a JSON array of waypoints. */
+const missionFields = {
+  name: requiredText(64),
+  fence_id: idField(),
+  mission_type: enumValue(MissionType),
+  height_type: enumValueDefault(HeightType, 0),
+  auto_speed: positiveNum(WAYPOINT_LIMITS.speedMax),
+  max_speed: positiveNum(WAYPOINT_LIMITS.speedMax),
+  default_height: positiveNum(WAYPOINT_LIMITS.heightMax),
+  return_height: positiveNum(WAYPOINT_LIMITS.heightMax),
+  finish_action: enumValueDefault(FinishAction, 20),
+  exec_type: enumValueDefault(ExecutionType, 0),
+  camera_type: enumValueDefault(CameraType, 'custom'),
+  sensor_width: optionalPositiveNum(100),
+  sensor_height: optionalPositiveNum(100),
+  image_width: optionalInt(1, 100_000),
+  image_height: optionalInt(1, 100_000),
+  focal_length: optionalPositiveNum(1000),
+  course_overlap: optionalNum(0, 99),
+  lateral_overlap: optionalNum(0, 99),
+  turn_distance: optionalNum(0, 1000),
+  angle: optionalNum(0, 360),
+  interval_height: optionalNum(0, WAYPOINT_LIMITS.heightMax),
+  elevation: flag(false),
+  photo_type: enumValueDefault(PhotoType, 2),
+  waypoints: jsonOf(z.array(waypointSchema).max(WAYPOINT_LIMITS.maxWaypoints), 1_000_000),
+};
+
+/**
+ * Cross-field rules of a route: cruise speed not above max speed; a waypoint route has waypoints; an
+ * area survey with a custom camera names its sensor, image size and focal length. (Inside-the-fence and
+ * adjacent-distance checks need geometry and run on the server with @nest/geo.)
+ */
+function checkMission(
+  m: {
+    auto_speed: number;
+    max_speed: number;
+    mission_type: number;
+    camera_type: string;
+    waypoints: unknown[];
+  } & Partial<Record<'sensor_width' | 'sensor_height' | 'image_width' | 'image_height' | 'focal_length', number>>,
+  ctx: z.RefinementCtx,
+): void {
+  // Refinements also run after field errors: look only at values that parsed.
+  if (typeof m.auto_speed === 'number' && typeof m.max_speed === 'number' && m.auto_speed > m.max_speed) {
+    ctx.addIssue({ code: 'custom', path: ['auto_speed'], message: 'auto_speed is above max_speed' });
+  }
+  if (m.mission_type === 1 && Array.isArray(m.waypoints) && m.waypoints.length === 0) {
+    ctx.addIssue({ code: 'custom', path: ['waypoints'], message: 'a waypoint route needs waypoints' });
+  }
+  if (m.mission_type !== 1 && m.camera_type === 'custom') {
+    for (const k of ['sensor_width', 'sensor_height', 'image_width', 'image_height', 'focal_length'] as const) {
+      if (m[k] === undefined) ctx.addIssue({ code: 'custom', path: [k], message: `${k} is required for a custom camera` });
+    }
+  }
+}
+
+/** Repeat period of a timed task in minutes: 0 runs once, otherwise at least TIMED_TASK_MIN_INTERVAL_MIN. */
+const timedTaskInterval = () =>
+  intDefault(0, 0, 525_600).refine((v) => v === 0 || v >= TIMED_TASK_MIN_INTERVAL_MIN, {
+    message: `interval must be 0 or at least ${TIMED_TASK_MIN_INTERVAL_MIN} minutes`,
+  });
+
+/** Fields of a device-type catalogue entry (state added per call). */
+const deviceTypeFields = {
+  cla_type: enumValue(DeviceKind),
+  cla_name: requiredText(64),
+  value: requiredText(64).regex(/^[A-Za-z0-9_-]+$/, { message: 'letters, digits, _ and - only' }),
+  stream: enumValueDefault(VideoStream, 1),
+  notes: optionalText(500),
+};
 
 export const calls = {
   // ---------------------------------------------------------------- user service
@@ -225,44 +388,321 @@ export const calls = {
     summary: 'Device list; pmd value is page concatenated with type.',
   }),
   userGetDeviceType: call('userGetDeviceType', 'device', '/device/uav/type', {}),
-  deviceAdd: call('deviceAdd', 'device', '/device/add', { timestamp: true }),
-  deviceEdit: call('deviceEdit', 'device', '/device/edit', { timestamp: true }),
-  deviceConnect: call('deviceConnect', 'device', '/device/connect', {}),
-  insRanking: call('insRanking', 'device', '/ins/ranking', {}),
-  resultList: call('resultList', 'device', '/result/list', {}),
-  resultDeleteOne: call('resultDeleteOne', 'device', '/result/delete/one', {}),
-  resultDeleteIds: call('resultDeleteIds', 'device', '/result/delete/ids', {}),
-  resultDeleteSort: call('resultDeleteSort', 'device', '/result/delete/sort', {}),
-  sortiesList: call('sortiesList', 'device', '/sorties/list', {}),
-  sortiesDelete: call('sortiesDelete', 'device', '/sorties/delete', {}),
-  fenceList: call('fenceList', 'device', '/fence/list', {}),
-  fenceAdd: call('fenceAdd', 'device', '/fence/add', {}),
-  fenceEdit: call('fenceEdit', 'device', '/fence/edit', {}),
-  fenceOne: call('fenceOne', 'device', '/fence/one', {}),
-  missionType: call('missionType', 'device', '/mission/type', {}),
-  missionList: call('missionList', 'device', '/mission/list', {}),
-  missionAdd: call('missionAdd', 'device', '/mission/add', {}),
-  missionEdit: call('missionEdit', 'device', '/mission/edit', {}),
-  missionInfo: call('missionInfo', 'device', '/mission/info', {}),
-  missionClearBreak: call('missionClearBreak', 'device', '/mission/clearBreak', {}),
-  romList: call('romList', 'device', '/rom/list', {}),
-  romAdd: call('romAdd', 'device', '/rom/add', { multipart: true, separateUrl: true }),
-  romEdit: call('romEdit', 'device', '/rom/edit', {}),
-  taskAdd: call('taskAdd', 'device', '/task/add', {}),
-  taskEdit: call('taskEdit', 'device', '/task/edit', {}),
-  taskList: call('taskList', 'device', '/task/list', {}),
-  deviceTypeAdminList: call('deviceTypeAdminList', 'device', '/deviceType/adminList', {}),
-  deviceTypeAdd: call('deviceTypeAdd', 'device', '/deviceType/add', {}),
-  deviceTypeEdit: call('deviceTypeEdit', 'device', '/deviceType/edit', {}),
-  deviceTypeList: call('deviceTypeList', 'device', '/deviceType/list', {}),
-  comGetList: call('comGetList', 'device', '/com/getList', {}),
-  comGetOne: call('comGetOne', 'device', '/com/getOne', {}),
-  comAdd: call('comAdd', 'device', '/com/add', {}),
-  comEdit: call('comEdit', 'device', '/com/edit', {}),
+  deviceAdd: call('deviceAdd', 'device', '/device/add', {
+    timestamp: true,
+    fields: z.object(deviceFields),
+    pmd: ['sn_id', 'uav_sn'],
+    joint: true,
+    summary: 'Register a device (nest with its drone, or a single-soldier drone).',
+  }),
+  deviceEdit: call('deviceEdit', 'device', '/device/edit', {
+    timestamp: true,
+    fields: z.object({ id: idField(), ...deviceFields }),
+    pmd: ['id', 'sn_id'],
+    joint: true,
+    summary: 'Edit a device; refused while someone else is connected to it or when it is disabled.',
+  }),
+  deviceConnect: call('deviceConnect', 'device', '/device/connect', {
+    fields: z.object({ sn_id: snField(), connect: intDefault(1, 0, 1) }),
+    pmd: ['sn_id'],
+    joint: true,
+    summary: 'Take (connect 1) or release (connect 0) the control connection of a device.',
+  }),
+  insRanking: call('insRanking', 'device', '/ins/ranking', {
+    fields: timeRanged({
+      type: enumValueDefault(CheckingType, 10),
+      start_time: optionalSeconds(),
+      end_time: optionalSeconds(),
+      size: size(100, 10),
+    }),
+    pmd: ['type'],
+    joint: true,
+    summary: 'Data-screen ranking of devices by attendance (10), mileage (20) or results (30).',
+  }),
+  resultList: call('resultList', 'device', '/result/list', {
+    fields: timeRanged({
+      type: optionalEnumValue(AchievementType),
+      sn_id: optionalText(64),
+      sort_id: optionalText(64),
+      search: optionalText(64),
+      start_time: optionalSeconds(),
+      end_time: optionalSeconds(),
+      page: page(),
+      size: size(200),
+    }),
+    pmd: ['page'],
+    joint: true,
+  }),
+  resultDeleteOne: call('resultDeleteOne', 'device', '/result/delete/one', {
+    fields: z.object({ id: idField() }),
+    pmd: ['id'],
+    joint: true,
+  }),
+  resultDeleteIds: call('resultDeleteIds', 'device', '/result/delete/ids', {
+    fields: z.object({ ids: idList() }),
+    pmd: ['ids'],
+    joint: true,
+    summary: 'Delete several results; ids as a JSON array or comma-separated.',
+  }),
+  resultDeleteSort: call('resultDeleteSort', 'device', '/result/delete/sort', {
+    fields: z.object({ sort_id: idField() }),
+    pmd: ['sort_id'],
+    joint: true,
+    summary: 'Delete every result of one sortie.',
+  }),
+  sortiesList: call('sortiesList', 'device', '/sorties/list', {
+    fields: timeRanged({
+      sn_id: optionalText(64),
+      search: optionalText(64),
+      start_time: optionalSeconds(),
+      end_time: optionalSeconds(),
+      page: page(),
+      size: size(200),
+    }),
+    pmd: ['page'],
+    joint: true,
+  }),
+  sortiesDelete: call('sortiesDelete', 'device', '/sorties/delete', {
+    fields: z.object({ ids: idList() }),
+    pmd: ['ids'],
+    joint: true,
+    summary: 'Delete sorties (with their results); ids as a JSON array or comma-separated.',
+  }),
+  fenceList: call('fenceList', 'device', '/fence/list', {
+    fields: z.object({ sn_id: optionalText(64), search: optionalText(64), page: page(), size: size(1000, 200) }),
+    pmd: ['page'],
+    joint: true,
+  }),
+  fenceAdd: call('fenceAdd', 'device', '/fence/add', {
+    fields: z.object(fenceFields),
+    pmd: ['name', 'sn_id'],
+    joint: true,
+    summary: 'Create a work fence; it must not cross another fence of the same device.',
+  }),
+  fenceEdit: call('fenceEdit', 'device', '/fence/edit', {
+    fields: z.object({ id: idField(), ...fenceFields }),
+    pmd: ['id', 'name'],
+    joint: true,
+    summary: 'Edit a fence; its routes must still lie inside it.',
+  }),
+  fenceOne: call('fenceOne', 'device', '/fence/one', {
+    fields: z.object({ id: idField() }),
+    pmd: ['id'],
+    joint: true,
+  }),
+  missionType: call('missionType', 'device', '/mission/type', {
+    summary: 'No payload: answers the route kinds (MissionType) with their labels.',
+  }),
+  missionList: call('missionList', 'device', '/mission/list', {
+    fields: z.object({
+      fence_id: optionalText(64),
+      mission_type: optionalEnumValue(MissionType),
+      search: optionalText(64),
+      page: page(),
+      size: size(1000, 200),
+    }),
+    pmd: ['page'],
+    joint: true,
+  }),
+  missionAdd: call('missionAdd', 'device', '/mission/add', {
+    fields: z.object(missionFields).superRefine(checkMission),
+    pmd: ['name', 'fence_id'],
+    joint: true,
+    summary: 'Create a route; waypoints (JSON) must lie inside the fence, adjacent ones within the distance limit.',
+  }),
+  missionEdit: call('missionEdit', 'device', '/mission/edit', {
+    fields: z.object({ id: idField(), ...missionFields }).superRefine(checkMission),
+    pmd: ['id', 'name'],
+    joint: true,
+  }),
+  missionInfo: call('missionInfo', 'device', '/mission/info', {
+    fields: z.object({ id: idField() }),
+    pmd: ['id'],
+    joint: true,
+  }),
+  missionClearBreak: call('missionClearBreak', 'device', '/mission/clearBreak', {
+    fields: z.object({ id: idField() }),
+    pmd: ['id'],
+    joint: true,
+    summary: 'Forget the breakpoint of an interrupted route so it starts from the first waypoint next time.',
+  }),
+  romList: call('romList', 'device', '/rom/list', {
+    fields: z.object({
+      type: optionalEnumValue(FirmwareType),
+      state: optionalEnumValue(RecordState),
+      search: optionalText(64),
+      page: page(),
+      size: size(200),
+    }),
+    pmd: ['page'],
+    joint: true,
+  }),
+  romAdd: call('romAdd', 'device', '/rom/add', {
+    multipart: true,
+    separateUrl: true,
+    fields: z.object({
+      type: enumValueDefault(FirmwareType, NEST_FIRMWARE_TYPE),
+      version_code: int(0, 2_147_483_647),
+      version_name: requiredText(32),
+      description: requiredText(2000),
+      description_en: requiredText(2000),
+    }),
+    pmd: ['type', 'version_code', 'version_name'],
+    joint: true,
+    summary: `Upload a firmware package: the file travels in the multipart part "${FIRMWARE_FILE_FIELD}" and must be ${FIRMWARE_FILE_EXT}.`,
+  }),
+  romEdit: call('romEdit', 'device', '/rom/edit', {
+    fields: z.object({
+      id: idField(),
+      version_name: requiredText(32),
+      description: requiredText(2000),
+      description_en: requiredText(2000),
+      state: enumValueDefault(RecordState, 10),
+    }),
+    pmd: ['id'],
+    joint: true,
+    summary: 'Edit the texts of a firmware package, or delete it (state 20).',
+  }),
+  taskAdd: call('taskAdd', 'device', '/task/add', {
+    fields: z.object({
+      mission_id: idField(),
+      fence_id: optionalText(64),
+      f_title: optionalText(64),
+      m_title: optionalText(64),
+      sn_id: snField(),
+      task_tms: seconds(),
+      interval: timedTaskInterval(),
+    }),
+    pmd: ['sn_id', 'task_tms'],
+    joint: true,
+    summary:
+      'Plan a timed task. f_title/m_title are display copies the server fills from the route; runs of one device must be at least 30 minutes apart.',
+  }),
+  taskEdit: call('taskEdit', 'device', '/task/edit', {
+    fields: z.object({
+      id: idField(),
+      mission_id: optionalText(64),
+      sn_id: optionalText(64),
+      task_tms: optionalSeconds(),
+      interval: z.preprocess((v) => (v === '' || v === null ? undefined : v), timedTaskInterval().optional()),
+      /** Operators may only pause (3) or resume (1) a task. */
+      task_state: optionalInt(1, 3).refine((v) => v === undefined || v === 1 || v === 3, {
+        message: 'task_state must be 1 or 3',
+      }),
+      /** Data state: 10 deletes the task. */
+      state: optionalEnumValue(TimedTaskDataState),
+    }),
+    pmd: ['id'],
+    joint: true,
+    summary: 'Change, pause/resume (task_state 1/3) or delete (state 10) a timed task; absent fields are kept.',
+  }),
+  taskList: call('taskList', 'device', '/task/list', {
+    fields: z.object({
+      sn_id: optionalText(64),
+      task_state: optionalEnumValue(TimedTaskState),
+      search: optionalText(64),
+      page: page(),
+      size: size(200),
+    }),
+    pmd: ['page'],
+    joint: true,
+  }),
+  deviceTypeAdminList: call('deviceTypeAdminList', 'device', '/deviceType/adminList', {
+    fields: z.object({
+      cla_type: optionalEnumValue(DeviceKind),
+      state: optionalEnumValue(DeviceTypeState),
+      search: optionalText(64),
+      page: page(),
+      size: size(200),
+    }),
+    pmd: ['page'],
+    joint: true,
+  }),
+  deviceTypeAdd: call('deviceTypeAdd', 'device', '/deviceType/add', {
+    fields: z.object({
+      ...deviceTypeFields,
+      state: enumValueDefault(DeviceTypeState, 10).refine((v) => v !== 30, { message: 'a new type cannot be deleted' }),
+    }),
+    pmd: ['cla_type', 'value'],
+    joint: true,
+  }),
+  deviceTypeEdit: call('deviceTypeEdit', 'device', '/deviceType/edit', {
+    fields: z.object({ id: idField(), ...deviceTypeFields, state: enumValue(DeviceTypeState) }),
+    pmd: ['id', 'value'],
+    joint: true,
+    summary: 'Edit, disable (20) or delete (30) a device type.',
+  }),
+  deviceTypeList: call('deviceTypeList', 'device', '/deviceType/list', {
+    fields: z.object({ cla_type: optionalEnumValue(DeviceKind) }),
+    summary: 'Enabled device types, for choosers.',
+  }),
+  comGetList: call('comGetList', 'device', '/com/getList', {
+    fields: z.object({
+      search: optionalText(64),
+      state: optionalEnumValue(RecordState),
+      page: page(),
+      size: size(200),
+    }),
+    pmd: ['page'],
+    joint: true,
+  }),
+  comGetOne: call('comGetOne', 'device', '/com/getOne', {
+    fields: z.object({ id: idField() }),
+    pmd: ['id'],
+    joint: true,
+  }),
+  comAdd: call('comAdd', 'device', '/com/add', {
+    fields: z.object({ name: requiredText(64), device_ids: idList(500), notes: optionalText(500) }),
+    pmd: ['name'],
+    joint: true,
+    summary: 'Create a collaboration group: a name and at least one device.',
+  }),
+  comEdit: call('comEdit', 'device', '/com/edit', {
+    fields: z.object({
+      id: idField(),
+      name: requiredText(64),
+      device_ids: idList(500),
+      notes: optionalText(500),
+      state: enumValueDefault(RecordState, 10),
+    }),
+    pmd: ['id', 'name'],
+    joint: true,
+    summary: 'Edit a collaboration group, or delete it (state 20).',
+  }),
 
   // ---------------------------------------------------------------- map (zone) and video services
-  mapDown: call('mapDown', 'zone', '/map/down', {}),
-  videoUserList: call('videoUserList', 'video', '/video/user/list', {}),
+  mapDown: call('mapDown', 'zone', '/map/down', {
+    fields: z
+      .object({
+        type: optionalInt(0, 1000),
+        min_lat: optionalNum(-90, 90),
+        min_lng: optionalNum(-180, 180),
+        max_lat: optionalNum(-90, 90),
+        max_lng: optionalNum(-180, 180),
+      })
+      .refine(
+        (b) => {
+          const given = [b.min_lat, b.min_lng, b.max_lat, b.max_lng].filter((v) => v !== undefined).length;
+          if (given === 0) return true;
+          return given === 4 && b.min_lat! <= b.max_lat! && b.min_lng! <= b.max_lng!;
+        },
+        { message: 'bounds need all four values, min not above max' },
+      ),
+    summary: 'Zone polygons (and device markers) for the map, optionally within a WGS84 box and of one zone type.',
+  }),
+  videoUserList: call('videoUserList', 'video', '/video/user/list', {
+    fields: timeRanged({
+      sn_id: optionalText(64),
+      vr_type: optionalEnumValue(RecordingVrType),
+      start_time: optionalSeconds(),
+      end_time: optionalSeconds(),
+      page: page(),
+      size: size(200),
+    }),
+    pmd: ['page'],
+    joint: true,
+    summary: 'Recordings of the nests’ outside cameras visible to the user.',
+  }),
   videoDeviceTypeList: call('videoDeviceTypeList', 'video', '/deviceType/list', {
     access: callFunId('/video/deviceType/list'),
     summary: 'User explain-type list (the video service twin of /deviceType/list).',

@@ -69,3 +69,13 @@ export const TOKEN_COOKIE_HOURS = 12;
 
 /** Freshness window for calls signed with the timestamp flag. */
 export const TIMESTAMP_WINDOW_MS = 5 * 60_000;
+
+/** Firmware upload (`/rom/add`): the multipart part holding the file and the only accepted extension. */
+export const FIRMWARE_FILE_FIELD = 'file';
+export const FIRMWARE_FILE_EXT = '.wkimg';
+/** Route/fence import: accepted file extensions (SPEC section 5). */
+export const IMPORT_FILE_EXTS: readonly string[] = ['.kml', '.json', '.plan'];
+const hasExt = (fileName: string, exts: readonly string[]): boolean =>
+  exts.some((ext) => fileName.toLowerCase().endsWith(ext));
+export const isFirmwareFileName = (fileName: string): boolean => hasExt(fileName, [FIRMWARE_FILE_EXT]);
+export const isImportFileName = (fileName: string): boolean => hasExt(fileName, IMPORT_FILE_EXTS);

@@ -1,4 +1,28 @@
 import { z } from 'zod';
+import {
+  AchievementType,
+  AlarmLevel,
+  AlarmProcessState,
+  CameraType,
+  DeviceCategory,
+  DeviceKind,
+  DeviceTypeState,
+  ExecutionType,
+  FinishAction,
+  HeightType,
+  LinkType,
+  MissionType,
+  OnlineStatus,
+  PhotoType,
+  RecordState,
+  RecordingVrType,
+  TakePhoto,
+  TimedTaskDataState,
+  TimedTaskState,
+  VideoStream,
+  WhiteBalance,
+} from './enums.js';
+import { enumValue } from './form.js';
 
 /** Entity shapes of SPEC section 3 as they travel in call responses. */
 
@@ -33,3 +57,424 @@ export const functionItemSchema = z.object({
   notes: z.string(),
 });
 export type FunctionItem = z.infer<typeof functionItemSchema>;
+
+/*
+ * ---------------------------------------------------------------------------------------------------
+ * Entities added for the device, planning and administration screens. Conventions:
+ * - Field names are snake_case as the SPEC writes them; where the SPEC only describes a field the chosen
+ *   name is documented beside it.
+ * - Coordinates are WGS84 decimal degrees ({lat, lng}) everywhere in data; maps in GCJ-02 convert at
+ *   the map boundary (see @nest/geo).
+ * - Times are Unix seconds; ids are strings.
+ * - Enumerated fields accept exactly the values of the enumeration named beside them (enums.ts).
+ */
+
+const id = () => z.string();
+const seconds = () => z.number().int().nonnegative();
+
+/** A WGS84 position in decimal degrees. */
+export const latLngSchema = z.object({
+  lat: z.number().min(-90).max(90),
+  lng: z.number().min(-180).max(180),
+});
+export type LatLng = z.infer<typeof latLngSchema>;
+
+/** One page of a list call: `list` (the SPEC's deviceList reads it) and `total`, the count of all matches. */
+export const pageOf = <T extends z.ZodTypeAny>(item: T) => z.object({ list: z.array(item), total: z.number().int().nonnegative() });
+export interface Page<T> {
+  list: T[];
+  total: number;
+}
+
+/** Azimuth (heading) of a nest in degrees 0-360; -1 means not set / invalid (SPEC section 5). */
+export const AZIMUTH_INVALID = -1;
+export const azimuthSchema = z.number().refine((v) => v === AZIMUTH_INVALID || (v >= 0 && v <= 360), {
+  message: 'azimuth must be -1 or 0 to 360',
+});
+export const isAzimuthValid = (azimuth: number | null | undefined): azimuth is number =>
+  typeof azimuth === 'number' && azimuth >= 0 && azimuth <= 360;
+
+/**
+ * Precision-landing beacon parameters (SPEC: "beacon parameters"; their content is not given). Our
+ * reading: the surveyed position of the landing beacon at the airport, height in metres above sea level.
+ */
+export const beaconSchema = z.object({
+  lat: z.number().min(-90).max(90),
+  lng: z.number().min(-180).max(180),
+  height: z.number().finite(),
+});
+export type Beacon = z.infer<typeof beaconSchema>;
+
+/**
+ * A device: a nest with its drone, or a single-soldier drone.
+ * - `airport_name`: airport (nest) name; `uav_name`: drone name.
+ * - `sn_id`: SN of the nest (for a single-soldier drone, of the drone); `uav_sn`: SN of the drone.
+ * - `address`: deployment address; `uav_model`: drone model.
+ * - `altn_point`: alternate landing point; `airport_point`: airport coordinate (both WGS84, null when unset).
+ * - `state`: online status (OnlineStatus); `enabled`: false once disabled ("disabled devices cannot be
+ *   operated again").
+ */
+export const deviceSchema = z.object({
+  id: id(),
+  type: enumValue(DeviceCategory),
+  link_type: enumValue(LinkType),
+  airport_name: z.string(),
+  uav_name: z.string(),
+  sn_id: z.string(),
+  uav_sn: z.string(),
+  address: z.string(),
+  uav_model: z.string(),
+  description: z.string(),
+  azimuth: azimuthSchema,
+  altn_point: latLngSchema.nullable(),
+  airport_point: latLngSchema.nullable(),
+  beacon: beaconSchema.nullable(),
+  company: z.string(),
+  state: enumValue(OnlineStatus),
+  enabled: z.boolean(),
+  create_time: seconds(),
+});
+export type Device = z.infer<typeof deviceSchema>;
+
+/** A row of the equipment list; `state` is the online status, `is_push_on` whether telemetry push is on. */
+export const equipmentListItemSchema = z.object({
+  id: id(),
+  sn_id: z.string(),
+  name: z.string(),
+  state: enumValue(OnlineStatus),
+  is_push_on: z.boolean(),
+});
+export type EquipmentListItem = z.infer<typeof equipmentListItemSchema>;
+
+/** Live details of one device; the first entry of `stream_uav_list` is the drone video url. */
+export const equipmentInfoSchema = z.object({
+  sn_id: z.string(),
+  stream_uav_list: z.array(z.string()),
+});
+export type EquipmentInfo = z.infer<typeof equipmentInfoSchema>;
+export const droneVideoUrl = (info: Pick<EquipmentInfo, 'stream_uav_list'>): string | null =>
+  info.stream_uav_list[0] || null;
+
+/**
+ * Camera defaults reported by a drone camera: SD card size (MB), ISO, shutter (one of SHUTTER_OPTIONS),
+ * exposure mode (camera-defined code), exposure compensation (EV), white balance (WhiteBalance).
+ */
+export const cameraDefaultsSchema = z.object({
+  sdcard_totalsize: z.number().nonnegative(),
+  camera_iso: z.number().int().nonnegative(),
+  camera_shutter: z.string(),
+  camera_exp_mode: z.number().int(),
+  camera_exp_value: z.number(),
+  camera_awb: enumValue(WhiteBalance),
+});
+export type CameraDefaults = z.infer<typeof cameraDefaultsSchema>;
+
+/** Waypoint limits (SPEC sections 5 and 9). */
+export const WAYPOINT_LIMITS = {
+  yawMin: 0,
+  yawMax: 360,
+  gimbalMin: -180,
+  gimbalMax: 180,
+  hoverMin: 0,
+  hoverMax: 255,
+  /** Metres; heights must be above 0. */
+  heightMax: 10_000,
+  /** m/s; speeds must be above 0. */
+  speedMax: 30,
+  maxWaypoints: 2000,
+} as const;
+
+/** Gimbal attitude to set at a waypoint, degrees. */
+export const gimbalCtrlSchema = z.object({
+  pitch: z.number().min(WAYPOINT_LIMITS.gimbalMin).max(WAYPOINT_LIMITS.gimbalMax),
+  yaw: z.number().min(WAYPOINT_LIMITS.gimbalMin).max(WAYPOINT_LIMITS.gimbalMax),
+});
+
+/**
+ * A waypoint (WGS84) with its actions. Absent actions are not performed:
+ * - `uav_yaw`: aircraft heading 0-360 degrees; `hover`: hover seconds 0-255;
+ * - `takephoto`: TakePhoto (0 none, 1 photo, 2 panorama: only one of photo or panorama);
+ * - `gimbal_ctrl`: gimbal pitch/yaw -180..180; `speed`: m/s from this waypoint on (> 0);
+ * - `cam_trig_dist`: take a photo every so many metres from here on (0 stops).
+ * `height` is in the route's HeightType reference and must be above 0.
+ */
+export const waypointSchema = z.object({
+  lat: z.number().min(-90).max(90),
+  lng: z.number().min(-180).max(180),
+  height: z.number().gt(0).max(WAYPOINT_LIMITS.heightMax),
+  uav_yaw: z.number().min(WAYPOINT_LIMITS.yawMin).max(WAYPOINT_LIMITS.yawMax).optional(),
+  hover: z.number().int().min(WAYPOINT_LIMITS.hoverMin).max(WAYPOINT_LIMITS.hoverMax).optional(),
+  takephoto: enumValue(TakePhoto).optional(),
+  gimbal_ctrl: gimbalCtrlSchema.optional(),
+  speed: z.number().gt(0).max(WAYPOINT_LIMITS.speedMax).optional(),
+  cam_trig_dist: z.number().min(0).max(10_000).optional(),
+});
+export type Waypoint = z.infer<typeof waypointSchema>;
+
+/**
+ * The settings of a task (route) without its identity, shared by the mission entity and the add/edit
+ * calls. Names chosen for the SPEC's descriptions:
+ * - `name` task name; `fence_id` fence; `mission_type` task type (MissionType);
+ * - `auto_speed` auto cruise speed and `max_speed` (m/s); `default_height`, `return_height` (m);
+ * - `finish_action` action after completion; `exec_type` execution type;
+ * - `camera_type`; for a custom camera `sensor_width`/`sensor_height` (mm), `image_width`/`image_height`
+ *   (px) and `focal_length` (mm);
+ * - `course_overlap` (front) and `lateral_overlap` (side) in percent; `turn_distance` (m) run-out beyond
+ *   each survey line; `angle` grid direction in degrees; `interval_height` (m) spacing between layers;
+ * - `elevation`: heights follow the terrain, computed before saving; `photo_type`.
+ */
+export const missionSettingsSchema = z.object({
+  name: z.string().min(1).max(64),
+  fence_id: z.string(),
+  mission_type: enumValue(MissionType),
+  height_type: enumValue(HeightType),
+  auto_speed: z.number().gt(0).max(WAYPOINT_LIMITS.speedMax),
+  max_speed: z.number().gt(0).max(WAYPOINT_LIMITS.speedMax),
+  default_height: z.number().gt(0).max(WAYPOINT_LIMITS.heightMax),
+  return_height: z.number().gt(0).max(WAYPOINT_LIMITS.heightMax),
+  finish_action: enumValue(FinishAction),
+  exec_type: enumValue(ExecutionType),
+  camera_type: enumValue(CameraType),
+  sensor_width: z.number().gt(0).max(100).nullable(),
+  sensor_height: z.number().gt(0).max(100).nullable(),
+  image_width: z.number().int().gt(0).max(100_000).nullable(),
+  image_height: z.number().int().gt(0).max(100_000).nullable(),
+  focal_length: z.number().gt(0).max(1000).nullable(),
+  course_overlap: z.number().min(0).max(99),
+  lateral_overlap: z.number().min(0).max(99),
+  turn_distance: z.number().min(0).max(1000),
+  angle: z.number().min(0).max(360),
+  interval_height: z.number().min(0).max(WAYPOINT_LIMITS.heightMax),
+  elevation: z.boolean(),
+  photo_type: enumValue(PhotoType),
+  waypoints: z.array(waypointSchema).max(WAYPOINT_LIMITS.maxWaypoints),
+});
+export type MissionSettings = z.infer<typeof missionSettingsSchema>;
+
+/**
+ * A task (route). Besides its settings: `f_title` fence name, `distance` route length (m), `est_time`
+ * estimated flight time (s), `user_name` its author.
+ */
+export const missionSchema = missionSettingsSchema.extend({
+  id: id(),
+  f_title: z.string(),
+  distance: z.number().nonnegative(),
+  est_time: z.number().nonnegative(),
+  user_name: z.string(),
+  create_time: seconds(),
+  modified_time: seconds(),
+});
+export type Mission = z.infer<typeof missionSchema>;
+
+/** A work fence: `max_height` (m), `boundary` (>= 3 WGS84 points, open ring), `sn_id` the bound device. */
+export const fenceSchema = z.object({
+  id: id(),
+  name: z.string(),
+  max_height: z.number().gt(0),
+  boundary: z.array(latLngSchema).min(3),
+  sn_id: z.string(),
+  create_time: seconds(),
+});
+export type Fence = z.infer<typeof fenceSchema>;
+
+/**
+ * A polygon drawn on the map (e.g. a no-fly or restricted zone): `paths` WGS84 ring, colours as CSS
+ * colour strings, `stroke_width` in px, `type` a zone kind code defined by the zone service.
+ */
+export const zonePolygonSchema = z.object({
+  id: id(),
+  type: z.number().int(),
+  paths: z.array(latLngSchema).min(3),
+  stroke_color: z.string(),
+  solid_color: z.string(),
+  stroke_width: z.number().nonnegative(),
+});
+export type ZonePolygon = z.infer<typeof zonePolygonSchema>;
+
+/** A device marker on the map; `state` is the online status. Position in WGS84. */
+export const mapMarkerSchema = z.object({
+  id: id(),
+  name: z.string(),
+  state: enumValue(OnlineStatus),
+  lat: z.number().min(-90).max(90),
+  lng: z.number().min(-180).max(180),
+});
+export type MapMarker = z.infer<typeof mapMarkerSchema>;
+
+/**
+ * A timed task: `f_title` fence name, `m_title` task (route) name, `sn_id` device, `task_tms` next
+ * planned run (s), `task_state` (TimedTaskState), `state` the data state (TimedTaskDataState).
+ * Added: `mission_id`, `fence_id` (what runs), `interval` repeat period in minutes (0 runs once, else at
+ * least TIMED_TASK_MIN_INTERVAL_MIN).
+ */
+export const timedTaskSchema = z.object({
+  id: id(),
+  f_title: z.string(),
+  m_title: z.string(),
+  mission_id: z.string(),
+  fence_id: z.string(),
+  sn_id: z.string(),
+  task_tms: seconds(),
+  interval: z.number().int().nonnegative(),
+  task_state: enumValue(TimedTaskState),
+  state: enumValue(TimedTaskDataState),
+  create_time: seconds(),
+});
+export type TimedTask = z.infer<typeof timedTaskSchema>;
+
+/** A sortie (one flight): `count` is the number of results it produced; `mission_type` MissionType. */
+export const sortieSchema = z.object({
+  sort_id: z.string(),
+  mission_name: z.string(),
+  sn_id: z.string(),
+  uav_id: z.string(),
+  mission_type: z.number().int(),
+  user_name: z.string(),
+  start_time: seconds(),
+  end_time: seconds(),
+  count: z.number().int().nonnegative(),
+});
+export type Sortie = z.infer<typeof sortieSchema>;
+
+/**
+ * An achievement (result) file of a sortie. The SPEC does not give its fields; ours: `type`
+ * AchievementType, `url` the file, `thumb_url` its preview, position where it was taken (WGS84, null if
+ * unknown), `size_kb`.
+ */
+export const resultSchema = z.object({
+  id: id(),
+  type: enumValue(AchievementType),
+  sort_id: z.string(),
+  sn_id: z.string(),
+  mission_name: z.string(),
+  file_name: z.string(),
+  url: z.string(),
+  thumb_url: z.string(),
+  lat: z.number().min(-90).max(90).nullable(),
+  lng: z.number().min(-180).max(180).nullable(),
+  size_kb: z.number().nonnegative(),
+  create_time: seconds(),
+});
+export type ResultItem = z.infer<typeof resultSchema>;
+
+/**
+ * An alternate-landing record: `reason` code (1 to 3), `solution` what was done, `timestamp` when it
+ * happened (s). `drone_int`, `altn_int` and `place_int` are integer codes the device reports (drone state,
+ * alternate-landing state, landing place); their meaning is not given by the SPEC.
+ */
+export const alternateLandingSchema = z.object({
+  id: id(),
+  sn_id: z.string(),
+  reason: z.number().int(),
+  solution: z.string(),
+  timestamp: seconds(),
+  drone_int: z.number().int(),
+  altn_int: z.number().int(),
+  place_int: z.number().int(),
+  create_time: seconds(),
+});
+export type AlternateLanding = z.infer<typeof alternateLandingSchema>;
+
+/**
+ * An entry of the device-type catalogue: `cla_type` the device kind code (DeviceKind), `cla_name` its
+ * display name, `value` the type key (DeviceTypeKey or an added key), `stream` number of video streams
+ * (0 to 3), `state` DeviceTypeState.
+ */
+export const deviceTypeSchema = z.object({
+  id: id(),
+  cla_type: enumValue(DeviceKind),
+  cla_name: z.string(),
+  value: z.string(),
+  stream: enumValue(VideoStream),
+  state: enumValue(DeviceTypeState),
+  notes: z.string(),
+  create_time: seconds(),
+  modified_time: seconds(),
+});
+export type DeviceType = z.infer<typeof deviceTypeSchema>;
+
+/** A firmware package: `type` FirmwareType (17 nest); added: `file_name`, `size_kb`, `md5`, `url`. */
+export const firmwareSchema = z.object({
+  id: id(),
+  type: z.number().int(),
+  version_code: z.number().int().nonnegative(),
+  version_name: z.string(),
+  state: enumValue(RecordState),
+  description: z.string(),
+  description_en: z.string(),
+  file_name: z.string(),
+  size_kb: z.number().nonnegative(),
+  md5: z.string(),
+  url: z.string(),
+  create_time: seconds(),
+});
+export type Firmware = z.infer<typeof firmwareSchema>;
+
+/** A department; `parent_id` is '' for a top-level department. */
+export const departmentSchema = z.object({
+  id: id(),
+  parent_id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  notes: z.string(),
+  state: enumValue(RecordState),
+});
+export type Department = z.infer<typeof departmentSchema>;
+
+/** A recording of a nest's outside camera; `url` (added) plays it. */
+export const recordingVideoSchema = z.object({
+  id: id(),
+  sn_id: z.string(),
+  thumb_url: z.string(),
+  vr_type: enumValue(RecordingVrType),
+  start_time: seconds(),
+  end_time: seconds(),
+  file_name: z.string(),
+  size_kb: z.number().nonnegative(),
+  url: z.string(),
+});
+export type RecordingVideo = z.infer<typeof recordingVideoSchema>;
+
+/** A teaching video; `preview_url` is the playable video, `describe` its description. */
+export const teachingVideoSchema = z.object({
+  id: id(),
+  preview_url: z.string(),
+  title: z.string(),
+  describe: z.string(),
+  notes: z.string(),
+});
+export type TeachingVideo = z.infer<typeof teachingVideoSchema>;
+
+/**
+ * A collaboration group: `create_time` creation time, `device_count` devices in it, `online_count`
+ * of them online, `state` RecordState; added: `device_ids`.
+ */
+export const collaborationGroupSchema = z.object({
+  id: id(),
+  name: z.string(),
+  create_time: seconds(),
+  device_count: z.number().int().nonnegative(),
+  online_count: z.number().int().nonnegative(),
+  state: enumValue(RecordState),
+  device_ids: z.array(z.string()),
+});
+export type CollaborationGroup = z.infer<typeof collaborationGroupSchema>;
+
+/** One row of the data-screen ranking (`/ins/ranking`): `value` in the CheckingType's unit. */
+export const rankingItemSchema = z.object({
+  sn_id: z.string(),
+  name: z.string(),
+  value: z.number(),
+});
+export type RankingItem = z.infer<typeof rankingItemSchema>;
+
+/** An alarm of the data screen's statistics: `level` AlarmLevel, `state` AlarmProcessState. */
+export const alarmSchema = z.object({
+  id: id(),
+  sn_id: z.string(),
+  level: enumValue(AlarmLevel),
+  state: enumValue(AlarmProcessState),
+  content: z.string(),
+  create_time: seconds(),
+});
+export type Alarm = z.infer<typeof alarmSchema>;

@@ -1,0 +1,69 @@
+/// <reference types="node" />
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { md5Hex, pmdValueOf, sameHex, signPmd } from './signature.js';
+
+const md5 = (s: string): string => createHash('md5').update(s, 'utf8').digest('hex');
+
+describe('signPmd', () => {
+  it('signs token + pmd value without the timestamp flag', () => {
+    expect(signPmd({ token: 'tok123', pmdValue: '010' })).toBe(md5('tok123010'));
+  });
+
+  it('prefixes the timestamp when the flag is set', () => {
+    const ts = 1_700_000_000_123;
+    expect(signPmd({ token: 'tok123', pmdValue: 'abc', timestamp: ts })).toBe(md5(`${ts}tok123abc`));
+    expect(signPmd({ token: 'tok123', pmdValue: 'abc', timestamp: String(ts) })).toBe(md5(`${ts}tok123abc`));
+    expect(signPmd({ token: 'tok123', pmdValue: 'abc', timestamp: ts })).not.toBe(
+      signPmd({ token: 'tok123', pmdValue: 'abc' }),
+    );
+  });
+
+  it('signs empty token and pmd as /user/info does', () => {
+    expect(signPmd({ token: '', pmdValue: '' })).toBe(md5(''));
+    expect(signPmd({ token: '', pmdValue: '' })).toBe('d41d8cd98f00b204e9800998ecf8427e');
+  });
+
+  it('hashes unicode values as UTF-8', () => {
+    const value = pmdValueOf({ nick: '张三', phone: 'ü@例子.cn', emoji: '🚁' }, ['nick', 'phone', 'emoji']);
+    expect(value).toBe('张三ü@例子.cn🚁');
+    expect(signPmd({ token: 'tök', pmdValue: value, timestamp: 42 })).toBe(md5('42tök张三ü@例子.cn🚁'));
+    expect(md5Hex('无人机')).toBe(md5('无人机'));
+  });
+});
+
+describe('pmdValueOf (joint concatenation)', () => {
+  it('concatenates in the named order, not the object order', () => {
+    expect(pmdValueOf({ b: 'B', a: 'A', c: 'C' }, ['c', 'a', 'b'])).toBe('CAB');
+  });
+
+  it('counts missing, undefined and null fields as empty strings', () => {
+    expect(pmdValueOf({ a: '1', b: undefined, c: null, d: 4 }, ['a', 'b', 'x', 'c', 'd'])).toBe('14');
+  });
+
+  it('stringifies numbers and booleans and keeps zeros', () => {
+    expect(pmdValueOf({ page: 0, type: 10, flag: false }, ['page', 'type', 'flag'])).toBe('010false');
+  });
+
+  it('is empty when no field is named', () => {
+    expect(pmdValueOf({ a: '1' }, [])).toBe('');
+  });
+
+  it('signs a joint value like the password change call does', () => {
+    const fields = { account: '13800138000', password: 'ZW5jMQ==', new_psw: 'ZW5jMg==' };
+    const value = pmdValueOf(fields, ['account', 'password', 'new_psw']);
+    expect(signPmd({ token: 't', pmdValue: value })).toBe(md5('t13800138000ZW5jMQ==ZW5jMg=='));
+  });
+});
+
+describe('sameHex', () => {
+  it('accepts equal strings and refuses any difference', () => {
+    const h = md5('x');
+    expect(sameHex(h, h)).toBe(true);
+    expect(sameHex(h, `${h.slice(0, -1)}${h.endsWith('0') ? '1' : '0'}`)).toBe(false);
+    expect(sameHex(h, h.slice(1))).toBe(false);
+    expect(h).toMatch(/[a-f]/);
+    expect(sameHex(h, h.toUpperCase())).toBe(false);
+    expect(sameHex('', '')).toBe(true);
+  });
+});
