@@ -1,0 +1,151 @@
+import fastifyFormbody from '@fastify/formbody';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyWebsocket from '@fastify/websocket';
+import { PUSH_MAX_FRAME_BYTES, PUSH_PATH, ResultCode } from '@nest/contracts';
+import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import { authHandlers } from './auth/handlers.js';
+import { loadOrCreateKeys } from './auth/keys.js';
+import { dummyHash } from './auth/passwords.js';
+import { FORM_BODY_LIMIT, MAX_FIELDS, MAX_FILES, MULTIPART_FIELD_LIMIT, parseForm } from './calls/body.js';
+import { envelope, httpStatusOf } from './calls/errors.js';
+import { headerLang, registerCalls } from './calls/routes.js';
+import type { Handlers } from './calls/types.js';
+import { openDatabase, type DatabaseHandle } from './db/index.js';
+import { migrateToLatest } from './db/migrate.js';
+import { seedReferenceData } from './db/seed.js';
+import { sessionPolicyOf, type AppDeps } from './deps.js';
+import { functionHandlers } from './functions/handlers.js';
+import { PushHub } from './push/hub.js';
+import { registerSecurityHeaders } from './static/headers.js';
+import { registerStaticResources } from './static/routes.js';
+import { registerWebApp } from './static/web.js';
+import { userHandlers } from './users/handlers.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The server's shared parts, for main.ts and tests. */
+    nest: { deps: AppDeps; hub: PushHub; routes: RouteEntry[] };
+  }
+}
+
+/** A registered route (collected with the onRoute hook, for the registry completeness test). */
+export interface RouteEntry {
+  method: string;
+  url: string;
+}
+
+export interface BuildOptions {
+  /**
+   * An open, migrated database. The app takes ownership and closes it on app.close(). Without one, the app
+   * opens the configured database itself, migrates it and seeds the reference data (not the first
+   * administrator: main.ts and the tests do that explicitly).
+   */
+  database?: DatabaseHandle;
+  /** Handlers replacing or adding to the feature modules' (tests). */
+  handlers?: Handlers;
+}
+
+/** All handlers of the feature modules, by registry call name. */
+export function featureHandlers(deps: AppDeps): Handlers {
+  return { ...authHandlers(deps), ...userHandlers(deps), ...functionHandlers(deps) };
+}
+
+function errorCode(err: FastifyError): number {
+  const status = err.statusCode ?? 500;
+  if (status === 413) return ResultCode.PAYLOAD_TOO_LARGE;
+  if (status === 415) return ResultCode.UNSUPPORTED_MEDIA;
+  if (status >= 400 && status < 500) return ResultCode.BAD_REQUEST;
+  return ResultCode.SERVER_ERROR;
+}
+
+/**
+ * Builds the Fastify app (no listen): body parsers, security headers, the envelope error and not-found
+ * handlers, static resources, one route per registry call, the push hub and the web app.
+ */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  let database = options.database;
+  if (!database) {
+    database = openDatabase(config);
+    try {
+      await migrateToLatest(database.db);
+      await seedReferenceData(database.db);
+    } catch (err) {
+      await database.db.destroy();
+      throw err;
+    }
+  }
+  const { db, kind } = database;
+
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    bodyLimit: FORM_BODY_LIMIT,
+    trustProxy: config.trustProxy,
+    // Per-request lines only at debug/trace; errors are logged by the handlers.
+    logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
+  });
+  app.addHook('onClose', async () => {
+    await db.destroy();
+  });
+
+  try {
+    const keys = await loadOrCreateKeys(config.dataDir);
+    // Warm the dummy hash so the first unknown-account sign-in costs what a wrong password costs.
+    await dummyHash(config.scrypt);
+    const deps: AppDeps = { config, db, dbKind: kind, keys, sessions: sessionPolicyOf(config) };
+    const hub = new PushHub(deps, app.log);
+    const routes: RouteEntry[] = [];
+    app.decorate('nest', { deps, hub, routes });
+    app.addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+    });
+
+    // Only the body types the calls accept: form-encoded (with a 1 MB limit) and multipart.
+    app.removeAllContentTypeParsers();
+    // parseForm answers a FormBody (a Map inside), not the plain object formbody's types assume.
+    const parser = parseForm as unknown as (text: string) => Record<string, unknown>;
+    await app.register(fastifyFormbody, { bodyLimit: FORM_BODY_LIMIT, parser });
+    await app.register(fastifyMultipart, {
+      throwFileSizeLimit: true,
+      limits: {
+        fieldNameSize: 200,
+        fieldSize: MULTIPART_FIELD_LIMIT,
+        fields: MAX_FIELDS,
+        fileSize: config.uploadMaxBytes,
+        files: MAX_FILES,
+        parts: MAX_FIELDS + MAX_FILES,
+        headerPairs: 200,
+      },
+    });
+    await app.register(fastifyWebsocket, {
+      // Frames up to 16x the contract limit are read and answered BAD_REQUEST; beyond, ws closes (1009).
+      options: { maxPayload: PUSH_MAX_FRAME_BYTES * 16 },
+    });
+    registerSecurityHeaders(app);
+
+    app.setErrorHandler((err: FastifyError, request, reply) => {
+      const code = errorCode(err);
+      if (code === ResultCode.SERVER_ERROR) request.log.error({ err }, 'request failed');
+      return reply.code(httpStatusOf(code)).send(envelope(code, headerLang(request)));
+    });
+
+    registerStaticResources(app, keys);
+    registerCalls(app, deps, { ...featureHandlers(deps), ...options.handlers });
+    app.get(PUSH_PATH, { websocket: true }, (socket) => hub.attach(socket));
+    const spaFallback = await registerWebApp(app, config);
+
+    app.setNotFoundHandler((request, reply) => {
+      const served = spaFallback(request, reply);
+      if (served) return served;
+      const code = ResultCode.NO_SUCH_CALL;
+      return reply.code(httpStatusOf(code)).send(envelope(code, headerLang(request)));
+    });
+
+    app.addHook('preClose', async () => hub.close());
+    await app.ready();
+  } catch (err) {
+    await app.close();
+    throw err;
+  }
+  return app;
+}

@@ -1,0 +1,57 @@
+import { ResultCode } from '@nest/contracts';
+import { CallError } from '../calls/errors.js';
+import type { Caller, Handlers } from '../calls/types.js';
+import type { AppDeps } from '../deps.js';
+import { findCompany, findUserByAccount, presentUser } from '../users/store.js';
+import { dummyHash, openPasswordEnvelope, verifyDigest } from './passwords.js';
+import { createSession, revokeSession, userStatus, type UserStatus } from './sessions.js';
+import { clearAccount, isThrottled, recordFailure } from './throttle.js';
+
+const STATUS_CODE: Record<Exclude<UserStatus, 'ok'>, number> = {
+  notYetValid: ResultCode.ACCOUNT_NOT_YET_VALID,
+  expired: ResultCode.ACCOUNT_EXPIRED,
+  disabled: ResultCode.ACCOUNT_DISABLED,
+};
+
+/** The caller of a non-public call (the call layer guarantees it; this keeps the types honest). */
+export function callerOf(caller: Caller | null): Caller {
+  if (!caller) throw new CallError(ResultCode.LOGIN_EXPIRED);
+  return caller;
+}
+
+/**
+ * Sign-in and sign-out.
+ *
+ * Sign-in: throttle (account key and client address) -> decrypt the password envelope -> look the account
+ * up (case-insensitively) -> verify the digest against its hash, or against a dummy hash when the account
+ * does not exist, so both failures cost the same time and answer the same LOGIN_FAILED -> only then the
+ * validity window and state (so they reveal nothing without the password) -> new session.
+ */
+export function authHandlers(deps: AppDeps): Handlers {
+  const { db, keys, config } = deps;
+  return {
+    login: async (ctx) => {
+      const { account, password } = ctx.fields;
+      if (await isThrottled(db, account, ctx.address)) throw new CallError(ResultCode.LOGIN_THROTTLED);
+      const secret = openPasswordEnvelope(keys.password, password);
+      if (!secret) throw new CallError(ResultCode.DECRYPT_FAILED);
+      const user = await findUserByAccount(db, account);
+      const ok = await verifyDigest(secret.d, user?.password_hash ?? (await dummyHash(config.scrypt)));
+      if (!user || !ok) {
+        await recordFailure(db, account, ctx.address);
+        throw new CallError(ResultCode.LOGIN_FAILED);
+      }
+      const status = userStatus(user);
+      if (status !== 'ok') throw new CallError(STATUS_CODE[status]);
+      await clearAccount(db, account);
+      const { token } = await createSession(db, user.u_id, deps.sessions, ctx.address);
+      const company = await findCompany(db, user.company_id);
+      return { data: presentUser(user, company, token, ctx.lang) };
+    },
+
+    logout: async (ctx) => {
+      await revokeSession(db, callerOf(ctx.caller).sessionId);
+      return { data: null };
+    },
+  };
+}

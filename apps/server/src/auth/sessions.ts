@@ -1,0 +1,115 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { PERMANENT_END_TIME } from '@nest/contracts';
+import type { Kysely } from 'kysely';
+import { nowSeconds, type Database } from '../db/index.js';
+import type { DB, UserRow } from '../db/schema.js';
+import type { Caller } from '../calls/types.js';
+import { STATE_NORMAL, parseFunList } from '../users/store.js';
+
+/**
+ * Sessions live in the database (several server instances can share them). The token is 32 random bytes
+ * base64url; only its SHA-256 is stored. All times are Unix seconds. A session is live while
+ * `revoked_at IS NULL`, `now < expires_at` (absolute limit, SESSION_MAX_HOURS) and
+ * `now < last_seen_at + SESSION_IDLE_MINUTES`; last_seen_at is refreshed at most once a minute.
+ * The user must also still be allowed in (state normal, inside the validity window).
+ */
+export interface SessionPolicy {
+  idleSeconds: number;
+  maxSeconds: number;
+}
+
+export const TOUCH_INTERVAL_SECONDS = 60;
+
+export const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
+export const newToken = (): string => randomBytes(32).toString('base64url');
+
+export type UserStatus = 'ok' | 'notYetValid' | 'expired' | 'disabled';
+
+/** Validity of an account at `now` (seconds), in the order sign-in reports it. */
+export function userStatus(user: Pick<UserRow, 'start_time' | 'end_time' | 'state'>, now = nowSeconds()): UserStatus {
+  if (now < user.start_time) return 'notYetValid';
+  if (user.end_time < PERMANENT_END_TIME && now > user.end_time) return 'expired';
+  if (user.state !== STATE_NORMAL) return 'disabled';
+  return 'ok';
+}
+
+export async function createSession(
+  db: Kysely<DB>,
+  userId: string,
+  policy: SessionPolicy,
+  address: string,
+): Promise<{ token: string; sessionId: string }> {
+  const token = newToken();
+  const now = nowSeconds();
+  const sessionId = randomUUID();
+  await db
+    .insertInto('sessions')
+    .values({
+      id: sessionId,
+      user_id: userId,
+      token_hash: hashToken(token),
+      created_at: now,
+      last_seen_at: now,
+      expires_at: now + policy.maxSeconds,
+      revoked_at: null,
+      address: address.slice(0, 64),
+    })
+    .execute();
+  return { token, sessionId };
+}
+
+/** The live session of a token with its user, or null. Refreshes last_seen_at (at most once a minute). */
+export async function findLiveSession(db: Database, token: string, policy: SessionPolicy): Promise<Caller | null> {
+  if (!token || token.length > 256) return null;
+  const now = nowSeconds();
+  const row = await db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.u_id', 'sessions.user_id')
+    .selectAll('users')
+    .select(['sessions.id as session_id', 'sessions.last_seen_at as session_last_seen'])
+    .where('sessions.token_hash', '=', hashToken(token))
+    .where('sessions.revoked_at', 'is', null)
+    .where('sessions.expires_at', '>', now)
+    .where('sessions.last_seen_at', '>', now - policy.idleSeconds)
+    .executeTakeFirst();
+  if (!row) return null;
+  const { session_id: sessionId, session_last_seen: lastSeen, ...user } = row;
+  if (userStatus(user, now) !== 'ok') return null;
+  if (now - lastSeen >= TOUCH_INTERVAL_SECONDS) {
+    await db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', sessionId).execute();
+  }
+  return { sessionId, token, user, funList: parseFunList(user.fun_list) };
+}
+
+/** Whether a session is still live (push heartbeat), without touching it. */
+export async function isSessionLive(db: Database, sessionId: string, policy: SessionPolicy): Promise<boolean> {
+  const now = nowSeconds();
+  const row = await db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.u_id', 'sessions.user_id')
+    .select(['users.start_time', 'users.end_time', 'users.state'])
+    .where('sessions.id', '=', sessionId)
+    .where('sessions.revoked_at', 'is', null)
+    .where('sessions.expires_at', '>', now)
+    .where('sessions.last_seen_at', '>', now - policy.idleSeconds)
+    .executeTakeFirst();
+  return row !== undefined && userStatus(row, now) === 'ok';
+}
+
+export async function revokeSession(db: Kysely<DB>, sessionId: string): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: nowSeconds() })
+    .where('id', '=', sessionId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+export async function revokeUserSessions(db: Kysely<DB>, userId: string): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: nowSeconds() })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}

@@ -1,0 +1,191 @@
+/**
+ * Server configuration, read from environment variables. Every variable the server understands is listed
+ * here; an invalid value stops start-up with a one-line message naming the variable (ConfigError).
+ *
+ * | Variable             | Default                        | Meaning |
+ * |----------------------|--------------------------------|---------|
+ * | PORT                 | 8080                           | HTTP port (1-65535; 0 picks a free port, for tests). |
+ * | HOST                 | 127.0.0.1                      | HTTP listen address (0.0.0.0 to listen on every interface). |
+ * | DATA_DIR             | ./data                         | Data directory, created if missing: `nest.sqlite` (SQLite database), `keys/` (RSA key pairs, 0600), `media/` (uploaded media), `tmp/` (uploads in flight). Relative paths are resolved from the working directory. |
+ * | DATABASE_URL         | (unset)                        | `postgres://user:pass@host:port/db` (or `postgresql://`) selects PostgreSQL; when unset the SQLite file `DATA_DIR/nest.sqlite` is used. |
+ * | MQTT_URL             | (unset)                        | External MQTT broker (`mqtt://`, `mqtts://`, `ws://`, `wss://`). When unset an embedded broker (aedes) listens on 127.0.0.1:MQTT_PORT. |
+ * | MQTT_PORT            | 1883                           | Port of the embedded broker (ignored when MQTT_URL is set; 0 picks a free port). |
+ * | BASE_USER            | /api/user                      | Base path of the user service calls (contracts DEFAULT_SERVICE_BASES). |
+ * | BASE_DEVICE          | /api/device                    | Base path of the device service calls. |
+ * | BASE_ZONE            | /api/zone                      | Base path of the map (zone) service calls. |
+ * | BASE_MT              | /api/mt                        | Base path of the separate-URL (mt) calls. |
+ * | BASE_VIDEO           | /api/video                     | Base path of the video service calls. |
+ * | ADMIN_ACCOUNT        | admin@nest.local               | Account (phone or e-mail) of the first super administrator, created on first start only. |
+ * | ADMIN_PASSWORD       | (generated)                    | Its password (PASSWORD_MIN..PASSWORD_MAX characters). When unset a strong password is generated and printed once, on the start that creates the account. |
+ * | SESSION_IDLE_MINUTES | 120                            | A session ends after this many minutes without a call. |
+ * | SESSION_MAX_HOURS    | 12 (contracts TOKEN_COOKIE_HOURS) | Absolute session lifetime in hours, whatever the activity. |
+ * | UPLOAD_MAX_MB        | 200                            | Largest file accepted in a multipart call, in MiB (form fields are limited to 64 KiB each). |
+ * | TRUST_PROXY          | false                          | `true` when behind a reverse proxy / load balancer: the client address (used by sign-in throttling) is then taken from X-Forwarded-For. |
+ * | WEB_DIST             | apps/web/dist                  | Directory of the built web app, served under /nest/. Relative paths are resolved from the working directory; the default is found relative to this file. |
+ * | LOG_LEVEL            | info                           | fatal, error, warn, info, debug, trace or silent. |
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  DEFAULT_SERVICE_BASES,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  SERVICES,
+  TOKEN_COOKIE_HOURS,
+  isAccount,
+  type Service,
+} from '@nest/contracts';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** scrypt cost of new password hashes (OWASP: N=2^17, r=8, p=1). The cost is stored in each hash. */
+export interface ScryptCost {
+  logN: number;
+  r: number;
+  p: number;
+}
+export const DEFAULT_SCRYPT_COST: ScryptCost = { logN: 17, r: 8, p: 1 };
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** PostgreSQL URL, or null for the SQLite file in dataDir. */
+  databaseUrl: string | null;
+  mqttUrl: string | null;
+  mqttPort: number;
+  bases: Record<Service, string>;
+  adminAccount: string;
+  /** null: generate one on first start. */
+  adminPassword: string | null;
+  sessionIdleMinutes: number;
+  sessionMaxHours: number;
+  uploadMaxBytes: number;
+  trustProxy: boolean;
+  webDist: string;
+  logLevel: LogLevel;
+  /** Not an environment variable: tests lower it to keep runs fast. */
+  scrypt: ScryptCost;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export const DEFAULT_ADMIN_ACCOUNT = 'admin@nest.local';
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** apps/server/src -> apps/web/dist */
+export const DEFAULT_WEB_DIST = path.resolve(here, '../../web/dist');
+
+const BASE_ENV: Record<Service, string> = {
+  user: 'BASE_USER',
+  device: 'BASE_DEVICE',
+  zone: 'BASE_ZONE',
+  mt: 'BASE_MT',
+  video: 'BASE_VIDEO',
+};
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function value(env: Env, name: string): string | undefined {
+  const v = env[name];
+  return v === undefined || v.trim() === '' ? undefined : v.trim();
+}
+
+function integer(env: Env, name: string, def: number, min: number, max: number): number {
+  const raw = value(env, name);
+  if (raw === undefined) return def;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+  }
+  return Number(raw);
+}
+
+function basePath(env: Env, service: Service): string {
+  const name = BASE_ENV[service];
+  const raw = value(env, name) ?? DEFAULT_SERVICE_BASES[service];
+  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(raw)) {
+    throw new ConfigError(`${name} must be a path like /api/${service} (segments of letters, digits, . _ ~ -; no trailing slash) (got "${raw}")`);
+  }
+  return raw;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const host = value(env, 'HOST') ?? '127.0.0.1';
+  if (/\s|\//.test(host)) throw new ConfigError(`HOST must be a host name or address (got "${host}")`);
+
+  const databaseUrl = value(env, 'DATABASE_URL') ?? null;
+  if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql:// (unset it to use SQLite)');
+  }
+  if (databaseUrl !== null) {
+    try {
+      new URL(databaseUrl);
+    } catch {
+      throw new ConfigError('DATABASE_URL is not a valid URL');
+    }
+  }
+  const mqttUrl = value(env, 'MQTT_URL') ?? null;
+  if (mqttUrl !== null && !/^(mqtts?|wss?):\/\/[^\s]+$/.test(mqttUrl)) {
+    throw new ConfigError(`MQTT_URL must start with mqtt://, mqtts://, ws:// or wss:// (got "${mqttUrl}")`);
+  }
+
+  const bases = Object.fromEntries(SERVICES.map((s) => [s, basePath(env, s)])) as Record<Service, string>;
+  const seen = new Map<string, Service>();
+  for (const s of SERVICES) {
+    const other = seen.get(bases[s]);
+    if (other) throw new ConfigError(`${BASE_ENV[s]} and ${BASE_ENV[other]} must differ (both "${bases[s]}")`);
+    seen.set(bases[s], s);
+    if (bases[s] === '/nest' || bases[s].startsWith('/nest/') || bases[s] === '/api/static' || bases[s] === '/api/push') {
+      throw new ConfigError(`${BASE_ENV[s]} must not be /nest, /api/static or /api/push (got "${bases[s]}")`);
+    }
+  }
+
+  const adminAccount = value(env, 'ADMIN_ACCOUNT') ?? DEFAULT_ADMIN_ACCOUNT;
+  if (!isAccount(adminAccount)) {
+    throw new ConfigError(`ADMIN_ACCOUNT must be a mainland mobile number or an e-mail address (got "${adminAccount}")`);
+  }
+  const adminPassword = env.ADMIN_PASSWORD === undefined || env.ADMIN_PASSWORD === '' ? null : env.ADMIN_PASSWORD;
+  if (adminPassword !== null) {
+    const n = [...adminPassword].length;
+    if (n < PASSWORD_MIN || n > PASSWORD_MAX) {
+      throw new ConfigError(`ADMIN_PASSWORD must have ${PASSWORD_MIN} to ${PASSWORD_MAX} characters (got ${n})`);
+    }
+  }
+
+  const trustRaw = (value(env, 'TRUST_PROXY') ?? 'false').toLowerCase();
+  if (!['true', 'false', '1', '0'].includes(trustRaw)) {
+    throw new ConfigError(`TRUST_PROXY must be true or false (got "${trustRaw}")`);
+  }
+
+  const logLevel = (value(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`);
+  }
+
+  const webDistRaw = value(env, 'WEB_DIST');
+  return {
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    host,
+    dataDir: path.resolve(value(env, 'DATA_DIR') ?? './data'),
+    databaseUrl,
+    mqttUrl,
+    mqttPort: integer(env, 'MQTT_PORT', 1883, 0, 65535),
+    bases,
+    adminAccount,
+    adminPassword,
+    sessionIdleMinutes: integer(env, 'SESSION_IDLE_MINUTES', 120, 1, 60 * 24 * 30),
+    sessionMaxHours: integer(env, 'SESSION_MAX_HOURS', TOKEN_COOKIE_HOURS, 1, 24 * 365),
+    uploadMaxBytes: integer(env, 'UPLOAD_MAX_MB', 200, 1, 100_000) * 1024 * 1024,
+    trustProxy: trustRaw === 'true' || trustRaw === '1',
+    webDist: webDistRaw === undefined ? DEFAULT_WEB_DIST : path.resolve(webDistRaw),
+    logLevel: logLevel as LogLevel,
+    scrypt: DEFAULT_SCRYPT_COST,
+  };
+}
+
+/** True when the built web app is present. */
+export const webAppBuilt = (config: Pick<Config, 'webDist'>): boolean =>
+  existsSync(path.join(config.webDist, 'index.html'));

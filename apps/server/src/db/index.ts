@@ -1,0 +1,48 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { DB } from './schema.js';
+
+export type Database = Kysely<DB>;
+export type DatabaseKind = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: DatabaseKind;
+}
+
+export const SQLITE_FILE = 'nest.sqlite';
+
+/** int8 (bigint: our time columns, COUNT(*)) as a JS number; values stay far below 2^53. */
+const INT8_OID = 20;
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8_OID && format !== 'binary') return (v: string) => Number(v);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+/**
+ * Opens the database: PostgreSQL when a URL is given, else the SQLite file DATA_DIR/nest.sqlite
+ * (WAL journal, foreign keys on, busy timeout so the CLI and the server can share the file).
+ */
+export function openDatabase(opts: { databaseUrl: string | null; dataDir: string }): DatabaseHandle {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10, types: pgTypes });
+    // An idle client losing its connection must not crash the process; the next query reconnects.
+    pool.on('error', () => undefined);
+    return { kind: 'postgres', db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }) };
+  }
+  mkdirSync(opts.dataDir, { recursive: true });
+  const file = new SQLite(path.join(opts.dataDir, SQLITE_FILE));
+  file.pragma('journal_mode = WAL');
+  file.pragma('foreign_keys = ON');
+  file.pragma('busy_timeout = 5000');
+  file.pragma('synchronous = NORMAL');
+  return { kind: 'sqlite', db: new Kysely<DB>({ dialect: new SqliteDialect({ database: file }) }) };
+}
+
+/** Current Unix time in seconds: the unit of every time column. */
+export const nowSeconds = (): number => Math.floor(Date.now() / 1000);

@@ -1,0 +1,29 @@
+import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
+import type { Database } from './index.js';
+import * as m001 from './migrations/001_initial.js';
+
+/**
+ * Versioned migrations, listed statically (no filesystem globbing): add `NNN_name.ts` under migrations/
+ * and one line here. Kysely records applied names in `kysely_migration`, so running again is a no-op.
+ */
+export const MIGRATIONS: Readonly<Record<string, Migration>> = {
+  '001_initial': m001,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATIONS }) };
+
+export class MigrationError extends Error {
+  override name = 'MigrationError';
+}
+
+/** Brings the schema up to date; answers the names applied by this run. */
+export async function migrateToLatest(db: Database): Promise<string[]> {
+  const migrator = new Migrator({ db, provider });
+  const result: MigrationResultSet = await migrator.migrateToLatest();
+  if (result.error) {
+    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    const cause = result.error instanceof Error ? result.error.message : String(result.error);
+    throw new MigrationError(`Database migration ${failed} failed: ${cause}`);
+  }
+  return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

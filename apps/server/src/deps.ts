@@ -1,0 +1,18 @@
+import type { Config } from './config.js';
+import type { Database, DatabaseKind } from './db/index.js';
+import type { ServerKeys } from './auth/keys.js';
+import type { SessionPolicy } from './auth/sessions.js';
+
+/** What the feature modules share; built once by buildApp. */
+export interface AppDeps {
+  config: Config;
+  db: Database;
+  dbKind: DatabaseKind;
+  keys: ServerKeys;
+  sessions: SessionPolicy;
+}
+
+export const sessionPolicyOf = (config: Pick<Config, 'sessionIdleMinutes' | 'sessionMaxHours'>): SessionPolicy => ({
+  idleSeconds: config.sessionIdleMinutes * 60,
+  maxSeconds: config.sessionMaxHours * 3600,
+});

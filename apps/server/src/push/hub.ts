@@ -1,0 +1,218 @@
+import {
+  DEVICE_PUSH_FUNCTION,
+  PUSH_MAX_FRAME_BYTES,
+  PushMsgId,
+  ResultCode,
+  codeText,
+  equipmentVerifyData,
+  holds,
+  licencePlain,
+  md5Hex,
+  pushEnvelope,
+  sameHex,
+  signPmd,
+  toLang,
+  userVerifyData,
+  type Lang,
+  type PushReply,
+} from '@nest/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import { WebSocket, type RawData } from 'ws';
+import { decryptOaep } from '../auth/keys.js';
+import { findLiveSession, hashToken, isSessionLive } from '../auth/sessions.js';
+import type { AppDeps } from '../deps.js';
+import { say, type TextKey } from '../texts.js';
+
+/** More frames than this within one second close the socket with 1008 (policy violation). */
+export const PUSH_FLOOD_FRAMES_PER_SECOND = 50;
+/** Largest number of devices one socket may watch. */
+export const PUSH_MAX_WATCHES = 2000;
+export const CLOSE_POLICY = 1008;
+export const CLOSE_NORMAL = 1000;
+
+interface Verified {
+  sessionId: string;
+  userId: string;
+  tokenHash: string;
+}
+
+class PushClient {
+  lang: Lang = 'zh';
+  verified: Verified | null = null;
+  readonly watching = new Set<string>();
+  windowStart = 0;
+  frames = 0;
+  queue: Promise<void> = Promise.resolve();
+  constructor(readonly ws: WebSocket) {}
+
+  send(code: number, msgId: number, data: unknown = null, msg?: string): void {
+    if (this.ws.readyState !== WebSocket.OPEN) return;
+    const reply: PushReply = { code, msg: msg ?? codeText(code, this.lang), msg_id: msgId, data };
+    this.ws.send(JSON.stringify(reply));
+  }
+
+  fail(code: number, msgId: number, key?: TextKey, params?: Record<string, string | number>): void {
+    this.send(code, msgId, null, key ? say(key, this.lang, params) : undefined);
+  }
+}
+
+const frameSize = (data: RawData): number =>
+  Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : (data as ArrayBuffer | Buffer).byteLength;
+
+const frameText = (data: RawData): string =>
+  Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
+
+/**
+ * The push (WebSocket) hub at contracts PUSH_PATH. Frames are contracts pushEnvelope JSON; replies are
+ * `{code, msg, msg_id, data}` in the language given by message 100.
+ *
+ * - 100 user verification: live session token + licence (RSA-OAEP of md5(token + app_ids + app_code) with
+ *   the licence key) + function device_10 or super_administrator. Until it succeeds every other message
+ *   answers LOGIN_EXPIRED.
+ * - 101 heartbeat: 2000 while the session is live; otherwise 46010 (PUSH_NOT_ALIVE) and the socket closes.
+ * - 200 equipment verification: pmd = md5(token + sn_id); the socket then watches that device.
+ * - 401 / 473: NOT_IMPLEMENTED for now. Anything else: BAD_REQUEST.
+ * Frames are handled one at a time per socket, in order. Oversized or malformed frames answer BAD_REQUEST;
+ * a flood closes the socket.
+ */
+export class PushHub {
+  private readonly clients = new Set<PushClient>();
+
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  get size(): number {
+    return this.clients.size;
+  }
+
+  attach(ws: WebSocket): void {
+    const client = new PushClient(ws);
+    this.clients.add(client);
+    ws.on('close', () => this.clients.delete(client));
+    ws.on('error', (err) => this.log.debug({ err }, 'push socket error'));
+    ws.on('message', (data, isBinary) => {
+      const now = Date.now();
+      if (now - client.windowStart >= 1000) {
+        client.windowStart = now;
+        client.frames = 0;
+      }
+      if (++client.frames > PUSH_FLOOD_FRAMES_PER_SECOND) {
+        if (ws.readyState === WebSocket.OPEN) ws.close(CLOSE_POLICY, 'too many messages');
+        return;
+      }
+      client.queue = client.queue
+        .then(() => this.handle(client, data, isBinary))
+        .catch((err: unknown) => {
+          this.log.error({ err }, 'push message failed');
+          client.send(ResultCode.SERVER_ERROR, 0);
+        });
+    });
+  }
+
+  /** Sends a message to every verified socket watching a device; answers how many got it. */
+  publish(snId: string, msgId: number, data: unknown): number {
+    let n = 0;
+    for (const c of this.clients) {
+      if (c.verified && c.watching.has(snId)) {
+        c.send(ResultCode.OK, msgId, data);
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Sends a message to every verified socket of a user; answers how many got it. */
+  broadcastToUser(userId: string, msgId: number, data: unknown): number {
+    let n = 0;
+    for (const c of this.clients) {
+      if (c.verified?.userId === userId) {
+        c.send(ResultCode.OK, msgId, data);
+        n++;
+      }
+    }
+    return n;
+  }
+
+  close(): void {
+    for (const c of this.clients) c.ws.terminate();
+    this.clients.clear();
+  }
+
+  private async handle(client: PushClient, data: RawData, isBinary: boolean): Promise<void> {
+    if (frameSize(data) > PUSH_MAX_FRAME_BYTES) return client.fail(ResultCode.BAD_REQUEST, 0, 'push.frame.tooLarge');
+    if (isBinary) return client.fail(ResultCode.BAD_REQUEST, 0, 'push.frame.malformed');
+    let json: unknown;
+    try {
+      json = JSON.parse(frameText(data));
+    } catch {
+      return client.fail(ResultCode.BAD_REQUEST, 0, 'push.frame.malformed');
+    }
+    const knownId =
+      json !== null && typeof json === 'object' && Number.isInteger((json as { msg_id?: unknown }).msg_id)
+        ? ((json as { msg_id: number }).msg_id)
+        : 0;
+    const parsed = pushEnvelope.safeParse(json);
+    if (!parsed.success) return client.fail(ResultCode.BAD_REQUEST, knownId, 'push.frame.malformed');
+    const { msg_id: msgId, data: body } = parsed.data;
+
+    if (msgId === PushMsgId.USER_VERIFY) return this.verifyUser(client, body);
+    if (!client.verified) return client.fail(ResultCode.LOGIN_EXPIRED, msgId);
+    switch (msgId) {
+      case PushMsgId.HEARTBEAT:
+        return this.heartbeat(client);
+      case PushMsgId.EQUIPMENT_VERIFY:
+        return this.verifyEquipment(client, client.verified, body);
+      case PushMsgId.CONTROL:
+      case PushMsgId.PROCESS_CONTROL:
+        return client.fail(ResultCode.NOT_IMPLEMENTED, msgId);
+      default:
+        return client.fail(ResultCode.BAD_REQUEST, msgId, 'push.msg.unknown', { msg_id: msgId });
+    }
+  }
+
+  private async verifyUser(client: PushClient, body: Record<string, unknown>): Promise<void> {
+    const id = PushMsgId.USER_VERIFY;
+    if (typeof body.os_language === 'string') client.lang = toLang(body.os_language);
+    const parsed = userVerifyData.safeParse(body);
+    if (!parsed.success) return client.fail(ResultCode.BAD_REQUEST, id, 'push.frame.malformed');
+    const { token, app_ids: appIds, app_code: appCode, licence, os_language: lang } = parsed.data;
+    client.lang = toLang(lang);
+    const caller = await findLiveSession(this.deps.db, token, this.deps.sessions);
+    if (!caller) return client.fail(ResultCode.LOGIN_EXPIRED, id);
+    const plain = decryptOaep(this.deps.keys.licence, licence);
+    if (plain === null || !sameHex(plain.trim().toLowerCase(), md5Hex(licencePlain(token, appIds, appCode)))) {
+      return client.fail(ResultCode.BAD_SIGNATURE, id, 'push.licence.invalid');
+    }
+    if (!holds(caller.funList, DEVICE_PUSH_FUNCTION)) return client.fail(ResultCode.NO_PERMISSION, id);
+    client.verified = { sessionId: caller.sessionId, userId: caller.user.u_id, tokenHash: hashToken(token) };
+    client.send(ResultCode.OK, id, { u_id: caller.user.u_id });
+  }
+
+  private async heartbeat(client: PushClient): Promise<void> {
+    const verified = client.verified;
+    if (verified && (await isSessionLive(this.deps.db, verified.sessionId, this.deps.sessions))) {
+      return client.send(ResultCode.OK, PushMsgId.HEARTBEAT, null);
+    }
+    client.verified = null;
+    client.send(ResultCode.PUSH_NOT_ALIVE, PushMsgId.HEARTBEAT);
+    client.ws.close(CLOSE_NORMAL, 'session ended');
+  }
+
+  private async verifyEquipment(client: PushClient, verified: Verified, body: Record<string, unknown>): Promise<void> {
+    const id = PushMsgId.EQUIPMENT_VERIFY;
+    const parsed = equipmentVerifyData.safeParse(body);
+    if (!parsed.success) return client.fail(ResultCode.BAD_REQUEST, id, 'push.frame.malformed');
+    const { token, sn_id: snId, pmd } = parsed.data;
+    if (hashToken(token) !== verified.tokenHash || !(await isSessionLive(this.deps.db, verified.sessionId, this.deps.sessions))) {
+      return client.fail(ResultCode.LOGIN_EXPIRED, id);
+    }
+    if (!sameHex(signPmd({ token, pmdValue: snId }), pmd.toLowerCase())) return client.fail(ResultCode.BAD_SIGNATURE, id);
+    if (!client.watching.has(snId) && client.watching.size >= PUSH_MAX_WATCHES) {
+      return client.fail(ResultCode.BAD_REQUEST, id, 'push.frame.tooLarge');
+    }
+    client.watching.add(snId);
+    client.send(ResultCode.OK, id, { sn_id: snId });
+  }
+}

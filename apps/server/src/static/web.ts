@@ -1,0 +1,54 @@
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { webAppBuilt, type Config } from '../config.js';
+
+export const WEB_BASE = '/nest/';
+export const NOT_BUILT_TEXT = 'web app not built: run npm run build';
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** Hashed build output (Vite puts it under assets/) is cached for a year; everything else is revalidated. */
+export function cacheControlFor(filePath: string): string {
+  return filePath.split(path.sep).includes('assets') ? IMMUTABLE : 'no-cache';
+}
+
+/**
+ * The built web app under /nest/ (history routing: unknown paths below /nest/ without a file extension get
+ * index.html); `/` and `/nest` redirect to `/nest/`. Without a build, /nest/ answers a plain-text hint.
+ * Returns the SPA fallback for the app's not-found handler (null when nothing applies).
+ */
+export async function registerWebApp(
+  app: FastifyInstance,
+  config: Pick<Config, 'webDist'>,
+): Promise<(request: FastifyRequest, reply: FastifyReply) => FastifyReply | null> {
+  app.get('/', async (_request, reply) => reply.redirect(WEB_BASE));
+  app.get('/nest', async (_request, reply) => reply.redirect(WEB_BASE));
+
+  if (!webAppBuilt(config)) {
+    const notBuilt = async (_request: FastifyRequest, reply: FastifyReply) =>
+      reply.code(503).type('text/plain; charset=utf-8').header('cache-control', 'no-cache').send(NOT_BUILT_TEXT);
+    app.get(WEB_BASE, notBuilt);
+    app.get(`${WEB_BASE}*`, notBuilt);
+    return () => null;
+  }
+
+  await app.register(fastifyStatic, {
+    root: config.webDist,
+    prefix: WEB_BASE,
+    cacheControl: false,
+    etag: true,
+    lastModified: true,
+    setHeaders: (reply, filePath) => {
+      reply.header('cache-control', cacheControlFor(filePath));
+    },
+  });
+
+  return (request, reply) => {
+    const url = request.url.split('?')[0] ?? '';
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || !url.startsWith(WEB_BASE)) return null;
+    const last = url.slice(url.lastIndexOf('/') + 1);
+    if (last.includes('.')) return null;
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  };
+}

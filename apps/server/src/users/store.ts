@@ -1,0 +1,179 @@
+import { randomUUID } from 'node:crypto';
+import {
+  Company,
+  PERMANENT_END_TIME,
+  SUPER_ADMINISTRATOR,
+  type Lang,
+  type RecordState,
+  type User,
+} from '@nest/contracts';
+import { sql, type Kysely } from 'kysely';
+import { nowSeconds } from '../db/index.js';
+import type { CompanyRow, DB, UserRow, UserUpdate } from '../db/schema.js';
+
+/**
+ * User storage, shared by the call handlers and the CLI. Accounts (the `phone` column: a phone number or
+ * an e-mail address) are unique case-insensitively and looked up through lower(phone).
+ */
+type RecordStateValue = (typeof RecordState.entries)[number]['value'];
+export const STATE_NORMAL: RecordStateValue = 10;
+export const STATE_DELETED: RecordStateValue = 20;
+
+export class AccountTakenError extends Error {
+  override name = 'AccountTakenError';
+}
+
+export function parseFunList(json: string): string[] {
+  try {
+    const v: unknown = JSON.parse(json);
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export const isSuper = (funList: readonly string[]): boolean => funList.includes(SUPER_ADMINISTRATOR);
+
+export async function findUserById(db: Kysely<DB>, uId: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('u_id', '=', uId).executeTakeFirst();
+}
+
+export async function findUserByAccount(db: Kysely<DB>, account: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where(sql<string>`lower(phone)`, '=', account.trim().toLowerCase())
+    .executeTakeFirst();
+}
+
+export async function accountTaken(db: Kysely<DB>, account: string, exceptUserId?: string): Promise<boolean> {
+  let q = db.selectFrom('users').select('u_id').where(sql<string>`lower(phone)`, '=', account.trim().toLowerCase());
+  if (exceptUserId) q = q.where('u_id', '<>', exceptUserId);
+  return (await q.executeTakeFirst()) !== undefined;
+}
+
+/** True for unique-constraint violations of SQLite and PostgreSQL. */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+export interface NewUser {
+  nick: string;
+  account: string;
+  email?: string;
+  passwordHash: string;
+  companyId: string;
+  funList: readonly string[];
+  startTime?: number;
+  endTime?: number;
+  team?: string;
+  notes?: string;
+  state?: RecordStateValue;
+}
+
+export async function createUser(db: Kysely<DB>, input: NewUser): Promise<UserRow> {
+  const now = nowSeconds();
+  const row: UserRow = {
+    u_id: randomUUID(),
+    nick: input.nick,
+    phone: input.account.trim(),
+    email: input.email ?? '',
+    company_id: input.companyId,
+    team: input.team ?? '',
+    notes: input.notes ?? '',
+    state: input.state ?? STATE_NORMAL,
+    start_time: input.startTime ?? now,
+    end_time: input.endTime ?? PERMANENT_END_TIME,
+    fun_list: JSON.stringify([...new Set(input.funList)]),
+    password_hash: input.passwordHash,
+    password_changed_at: now,
+    created_at: now,
+    updated_at: now,
+  };
+  try {
+    await db.insertInto('users').values(row).execute();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new AccountTakenError(`account ${input.account} is already in use`);
+    throw err;
+  }
+  return row;
+}
+
+export async function updateUser(db: Kysely<DB>, uId: string, patch: UserUpdate): Promise<void> {
+  try {
+    await db
+      .updateTable('users')
+      .set({ ...patch, updated_at: nowSeconds() })
+      .where('u_id', '=', uId)
+      .execute();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new AccountTakenError('account is already in use');
+    throw err;
+  }
+}
+
+export interface UserListQuery {
+  search?: string;
+  state?: number;
+  companyId?: string;
+  page?: number;
+  size?: number;
+}
+
+/** Escapes LIKE wildcards; use with `escape '\'`. */
+export const likePattern = (text: string): string => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export async function listUsers(db: Kysely<DB>, query: UserListQuery = {}): Promise<{ list: UserRow[]; total: number }> {
+  let q = db.selectFrom('users');
+  if (query.state !== undefined) q = q.where('state', '=', query.state);
+  if (query.companyId) q = q.where('company_id', '=', query.companyId);
+  if (query.search) {
+    const pattern = likePattern(query.search);
+    q = q.where((eb) =>
+      eb.or([
+        eb(sql<string>`lower(nick)`, 'like', sql<string>`${pattern} escape '\\'`),
+        eb(sql<string>`lower(phone)`, 'like', sql<string>`${pattern} escape '\\'`),
+        eb(sql<string>`lower(email)`, 'like', sql<string>`${pattern} escape '\\'`),
+      ]),
+    );
+  }
+  const size = query.size ?? 1000;
+  const [list, count] = await Promise.all([
+    q.selectAll().orderBy('created_at').orderBy('u_id').limit(size).offset((query.page ?? 0) * size).execute(),
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { list, total: Number(count.n) };
+}
+
+export async function findCompany(db: Kysely<DB>, idOrCode: string): Promise<CompanyRow | undefined> {
+  return db
+    .selectFrom('companies')
+    .selectAll()
+    .where((eb) => eb.or([eb('id', '=', idOrCode), eb('code', '=', idOrCode)]))
+    .executeTakeFirst();
+}
+
+/** Company name in the caller's language (contracts Company labels for the known codes). */
+export const companyName = (company: Pick<CompanyRow, 'code' | 'name'>, lang: Lang): string =>
+  Company.has(company.code) ? Company.label(company.code, lang) : company.name;
+
+/** The user as the browser stores it (contracts userSchema); the password is always ''. */
+export function presentUser(row: UserRow, company: CompanyRow | undefined, token: string, lang: Lang): User {
+  return {
+    u_id: row.u_id,
+    nick: row.nick,
+    phone: row.phone,
+    email: row.email,
+    company: company?.code ?? row.company_id,
+    in_com: { id: row.company_id, name: company ? companyName(company, lang) : '' },
+    fun_list: parseFunList(row.fun_list),
+    state: row.state,
+    start_time: row.start_time,
+    end_time: row.end_time,
+    team: row.team,
+    notes: row.notes,
+    password: '',
+    token,
+  };
+}
