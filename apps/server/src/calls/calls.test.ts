@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callRoutes } from './routes.js';
 import { CallError } from './errors.js';
 import { FORM_BODY_LIMIT } from './body.js';
-import { TestClient, adminClient, browserPayload, startTestServer, userClient, type TestServer } from '../../test/helpers.js';
+import type { TestClient} from '../../test/helpers.js';
+import { adminClient, browserPayload, startTestServer, userClient, type TestServer } from '../../test/helpers.js';
 
 let server: TestServer;
 let admin: TestClient;
