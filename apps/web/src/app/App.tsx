@@ -1,0 +1,44 @@
+import { Suspense, lazy, useEffect, type ReactNode } from 'react';
+import { BrowserRouter } from 'react-router-dom';
+import ConfigProvider from 'antd/es/config-provider';
+import antdZh from 'antd/es/locale/zh_CN';
+import antdEn from 'antd/es/locale/en_US';
+import { useI18n } from '../shared/i18n';
+import { useModalsWanted } from '../shared/notify';
+import { THEME_CONFIG, themeClass, useTheme } from '../shared/theme';
+import { BASENAME } from './basename';
+import { useLanguageSwitching } from './language';
+import { LoadingState } from './pages/LoadingState';
+import { AppRoutes } from './routes';
+
+const MessageHost = lazy(() => import('./notify/MessageHost'));
+const ModalHost = lazy(() => import('./notify/ModalHost'));
+
+function LanguageMask(): ReactNode {
+  const { t } = useI18n();
+  return useLanguageSwitching() ? <LoadingState screen mask text={t('app.switchingLanguage')} /> : null;
+}
+
+export function App(): ReactNode {
+  const { lang } = useI18n();
+  const theme = useTheme();
+  const modalsWanted = useModalsWanted();
+  useEffect(() => {
+    document.documentElement.lang = lang === 'en' ? 'en-US' : 'zh-CN';
+    document.documentElement.dataset.theme = theme;
+  }, [lang, theme]);
+  return (
+    <div id="app-root" className={`app-root ${themeClass(theme)}`}>
+      <ConfigProvider locale={lang === 'en' ? antdEn : antdZh} theme={THEME_CONFIG[theme]}>
+        <Suspense fallback={null}>
+          <MessageHost />
+          {modalsWanted && <ModalHost />}
+        </Suspense>
+        <BrowserRouter basename={BASENAME}>
+          <AppRoutes />
+        </BrowserRouter>
+        <LanguageMask />
+      </ConfigProvider>
+    </div>
+  );
+}

@@ -1,0 +1,60 @@
+import { Suspense, useEffect, type ReactNode } from 'react';
+import { Navigate, Route, Routes } from 'react-router-dom';
+import type { MenuItem, User } from '@nest/contracts';
+import { useI18n } from '../shared/i18n';
+import { wantModals } from '../shared/notify';
+import { Guard } from './guard/Guard';
+import { routeEntries } from './menu/menu';
+import { ComingPage } from './pages/ComingPage';
+import { LoadingState } from './pages/LoadingState';
+import { NotFoundPage } from './pages/NotFoundPage';
+import { FIXED_ROUTES, HOME_PATH, LAYOUT_PATH, screenFor } from './screens';
+import { Shell } from './shell/Shell';
+import { useDocumentTitle } from './title';
+
+/** One screen: its lazy module by file path, or the coming page; sets the page title. */
+function Screen({ filePath, title, fullScreen }: { filePath: string; title: string; fullScreen: boolean }): ReactNode {
+  useDocumentTitle(title);
+  const Component = screenFor(filePath);
+  if (!Component) return <ComingPage title={title} fullScreen={fullScreen} />;
+  return (
+    <Suspense fallback={<LoadingState screen={fullScreen} />}>
+      <Component />
+    </Suspense>
+  );
+}
+
+const rel = (path: string) => path.replace(/^\//, '');
+
+function routesFor(user: User, menu: MenuItem[], tx: (t: MenuItem['meta']['title']) => string, t: ReturnType<typeof useI18n>['t']): ReactNode {
+  const fixedPaths = new Set(FIXED_ROUTES.map((r) => r.path));
+  const entries = routeEntries(menu, user.fun_list).filter((e) => !fixedPaths.has(e.path));
+  const screen = (path: string, filePath: string, title: string, fullScreen: boolean) => (
+    <Route key={path} path={rel(path)} element={<Screen filePath={filePath} title={title} fullScreen={fullScreen} />} />
+  );
+  // A fixed route takes the title of the menu entry of the same path when there is one.
+  const titleOf = (path: string, fallback: string) => {
+    const entry = menu.length ? routeEntries(menu, user.fun_list).find((e) => e.path === path) : undefined;
+    return entry ? tx(entry.meta.title) : fallback;
+  };
+  return (
+    <Routes>
+      <Route element={<Shell user={user} menu={menu} />}>
+        <Route path={rel(LAYOUT_PATH)} element={<Navigate to={HOME_PATH} replace />} />
+        {FIXED_ROUTES.filter((r) => !r.fullScreen).map((r) => screen(r.path, r.filePath, titleOf(r.path, t(r.titleKey)), false))}
+        {entries.filter((e) => !e.meta.fullScreen).map((e) => screen(e.path, e.filePath, tx(e.meta.title), false))}
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+      {FIXED_ROUTES.filter((r) => r.fullScreen).map((r) => screen(r.path, r.filePath, t(r.titleKey), true))}
+      {entries.filter((e) => e.meta.fullScreen).map((e) => screen(e.path, e.filePath, tx(e.meta.title), true))}
+    </Routes>
+  );
+}
+
+/** Everything behind sign-in: the guard, then the shell with fixed and menu-driven routes. */
+export default function PrivateApp(): ReactNode {
+  const { t, tx } = useI18n();
+  // Confirmation boxes (sign-out, login expiry, password changed) are needed from here on.
+  useEffect(() => wantModals(), []);
+  return <Guard>{({ user, menu }) => routesFor(user, menu, tx, t)}</Guard>;
+}

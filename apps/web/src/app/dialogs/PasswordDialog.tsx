@@ -1,0 +1,93 @@
+import { useState, type ReactNode } from 'react';
+import { Button, Form, Modal } from 'antd';
+import Password from 'antd/es/input/Password';
+import type { Rule } from 'antd/es/form';
+import { DIALOG_LABEL_WIDTH, PASSWORD_MAX, PASSWORD_MIN, type User } from '@nest/contracts';
+import { useI18n } from '../../shared/i18n';
+import { notify } from '../../shared/notify';
+import { RequestError, call, sealWithPasswordKey } from '../../shared/request';
+import { endSession } from '../../shared/session';
+
+interface Values {
+  old: string;
+  next: string;
+  confirm: string;
+}
+
+export function PasswordDialog({ user, onClose }: { user: User; onClose: () => void }): ReactNode {
+  const { t } = useI18n();
+  const [form] = Form.useForm<Values>();
+  const [saving, setSaving] = useState(false);
+  const length: Rule = { min: PASSWORD_MIN, max: PASSWORD_MAX, message: t('password.length', { min: PASSWORD_MIN, max: PASSWORD_MAX }) };
+
+  const submit = async (values: Values) => {
+    setSaving(true);
+    try {
+      const [password, newPsw] = await Promise.all([sealWithPasswordKey(values.old), sealWithPasswordKey(values.next)]);
+      await call('userPsw', { account: user.phone, password, new_psw: newPsw });
+      onClose();
+      notify().alert('success', {
+        title: t('password.successTitle'),
+        content: t('password.successContent'),
+        okText: t('common.ok'),
+        onOk: () => endSession(),
+      });
+    } catch (err) {
+      // Call failures were shown by the request layer; sealing failures (keys unavailable) are shown here.
+      if (!(err instanceof RequestError)) notify().error(t('request.network'));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Modal
+      open
+      title={t('password.title')}
+      width={520}
+      centered
+      onCancel={onClose}
+      destroyOnHidden
+      modalRender={(node) => <div data-testid="password-dialog">{node}</div>}
+      footer={[
+        <Button key="cancel" onClick={onClose}>
+          {t('common.cancel')}
+        </Button>,
+        <Button key="ok" type="primary" loading={saving} data-testid="psw-submit" onClick={() => form.submit()}>
+          {t('password.submit')}
+        </Button>,
+      ]}
+    >
+      <Form<Values>
+        form={form}
+        className="dialog-form"
+        labelCol={{ flex: DIALOG_LABEL_WIDTH }}
+        wrapperCol={{ flex: 1 }}
+        labelAlign="right"
+        onFinish={submit}
+      >
+        <Form.Item name="old" label={t('password.old')} rules={[{ required: true, message: t('password.oldRequired') }, length]}>
+          <Password data-testid="psw-old" placeholder={t('password.oldPlaceholder')} autoComplete="current-password" />
+        </Form.Item>
+        <Form.Item name="next" label={t('password.new')} rules={[{ required: true, message: t('password.newRequired') }, length]}>
+          <Password data-testid="psw-new" placeholder={t('password.newPlaceholder')} autoComplete="new-password" />
+        </Form.Item>
+        <Form.Item
+          name="confirm"
+          label={t('password.confirm')}
+          dependencies={['next']}
+          rules={[
+            { required: true, message: t('password.confirmRequired') },
+            length,
+            ({ getFieldValue }) => ({
+              validator: (_rule, value: string | undefined) =>
+                !value || value === getFieldValue('next') ? Promise.resolve() : Promise.reject(new Error(t('password.mismatch'))),
+            }),
+          ]}
+        >
+          <Password data-testid="psw-confirm" placeholder={t('password.confirmPlaceholder')} autoComplete="new-password" />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

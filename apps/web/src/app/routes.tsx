@@ -1,0 +1,51 @@
+import { Suspense, lazy, useEffect, type ReactNode } from 'react';
+import { Route, Routes, useNavigate } from 'react-router-dom';
+import { clearToken } from '../shared/cookie';
+import { closePush } from '../shared/push';
+import { setLoginNavigator } from '../shared/session';
+import { clearMenu } from './menu/store';
+import { LoadingState } from './pages/LoadingState';
+
+const LoginPage = lazy(() => import('../features/login/LoginPage'));
+/** Everything behind sign-in (guard, shell, screens) is one lazy chunk plus one per screen. */
+const PrivateApp = lazy(() => import('./PrivateApp'));
+
+/** Path and query the user asked for before being sent to login (SPEC: navigate there after sign-in). */
+export interface LoginState {
+  from?: string;
+}
+
+/** SPEC route guard, login side: entering login clears the menu and the token, closes push and its handlers. */
+function LoginRoute(): ReactNode {
+  useEffect(() => {
+    clearMenu();
+    clearToken();
+    closePush(true);
+  }, []);
+  return (
+    <Suspense fallback={<LoadingState screen />}>
+      <LoginPage />
+    </Suspense>
+  );
+}
+
+export function AppRoutes(): ReactNode {
+  const navigate = useNavigate();
+  useEffect(() => {
+    setLoginNavigator(() => navigate('/', { replace: true }));
+    return () => setLoginNavigator(null);
+  }, [navigate]);
+  return (
+    <Routes>
+      <Route path="/" element={<LoginRoute />} />
+      <Route
+        path="*"
+        element={
+          <Suspense fallback={<LoadingState screen />}>
+            <PrivateApp />
+          </Suspense>
+        }
+      />
+    </Routes>
+  );
+}

@@ -1,0 +1,42 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+
+type Loader = () => Promise<{ default: ComponentType }>;
+
+/**
+ * Screen modules by the menu's `filePath` (and the fixed routes' file paths). Each is a lazy chunk.
+ * A screen that is not listed here renders the coming page. To add one:
+ *   'features/userManage': () => import('../features/userManage/UserManagePage'),
+ */
+const LOADERS: Readonly<Record<string, Loader>> = {};
+
+const cache = new Map<string, LazyExoticComponent<ComponentType>>();
+
+/** The lazy component of a screen, or null when that screen is not built yet. */
+export function screenFor(filePath: string, loaders: Readonly<Record<string, Loader>> = LOADERS): LazyExoticComponent<ComponentType> | null {
+  const load = loaders[filePath];
+  if (!load) return null;
+  let screen = cache.get(filePath);
+  if (!screen) cache.set(filePath, (screen = lazy(load)));
+  return screen;
+}
+
+/** Fixed routes of SPEC section 2 (besides login and the /layout shell itself). */
+export interface FixedRoute {
+  name: string;
+  path: string;
+  filePath: string;
+  titleKey: 'route.home' | 'route.routeReplay' | 'route.videoList' | 'route.dataAnalyse' | 'route.panorama';
+  /** Outside the shell (no header). */
+  fullScreen: boolean;
+}
+
+export const FIXED_ROUTES: readonly FixedRoute[] = [
+  { name: 'home', path: '/home', filePath: 'features/home', titleKey: 'route.home', fullScreen: false },
+  { name: 'routeReplay', path: '/routeReplay', filePath: 'features/routeReplay', titleKey: 'route.routeReplay', fullScreen: false },
+  { name: 'videoList', path: '/videoList', filePath: 'features/videoList', titleKey: 'route.videoList', fullScreen: false },
+  { name: 'dataAnalyse', path: '/dataAnalyse', filePath: 'features/dataAnalyse', titleKey: 'route.dataAnalyse', fullScreen: true },
+  { name: 'panorama', path: '/panorama', filePath: 'features/panorama', titleKey: 'route.panorama', fullScreen: true },
+];
+
+export const HOME_PATH = '/home';
+export const LAYOUT_PATH = '/layout';

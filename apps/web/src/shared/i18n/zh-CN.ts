@@ -1,0 +1,153 @@
+/**
+ * Chinese catalog. Keys are `feature.area.item`; `en-US.ts` must hold exactly the same keys (a unit test
+ * checks). Enumeration labels, result-code texts and menu titles are not here: they come from contracts.
+ */
+export const zhCN = {
+  app: {
+    name: '无人机管理平台',
+    pageTitle: '无人机管理平台 - {page}',
+    loading: '正在加载…',
+    menuLoading: '正在加载菜单…',
+    menuFailed: '菜单加载失败，请检查网络后重试',
+    userFailed: '无法获取用户信息，请重新登录',
+    retry: '重试',
+    switchingLanguage: '正在切换语言…',
+  },
+  common: {
+    ok: '确定',
+    cancel: '取消',
+    save: '保存',
+    close: '关闭',
+    notice: '提示',
+  },
+  route: {
+    login: '登录',
+    layout: '控制台',
+    home: '数据大屏',
+    routeReplay: '成果回放',
+    videoList: '外置相机录像',
+    dataAnalyse: '数据分析',
+    panorama: '全景展示',
+    notFound: '页面不存在',
+  },
+  coming: {
+    badge: '建设中',
+    subtitle: '该页面正在建设中',
+    description: '此功能模块正在开发，完成后将在此处开放。',
+    backHome: '返回首页',
+  },
+  notFound: {
+    description: '您访问的页面不存在或已被移除',
+    backHome: '返回首页',
+  },
+  header: {
+    news: {
+      label: '消息',
+      title: '消息通知',
+      empty: '暂无新消息',
+    },
+    push: {
+      label: '实时连接',
+      connecting: '连接中',
+      open: '已连接',
+      closing: '正在断开',
+      closed: '未连接',
+    },
+    user: {
+      account: '账号信息',
+      info: '查看信息',
+      password: '修改密码',
+      logout: '退出登录',
+    },
+    logout: {
+      title: '退出登录',
+      content: '确定要退出当前账号吗？',
+    },
+    nav: {
+      solutionWarning: '解决方案敬请期待，请联系客服了解',
+      openInNewTab: '在新标签页中打开',
+    },
+  },
+  account: {
+    title: '账号信息',
+    nick: '账号昵称',
+    account: '用户账号',
+    accountPlaceholder: '手机号或邮箱',
+    nickPlaceholder: '请输入账号昵称',
+    company: '所属公司',
+    startTime: '开始时间',
+    endTime: '结束时间',
+    nickRequired: '请输入账号昵称',
+    accountRequired: '请输入用户手机/邮箱',
+    accountFormat: '请输入正确的手机号或邮箱',
+    saved: '账号信息已更新',
+  },
+  info: {
+    title: '用户信息',
+  },
+  password: {
+    title: '修改密码',
+    old: '原密码',
+    new: '新密码',
+    confirm: '确认密码',
+    oldPlaceholder: '请输入原密码',
+    newPlaceholder: '请输入新密码',
+    confirmPlaceholder: '请再次输入新密码',
+    oldRequired: '请输入原密码',
+    newRequired: '请输入新密码',
+    confirmRequired: '请再次输入新密码',
+    length: '密码长度为 {min} 到 {max} 个字符',
+    mismatch: '两次输入的密码不一致',
+    submit: '确认修改',
+    successTitle: '密码修改成功',
+    successContent: '请使用新密码重新登录',
+  },
+  settings: {
+    title: '系统设置',
+    language: '语言',
+    languageZh: '中文',
+    languageEn: 'English',
+    theme: '主题',
+    themeDefault: '默认',
+    themeConcise: '简洁',
+    themeDefaultHint: '深色运行控制台',
+    themeConciseHint: '明亮简洁界面',
+  },
+  login: {
+    hero: {
+      tagline: '自动机场 · 无人机 · 遥感作业一体化管理',
+      featureTakeoff: '一键起降',
+      featurePlanning: '航线规划',
+      featureResults: '成果管理',
+    },
+    form: {
+      title: '账号登录',
+      subtitle: '欢迎回来，请登录您的账号',
+      account: '账号',
+      accountPlaceholder: '请输入手机号或邮箱',
+      password: '密码',
+      passwordPlaceholder: '请输入密码',
+      remember: '记住账号',
+      submit: '登录',
+    },
+    validate: {
+      accountRequired: '请输入账号',
+      accountFormat: '请输入正确的手机号或邮箱',
+      passwordRequired: '请输入密码',
+      passwordLength: '密码长度为 {min} 到 {max} 个字符',
+    },
+    language: '语言',
+    success: '登录成功',
+  },
+  request: {
+    timeout: '请求超时，请稍后重试',
+    network: '网络连接失败，请检查网络后重试',
+    httpError: '请求失败（HTTP {status}）',
+    badResponse: '服务器返回了无法识别的数据',
+  },
+  cookie: {
+    emptyKey: 'key 不能为空',
+  },
+};
+
+export type Catalog = typeof zhCN;

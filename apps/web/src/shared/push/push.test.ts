@@ -1,0 +1,290 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  APP_CODE,
+  APP_IDS,
+  EQUIPMENT_VERIFY_SOR,
+  EQUIPMENT_VERIFY_VST,
+  PUSH_HEARTBEAT_MS,
+  PUSH_TEXT,
+  PROCESS_CONTROL_FAILED_TEXT,
+  PushMsgId,
+  SocketState,
+  signPmd,
+  type PushEnvelope,
+} from '@nest/contracts';
+import { PushClient, PushError, backoffDelay, type PushClientOptions } from './client';
+import { pushAllowed } from './index';
+
+/** A scriptable stand-in for the browser WebSocket. */
+class FakeWebSocket {
+  static instances: FakeWebSocket[] = [];
+  readyState: number = SocketState.CONNECTING;
+  sent: PushEnvelope[] = [];
+  closedWith: number | undefined;
+  onopen: ((ev: Event) => void) | null = null;
+  onmessage: ((ev: MessageEvent) => void) | null = null;
+  onerror: ((ev: Event) => void) | null = null;
+  onclose: ((ev: CloseEvent) => void) | null = null;
+  constructor(readonly url: string) {
+    FakeWebSocket.instances.push(this);
+  }
+  send(data: string) {
+    this.sent.push(JSON.parse(data) as PushEnvelope);
+  }
+  close(code?: number) {
+    this.closedWith = code;
+    this.readyState = SocketState.CLOSED;
+  }
+  // --- test controls
+  serverOpen() {
+    this.readyState = SocketState.OPEN;
+    this.onopen?.(new Event('open'));
+  }
+  serverSend(msg: unknown) {
+    this.onmessage?.(new MessageEvent('message', { data: JSON.stringify(msg) }));
+  }
+  serverClose() {
+    this.readyState = SocketState.CLOSED;
+    this.onclose?.(new CloseEvent('close'));
+  }
+  ids() {
+    return this.sent.map((m) => m.msg_id);
+  }
+}
+
+const last = () => FakeWebSocket.instances[FakeWebSocket.instances.length - 1]!;
+const flush = async () => {
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+};
+
+function makeClient(extra: Partial<PushClientOptions> = {}) {
+  const states: number[] = [];
+  const errors: string[] = [];
+  const failures: unknown[] = [];
+  const client = new PushClient({
+    url: 'ws://test/api/push',
+    token: () => 'tok',
+    lang: () => 'en',
+    licence: async (token) => `licence-of-${token}`,
+    onState: (s) => states.push(s),
+    onFailure: (m) => failures.push(m),
+    showError: (t) => errors.push(t),
+    random: () => 1,
+    WebSocketImpl: FakeWebSocket as unknown as new (url: string) => WebSocket,
+    ...extra,
+  });
+  return { client, states, errors, failures };
+}
+
+describe('push client', () => {
+  beforeEach(() => {
+    FakeWebSocket.instances = [];
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('reports socket states 0, 1 and, on close, 2 and 3', async () => {
+    const { client, states } = makeClient();
+    client.connect();
+    expect(client.alive).toBe(true);
+    expect(states).toEqual([SocketState.CONNECTING]);
+    last().serverOpen();
+    expect(states).toEqual([SocketState.CONNECTING, SocketState.OPEN]);
+    await flush();
+    client.close();
+    expect(states).toEqual([SocketState.CONNECTING, SocketState.OPEN, SocketState.CLOSING, SocketState.CLOSED]);
+    expect(client.alive).toBe(false);
+    expect(last().closedWith).toBe(1000);
+  });
+
+  it('sends user verification (100) on open, then heartbeat (101) at once and every PUSH_HEARTBEAT_MS', async () => {
+    const { client } = makeClient();
+    client.connect();
+    const ws = last();
+    ws.serverOpen();
+    await flush();
+    expect(ws.ids()).toEqual([PushMsgId.USER_VERIFY, PushMsgId.HEARTBEAT]);
+    const verify = ws.sent[0]!;
+    expect(verify.version).toBe(0);
+    expect(typeof verify.tms).toBe('number');
+    expect(verify.data).toEqual({ token: 'tok', app_ids: APP_IDS, app_code: APP_CODE, licence: 'licence-of-tok', os_language: 'en' });
+    vi.advanceTimersByTime(PUSH_HEARTBEAT_MS - 1);
+    expect(ws.ids()).toHaveLength(2);
+    vi.advanceTimersByTime(1);
+    expect(ws.ids()).toEqual([100, 101, 101]);
+    vi.advanceTimersByTime(PUSH_HEARTBEAT_MS * 2);
+    expect(ws.ids().filter((id) => id === 101)).toHaveLength(4);
+    client.close();
+    vi.advanceTimersByTime(PUSH_HEARTBEAT_MS * 3);
+    expect(ws.ids().filter((id) => id === 101)).toHaveLength(4);
+  });
+
+  it('sends equipment verification (200) with a pmd over the sn', async () => {
+    const { client } = makeClient();
+    client.connect();
+    last().serverOpen();
+    await flush();
+    client.verifyEquipment('SN001');
+    const msg = last().sent.find((m) => m.msg_id === PushMsgId.EQUIPMENT_VERIFY)!;
+    expect(msg.data).toEqual({
+      token: 'tok',
+      sn_id: 'SN001',
+      pmd: signPmd({ token: 'tok', pmdValue: 'SN001' }),
+      vst: EQUIPMENT_VERIFY_VST,
+      sor: EQUIPMENT_VERIFY_SOR,
+      os_language: 'en',
+    });
+  });
+
+  it('throws "the connection has been closed" when sending while not open', () => {
+    const { client } = makeClient();
+    expect(() => client.send(101, {})).toThrow(PUSH_TEXT.closed.en);
+    client.connect(); // connecting, not open yet
+    expect(() => client.send(101, {})).toThrow(PushError);
+    expect(() => client.verifyEquipment('SN')).toThrow(PUSH_TEXT.closed.en);
+  });
+
+  it('reports "not supported" without a WebSocket', () => {
+    const { client } = makeClient({ WebSocketImpl: undefined });
+    const saved = globalThis.WebSocket;
+    // @ts-expect-error simulate a browser without WebSocket
+    delete globalThis.WebSocket;
+    try {
+      expect(() => client.connect()).toThrow(PUSH_TEXT.notSupported.en);
+      expect(client.alive).toBe(false);
+    } finally {
+      globalThis.WebSocket = saved;
+    }
+  });
+
+  it('passes 2000 and 2201 replies to the handlers of their msg_id', async () => {
+    const { client, errors, failures } = makeClient();
+    const got: unknown[] = [];
+    client.on(300, (data) => got.push(data));
+    client.connect();
+    last().serverOpen();
+    last().serverSend({ code: 2000, msg: '', msg_id: 300, data: { a: 1 } });
+    last().serverSend({ code: 2201, msg: '', msg_id: 300, data: { a: 2 } });
+    last().serverSend({ code: 2000, msg: '', msg_id: 301, data: { a: 3 } });
+    expect(got).toEqual([{ a: 1 }, { a: 2 }]);
+    expect(errors).toEqual([]);
+    expect(failures).toEqual([]);
+  });
+
+  it('closes and stays closed on 46010 to the heartbeat', async () => {
+    const { client, states, errors } = makeClient();
+    client.connect();
+    last().serverOpen();
+    await flush();
+    last().serverSend({ code: 46010, msg: 'gone', msg_id: PushMsgId.HEARTBEAT, data: null });
+    expect(client.alive).toBe(false);
+    expect(states[states.length - 1]).toBe(SocketState.CLOSED);
+    expect(errors).toEqual([]);
+    vi.advanceTimersByTime(120_000);
+    expect(FakeWebSocket.instances).toHaveLength(1);
+  });
+
+  it('ignores other failures of msg_id 101', async () => {
+    const { client, errors, failures } = makeClient();
+    client.connect();
+    last().serverOpen();
+    last().serverSend({ code: 40001, msg: 'bad', msg_id: PushMsgId.HEARTBEAT, data: null });
+    expect(client.alive).toBe(true);
+    expect(errors).toEqual([]);
+    expect(failures).toEqual([]);
+  });
+
+  it('shows the process-control texts for 2002 on 473 by control_cmd', () => {
+    const { client, errors, failures } = makeClient();
+    client.connect();
+    last().serverOpen();
+    for (const cmd of [1, 2, 3]) last().serverSend({ code: 2002, msg: 'x', msg_id: 473, data: { control_cmd: cmd } });
+    expect(errors).toEqual([PROCESS_CONTROL_FAILED_TEXT[1].en, PROCESS_CONTROL_FAILED_TEXT[2].en, PROCESS_CONTROL_FAILED_TEXT[3].en]);
+    expect(failures).toHaveLength(3);
+  });
+
+  it('shows other failures (not 44020), calls the failure handler and broadcasts', () => {
+    const { client, errors, failures } = makeClient();
+    const broadcast: unknown[] = [];
+    client.onFailure((m) => broadcast.push(m.msg_id));
+    client.connect();
+    last().serverOpen();
+    last().serverSend({ code: 2002, msg: 'takeoff refused', msg_id: 401, data: {} });
+    last().serverSend({ code: 44020, msg: 'quiet', msg_id: 402, data: {} });
+    expect(errors).toEqual(['takeoff refused']);
+    expect(failures).toHaveLength(2);
+    expect(broadcast).toEqual([401, 402]);
+  });
+
+  it('reconnects after an unexpected close with backoff doubling to 30 s, forever', async () => {
+    const { client, states } = makeClient();
+    client.connect();
+    last().serverOpen();
+    await flush();
+    const expected = [1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000, 30000, 30000, 30000, 30000];
+    for (const delay of expected) {
+      const before = FakeWebSocket.instances.length;
+      last().serverClose();
+      expect(states[states.length - 1]).toBe(SocketState.CLOSED);
+      vi.advanceTimersByTime(delay - 1);
+      expect(FakeWebSocket.instances.length).toBe(before);
+      vi.advanceTimersByTime(1);
+      expect(FakeWebSocket.instances.length).toBe(before + 1);
+      expect(states[states.length - 1]).toBe(SocketState.CONNECTING);
+    }
+    expect(client.alive).toBe(true);
+    // A successful open resets the backoff and verifies again, including devices verified before.
+    last().serverOpen();
+    await flush();
+    expect(last().ids()).toEqual([100, 101]);
+    last().serverClose();
+    vi.advanceTimersByTime(1000);
+    expect(last().readyState).toBe(SocketState.CONNECTING);
+  });
+
+  it('verifies devices again after a reconnect', async () => {
+    const { client } = makeClient();
+    client.connect();
+    last().serverOpen();
+    await flush();
+    client.verifyEquipment('SN9');
+    last().serverClose();
+    vi.advanceTimersByTime(1000);
+    last().serverOpen();
+    await flush();
+    expect(last().ids()).toEqual([100, 200, 101]);
+  });
+
+  it('does not reconnect after close(), and close() clears handlers', async () => {
+    const { client } = makeClient();
+    const got: unknown[] = [];
+    client.on(300, (d) => got.push(d));
+    client.connect();
+    const ws = last();
+    ws.serverOpen();
+    client.close();
+    ws.serverSend({ code: 2000, msg: '', msg_id: 300, data: 1 });
+    vi.advanceTimersByTime(60_000);
+    expect(FakeWebSocket.instances).toHaveLength(1);
+    expect(got).toEqual([]);
+  });
+
+  it('backoff jitter stays within half to full of the ceiling', () => {
+    expect(backoffDelay(0, () => 0)).toBe(500);
+    expect(backoffDelay(0, () => 1)).toBe(1000);
+    expect(backoffDelay(3, () => 0.5)).toBe(6000);
+    expect(backoffDelay(50, () => 1)).toBe(30000);
+    expect(backoffDelay(1000, () => 0)).toBe(15000);
+  });
+});
+
+describe('pushAllowed', () => {
+  it('allows super_administrator and device_10 holders only', () => {
+    expect(pushAllowed({ fun_list: ['super_administrator'] })).toBe(true);
+    expect(pushAllowed({ fun_list: ['device_10'] })).toBe(true);
+    expect(pushAllowed({ fun_list: ['menu_home'] })).toBe(false);
+    expect(pushAllowed(null)).toBe(false);
+  });
+});

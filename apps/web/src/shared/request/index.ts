@@ -1,0 +1,206 @@
+import {
+  APP_CODE,
+  APP_FLAVOR,
+  APP_IDS,
+  APP_TYPE,
+  CODE_TEXT,
+  DEFAULT_SERVICE_BASES,
+  HTTP_TEXT,
+  REQUEST_TIMEOUT_MS,
+  ResultCode,
+  calls,
+  callUrl,
+  codeText,
+  isSuccess,
+  pmdValueOf,
+  signPmd,
+  type CallDef,
+  type CallFields,
+  type CallName,
+  type Envelope,
+  type Service,
+} from '@nest/contracts';
+import { getToken } from '../cookie';
+import { getLang, t } from '../i18n';
+import { notify } from '../notify';
+import { endSession } from '../session';
+
+export { publicKeys, sealWithPasswordKey } from './keys';
+
+declare global {
+  interface Window {
+    /** Per-deployment override of service bases, e.g. `{device: 'https://dev.example/api/device'}`. */
+    __NEST_BASES__?: Partial<Record<Service, string>>;
+  }
+}
+
+export type FailureKind = 'code' | 'http' | 'network' | 'timeout' | 'expired' | 'response';
+
+/** Rejection of `call`: `text` is what the user was shown (or would have been, for quiet calls). */
+export class RequestError extends Error {
+  constructor(
+    readonly kind: FailureKind,
+    readonly text: string,
+    readonly code?: number,
+    readonly status?: number,
+    readonly data?: unknown,
+  ) {
+    super(text);
+    this.name = 'RequestError';
+  }
+}
+
+export interface CallOptions {
+  /** Show nothing and skip the login-expired box (sign-out, background refreshes). */
+  quiet?: boolean;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+/** Service bases: contracts defaults, then `VITE_NEST_BASES` (JSON) at build time, then `window.__NEST_BASES__`. */
+export function serviceBases(): Record<Service, string> {
+  let fromEnv: Partial<Record<Service, string>> = {};
+  const raw = import.meta.env.VITE_NEST_BASES as string | undefined;
+  if (raw) {
+    try {
+      fromEnv = JSON.parse(raw) as Partial<Record<Service, string>>;
+    } catch {
+      fromEnv = {};
+    }
+  }
+  return { ...DEFAULT_SERVICE_BASES, ...fromEnv, ...(globalThis.window?.__NEST_BASES__ ?? {}) };
+}
+
+type FieldValue = string | number | boolean | Blob | null | undefined | readonly unknown[] | object;
+
+const asText = (v: Exclude<FieldValue, Blob | null | undefined>): string =>
+  typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
+
+/** The full payload of a call: common fields, the call's fields, and the pmd signature (SPEC section 7). */
+export function buildPayload(
+  def: CallDef,
+  fields: Readonly<Record<string, unknown>>,
+  now: number = Date.now(),
+): Record<string, string | Blob> {
+  const token = getToken();
+  const payload: Record<string, string | Blob> = {
+    app_type: String(APP_TYPE),
+    app_ids: APP_IDS,
+    app_code: APP_CODE,
+    app_flavor: APP_FLAVOR,
+    os_timestamp: String(now),
+    os_language: getLang(),
+    token,
+  };
+  const signed: Record<string, string> = {};
+  for (const [k, v] of Object.entries(fields) as [string, FieldValue][]) {
+    if (v === undefined || v === null) continue;
+    if (typeof Blob !== 'undefined' && v instanceof Blob) payload[k] = v;
+    else payload[k] = signed[k] = asText(v);
+  }
+  payload.pmd = signPmd({
+    token,
+    pmdValue: pmdValueOf(signed, def.pmd),
+    timestamp: def.timestamp ? String(now) : undefined,
+  });
+  return payload;
+}
+
+function encode(def: CallDef, payload: Record<string, string | Blob>): URLSearchParams | FormData {
+  if (def.multipart) {
+    const form = new FormData();
+    for (const [k, v] of Object.entries(payload)) form.append(k, v);
+    return form;
+  }
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(payload)) params.append(k, typeof v === 'string' ? v : '');
+  return params;
+}
+
+// Several calls can fail with 40263 at once: the box is shown once until the user confirms it.
+let expiredBoxOpen = false;
+
+function loginExpired(): void {
+  if (expiredBoxOpen) return;
+  expiredBoxOpen = true;
+  notify().alert('warning', {
+    title: t('common.notice'),
+    content: CODE_TEXT[ResultCode.LOGIN_EXPIRED][getLang()],
+    okText: t('common.ok'),
+    onOk: () => {
+      expiredBoxOpen = false;
+      endSession();
+    },
+  });
+}
+
+/** For tests. */
+export function resetRequestState(): void {
+  expiredBoxOpen = false;
+}
+
+const isEnvelope = (v: unknown): v is Envelope =>
+  typeof v === 'object' && v !== null && typeof (v as Envelope).code === 'number';
+
+/**
+ * Performs a registered call (POST, form-encoded or multipart, signed) and answers the envelope's data.
+ * Rejects with a RequestError after showing the user why (unless `quiet`).
+ */
+export async function call<N extends CallName, D = unknown>(
+  name: N,
+  fields: CallFields<N>,
+  opts: CallOptions = {},
+): Promise<D> {
+  const def: CallDef = calls[name];
+  const lang = getLang();
+  const body = encode(def, buildPayload(def, fields as Record<string, unknown>));
+  const url = callUrl(def, serviceBases());
+
+  const fail = (err: RequestError): never => {
+    if (!opts.quiet) notify().error(err.text);
+    throw err;
+  };
+
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, opts.timeoutMs ?? REQUEST_TIMEOUT_MS);
+  const onOuterAbort = () => controller.abort();
+  opts.signal?.addEventListener('abort', onOuterAbort);
+
+  let res: Response;
+  let parsed: unknown;
+  try {
+    res = await fetch(url, { method: 'POST', body, signal: controller.signal, credentials: 'same-origin' });
+    const text = await res.text();
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+  } catch (err) {
+    if (timedOut) return fail(new RequestError('timeout', t('request.timeout')));
+    if (opts.signal?.aborted) throw err;
+    return fail(new RequestError('network', t('request.network')));
+  } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', onOuterAbort);
+  }
+
+  if (isEnvelope(parsed) && parsed.code === ResultCode.LOGIN_EXPIRED) {
+    if (!opts.quiet) loginExpired();
+    throw new RequestError('expired', CODE_TEXT[ResultCode.LOGIN_EXPIRED][lang], parsed.code, res.status);
+  }
+  if (res.status === 404 || res.status === 401 || res.status === 500) {
+    return fail(new RequestError('http', HTTP_TEXT[res.status][lang], isEnvelope(parsed) ? parsed.code : undefined, res.status));
+  }
+  if (!isEnvelope(parsed)) {
+    const text = res.ok ? t('request.badResponse') : t('request.httpError', { status: res.status });
+    return fail(new RequestError(res.ok ? 'response' : 'http', text, undefined, res.status));
+  }
+  if (isSuccess(parsed.code)) return parsed.data as D;
+  const text = parsed.msg || codeText(parsed.code, lang);
+  return fail(new RequestError('code', text, parsed.code, res.status, parsed.data));
+}
