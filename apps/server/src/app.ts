@@ -135,10 +135,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     const spaFallback = await registerWebApp(app, config);
 
     app.setNotFoundHandler((request, reply) => {
-      const served = spaFallback(request, reply);
-      if (served) return served;
+      if (spaFallback(request, reply)) return;
       const code = ResultCode.NO_SUCH_CALL;
-      return reply.code(httpStatusOf(code)).send(envelope(code, headerLang(request)));
+      void reply.code(httpStatusOf(code)).send(envelope(code, headerLang(request)));
     });
 
     app.addHook('preClose', async () => hub.close());

@@ -16,12 +16,12 @@ export function cacheControlFor(filePath: string): string {
 /**
  * The built web app under /nest/ (history routing: unknown paths below /nest/ without a file extension get
  * index.html); `/` and `/nest` redirect to `/nest/`. Without a build, /nest/ answers a plain-text hint.
- * Returns the SPA fallback for the app's not-found handler (null when nothing applies).
+ * Returns the SPA fallback for the app's not-found handler: true when it answered.
  */
 export async function registerWebApp(
   app: FastifyInstance,
   config: Pick<Config, 'webDist'>,
-): Promise<(request: FastifyRequest, reply: FastifyReply) => FastifyReply | null> {
+): Promise<(request: FastifyRequest, reply: FastifyReply) => boolean> {
   app.get('/', async (_request, reply) => reply.redirect(WEB_BASE));
   app.get('/nest', async (_request, reply) => reply.redirect(WEB_BASE));
 
@@ -30,7 +30,7 @@ export async function registerWebApp(
       reply.code(503).type('text/plain; charset=utf-8').header('cache-control', 'no-cache').send(NOT_BUILT_TEXT);
     app.get(WEB_BASE, notBuilt);
     app.get(`${WEB_BASE}*`, notBuilt);
-    return () => null;
+    return () => false;
   }
 
   await app.register(fastifyStatic, {
@@ -46,9 +46,10 @@ export async function registerWebApp(
 
   return (request, reply) => {
     const url = request.url.split('?')[0] ?? '';
-    if ((request.method !== 'GET' && request.method !== 'HEAD') || !url.startsWith(WEB_BASE)) return null;
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || !url.startsWith(WEB_BASE)) return false;
     const last = url.slice(url.lastIndexOf('/') + 1);
-    if (last.includes('.')) return null;
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    if (last.includes('.')) return false;
+    void reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return true;
   };
 }

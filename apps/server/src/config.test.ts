@@ -1,0 +1,92 @@
+import path from 'node:path';
+import { DEFAULT_SERVICE_BASES, TOKEN_COOKIE_HOURS } from '@nest/contracts';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEFAULT_WEB_DIST, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      dataDir: path.resolve('./data'),
+      databaseUrl: null,
+      mqttUrl: null,
+      mqttPort: 1883,
+      bases: DEFAULT_SERVICE_BASES,
+      adminAccount: 'admin@nest.local',
+      adminPassword: null,
+      sessionIdleMinutes: 120,
+      sessionMaxHours: TOKEN_COOKIE_HOURS,
+      uploadMaxBytes: 200 * 1024 * 1024,
+      trustProxy: false,
+      webDist: DEFAULT_WEB_DIST,
+      logLevel: 'info',
+    });
+    expect(DEFAULT_WEB_DIST.endsWith(path.join('apps', 'web', 'dist'))).toBe(true);
+  });
+
+  it('reads every variable', () => {
+    const c = loadConfig({
+      PORT: '9090',
+      HOST: '0.0.0.0',
+      DATA_DIR: '/tmp/nest-data',
+      DATABASE_URL: 'postgres://u:p@db:5432/nest',
+      MQTT_URL: 'mqtt://broker:1883',
+      MQTT_PORT: '1884',
+      BASE_USER: '/svc/user',
+      BASE_DEVICE: '/svc/device',
+      BASE_ZONE: '/svc/zone',
+      BASE_MT: '/svc/mt',
+      BASE_VIDEO: '/svc/video',
+      ADMIN_ACCOUNT: '13800000000',
+      ADMIN_PASSWORD: 'secret-pass',
+      SESSION_IDLE_MINUTES: '30',
+      SESSION_MAX_HOURS: '8',
+      UPLOAD_MAX_MB: '5',
+      TRUST_PROXY: 'true',
+      WEB_DIST: '/srv/web',
+      LOG_LEVEL: 'warn',
+    });
+    expect(c).toMatchObject({
+      port: 9090,
+      host: '0.0.0.0',
+      dataDir: '/tmp/nest-data',
+      databaseUrl: 'postgres://u:p@db:5432/nest',
+      mqttUrl: 'mqtt://broker:1883',
+      mqttPort: 1884,
+      bases: { user: '/svc/user', device: '/svc/device', zone: '/svc/zone', mt: '/svc/mt', video: '/svc/video' },
+      adminAccount: '13800000000',
+      adminPassword: 'secret-pass',
+      sessionIdleMinutes: 30,
+      sessionMaxHours: 8,
+      uploadMaxBytes: 5 * 1024 * 1024,
+      trustProxy: true,
+      webDist: '/srv/web',
+      logLevel: 'warn',
+    });
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT must be an integer from 0 to 65535 (got "abc")'],
+    [{ PORT: '70000' }, 'PORT must be an integer'],
+    [{ MQTT_PORT: '-1' }, 'MQTT_PORT must be an integer'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL must start with postgres://'],
+    [{ MQTT_URL: 'http://x' }, 'MQTT_URL must start with mqtt://'],
+    [{ BASE_USER: 'api/user' }, 'BASE_USER must be a path like /api/user'],
+    [{ BASE_USER: '/api/user/' }, 'BASE_USER must be a path'],
+    [{ BASE_USER: '/api/x', BASE_DEVICE: '/api/x' }, 'must differ'],
+    [{ BASE_VIDEO: '/api/static' }, 'BASE_VIDEO must not be'],
+    [{ ADMIN_ACCOUNT: 'admin' }, 'ADMIN_ACCOUNT must be a mainland mobile number or an e-mail address'],
+    [{ ADMIN_PASSWORD: 'short' }, 'ADMIN_PASSWORD must have 6 to 32 characters (got 5)'],
+    [{ SESSION_IDLE_MINUTES: '0' }, 'SESSION_IDLE_MINUTES must be an integer'],
+    [{ SESSION_MAX_HOURS: '1.5' }, 'SESSION_MAX_HOURS must be an integer'],
+    [{ UPLOAD_MAX_MB: 'lots' }, 'UPLOAD_MAX_MB must be an integer'],
+    [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY must be true or false'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of'],
+    [{ HOST: 'a b' }, 'HOST must be a host name or address'],
+  ])('refuses %j', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});

@@ -1,0 +1,93 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { MENU, MENU_PATH, menuItemSchema } from '@nest/contracts';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../test/helpers.js';
+import { CONTENT_SECURITY_POLICY } from './headers.js';
+import { NOT_BUILT_TEXT } from './web.js';
+
+let server: TestServer;
+let withWeb: FastifyInstance;
+beforeAll(async () => {
+  server = await startTestServer();
+  const dist = path.join(server.dataDir, 'web-dist');
+  await mkdir(path.join(dist, 'assets'), { recursive: true });
+  await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>nest</title><div id="root"></div>');
+  await writeFile(path.join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
+  await writeFile(path.join(dist, 'favicon.svg'), '<svg/>');
+  withWeb = await server.rebuild({ webDist: dist });
+});
+afterAll(async () => server?.close());
+
+function expectSecurityHeaders(headers: Record<string, unknown>) {
+  expect(headers['x-content-type-options']).toBe('nosniff');
+  expect(headers['referrer-policy']).toBe('same-origin');
+  expect(headers['x-frame-options']).toBe('DENY');
+  expect(headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+}
+
+describe('menu.json', () => {
+  it('answers the contracts MENU without caching, whatever the cache-buster', async () => {
+    for (const url of [MENU_PATH, `${MENU_PATH}?t=${Date.now()}`]) {
+      const res = await server.app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      const body = res.json();
+      expect(body).toEqual(JSON.parse(JSON.stringify(MENU)));
+      for (const item of body) menuItemSchema.parse(item);
+      expectSecurityHeaders(res.headers);
+    }
+  });
+});
+
+describe('web app', () => {
+  it('without a build, /nest/ says how to build it', async () => {
+    for (const url of ['/nest/', '/nest/userManage']) {
+      const res = await server.app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(503);
+      expect(res.body).toBe(NOT_BUILT_TEXT);
+      expectSecurityHeaders(res.headers);
+    }
+  });
+
+  it('redirects / and /nest to /nest/', async () => {
+    for (const app of [server.app, withWeb]) {
+      for (const url of ['/', '/nest']) {
+        const res = await app.inject({ method: 'GET', url });
+        expect(res.statusCode).toBe(302);
+        expect(res.headers.location).toBe('/nest/');
+      }
+    }
+  });
+
+  it('serves index.html at /nest/ and for unknown paths below it (history routing), never cached', async () => {
+    for (const url of ['/nest/', '/nest/index.html', '/nest/userManage', '/nest/layout/home?x=1']) {
+      const res = await withWeb.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body).toContain('<div id="root">');
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expectSecurityHeaders(res.headers);
+    }
+  });
+
+  it('caches hashed assets for long and answers 404 for missing files', async () => {
+    const asset = await withWeb.inject({ method: 'GET', url: '/nest/assets/index-abc123.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expectSecurityHeaders(asset.headers);
+    const icon = await withWeb.inject({ method: 'GET', url: '/nest/favicon.svg' });
+    expect(icon.headers['cache-control']).toBe('no-cache');
+    const missing = await withWeb.inject({ method: 'GET', url: '/nest/assets/missing.js' });
+    expect(missing.statusCode).toBe(404);
+  });
+
+  it('keeps API errors as envelopes with the headers', async () => {
+    const res = await withWeb.inject({ method: 'POST', url: '/api/nope' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().code).toBe(40400);
+    expectSecurityHeaders(res.headers);
+  });
+});
