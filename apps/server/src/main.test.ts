@@ -1,0 +1,142 @@
+import { rm } from 'node:fs/promises';
+import {
+  APP_CODE,
+  APP_FLAVOR,
+  APP_IDS,
+  PUBLIC_KEYS_PATH,
+  ResultCode,
+  callUrl,
+  calls,
+  pmdValueOf,
+  sealPassword,
+  signPmd,
+  type PublicKeys,
+} from '@nest/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, tempDir, type TestDatabase } from '../test/helpers.js';
+import { freePort, runTs, type Child } from '../test/process.js';
+
+let dataDir: string;
+let database: TestDatabase;
+let port: number;
+let mqttPort: number;
+const children: Child[] = [];
+
+beforeAll(async () => {
+  dataDir = await tempDir('nest-main-');
+  database = await createTestDatabase();
+  [port, mqttPort] = [await freePort(), await freePort()];
+});
+afterAll(async () => {
+  for (const c of children) if (c.proc.exitCode === null) c.proc.kill('SIGKILL');
+  await database?.drop();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+function start(env: Record<string, string>): Child {
+  const child = runTs('main.ts', [], {
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DATABASE_URL: database.url ?? undefined,
+    LOG_LEVEL: 'warn',
+    WEB_DIST: `${dataDir}/no-web`,
+    PORT: String(port),
+    MQTT_PORT: String(mqttPort),
+    ...env,
+  });
+  children.push(child);
+  return child;
+}
+
+async function signIn(account: string, password: string): Promise<number> {
+  const base = `http://127.0.0.1:${port}`;
+  const keys = (await (await fetch(base + PUBLIC_KEYS_PATH)).json()) as PublicKeys;
+  const fields = { account, password: await sealPassword(password, keys.password) };
+  const ts = Date.now();
+  const body = new URLSearchParams({
+    app_type: '3',
+    app_ids: APP_IDS,
+    app_code: APP_CODE,
+    app_flavor: APP_FLAVOR,
+    os_timestamp: String(ts),
+    os_language: 'en',
+    token: '',
+    pmd: signPmd({ token: '', pmdValue: pmdValueOf(fields, calls.login.pmd), timestamp: ts }),
+    ...fields,
+  });
+  const res = await fetch(base + callUrl(calls.login), { method: 'POST', body });
+  return ((await res.json()) as { code: number }).code;
+}
+
+describe('main.ts', () => {
+  let first: Child;
+  let password = '';
+
+  it('starts on a new data dir, prints the address and the first sign-in once', async () => {
+    first = start({});
+    await first.waitFor(`Drone nest console listening on http://127.0.0.1:${port}/nest/`);
+    const line = await first.waitFor(/Sign in at \S+ as \S+ with password \S+/);
+    expect(line.startsWith(`Sign in at http://127.0.0.1:${port}/nest/ as admin@nest.local with password `)).toBe(true);
+    password = line.split(' ').pop()!;
+    expect(password).toMatch(/^[A-Za-z0-9_-]{20}$/);
+    expect(first.stdout()).toContain(`Embedded MQTT broker listening on mqtt://127.0.0.1:${mqttPort}`);
+    expect(await signIn('admin@nest.local', password)).toBe(ResultCode.OK);
+  });
+
+  it('exits 1 with one clear line when the HTTP port is taken', async () => {
+    const second = start({ MQTT_PORT: String(await freePort()) });
+    expect(await second.exited).toBe(1);
+    expect(second.stderr().trim()).toBe(`Port ${port} on 127.0.0.1 is already in use; set PORT to another port`);
+  });
+
+  it('exits 1 with one clear line when the MQTT port is taken', async () => {
+    const third = start({ PORT: String(await freePort()) });
+    expect(await third.exited).toBe(1);
+    expect(third.stderr().trim()).toBe(`Port ${mqttPort} on 127.0.0.1 is already in use; set MQTT_PORT to another port`);
+  });
+
+  it('exits 1 on an invalid setting', async () => {
+    const bad = start({ PORT: 'eighty' });
+    expect(await bad.exited).toBe(1);
+    expect(bad.stderr().trim()).toBe('Configuration error: PORT must be an integer from 0 to 65535 (got "eighty")');
+  });
+
+  it('shuts down on SIGTERM and starts again on the same data dir without a new administrator', async () => {
+    const keys = await (await fetch(`http://127.0.0.1:${port}${PUBLIC_KEYS_PATH}`)).json();
+    first.proc.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    const again = start({});
+    await again.waitFor('Drone nest console listening on');
+    expect(again.stdout()).not.toContain('Sign in at');
+    expect(await (await fetch(`http://127.0.0.1:${port}${PUBLIC_KEYS_PATH}`)).json()).toEqual(keys);
+    expect(await signIn('admin@nest.local', password)).toBe(ResultCode.OK);
+    again.proc.kill('SIGINT');
+    expect(await again.exited).toBe(0);
+  });
+
+  it('says where the password came from when ADMIN_PASSWORD is set', async () => {
+    const dir = await tempDir('nest-main-env-');
+    const db = await createTestDatabase();
+    const child = runTs('main.ts', [], {
+      HOST: '127.0.0.1',
+      PORT: '0',
+      MQTT_URL: 'mqtt://127.0.0.1:1',
+      DATA_DIR: dir,
+      DATABASE_URL: db.url ?? undefined,
+      LOG_LEVEL: 'warn',
+      ADMIN_ACCOUNT: '13812345678',
+      ADMIN_PASSWORD: 'given-password',
+    });
+    children.push(child);
+    try {
+      await child.waitFor(/Sign in at \S+ as 13812345678 with the password from ADMIN_PASSWORD/);
+      expect(child.stdout()).toContain('Using the MQTT broker at mqtt://127.0.0.1:1');
+      expect(child.stdout()).not.toContain('given-password');
+    } finally {
+      child.proc.kill('SIGTERM');
+      await child.exited;
+      await db.drop();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
