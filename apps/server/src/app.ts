@@ -131,7 +131,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
     registerStaticResources(app, keys);
     registerCalls(app, deps, { ...featureHandlers(deps), ...options.handlers });
-    app.get(PUSH_PATH, { websocket: true }, (socket) => hub.attach(socket));
+    app.route({
+      method: 'GET',
+      url: PUSH_PATH,
+      // A plain GET (no WebSocket upgrade) gets the envelope every unknown call gets.
+      handler: async (request, reply) =>
+        reply.code(httpStatusOf(ResultCode.NO_SUCH_CALL)).send(envelope(ResultCode.NO_SUCH_CALL, headerLang(request))),
+      wsHandler: (socket) => hub.attach(socket),
+    });
     const spaFallback = await registerWebApp(app, config);
 
     app.setNotFoundHandler((request, reply) => {

@@ -57,7 +57,15 @@ export async function readMultipart(
       const file = path.join(tmpDir, randomUUID());
       const entry: UploadedFile = { field: part.fieldname, filename: part.filename, mimetype: part.mimetype, path: file, size: 0 };
       files.push(entry);
-      await pipeline(part.file, createWriteStream(file, { mode: 0o600 }));
+      const out = createWriteStream(file, { mode: 0o600 });
+      const closed = new Promise<void>((resolve) => out.once('close', () => resolve()));
+      try {
+        await pipeline(part.file, out);
+      } catch (err) {
+        // Let the half-written file be closed (and so exist) before the caller removes it.
+        await closed;
+        throw err;
+      }
       if (part.file.truncated) {
         throw Object.assign(new Error('request file too large'), { code: 'FST_REQ_FILE_TOO_LARGE', statusCode: 413 });
       }

@@ -1,8 +1,10 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
 import { CALL_LIST, ResultCode, callUrl, calls, codeText, type CallName } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callRoutes } from './routes.js';
 import { CallError } from './errors.js';
-import { FORM_BODY_LIMIT } from './body.js';
+import { FORM_BODY_LIMIT, MULTIPART_FIELD_LIMIT } from './body.js';
 import type { TestClient} from '../../test/helpers.js';
 import { adminClient, browserPayload, startTestServer, userClient, type TestServer } from '../../test/helpers.js';
 
@@ -111,6 +113,38 @@ describe('bodies', () => {
     // Without a token the multipart call stops at the access check.
     const anonymous = payload.replace(`name="token"\r\n\r\n${admin.token}`, 'name="token"\r\n\r\n');
     expect((await post('romAdd', anonymous, `multipart/form-data; boundary=${boundary}`)).body.code).toBe(ResultCode.LOGIN_EXPIRED);
+  });
+
+  it('enforces multipart limits (file size, field size) and removes uploads afterwards', async () => {
+    const small = await server.rebuild({ uploadMaxBytes: 16 });
+    const boundary = 'limits';
+    const common = Object.fromEntries(browserPayload('romAdd', { type: 17, version_code: 1, version_name: 'v1' }, admin.token));
+    const build = (extra: Record<string, string>, file: string) => {
+      let payload = '';
+      for (const [k, v] of Object.entries({ ...common, ...extra })) {
+        payload += `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
+      }
+      return `${payload}--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="f.wkimg"\r\n\r\n${file}\r\n--${boundary}--\r\n`;
+    };
+    const send = async (payload: string) => {
+      const res = await small.inject({
+        method: 'POST',
+        url: url('romAdd'),
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload,
+      });
+      return { status: res.statusCode, body: res.json() };
+    };
+    const tmp = path.join(server.dataDir, 'tmp');
+    const ok = await send(build({}, 'tiny'));
+    expect(ok.body.code).toBe(ResultCode.NOT_IMPLEMENTED);
+    expect(await readdir(tmp)).toEqual([]);
+    const big = await send(build({}, 'x'.repeat(1000)));
+    expect(big.status).toBe(413);
+    expect(big.body.code).toBe(ResultCode.PAYLOAD_TOO_LARGE);
+    const longField = await send(build({ description: 'd'.repeat(MULTIPART_FIELD_LIMIT + 10) }, 'tiny'));
+    expect(longField.body).toMatchObject({ code: ResultCode.BAD_REQUEST, msg: 'Field description is too long' });
+    expect(await readdir(tmp)).toEqual([]);
   });
 
   it('refuses a form body over 1 MB with PAYLOAD_TOO_LARGE (HTTP 413)', async () => {

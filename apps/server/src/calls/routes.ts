@@ -156,11 +156,14 @@ export function registerCalls(app: FastifyInstance, deps: AppDeps, handlers: Han
     const handler = handlers[name] as Handler | undefined;
     app.post(url, async (request, reply) => {
       const files: UploadedFile[] = [];
+      let outcome: Outcome;
       try {
-        return send(reply, await runCall(name, def, request, deps, handler, files));
+        outcome = await runCall(name, def, request, deps, handler, files);
       } finally {
+        // Uploads are gone before the answer leaves.
         if (files.length > 0) await removeUploads(files);
       }
+      return send(reply, outcome);
     });
   }
 }

@@ -141,8 +141,12 @@ export class PushHub {
   }
 
   private async handle(client: PushClient, data: RawData, isBinary: boolean): Promise<void> {
-    if (frameSize(data) > PUSH_MAX_FRAME_BYTES) return client.fail(ResultCode.BAD_REQUEST, 0, 'push.frame.tooLarge');
     if (isBinary) return client.fail(ResultCode.BAD_REQUEST, 0, 'push.frame.malformed');
+    if (frameSize(data) > PUSH_MAX_FRAME_BYTES) {
+      // Not parsed: only a msg_id near the start of the frame is looked for, to address the reply.
+      const head = /"msg_id"\s*:\s*(\d{1,9})\b/.exec(frameText(data).slice(0, 256));
+      return client.fail(ResultCode.BAD_REQUEST, head ? Number(head[1]) : 0, 'push.frame.tooLarge');
+    }
     let json: unknown;
     try {
       json = JSON.parse(frameText(data));

@@ -239,7 +239,7 @@ describe('other messages and malformed frames', () => {
     s.raw(Buffer.from([1, 2, 3]), true);
     expect(await s.next()).toMatchObject({ code: ResultCode.BAD_REQUEST, msg_id: 0 });
     s.raw(JSON.stringify({ msg_id: 101, tms: 1, version: 0, data: { pad: 'x'.repeat(PUSH_MAX_FRAME_BYTES) } }));
-    expect(await s.next()).toMatchObject({ code: ResultCode.BAD_REQUEST, msg: 'The push message is too large' });
+    expect(await s.next()).toMatchObject({ code: ResultCode.BAD_REQUEST, msg_id: 101, msg: 'The push message is too large' });
     s.raw(JSON.stringify({ msg_id: 101, tms: 1, version: 0, data: { __proto__: { polluted: 1 } } }));
     expect((await s.next()).code).toBe(ResultCode.OK);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
