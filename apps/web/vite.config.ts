@@ -28,7 +28,12 @@ export default defineConfig({
             // The framework every page needs, cached across releases of the app code.
             { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|react-router-dom|scheduler)[\\/]/, priority: 30 },
             // Shared contracts and their two dependencies (schemas, md5), used by login and the shell alike.
-            { name: 'contracts', test: /(packages[\\/]contracts[\\/]|node_modules[\\/](zod|js-md5)[\\/])/, priority: 20 },
+            // src/csp.ts rides along so that it runs after zod loads and before any contracts schema is built.
+            {
+              name: 'contracts',
+              test: /(packages[\\/]contracts[\\/]|node_modules[\\/](zod|js-md5)[\\/]|apps[\\/]web[\\/]src[\\/]csp\.ts$)/,
+              priority: 20,
+            },
           ],
         },
       },

@@ -3,6 +3,7 @@ import { createPortal } from 'react-dom';
 import { Popover } from 'antd';
 import DownOutlined from '@ant-design/icons/DownOutlined';
 import ExportOutlined from '@ant-design/icons/ExportOutlined';
+import SettingOutlined from '@ant-design/icons/SettingOutlined';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { SYSTEM_SETTINGS_MENU_SORT, SYSTEM_SET_ENTRY, type MenuItem } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
@@ -141,19 +142,23 @@ export function NavBar({ items, funList, side }: NavProps): ReactNode {
             classNames={{ root: 'nav-popover' }}
             content={
               <div className="nav-popover-list" role="menu">
-                {popoverEntries.map((child) => (
-                  <button
-                    key={child.name}
-                    type="button"
-                    role="menuitem"
-                    className={`nav-child${child.path && child.path === pathname ? ' is-active' : ''}`}
-                    data-testid={`nav-${child.name}`}
-                    onClick={() => pick(child)}
-                    onContextMenu={onContext(child, false)}
-                  >
-                    {tx(child.meta.title)}
-                  </button>
-                ))}
+                {popoverEntries.map((child) => {
+                  const settings = child.name === SYSTEM_SET_ENTRY.name;
+                  return (
+                    <button
+                      key={child.name}
+                      type="button"
+                      role="menuitem"
+                      className={`nav-child${settings ? ' is-settings' : ''}${child.path && child.path === pathname ? ' is-active' : ''}`}
+                      data-testid={`nav-${child.name}`}
+                      onClick={() => pick(child)}
+                      onContextMenu={onContext(child, settings)}
+                    >
+                      {settings && <SettingOutlined />}
+                      {tx(child.meta.title)}
+                    </button>
+                  );
+                })}
               </div>
             }
           >
