@@ -27,13 +27,13 @@ import {
  * - anyone may edit themselves: nick, phone (the account), email, notes;
  * - the privileged fields (state, start_time, end_time, in_com_id, team, fun_json, password) count only
  *   for a caller holding user_edit (super_administrator holds everything);
- * - nobody changes their own fun_list, state, validity or password here (/user/psw verifies the old
- *   password; this call does not);
+ * - nobody changes their own fun_list, state or validity;
  * - editing another user needs user_edit, the same company unless super_administrator, and only a
  *   super_administrator may edit a super_administrator or grant that function; a non-super editor may only
  *   grant functions they hold themselves (existing ones of the target may stay);
  * - moving a user to another company needs super_administrator;
- * - a new password (non-empty envelope) is re-hashed and revokes that user's sessions.
+ * - a new password (non-empty envelope; needs user_edit) is re-hashed and revokes every session of that
+ *   user (the caller's own too when editing themselves).
  */
 export function userHandlers(deps: AppDeps): Handlers {
   const { db, keys, config } = deps;
@@ -60,7 +60,16 @@ export function userHandlers(deps: AppDeps): Handlers {
         patch.company_id = company.id;
       }
     }
-    if (target.u_id === caller.user.u_id) return null;
+    let digest: string | null = null;
+    if (f.password) {
+      const secret = openPasswordEnvelope(keys.password, f.password);
+      if (!secret) throw new CallError(ResultCode.DECRYPT_FAILED);
+      if (!passwordLengthOk(secret.n)) throw new CallError(ResultCode.BAD_REQUEST, textMessage('users.password.length'));
+      digest = secret.d;
+    }
+    // The slow hash comes last, once every cheap check passed.
+    const newHash = () => (digest === null ? null : hashDigest(digest, config.scrypt));
+    if (target.u_id === caller.user.u_id) return newHash();
 
     if (!RecordState.has(f.state)) throw badField('state');
     patch.state = f.state;
@@ -80,12 +89,7 @@ export function userHandlers(deps: AppDeps): Handlers {
       if (!callerSuper && !current.has(fun) && !caller.funList.includes(fun)) throw new CallError(ResultCode.NO_PERMISSION);
     }
     patch.fun_list = JSON.stringify(wanted);
-
-    if (!f.password) return null;
-    const secret = openPasswordEnvelope(keys.password, f.password);
-    if (!secret) throw new CallError(ResultCode.DECRYPT_FAILED);
-    if (!passwordLengthOk(secret.n)) throw new CallError(ResultCode.BAD_REQUEST, textMessage('users.password.length'));
-    return hashDigest(secret.d, config.scrypt);
+    return newHash();
   }
 
   return {
@@ -110,11 +114,10 @@ export function userHandlers(deps: AppDeps): Handlers {
       const email = f.email ?? '';
       if (email && !isEmail(email)) throw badField('email');
       const patch: UserUpdate = { nick: f.nick, phone: f.phone, email, notes: f.notes ?? '' };
-      const newHash = canEdit ? await privilegedPatch(caller, target, f, patch) : null;
-
       if (accountKey(f.phone) !== accountKey(target.phone) && (await accountTaken(db, f.phone, target.u_id))) {
         throw new CallError(ResultCode.ACCOUNT_TAKEN);
       }
+      const newHash = canEdit ? await privilegedPatch(caller, target, f, patch) : null;
       if (newHash) {
         patch.password_hash = newHash;
         patch.password_changed_at = nowSeconds();

@@ -116,6 +116,20 @@ describe('/user/edit: own account', () => {
     expect(row).toMatchObject({ state: 10, end_time: PERMANENT_END_TIME, team: 'Ops' });
   });
 
+  it('a new password counts only with user_edit; it then revokes the caller’s own sessions too', async () => {
+    const plain = await userClient(server);
+    const ignored = await plain.call('userEdit', await editFields(plain.account.u_id, { password: await plain.seal('ignored-pass') }));
+    expect(ignored.body.code).toBe(ResultCode.OK);
+    expect((await plain.call('userInfo')).body.code).toBe(ResultCode.OK);
+    expect((await new TestClient(server).login(plain.account.account, plain.account.password)).body.code).toBe(ResultCode.OK);
+
+    const editor = await userClient(server, { funList: ['user_edit'] });
+    const res = await editor.call<User>('userEdit', await editFields(editor.account.u_id, { password: await editor.seal('self-set-pass') }));
+    expect(res.body.code).toBe(ResultCode.OK);
+    expect((await editor.call('userInfo')).body.code).toBe(ResultCode.LOGIN_EXPIRED);
+    expect((await new TestClient(server).login(editor.account.account, 'self-set-pass')).body.code).toBe(ResultCode.OK);
+  });
+
   it('refuses an account already in use (case-insensitively)', async () => {
     const c = await userClient(server);
     const res = await c.call('userEdit', await editFields(c.account.u_id, { phone: ADMIN_ACCOUNT.toUpperCase() }));
