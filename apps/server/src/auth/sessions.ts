@@ -81,19 +81,22 @@ export async function findLiveSession(db: Database, token: string, policy: Sessi
   return { sessionId, token, user, funList: parseFunList(user.fun_list) };
 }
 
-/** Whether a session is still live (push heartbeat), without touching it. */
-export async function isSessionLive(db: Database, sessionId: string, policy: SessionPolicy): Promise<boolean> {
+/**
+ * The function ids of a session's user while the session is live, else null (push heartbeat and
+ * equipment verification); does not touch last_seen_at.
+ */
+export async function liveSessionFunctions(db: Database, sessionId: string, policy: SessionPolicy): Promise<string[] | null> {
   const now = nowSeconds();
   const row = await db
     .selectFrom('sessions')
     .innerJoin('users', 'users.u_id', 'sessions.user_id')
-    .select(['users.start_time', 'users.end_time', 'users.state'])
+    .select(['users.start_time', 'users.end_time', 'users.state', 'users.fun_list'])
     .where('sessions.id', '=', sessionId)
     .where('sessions.revoked_at', 'is', null)
     .where('sessions.expires_at', '>', now)
     .where('sessions.last_seen_at', '>', now - policy.idleSeconds)
     .executeTakeFirst();
-  return row !== undefined && userStatus(row, now) === 'ok';
+  return row !== undefined && userStatus(row, now) === 'ok' ? parseFunList(row.fun_list) : null;
 }
 
 export async function revokeSession(db: Kysely<DB>, sessionId: string): Promise<void> {

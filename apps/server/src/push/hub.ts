@@ -19,7 +19,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { WebSocket, type RawData } from 'ws';
 import { decryptOaep } from '../auth/keys.js';
-import { findLiveSession, hashToken, isSessionLive } from '../auth/sessions.js';
+import { findLiveSession, hashToken, liveSessionFunctions } from '../auth/sessions.js';
 import type { AppDeps } from '../deps.js';
 import { say, type TextKey } from '../texts.js';
 
@@ -69,7 +69,8 @@ const frameText = (data: RawData): string =>
  * - 100 user verification: live session token + licence (RSA-OAEP of md5(token + app_ids + app_code) with
  *   the licence key) + function device_10 or super_administrator. Until it succeeds every other message
  *   answers LOGIN_EXPIRED.
- * - 101 heartbeat: 2000 while the session is live; otherwise 46010 (PUSH_NOT_ALIVE) and the socket closes.
+ * - 101 heartbeat: 2000 while the session is live and its user still holds device_10 (or
+ *   super_administrator); otherwise 46010 (PUSH_NOT_ALIVE) and the socket closes.
  * - 200 equipment verification: pmd = md5(token + sn_id); the socket then watches that device.
  * - 401 / 473: NOT_IMPLEMENTED for now. Anything else: BAD_REQUEST.
  * Frames are handled one at a time per socket, in order. Oversized or malformed frames answer BAD_REQUEST;
@@ -194,9 +195,15 @@ export class PushHub {
     client.send(ResultCode.OK, id, { u_id: caller.user.u_id });
   }
 
+  /** Still allowed to push: session live and device_10 (or super_administrator) held, read now. */
+  private async stillAllowed(verified: Verified): Promise<boolean> {
+    const funList = await liveSessionFunctions(this.deps.db, verified.sessionId, this.deps.sessions);
+    return funList !== null && holds(funList, DEVICE_PUSH_FUNCTION);
+  }
+
   private async heartbeat(client: PushClient): Promise<void> {
     const verified = client.verified;
-    if (verified && (await isSessionLive(this.deps.db, verified.sessionId, this.deps.sessions))) {
+    if (verified && (await this.stillAllowed(verified))) {
       return client.send(ResultCode.OK, PushMsgId.HEARTBEAT, null);
     }
     client.verified = null;
@@ -209,7 +216,7 @@ export class PushHub {
     const parsed = equipmentVerifyData.safeParse(body);
     if (!parsed.success) return client.fail(ResultCode.BAD_REQUEST, id, 'push.frame.malformed');
     const { token, sn_id: snId, pmd } = parsed.data;
-    if (hashToken(token) !== verified.tokenHash || !(await isSessionLive(this.deps.db, verified.sessionId, this.deps.sessions))) {
+    if (hashToken(token) !== verified.tokenHash || !(await this.stillAllowed(verified))) {
       return client.fail(ResultCode.LOGIN_EXPIRED, id);
     }
     if (!sameHex(signPmd({ token, pmdValue: snId }), pmd.toLowerCase())) return client.fail(ResultCode.BAD_SIGNATURE, id);

@@ -166,6 +166,15 @@ describe('101 heartbeat', () => {
     expect(await s.closed).toBe(1000);
   });
 
+  it('answers 46010 once the user lost device_10', async () => {
+    const c = await userClient(server, { funList: ['device_10'] });
+    const s = await verified(c);
+    expect((await s.request(PushMsgId.HEARTBEAT)).code).toBe(ResultCode.OK);
+    await server.db.updateTable('users').set({ fun_list: '[]' }).where('u_id', '=', c.account.u_id).execute();
+    expect(await s.request(PushMsgId.HEARTBEAT)).toMatchObject({ code: ResultCode.PUSH_NOT_ALIVE, msg_id: 101 });
+    expect(await s.closed).toBe(1000);
+  });
+
   it('answers 46010 once the session expired', async () => {
     const c = await userClient(server, { funList: ['device_10'] });
     const s = await verified(c);
