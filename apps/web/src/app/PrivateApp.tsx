@@ -26,7 +26,9 @@ function Screen({ filePath, title, fullScreen }: { filePath: string; title: stri
 
 const rel = (path: string) => path.replace(/^\//, '');
 
-function routesFor(user: User, menu: MenuItem[], tx: (t: MenuItem['meta']['title']) => string, t: ReturnType<typeof useI18n>['t']): ReactNode {
+/** The routes of a signed-in user: fixed ones, plus one per menu entry whose fun_id the user holds. */
+export function MenuRoutes({ user, menu }: { user: User; menu: MenuItem[] }): ReactNode {
+  const { t, tx } = useI18n();
   const fixedPaths = new Set(FIXED_ROUTES.map((r) => r.path));
   const entries = routeEntries(menu, user.fun_list).filter((e) => !fixedPaths.has(e.path));
   const screen = (path: string, filePath: string, title: string, fullScreen: boolean) => (
@@ -53,8 +55,7 @@ function routesFor(user: User, menu: MenuItem[], tx: (t: MenuItem['meta']['title
 
 /** Everything behind sign-in: the guard, then the shell with fixed and menu-driven routes. */
 export default function PrivateApp(): ReactNode {
-  const { t, tx } = useI18n();
   // Confirmation boxes (sign-out, login expiry, password changed) are needed from here on.
   useEffect(() => wantModals(), []);
-  return <Guard>{({ user, menu }) => routesFor(user, menu, tx, t)}</Guard>;
+  return <Guard>{({ user, menu }) => <MenuRoutes user={user} menu={menu} />}</Guard>;
 }
