@@ -1,11 +1,11 @@
-import { ResultCode } from '@nest/contracts';
+import { APP_TYPE, ResultCode } from '@nest/contracts';
 import { z } from 'zod';
 import { CallError, badField, textMessage } from './errors.js';
 import type { BodyProblem } from './body.js';
 
 /** Common fields (contracts COMMON_FIELDS) as they arrive, checked before anything else. */
 export const commonFieldsSchema = z.object({
-  app_type: z.literal('3'),
+  app_type: z.literal(String(APP_TYPE)),
   app_ids: z.string().max(64).optional(),
   app_code: z.string().max(64).optional(),
   app_flavor: z.string().max(64).optional(),

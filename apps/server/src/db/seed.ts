@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import { generatePassword, hashPassword } from '../auth/passwords.js';
 import { seedFunctionRows } from '../functions/seed.js';
-import { AccountTakenError, createUser, findUserByAccount } from '../users/store.js';
+import { AccountTakenError, STATE_NORMAL, createUser, findUserByAccount } from '../users/store.js';
 import { nowSeconds } from './index.js';
 import type { DB } from './schema.js';
 
@@ -17,7 +17,7 @@ export async function seedReferenceData(db: Kysely<DB>): Promise<void> {
   const now = nowSeconds();
   await db
     .insertInto('companies')
-    .values(Company.entries.map((c) => ({ id: c.value, code: c.value, name: c.label.zh, state: 10, created_at: now })))
+    .values(Company.entries.map((c) => ({ id: c.value, code: c.value, name: c.label.zh, state: STATE_NORMAL, created_at: now })))
     .onConflict((oc) => oc.doNothing())
     .execute();
   await seedFunctionRows(db);

@@ -12,6 +12,7 @@ import {
 import type { Kysely } from 'kysely';
 import { nowSeconds } from '../db/index.js';
 import type { DB } from '../db/schema.js';
+import { STATE_NORMAL } from '../users/store.js';
 import { CALL_FUNCTION_NAMES } from './names.js';
 
 /** Function id that lets a user edit other users (checked inside /user/edit, whose access is 'session'). */
@@ -66,7 +67,7 @@ export function seedFunctions(): SeedFunction[] {
 /** Inserts the seeded functions that are missing; never overwrites what an administrator changed. */
 export async function seedFunctionRows(db: Kysely<DB>): Promise<number> {
   const now = nowSeconds();
-  const rows = seedFunctions().map((f, i) => ({ ...f, state: 10, notes: '', sort: (i + 1) * 10, created_at: now, updated_at: now }));
+  const rows = seedFunctions().map((f, i) => ({ ...f, state: STATE_NORMAL, notes: '', sort: (i + 1) * 10, created_at: now, updated_at: now }));
   const result = await db
     .insertInto('functions')
     .values(rows)
