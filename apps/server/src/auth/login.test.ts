@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { PERMANENT_END_TIME, ResultCode, codeText, sealPassword, signPmd, userSchema } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowSeconds } from '../db/index.js';
+import { createUser } from '../users/store.js';
+import { hashPassword } from './passwords.js';
 import {
   ADMIN_ACCOUNT,
   ADMIN_PASSWORD,
@@ -52,6 +54,31 @@ describe('/user/login', () => {
     const unknownZh = await client().login('13800000000', 'not-the-password', { lang: 'zh' });
     expect(wrongZh.body.msg).toBe('账号或密码错误');
     expect(unknownZh.body).toEqual(wrongZh.body);
+    await server.db.deleteFrom('login_attempts').execute();
+  });
+
+  it('spends the same hashing time on an unknown account as on a wrong password', async () => {
+    // A cost where one verification clearly dominates a request (~tens of ms): without the dummy hash an
+    // unknown account would answer many times faster.
+    const cost = { logN: 15, r: 8, p: 1 };
+    const app = await server.rebuild({ scrypt: cost });
+    const account = uniquePhone();
+    await createUser(server.db, { nick: 'Timing', account, passwordHash: await hashPassword('timing-pass', cost), companyId: 'wk', funList: [] });
+    const c = client();
+    const time = async (who: string) => {
+      const started = performance.now();
+      const res = await c.call('login', { account: who, password: await c.seal('wrong-pass') }, { token: '', app });
+      expect(res.body.code).toBe(ResultCode.LOGIN_FAILED);
+      return performance.now() - started;
+    };
+    const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const wrong: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      wrong.push(await time(account));
+      unknown.push(await time(uniquePhone()));
+    }
+    expect(median(unknown)).toBeGreaterThan(median(wrong) * 0.5);
     await server.db.deleteFrom('login_attempts').execute();
   });
 
