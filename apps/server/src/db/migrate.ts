@@ -21,9 +21,11 @@ export async function migrateToLatest(db: Database): Promise<string[]> {
   const migrator = new Migrator({ db, provider });
   const result: MigrationResultSet = await migrator.migrateToLatest();
   if (result.error) {
-    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    const cause = result.error instanceof Error ? result.error.message : String(result.error);
-    throw new MigrationError(`Database migration ${failed} failed: ${cause}`);
+    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName;
+    const cause = result.error instanceof Error ? result.error.message || String(result.error) : String(result.error);
+    throw new MigrationError(
+      failed ? `Database migration ${failed} failed: ${cause}` : `Cannot bring the database up to date: ${cause}`,
+    );
   }
   return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
