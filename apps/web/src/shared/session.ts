@@ -5,7 +5,8 @@ import { KEYS, storage } from './storage';
 
 /**
  * The signed-in user: in memory (state) and saved under `userInfo` (SPEC section 3). The token itself is
- * carried by the encrypted cookie (see cookie.ts); the saved copy keeps the user's fields as received.
+ * carried only by the encrypted cookie (see cookie.ts): the saved copy and the in-memory user keep the
+ * user's fields with an empty token, so a plain-text copy of the token never reaches local storage.
  */
 let user: User | null = null;
 const listeners = new Set<() => void>();
@@ -14,9 +15,9 @@ const emit = () => listeners.forEach((l) => l());
 export const getUser = (): User | null => user;
 
 export function setUser(next: User | null, persist = true): void {
-  user = next;
+  user = next ? { ...next, token: '' } : null;
   if (persist) {
-    if (next) storage.setJson(KEYS.userInfo, next);
+    if (user) storage.setJson(KEYS.userInfo, user);
     else storage.remove(KEYS.userInfo);
   }
   emit();
