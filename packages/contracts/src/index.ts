@@ -12,3 +12,4 @@ export * from './menu.js';
 export * from './enums.js';
 export * from './entities.js';
 export * from './format.js';
+export * from './device-link.js';

@@ -7,6 +7,14 @@ export const PushMsgId = {
   EQUIPMENT_VERIFY: 200,
   CONTROL: 401,
   PROCESS_CONTROL: 473,
+  /** Client -> server: start (`{on: true}`) or stop fleet-wide map updates (310) on this socket. */
+  FLEET_SUBSCRIBE: 210,
+  /** Server -> client: telemetry of a device verified on this socket with 200. */
+  DEVICE_TELEMETRY: 300,
+  /** Server -> client: online status (1 online, 2 offline, 3 connected by someone) of a verified device. */
+  DEVICE_STATUS: 301,
+  /** Server -> client: batched positions and states of every visible device, at most one per device per period. */
+  FLEET_UPDATE: 310,
 } as const;
 export type PushMsgId = (typeof PushMsgId)[keyof typeof PushMsgId];
 

@@ -1,0 +1,177 @@
+import { z } from 'zod';
+
+/**
+ * The device link (MQTT) between the server and nests / drones, version 1. Written down for people in
+ * docs/device-protocol.md; this module is the machine-checked half used by server and simulator alike.
+ *
+ * Topics, one set per device serial number (sn):
+ *   nest/v1/<sn>/presence        device -> server  retained, QoS 1; `{online:true}` on connect, the same
+ *                                                  topic with `{online:false}` is the MQTT last-will
+ *   nest/v1/<sn>/telemetry       device -> server  QoS 0, every 1/rate seconds
+ *   nest/v1/<sn>/state           device -> server  QoS 1, retained, on change (slow-moving facts)
+ *   nest/v1/<sn>/events          device -> server  QoS 1, needs an `events_reply` with the same tid
+ *   nest/v1/<sn>/events_reply    server -> device  QoS 1
+ *   nest/v1/<sn>/commands        server -> device  QoS 1
+ *   nest/v1/<sn>/commands_reply  device -> server  QoS 1, same tid as the command
+ *
+ * Every message is one JSON envelope `{v, tid, bid, ts, method, data}`:
+ * - `tid` identifies one exchange and is KEPT across re-sends, so a device executes a command id at most
+ *   once and answers a repeat with the first outcome;
+ * - `bid` identifies the business flow (a whole takeoff, a mission) that several exchanges belong to;
+ * - `ts` is the sender's clock in ms; `method` names the payload schema.
+ */
+export const LINK_VERSION = 1;
+export const TOPIC_ROOT = 'nest/v1';
+
+export const DEVICE_TO_SERVER = ['presence', 'telemetry', 'state', 'events', 'commands_reply'] as const;
+export const SERVER_TO_DEVICE = ['commands', 'events_reply'] as const;
+export type DeviceChannel = (typeof DEVICE_TO_SERVER)[number];
+export type ServerChannel = (typeof SERVER_TO_DEVICE)[number];
+export type Channel = DeviceChannel | ServerChannel;
+
+/** Serial numbers: letters, digits, dash, underscore; no MQTT wildcards or separators. */
+export const SN_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+export const isSn = (sn: string): boolean => SN_PATTERN.test(sn);
+
+export const topicOf = (sn: string, channel: Channel): string => `${TOPIC_ROOT}/${sn}/${channel}`;
+/** Subscription filter for one channel of every device. */
+export const channelFilter = (channel: Channel): string => `${TOPIC_ROOT}/+/${channel}`;
+
+/** Parses a topic into (sn, channel); null for anything that is not a device-link topic. */
+export function parseTopic(topic: string): { sn: string; channel: Channel } | null {
+  const parts = topic.split('/');
+  if (parts.length !== 4 || `${parts[0]}/${parts[1]}` !== TOPIC_ROOT) return null;
+  const sn = parts[2] ?? '';
+  const channel = parts[3] as Channel;
+  if (!isSn(sn)) return null;
+  if (!(DEVICE_TO_SERVER as readonly string[]).includes(channel) && !(SERVER_TO_DEVICE as readonly string[]).includes(channel)) return null;
+  return { sn, channel };
+}
+
+/** May a device authenticated as `sn` publish to / subscribe to this topic? (broker ACL) */
+export function devicePublishAllowed(sn: string, topic: string): boolean {
+  const t = parseTopic(topic);
+  return t !== null && t.sn === sn && (DEVICE_TO_SERVER as readonly string[]).includes(t.channel);
+}
+export function deviceSubscribeAllowed(sn: string, topic: string): boolean {
+  const t = parseTopic(topic);
+  return t !== null && t.sn === sn && (SERVER_TO_DEVICE as readonly string[]).includes(t.channel);
+}
+
+/** Largest device message accepted; larger ones are dropped unread. */
+export const LINK_MAX_MESSAGE_BYTES = 32 * 1024;
+/** A device is offline when no telemetry arrived for this many periods. */
+export const MISSED_TELEMETRY_PERIODS = 3;
+export const DEFAULT_TELEMETRY_HZ = 1;
+export const MIN_TELEMETRY_HZ = 0.5;
+export const MAX_TELEMETRY_HZ = 10;
+
+const finite = () => z.number().finite();
+const lat = () => z.number().min(-90).max(90);
+const lng = () => z.number().min(-180).max(180);
+
+export const linkEnvelope = z.object({
+  v: z.literal(LINK_VERSION),
+  tid: z.string().min(1).max(64),
+  bid: z.string().max(64),
+  ts: z.number().int().nonnegative(),
+  method: z.string().min(1).max(64),
+  data: z.unknown(),
+});
+export type LinkEnvelope<D = unknown> = Omit<z.infer<typeof linkEnvelope>, 'data'> & { data: D };
+
+export const presenceData = z.object({
+  online: z.boolean(),
+  /** Telemetry rate the device will keep, so the server knows when silence means offline. */
+  rate_hz: z.number().min(MIN_TELEMETRY_HZ).max(MAX_TELEMETRY_HZ).optional(),
+  firmware: z.string().max(64).optional(),
+});
+export type PresenceData = z.infer<typeof presenceData>;
+
+/** Moving or switched nest parts: 0 closed/off, 1 open/on, 2 closing, 3 opening (SPEC action tips), 4 fault. */
+export const partState = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]);
+export type PartState = z.infer<typeof partState>;
+
+export const droneTelemetry = z.object({
+  sn: z.string().max(64),
+  lat: lat(),
+  lng: lng(),
+  /** Height above mean sea level (m). */
+  alt: finite(),
+  /** Height above the take-off point (m). */
+  height: finite(),
+  h_speed: z.number().min(0).max(100),
+  v_speed: z.number().min(-50).max(50),
+  heading: z.number().min(0).max(360),
+  pitch: z.number().min(-180).max(180),
+  roll: z.number().min(-180).max(180),
+  battery: z.object({
+    percent: z.number().min(0).max(100),
+    voltage: z.number().min(0).max(100),
+    temperature: finite(),
+    charging: z.boolean(),
+  }),
+  flight_state: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(8)]),
+  flight_mode: z.number().int().min(0).max(99),
+  rtk: z.object({
+    status: z.number().int().min(0).max(4),
+    satellites: z.number().int().min(0).max(200),
+    ntrip_state: z.number().int().min(0).max(11),
+  }),
+  gps_satellites: z.number().int().min(0).max(200),
+  /** Distance from the home point (m) and time in the air for the current flight (s). */
+  home_distance: z.number().min(0),
+  flight_time: z.number().int().min(0),
+  powered: z.boolean(),
+  storage: z.object({ sdcard_totalsize: z.number().min(0), sdcard_free: z.number().min(0) }),
+  camera: z.object({
+    camera_iso: z.number().int().min(0).max(25600),
+    camera_shutter: z.string().max(16),
+    camera_exp_mode: z.number().int().min(0).max(9),
+    camera_exp_value: z.number().min(-5).max(5),
+    camera_awb: z.number().int().min(0).max(8),
+  }),
+});
+export type DroneTelemetry = z.infer<typeof droneTelemetry>;
+
+export const nestTelemetry = z.object({
+  lat: lat(),
+  lng: lng(),
+  hatch: partState,
+  platform: partState,
+  tripod: partState,
+  charger: partState,
+  drone_power: partState,
+  env: z.object({
+    wind_speed: z.number().min(0).max(100),
+    wind_direction: z.number().min(0).max(360),
+    temperature: z.number().min(-80).max(100),
+    humidity: z.number().min(0).max(100),
+    /** mm/h */
+    rainfall: z.number().min(0).max(1000),
+  }),
+});
+export type NestTelemetry = z.infer<typeof nestTelemetry>;
+
+/** method 'telemetry': a nest carries `nest` and its `drone`; a single-soldier drone only `drone`. */
+export const telemetryData = z
+  .object({ nest: nestTelemetry.optional(), drone: droneTelemetry.optional() })
+  .refine((d) => d.nest !== undefined || d.drone !== undefined, { message: 'empty telemetry' });
+export type TelemetryData = z.infer<typeof telemetryData>;
+
+/** Parses a raw MQTT payload into an envelope, or answers why not (never throws). */
+export function parseLinkMessage(payload: Uint8Array | string):
+  | { ok: true; message: LinkEnvelope }
+  | { ok: false; reason: string } {
+  const size = typeof payload === 'string' ? payload.length : payload.byteLength;
+  if (size > LINK_MAX_MESSAGE_BYTES) return { ok: false, reason: `message too large (${size} bytes)` };
+  let json: unknown;
+  try {
+    json = JSON.parse(typeof payload === 'string' ? payload : new TextDecoder().decode(payload));
+  } catch {
+    return { ok: false, reason: 'not JSON' };
+  }
+  const parsed = linkEnvelope.safeParse(json);
+  if (!parsed.success) return { ok: false, reason: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
+  return { ok: true, message: parsed.data as LinkEnvelope };
+}
