@@ -478,3 +478,18 @@ export const alarmSchema = z.object({
   create_time: seconds(),
 });
 export type Alarm = z.infer<typeof alarmSchema>;
+
+/**
+ * A row of /device/list: the registry fields plus what the console shows live. `state` is the online
+ * status (1 online, 2 offline, 3 connected by someone); `connected_by` names who holds control;
+ * `position` is the last known WGS84 position (nest, or the drone when flying); `stream_uav_list`'s first
+ * entry is the drone video url.
+ */
+export const deviceListItemSchema = deviceSchema.extend({
+  name: z.string(),
+  is_push_on: z.boolean(),
+  connected_by: z.object({ u_id: z.string(), nick: z.string() }).nullable(),
+  position: latLngSchema.nullable(),
+  stream_uav_list: z.array(z.string()),
+});
+export type DeviceListItem = z.infer<typeof deviceListItemSchema>;

@@ -63,3 +63,37 @@ export const equipmentVerifyData = z.object({
 
 /** What the licence of message 100 signs: md5 of token + app_ids + app_code, then encrypted. */
 export const licencePlain = (token: string, appIds: string, appCode: string): string => token + appIds + appCode;
+
+/** data of 300 DEVICE_TELEMETRY: the device's latest telemetry as received over the device link. */
+export const deviceTelemetryPush = z.object({
+  sn_id: z.string(),
+  state: z.number().int(),
+  /** contracts device-link `telemetryData` */
+  telemetry: z.unknown(),
+  /** Server receive time, ms. */
+  at: z.number().int(),
+});
+export type DeviceTelemetryPush = z.infer<typeof deviceTelemetryPush>;
+
+/** data of 301 DEVICE_STATUS */
+export const deviceStatusPush = z.object({
+  sn_id: z.string(),
+  state: z.number().int(),
+  connected_by: z.object({ u_id: z.string(), nick: z.string() }).nullable(),
+});
+export type DeviceStatusPush = z.infer<typeof deviceStatusPush>;
+
+/** One device in a 310 FLEET_UPDATE batch (only what a map marker needs). */
+export const fleetEntry = z.object({
+  sn_id: z.string(),
+  state: z.number().int(),
+  lat: z.number(),
+  lng: z.number(),
+  heading: z.number(),
+  flight_state: z.number().int().nullable(),
+  battery: z.number().nullable(),
+  height: z.number().nullable(),
+});
+export type FleetEntry = z.infer<typeof fleetEntry>;
+export const fleetUpdatePush = z.object({ devices: z.array(fleetEntry) });
+export type FleetUpdatePush = z.infer<typeof fleetUpdatePush>;
