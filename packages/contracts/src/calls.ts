@@ -267,6 +267,12 @@ const deviceTypeFields = {
   notes: optionalText(500),
 };
 
+/** Actions of /device/connect. */
+export const DEVICE_CONNECT_ACTIONS = ['connect', 'release'] as const;
+export type DeviceConnectAction = (typeof DEVICE_CONNECT_ACTIONS)[number];
+/** A control connection (/device/connect) ends this many seconds after its last renewal. */
+export const DEVICE_HOLD_SECONDS = 60;
+
 export const calls = {
   // ---------------------------------------------------------------- user service
   login: call('login', 'user', '/user/login', {
@@ -403,10 +409,17 @@ export const calls = {
     summary: 'Edit a device; refused while someone else is connected to it or when it is disabled.',
   }),
   deviceConnect: call('deviceConnect', 'device', '/device/connect', {
-    fields: z.object({ sn_id: snField(), connect: intDefault(1, 0, 1) }),
+    fields: z.object({
+      sn_id: snField(),
+      connect: intDefault(1, 0, 1),
+      /** `connect` (take or renew) or `release`; when given it wins over `connect`. */
+      action: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.enum(DEVICE_CONNECT_ACTIONS).optional()),
+    }),
     pmd: ['sn_id'],
     joint: true,
-    summary: 'Take (connect 1) or release (connect 0) the control connection of a device.',
+    summary:
+      'Take (connect 1 / action connect) or release (connect 0 / action release) the control connection of a device. ' +
+      'A hold lasts DEVICE_HOLD_SECONDS; connecting again while holding renews it.',
   }),
   insRanking: call('insRanking', 'device', '/ins/ranking', {
     fields: timeRanged({

@@ -25,6 +25,14 @@ export const ResultCode = {
   ACCOUNT_TAKEN: 40017,
   NOT_FOUND_OBJECT: 40018,
   NOT_IMPLEMENTED: 40019,
+  /** The device is not online (device link presence / telemetry). */
+  DEVICE_OFFLINE: 40030,
+  /** Someone else holds the device's control connection (/device/connect). */
+  DEVICE_BUSY: 40031,
+  /** The device is disabled and cannot be operated. */
+  DEVICE_DISABLED: 40032,
+  /** The device did not answer a command in time (after the re-sends). */
+  DEVICE_NO_ANSWER: 40033,
   NO_PERMISSION: 40100,
   LOGIN_EXPIRED: 40263,
   NO_SUCH_CALL: 40400,
@@ -74,6 +82,13 @@ export const CODE_TEXT: Readonly<Record<ResultCode, Text>> = {
   [ResultCode.ACCOUNT_TAKEN]: { zh: '该账号已被使用', en: 'This account is already in use' },
   [ResultCode.NOT_FOUND_OBJECT]: { zh: '数据不存在', en: 'The record does not exist' },
   [ResultCode.NOT_IMPLEMENTED]: { zh: '该功能尚未开放', en: 'This function is not available yet' },
+  [ResultCode.DEVICE_OFFLINE]: { zh: '设备不在线', en: 'The device is offline' },
+  [ResultCode.DEVICE_BUSY]: {
+    zh: '设备已被他人连接，请稍后再试',
+    en: 'The device is connected by someone else; please try again later',
+  },
+  [ResultCode.DEVICE_DISABLED]: { zh: '设备已停用，无法操作', en: 'The device is disabled and cannot be operated' },
+  [ResultCode.DEVICE_NO_ANSWER]: { zh: '设备未响应，请稍后再试', en: 'The device did not answer; please try again later' },
   [ResultCode.NO_PERMISSION]: { zh: '没有权限访问', en: 'No permission to access' },
   [ResultCode.LOGIN_EXPIRED]: { zh: '登录已过期，请重新登录', en: 'Login has expired, please log in again' },
   [ResultCode.NO_SUCH_CALL]: { zh: '接口不存在', en: 'Interface does not exist' },

@@ -175,3 +175,87 @@ export function parseLinkMessage(payload: Uint8Array | string):
   if (!parsed.success) return { ok: false, reason: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
   return { ok: true, message: parsed.data as LinkEnvelope };
 }
+
+/*
+ * ---------------------------------------------------------------------------------------------------
+ * Methods, commands, events and state (docs/device-protocol.md has the prose and the reasons).
+ */
+
+/** Method names of the fixed channels and of the commands the server sends today. */
+export const LinkMethod = {
+  /** channel presence */
+  PRESENCE: 'presence',
+  /** channel telemetry */
+  TELEMETRY: 'telemetry',
+  /** channel state */
+  STATE: 'state',
+  /** command: start the drone video (HLS at <live url base>/<sn>/index.m3u8) */
+  VIDEO_START: 'video.start',
+  /** command: stop the drone video */
+  VIDEO_STOP: 'video.stop',
+} as const;
+
+/**
+ * A command waits this long for its reply before it is re-sent, unchanged (same tid), at most
+ * COMMAND_MAX_RESENDS times; then the outcome is "timeout". A device that already executed a tid answers
+ * a repeat with the first outcome and does not execute it again.
+ */
+export const COMMAND_TIMEOUT_MS = 3000;
+export const COMMAND_MAX_RESENDS = 2;
+/** How long a device remembers executed command tids (for repeats). */
+export const COMMAND_TID_MEMORY_MS = 5 * 60_000;
+
+/** data of commands_reply (and events_reply): `result` 0 is success, anything else a device error code. */
+export const commandReplyData = z.object({
+  result: z.number().int(),
+  /** Human-readable detail (logs), never shown verbatim to operators. */
+  message: z.string().max(256).optional(),
+  /** Method-specific answer. */
+  output: z.unknown().optional(),
+});
+export type CommandReplyData = z.infer<typeof commandReplyData>;
+export const eventReplyData = z.object({ result: z.number().int() });
+export type EventReplyData = z.infer<typeof eventReplyData>;
+
+/** data of video.start / video.stop (empty today: the drone's main camera). */
+export const videoCommandData = z.object({ camera: z.string().max(32).optional() });
+/** output of a successful video.start: the path of the HLS playlist under the live base, if the device says. */
+export const videoStartOutput = z.object({ url: z.string().max(512).optional() });
+
+/**
+ * data of channel state (retained, on change): slow-moving facts. Unknown keys are kept (a newer device
+ * may report more); the server only reads the ones below.
+ */
+export const stateData = z.looseObject({
+  firmware: z.string().max(64).optional(),
+  /** Is the video of this device being published now? */
+  video: z.object({ streaming: z.boolean() }).optional(),
+});
+export type StateData = z.infer<typeof stateData>;
+
+/** data of channel events: `code` names the event kind; the rest is event-specific. */
+export const eventData = z.looseObject({ code: z.string().max(64).optional() });
+export type EventData = z.infer<typeof eventData>;
+
+/** QoS and retained flag of each channel. */
+export const CHANNEL_QOS: Readonly<Record<Channel, { qos: 0 | 1; retain: boolean }>> = {
+  presence: { qos: 1, retain: true },
+  telemetry: { qos: 0, retain: false },
+  state: { qos: 1, retain: true },
+  events: { qos: 1, retain: false },
+  events_reply: { qos: 1, retain: false },
+  commands: { qos: 1, retain: false },
+  commands_reply: { qos: 1, retain: false },
+};
+
+/** MQTT user name of the server itself; never a device serial number. */
+export const SERVER_MQTT_USER = 'nest-server';
+/** Client ids of server instances start with this; devices may not use it. */
+export const SERVER_CLIENT_ID_PREFIX = 'nest-server-';
+/** Serial numbers a device may be registered with (a valid sn that is not the server's user name). */
+export const isDeviceSn = (sn: string): boolean => isSn(sn) && sn !== SERVER_MQTT_USER;
+
+/** Builds an envelope (ts now, bid empty unless given). */
+export function linkMessage<D>(method: string, data: D, opts: { tid: string; bid?: string; ts?: number }): LinkEnvelope<D> {
+  return { v: LINK_VERSION, tid: opts.tid, bid: opts.bid ?? '', ts: opts.ts ?? Date.now(), method, data };
+}

@@ -97,3 +97,9 @@ export const fleetEntry = z.object({
 export type FleetEntry = z.infer<typeof fleetEntry>;
 export const fleetUpdatePush = z.object({ devices: z.array(fleetEntry) });
 export type FleetUpdatePush = z.infer<typeof fleetUpdatePush>;
+
+/** data of 210 FLEET_SUBSCRIBE (client -> server). */
+export const fleetSubscribeData = z.object({ on: z.boolean() });
+export type FleetSubscribeData = z.infer<typeof fleetSubscribeData>;
+/** Period of 310 FLEET_UPDATE batches, ms. */
+export const FLEET_UPDATE_PERIOD_MS = 1000;
