@@ -1,20 +1,24 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseLinkMessage, presenceData, telemetryData, topicOf } from '@nest/contracts';
+import { randomUUID } from 'node:crypto';
+import { LINK_VERSION, parseLinkMessage, presenceData, telemetryData, topicOf } from '@nest/contracts';
+import type { LinkEnvelope, TelemetryData } from '@nest/contracts';
 import type { MqttClient } from 'mqtt';
 import { demoFleet, devicePassword, startFleet } from './index.js';
-import type { Fleet } from './index.js';
+import type { Fleet, StateSnapshot } from './index.js';
 import { startBroker } from './test/broker.js';
 import type { TestBroker } from './test/broker.js';
 
 const SECRET = 'test-secret';
 let broker: TestBroker | null = null;
 let fleet: Fleet | null = null;
+const logs: string[] = [];
 
 afterEach(async () => {
   await fleet?.stop();
   fleet = null;
   await broker?.close();
   broker = null;
+  logs.length = 0;
 });
 
 function specs(nests: number, drones: number) {
@@ -24,40 +28,199 @@ function specs(nests: number, drones: number) {
 async function setup(nests: number, drones: number, rateHz = 1) {
   const devices = specs(nests, drones);
   broker = await startBroker({ passwords: new Map(devices.map((d) => [d.sn, d.password])) });
-  fleet = await startFleet({ brokerUrl: broker.url, devices, rateHz });
+  fleet = await startFleet({ brokerUrl: broker.url, devices, rateHz, log: (l) => logs.push(l), ffmpegPath: null });
   return { devices, broker, fleet };
 }
 
-function collect(client: MqttClient, filter: string) {
-  const got: { topic: string; retain: boolean; json: unknown }[] = [];
+interface Msg {
+  topic: string;
+  retain: boolean;
+  env: LinkEnvelope;
+}
+
+async function collect(client: MqttClient, filter: string): Promise<Msg[]> {
+  const got: Msg[] = [];
   client.on('message', (topic, payload, packet) => {
+    if (topic.endsWith('/commands') || topic.endsWith('/events_reply')) return; // ours, not the device's
     const p = parseLinkMessage(payload);
-    got.push({ topic, retain: packet.retain, json: p.ok ? p.message : { malformed: p.reason } });
+    if (!p.ok) throw new Error(`device sent a malformed message on ${topic}: ${p.reason}`);
+    got.push({ topic, retain: packet.retain, env: p.message });
   });
-  return new Promise<typeof got>((resolve) => client.subscribe(filter, { qos: 1 }, () => resolve(got)));
+  await client.subscribeAsync(filter, { qos: 1 });
+  return got;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function until<T>(what: string, f: () => T | undefined | null | false, ms = 8_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = f();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(25);
+  }
+}
+
+const on = (got: Msg[], sn: string, channel: Parameters<typeof topicOf>[1]) => got.filter((m) => m.topic === topicOf(sn, channel));
+
+function command(client: MqttClient, sn: string, method: string, data: unknown, tid = randomUUID()) {
+  const env = { v: LINK_VERSION, tid, bid: 'b-1', ts: Date.now(), method, data };
+  return client.publishAsync(topicOf(sn, 'commands'), JSON.stringify(env), { qos: 1 }).then(() => tid);
 }
 
 describe('fleet over a real broker', () => {
-  it('publishes retained presence online and valid telemetry', async () => {
+  it('publishes retained presence online and valid telemetry for every kind', async () => {
     const { broker } = await setup(3, 1);
+    // A late subscriber still gets the retained presence.
+    await sleep(2_300);
     const obs = await broker.observer();
     const got = await collect(obs, 'nest/v1/+/+');
-    await new Promise((r) => setTimeout(r, 2_300));
-    const presence = got.filter((m) => m.topic === topicOf('SIM-STABLE-01', 'presence'));
-    expect(presence[0]?.retain).toBe(true);
-    const env = presence[0]?.json as { method: string; data: unknown };
-    expect(env.method).toBe('presence');
-    expect(presenceData.parse(env.data)).toMatchObject({ online: true, rate_hz: 1 });
+    await sleep(1_200);
     for (const sn of ['SIM-STABLE-01', 'SIM-MINI-01', 'SIM-MOBILE-01', 'SIM-ALONE-01']) {
-      const tel = got.filter((m) => m.topic === topicOf(sn, 'telemetry'));
-      expect(tel.length).toBeGreaterThanOrEqual(2);
+      const presence = on(got, sn, 'presence');
+      expect(presence[0]?.retain).toBe(true);
+      expect(presence[0]?.env.method).toBe('presence');
+      expect(presenceData.parse(presence[0]?.env.data)).toMatchObject({ online: true, rate_hz: 1 });
+      const tel = on(got, sn, 'telemetry');
+      expect(tel.length).toBeGreaterThanOrEqual(1);
       for (const t of tel) {
-        const e = t.json as { method: string; data: unknown };
-        expect(e.method).toBe('telemetry');
-        const data = telemetryData.parse(e.data);
+        expect(t.env.method).toBe('telemetry');
+        expect(t.env.v).toBe(1);
+        const data = telemetryData.parse(t.env.data);
         expect(data.drone).toBeDefined();
         expect(data.nest !== undefined).toBe(sn !== 'SIM-ALONE-01');
       }
+      const state = on(got, sn, 'state');
+      expect(state[0]?.retain).toBe(true);
+      expect(state[0]?.env.method).toBe('state');
+      const snap = (state[0]?.env.data as { snapshot: StateSnapshot }).snapshot;
+      expect(snap.sn).toBe(sn);
+      expect(snap.nest === null).toBe(sn === 'SIM-ALONE-01');
     }
+    expect(fleet!.devices().every((d) => d.online)).toBe(true);
+  });
+
+  it('refuses to start with a wrong password', async () => {
+    const devices = specs(1, 0);
+    broker = await startBroker({ passwords: new Map(devices.map((d) => [d.sn, d.password])) });
+    await expect(startFleet({ brokerUrl: broker.url, devices: [{ ...devices[0]!, password: 'nope' }] })).rejects.toThrow(/cannot connect/);
+  });
+
+  it('telemetry validates at 5 Hz and setRate changes the rate and the announced rate', async () => {
+    const { broker, fleet } = await setup(1, 1, 5);
+    const obs = await broker.observer();
+    const got = await collect(obs, 'nest/v1/+/+');
+    const t0 = Date.now();
+    await sleep(2_000);
+    const tel = on(got, 'SIM-ALONE-01', 'telemetry');
+    const n = tel.filter((m) => m.env.ts >= t0).length;
+    expect(n).toBeGreaterThanOrEqual(8);
+    expect(n).toBeLessThanOrEqual(12);
+    for (const m of tel) telemetryData.parse(m.env.data);
+    fleet.setRate(0.5);
+    await until('presence with the new rate', () => on(got, 'SIM-ALONE-01', 'presence').find((m) => (m.env.data as { rate_hz?: number }).rate_hz === 0.5));
+    fleet.setRate(50);
+    await until('clamped rate', () => on(got, 'SIM-ALONE-01', 'presence').find((m) => (m.env.data as { rate_hz?: number }).rate_hz === 10));
+  });
+
+  it('a docked drone does not move over 10 periods', async () => {
+    const { broker } = await setup(2, 0, 10);
+    const obs = await broker.observer();
+    const got = await collect(obs, 'nest/v1/+/telemetry');
+    await until('10 periods', () => on(got, 'SIM-STABLE-01', 'telemetry').length >= 11);
+    const samples = on(got, 'SIM-STABLE-01', 'telemetry').map((m) => (m.env.data as TelemetryData).drone!);
+    const first = samples[0]!;
+    for (const d of samples) {
+      expect([0, 4]).toContain(d.flight_state);
+      expect(d).toMatchObject({ lat: first.lat, lng: first.lng, height: 0, h_speed: 0, v_speed: 0, alt: first.alt });
+    }
+  });
+
+  it('the offline fault fires the last-will; clearing reconnects', async () => {
+    const { broker, fleet } = await setup(1, 0);
+    const obs = await broker.observer();
+    const got = await collect(obs, 'nest/v1/+/presence');
+    await until('retained online', () => got.find((m) => (m.env.data as { online: boolean }).online));
+    fleet.inject('SIM-STABLE-01', 'offline');
+    const will = await until('last will', () => got.find((m) => (m.env.data as { online: boolean }).online === false));
+    expect(will.env.method).toBe('presence');
+    expect(fleet.devices()[0]!.online).toBe(false);
+    // Retained: a newcomer sees offline.
+    const late = await broker.observer();
+    const lateGot = await collect(late, topicOf('SIM-STABLE-01', 'presence'));
+    await until('retained offline', () => lateGot.find((m) => m.retain && (m.env.data as { online: boolean }).online === false));
+    got.length = 0;
+    fleet.clear('SIM-STABLE-01', 'offline');
+    await until('online again', () => got.find((m) => (m.env.data as { online: boolean }).online));
+    await until('view online', () => fleet.devices()[0]!.online);
+  });
+
+  it('faults change the right fields on the wire and in the state snapshot', async () => {
+    const { broker, fleet } = await setup(1, 1);
+    const obs = await broker.observer();
+    const got = await collect(obs, 'nest/v1/+/+');
+    fleet.inject('SIM-STABLE-01', 'hatch_stuck');
+    fleet.inject('SIM-STABLE-01', 'high_wind');
+    fleet.inject('SIM-ALONE-01', 'rtk_loss');
+    fleet.inject('SIM-ALONE-01', 'low_battery');
+    const nest = await until('nest telemetry with fault', () =>
+      on(got, 'SIM-STABLE-01', 'telemetry').map((m) => m.env.data as TelemetryData).find((d) => d.nest!.hatch === 4));
+    expect(nest.nest!.env.wind_speed).toBeGreaterThanOrEqual(14);
+    const drone = await until('drone telemetry with fault', () =>
+      on(got, 'SIM-ALONE-01', 'telemetry').map((m) => m.env.data as TelemetryData).find((d) => d.drone!.rtk.status === 0))!;
+    expect(drone.drone!.battery.percent).toBeLessThanOrEqual(15);
+    expect([9, 11]).toContain(drone.drone!.rtk.ntrip_state);
+    const state = await until('state with faults', () =>
+      on(got, 'SIM-STABLE-01', 'state').map((m) => m.env.data as { changed: Record<string, unknown>; snapshot: StateSnapshot }).find((d) => d.snapshot.faults.includes('hatch_stuck')));
+    expect(state.snapshot.nest!.hatch).toBe(4);
+    expect(state.changed['nest.hatch']).toBe(4);
+    fleet.clear('SIM-STABLE-01');
+    await until('hatch back', () => on(got, 'SIM-STABLE-01', 'state').map((m) => m.env.data as { snapshot: StateSnapshot }).find((d) => d.snapshot.nest!.hatch === 0 && d.snapshot.faults.length === 0));
+  });
+
+  it('commands: reply keeps the tid, a repeated tid is not executed twice, unknown and malformed are handled', async () => {
+    const { broker, fleet } = await setup(1, 0);
+    const obs = await broker.observer();
+    const got = await collect(obs, 'nest/v1/+/+');
+    const sn = 'SIM-STABLE-01';
+    const tid = await command(obs, sn, 'fault.inject', { fault: 'hatch_stuck' });
+    const reply = await until('reply', () => on(got, sn, 'commands_reply').find((m) => m.env.tid === tid));
+    expect(reply.env).toMatchObject({ method: 'fault.inject_reply', bid: 'b-1', data: { result: 0 } });
+    expect(fleet.devices()[0]!.telemetry().nest!.hatch).toBe(4);
+    // Cleared by someone else, then the same tid again: answered with the first outcome, not executed again.
+    fleet.clear(sn, 'hatch_stuck');
+    await command(obs, sn, 'fault.inject', { fault: 'hatch_stuck' }, tid);
+    await until('second reply', () => on(got, sn, 'commands_reply').filter((m) => m.env.tid === tid).length === 2);
+    const replies = on(got, sn, 'commands_reply').filter((m) => m.env.tid === tid);
+    expect(replies[1]!.env.data).toEqual(replies[0]!.env.data);
+    expect(fleet.devices()[0]!.telemetry().nest!.hatch).toBe(0);
+    // Unknown method.
+    const t2 = await command(obs, sn, 'fly.to.the.moon', {});
+    const r2 = await until('unsupported reply', () => on(got, sn, 'commands_reply').find((m) => m.env.tid === t2));
+    expect(r2.env).toMatchObject({ method: 'fly.to.the.moon_reply', data: { result: 1, message: 'unsupported' } });
+    // Bad fault name.
+    const t3 = await command(obs, sn, 'fault.inject', { fault: 'gremlins' });
+    const r3 = await until('bad request reply', () => on(got, sn, 'commands_reply').find((m) => m.env.tid === t3));
+    expect((r3.env.data as { result: number }).result).not.toBe(0);
+    // Malformed: dropped with a log line, the device keeps going.
+    await obs.publishAsync(topicOf(sn, 'commands'), 'this is not json', { qos: 1 });
+    await obs.publishAsync(topicOf(sn, 'commands'), JSON.stringify({ v: 2, tid: 'x' }), { qos: 1 });
+    await until('log lines', () => logs.filter((l) => l.includes('malformed')).length >= 2);
+    const t4 = await command(obs, sn, 'video.start', {});
+    const r4 = await until('video reply', () => on(got, sn, 'commands_reply').find((m) => m.env.tid === t4));
+    expect(r4.env.data).toEqual({ result: 2, message: 'video unavailable' });
+    expect(fleet.devices()[0]!.online).toBe(true);
+  });
+
+  it('fault.inject offline by command replies first, then drops the link', async () => {
+    const { broker, fleet } = await setup(0, 1);
+    const obs = await broker.observer();
+    const got = await collect(obs, 'nest/v1/+/+');
+    const sn = 'SIM-ALONE-01';
+    const tid = await command(obs, sn, 'fault.inject', { fault: 'offline' });
+    await until('reply', () => on(got, sn, 'commands_reply').find((m) => m.env.tid === tid));
+    await until('will', () => on(got, sn, 'presence').find((m) => (m.env.data as { online: boolean }).online === false));
+    fleet.clear(sn);
+    await until('back online', () => fleet.devices()[0]!.online);
   });
 });

@@ -36,12 +36,17 @@ export const MODEL = {
     radiusMax: 600,
     waypointsMin: 3,
     waypointsMax: 5,
-    restMin: 8,
+    restMin: 10,
     restMax: 20,
     climbRate: 5,
     descentRate: 3,
     /** Below this on the ground the battery is swapped before the next flight. */
     swapBelow: 40,
+    /** The swap happens this many seconds before the end of the rest. */
+    swapLead: 4,
+    /** On the ground (4) this long after landing and before takeoff; idle (0) in between. */
+    landedHold: 3,
+    preflight: 4,
     /** In the air, below this the drone returns home. */
     returnBelow: 25,
   },
@@ -56,7 +61,7 @@ export const MODEL = {
     chargePerMin: 1,
     fastChargePerMin: 2,
     fastBelow: 80,
-    chargerRestartBelow: 97,
+    chargerRestartBelow: 99,
     lowFault: 15,
   },
   storage: { totalMb: 65_536, writeMbPerS: 2, offloadBelowMb: 4_096 },
@@ -158,6 +163,8 @@ export class DroneModel {
   awb = 0;
   /** Seconds left resting on the ground (patrol) before the next takeoff. */
   restLeft = 0;
+  /** Seconds on the ground since the last landing. */
+  groundSeconds = 1_000;
   cruiseHeight = 100;
   cruiseSpeed = 10;
   waypoints: LatLng[] = [];
@@ -206,7 +213,9 @@ export class DroneModel {
       case 'return':
         return 8;
       case 'ground':
-        return 4;
+        // Motors just stopped after landing, or pre-flight checks before takeoff: on the ground (4);
+        // in between, resting: idle (0).
+        return this.groundSeconds < MODEL.patrol.landedHold || this.restLeft <= MODEL.patrol.preflight ? 4 : 0;
       case 'docked':
         return this.powered ? 4 : 0;
     }
@@ -309,6 +318,7 @@ export class DroneModel {
     }
     if (this.phase === 'ground') {
       this.restLeft -= dt;
+      this.groundSeconds += dt;
     }
   }
 
@@ -419,6 +429,7 @@ export class DroneModel {
       this.flightTime = 0;
       this.phase = this.dockedHome ? 'docked' : 'ground';
       this.restLeft = this.rng.range(MODEL.patrol.restMin, MODEL.patrol.restMax);
+      this.groundSeconds = 0;
     }
   }
 
@@ -513,7 +524,7 @@ export class NestModel {
     }
   }
 
-  step(dt: number, drone: DroneModel): void {
+  step(dt: number, drone: DroneModel, lowBatteryHeld = false): void {
     for (const part of ['hatch', 'platform', 'tripod'] as const) {
       const m = this.motions[part];
       if (!m) continue;
@@ -524,7 +535,7 @@ export class NestModel {
       }
     }
     const docked = drone.phase === 'docked';
-    if (!docked) this.charger = 0;
+    if (!docked || lowBatteryHeld) this.charger = 0;
     else if (this.charger === 1 && drone.battery >= 100) this.charger = 0;
     else if (this.charger === 0 && drone.battery < MODEL.battery.chargerRestartBelow) this.charger = 1;
   }
@@ -609,7 +620,7 @@ export class DeviceModel {
   private substep(dt: number): void {
     const lowHeld = this.faults.has('low_battery');
     this.env.step(dt, this.faults.has('high_wind'));
-    if (this.nest) this.nest.step(dt, this.drone);
+    if (this.nest) this.nest.step(dt, this.drone, lowHeld);
     this.drone.step(dt, this.env, { chargerOn: this.nest?.charger === 1, lowBatteryHeld: lowHeld });
     if (!this.nest) this.patrol(lowHeld);
   }
@@ -617,10 +628,14 @@ export class DeviceModel {
   /** Demo behaviour of a single-soldier drone: rest, take off, fly a loop, return, land, repeat. */
   private patrol(lowHeld: boolean): void {
     const d = this.drone;
-    if (d.phase !== 'ground' || d.restLeft > 0) return;
+    if (d.phase !== 'ground') return;
     const p = MODEL.patrol;
-    if (!lowHeld && d.battery < p.swapBelow) d.swapBattery();
-    d.offloadIfLow();
+    // Ground crew work a few seconds before the next takeoff: fresh battery, media offloaded.
+    if (d.restLeft <= p.swapLead) {
+      if (!lowHeld && d.battery < p.swapBelow) d.swapBattery();
+      d.offloadIfLow();
+    }
+    if (d.restLeft > 0) return;
     if (d.battery < p.swapBelow) {
       // Held low (fault): stay on the ground, look again shortly.
       d.restLeft = 5;
