@@ -19,6 +19,7 @@ import { functionHandlers } from './functions/handlers.js';
 import { PushHub } from './push/hub.js';
 import { registerSecurityHeaders } from './static/headers.js';
 import { registerStaticResources } from './static/routes.js';
+import { registerMaps } from './maps/routes.js';
 import { registerWebApp } from './static/web.js';
 import { userHandlers } from './users/handlers.js';
 
@@ -130,6 +131,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     });
 
     registerStaticResources(app, keys);
+    registerMaps(app, config);
     registerCalls(app, deps, { ...featureHandlers(deps), ...options.handlers });
     app.route({
       method: 'GET',
