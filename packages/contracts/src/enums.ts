@@ -360,6 +360,18 @@ export const NestPart = enumeration('NestPart', [
 ] as const);
 export type NestPartValue = 'hatch' | 'lift' | 'center_stand' | 'charger' | 'drone_power';
 
+/**
+ * State of a nest part as nest telemetry reports it (device-link `partState`): 0 closed (off), 1 open (on),
+ * 2 closing, 3 opening (the codes of the action tips), 4 fault.
+ */
+export const NestPartState = enumeration('NestPartState', [
+  [0, '关闭', 'Closed'],
+  [1, '打开', 'Open'],
+  [2, '关闭中', 'Closing'],
+  [3, '打开中', 'Opening'],
+  [4, '故障', 'Fault'],
+] as const);
+
 const NEST_ACTION_TEXT: Readonly<Record<NestPartValue, Readonly<Record<2 | 3, Text>>>> = {
   hatch: { 3: { zh: '舱门打开中', en: 'Opening the hatch' }, 2: { zh: '舱门关闭中', en: 'Closing the hatch' } },
   lift: {
@@ -436,5 +448,6 @@ export const ALL_ENUMS: readonly Enumeration<number | string>[] = [
   FirmwareType,
   NestActionTip,
   NestPart,
+  NestPartState,
   ProcessControlCommand,
 ];
