@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -9,13 +9,24 @@ import { join } from 'node:path';
  * A crashed ffmpeg is restarted with backoff while the stream is still wanted.
  */
 export const FONT_FILE = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
+/** Fonts with Chinese glyphs for the device name, first found wins; without one only the sn is drawn. */
+export const CJK_FONT_FILES: readonly string[] = [
+  '/usr/share/fonts/truetype/wqy/wqy-microhei.ttc',
+  '/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc',
+  '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc',
+  '/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc',
+];
 export const HLS_PLAYLIST = 'index.m3u8';
+const TITLE_FILE = 'title.txt';
 
 export interface VideoManager {
   readonly available: boolean;
-  start(sn: string, title: string): void;
+  /** Starts (idempotent) the stream of `sn`; `name` is burned into the picture with the sn and time. */
+  start(sn: string, name: string): void;
   stop(sn: string): void;
   isWanted(sn: string): boolean;
+  /** Process id of the running ffmpeg of `sn` (undefined while none runs). */
+  pid(sn: string): number | undefined;
   stopAll(): Promise<void>;
 }
 
@@ -46,18 +57,22 @@ function drawtextUsable(ffmpeg: string): boolean {
   return drawtextCache;
 }
 
-/** Text safe inside a drawtext `text='...'` option. */
-function escapeDrawtext(s: string): string {
-  return s.replace(/[\\':%,;[\]]/g, (c) => `\\${c}`);
+/** The text of a drawtext `textfile`: expansion is on, so `\\` and `%` are escaped. */
+export function drawtextFileText(s: string): string {
+  return s.replace(/[\\%]/g, (c) => `\\${c}`);
 }
 
-export function ffmpegArgs(outDir: string, title: string, withText: boolean): string[] {
+/**
+ * ffmpeg arguments for one stream. `overlay`: draw the title (read from `titleFile`, in `titleFont`) and
+ * the local time (in FONT_FILE); null when drawtext or the font is missing.
+ */
+export function ffmpegArgs(outDir: string, overlay: { titleFile: string; titleFont: string } | null): string[] {
   const filters: string[] = [];
-  if (withText) {
-    const font = `fontfile=${FONT_FILE}`;
+  if (overlay) {
+    const box = 'fontcolor=white:box=1:boxcolor=black@0.5:boxborderw=6';
     filters.push(
-      `drawtext=${font}:text='${escapeDrawtext(title)}':x=16:y=16:fontsize=24:fontcolor=white:box=1:boxcolor=black@0.5:boxborderw=6`,
-      `drawtext=${font}:text='%{localtime}':x=16:y=h-40:fontsize=22:fontcolor=white:box=1:boxcolor=black@0.5:boxborderw=6`,
+      `drawtext=fontfile=${overlay.titleFont}:textfile=${overlay.titleFile}:x=w-tw-16:y=16:fontsize=24:${box}`,
+      `drawtext=fontfile=${FONT_FILE}:text='%{localtime}':x=16:y=h-40:fontsize=22:${box}`,
     );
   }
   return [
@@ -73,8 +88,9 @@ export function ffmpegArgs(outDir: string, title: string, withText: boolean): st
     '-preset', 'ultrafast',
     '-tune', 'zerolatency',
     '-pix_fmt', 'yuv420p',
+    // GOP at most 30 frames, and a key frame every second so that segments really are 1 s long.
     '-g', '30',
-    '-keyint_min', '30',
+    '-force_key_frames', 'expr:gte(t,n_forced*1)',
     '-sc_threshold', '0',
     '-f', 'hls',
     '-hls_time', '1',
@@ -108,7 +124,16 @@ export function createVideoManager(opts: VideoOptions): VideoManager {
     if (!ffmpeg) return;
     const dir = dirOf(sn);
     mkdirSync(dir, { recursive: true });
-    const child = spawn(ffmpeg, ffmpegArgs(dir, s.title, drawtextUsable(ffmpeg)), { stdio: ['ignore', 'ignore', 'pipe'] });
+    let overlay: { titleFile: string; titleFont: string } | null = null;
+    if (drawtextUsable(ffmpeg)) {
+      const cjk = CJK_FONT_FILES.find((f) => existsSync(f));
+      // Without a Chinese font the name would be boxes: draw the sn only.
+      const title = cjk ? `${s.title}  ${sn}` : sn;
+      writeFileSync(join(dir, TITLE_FILE), drawtextFileText(title));
+      // Relative to the cwd (the stream's directory), so no path needs filtergraph escaping.
+      overlay = { titleFile: TITLE_FILE, titleFont: cjk ?? FONT_FILE };
+    }
+    const child = spawn(ffmpeg, ffmpegArgs(dir, overlay), { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
     s.child = child;
     s.startedAt = Date.now();
     let errText = '';
@@ -160,6 +185,7 @@ export function createVideoManager(opts: VideoOptions): VideoManager {
       if (!ffmpeg || streams.has(sn)) return;
       const s: Stream = { title, child: null, restarts: 0, restartTimer: null, startedAt: 0 };
       streams.set(sn, s);
+      rmSync(dirOf(sn), { recursive: true, force: true }); // leftovers of an earlier run
       launch(sn, s);
     },
     stop(sn) {
@@ -169,6 +195,7 @@ export function createVideoManager(opts: VideoOptions): VideoManager {
       void kill(sn, s);
     },
     isWanted: (sn) => streams.has(sn),
+    pid: (sn) => streams.get(sn)?.child?.pid,
     async stopAll() {
       const all = [...streams.entries()];
       streams.clear();
