@@ -7,7 +7,10 @@ type Loader = () => Promise<{ default: ComponentType }>;
  * A screen that is not listed here renders the coming page. To add one:
  *   'features/userManage': () => import('../features/userManage/UserManagePage'),
  */
-const LOADERS: Readonly<Record<string, Loader>> = {};
+const LOADERS: Readonly<Record<string, Loader>> = {
+  'features/home': () => import('../features/home/HomePage'),
+  'features/videoList': () => import('../features/videoList/VideoListPage'),
+};
 
 const cache = new Map<string, LazyExoticComponent<ComponentType>>();
 

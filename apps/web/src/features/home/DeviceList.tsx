@@ -1,0 +1,113 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { Empty, Input, Select, Spin } from 'antd';
+import { DeviceCategory, DeviceKind, OnlineStatus } from '@nest/contracts';
+import { useI18n } from '../../shared/i18n';
+import { call } from '../../shared/request';
+import { markerColor } from '../../shared/map/markers';
+import { fleetCounts, filterDevices, typeOptions, type FleetDevice, type FleetFilter } from './fleet';
+
+export function StatusBadge({ state }: { state: number }): ReactNode {
+  const { lang } = useI18n();
+  return (
+    <span className={`status-badge status-${state}`} data-testid="status-badge" data-state={state} style={{ ['--badge-color' as string]: markerColor(state) }}>
+      <i />
+      {OnlineStatus.label(state, lang)}
+    </span>
+  );
+}
+
+/** The left panel: counts, search, type filter, and the devices with their online status. */
+export function DeviceList({
+  devices,
+  loading,
+  filter,
+  onFilter,
+  selectedSn,
+  onSelect,
+}: {
+  devices: readonly FleetDevice[];
+  loading: boolean;
+  filter: FleetFilter;
+  onFilter: (f: FleetFilter) => void;
+  selectedSn: string | null;
+  onSelect: (sn: string) => void;
+}): ReactNode {
+  const { t, lang } = useI18n();
+  const [types, setTypes] = useState<{ value: number; label: string }[]>([]);
+  useEffect(() => {
+    let live = true;
+    call('userGetDeviceType', {}, { quiet: true })
+      .then((data) => live && setTypes(typeOptions(data)))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, []);
+  const kindOptions = types.length > 0 ? types : DeviceKind.options(lang);
+  const shown = filterDevices(devices, filter);
+  const counts = fleetCounts(devices);
+
+  return (
+    <section className="home-panel device-list" data-testid="device-list">
+      <header className="home-panel-head">
+        <h2>{t('fleet.title')}</h2>
+        <div className="device-counts" data-testid="device-counts">
+          <span>
+            <b className="is-online" data-testid="count-online">{counts.online}</b> {t('fleet.online')}
+          </span>
+          <span className="sep">/</span>
+          <span>
+            <b data-testid="count-total">{counts.total}</b> {t('fleet.total')}
+          </span>
+        </div>
+      </header>
+      <div className="device-filters">
+        <Input.Search
+          allowClear
+          size="small"
+          placeholder={t('fleet.search')}
+          value={filter.search}
+          onChange={(e) => onFilter({ ...filter, search: e.target.value })}
+          data-testid="device-search"
+        />
+        <Select
+          size="small"
+          value={filter.kind}
+          onChange={(kind: number) => onFilter({ ...filter, kind })}
+          options={[{ value: 0, label: t('fleet.allTypes') }, ...kindOptions]}
+          data-testid="device-type-filter"
+          popupMatchSelectWidth={false}
+        />
+      </div>
+      <div className="device-items">
+        {loading && devices.length === 0 ? (
+          <div className="home-panel-state"><Spin size="small" /></div>
+        ) : shown.length === 0 ? (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={devices.length === 0 ? t('fleet.noDevices') : t('fleet.noMatch')} />
+        ) : (
+          <ul>
+            {shown.map((d) => (
+              <li key={d.sn}>
+                <button
+                  type="button"
+                  className={`device-item${d.sn === selectedSn ? ' is-selected' : ''}`}
+                  onClick={() => onSelect(d.sn)}
+                  data-testid={`device-item-${d.sn}`}
+                  data-state={d.state}
+                >
+                  <span className="device-item-main">
+                    <span className="device-item-name">{d.name}</span>
+                    <span className="device-item-meta">
+                      {DeviceCategory.label(d.item.type, lang)} · {d.sn}
+                    </span>
+                  </span>
+                  <StatusBadge state={d.state} />
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </section>
+  );
+}

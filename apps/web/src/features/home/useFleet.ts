@@ -1,0 +1,113 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import {
+  DEVICE_LIST_DEFAULT_PAGE,
+  DEVICE_LIST_DEFAULT_SIZE,
+  DEVICE_LIST_DEFAULT_TYPE,
+  PushMsgId,
+  SocketState,
+  deviceStatusPush,
+  deviceTelemetryPush,
+  fleetUpdatePush,
+  telemetryData,
+  type DeviceListItem,
+  type Page,
+} from '@nest/contracts';
+import { call } from '../../shared/request';
+import { getPush, onPush, usePushState } from '../../shared/push';
+import { applyFleetUpdate, applyStatus, applyTelemetry, mergeList, unknownSns, type FleetDevice } from './fleet';
+
+/** The list is read again this often (new devices, stream urls); live changes arrive by push meanwhile. */
+const LIST_REFRESH_MS = 30_000;
+
+export interface FleetState {
+  devices: FleetDevice[];
+  loading: boolean;
+  failed: boolean;
+  reload: () => void;
+}
+
+/**
+ * The data screen's fleet: /device/list, then live updates: 210 {on:true} while mounted (again after
+ * each reconnect), 310 batches, 301 statuses, 300 telemetry of verified devices; 210 {on:false} on leave.
+ */
+export function useFleet(): FleetState {
+  const [devices, setDevices] = useState<FleetDevice[]>([]);
+  const [loading, setLoading] = useState(true);
+  const [failed, setFailed] = useState(false);
+  const devicesRef = useRef(devices);
+  devicesRef.current = devices;
+  const loadingRef = useRef(false);
+
+  const load = useCallback(async (quiet: boolean) => {
+    if (loadingRef.current) return;
+    loadingRef.current = true;
+    try {
+      const page = await call<'deviceList', Page<DeviceListItem>>(
+        'deviceList',
+        { type: DEVICE_LIST_DEFAULT_TYPE, page: DEVICE_LIST_DEFAULT_PAGE, size: DEVICE_LIST_DEFAULT_SIZE },
+        { quiet },
+      );
+      setDevices((prev) => mergeList(prev, page?.list ?? []));
+      setFailed(false);
+    } catch {
+      setFailed(true);
+    } finally {
+      loadingRef.current = false;
+      setLoading(false);
+    }
+  }, []);
+
+  useEffect(() => {
+    void load(false);
+    const timer = setInterval(() => void load(true), LIST_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [load]);
+
+  useEffect(() => {
+    const offFleet = onPush(PushMsgId.FLEET_UPDATE, (data) => {
+      const parsed = fleetUpdatePush.safeParse(data);
+      if (!parsed.success) return;
+      if (unknownSns(devicesRef.current, parsed.data.devices).length > 0 && !loadingRef.current) void load(true);
+      setDevices((prev) => applyFleetUpdate(prev, parsed.data.devices));
+    });
+    const offStatus = onPush(PushMsgId.DEVICE_STATUS, (data) => {
+      const parsed = deviceStatusPush.safeParse(data);
+      if (parsed.success) setDevices((prev) => applyStatus(prev, parsed.data));
+    });
+    const offTelemetry = onPush(PushMsgId.DEVICE_TELEMETRY, (data) => {
+      const parsed = deviceTelemetryPush.safeParse(data);
+      if (!parsed.success) return;
+      const telemetry = telemetryData.safeParse(parsed.data.telemetry);
+      if (telemetry.success) setDevices((prev) => applyTelemetry(prev, parsed.data.sn_id, parsed.data.state, telemetry.data));
+    });
+    return () => {
+      offFleet();
+      offStatus();
+      offTelemetry();
+    };
+  }, [load]);
+
+  // Fleet updates on this socket: subscribe whenever it (re)opens, unsubscribe on leaving the screen.
+  const pushState = usePushState();
+  useEffect(() => {
+    if (pushState !== SocketState.OPEN) return;
+    const push = getPush();
+    try {
+      push?.send(PushMsgId.FLEET_SUBSCRIBE, { on: true });
+    } catch {
+      /* closed meanwhile: sent again when it opens */
+    }
+  }, [pushState]);
+  useEffect(
+    () => () => {
+      try {
+        getPush()?.send(PushMsgId.FLEET_SUBSCRIBE, { on: false });
+      } catch {
+        /* the socket is gone: nothing to stop */
+      }
+    },
+    [],
+  );
+
+  return { devices, loading, failed, reload: () => void load(false) };
+}

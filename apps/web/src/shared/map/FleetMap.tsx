@@ -1,0 +1,265 @@
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Map as MapLibreMap, Marker, NavigationControl, ScaleControl, setWorkerUrl, type GeoJSONSource, type MapGeoJSONFeature } from 'maplibre-gl';
+import type { Point } from 'geojson';
+import 'maplibre-gl/dist/maplibre-gl.css';
+import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
+import { Input, Segmented, Tooltip } from 'antd';
+import { AimOutlined } from '@ant-design/icons';
+import { MAP_DEFAULT_ZOOM, MAP_MAX_ZOOM, MAP_MIN_ZOOM, MARKER_CLUSTER_GRID_SIZE, MARKER_CLUSTER_MAX_ZOOM } from '@nest/contracts';
+import { useI18n } from '../i18n';
+import { notify } from '../notify';
+import type { Theme } from '@nest/contracts';
+import { BASEMAPS, absoluteUrl, basemapStyle, fromMap, readBasemap, saveBasemap, toMap, type BasemapId, type LatLng } from './basemaps';
+import { CITIES, searchCity } from './cities';
+import { LocateError, locate } from './geolocate';
+import { devicesToGeoJson, isFlying, markerColor, type MapDevice, type MarkerProps } from './markers';
+import { clusterElement, deviceElement, updateDeviceElement } from './markerElements';
+import './map.css';
+
+setWorkerUrl(workerUrl);
+
+export interface FleetMapProps {
+  devices: readonly MapDevice[];
+  selectedSn: string | null;
+  onSelect: (sn: string) => void;
+  theme: Theme;
+}
+
+const SOURCE = 'devices';
+/** A layer that draws nothing: MapLibre only loads (and clusters) a source some layer uses. */
+const PROBE_LAYER = 'devices-probe';
+
+/** Cluster sums by online status, for the cluster bubble's colour ring. */
+const CLUSTER_PROPERTIES = {
+  online: ['+', ['case', ['==', ['get', 'state'], 1], 1, 0]],
+  offline: ['+', ['case', ['==', ['get', 'state'], 2], 1, 0]],
+  busy: ['+', ['case', ['==', ['get', 'state'], 3], 1, 0]],
+};
+
+/**
+ * The fleet map (lazy chunk): MapLibre with a choice of basemaps, the devices as HTML markers coloured by
+ * online status, clustered by a GeoJSON source (MARKER_CLUSTER_*). Coordinates are WGS84 everywhere in
+ * the app and converted at this boundary when the basemap is GCJ-02 (basemaps.ts).
+ */
+export default function FleetMap({ devices, selectedSn, onSelect, theme }: FleetMapProps): ReactNode {
+  const { t, lang } = useI18n();
+  const container = useRef<HTMLDivElement>(null);
+  const mapRef = useRef<MapLibreMap | null>(null);
+  const [basemap, setBasemap] = useState<BasemapId>(readBasemap);
+  const [cursor, setCursor] = useState<LatLng | null>(null);
+  const [ready, setReady] = useState(false);
+  const markers = useRef(new Map<string, Marker>());
+  const basemapRef = useRef(basemap);
+  basemapRef.current = basemap;
+  const onSelectRef = useRef(onSelect);
+  onSelectRef.current = onSelect;
+  const selectedRef = useRef(selectedSn);
+  selectedRef.current = selectedSn;
+  const fitted = useRef(false);
+
+  const data = useMemo(() => devicesToGeoJson(devices, basemap), [devices, basemap]);
+  const dataRef = useRef(data);
+  dataRef.current = data;
+
+  // ---------------------------------------------------------------- the map itself
+  useEffect(() => {
+    if (!container.current) return;
+    const map = new MapLibreMap({
+      container: container.current,
+      style: basemapStyle(basemapRef.current, theme),
+      center: toMap(basemapRef.current, CITIES[0]!),
+      zoom: MAP_DEFAULT_ZOOM,
+      minZoom: MAP_MIN_ZOOM,
+      maxZoom: MAP_MAX_ZOOM,
+      attributionControl: { compact: true },
+      transformRequest: (url) => ({ url: absoluteUrl(url) }),
+      dragRotate: false,
+      pitchWithRotate: false,
+    });
+    mapRef.current = map;
+    map.addControl(new NavigationControl({ showCompass: false }), 'bottom-right');
+    map.addControl(new ScaleControl({ unit: 'metric' }), 'bottom-left');
+    map.on('mousemove', (e) => setCursor(fromMap(basemapRef.current, e.lngLat.lng, e.lngLat.lat)));
+    map.on('mouseout', () => setCursor(null));
+    const onStyle = () => {
+      if (!map.getSource(SOURCE)) {
+        map.addSource(SOURCE, {
+          type: 'geojson',
+          data: dataRef.current,
+          cluster: true,
+          clusterMaxZoom: MARKER_CLUSTER_MAX_ZOOM,
+          clusterRadius: MARKER_CLUSTER_GRID_SIZE,
+          clusterProperties: CLUSTER_PROPERTIES,
+        });
+        map.addLayer({ id: PROBE_LAYER, type: 'circle', source: SOURCE, paint: { 'circle-radius': 0, 'circle-opacity': 0, 'circle-stroke-width': 0 } });
+      }
+      setReady(true);
+    };
+    map.on('style.load', onStyle);
+    map.on('render', () => syncMarkers(map));
+    const current = markers.current;
+    return () => {
+      for (const m of current.values()) m.remove();
+      current.clear();
+      map.remove();
+      mapRef.current = null;
+    };
+    // The map is created once; basemap and theme changes swap its style below.
+  }, []);
+
+  // ---------------------------------------------------------------- HTML markers from the clustered source
+  function syncMarkers(map: MapLibreMap): void {
+    if (!map.getSource(SOURCE) || !map.isSourceLoaded(SOURCE)) return;
+    const seen = new Set<string>();
+    const features = map.querySourceFeatures(SOURCE) as MapGeoJSONFeature[];
+    for (const f of features) {
+      const coords = (f.geometry as Point).coordinates as [number, number];
+      const p = f.properties as Record<string, unknown>;
+      const key = p.cluster ? `cluster-${String(p.cluster_id)}` : `device-${String(p.sn)}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      let marker = markers.current.get(key);
+      if (p.cluster) {
+        const count = Number(p.point_count);
+        const counts = { online: Number(p.online), offline: Number(p.offline), busy: Number(p.busy) };
+        if (!marker) {
+          const el = clusterElement(count, counts);
+          el.addEventListener('click', (ev) => {
+            ev.stopPropagation();
+            const source = map.getSource<GeoJSONSource>(SOURCE);
+            void source?.getClusterExpansionZoom(Number(p.cluster_id)).then((zoom) => map.easeTo({ center: coords, zoom }));
+          });
+          marker = new Marker({ element: el }).setLngLat(coords).addTo(map);
+          markers.current.set(key, marker);
+        } else marker.setLngLat(coords);
+      } else {
+        const props = p as unknown as MarkerProps;
+        const fresh = (dataRef.current.features.find((x) => x.properties.sn === props.sn)?.properties ?? props) as MarkerProps;
+        if (!marker) {
+          const el = deviceElement(fresh);
+          el.addEventListener('click', (ev) => {
+            ev.stopPropagation();
+            onSelectRef.current(fresh.sn);
+          });
+          marker = new Marker({ element: el }).setLngLat(coords).addTo(map);
+          markers.current.set(key, marker);
+        } else marker.setLngLat(coords);
+        updateDeviceElement(marker.getElement(), fresh, selectedRef.current === fresh.sn);
+      }
+    }
+    for (const [key, marker] of markers.current) {
+      if (!seen.has(key)) {
+        marker.remove();
+        markers.current.delete(key);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- data, basemap, theme, selection
+  useEffect(() => {
+    const map = mapRef.current;
+    const source = map?.getSource<GeoJSONSource>(SOURCE);
+    if (!map || !source) return;
+    source.setData(data);
+    // Cluster ids change with the data: rebuild the cluster markers.
+    for (const [key, m] of markers.current) {
+      if (key.startsWith('cluster-')) {
+        m.remove();
+        markers.current.delete(key);
+      }
+    }
+    map.triggerRepaint();
+  }, [data, ready]);
+
+  useEffect(() => {
+    const map = mapRef.current;
+    if (!map) return;
+    saveBasemap(basemap);
+    setReady(false);
+    map.setStyle(basemapStyle(basemap, theme), { diff: false });
+  }, [basemap, theme]);
+
+  // First view: every positioned device, else where the operator is.
+  useEffect(() => {
+    const map = mapRef.current;
+    if (!map || !ready || fitted.current) return;
+    const points = data.features.map((f) => f.geometry.coordinates as [number, number]);
+    if (points.length > 0) {
+      fitted.current = true;
+      const lngs = points.map((p) => p[0]);
+      const lats = points.map((p) => p[1]);
+      map.fitBounds([[Math.min(...lngs), Math.min(...lats)], [Math.max(...lngs), Math.max(...lats)]], { padding: 80, maxZoom: MAP_DEFAULT_ZOOM, duration: 0 });
+    }
+  }, [data, ready]);
+
+  useEffect(() => {
+    const map = mapRef.current;
+    if (!map || !selectedSn) return;
+    const f = dataRef.current.features.find((x) => x.properties.sn === selectedSn);
+    if (f) map.easeTo({ center: f.geometry.coordinates as [number, number], zoom: Math.max(map.getZoom(), MAP_DEFAULT_ZOOM) });
+    map.triggerRepaint();
+  }, [selectedSn]);
+
+  const flyTo = (p: LatLng) => mapRef.current?.flyTo({ center: toMap(basemap, p), zoom: MAP_DEFAULT_ZOOM });
+
+  const locateMe = () => {
+    locate()
+      .then((p) => {
+        flyTo(p);
+        if (p.source === 'city') notify().info(t('map.locatedByCity', { city: searchCity(p.city ?? '')?.[lang] ?? p.city ?? '' }));
+      })
+      .catch((err: unknown) => notify().warning(err instanceof LocateError ? t('map.locateFailed') : String(err)));
+  };
+
+  const onCitySearch = (text: string) => {
+    if (!text.trim()) return;
+    const city = searchCity(text);
+    if (city) flyTo(city);
+    else notify().warning(t('map.cityNotFound', { name: text.trim() }));
+  };
+
+  return (
+    <div className="fleet-map" data-testid="fleet-map" data-basemap={basemap}>
+      <div ref={container} className="fleet-map-canvas" />
+      <div className="fleet-map-tools">
+        <Segmented
+          size="small"
+          value={basemap}
+          onChange={(v) => setBasemap(v as BasemapId)}
+          options={BASEMAPS.map((id) => ({ value: id, label: <span data-testid={`basemap-${id}`}>{t(`map.basemap.${id}`)}</span> }))}
+        />
+        <Input.Search size="small" allowClear placeholder={t('map.searchCity')} onSearch={onCitySearch} className="fleet-map-search" />
+        <Tooltip title={t('map.locate')}>
+          <button type="button" className="fleet-map-locate" onClick={locateMe} aria-label={t('map.locate')}>
+            <AimOutlined />
+          </button>
+        </Tooltip>
+      </div>
+      <div className="fleet-map-legend">
+        {([1, 2, 3] as const).map((s) => (
+          <span key={s}>
+            <i style={{ background: markerColor(s) }} />
+            {t(`map.legend.s${s}`)}
+          </span>
+        ))}
+      </div>
+      {cursor && (
+        <div className="fleet-map-cursor" data-testid="map-cursor">
+          {cursor.lat.toFixed(6)}, {cursor.lng.toFixed(6)}
+        </div>
+      )}
+      {/* What the map draws, for tests and assistive tech: every device with its online status. */}
+      <ul data-testid="map-devices" className="fleet-map-list" aria-label={t('map.devices')}>
+        {devices.map((d) => {
+          const drawn = d.position ? toMap(basemap, d.position) : null;
+          return (
+            <li key={d.sn} data-sn={d.sn} data-state={d.state} data-flying={isFlying(d.flightState) ? '1' : '0'}
+              data-lat={d.position?.lat} data-lng={d.position?.lng} data-map-lng={drawn?.[0]} data-map-lat={drawn?.[1]}>
+              {d.name}
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}
