@@ -2,13 +2,18 @@ import { randomUUID } from 'node:crypto';
 import mqtt from 'mqtt';
 import type { MqttClient } from 'mqtt';
 import {
+  CHANNEL_QOS,
+  COMMAND_TID_MEMORY_MS,
   DEFAULT_TELEMETRY_HZ,
-  LINK_VERSION,
+  LinkMethod,
   MAX_TELEMETRY_HZ,
   MIN_TELEMETRY_HZ,
+  commandReplyData,
   linkEnvelope,
+  linkMessage,
   parseLinkMessage,
   presenceData,
+  stateData,
   telemetryData,
   topicOf,
 } from '@nest/contracts';
@@ -45,12 +50,15 @@ export interface DeviceOptions {
 /** Result codes of command replies. */
 export const RESULT = { ok: 0, unsupported: 1, videoUnavailable: 2, badRequest: 3, failed: 4 } as const;
 
+/** data of a commands_reply (contracts `commandReplyData`). */
 interface CommandOutcome {
   result: number;
   message: string;
+  output?: unknown;
 }
 
-const REPLY_CACHE = 256;
+/** Executed tids are remembered COMMAND_TID_MEMORY_MS (and at most this many). */
+const REPLY_CACHE_MAX = 10_000;
 
 export const clampRate = (hz: number): number =>
   Number.isFinite(hz) ? Math.min(MAX_TELEMETRY_HZ, Math.max(MIN_TELEMETRY_HZ, hz)) : DEFAULT_TELEMETRY_HZ;
@@ -63,7 +71,7 @@ export class SimDevice {
   private lastStep = 0;
   private rateHz: number;
   private lastFacts: Facts | null = null;
-  private replies = new Map<string, CommandOutcome>();
+  private replies = new Map<string, { outcome: CommandOutcome; at: number }>();
   private stopped = false;
   online = false;
 
@@ -94,7 +102,7 @@ export class SimDevice {
   connect(): Promise<void> {
     this.stopped = false;
     const { sn } = this.spec;
-    const will = this.envelope('presence', { online: false });
+    const will = this.envelope(LinkMethod.PRESENCE, { online: false });
     const client = mqtt.connect(this.opts.brokerUrl, {
       clientId: sn,
       username: sn,
@@ -105,14 +113,14 @@ export class SimDevice {
       connectTimeout: 10_000,
       resubscribe: false,
       protocolVersion: 4,
-      will: { topic: topicOf(sn, 'presence'), payload: Buffer.from(JSON.stringify(will)), qos: 1, retain: true },
+      will: { topic: topicOf(sn, 'presence'), payload: Buffer.from(JSON.stringify(will)), ...CHANNEL_QOS.presence },
     });
     this.client = client;
     client.on('connect', () => {
       this.setOnline(true);
       client.subscribe(
-        [topicOf(sn, 'commands'), topicOf(sn, 'events_reply')].map((t) => t),
-        { qos: 1 },
+        [topicOf(sn, 'commands'), topicOf(sn, 'events_reply')],
+        { qos: CHANNEL_QOS.commands.qos },
         (err) => {
           if (err) this.opts.log(`${sn}: subscribe failed: ${err.message}`);
         },
@@ -198,7 +206,8 @@ export class SimDevice {
     // A clean stop: say offline ourselves (retained), then disconnect cleanly.
     if (c.connected) {
       await new Promise<void>((resolve) => {
-        c.publish(topicOf(this.spec.sn, 'presence'), JSON.stringify(this.envelope('presence', { online: false })), { qos: 1, retain: true }, () => resolve());
+        const env = this.envelope(LinkMethod.PRESENCE, { online: false });
+        c.publish(topicOf(this.spec.sn, 'presence'), JSON.stringify(env), CHANNEL_QOS.presence, () => resolve());
         setTimeout(resolve, 1_000).unref();
       });
     }
@@ -220,13 +229,13 @@ export class SimDevice {
     this.lastStep = now;
     this.model.step(dt);
     if (!this.client?.connected) return;
-    this.publish('telemetry', 'telemetry', this.model.telemetry(), 0, false);
+    this.publish('telemetry', LinkMethod.TELEMETRY, this.model.telemetry());
     this.publishStateIfChanged();
   }
 
   private publishPresence(): void {
     if (!this.client?.connected) return;
-    this.publish('presence', 'presence', { online: true, rate_hz: this.rateHz, firmware: FIRMWARE }, 1, true);
+    this.publish('presence', LinkMethod.PRESENCE, { online: true, rate_hz: this.rateHz, firmware: FIRMWARE });
   }
 
   /** Publishes the retained `state` message when a fact changed (or when forced). */
@@ -238,7 +247,8 @@ export class SimDevice {
     for (const [k, v] of Object.entries(facts)) if (!prev || prev[k] !== v) changed[k] = v;
     if (!force && prev && Object.keys(changed).length === 0) return;
     this.lastFacts = facts;
-    this.publish('state', 'state', { changed, snapshot: this.snapshot(facts) }, 1, true);
+    const data: StateMessageData = { ...this.snapshot(facts), changed };
+    this.publish('state', LinkMethod.STATE, data);
   }
 
   /** Full state snapshot carried by every `state` message (documented in docs/simulator.md). */
@@ -252,7 +262,7 @@ export class SimDevice {
       firmware: FIRMWARE,
       rate_hz: this.rateHz,
       faults: [...this.model.faults].sort(),
-      video: { live: video, url: video ? this.videoUrl() : null },
+      video: { streaming: video, url: video ? this.videoUrl() : null },
       nest: t.nest
         ? { hatch: t.nest.hatch, platform: t.nest.platform, tripod: t.nest.tripod, charger: t.nest.charger, drone_power: t.nest.drone_power }
         : null,
@@ -274,10 +284,11 @@ export class SimDevice {
   }
 
   private envelope<D>(method: string, data: D, tid: string = randomUUID(), bid = ''): LinkEnvelope<D> {
-    return { v: LINK_VERSION, tid, bid, ts: Date.now(), method, data };
+    return linkMessage(method, data, { tid, bid });
   }
 
-  private publish(channel: DeviceChannel, method: string, data: unknown, qos: 0 | 1, retain: boolean, tid?: string, bid?: string): void {
+  /** Publishes on one of our channels with the contracts' QoS / retain of that channel. */
+  private publish(channel: DeviceChannel, method: string, data: unknown, tid?: string, bid?: string): void {
     const c = this.client;
     if (!c?.connected) return;
     const env = this.envelope(method, data, tid, bid);
@@ -288,7 +299,7 @@ export class SimDevice {
         return;
       }
     }
-    c.publish(topicOf(this.spec.sn, channel), JSON.stringify(env), { qos, retain });
+    c.publish(topicOf(this.spec.sn, channel), JSON.stringify(env), CHANNEL_QOS[channel]);
   }
 
   private onCommand(payload: Buffer): void {
@@ -298,20 +309,23 @@ export class SimDevice {
       return;
     }
     const cmd = parsed.message;
-    let outcome = this.replies.get(cmd.tid);
+    const now = Date.now();
+    // Forget tids older than the contracts' memory (the map is in insertion order).
+    for (const [tid, r] of this.replies) {
+      if (now - r.at <= COMMAND_TID_MEMORY_MS && this.replies.size <= REPLY_CACHE_MAX) break;
+      this.replies.delete(tid);
+    }
+    let outcome = this.replies.get(cmd.tid)?.outcome;
     if (!outcome) {
       try {
         outcome = this.execute(cmd.method, cmd.data);
       } catch (err) {
-        outcome = { result: RESULT.failed, message: err instanceof Error ? err.message : String(err) };
+        outcome = { result: RESULT.failed, message: (err instanceof Error ? err.message : String(err)).slice(0, 256) };
       }
-      this.replies.set(cmd.tid, outcome);
-      if (this.replies.size > REPLY_CACHE) {
-        const oldest = this.replies.keys().next().value;
-        if (oldest !== undefined) this.replies.delete(oldest);
-      }
+      this.replies.set(cmd.tid, { outcome, at: now });
     }
-    this.publish('commands_reply', `${cmd.method}_reply`, outcome, 1, false, cmd.tid, cmd.bid);
+    // The reply method must fit the envelope's 64 characters too.
+    this.publish('commands_reply', `${cmd.method.slice(0, 58)}_reply`, outcome, cmd.tid, cmd.bid);
     // Faults injected by command that take the link down go after the reply.
     if (this.pendingOffline) {
       this.pendingOffline = false;
@@ -325,14 +339,14 @@ export class SimDevice {
   private execute(method: string, data: unknown): CommandOutcome {
     const d = (typeof data === 'object' && data !== null ? data : {}) as Record<string, unknown>;
     switch (method) {
-      case 'video.start': {
+      case LinkMethod.VIDEO_START: {
         const v = this.opts.video;
         if (!v?.available) return { result: RESULT.videoUnavailable, message: 'video unavailable' };
         v.start(this.spec.sn, this.spec.name);
         this.publishStateIfChanged(true);
-        return { result: RESULT.ok, message: this.videoUrl() };
+        return { result: RESULT.ok, message: 'started', output: { url: this.videoUrl() } };
       }
-      case 'video.stop': {
+      case LinkMethod.VIDEO_STOP: {
         this.opts.video?.stop(this.spec.sn);
         this.publishStateIfChanged(true);
         return { result: RESULT.ok, message: 'stopped' };
@@ -361,7 +375,8 @@ export interface StateSnapshot {
   firmware: string;
   rate_hz: number;
   faults: Fault[];
-  video: { live: boolean; url: string | null };
+  /** `streaming` is what the contracts' `stateData.video` carries; `url` is the playlist path when streaming. */
+  video: { streaming: boolean; url: string | null };
   nest: { hatch: number; platform: number; tripod: number; charger: number; drone_power: number } | null;
   drone: {
     sn: string;
@@ -375,11 +390,23 @@ export interface StateSnapshot {
   };
 }
 
+/** data of a `state` message: the full snapshot plus the facts that changed (flat keys). */
+export type StateMessageData = StateSnapshot & { changed: Facts };
+
 /** Why an outgoing message does not match the contracts, or null when it does. */
 export function validateOutgoing(channel: DeviceChannel, env: unknown): string | null {
   const e = linkEnvelope.safeParse(env);
   if (!e.success) return e.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-  const schema = channel === 'telemetry' ? telemetryData : channel === 'presence' ? presenceData : null;
+  const schema =
+    channel === 'telemetry'
+      ? telemetryData
+      : channel === 'presence'
+        ? presenceData
+        : channel === 'state'
+          ? stateData
+          : channel === 'commands_reply'
+            ? commandReplyData
+            : null;
   if (!schema) return null;
   const r = schema.safeParse(e.data.data);
   return r.success ? null : r.error.issues.map((i) => `data.${i.path.join('.')}: ${i.message}`).join('; ');

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { LINK_VERSION, parseLinkMessage, presenceData, telemetryData, topicOf } from '@nest/contracts';
+import { LINK_VERSION, commandReplyData, parseLinkMessage, presenceData, stateData, telemetryData, topicOf } from '@nest/contracts';
 import type { LinkEnvelope, TelemetryData } from '@nest/contracts';
 import type { MqttClient } from 'mqtt';
 import { demoFleet, devicePassword, startFleet } from './index.js';
-import type { Fleet, StateSnapshot } from './index.js';
+import { FIRMWARE } from './index.js';
+import type { Fleet, StateMessageData } from './index.js';
 import { startBroker } from './test/broker.js';
 import type { TestBroker } from './test/broker.js';
 
@@ -93,7 +94,9 @@ describe('fleet over a real broker', () => {
       const state = on(got, sn, 'state');
       expect(state[0]?.retain).toBe(true);
       expect(state[0]?.env.method).toBe('state');
-      const snap = (state[0]?.env.data as { snapshot: StateSnapshot }).snapshot;
+      const snap = stateData.parse(state[0]?.env.data) as unknown as StateMessageData;
+      expect(snap.firmware).toBe(FIRMWARE);
+      expect(snap.video).toEqual({ streaming: false, url: null });
       expect(snap.sn).toBe(sn);
       expect(snap.nest === null).toBe(sn === 'SIM-ALONE-01');
     }
@@ -171,11 +174,11 @@ describe('fleet over a real broker', () => {
     expect(drone.drone!.battery.percent).toBeLessThanOrEqual(15);
     expect([9, 11]).toContain(drone.drone!.rtk.ntrip_state);
     const state = await until('state with faults', () =>
-      on(got, 'SIM-STABLE-01', 'state').map((m) => m.env.data as { changed: Record<string, unknown>; snapshot: StateSnapshot }).find((d) => d.snapshot.faults.includes('hatch_stuck')));
-    expect(state.snapshot.nest!.hatch).toBe(4);
+      on(got, 'SIM-STABLE-01', 'state').map((m) => m.env.data as StateMessageData).find((d) => d.faults.includes('hatch_stuck')));
+    expect(state.nest!.hatch).toBe(4);
     expect(state.changed['nest.hatch']).toBe(4);
     fleet.clear('SIM-STABLE-01');
-    await until('hatch back', () => on(got, 'SIM-STABLE-01', 'state').map((m) => m.env.data as { snapshot: StateSnapshot }).find((d) => d.snapshot.nest!.hatch === 0 && d.snapshot.faults.length === 0));
+    await until('hatch back', () => on(got, 'SIM-STABLE-01', 'state').map((m) => m.env.data as StateMessageData).find((d) => d.nest!.hatch === 0 && d.faults.length === 0));
   });
 
   it('commands: reply keeps the tid, a repeated tid is not executed twice, unknown and malformed are handled', async () => {
@@ -186,6 +189,7 @@ describe('fleet over a real broker', () => {
     const tid = await command(obs, sn, 'fault.inject', { fault: 'hatch_stuck' });
     const reply = await until('reply', () => on(got, sn, 'commands_reply').find((m) => m.env.tid === tid));
     expect(reply.env).toMatchObject({ method: 'fault.inject_reply', bid: 'b-1', data: { result: 0 } });
+    commandReplyData.parse(reply.env.data);
     expect(fleet.devices()[0]!.telemetry().nest!.hatch).toBe(4);
     // Cleared by someone else, then the same tid again: answered with the first outcome, not executed again.
     fleet.clear(sn, 'hatch_stuck');

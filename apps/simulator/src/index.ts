@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { DEFAULT_TELEMETRY_HZ } from '@nest/contracts';
+import { DEFAULT_TELEMETRY_HZ, isDeviceSn, isSn } from '@nest/contracts';
 import type { DeviceTypeKeyValue, TelemetryData } from '@nest/contracts';
 import { SimDevice, clampRate } from './device.js';
 import type { SimDeviceSpec } from './device.js';
@@ -14,7 +14,7 @@ import type { VideoManager } from './video.js';
  * speaking the device link of `@nest/contracts` (device-link.ts). See docs/simulator.md.
  */
 export type DeviceKindKey = DeviceTypeKeyValue;
-export type { SimDeviceSpec, StateSnapshot } from './device.js';
+export type { SimDeviceSpec, StateSnapshot, StateMessageData } from './device.js';
 export type { Fault } from './model.js';
 export { FAULTS, isFault, DeviceModel, MODEL } from './model.js';
 export { RESULT, FIRMWARE, validateOutgoing } from './device.js';
@@ -63,6 +63,7 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
   const log = opts.log ?? (() => {});
   const seen = new Set<string>();
   for (const d of opts.devices) {
+    if (!isDeviceSn(d.sn) || !isSn(d.uavSn)) throw new Error(`not a device serial number: ${d.sn} / ${d.uavSn}`);
     if (seen.has(d.sn)) throw new Error(`duplicate device sn: ${d.sn}`);
     seen.add(d.sn);
   }

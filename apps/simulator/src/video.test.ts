@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { LINK_VERSION, parseLinkMessage, topicOf } from '@nest/contracts';
+import { LINK_VERSION, parseLinkMessage, topicOf, videoStartOutput } from '@nest/contracts';
 import { demoFleet, devicePassword, startFleet } from './index.js';
 import type { Fleet } from './index.js';
 import { startBroker } from './test/broker.js';
@@ -47,13 +47,13 @@ describe('live video (ffmpeg HLS)', () => {
     broker = await startBroker({ passwords: new Map(devices.map((d) => [d.sn, d.password])) });
     fleet = await startFleet({ brokerUrl: broker.url, devices, liveDir, liveUrlBase: '/live/' });
     const obs = await broker.observer();
-    const replies: { tid: string; data: { result: number; message: string } }[] = [];
-    const states: { video: { live: boolean; url: string | null } }[] = [];
+    const replies: { tid: string; data: { result: number; message?: string; output?: unknown } }[] = [];
+    const states: { video: { streaming: boolean; url: string | null } }[] = [];
     obs.on('message', (topic, payload) => {
       const p = parseLinkMessage(payload);
       if (!p.ok) return;
       if (topic.endsWith('/commands_reply')) replies.push(p.message as never);
-      if (topic.endsWith('/state')) states.push((p.message.data as { snapshot: never }).snapshot);
+      if (topic.endsWith('/state')) states.push(p.message.data as never);
     });
     await obs.subscribeAsync([topicOf(sn, 'commands_reply'), topicOf(sn, 'state')], { qos: 1 });
     const send = async (method: string) => {
@@ -65,7 +65,8 @@ describe('live video (ffmpeg HLS)', () => {
       return r;
     };
     const started = await send('video.start');
-    expect(started.data).toEqual({ result: 0, message: `/live/${sn}/index.m3u8` });
+    expect(started.data).toEqual({ result: 0, message: 'started', output: { url: `/live/${sn}/index.m3u8` } });
+    expect(videoStartOutput.parse(started.data.output).url).toBe(`/live/${sn}/index.m3u8`);
     const playlist = join(liveDir, sn, 'index.m3u8');
     const t0 = Date.now();
     while (segmentsIn(playlist).length < 1 && Date.now() - t0 < 10_000) await sleep(100);
@@ -74,7 +75,7 @@ describe('live video (ffmpeg HLS)', () => {
     expect(text).toContain('#EXTM3U');
     expect(text).not.toContain('#EXT-X-ENDLIST');
     expect(readdirSync(join(liveDir, sn)).some((f) => f.endsWith('.ts'))).toBe(true);
-    expect(states.some((s) => s.video.live && s.video.url === `/live/${sn}/index.m3u8`)).toBe(true);
+    expect(states.some((s) => s.video.streaming && s.video.url === `/live/${sn}/index.m3u8`)).toBe(true);
     const stopped = await send('video.stop');
     expect(stopped.data.result).toBe(0);
     for (let i = 0; i < 60 && existsSync(join(liveDir, sn)); i++) await sleep(50);
