@@ -89,7 +89,7 @@ describe('route guard', () => {
 
   it('entering login clears the menu and the token and closes push with its handlers', async () => {
     await signedIn(LIMITED);
-    renderAt('/home');
+    renderAt('/equipment');
     await screen.findByTestId('coming-page', {}, { timeout: 5000 });
     cleanup();
     renderAt('/');

@@ -161,6 +161,7 @@ export const enUS: Catalog = {
     locate: 'Go to my location',
     locatedByCity: 'Your exact position is unavailable; showing {city}',
     locateFailed: 'Location failed: neither your position nor the city search is available',
+    unavailable: 'The map needs WebGL2, which this browser does not provide',
     devices: 'Devices on the map',
   },
   fleet: {

@@ -162,6 +162,7 @@ export const zhCN = {
     locate: '定位到当前位置',
     locatedByCity: '无法获取精确位置，已定位到{city}',
     locateFailed: '定位失败：无法获取当前位置，城市查询也未成功',
+    unavailable: '浏览器不支持 WebGL2，无法显示地图',
     devices: '地图上的设备',
   },
   fleet: {

@@ -48,6 +48,7 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme }: Fleet
   const [basemap, setBasemap] = useState<BasemapId>(readBasemap);
   const [cursor, setCursor] = useState<LatLng | null>(null);
   const [ready, setReady] = useState(false);
+  const [failed, setFailed] = useState(false);
   const markers = useRef(new Map<string, Marker>());
   const basemapRef = useRef(basemap);
   basemapRef.current = basemap;
@@ -64,7 +65,9 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme }: Fleet
   // ---------------------------------------------------------------- the map itself
   useEffect(() => {
     if (!container.current) return;
-    const map = new MapLibreMap({
+    let map: MapLibreMap;
+    try {
+      map = new MapLibreMap({
       container: container.current,
       style: basemapStyle(basemapRef.current, theme),
       center: toMap(basemapRef.current, CITIES[0]!),
@@ -75,7 +78,12 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme }: Fleet
       transformRequest: (url) => ({ url: absoluteUrl(url) }),
       dragRotate: false,
       pitchWithRotate: false,
-    });
+      });
+    } catch {
+      // No WebGL2 (old browser, disabled GPU): the rest of the screen works without the map.
+      setFailed(true);
+      return;
+    }
     mapRef.current = map;
     map.addControl(new NavigationControl({ showCompass: false }), 'bottom-right');
     map.addControl(new ScaleControl({ unit: 'metric' }), 'bottom-left');
@@ -221,6 +229,11 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme }: Fleet
   return (
     <div className="fleet-map" data-testid="fleet-map" data-basemap={basemap}>
       <div ref={container} className="fleet-map-canvas" />
+      {failed && (
+        <div className="fleet-map-failed" role="status">
+          {t('map.unavailable')}
+        </div>
+      )}
       <div className="fleet-map-tools">
         <Segmented
           size="small"
