@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { DEFAULT_TELEMETRY_HZ, isDeviceSn, isSn } from '@nest/contracts';
+import { DEFAULT_TELEMETRY_HZ, SERVER_CLIENT_ID_PREFIX, isDeviceSn, isSn } from '@nest/contracts';
 import type { DeviceTypeKeyValue, TelemetryData } from '@nest/contracts';
 import { SimDevice, clampRate } from './device.js';
 import type { SimDeviceSpec } from './device.js';
@@ -63,7 +63,7 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
   const log = opts.log ?? (() => {});
   const seen = new Set<string>();
   for (const d of opts.devices) {
-    if (!isDeviceSn(d.sn) || !isSn(d.uavSn)) throw new Error(`not a device serial number: ${d.sn} / ${d.uavSn}`);
+    if (!isDeviceSn(d.sn) || d.sn.startsWith(SERVER_CLIENT_ID_PREFIX) || !isSn(d.uavSn)) throw new Error(`not a device serial number: ${d.sn} / ${d.uavSn}`);
     if (seen.has(d.sn)) throw new Error(`duplicate device sn: ${d.sn}`);
     seen.add(d.sn);
   }
