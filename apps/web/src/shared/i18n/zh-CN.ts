@@ -228,7 +228,7 @@ export const zhCN = {
     retrying: '{seconds} 秒后重试',
   },
   videoList: {
-    title: '外部摄像头录像',
+    title: '外置相机录像',
     device: '选择设备',
     camera: '摄像头',
     start: '开始时间',

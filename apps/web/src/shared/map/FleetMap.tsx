@@ -95,6 +95,8 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme }: Fleet
           type: 'geojson',
           data: dataRef.current,
           cluster: true,
+          // Above clusterMaxZoom, so that every device stands alone from MARKER_CLUSTER_MAX_ZOOM + 1 on.
+          maxzoom: 22,
           clusterMaxZoom: MARKER_CLUSTER_MAX_ZOOM,
           clusterRadius: MARKER_CLUSTER_GRID_SIZE,
           clusterProperties: CLUSTER_PROPERTIES,
