@@ -1,58 +1,19 @@
-import gcoord, { type CRSTypes } from 'gcoord';
-
 /**
  * @nest/geo: pure geometry shared by browser, server and simulator. Store WGS84 everywhere; convert to
  * GCJ-02 only at the boundary of a Chinese basemap (AMap/Tencent), and back when the user clicks on it.
- * Later: fence and route validation, survey grids, flight-time estimates, terrain.
+ * - coords: LatLng, WGS84 <-> GCJ-02, haversine distance, path length
+ * - local / polygon: local metric frame, rings, inside tests with a boundary tolerance
+ * - validation: fence and route rules answering Issue[] (zh/en texts)
+ * - camera / survey: camera presets, GSD, footprint, lawnmower grids that respect concave areas
+ * - estimate: distance, area, flight-time estimate
+ * - terrain: terrain providers, terrain-following heights, elevation-tile math
  */
-
-/** A position in decimal degrees, as the contracts carry it. */
-export interface LatLng {
-  lat: number;
-  lng: number;
-}
-
-/** Mean Earth radius used by haversine (IUGG, the same as turf). */
-export const EARTH_RADIUS_M = 6_371_008.8;
-
-const convert = (p: LatLng, from: CRSTypes, to: CRSTypes): LatLng => {
-  const [lng, lat] = gcoord.transform<[number, number]>([p.lng, p.lat], from, to);
-  return { lat, lng };
-};
-
-/** WGS84 (GPS, files, storage) to GCJ-02 (Chinese basemaps). Points outside China are unchanged. */
-export const wgs84ToGcj02 = (p: LatLng): LatLng => convert(p, gcoord.WGS84, gcoord.GCJ02);
-
-/**
- * GCJ-02 to WGS84. gcoord's iterative inverse stops near 1e-6 degrees (about 0.1 m); a few more
- * correction steps bring the round trip below a millimetre, so repeated edits on a GCJ-02 map do not
- * drift stored WGS84 points. Points outside China are unchanged.
- */
-export function gcj02ToWgs84(p: LatLng): LatLng {
-  let w = convert(p, gcoord.GCJ02, gcoord.WGS84);
-  for (let i = 0; i < 4; i++) {
-    const g = wgs84ToGcj02(w);
-    const dLat = g.lat - p.lat;
-    const dLng = g.lng - p.lng;
-    if (Math.abs(dLat) < 1e-10 && Math.abs(dLng) < 1e-10) break;
-    w = { lat: w.lat - dLat, lng: w.lng - dLng };
-  }
-  return w;
-}
-
-const rad = (deg: number): number => (deg * Math.PI) / 180;
-
-/** Great-circle distance in metres between two WGS84 points (haversine). */
-export function haversineDistance(a: LatLng, b: LatLng): number {
-  const dLat = rad(b.lat - a.lat);
-  const dLng = rad(b.lng - a.lng);
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(rad(a.lat)) * Math.cos(rad(b.lat)) * Math.sin(dLng / 2) ** 2;
-  return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
-}
-
-/** Length in metres of a path through the points in order (0 for fewer than two points). */
-export function pathLength(points: readonly LatLng[]): number {
-  let total = 0;
-  for (let i = 1; i < points.length; i++) total += haversineDistance(points[i - 1]!, points[i]!);
-  return total;
-}
+export * from './coords.js';
+export * from './local.js';
+export * from './polygon.js';
+export * from './issues.js';
+export * from './validation.js';
+export * from './camera.js';
+export * from './survey.js';
+export * from './estimate.js';
+export * from './terrain.js';

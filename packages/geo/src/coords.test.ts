@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EARTH_RADIUS_M, gcj02ToWgs84, haversineDistance, pathLength, wgs84ToGcj02 } from './index.js';
+import { EARTH_RADIUS_M, gcj02ToWgs84, haversineDistance, pathLength, wgs84ToGcj02 } from './coords.js';
 
 const TIANANMEN_WGS84 = { lat: 39.9087, lng: 116.3975 };
 
