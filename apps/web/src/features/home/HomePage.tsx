@@ -47,7 +47,7 @@ export default function HomePage(): ReactNode {
       </aside>
       <section className="home-center">
         <Suspense fallback={<div className="home-map-loading"><Spin /></div>}>
-          <FleetMap devices={shown} selectedSn={selectedSn} onSelect={select} theme={theme} />
+          <FleetMap devices={shown} selectedSn={selectedSn} onSelect={select} theme={theme} loaded={!loading} />
         </Suspense>
       </section>
       <aside className="home-side home-right">

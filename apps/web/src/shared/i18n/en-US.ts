@@ -162,6 +162,9 @@ export const enUS: Catalog = {
     locatedByCity: 'Your exact position is unavailable; showing {city}',
     locateFailed: 'Location failed: neither your position nor the city search is available',
     unavailable: 'The map needs WebGL2, which this browser does not provide',
+    zoomIn: 'Zoom in',
+    zoomOut: 'Zoom out',
+    attribution: 'Map data sources',
     devices: 'Devices on the map',
   },
   fleet: {

@@ -163,6 +163,9 @@ export const zhCN = {
     locatedByCity: '无法获取精确位置，已定位到{city}',
     locateFailed: '定位失败：无法获取当前位置，城市查询也未成功',
     unavailable: '浏览器不支持 WebGL2，无法显示地图',
+    zoomIn: '放大',
+    zoomOut: '缩小',
+    attribution: '地图数据来源',
     devices: '地图上的设备',
   },
   fleet: {

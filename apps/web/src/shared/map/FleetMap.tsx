@@ -23,6 +23,8 @@ export interface FleetMapProps {
   selectedSn: string | null;
   onSelect: (sn: string) => void;
   theme: Theme;
+  /** The device list has been read (an empty fleet then centres the map where the operator is). */
+  loaded?: boolean;
 }
 
 const SOURCE = 'devices';
@@ -41,7 +43,7 @@ const CLUSTER_PROPERTIES = {
  * online status, clustered by a GeoJSON source (MARKER_CLUSTER_*). Coordinates are WGS84 everywhere in
  * the app and converted at this boundary when the basemap is GCJ-02 (basemaps.ts).
  */
-export default function FleetMap({ devices, selectedSn, onSelect, theme }: FleetMapProps): ReactNode {
+export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded = true }: FleetMapProps): ReactNode {
   const { t, lang } = useI18n();
   const container = useRef<HTMLDivElement>(null);
   const mapRef = useRef<MapLibreMap | null>(null);
@@ -78,6 +80,11 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme }: Fleet
       transformRequest: (url) => ({ url: absoluteUrl(url) }),
       dragRotate: false,
       pitchWithRotate: false,
+      locale: {
+        'NavigationControl.ZoomIn': t('map.zoomIn'),
+        'NavigationControl.ZoomOut': t('map.zoomOut'),
+        'AttributionControl.ToggleAttribution': t('map.attribution'),
+      },
       });
     } catch {
       // No WebGL2 (old browser, disabled GPU): the rest of the screen works without the map.
@@ -199,8 +206,14 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme }: Fleet
       const lngs = points.map((p) => p[0]);
       const lats = points.map((p) => p[1]);
       map.fitBounds([[Math.min(...lngs), Math.min(...lats)], [Math.max(...lngs), Math.max(...lats)]], { padding: 80, maxZoom: MAP_DEFAULT_ZOOM, duration: 0 });
+    } else if (loaded) {
+      // No device to show: where the operator is (browser position, then city search); else stay put.
+      fitted.current = true;
+      locate()
+        .then((p) => map.jumpTo({ center: toMap(basemapRef.current, p), zoom: MAP_DEFAULT_ZOOM }))
+        .catch(() => undefined);
     }
-  }, [data, ready]);
+  }, [data, ready, loaded]);
 
   useEffect(() => {
     const map = mapRef.current;
