@@ -15,13 +15,17 @@ import { openDatabase, type DatabaseHandle } from './db/index.js';
 import { migrateToLatest } from './db/migrate.js';
 import { seedReferenceData } from './db/seed.js';
 import { sessionPolicyOf, type AppDeps } from './deps.js';
+import { deviceHandlers } from './devices/handlers.js';
 import { functionHandlers } from './functions/handlers.js';
+import { startLive } from './link/runtime.js';
 import { PushHub } from './push/hub.js';
 import { registerSecurityHeaders } from './static/headers.js';
 import { registerStaticResources } from './static/routes.js';
 import { registerMaps } from './maps/routes.js';
 import { registerWebApp } from './static/web.js';
 import { userHandlers } from './users/handlers.js';
+import { registerMediaRoutes } from './videos/routes.js';
+import { videoHandlers } from './videos/handlers.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -49,7 +53,13 @@ export interface BuildOptions {
 
 /** All handlers of the feature modules, by registry call name. */
 export function featureHandlers(deps: AppDeps): Handlers {
-  return { ...authHandlers(deps), ...userHandlers(deps), ...functionHandlers(deps) };
+  return {
+    ...authHandlers(deps),
+    ...userHandlers(deps),
+    ...functionHandlers(deps),
+    ...deviceHandlers(deps),
+    ...videoHandlers(deps),
+  };
 }
 
 function errorCode(err: FastifyError): number {
@@ -93,7 +103,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     const keys = await loadOrCreateKeys(config.dataDir);
     // Warm the dummy hash so the first unknown-account sign-in costs what a wrong password costs.
     await dummyHash(config.scrypt);
-    const deps: AppDeps = { config, db, dbKind: kind, keys, sessions: sessionPolicyOf(config) };
+    const live = await startLive(config, db, app.log);
+    app.addHook('onClose', async () => live.close());
+    const deps: AppDeps = { config, db, dbKind: kind, keys, sessions: sessionPolicyOf(config), live };
     const hub = new PushHub(deps, app.log);
     const routes: RouteEntry[] = [];
     app.decorate('nest', { deps, hub, routes });
@@ -131,6 +143,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     });
 
     registerStaticResources(app, keys);
+    await registerMediaRoutes(app, config);
     registerMaps(app, config);
     registerCalls(app, deps, { ...featureHandlers(deps), ...options.handlers });
     app.route({

@@ -7,17 +7,37 @@
  *       creates a user (validity permanent, state normal) and prints its u_id.
  *   node --import tsx apps/server/src/cli.ts user-list
  *       prints one tab-separated line per user: u_id, account, nick, company, state, fun_list.
+ *   node --import tsx apps/server/src/cli.ts device-list
+ *       prints one tab-separated line per registered device: sn, type, name, company, enabled (1/0), drone sn.
+ *   node --import tsx apps/server/src/cli.ts device-secret <sn>
+ *       prints the broker password of a registered device (user name = sn).
+ *   node --import tsx apps/server/src/cli.ts device-key
+ *       prints the device key (hex): the simulator's --password-secret, from which every device password
+ *       is derived (DATA_DIR/keys/device.key, generated on first use).
+ *   node --import tsx apps/server/src/cli.ts demo-fleet [--nests 3] [--drones 2] [--center lat,lng]
+ *        [--company wk] [--prefix SIM]
+ *       registers the simulator's demo devices (missing ones only) and prints their sns, so the simulator
+ *       can run as its own process: nest-simulator --password-secret $(cli.ts device-key) ...
+ *   node --import tsx apps/server/src/cli.ts mosquitto-files --dir <dir> [--port 1883] [--host 127.0.0.1]
+ *       writes mosquitto.conf, nest.acl and nest.passwd (server user + every enabled device) for an
+ *       external Mosquitto broker (docs/device-protocol.md); run again after registering devices.
  *
  * Exit code 0 on success, 1 on a usage or validation error (message on stderr).
  */
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PASSWORD_MAX, PASSWORD_MIN, isAccount, isEmail } from '@nest/contracts';
+import { PASSWORD_MAX, PASSWORD_MIN, SERVER_MQTT_USER, isAccount, isEmail } from '@nest/contracts';
 import { hashPassword } from './auth/passwords.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/index.js';
 import { migrateToLatest } from './db/migrate.js';
 import { seedReferenceData } from './db/seed.js';
+import { ensureDemoDevices } from './devices/demo.js';
+import { deviceName, findDeviceBySn, loadDevices } from './devices/store.js';
+import { devicePassword, loadOrCreateLinkSecrets } from './link/credentials.js';
+import { mosquittoAcl, mosquittoConf, mosquittoPasswordFile } from './link/mosquitto.js';
+import { loadSimulator } from './link/simulator.js';
 import { AccountTakenError, createUser, findCompany, listUsers, parseFunList } from './users/store.js';
 
 export interface CliIo {
@@ -29,6 +49,11 @@ const USAGE = [
   'Usage:',
   '  cli.ts user-add --account <phone|email> --password <password> --nick <nick> [--funs a,b,c] [--company wk] [--email <e-mail>]',
   '  cli.ts user-list',
+  '  cli.ts device-list',
+  '  cli.ts device-secret <sn>',
+  '  cli.ts device-key',
+  '  cli.ts demo-fleet [--nests 3] [--drones 2] [--center lat,lng] [--company wk] [--prefix SIM]',
+  '  cli.ts mosquitto-files --dir <dir> [--port 1883] [--host 127.0.0.1]',
 ].join('\n');
 
 class UsageError extends Error {}
@@ -107,6 +132,107 @@ async function userList(config: Config, args: readonly string[], io: CliIo): Pro
   }
 }
 
+/** Opens the database, brings it up to date, runs `work`, closes it. */
+async function withDb<T>(config: Config, work: (db: ReturnType<typeof openDatabase>['db']) => Promise<T>): Promise<T> {
+  const { db } = openDatabase(config);
+  try {
+    await migrateToLatest(db);
+    await seedReferenceData(db);
+    return await work(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function deviceList(config: Config, args: readonly string[], io: CliIo): Promise<number> {
+  parseOptions(args, []);
+  return withDb(config, async (db) => {
+    for (const d of await loadDevices(db)) {
+      io.out([d.sn_id, d.type, deviceName(d), d.company_id, Number(d.enabled), d.uav_sn].join('\t'));
+    }
+    return 0;
+  });
+}
+
+async function deviceSecret(config: Config, args: readonly string[], io: CliIo): Promise<number> {
+  const [sn, ...rest] = args;
+  if (!sn || sn.startsWith('--') || rest.length > 0) throw new UsageError('device-secret needs exactly one serial number');
+  return withDb(config, async (db) => {
+    if (!(await findDeviceBySn(db, sn))) throw new UsageError(`no device with serial number ${sn}`);
+    const secrets = await loadOrCreateLinkSecrets(config.dataDir);
+    io.out(devicePassword(secrets.deviceKeyHex, sn));
+    return 0;
+  });
+}
+
+async function deviceKey(config: Config, args: readonly string[], io: CliIo): Promise<number> {
+  parseOptions(args, []);
+  io.out((await loadOrCreateLinkSecrets(config.dataDir)).deviceKeyHex);
+  return 0;
+}
+
+function count(o: Map<string, string>, name: string, def: number): number {
+  const raw = o.get(name);
+  if (raw === undefined) return def;
+  if (!/^\d+$/.test(raw) || Number(raw) > 200) throw new UsageError(`--${name} must be an integer from 0 to 200`);
+  return Number(raw);
+}
+
+async function demoFleetCommand(config: Config, args: readonly string[], io: CliIo): Promise<number> {
+  const o = parseOptions(args, ['nests', 'drones', 'center', 'company', 'prefix']);
+  const nests = count(o, 'nests', config.simNests);
+  const drones = count(o, 'drones', config.simDrones);
+  let center = config.simCenter;
+  const rawCenter = o.get('center');
+  if (rawCenter !== undefined) {
+    const m = /^(-?\d+(?:\.\d+)?),(-?\d+(?:\.\d+)?)$/.exec(rawCenter.replace(/\s/g, ''));
+    if (!m || Math.abs(Number(m[1])) > 85 || Math.abs(Number(m[2])) > 180) throw new UsageError('--center must be lat,lng');
+    center = { lat: Number(m[1]), lng: Number(m[2]) };
+  }
+  const prefix = o.get('prefix') ?? 'SIM';
+  if (!/^[A-Za-z0-9_]{1,16}$/.test(prefix)) throw new UsageError('--prefix must be 1-16 letters, digits or _');
+  const sim = await loadSimulator();
+  const specs = sim.demoFleet(center, { nests, drones }, prefix);
+  return withDb(config, async (db) => {
+    const company = await findCompany(db, o.get('company') ?? 'wk');
+    if (!company) throw new UsageError(`unknown company "${o.get('company')}"`);
+    await ensureDemoDevices(db, specs, company.id);
+    for (const s of specs) io.out(s.sn);
+    return 0;
+  });
+}
+
+async function mosquittoFiles(config: Config, args: readonly string[], io: CliIo): Promise<number> {
+  const o = parseOptions(args, ['dir', 'port', 'host']);
+  const dir = o.get('dir');
+  if (!dir) throw new UsageError('mosquitto-files needs --dir');
+  const port = Number(o.get('port') ?? '1883');
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new UsageError('--port must be 1-65535');
+  const host = o.get('host') ?? '127.0.0.1';
+  return withDb(config, async (db) => {
+    const secrets = await loadOrCreateLinkSecrets(config.dataDir);
+    const devices = (await loadDevices(db)).filter((d) => Number(d.enabled) === 1);
+    const target = path.resolve(dir);
+    await mkdir(target, { recursive: true });
+    const passwordFile = path.join(target, 'nest.passwd');
+    const aclFile = path.join(target, 'nest.acl');
+    const users = [
+      { user: config.mqttUsername, password: config.mqttPassword ?? secrets.serverPassword },
+      ...devices.map((d) => ({ user: d.sn_id, password: devicePassword(secrets.deviceKeyHex, d.sn_id) })),
+    ];
+    await writeFile(passwordFile, mosquittoPasswordFile(users), { mode: 0o600 });
+    await chmod(passwordFile, 0o600);
+    await writeFile(aclFile, mosquittoAcl(config.mqttUsername));
+    await writeFile(
+      path.join(target, 'mosquitto.conf'),
+      mosquittoConf({ port, host, passwordFile, aclFile, persistenceDir: path.join(target, 'data') }),
+    );
+    io.out(`Wrote ${path.join(target, 'mosquitto.conf')}, ${aclFile} and ${passwordFile} (${devices.length} devices)`);
+    if (config.mqttUsername !== SERVER_MQTT_USER || config.mqttPassword) io.out('Server user from MQTT_USERNAME / MQTT_PASSWORD');
+    return 0;
+  });
+}
+
 export async function runCli(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>> = process.env,
@@ -118,6 +244,11 @@ export async function runCli(
     const config = { ...loadConfig(env), ...overrides };
     if (command === 'user-add') return await userAdd(config, args, io);
     if (command === 'user-list') return await userList(config, args, io);
+    if (command === 'device-list') return await deviceList(config, args, io);
+    if (command === 'device-secret') return await deviceSecret(config, args, io);
+    if (command === 'device-key') return await deviceKey(config, args, io);
+    if (command === 'demo-fleet') return await demoFleetCommand(config, args, io);
+    if (command === 'mosquitto-files') return await mosquittoFiles(config, args, io);
     throw new UsageError(command ? `unknown command "${command}"` : 'missing command');
   } catch (err) {
     if (err instanceof UsageError) {

@@ -10,6 +10,15 @@
  * | DATABASE_URL         | (unset)                        | `postgres://user:pass@host:port/db` (or `postgresql://`) selects PostgreSQL; when unset the SQLite file `DATA_DIR/nest.sqlite` is used. |
  * | MQTT_URL             | (unset)                        | External MQTT broker (`mqtt://`, `mqtts://`, `ws://`, `wss://`). When unset an embedded broker (aedes) listens on 127.0.0.1:MQTT_PORT. |
  * | MQTT_PORT            | 1883                           | Port of the embedded broker (ignored when MQTT_URL is set; 0 picks a free port). |
+ * | MQTT_USERNAME        | nest-server                    | The server's own user name at the broker (external broker; the embedded one always uses nest-server). |
+ * | MQTT_PASSWORD        | (generated)                    | The server's own broker password. When unset: the content of DATA_DIR/keys/mqtt-server.secret (generated on first start); put that user and password in the external broker's password file (docs/device-protocol.md). |
+ * | SIMULATOR            | on                             | on: register demo devices (company wk) and run a simulated fleet in the server process; off: real devices only. |
+ * | SIM_CENTER           | 22.5431,114.0579               | Centre of the simulated fleet, "lat,lng" in WGS84 decimal degrees (default: Shenzhen Civic Center). |
+ * | SIM_NESTS            | 3                              | Number of simulated nests (0-200). |
+ * | SIM_DRONES           | 2                              | Number of simulated single-soldier drones (0-200). |
+ * | SIM_RATE_HZ          | 1                              | Telemetry rate of the simulated devices, 0.5 to 10 Hz. |
+ * | LIVE_DIR             | DATA_DIR/live                  | Directory of live video (HLS: <sn>/index.m3u8 and segments), served at /live/. |
+ * | LIVE_URL_BASE        | /live                          | Base of the live video URLs given to browsers: <LIVE_URL_BASE>/<sn>/index.m3u8 (a path on this server or an absolute http(s) URL of a media server). |
  * | BASE_USER            | /api/user                      | Base path of the user service calls (contracts DEFAULT_SERVICE_BASES). |
  * | BASE_DEVICE          | /api/device                    | Base path of the device service calls. |
  * | BASE_ZONE            | /api/zone                      | Base path of the map (zone) service calls. |
@@ -29,7 +38,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   DEFAULT_SERVICE_BASES,
+  DEVICE_HOLD_SECONDS,
+  MAX_TELEMETRY_HZ,
+  MIN_TELEMETRY_HZ,
   PASSWORD_MAX,
+  SERVER_MQTT_USER,
   PASSWORD_MIN,
   SERVICES,
   TOKEN_COOKIE_HOURS,
@@ -56,6 +69,21 @@ export interface Config {
   databaseUrl: string | null;
   mqttUrl: string | null;
   mqttPort: number;
+  /** The server's own broker login (external broker). */
+  mqttUsername: string;
+  /** null: DATA_DIR/keys/mqtt-server.secret. */
+  mqttPassword: string | null;
+  simulator: boolean;
+  simCenter: { lat: number; lng: number };
+  simNests: number;
+  simDrones: number;
+  simRateHz: number;
+  liveDir: string;
+  liveUrlBase: string;
+  /** Not an environment variable: how long a /device/connect hold lasts without renewal (tests lower it). */
+  deviceHoldSeconds: number;
+  /** Not an environment variable: video stops this long after its last watcher left. */
+  videoIdleStopMs: number;
   bases: Record<Service, string>;
   adminAccount: string;
   /** null: generate one on first start. */
@@ -112,6 +140,43 @@ function basePath(env: Env, service: Service): string {
   return raw;
 }
 
+function decimal(env: Env, name: string, def: number, min: number, max: number): number {
+  const raw = value(env, name);
+  if (raw === undefined) return def;
+  if (!/^\d+(\.\d+)?$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be a number from ${min} to ${max} (got "${raw}")`);
+  }
+  return Number(raw);
+}
+
+function onOff(env: Env, name: string, def: boolean): boolean {
+  const raw = (value(env, name) ?? (def ? 'on' : 'off')).toLowerCase();
+  if (['on', 'true', '1', 'yes'].includes(raw)) return true;
+  if (['off', 'false', '0', 'no'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be on or off (got "${raw}")`);
+}
+
+export const DEFAULT_SIM_CENTER = { lat: 22.5431, lng: 114.0579 };
+
+function latLng(env: Env, name: string, def: { lat: number; lng: number }): { lat: number; lng: number } {
+  const raw = value(env, name);
+  if (raw === undefined) return def;
+  const m = /^(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)$/.exec(raw);
+  const lat = m ? Number(m[1]) : NaN;
+  const lng = m ? Number(m[2]) : NaN;
+  if (!m || lat < -85 || lat > 85 || lng < -180 || lng > 180) {
+    throw new ConfigError(`${name} must be "lat,lng" in decimal degrees, e.g. 22.5431,114.0579 (got "${raw}")`);
+  }
+  return { lat, lng };
+}
+
+function liveUrlBase(env: Env): string {
+  const raw = value(env, 'LIVE_URL_BASE') ?? '/live';
+  const ok = /^(\/[A-Za-z0-9._~-]+)+$/.test(raw) || /^https?:\/\/[^\s/]+(\/[A-Za-z0-9._~-]+)*$/.test(raw);
+  if (!ok) throw new ConfigError(`LIVE_URL_BASE must be a path like /live or an http(s) URL, without a trailing slash (got "${raw}")`);
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const host = value(env, 'HOST') ?? '127.0.0.1';
   if (/\s|\//.test(host)) throw new ConfigError(`HOST must be a host name or address (got "${host}")`);
@@ -165,14 +230,32 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`);
   }
 
+  const mqttUsername = value(env, 'MQTT_USERNAME') ?? SERVER_MQTT_USER;
+  if (/[\s#+/]/.test(mqttUsername) || mqttUsername.length > 64) {
+    throw new ConfigError(`MQTT_USERNAME must be a user name without spaces, / # or + (got "${mqttUsername}")`);
+  }
+
   const webDistRaw = value(env, 'WEB_DIST');
+  const dataDir = path.resolve(value(env, 'DATA_DIR') ?? './data');
+  const liveDirRaw = value(env, 'LIVE_DIR');
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host,
-    dataDir: path.resolve(value(env, 'DATA_DIR') ?? './data'),
+    dataDir,
     databaseUrl,
     mqttUrl,
     mqttPort: integer(env, 'MQTT_PORT', 1883, 0, 65535),
+    mqttUsername,
+    mqttPassword: env.MQTT_PASSWORD === undefined || env.MQTT_PASSWORD === '' ? null : env.MQTT_PASSWORD,
+    simulator: onOff(env, 'SIMULATOR', true),
+    simCenter: latLng(env, 'SIM_CENTER', DEFAULT_SIM_CENTER),
+    simNests: integer(env, 'SIM_NESTS', 3, 0, 200),
+    simDrones: integer(env, 'SIM_DRONES', 2, 0, 200),
+    simRateHz: decimal(env, 'SIM_RATE_HZ', 1, MIN_TELEMETRY_HZ, MAX_TELEMETRY_HZ),
+    liveDir: liveDirRaw === undefined ? path.join(dataDir, 'live') : path.resolve(liveDirRaw),
+    liveUrlBase: liveUrlBase(env),
+    deviceHoldSeconds: DEVICE_HOLD_SECONDS,
+    videoIdleStopMs: 60_000,
     bases,
     adminAccount,
     adminPassword,

@@ -2,6 +2,7 @@ import type { Config } from './config.js';
 import type { Database, DatabaseKind } from './db/index.js';
 import type { ServerKeys } from './auth/keys.js';
 import type { SessionPolicy } from './auth/sessions.js';
+import type { LiveRuntime } from './link/runtime.js';
 
 /** What the feature modules share; built once by buildApp. */
 export interface AppDeps {
@@ -10,6 +11,8 @@ export interface AppDeps {
   dbKind: DatabaseKind;
   keys: ServerKeys;
   sessions: SessionPolicy;
+  /** Devices live: broker, link, status, video on demand. */
+  live: LiveRuntime;
 }
 
 export const sessionPolicyOf = (config: Pick<Config, 'sessionIdleMinutes' | 'sessionMaxHours'>): SessionPolicy => ({

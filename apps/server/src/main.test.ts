@@ -10,6 +10,8 @@ import {
   pmdValueOf,
   sealPassword,
   signPmd,
+  type CallName,
+  type DeviceListItem,
   type PublicKeys,
 } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,11 +50,10 @@ function start(env: Record<string, string>): Child {
   return child;
 }
 
-async function signIn(account: string, password: string): Promise<number> {
+async function post<D>(name: CallName, fields: Record<string, string>, token = ''): Promise<{ code: number; data: D }> {
   const base = `http://127.0.0.1:${port}`;
-  const keys = (await (await fetch(base + PUBLIC_KEYS_PATH)).json()) as PublicKeys;
-  const fields = { account, password: await sealPassword(password, keys.password) };
   const ts = Date.now();
+  const def = calls[name];
   const body = new URLSearchParams({
     app_type: '3',
     app_ids: APP_IDS,
@@ -60,12 +61,22 @@ async function signIn(account: string, password: string): Promise<number> {
     app_flavor: APP_FLAVOR,
     os_timestamp: String(ts),
     os_language: 'en',
-    token: '',
-    pmd: signPmd({ token: '', pmdValue: pmdValueOf(fields, calls.login.pmd), timestamp: ts }),
+    token,
+    pmd: signPmd({ token, pmdValue: pmdValueOf(fields, def.pmd), timestamp: def.timestamp ? ts : undefined }),
     ...fields,
   });
-  const res = await fetch(base + callUrl(calls.login), { method: 'POST', body });
-  return ((await res.json()) as { code: number }).code;
+  const res = await fetch(base + callUrl(def), { method: 'POST', body });
+  return (await res.json()) as { code: number; data: D };
+}
+
+async function signInToken(account: string, password: string): Promise<{ code: number; token: string }> {
+  const keys = (await (await fetch(`http://127.0.0.1:${port}${PUBLIC_KEYS_PATH}`)).json()) as PublicKeys;
+  const res = await post<{ token: string } | null>('login', { account, password: await sealPassword(password, keys.password) });
+  return { code: res.code, token: res.data?.token ?? '' };
+}
+
+async function signIn(account: string, password: string): Promise<number> {
+  return (await signInToken(account, password)).code;
 }
 
 describe('main.ts', () => {
@@ -83,20 +94,36 @@ describe('main.ts', () => {
     expect(await signIn('admin@nest.local', password)).toBe(ResultCode.OK);
   });
 
+  it('runs the simulated fleet by default: 3 nests and 2 drones online in /device/list', async () => {
+    await first.waitFor('Simulated fleet: 3 nests, 2 drones around 22.5431,114.0579');
+    const { token } = await signInToken('admin@nest.local', password);
+    const deadline = Date.now() + 10_000;
+    let list: DeviceListItem[] = [];
+    while (Date.now() < deadline) {
+      const res = await post<{ list: DeviceListItem[]; total: number }>('deviceList', { type: '0', page: '0', size: '200' }, token);
+      expect(res.code).toBe(ResultCode.OK);
+      list = res.data.list;
+      if (list.length === 5 && list.every((d) => d.state === 1)) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(list.map((d) => d.sn_id).sort()).toEqual(['SIM-ALONE-01', 'SIM-ALONE-02', 'SIM-MINI-01', 'SIM-MOBILE-01', 'SIM-STABLE-01']);
+    expect(list.every((d) => d.state === 1 && d.company === 'wk' && d.position !== null)).toBe(true);
+  });
+
   it('exits 1 with one clear line when the HTTP port is taken', async () => {
-    const second = start({ MQTT_PORT: String(await freePort()) });
+    const second = start({ MQTT_PORT: String(await freePort()), SIMULATOR: 'off' });
     expect(await second.exited).toBe(1);
     expect(second.stderr().trim()).toBe(`Port ${port} on 127.0.0.1 is already in use; set PORT to another port`);
   });
 
   it('exits 1 with one clear line when the MQTT port is taken', async () => {
-    const third = start({ PORT: String(await freePort()) });
+    const third = start({ PORT: String(await freePort()), SIMULATOR: 'off' });
     expect(await third.exited).toBe(1);
     expect(third.stderr().trim()).toBe(`Port ${mqttPort} on 127.0.0.1 is already in use; set MQTT_PORT to another port`);
   });
 
   it('exits 1 on an invalid setting', async () => {
-    const bad = start({ PORT: 'eighty' });
+    const bad = start({ PORT: 'eighty', SIMULATOR: 'off' });
     expect(await bad.exited).toBe(1);
     expect(bad.stderr().trim()).toBe('Configuration error: PORT must be an integer from 0 to 65535 (got "eighty")');
   });
@@ -121,6 +148,7 @@ describe('main.ts', () => {
       HOST: '127.0.0.1',
       PORT: '0',
       MQTT_URL: 'mqtt://127.0.0.1:1',
+      SIMULATOR: 'off',
       DATA_DIR: dir,
       DATABASE_URL: db.url ?? undefined,
       LOG_LEVEL: 'warn',

@@ -1,22 +1,26 @@
 /**
  * Server entry: `node --import tsx apps/server/src/main.ts` (see config.ts for every environment variable).
- * Reads the configuration, brings the database up to date, seeds it, starts the embedded MQTT broker
- * (unless MQTT_URL), listens, and prints the address (and, on the first start, how to sign in).
- * A port already in use or an invalid setting ends the process with exit code 1 and one clear line.
+ * Reads the configuration, brings the database up to date, seeds it, registers the demo devices when
+ * SIMULATOR=on, builds the app (which starts the embedded MQTT broker unless MQTT_URL, and the device
+ * link), listens, starts the simulated fleet, and prints the address (and, on the first start, how to
+ * sign in). A port already in use or an invalid setting ends the process with exit code 1 and one line.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { PortInUseError, startEmbeddedBroker, type EmbeddedBroker } from './broker/index.js';
+import { PortInUseError } from './broker/index.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/index.js';
 import { MigrationError, migrateToLatest } from './db/migrate.js';
-import { seed, type AdminBootstrap } from './db/seed.js';
+import { ADMIN_COMPANY, seed, type AdminBootstrap } from './db/seed.js';
+import { ensureDemoDevices, type DemoDeviceSpec } from './devices/demo.js';
+import { EMBEDDED_BROKER_HOST } from './link/runtime.js';
+import { loadSimulator, type SimFleet, type Simulator } from './link/simulator.js';
 import { WEB_BASE } from './static/web.js';
+import { seedDemoRecordings } from './videos/demo.js';
 
-/** The embedded broker only listens on loopback: devices reach it through the server host. */
-export const EMBEDDED_BROKER_HOST = '127.0.0.1';
+export { EMBEDDED_BROKER_HOST };
 
 const urlHost = (host: string): string => {
   if (host === '0.0.0.0' || host === '::') return 'localhost';
@@ -30,27 +34,42 @@ export function signInLine(admin: AdminBootstrap, url: string): string | null {
     : `Sign in at ${url} as ${admin.account} with the password from ADMIN_PASSWORD`;
 }
 
+export const fleetLine = (config: Pick<Config, 'simNests' | 'simDrones' | 'simCenter'>): string =>
+  `Simulated fleet: ${config.simNests} nests, ${config.simDrones} drones around ${config.simCenter.lat},${config.simCenter.lng}`;
+
 function fail(message: string): never {
   console.error(message);
   process.exit(1);
 }
 
+
 async function start(config: Config): Promise<void> {
   await mkdir(path.join(config.dataDir, 'media'), { recursive: true });
   const database = openDatabase(config);
   let admin: AdminBootstrap;
+  let sim: Simulator | null = null;
+  let specs: DemoDeviceSpec[] = [];
   try {
     await migrateToLatest(database.db);
     admin = await seed(database.db, config);
+    if (config.simulator) {
+      // Loaded only when wanted: a deployment with real devices never runs simulator code.
+      sim = await loadSimulator();
+      specs = sim.demoFleet(config.simCenter, { nests: config.simNests, drones: config.simDrones });
+      // Before the app starts, so its device directory (and the broker) know the demo devices.
+      await ensureDemoDevices(database.db, specs);
+    }
   } catch (err) {
     await database.db.destroy().catch(() => undefined);
     throw err;
   }
   const app: FastifyInstance = await buildApp(config, { database });
-  let broker: EmbeddedBroker | null = null;
+  const live = app.nest.deps.live;
+  let fleet: SimFleet | null = null;
 
   const closeAll = async () => {
-    await Promise.allSettled([app.close(), broker?.close()]);
+    await fleet?.stop().catch(() => undefined);
+    await app.close();
   };
 
   try {
@@ -62,24 +81,37 @@ async function start(config: Config): Promise<void> {
     }
     throw err;
   }
-  try {
-    if (!config.mqttUrl) broker = await startEmbeddedBroker({ host: EMBEDDED_BROKER_HOST, port: config.mqttPort });
-  } catch (err) {
-    await closeAll();
-    throw err;
-  }
 
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${urlHost(config.host)}:${port}${WEB_BASE}`;
   console.log(`Drone nest console listening on ${url}`);
   console.log(
-    broker
-      ? `Embedded MQTT broker listening on mqtt://${EMBEDDED_BROKER_HOST}:${broker.port}`
+    live.broker
+      ? `Embedded MQTT broker listening on mqtt://${EMBEDDED_BROKER_HOST}:${live.broker.port}`
       : `Using the MQTT broker at ${config.mqttUrl}`,
   );
   const line = signInLine(admin, url);
   if (line) console.log(line);
+
+  if (sim) {
+    try {
+      fleet = await sim.startFleet({
+        brokerUrl: live.brokerUrl,
+        devices: specs.map((s) => ({ ...s, password: live.devicePassword(s.sn) })),
+        rateHz: config.simRateHz,
+        liveDir: config.liveDir,
+        liveUrlBase: config.liveUrlBase,
+        log: (text) => app.log.info({ simulator: text }, 'simulator'),
+      });
+      console.log(fleetLine(config));
+    } catch (err) {
+      console.error(`Simulated fleet not started: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    // Demo recordings (real files, made with ffmpeg when present) in the background: start-up does not wait.
+    const nests = specs.filter((s) => s.kind !== 'alone').map((s) => ({ sn: s.sn, companyId: ADMIN_COMPANY }));
+    void seedDemoRecordings(app.nest.deps.db, config.dataDir, nests).catch((err: unknown) => app.log.warn({ err }, 'demo recordings failed'));
+  }
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -24,6 +24,14 @@ export const TEXTS = {
   'push.frame.malformed': { zh: '推送消息格式不正确', en: 'The push message is malformed' },
   'push.msg.unknown': { zh: '未知的消息类型 {msg_id}', en: 'Unknown message type {msg_id}' },
   'push.licence.invalid': { zh: '授权校验失败', en: 'The licence is invalid' },
+  'devices.connect.busy': {
+    zh: '设备已被 {nick} 连接，请稍后再试',
+    en: 'The device is connected by {nick}; please try again later',
+  },
+  'devices.list.type': {
+    zh: '设备类型筛选只能是 0（全部）、10、100 或 200',
+    en: 'The device type filter must be 0 (all), 10, 100 or 200',
+  },
 } as const satisfies Record<string, Text>;
 
 export type TextKey = keyof typeof TEXTS;

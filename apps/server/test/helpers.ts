@@ -118,11 +118,13 @@ export interface TestServer {
 export interface StartOptions {
   config?: Partial<Config>;
   handlers?: Handlers;
+  /** Use this (existing) data directory instead of a new temporary one. */
+  dataDir?: string;
 }
 
 /** A migrated, seeded database and an app on it; close() removes everything. */
 export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
-  const dataDir = await tempDir();
+  const dataDir = options.dataDir ?? (await tempDir());
   const database = await createTestDatabase();
   const config = testConfig(dataDir, database.url, options.config);
   const handle = openDatabase(config);

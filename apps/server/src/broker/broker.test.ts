@@ -37,7 +37,7 @@ describe('embedded MQTT broker', () => {
     expect(noPassword.ok).toBe(false);
   });
 
-  it('accepts clients with credentials (device authentication is a later issue)', async () => {
+  it('without an authenticator (lifecycle only) it accepts credentials but grants nothing', async () => {
     expect((await connect({ username: 'device', password: 'secret' })).ok).toBe(true);
   });
 

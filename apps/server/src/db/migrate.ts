@@ -1,6 +1,7 @@
 import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
 import type { Database } from './index.js';
 import * as m001 from './migrations/001_initial.js';
+import * as m002 from './migrations/002_devices.js';
 
 /**
  * Versioned migrations, listed statically (no filesystem globbing): add `NNN_name.ts` under migrations/
@@ -8,6 +9,7 @@ import * as m001 from './migrations/001_initial.js';
  */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '001_initial': m001,
+  '002_devices': m002,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATIONS }) };

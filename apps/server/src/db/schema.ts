@@ -95,6 +95,59 @@ export interface SettingsTable {
   value: string;
 }
 
+/**
+ * A device (nest with its drone, or a single-soldier drone). `type` is a DeviceCategory key, `sn_id` the
+ * nest SN (the drone SN for a single-soldier drone) and the device's MQTT user name, `uav_sn` the drone SN.
+ * Points are WGS84 (null when unset), `beacon` a JSON beaconSchema document. `enabled` 1/0 (disabled
+ * devices cannot be operated nor connect to the broker); `state` RecordState (10 normal, 20 deleted).
+ */
+export interface DevicesTable {
+  id: string;
+  type: string;
+  link_type: ColumnType<number, number | undefined, number>;
+  airport_name: ColumnType<string, string | undefined, string>;
+  uav_name: ColumnType<string, string | undefined, string>;
+  sn_id: string;
+  uav_sn: ColumnType<string, string | undefined, string>;
+  address: ColumnType<string, string | undefined, string>;
+  uav_model: ColumnType<string, string | undefined, string>;
+  description: ColumnType<string, string | undefined, string>;
+  azimuth: ColumnType<number, number | undefined, number>;
+  altn_lat: number | null;
+  altn_lng: number | null;
+  airport_lat: number | null;
+  airport_lng: number | null;
+  beacon: string | null;
+  company_id: string;
+  enabled: ColumnType<number, number | undefined, number>;
+  state: ColumnType<number, number | undefined, number>;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Who holds a device's control connection; the hold ends DEVICE_HOLD_SECONDS after last_seen. */
+export interface DeviceControlTable {
+  sn_id: string;
+  u_id: string;
+  since: number;
+  last_seen: number;
+}
+
+/** A recording of a nest's outside camera (`url`, `thumb_url` under /media/ or absolute). */
+export interface RecordingsTable {
+  id: string;
+  sn_id: string;
+  company_id: string;
+  thumb_url: ColumnType<string, string | undefined, string>;
+  vr_type: number;
+  start_time: number;
+  end_time: number;
+  file_name: string;
+  size_kb: ColumnType<number, number | undefined, number>;
+  url: string;
+  created_at: number;
+}
+
 export interface DB {
   companies: CompaniesTable;
   departments: DepartmentsTable;
@@ -103,6 +156,9 @@ export interface DB {
   sessions: SessionsTable;
   login_attempts: LoginAttemptsTable;
   settings: SettingsTable;
+  devices: DevicesTable;
+  device_control: DeviceControlTable;
+  recordings: RecordingsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -111,3 +167,6 @@ export type UserUpdate = Updateable<UsersTable>;
 export type FunctionRow = Selectable<FunctionsTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type CompanyRow = Selectable<CompaniesTable>;
+export type DeviceRow = Selectable<DevicesTable>;
+export type NewDeviceRow = Insertable<DevicesTable>;
+export type RecordingRow = Selectable<RecordingsTable>;

@@ -1,10 +1,12 @@
 import {
   DEVICE_PUSH_FUNCTION,
+  FLEET_UPDATE_PERIOD_MS,
   PUSH_MAX_FRAME_BYTES,
   PushMsgId,
   ResultCode,
   codeText,
   equipmentVerifyData,
+  fleetSubscribeData,
   holds,
   licencePlain,
   md5Hex,
@@ -13,6 +15,8 @@ import {
   signPmd,
   toLang,
   userVerifyData,
+  type DeviceTelemetryPush,
+  type FleetEntry,
   type Lang,
   type PushReply,
 } from '@nest/contracts';
@@ -21,6 +25,10 @@ import { WebSocket, type RawData } from 'ws';
 import { decryptOaep } from '../auth/keys.js';
 import { findLiveSession, hashToken, liveSessionFunctions } from '../auth/sessions.js';
 import type { AppDeps } from '../deps.js';
+import { inScope, type Scope } from '../devices/directory.js';
+import { fleetEntryOf } from '../devices/view.js';
+import type { LiveDevice } from '../link/service.js';
+import { isSuper } from '../users/store.js';
 import { say, type TextKey } from '../texts.js';
 
 /** More frames than this within one second close the socket with 1008 (policy violation). */
@@ -29,17 +37,27 @@ export const PUSH_FLOOD_FRAMES_PER_SECOND = 50;
 export const PUSH_MAX_WATCHES = 2000;
 export const CLOSE_POLICY = 1008;
 export const CLOSE_NORMAL = 1000;
+/** Above this many bytes waiting in a socket's send buffer, live frames (300, 310) are dropped for it. */
+export const PUSH_BUFFER_LIMIT = 1024 * 1024;
 
 interface Verified {
   sessionId: string;
   userId: string;
   tokenHash: string;
+  /** Which devices this user may see. */
+  scope: Scope;
 }
 
 class PushClient {
   lang: Lang = 'zh';
   verified: Verified | null = null;
   readonly watching = new Set<string>();
+  /** When the last 300 frame of each watched device was sent (ms). */
+  readonly telemetrySentAt = new Map<string, number>();
+  /** Fleet updates on: the version of each device last sent. */
+  fleet: Map<string, number> | null = null;
+  /** Live frames dropped because the socket could not keep up. */
+  dropped = 0;
   windowStart = 0;
   frames = 0;
   queue: Promise<void> = Promise.resolve();
@@ -49,6 +67,17 @@ class PushClient {
     if (this.ws.readyState !== WebSocket.OPEN) return;
     const reply: PushReply = { code, msg: msg ?? codeText(code, this.lang), msg_id: msgId, data };
     this.ws.send(JSON.stringify(reply));
+  }
+
+  /** A live frame: dropped (answers false) while the socket's send buffer is over PUSH_BUFFER_LIMIT. */
+  sendLive(msgId: number, data: unknown): boolean {
+    if (this.ws.readyState !== WebSocket.OPEN) return false;
+    if (this.ws.bufferedAmount > PUSH_BUFFER_LIMIT) {
+      this.dropped++;
+      return false;
+    }
+    this.send(ResultCode.OK, msgId, data);
+    return true;
   }
 
   fail(code: number, msgId: number, key?: TextKey, params?: Record<string, string | number>): void {
@@ -72,17 +101,102 @@ const frameText = (data: RawData): string =>
  * - 101 heartbeat: 2000 while the session is live and its user still holds device_10 (or
  *   super_administrator); otherwise 46010 (PUSH_NOT_ALIVE) and the socket closes.
  * - 200 equipment verification: pmd = md5(token + sn_id); the socket then watches that device.
+ *   The device must be registered and visible to the user (its company; super_administrator: all),
+ *   else NOT_FOUND_OBJECT. After the reply the socket gets a 301 DEVICE_STATUS snapshot, then 300
+ *   DEVICE_TELEMETRY on every telemetry (at most about twice the device rate) and 301 on every status
+ *   change; the device is asked to start its video (video on demand) while someone watches it.
+ * - 210 FLEET_SUBSCRIBE `{on}`: with on, 310 FLEET_UPDATE batches every FLEET_UPDATE_PERIOD_MS with every
+ *   visible device that changed since the last batch (one entry per device); the first batch, sent at
+ *   once, holds every visible device with a known position.
  * - 401 / 473: NOT_IMPLEMENTED for now. Anything else: BAD_REQUEST.
  * Frames are handled one at a time per socket, in order. Oversized or malformed frames answer BAD_REQUEST;
- * a flood closes the socket.
+ * a flood closes the socket. A socket that cannot keep up (send buffer over PUSH_BUFFER_LIMIT) misses
+ * live frames instead of queueing them without bound; fleet batches then catch up with the latest state.
  */
 export class PushHub {
   private readonly clients = new Set<PushClient>();
+  /** Change counter per device, for fleet batches. */
+  private readonly versions = new Map<string, number>();
+  private fleetTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly deps: AppDeps,
     private readonly log: FastifyBaseLogger,
-  ) {}
+  ) {
+    const { link, status, directory } = deps.live;
+    link.on('telemetry', (sn, live) => {
+      this.bump(sn);
+      this.fanOutTelemetry(sn, live);
+    });
+    status.on('status', (sn, snapshot) => {
+      this.bump(sn);
+      this.publish(sn, PushMsgId.DEVICE_STATUS, snapshot);
+    });
+    directory.onChange((changed) => {
+      for (const sn of changed) this.bump(sn);
+    });
+  }
+
+  private bump(sn: string): void {
+    this.versions.set(sn, (this.versions.get(sn) ?? 0) + 1);
+  }
+
+  private fanOutTelemetry(sn: string, live: LiveDevice): void {
+    const now = Date.now();
+    // Throttle: at most one frame per half telemetry period per socket.
+    const minGap = 1000 / live.rateHz / 2;
+    let data: DeviceTelemetryPush | null = null;
+    for (const c of this.clients) {
+      if (!c.verified || !c.watching.has(sn)) continue;
+      if (now - (c.telemetrySentAt.get(sn) ?? 0) < minGap) continue;
+      data ??= { sn_id: sn, state: this.deps.live.status.status(sn), telemetry: live.telemetry, at: live.telemetryAt ?? now };
+      if (c.sendLive(PushMsgId.DEVICE_TELEMETRY, data)) c.telemetrySentAt.set(sn, now);
+    }
+  }
+
+  private unwatchAll(client: PushClient): void {
+    for (const sn of client.watching) this.deps.live.video.unwatch(sn, client);
+    client.watching.clear();
+    client.telemetrySentAt.clear();
+    client.fleet = null;
+  }
+
+  /** One fleet tick: a 310 batch to every subscribed socket that has changes. */
+  fleetTick(): void {
+    const { directory, link, status } = this.deps.live;
+    let any = false;
+    for (const c of this.clients) {
+      if (!c.verified || !c.fleet) continue;
+      any = true;
+      const sent = c.fleet;
+      const entries: FleetEntry[] = [];
+      const versions: [string, number][] = [];
+      for (const row of directory.visible(c.verified.scope)) {
+        const v = this.versions.get(row.sn_id) ?? 0;
+        if (sent.has(row.sn_id) && sent.get(row.sn_id)! >= v) continue;
+        const entry = fleetEntryOf(row, link.device(row.sn_id), status.status(row.sn_id));
+        if (entry) entries.push(entry);
+        versions.push([row.sn_id, v]);
+      }
+      if (entries.length === 0) {
+        for (const [sn, v] of versions) sent.set(sn, v);
+        continue;
+      }
+      if (c.sendLive(PushMsgId.FLEET_UPDATE, { devices: entries })) {
+        for (const [sn, v] of versions) sent.set(sn, v);
+      }
+    }
+    if (!any && this.fleetTimer) {
+      clearInterval(this.fleetTimer);
+      this.fleetTimer = null;
+    }
+  }
+
+  private ensureFleetTimer(): void {
+    if (this.fleetTimer) return;
+    this.fleetTimer = setInterval(() => this.fleetTick(), FLEET_UPDATE_PERIOD_MS);
+    this.fleetTimer.unref();
+  }
 
   get size(): number {
     return this.clients.size;
@@ -91,7 +205,10 @@ export class PushHub {
   attach(ws: WebSocket): void {
     const client = new PushClient(ws);
     this.clients.add(client);
-    ws.on('close', () => this.clients.delete(client));
+    ws.on('close', () => {
+      this.clients.delete(client);
+      this.unwatchAll(client);
+    });
     ws.on('error', (err) => this.log.debug({ err }, 'push socket error'));
     ws.on('message', (data, isBinary) => {
       const now = Date.now();
@@ -137,7 +254,12 @@ export class PushHub {
   }
 
   close(): void {
-    for (const c of this.clients) c.ws.terminate();
+    if (this.fleetTimer) clearInterval(this.fleetTimer);
+    this.fleetTimer = null;
+    for (const c of this.clients) {
+      this.unwatchAll(c);
+      c.ws.terminate();
+    }
     this.clients.clear();
   }
 
@@ -169,6 +291,8 @@ export class PushHub {
         return this.heartbeat(client);
       case PushMsgId.EQUIPMENT_VERIFY:
         return this.verifyEquipment(client, client.verified, body);
+      case PushMsgId.FLEET_SUBSCRIBE:
+        return this.fleetSubscribe(client, body);
       case PushMsgId.CONTROL:
       case PushMsgId.PROCESS_CONTROL:
         return client.fail(ResultCode.NOT_IMPLEMENTED, msgId);
@@ -191,7 +315,13 @@ export class PushHub {
       return client.fail(ResultCode.BAD_SIGNATURE, id, 'push.licence.invalid');
     }
     if (!holds(caller.funList, DEVICE_PUSH_FUNCTION)) return client.fail(ResultCode.NO_PERMISSION, id);
-    client.verified = { sessionId: caller.sessionId, userId: caller.user.u_id, tokenHash: hashToken(token) };
+    if (client.verified && client.verified.userId !== caller.user.u_id) this.unwatchAll(client);
+    client.verified = {
+      sessionId: caller.sessionId,
+      userId: caller.user.u_id,
+      tokenHash: hashToken(token),
+      scope: { companyId: caller.user.company_id, all: isSuper(caller.funList) },
+    };
     client.send(ResultCode.OK, id, { u_id: caller.user.u_id });
   }
 
@@ -207,6 +337,7 @@ export class PushHub {
       return client.send(ResultCode.OK, PushMsgId.HEARTBEAT, null);
     }
     client.verified = null;
+    this.unwatchAll(client);
     client.send(ResultCode.PUSH_NOT_ALIVE, PushMsgId.HEARTBEAT);
     client.ws.close(CLOSE_NORMAL, 'session ended');
   }
@@ -223,7 +354,25 @@ export class PushHub {
     if (!client.watching.has(snId) && client.watching.size >= PUSH_MAX_WATCHES) {
       return client.fail(ResultCode.BAD_REQUEST, id, 'push.frame.tooLarge');
     }
+    const device = this.deps.live.directory.get(snId);
+    if (!device || !inScope(verified.scope, device)) return client.fail(ResultCode.NOT_FOUND_OBJECT, id);
+    const fresh = !client.watching.has(snId);
     client.watching.add(snId);
     client.send(ResultCode.OK, id, { sn_id: snId });
+    client.send(ResultCode.OK, PushMsgId.DEVICE_STATUS, this.deps.live.status.snapshot(snId));
+    if (fresh) this.deps.live.video.watch(snId, client);
+  }
+
+  private fleetSubscribe(client: PushClient, body: Record<string, unknown>): void {
+    const id = PushMsgId.FLEET_SUBSCRIBE;
+    const parsed = fleetSubscribeData.safeParse(body);
+    if (!parsed.success) return client.fail(ResultCode.BAD_REQUEST, id, 'push.frame.malformed');
+    client.fleet = parsed.data.on ? new Map() : null;
+    client.send(ResultCode.OK, id, { on: parsed.data.on });
+    if (parsed.data.on) {
+      // The first batch (complete) goes out at once; later ones with the fleet tick.
+      this.fleetTick();
+      this.ensureFleetTimer();
+    }
   }
 }

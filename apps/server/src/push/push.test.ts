@@ -14,6 +14,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { adminClient, startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
+import { registerDevice } from '../../test/live.js';
 import { PUSH_FLOOD_FRAMES_PER_SECOND } from './hub.js';
 
 let server: TestServer;
@@ -186,6 +187,7 @@ describe('101 heartbeat', () => {
 
 describe('200 equipment verification', () => {
   it('records the device and delivers what is published for it', async () => {
+    await registerDevice(server, { sn_id: 'SN-42' });
     const s = await verified(admin);
     expect(await s.request(PushMsgId.EQUIPMENT_VERIFY, equipment(admin, 'SN-42'))).toEqual({
       code: ResultCode.OK,
@@ -193,6 +195,8 @@ describe('200 equipment verification', () => {
       msg_id: 200,
       data: { sn_id: 'SN-42' },
     });
+    // The status snapshot follows the verification.
+    expect(await s.next()).toMatchObject({ code: ResultCode.OK, msg_id: 301, data: { sn_id: 'SN-42', state: 2, connected_by: null } });
     expect(server.app.nest.hub.publish('SN-42', 300, { battery: 88 })).toBe(1);
     expect(await s.next()).toEqual({ code: ResultCode.OK, msg: codeText(ResultCode.OK, 'en'), msg_id: 300, data: { battery: 88 } });
     expect(server.app.nest.hub.publish('SN-other', 300, {})).toBe(0);

@@ -7,6 +7,8 @@ export const CONTENT_SECURITY_POLICY = [
   "style-src 'self' 'unsafe-inline'",
   "connect-src 'self' ws: wss:",
   "worker-src 'self' blob:",
+  // Live video (hls.js feeds the <video> element from a blob: MediaSource) and recordings.
+  "media-src 'self' blob:",
   "object-src 'none'",
   "frame-ancestors 'none'",
 ].join('; ');

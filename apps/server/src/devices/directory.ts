@@ -1,0 +1,88 @@
+import type { Kysely } from 'kysely';
+import type { DB, DeviceRow } from '../db/schema.js';
+import { loadDevices } from './store.js';
+
+/** Who sees which devices: one company, or every company (super administrator). */
+export interface Scope {
+  companyId: string;
+  all: boolean;
+}
+export const inScope = (scope: Scope, row: Pick<DeviceRow, 'company_id'>): boolean => scope.all || row.company_id === scope.companyId;
+
+/**
+ * The registered devices (not deleted) in memory, by sn: the device link checks every message against it
+ * without a query, and push fan-out uses it for company scoping. Reloaded from the database every
+ * RELOAD_MS, after a change made through this server (`reload()`), and (at most once per MISS_RELOAD_MS)
+ * when a message arrives from an sn it does not know, so a device registered by another instance is picked
+ * up within seconds.
+ */
+export class DeviceDirectory {
+  static readonly RELOAD_MS = 30_000;
+  static readonly MISS_RELOAD_MS = 5_000;
+  private bySn = new Map<string, DeviceRow>();
+  private timer: NodeJS.Timeout | null = null;
+  private lastMissReload = 0;
+  private loading: Promise<void> | null = null;
+  private readonly listeners = new Set<(changed: string[]) => void>();
+
+  constructor(private readonly db: Kysely<DB>) {}
+
+  async start(): Promise<void> {
+    await this.reload();
+    this.timer = setInterval(() => void this.reload().catch(() => undefined), DeviceDirectory.RELOAD_MS);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** Reads every device again; listeners hear which sns were added, changed or removed. */
+  reload(): Promise<void> {
+    this.loading ??= (async () => {
+      try {
+        const rows = await loadDevices(this.db);
+        const next = new Map(rows.map((r) => [r.sn_id, r]));
+        const changed: string[] = [];
+        for (const [sn, row] of next) {
+          const old = this.bySn.get(sn);
+          if (!old || Number(old.updated_at) !== Number(row.updated_at) || old.enabled !== row.enabled || old.company_id !== row.company_id) {
+            changed.push(sn);
+          }
+        }
+        for (const sn of this.bySn.keys()) if (!next.has(sn)) changed.push(sn);
+        this.bySn = next;
+        if (changed.length > 0) for (const l of this.listeners) l(changed);
+      } finally {
+        this.loading = null;
+      }
+    })();
+    return this.loading;
+  }
+
+  /** A message came from an unknown sn: reload soon, at most once per MISS_RELOAD_MS. */
+  miss(): void {
+    const now = Date.now();
+    if (now - this.lastMissReload < DeviceDirectory.MISS_RELOAD_MS) return;
+    this.lastMissReload = now;
+    void this.reload().catch(() => undefined);
+  }
+
+  get(sn: string): DeviceRow | undefined {
+    return this.bySn.get(sn);
+  }
+
+  all(): IterableIterator<DeviceRow> {
+    return this.bySn.values();
+  }
+
+  visible(scope: Scope): DeviceRow[] {
+    return [...this.bySn.values()].filter((r) => inScope(scope, r));
+  }
+
+  onChange(listener: (changed: string[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}

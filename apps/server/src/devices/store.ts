@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import {
+  DeviceCategory,
+  DeviceKind,
+  DEVICE_KIND_OF_KEY,
+  beaconSchema,
+  isDeviceSn,
+  type Beacon,
+  type Device,
+  type DeviceTypeKeyValue,
+  type LatLng,
+} from '@nest/contracts';
+import { sql, type Kysely } from 'kysely';
+import { nowSeconds } from '../db/index.js';
+import type { DB, DeviceRow } from '../db/schema.js';
+import { STATE_NORMAL, isUniqueViolation, likePattern } from '../users/store.js';
+
+export class SnTakenError extends Error {
+  override name = 'SnTakenError';
+}
+export class InvalidSnError extends Error {
+  override name = 'InvalidSnError';
+}
+
+export interface NewDevice {
+  type: DeviceTypeKeyValue;
+  sn_id: string;
+  company_id: string;
+  link_type?: number;
+  airport_name?: string;
+  uav_name?: string;
+  uav_sn?: string;
+  address?: string;
+  uav_model?: string;
+  description?: string;
+  azimuth?: number;
+  altn_point?: LatLng | null;
+  airport_point?: LatLng | null;
+  beacon?: Beacon | null;
+  enabled?: boolean;
+}
+
+/** Registers a device; the sn must be a valid device sn (contracts isDeviceSn) and not taken. */
+export async function createDevice(db: Kysely<DB>, input: NewDevice): Promise<DeviceRow> {
+  if (!isDeviceSn(input.sn_id)) throw new InvalidSnError(`"${input.sn_id}" is not a valid device serial number`);
+  if (!DeviceCategory.has(input.type)) throw new Error(`unknown device type ${input.type}`);
+  const now = nowSeconds();
+  const row: DeviceRow = {
+    id: randomUUID(),
+    type: input.type,
+    link_type: input.link_type ?? 3,
+    airport_name: input.airport_name ?? '',
+    uav_name: input.uav_name ?? '',
+    sn_id: input.sn_id,
+    uav_sn: input.uav_sn ?? '',
+    address: input.address ?? '',
+    uav_model: input.uav_model ?? '',
+    description: input.description ?? '',
+    azimuth: input.azimuth ?? -1,
+    altn_lat: input.altn_point?.lat ?? null,
+    altn_lng: input.altn_point?.lng ?? null,
+    airport_lat: input.airport_point?.lat ?? null,
+    airport_lng: input.airport_point?.lng ?? null,
+    beacon: input.beacon ? JSON.stringify(input.beacon) : null,
+    company_id: input.company_id,
+    enabled: input.enabled === false ? 0 : 1,
+    state: STATE_NORMAL,
+    created_at: now,
+    updated_at: now,
+  };
+  try {
+    await db.insertInto('devices').values(row).execute();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new SnTakenError(`serial number ${input.sn_id} is already registered`);
+    throw err;
+  }
+  return row;
+}
+
+export async function findDeviceBySn(db: Kysely<DB>, sn: string): Promise<DeviceRow | undefined> {
+  return db.selectFrom('devices').selectAll().where('sn_id', '=', sn).executeTakeFirst();
+}
+
+/** Every device that is not deleted (state 10), for the in-memory directory. */
+export async function loadDevices(db: Kysely<DB>): Promise<DeviceRow[]> {
+  return db.selectFrom('devices').selectAll().where('state', '=', STATE_NORMAL).execute();
+}
+
+/**
+ * The `type` filter of /device/list: 0 all; a DeviceKind code (10 fixed, 100 mobile, 200 single-soldier)
+ * selects the categories of that kind (10: stable and stable_mini). Null for any other number.
+ */
+export function categoriesOfTypeFilter(type: number): DeviceTypeKeyValue[] | 'all' | null {
+  if (type === 0) return 'all';
+  if (!DeviceKind.has(type)) return null;
+  return (Object.keys(DEVICE_KIND_OF_KEY) as DeviceTypeKeyValue[]).filter((k) => DEVICE_KIND_OF_KEY[k] === type);
+}
+
+export interface DeviceQuery {
+  /** null: every company (super administrator). */
+  companyId: string | null;
+  categories: DeviceTypeKeyValue[] | 'all';
+  search?: string;
+}
+
+/** Devices matching a list query (not deleted), unsorted: the caller sorts with live state. */
+export async function queryDevices(db: Kysely<DB>, query: DeviceQuery): Promise<DeviceRow[]> {
+  let q = db.selectFrom('devices').selectAll().where('state', '=', STATE_NORMAL);
+  if (query.companyId !== null) q = q.where('company_id', '=', query.companyId);
+  if (query.categories !== 'all') q = q.where('type', 'in', query.categories);
+  if (query.search) {
+    const pattern = likePattern(query.search);
+    q = q.where((eb) =>
+      eb.or(
+        (['sn_id', 'uav_sn', 'airport_name', 'uav_name', 'address'] as const).map((c) =>
+          eb(sql<string>`lower(${sql.ref(c)})`, 'like', sql<string>`${pattern} escape '\\'`),
+        ),
+      ),
+    );
+  }
+  return q.execute();
+}
+
+const point = (lat: number | null, lng: number | null): LatLng | null =>
+  lat === null || lng === null ? null : { lat: Number(lat), lng: Number(lng) };
+
+function beaconOf(json: string | null): Beacon | null {
+  if (!json) return null;
+  try {
+    const parsed = beaconSchema.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Display name: the airport name of a nest, else the drone name, else the sn. */
+export const deviceName = (row: Pick<DeviceRow, 'airport_name' | 'uav_name' | 'sn_id'>): string =>
+  row.airport_name || row.uav_name || row.sn_id;
+
+export const airportPoint = (row: DeviceRow): LatLng | null => point(row.airport_lat, row.airport_lng);
+
+/** The registry part of a device (contracts deviceSchema), with the live online status given. */
+export function presentDevice(row: DeviceRow, state: 1 | 2 | 3): Device {
+  return {
+    id: row.id,
+    type: row.type as DeviceTypeKeyValue,
+    link_type: row.link_type as 1 | 2 | 3,
+    airport_name: row.airport_name,
+    uav_name: row.uav_name,
+    sn_id: row.sn_id,
+    uav_sn: row.uav_sn,
+    address: row.address,
+    uav_model: row.uav_model,
+    description: row.description,
+    azimuth: Number(row.azimuth),
+    altn_point: point(row.altn_lat, row.altn_lng),
+    airport_point: airportPoint(row),
+    beacon: beaconOf(row.beacon),
+    company: row.company_id,
+    state,
+    enabled: Number(row.enabled) === 1,
+    create_time: Number(row.created_at),
+  };
+}

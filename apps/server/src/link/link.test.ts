@@ -1,0 +1,188 @@
+import { LINK_MAX_MESSAGE_BYTES, MISSED_TELEMETRY_PERIODS, SERVER_MQTT_USER, topicOf } from '@nest/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../test/helpers.js';
+import { RawDevice, envelope, live, mqttConnect, nestTelemetry, registerDevice, sleep, until } from '../../test/live.js';
+import { devicePassword } from './credentials.js';
+import { loadSimulator } from './simulator.js';
+
+let server: TestServer;
+const devices: RawDevice[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  await live(server).link.ready();
+  for (const sn of ['LK-1', 'LK-2', 'LK-SILENT', 'LK-WILL', 'LK-CMD', 'LK-EVT']) await registerDevice(server, { sn_id: sn });
+  await registerDevice(server, { sn_id: 'LK-OFF', enabled: false });
+});
+afterAll(async () => {
+  for (const d of devices) await d.end().catch(() => undefined);
+  await server?.close();
+});
+
+async function device(sn: string, withWill = false): Promise<RawDevice> {
+  const d = await RawDevice.connect(server, sn, { withWill });
+  devices.push(d);
+  return d;
+}
+
+const stats = () => live(server).link.stats;
+const dropped = (reason: string) => stats().dropped[reason as keyof ReturnType<typeof stats>['dropped']] ?? 0;
+
+describe('credentials', () => {
+  it('derives device passwords exactly like the simulator', async () => {
+    const sim = await loadSimulator();
+    const key = live(server).secrets.deviceKeyHex;
+    expect(key).toMatch(/^[0-9a-f]{64}$/);
+    for (const sn of ['LK-1', 'SIM-STABLE-01', 'x']) expect(devicePassword(key, sn)).toBe(sim.devicePassword(key, sn));
+  });
+});
+
+describe('device messages', () => {
+  it('takes a device online from presence and telemetry, keeping the latest telemetry', async () => {
+    const d = await device('LK-1');
+    await d.publish('presence', envelope('presence', { online: true, rate_hz: 5, firmware: 'fw-1' }), { qos: 1, retain: true });
+    await d.publish('telemetry', envelope('telemetry', nestTelemetry(22.6, 114.1)));
+    await until(() => live(server).link.device('LK-1')?.telemetry !== null && live(server).link.device('LK-1')?.telemetry !== undefined);
+    const state = live(server).link.device('LK-1')!;
+    expect(state).toMatchObject({ online: true, rateHz: 5, firmware: 'fw-1' });
+    expect(state.telemetry?.nest?.lat).toBe(22.6);
+  });
+
+  it('drops malformed messages (counted, logged at most every 10 s) and keeps working', async () => {
+    const d = await device('LK-2');
+    const before = { ...stats().dropped };
+    const n = (r: string) => dropped(r) - ((before as Record<string, number>)[r] ?? 0);
+    await d.publish('telemetry', 'not json', { qos: 1 });
+    await d.publish('telemetry', { ...envelope('telemetry', nestTelemetry()), v: 2 }, { qos: 1 });
+    await d.publish('telemetry', { tid: 'x' }, { qos: 1 });
+    await d.publish('telemetry', envelope('telemetry', { nest: { lat: 500 } }), { qos: 1 });
+    await d.publish('telemetry', envelope('telemetry', {}), { qos: 1 });
+    await d.publish('telemetry', envelope('presence', { online: true }), { qos: 1 });
+    await d.publish('presence', envelope('presence', { online: 'yes' }), { qos: 1 });
+    await d.publish('commands_reply', envelope('video.start_reply', { result: 0 }), { qos: 1 });
+    await d.publish('state', envelope('state', { snapshot: { video: { live: 'maybe' } } }), { qos: 1 });
+    await until(() => n('bad_envelope') >= 3 && n('bad_data') >= 4 && n('bad_method') >= 1 && n('unmatched_reply') >= 1, 3000, 'drops');
+    // Nothing malformed reached the live state.
+    expect(live(server).link.device('LK-2')?.telemetry ?? null).toBeNull();
+    expect(live(server).link.device('LK-2')?.state ?? null).toBeNull();
+    // Still working: a valid message after all that.
+    await d.publish('telemetry', envelope('telemetry', nestTelemetry(22.5, 114)), { qos: 1 });
+    await until(() => live(server).link.device('LK-2')?.telemetry?.nest?.lat === 22.5, 2000, 'valid telemetry');
+    expect(live(server).link.isOnline('LK-2')).toBe(true);
+  });
+
+  it('drops messages of unknown devices (published by someone allowed to: the server user)', async () => {
+    const { client } = await mqttConnect(live(server).brokerUrl, {
+      username: SERVER_MQTT_USER,
+      password: live(server).secrets.serverPassword,
+      clientId: 'nest-server-test-publisher',
+    });
+    const before = dropped('unknown_device');
+    await client!.publishAsync(topicOf('GHOST-1', 'telemetry'), JSON.stringify(envelope('telemetry', nestTelemetry())), { qos: 1 });
+    await client!.publishAsync(topicOf('LK-OFF', 'telemetry'), JSON.stringify(envelope('telemetry', nestTelemetry())), { qos: 1 });
+    await until(() => dropped('unknown_device') > before && dropped('disabled_device') > 0, 2000, 'unknown and disabled drops');
+    expect(live(server).link.device('GHOST-1')).toBeUndefined();
+    expect(live(server).link.isOnline('LK-OFF')).toBe(false);
+    client!.end(true);
+  });
+
+  it('disconnects a device that sends more than the link limit; the server keeps working', async () => {
+    const d = await device('LK-2');
+    const closed = new Promise<void>((resolve) => d.client.once('close', () => resolve()));
+    d.client.publish(topicOf('LK-2', 'telemetry'), Buffer.alloc(LINK_MAX_MESSAGE_BYTES + 100, 0x20));
+    await closed;
+    const again = await device('LK-2');
+    await again.publish('telemetry', envelope('telemetry', nestTelemetry(22.7, 114.2)), { qos: 1 });
+    await until(() => live(server).link.device('LK-2')?.telemetry?.nest?.lat === 22.7, 2000, 'telemetry after reconnect');
+  });
+});
+
+describe('presence', () => {
+  it(`goes offline after ${MISSED_TELEMETRY_PERIODS} silent periods (+ the half-period sweep)`, async () => {
+    const d = await device('LK-SILENT');
+    const changes: [boolean, number][] = [];
+    live(server).link.on('online', (sn, online) => {
+      if (sn === 'LK-SILENT') changes.push([online, Date.now()]);
+    });
+    await d.publish('presence', envelope('presence', { online: true, rate_hz: 10 }), { qos: 1, retain: true });
+    for (let i = 0; i < 5; i++) {
+      await d.publish('telemetry', envelope('telemetry', nestTelemetry()));
+      await sleep(100);
+    }
+    await until(() => live(server).link.isOnline('LK-SILENT'));
+    const last = Date.now();
+    // The connection stays open, the device is just silent.
+    await until(() => changes.some(([online]) => !online), 2000, 'offline on silence');
+    const offlineAt = changes.find(([online]) => !online)![1];
+    // 3 periods of 100 ms + a sweep every 50 ms (+ scheduling slack).
+    expect(offlineAt - last).toBeLessThanOrEqual(3 * 100 + 50 + 150);
+    expect(offlineAt - last).toBeGreaterThanOrEqual(3 * 100 - 100);
+    expect(d.client.connected).toBe(true);
+  });
+
+  it('goes offline on the last-will when the connection dies', async () => {
+    const d = await device('LK-WILL', true);
+    await d.publish('presence', envelope('presence', { online: true, rate_hz: 0.5 }), { qos: 1, retain: true });
+    await until(() => live(server).link.isOnline('LK-WILL'));
+    const t0 = Date.now();
+    d.drop();
+    // At 0.5 Hz, silence would take 6 s: the will is what makes this fast.
+    await until(() => !live(server).link.isOnline('LK-WILL'), 1000, 'offline on last-will');
+    expect(Date.now() - t0).toBeLessThan(1000);
+  });
+});
+
+describe('commands and events', () => {
+  it('re-sends a command with the SAME tid until the reply, and matches the reply', async () => {
+    const d = await device('LK-CMD');
+    await d.subscribe(topicOf('LK-CMD', 'commands'));
+    await d.publish('telemetry', envelope('telemetry', nestTelemetry()));
+    const seen: { tid: string; method: string }[] = [];
+    d.client.on('message', (topic, payload) => {
+      if (topic !== topicOf('LK-CMD', 'commands')) return;
+      const m = JSON.parse(payload.toString()) as { tid: string; method: string };
+      seen.push(m);
+      // Lose the first two, answer the third.
+      if (seen.length === 3) void d.publish('commands_reply', envelope(`${m.method}_reply`, { result: 0, message: 'ok' }, m.tid), { qos: 1 });
+    });
+    const outcome = await live(server).link.command('LK-CMD', 'test.ping', { n: 1 }, { timeoutMs: 150 });
+    expect(outcome).toMatchObject({ status: 'ok', attempts: 3, reply: { result: 0, message: 'ok' } });
+    expect(seen).toHaveLength(3);
+    expect(new Set(seen.map((m) => m.tid))).toEqual(new Set([outcome.tid]));
+  });
+
+  it('answers a timeout outcome after the re-sends, and a failed outcome for a non-zero result', async () => {
+    const d = await device('LK-CMD');
+    await d.subscribe(topicOf('LK-CMD', 'commands'));
+    let count = 0;
+    let answer = false;
+    d.client.on('message', (topic, payload) => {
+      if (topic !== topicOf('LK-CMD', 'commands')) return;
+      count++;
+      const m = JSON.parse(payload.toString()) as { tid: string; method: string };
+      if (answer) void d.publish('commands_reply', envelope(`${m.method}_reply`, { result: 4, message: 'failed' }, m.tid), { qos: 1 });
+    });
+    const timeout = await live(server).link.command('LK-CMD', 'test.lost', {}, { timeoutMs: 100, resends: 2 });
+    expect(timeout).toMatchObject({ status: 'timeout', attempts: 3 });
+    await sleep(100);
+    expect(count).toBe(3);
+    answer = true;
+    expect(await live(server).link.command('LK-CMD', 'test.fail', {}, { timeoutMs: 1000 })).toMatchObject({ status: 'failed', attempts: 1, reply: { result: 4 } });
+  });
+
+  it('acknowledges events on events_reply with the same tid, reporting a repeated tid once', async () => {
+    const d = await device('LK-EVT');
+    await d.subscribe(topicOf('LK-EVT', 'events_reply'));
+    const events: string[] = [];
+    live(server).link.on('event', (sn, m) => {
+      if (sn === 'LK-EVT') events.push(m.tid);
+    });
+    const ev = envelope('alarm', { code: 'low_battery', level: 30 }, 'evt-1');
+    await d.publish('events', ev, { qos: 1 });
+    await d.publish('events', ev, { qos: 1 });
+    await until(() => d.received.filter((r) => r.topic === topicOf('LK-EVT', 'events_reply')).length === 2, 2000, 'two replies');
+    const reply = JSON.parse(d.received.find((r) => r.topic === topicOf('LK-EVT', 'events_reply'))!.payload.toString());
+    expect(reply).toMatchObject({ v: 1, tid: 'evt-1', method: 'alarm', data: { result: 0 } });
+    expect(events).toEqual(['evt-1']);
+  });
+});

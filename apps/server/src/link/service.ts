@@ -1,0 +1,470 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import {
+  CHANNEL_QOS,
+  COMMAND_MAX_RESENDS,
+  COMMAND_TIMEOUT_MS,
+  DEFAULT_TELEMETRY_HZ,
+  DEVICE_TO_SERVER,
+  LINK_MAX_MESSAGE_BYTES,
+  LinkMethod,
+  MISSED_TELEMETRY_PERIODS,
+  SERVER_CLIENT_ID_PREFIX,
+  channelFilter,
+  commandReplyData,
+  eventData,
+  linkMessage,
+  parseLinkMessage,
+  parseTopic,
+  presenceData,
+  stateData,
+  telemetryData,
+  topicOf,
+  type CommandReplyData,
+  type DeviceChannel,
+  type LinkEnvelope,
+  type StateData,
+  type TelemetryData,
+} from '@nest/contracts';
+import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import type { DeviceRow } from '../db/schema.js';
+
+/** What the link needs to know about registered devices (the DeviceDirectory). */
+export interface DeviceLookup {
+  get(sn: string): Pick<DeviceRow, 'sn_id' | 'enabled'> | undefined;
+  /** Called for a message from an unknown sn (the directory reloads soon). */
+  miss(sn: string): void;
+}
+
+export interface LinkLogger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  debug(obj: object, msg: string): void;
+}
+
+export interface LinkOptions {
+  url: string;
+  username: string;
+  password: string;
+  devices: DeviceLookup;
+  log: LinkLogger;
+  /** Defaults to nest-server-<random>: unique per server instance. */
+  clientId?: string;
+  /** Server-internal topics (other instances' notices) to subscribe to as well, e.g. 'nest-server/v1/control/+'. */
+  internalTopics?: readonly string[];
+}
+
+/** The live state of one device, as the link knows it. */
+export interface LiveDevice {
+  sn: string;
+  online: boolean;
+  /** Telemetry rate announced in presence (Hz). */
+  rateHz: number;
+  firmware: string | null;
+  /** Last valid message of any kind (ms). */
+  heardAt: number;
+  /** Latest telemetry and when it was received (ms); null before the first. */
+  telemetry: TelemetryData | null;
+  telemetryAt: number | null;
+  state: StateData | null;
+  /** When the current online/offline period began (ms). */
+  since: number;
+}
+
+export type CommandOutcome =
+  | { status: 'ok'; tid: string; attempts: number; reply: CommandReplyData }
+  | { status: 'failed'; tid: string; attempts: number; reply: CommandReplyData }
+  | { status: 'timeout'; tid: string; attempts: number };
+
+export interface CommandOptions {
+  timeoutMs?: number;
+  resends?: number;
+  bid?: string;
+}
+
+interface Pending {
+  sn: string;
+  resolve: (reply: CommandReplyData) => void;
+}
+
+/** Why a device message was dropped (counted in `stats.dropped`). */
+export type DropReason =
+  | 'too_large'
+  | 'bad_topic'
+  | 'unknown_device'
+  | 'disabled_device'
+  | 'bad_envelope'
+  | 'bad_method'
+  | 'bad_data'
+  | 'unmatched_reply'
+  | 'error';
+
+export interface LinkEvents {
+  /** A device came online or went offline. */
+  online: [sn: string, online: boolean, live: LiveDevice];
+  telemetry: [sn: string, live: LiveDevice];
+  state: [sn: string, live: LiveDevice];
+  /** A device event (acknowledged already; repeats of one tid are reported once). */
+  event: [sn: string, message: LinkEnvelope];
+  /** A message on one of the internal topics. */
+  internal: [topic: string, payload: Buffer];
+  connected: [];
+}
+
+const LOG_EVERY_MS = 10_000;
+const EVENT_TID_MEMORY = 200;
+const MIN_SWEEP_MS = 25;
+
+/**
+ * The server side of the device link (docs/device-protocol.md): one MQTT client per server instance.
+ *
+ * - Subscribes to nest/v1/+/{presence,telemetry,state,events,commands_reply}; retained presence and state
+ *   rebuild the live picture after a (re)start.
+ * - Every message is checked (size, topic, registered enabled device, envelope, method, data schema) and
+ *   dropped with a rate-limited log line when anything is off; nothing a device sends can throw.
+ * - Online: presence `{online:true}` or any valid message; offline: presence `{online:false}` (normally
+ *   the MQTT last-will) or silence for MISSED_TELEMETRY_PERIODS telemetry periods (period from the
+ *   presence `rate_hz`, default 1 s), checked by a sweep every half period.
+ * - Events are acknowledged on events_reply with the same tid.
+ * - Commands keep their tid across re-sends and resolve with the reply or a timeout outcome.
+ */
+export class LinkService extends EventEmitter<LinkEvents> {
+  readonly clientId: string;
+  private client: MqttClient | null = null;
+  private readonly live = new Map<string, LiveDevice>();
+  private readonly pending = new Map<string, Pending>();
+  private readonly seenEvents = new Map<string, string[]>();
+  private readonly lastLog = new Map<string, number>();
+  private sweepTimer: NodeJS.Timeout | null = null;
+  private stopped = false;
+  private readyPromise: Promise<void>;
+  private markReady!: () => void;
+  readonly stats = { received: 0, accepted: 0, dropped: {} as Partial<Record<DropReason, number>> };
+
+  constructor(private readonly opts: LinkOptions) {
+    super();
+    this.clientId = opts.clientId ?? `${SERVER_CLIENT_ID_PREFIX}${randomBytes(6).toString('hex')}`;
+    this.readyPromise = new Promise((resolve) => (this.markReady = resolve));
+  }
+
+  /** Connects (in the background: an unreachable broker is retried every second). */
+  start(): void {
+    const options: IClientOptions = {
+      clientId: this.clientId,
+      username: this.opts.username,
+      password: this.opts.password,
+      protocolVersion: 4,
+      clean: true,
+      reconnectPeriod: 1000,
+      connectTimeout: 10_000,
+      keepalive: 30,
+    };
+    const client = mqtt.connect(this.opts.url, options);
+    this.client = client;
+    client.on('connect', () => {
+      const topics: Record<string, { qos: 0 | 1 }> = {};
+      for (const channel of DEVICE_TO_SERVER) topics[channelFilter(channel)] = { qos: CHANNEL_QOS[channel].qos };
+      for (const t of this.opts.internalTopics ?? []) topics[t] = { qos: 1 };
+      client.subscribe(topics, (err, granted) => {
+        if (err || granted?.some((g) => g.qos === 128)) {
+          this.opts.log.warn({ err, granted }, 'device link: subscription refused by the broker');
+          return;
+        }
+        this.opts.log.info({ clientId: this.clientId }, 'device link: connected and subscribed');
+        this.markReady();
+        this.emit('connected');
+      });
+    });
+    client.on('error', (err) => this.logOnce('client-error', 'warn', { err: err.message }, 'device link: broker connection error'));
+    client.on('message', (topic, payload) => {
+      try {
+        this.onMessage(topic, payload);
+      } catch (err) {
+        this.drop('error', topic, String(err));
+      }
+    });
+    this.scheduleSweep();
+  }
+
+  /** Resolves once connected and subscribed for the first time. */
+  ready(): Promise<void> {
+    return this.readyPromise;
+  }
+
+  get connected(): boolean {
+    return this.client?.connected ?? false;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.sweepTimer) clearTimeout(this.sweepTimer);
+    for (const [tid, p] of this.pending) {
+      this.pending.delete(tid);
+      p.resolve({ result: -1, message: 'server stopping' });
+    }
+    const client = this.client;
+    this.client = null;
+    if (client) await new Promise<void>((resolve) => client.end(true, {}, () => resolve()));
+  }
+
+  /** Live state of a device (undefined when nothing was ever heard from it). */
+  device(sn: string): LiveDevice | undefined {
+    return this.live.get(sn);
+  }
+
+  isOnline(sn: string): boolean {
+    return this.live.get(sn)?.online ?? false;
+  }
+
+  /** Forgets a device (deleted or disabled): it reads as offline from now on. */
+  forget(sn: string): void {
+    const d = this.live.get(sn);
+    if (d?.online) this.setOnline(d, false, Date.now());
+    this.live.delete(sn);
+  }
+
+  /** Publishes on a server-internal topic (notices to other instances). */
+  publishInternal(topic: string, payload: string): void {
+    this.client?.publish(topic, payload, { qos: 1 });
+  }
+
+  /**
+   * Sends a command and waits for its reply. The same message (same tid) is re-sent after each timeout,
+   * at most `resends` times; never a new tid, so a device executes it at most once.
+   */
+  command(sn: string, method: string, data: unknown, opts: CommandOptions = {}): Promise<CommandOutcome> {
+    const timeoutMs = opts.timeoutMs ?? COMMAND_TIMEOUT_MS;
+    const resends = opts.resends ?? COMMAND_MAX_RESENDS;
+    const tid = randomUUID();
+    const payload = JSON.stringify(linkMessage(method, data, { tid, bid: opts.bid }));
+    const topic = topicOf(sn, 'commands');
+    return new Promise<CommandOutcome>((resolve) => {
+      let attempts = 0;
+      let timer: NodeJS.Timeout | null = null;
+      const send = () => {
+        attempts++;
+        this.client?.publish(topic, payload, { qos: CHANNEL_QOS.commands.qos });
+        timer = setTimeout(() => {
+          if (this.stopped || attempts > resends) {
+            this.pending.delete(tid);
+            resolve({ status: 'timeout', tid, attempts });
+            return;
+          }
+          send();
+        }, timeoutMs);
+      };
+      this.pending.set(tid, {
+        sn,
+        resolve: (reply) => {
+          if (timer) clearTimeout(timer);
+          this.pending.delete(tid);
+          resolve({ status: reply.result === 0 ? 'ok' : 'failed', tid, attempts, reply });
+        },
+      });
+      send();
+    });
+  }
+
+  // ------------------------------------------------------------------------------------------ messages
+
+  private onMessage(topic: string, payload: Buffer): void {
+    if (this.opts.internalTopics?.some((filter) => matches(filter, topic))) {
+      this.emit('internal', topic, payload);
+      return;
+    }
+    this.stats.received++;
+    if (payload.byteLength > LINK_MAX_MESSAGE_BYTES) return this.drop('too_large', topic, `${payload.byteLength} bytes`);
+    const t = parseTopic(topic);
+    if (!t || !(DEVICE_TO_SERVER as readonly string[]).includes(t.channel)) return this.drop('bad_topic', topic);
+    const device = this.opts.devices.get(t.sn);
+    if (!device) {
+      this.opts.devices.miss(t.sn);
+      return this.drop('unknown_device', topic);
+    }
+    if (Number(device.enabled) !== 1) return this.drop('disabled_device', topic);
+    const parsed = parseLinkMessage(payload);
+    if (!parsed.ok) return this.drop('bad_envelope', topic, parsed.reason);
+    const m = parsed.message;
+    const channel = t.channel as DeviceChannel;
+    const now = Date.now();
+    switch (channel) {
+      case 'presence': {
+        if (m.method !== LinkMethod.PRESENCE) return this.drop('bad_method', topic, m.method);
+        const data = presenceData.safeParse(m.data);
+        if (!data.success) return this.drop('bad_data', topic, issues(data.error));
+        const d = this.entry(t.sn, now);
+        if (data.data.rate_hz !== undefined) d.rateHz = data.data.rate_hz;
+        if (data.data.firmware !== undefined) d.firmware = data.data.firmware;
+        if (data.data.online) d.heardAt = now;
+        this.accept();
+        if (d.online !== data.data.online) this.setOnline(d, data.data.online, now);
+        if (data.data.online) this.scheduleSweep();
+        return;
+      }
+      case 'telemetry': {
+        if (m.method !== LinkMethod.TELEMETRY) return this.drop('bad_method', topic, m.method);
+        const data = telemetryData.safeParse(m.data);
+        if (!data.success) return this.drop('bad_data', topic, issues(data.error));
+        const d = this.heard(t.sn, now);
+        d.telemetry = data.data;
+        d.telemetryAt = now;
+        this.accept();
+        this.emit('telemetry', t.sn, d);
+        return;
+      }
+      case 'state': {
+        if (m.method !== LinkMethod.STATE) return this.drop('bad_method', topic, m.method);
+        const data = stateData.safeParse(m.data);
+        if (!data.success) return this.drop('bad_data', topic, issues(data.error));
+        // Retained state says nothing about being online now: do not count it as heard.
+        const d = this.entry(t.sn, now);
+        d.state = data.data;
+        this.accept();
+        this.emit('state', t.sn, d);
+        return;
+      }
+      case 'events': {
+        const data = eventData.safeParse(m.data);
+        if (!data.success) return this.drop('bad_data', topic, issues(data.error));
+        this.heard(t.sn, now);
+        this.accept();
+        this.client?.publish(
+          topicOf(t.sn, 'events_reply'),
+          JSON.stringify(linkMessage(m.method, { result: 0 }, { tid: m.tid, bid: m.bid })),
+          { qos: CHANNEL_QOS.events_reply.qos },
+        );
+        // A re-sent event (our reply was lost) is acknowledged again but reported once.
+        const seen = this.seenEvents.get(t.sn) ?? [];
+        if (seen.includes(m.tid)) return;
+        seen.push(m.tid);
+        if (seen.length > EVENT_TID_MEMORY) seen.shift();
+        this.seenEvents.set(t.sn, seen);
+        this.emit('event', t.sn, m);
+        return;
+      }
+      case 'commands_reply': {
+        const data = commandReplyData.safeParse(m.data);
+        if (!data.success) return this.drop('bad_data', topic, issues(data.error));
+        this.heard(t.sn, now);
+        const p = this.pending.get(m.tid);
+        // A reply for another device's command, or a late repeat: not ours to resolve.
+        if (!p || p.sn !== t.sn) return this.drop('unmatched_reply', topic, m.tid);
+        this.accept();
+        p.resolve(data.data);
+        return;
+      }
+    }
+  }
+
+  private accept(): void {
+    this.stats.accepted++;
+  }
+
+  private entry(sn: string, now: number): LiveDevice {
+    let d = this.live.get(sn);
+    if (!d) {
+      d = {
+        sn,
+        online: false,
+        rateHz: DEFAULT_TELEMETRY_HZ,
+        firmware: null,
+        heardAt: 0,
+        telemetry: null,
+        telemetryAt: null,
+        state: null,
+        since: now,
+      };
+      this.live.set(sn, d);
+    }
+    return d;
+  }
+
+  /** Any valid message proves the device is connected now. */
+  private heard(sn: string, now: number): LiveDevice {
+    const d = this.entry(sn, now);
+    d.heardAt = now;
+    if (!d.online) {
+      this.setOnline(d, true, now);
+      this.scheduleSweep();
+    }
+    return d;
+  }
+
+  private setOnline(d: LiveDevice, online: boolean, now: number): void {
+    d.online = online;
+    d.since = now;
+    this.emit('online', d.sn, online, d);
+  }
+
+  // ------------------------------------------------------------------------------------------ sweep
+
+  /** Period of the fastest online device, halved: how often silence is checked. */
+  private sweepInterval(): number {
+    let fastest = 0;
+    for (const d of this.live.values()) if (d.online) fastest = Math.max(fastest, d.rateHz);
+    if (fastest === 0) fastest = DEFAULT_TELEMETRY_HZ;
+    return Math.max(MIN_SWEEP_MS, 1000 / fastest / 2);
+  }
+
+  private nextSweepAt = 0;
+
+  private scheduleSweep(): void {
+    if (this.stopped) return;
+    const interval = this.sweepInterval();
+    const at = Date.now() + interval;
+    // Keep an earlier pending sweep; replace a later one (a faster device arrived).
+    if (this.sweepTimer && this.nextSweepAt <= at) return;
+    if (this.sweepTimer) clearTimeout(this.sweepTimer);
+    this.nextSweepAt = at;
+    this.sweepTimer = setTimeout(() => {
+      this.sweepTimer = null;
+      this.sweep();
+      this.scheduleSweep();
+    }, interval);
+    this.sweepTimer.unref();
+  }
+
+  /** Marks offline every online device silent for MISSED_TELEMETRY_PERIODS periods. */
+  sweep(now = Date.now()): void {
+    for (const d of this.live.values()) {
+      if (!d.online) continue;
+      const period = 1000 / d.rateHz;
+      if (now - d.heardAt > MISSED_TELEMETRY_PERIODS * period) this.setOnline(d, false, now);
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------ logs
+
+  private drop(reason: DropReason, topic: string, detail?: string): void {
+    this.stats.dropped[reason] = (this.stats.dropped[reason] ?? 0) + 1;
+    this.logOnce(`${reason}:${topic}`, 'warn', { topic, reason, detail, dropped: this.stats.dropped[reason] }, 'device link: message dropped');
+  }
+
+  /** At most one line per key every LOG_EVERY_MS, so a misbehaving device cannot flood the log. */
+  private logOnce(key: string, level: 'warn' | 'info', obj: object, msg: string): void {
+    const now = Date.now();
+    if (now - (this.lastLog.get(key) ?? 0) < LOG_EVERY_MS) return;
+    if (this.lastLog.size > 10_000) this.lastLog.clear();
+    this.lastLog.set(key, now);
+    this.opts.log[level](obj, msg);
+  }
+}
+
+function issues(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
+  return error.issues
+    .slice(0, 5)
+    .map((i) => `${i.path.map(String).join('.')}: ${i.message}`)
+    .join('; ');
+}
+
+/** MQTT topic filter match (+ and # wildcards). */
+export function matches(filter: string, topic: string): boolean {
+  const f = filter.split('/');
+  const t = topic.split('/');
+  for (let i = 0; i < f.length; i++) {
+    if (f[i] === '#') return true;
+    if (i >= t.length) return false;
+    if (f[i] !== '+' && f[i] !== t[i]) return false;
+  }
+  return f.length === t.length;
+}

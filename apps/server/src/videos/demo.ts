@@ -1,0 +1,88 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { Kysely } from 'kysely';
+import { nowSeconds } from '../db/index.js';
+import type { DB } from '../db/schema.js';
+import { MEDIA_PREFIX } from './routes.js';
+
+const run = promisify(execFile);
+
+/** ffmpeg on this machine, or null. */
+export function findFfmpeg(): string | null {
+  for (const p of ['/usr/bin/ffmpeg', '/usr/local/bin/ffmpeg', '/opt/homebrew/bin/ffmpeg']) if (existsSync(p)) return p;
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (dir && existsSync(path.join(dir, 'ffmpeg'))) return path.join(dir, 'ffmpeg');
+  }
+  return null;
+}
+
+const pad = (n: number): string => String(n).padStart(2, '0');
+const stamp = (s: number): string => {
+  const d = new Date(s * 1000);
+  return `${d.getUTCFullYear()}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}_${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}${pad(d.getUTCSeconds())}`;
+};
+
+export const DEMO_RECORDING_SECONDS = 6;
+
+/**
+ * Two short recordings (outside cameras 1 and 2) per demo nest that has none yet: real H.264 mp4 files made
+ * with ffmpeg's test source, with a jpg thumbnail, under DATA_DIR/media/recordings/<random id>/ (the random
+ * directory makes the URL unguessable). Without ffmpeg nothing is made. Answers how many were added.
+ */
+export async function seedDemoRecordings(
+  db: Kysely<DB>,
+  dataDir: string,
+  nests: readonly { sn: string; companyId: string }[],
+  ffmpeg: string | null = findFfmpeg(),
+): Promise<number> {
+  if (!ffmpeg) return 0;
+  let added = 0;
+  const now = nowSeconds();
+  for (const [i, nest] of nests.entries()) {
+    const has = await db.selectFrom('recordings').select('id').where('sn_id', '=', nest.sn).executeTakeFirst();
+    if (has) continue;
+    for (const vr of [1, 2] as const) {
+      const id = randomUUID();
+      const dir = path.join(dataDir, 'media', 'recordings', id);
+      await mkdir(dir, { recursive: true });
+      const start = now - 3600 * (2 * i + vr) - 600;
+      const fileName = `${nest.sn}_cam${vr}_${stamp(start)}.mp4`;
+      const file = path.join(dir, fileName);
+      const source = vr === 1 ? 'testsrc2=size=640x360:rate=25' : 'smptehdbars=size=640x360:rate=25';
+      try {
+        await run(ffmpeg, [
+          '-v', 'error', '-y', '-f', 'lavfi', '-i', source, '-t', String(DEMO_RECORDING_SECONDS),
+          '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', file,
+        ]);
+        await run(ffmpeg, ['-v', 'error', '-y', '-ss', '1', '-i', file, '-frames:v', '1', '-vf', 'scale=320:-2', path.join(dir, 'thumb.jpg')]);
+      } catch {
+        await rm(dir, { recursive: true, force: true });
+        continue;
+      }
+      const { size } = await stat(file);
+      const base = `${MEDIA_PREFIX}recordings/${id}/`;
+      await db
+        .insertInto('recordings')
+        .values({
+          id,
+          sn_id: nest.sn,
+          company_id: nest.companyId,
+          thumb_url: `${base}thumb.jpg`,
+          vr_type: vr,
+          start_time: start,
+          end_time: start + DEMO_RECORDING_SECONDS,
+          file_name: fileName,
+          size_kb: Math.round((size / 1024) * 10) / 10,
+          url: `${base}${fileName}`,
+          created_at: now,
+        })
+        .execute();
+      added++;
+    }
+  }
+  return added;
+}

@@ -1,0 +1,272 @@
+/**
+ * Helpers for tests of the live device side: registering devices, running the real simulator against
+ * the test server's broker, raw MQTT clients acting as (misbehaving) devices, and a push socket that
+ * records every frame.
+ */
+import {
+  APP_CODE,
+  APP_IDS,
+  EQUIPMENT_VERIFY_SOR,
+  EQUIPMENT_VERIFY_VST,
+  LINK_VERSION,
+  PUSH_PATH,
+  PushMsgId,
+  signPmd,
+  topicOf,
+  type DeviceChannel,
+  type PushReply,
+} from '@nest/contracts';
+import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import WebSocket from 'ws';
+import { createDevice, type NewDevice } from '../src/devices/store.js';
+import { loadSimulator, type SimFleet } from '../src/link/simulator.js';
+import type { DeviceRow } from '../src/db/schema.js';
+import type { TestClient, TestServer } from './helpers.js';
+
+export const live = (server: TestServer) => server.app.nest.deps.live;
+
+/** Registers a device straight into the database and refreshes the server's directory. */
+export async function registerDevice(
+  server: TestServer,
+  input: Partial<NewDevice> & { sn_id: string },
+): Promise<DeviceRow> {
+  const row = await createDevice(server.db, {
+    type: 'stable',
+    company_id: 'wk',
+    airport_name: `Nest ${input.sn_id}`,
+    uav_name: `UAV ${input.sn_id}`,
+    uav_sn: `${input.sn_id}-UAV`,
+    airport_point: { lat: 22.54, lng: 114.05 },
+    ...input,
+  });
+  await live(server).directory.reload();
+  return row;
+}
+
+export interface SimSpecInput {
+  sn: string;
+  kind?: 'stable' | 'stable_mini' | 'mobile' | 'alone';
+  name?: string;
+  home?: { lat: number; lng: number; alt: number };
+}
+
+/** Starts the real simulator for these devices against the server's broker, with the right passwords. */
+export async function startSim(
+  server: TestServer,
+  devices: SimSpecInput[],
+  opts: { rateHz?: number; video?: boolean; brokerUrl?: string } = {},
+): Promise<SimFleet> {
+  const sim = await loadSimulator();
+  const l = live(server);
+  return sim.startFleet({
+    brokerUrl: opts.brokerUrl ?? l.brokerUrl,
+    devices: devices.map((d, i) => ({
+      sn: d.sn,
+      password: l.devicePassword(d.sn),
+      kind: d.kind ?? 'stable',
+      name: d.name ?? d.sn,
+      uavSn: `${d.sn}-UAV`,
+      home: d.home ?? { lat: 22.54 + i * 0.01, lng: 114.05 + i * 0.01, alt: 30 },
+    })),
+    rateHz: opts.rateHz ?? 5,
+    liveDir: opts.video ? server.config.liveDir : undefined,
+    ffmpegPath: opts.video ? undefined : null,
+    liveUrlBase: server.config.liveUrlBase,
+    validate: true,
+  });
+}
+
+/** Polls until `cond` holds (rejects after timeoutMs). */
+export async function until(cond: () => boolean | Promise<boolean>, timeoutMs = 5000, what = 'condition'): Promise<void> {
+  const start = Date.now();
+  while (!(await cond())) {
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** An MQTT client: resolves once connected, or with the error. */
+export function mqttConnect(url: string, opts: IClientOptions): Promise<{ client: MqttClient | null; error: (Error & { code?: number }) | null }> {
+  return new Promise((resolve) => {
+    const client = mqtt.connect(url, { reconnectPeriod: 0, connectTimeout: 3000, protocolVersion: 4, ...opts });
+    client.once('connect', () => resolve({ client, error: null }));
+    client.once('error', (error) => {
+      client.end(true);
+      resolve({ client: null, error });
+    });
+  });
+}
+
+/** A hand-driven device: its own credentials, sends whatever the test wants. */
+export class RawDevice {
+  readonly received: { topic: string; payload: Buffer }[] = [];
+  private constructor(
+    readonly sn: string,
+    readonly client: MqttClient,
+  ) {
+    client.on('message', (topic, payload) => this.received.push({ topic, payload }));
+  }
+
+  static async connect(
+    server: TestServer,
+    sn: string,
+    opts: IClientOptions & { url?: string; withWill?: boolean } = {},
+  ): Promise<RawDevice> {
+    const will = opts.withWill
+      ? {
+          topic: topicOf(sn, 'presence'),
+          payload: Buffer.from(JSON.stringify(envelope('presence', { online: false }))),
+          qos: 1 as const,
+          retain: true,
+        }
+      : undefined;
+    const { client, error } = await mqttConnect(opts.url ?? live(server).brokerUrl, {
+      clientId: sn,
+      username: sn,
+      password: live(server).devicePassword(sn),
+      will,
+      ...opts,
+    });
+    if (!client) throw error ?? new Error('not connected');
+    return new RawDevice(sn, client);
+  }
+
+  publish(channel: DeviceChannel | string, payload: string | Buffer | object, opts: { qos?: 0 | 1; retain?: boolean; sn?: string } = {}): Promise<void> {
+    const body = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : JSON.stringify(payload);
+    return new Promise((resolve) => {
+      this.client.publish(`nest/v1/${opts.sn ?? this.sn}/${channel}`, body, { qos: opts.qos ?? 0, retain: opts.retain ?? false }, () => resolve());
+    });
+  }
+
+  async subscribe(topic: string): Promise<number[]> {
+    const granted = await this.client.subscribeAsync(topic, { qos: 1 });
+    return granted.map((g) => g.qos);
+  }
+
+  /** Kills the TCP connection without DISCONNECT: the broker publishes the last-will. */
+  drop(): void {
+    this.client.stream.destroy();
+    this.client.end(true);
+  }
+
+  end(): Promise<void> {
+    return new Promise((resolve) => this.client.end(true, {}, () => resolve()));
+  }
+}
+
+let tidCounter = 0;
+export function envelope(method: string, data: unknown, tid = `t-${++tidCounter}`) {
+  return { v: LINK_VERSION, tid, bid: '', ts: Date.now(), method, data };
+}
+
+/** A valid telemetry payload for a nest. */
+export function nestTelemetry(lat = 22.54, lng = 114.05) {
+  return {
+    nest: {
+      lat,
+      lng,
+      hatch: 0,
+      platform: 0,
+      tripod: 0,
+      charger: 1,
+      drone_power: 0,
+      env: { wind_speed: 2, wind_direction: 90, temperature: 25, humidity: 60, rainfall: 0 },
+    },
+  };
+}
+
+/** A push client recording every frame; waits for frames matching a predicate. */
+export class PushSocket {
+  readonly ws: WebSocket;
+  readonly frames: (PushReply & { at: number })[] = [];
+  private readonly waiters: (() => void)[] = [];
+  readonly opened: Promise<void>;
+  readonly closed: Promise<number>;
+
+  constructor(url: string) {
+    this.ws = new WebSocket(url + PUSH_PATH);
+    this.opened = new Promise((resolve, reject) => {
+      this.ws.once('open', () => resolve());
+      this.ws.once('error', reject);
+    });
+    this.closed = new Promise((resolve) => this.ws.once('close', (code) => resolve(code)));
+    this.ws.on('message', (data) => {
+      this.frames.push({ ...(JSON.parse(String(data)) as PushReply), at: Date.now() });
+      for (const w of this.waiters.splice(0)) w();
+    });
+  }
+
+  static async open(url: string): Promise<PushSocket> {
+    const s = new PushSocket(url);
+    await s.opened;
+    return s;
+  }
+
+  send(msgId: number, data: Record<string, unknown> = {}): void {
+    this.ws.send(JSON.stringify({ msg_id: msgId, tms: Date.now(), version: 0, data }));
+  }
+
+  of(msgId: number): (PushReply & { at: number })[] {
+    return this.frames.filter((f) => f.msg_id === msgId);
+  }
+
+  /** The first frame after index `from` matching `pred`. */
+  async wait(pred: (f: PushReply) => boolean, timeoutMs = 5000, from = 0): Promise<PushReply & { at: number }> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const hit = this.frames.slice(from).find(pred);
+      if (hit) return hit;
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`no matching push frame within ${timeoutMs} ms; got ${JSON.stringify(this.frames.map((f) => [f.msg_id, f.code]))}`);
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** Sends and waits for the reply with that msg_id (sent after now). */
+  async request(msgId: number, data: Record<string, unknown> = {}): Promise<PushReply> {
+    const from = this.frames.length;
+    this.send(msgId, data);
+    return this.wait((f) => f.msg_id === msgId, 5000, from);
+  }
+
+  /** 100 user verification as the browser does it. */
+  async verifyUser(c: TestClient): Promise<PushReply> {
+    return this.request(PushMsgId.USER_VERIFY, {
+      token: c.token,
+      app_ids: APP_IDS,
+      app_code: APP_CODE,
+      licence: await c.licence(),
+      os_language: 'en',
+    });
+  }
+
+  /** 200 equipment verification. */
+  verifyDevice(c: TestClient, snId: string): Promise<PushReply> {
+    return this.request(PushMsgId.EQUIPMENT_VERIFY, {
+      token: c.token,
+      sn_id: snId,
+      pmd: signPmd({ token: c.token, pmdValue: snId }),
+      vst: EQUIPMENT_VERIFY_VST,
+      sor: EQUIPMENT_VERIFY_SOR,
+      os_language: 'en',
+    });
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+}
+
+/** Listens on a loopback port (for WebSocket tests); answers the ws:// base. */
+export async function listen(server: TestServer): Promise<string> {
+  const address = await server.app.listen({ port: 0, host: '127.0.0.1' });
+  return address.replace(/^http/, 'ws');
+}
