@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EARTH_RADIUS_M, gcj02ToWgs84, haversineDistance, pathLength, wgs84ToGcj02 } from './coords.js';
 
@@ -63,5 +64,18 @@ describe('haversineDistance', () => {
     const b = { lat: 0, lng: 1 };
     const c = { lat: 1, lng: 1 };
     expect(pathLength([a, b, c])).toBeCloseTo(haversineDistance(a, b) + haversineDistance(b, c), 6);
+  });
+});
+
+describe('GCJ-02 round trip (property)', () => {
+  it('stays below a millimetre everywhere inside mainland China', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 18.5, max: 53, noNaN: true }), fc.double({ min: 74, max: 134, noNaN: true }), (lat, lng) => {
+        const p = { lat, lng };
+        expect(haversineDistance(p, gcj02ToWgs84(wgs84ToGcj02(p)))).toBeLessThan(0.001);
+        expect(haversineDistance(p, wgs84ToGcj02(gcj02ToWgs84(p)))).toBeLessThan(0.001);
+      }),
+      { numRuns: 1000 },
+    );
   });
 });
