@@ -1,13 +1,17 @@
 /**
- * @nest/formats: import and export of routes and fences as pure functions (no DOM globals), shared by
- * browser and server. Planned contents (see shared/REFERENCE.md sections 1-3):
- * - KML (OGC 2.2): fences as Polygon placemarks, routes as LineString/Point placemarks; lon,lat order;
- *   DOCTYPE/entities refused and size capped before parsing.
- * - GeoJSON: FeatureCollections of fences and routes (lon,lat order).
- * - QGroundControl `.plan` (JSON): mission items, geoFence polygons, rally points ([lat, lon, alt] order).
- * - DJI WPML `.kmz` route packages (template.kml + waylines.wpml), with entry count and unpacked size
- *   checked before unzipping.
- * Every reader answers the contracts' shapes (WGS84 {lat, lng}, waypoints with actions) or a localised
- * error; the accepted import extensions are the contracts' IMPORT_FILE_EXTS.
+ * @nest/formats: import and export of routes, fences and survey areas as pure functions (no DOM
+ * globals), shared by browser and server. See README.md beside src/ for formats, rules and limits.
  */
-export {};
+export * from './model.js';
+export { DEFAULT_LIMITS } from './limits.js';
+export type { ImportLimits } from './limits.js';
+export { importPlanFile, SUPPORTED_IMPORT_EXTS, DEFAULT_IMPORT_HEIGHT } from './import.js';
+export type { ImportOptions, ImportResult, ImportFormat } from './import.js';
+export { checkAgainstTask, ringProblem } from './check.js';
+export type { TaskKind, TaskItem, TaskCheck, CheckOptions } from './check.js';
+export { exportPlanFile, toKml, toGeoJson, toQgcPlan, toWpmlKmz, EXPORT_FORMATS, EXPORT_FILE_TYPES } from './export.js';
+export type { ExportFormat, ExportResult, ExportOptions } from './export.js';
+export type { GeoJsonFeature, GeoJsonFeatureCollection } from './geojson.js';
+export type { QgcOptions } from './qgc.js';
+export type { WpmlOptions } from './wpml.js';
+export { circleToPolygon } from './geometry.js';
