@@ -24,7 +24,7 @@ export interface Issue {
 }
 
 /** Numbers inside texts: at most 2 decimals, no trailing zeros. */
-export const num = (v: number): string => (Number.isFinite(v) ? String(Math.round(v * 100) / 100) : String(v));
+export const issueNumber = (v: number): string => (Number.isFinite(v) ? String(Math.round(v * 100) / 100) : String(v));
 
 export const waypointName = (index: number): Text => ({ zh: `第 ${index + 1} 个航点`, en: `Waypoint ${index + 1}` });
 

@@ -17,8 +17,8 @@ import {
 } from './camera.js';
 import { haversineDistance, type LatLng } from './coords.js';
 import { prepareRing, segmentPointOutside } from './polygon.js';
-import { surveyFromSettings, surveyGrid, surveyWaypoints, sweepTransects, transectPhotoCount } from './survey.js';
-import type { TerrainProvider } from './terrain.js';
+import { surveyFromSettings, surveyGrid, surveyWaypointOptions, surveyWaypoints, sweepTransects, transectPhotoCount } from './survey.js';
+import { flatTerrain, type TerrainProvider } from './terrain.js';
 import { arbConcavePolygon, arbConvexPolygon, arbStarPolygon, combXY, lShape, metres, shape, square, toMetres, uShape } from './test-fixtures.js';
 import { ringArea, validateRoute } from './validation.js';
 
@@ -349,5 +349,14 @@ describe('survey waypoints', () => {
     const amsl = await surveyWaypoints(g, { height: 80, heightType: 1, terrain: slope, sampleSpacingM: 5 });
     const g2 = await slope.elevations(amsl.waypoints);
     amsl.waypoints.forEach((w, i) => expect(w.height).toBeCloseTo(g2[i]! + 80, 1));
+  });
+
+  it('take their options from task settings', () => {
+    const base = { default_height: 90, height_type: 0 as const, auto_speed: 9, elevation: false, interval_height: 0 };
+    expect(surveyWaypointOptions(base)).toEqual({ height: 90, heightType: 0, speed: 9 });
+    const ramp = flatTerrain(12);
+    const follow = surveyWaypointOptions({ ...base, elevation: true, interval_height: 3 }, ramp, metres(0, 0));
+    expect(follow).toEqual({ height: 90, heightType: 0, speed: 9, terrain: ramp, toleranceM: 3, takeoff: metres(0, 0) });
+    expect(surveyWaypointOptions({ ...base, elevation: true }).terrain?.kind).toBe('flat');
   });
 });

@@ -442,3 +442,23 @@ export async function surveyWaypoints(grid: SurveyGrid, opts: SurveyWaypointOpti
 }
 
 export type SurveyGridNote = NonNullable<TerrainProvider['note']>;
+
+/**
+ * Waypoint options from a task's settings: default_height above the ground, height_type, auto_speed at
+ * the first waypoint; with the `elevation` flag the terrain is followed (flatTerrain, with its note, when
+ * no provider is at hand) and `interval_height` (> 0) is the height tolerance.
+ */
+export function surveyWaypointOptions(
+  settings: Pick<MissionSettings, 'default_height' | 'height_type' | 'auto_speed' | 'elevation' | 'interval_height'>,
+  terrain?: TerrainProvider,
+  takeoff?: LatLng,
+): SurveyWaypointOptions {
+  return {
+    height: settings.default_height,
+    heightType: settings.height_type,
+    speed: settings.auto_speed,
+    ...(settings.elevation ? { terrain: terrain ?? flatTerrain(0) } : {}),
+    ...(settings.interval_height > 0 ? { toleranceM: settings.interval_height } : {}),
+    ...(takeoff ? { takeoff } : {}),
+  };
+}

@@ -10,7 +10,7 @@ import {
   formatDistanceText,
 } from '@nest/contracts';
 import { haversineDistance, isValidLatLng, type LatLng } from './coords.js';
-import { fenceName, num, waypointName, type Issue } from './issues.js';
+import { fenceName, issueNumber, waypointName, type Issue } from './issues.js';
 import { meanPoint } from './local.js';
 import { normalizeRing, prepareRing, ringToPolygon, ringsInteriorMeet, segmentPointOutside, type PreparedRing } from './polygon.js';
 
@@ -308,8 +308,8 @@ export function routeSettingsIssues(route: Omit<RouteInput, 'waypoints'>): Issue
     issues.push(
       routeIssue(
         'route.speed_order',
-        `自动巡航速度 ${num(route.auto_speed)} m/s 不能大于最大速度 ${num(route.max_speed)} m/s`,
-        `Cruise speed ${num(route.auto_speed)} m/s must not exceed the maximum speed ${num(route.max_speed)} m/s`,
+        `自动巡航速度 ${issueNumber(route.auto_speed)} m/s 不能大于最大速度 ${issueNumber(route.max_speed)} m/s`,
+        `Cruise speed ${issueNumber(route.auto_speed)} m/s must not exceed the maximum speed ${issueNumber(route.max_speed)} m/s`,
       ),
     );
   return issues;
@@ -334,7 +334,7 @@ export function waypointValueIssues(waypoints: readonly WaypointInput[], maxSpee
         issues.push(wpIssue('waypoint.speed', i, `的速度须大于 0 且不超过 ${SPEED_MAX} m/s`, `: speed must be above 0 and at most ${SPEED_MAX} m/s`, at));
       else if (finite(maxSpeed) && w.speed > maxSpeed)
         issues.push(
-          wpIssue('waypoint.speed_above_max', i, `的速度 ${num(w.speed)} m/s 超过最大速度 ${num(maxSpeed)} m/s`, `: speed ${num(w.speed)} m/s is above the maximum speed ${num(maxSpeed)} m/s`, at),
+          wpIssue('waypoint.speed_above_max', i, `的速度 ${issueNumber(w.speed)} m/s 超过最大速度 ${issueNumber(maxSpeed)} m/s`, `: speed ${issueNumber(w.speed)} m/s is above the maximum speed ${issueNumber(maxSpeed)} m/s`, at),
         );
     }
     if (present(w.cam_trig_dist) && !between(w.cam_trig_dist, 0, CAM_TRIG_DIST_MAX_M))
@@ -447,14 +447,14 @@ export function waypointHeightAboveFenceIssues(
       limit = maxHeight + g;
     }
     if (w.height <= limit) return;
-    const zh = heightType === 1 ? `（地面海拔 ${num(limit - maxHeight)} 米 + 围栏最大高度 ${num(maxHeight)} 米）` : '';
-    const en = heightType === 1 ? ` (ground ${num(limit - maxHeight)} m + fence maximum ${num(maxHeight)} m)` : '';
+    const zh = heightType === 1 ? `（地面海拔 ${issueNumber(limit - maxHeight)} 米 + 围栏最大高度 ${issueNumber(maxHeight)} 米）` : '';
+    const en = heightType === 1 ? ` (ground ${issueNumber(limit - maxHeight)} m + fence maximum ${issueNumber(maxHeight)} m)` : '';
     issues.push(
       wpIssue(
         'waypoint.above_fence',
         i,
-        `的高度 ${num(w.height)} 米超过围栏最大高度 ${num(limit)} 米${zh}`,
-        ` is at ${num(w.height)} m, above the fence's maximum height of ${num(limit)} m${en}`,
+        `的高度 ${issueNumber(w.height)} 米超过围栏最大高度 ${issueNumber(limit)} 米${zh}`,
+        ` is at ${issueNumber(w.height)} m, above the fence's maximum height of ${issueNumber(limit)} m${en}`,
         isValidLatLng(w) ? { lat: w.lat, lng: w.lng } : undefined,
       ),
     );
