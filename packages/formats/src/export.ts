@@ -140,7 +140,8 @@ export function toWpmlKmz(doc: PlanDocument, opts: ExportOptions = {}): ExportRe
   if (doc.surveys.length) warnings.push(T.exportDropped(what.surveys, fmt));
   if (route.height_type === 1) warnings.push(T.exportEllipsoid());
   const { template, waylines } = writeWpml(route, opts);
-  const mtime = new Date(opts.now ?? Date.now());
+  // Zip times start in 1980.
+  const mtime = new Date(Math.max(opts.now ?? Date.now(), Date.UTC(1980, 0, 2)));
   const bytes = zipSync(
     {
       'wpmz/template.kml': [strToU8(template), { mtime }],

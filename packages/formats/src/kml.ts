@@ -221,8 +221,8 @@ interface WalkState {
   doc: PlanDocument;
   /** Routes made of Point placemarks, and whether their points declared an altitude mode. */
   pointRoutes: Map<PlanRoute, boolean>;
-  /** Routes made of LineStrings with their height type source. */
-  lineRoutes: Map<PlanRoute, boolean>;
+  /** Routes made of LineStrings: whether they declared a height type, a mission type. */
+  lineRoutes: Map<PlanRoute, { mode: boolean; missionType: boolean }>;
 }
 
 function walk(el: Element | Document, fallbackName: string, ctx: ReadContext, st: WalkState): void {
@@ -264,7 +264,7 @@ function walk(el: Element | Document, fallbackName: string, ctx: ReadContext, st
         b.settings(routeSettingsOf(ext));
         for (const [lng, lat, alt] of g.coords) b.add(lat!, lng!, alt, {}, gName);
         st.doc.routes.push(b.done());
-        st.lineRoutes.set(b.route, ht !== undefined);
+        st.lineRoutes.set(b.route, { mode: ht !== undefined, missionType: ext.has('mission_type') });
       } else {
         if (g.holes) ctx.warn(T.holesIgnored(gName));
         const ring = ringFrom(g.coords.map(([lng, lat]) => ({ lat: lat!, lng: lng! })), gName);
@@ -287,12 +287,12 @@ function walk(el: Element | Document, fallbackName: string, ctx: ReadContext, st
 
 /** A line whose vertices are exactly a point route's positions is that route's drawn path. */
 function mergeLinesIntoPointRoutes(st: WalkState): void {
-  for (const [line, lineHasMode] of st.lineRoutes) {
+  for (const [line, declared] of st.lineRoutes) {
     for (const [pr, prHasMode] of st.pointRoutes) {
       if (pr.waypoints.length !== line.waypoints.length) continue;
       if (!pr.waypoints.every((w, i) => samePoint(w, line.waypoints[i]!))) continue;
-      pr.mission_type = line.mission_type;
-      if (!prHasMode && lineHasMode) pr.height_type = line.height_type;
+      if (declared.missionType) pr.mission_type = line.mission_type;
+      if (!prHasMode && declared.mode) pr.height_type = line.height_type;
       if (line.settings) pr.settings = { ...line.settings, ...pr.settings };
       st.doc.routes.splice(st.doc.routes.indexOf(line), 1);
       st.pointRoutes.delete(pr);

@@ -156,8 +156,9 @@ export function readQgcPlan(input: unknown, ctx: ReadContext): PlanDocument {
       checkLatLng(p[4], p[5], where);
       return { lat: p[4], lng: p[5] };
     };
-    const addPoint = (actions: RawActions): void => {
-      const at = pos();
+    const addPoint = (actions: RawActions, strict = false): void => {
+      // A waypoint's 0,0 is a place; for LAND and LOITER it means "where the aircraft is".
+      const at = strict ? (fin(p[4]) && fin(p[5]) ? (checkLatLng(p[4], p[5], where), { lat: p[4], lng: p[5] }) : undefined) : pos();
       if (!at) return;
       const { alt, mode } = altitudeOf(raw, p, ctx);
       const a: RawActions = { ...(points.length ? {} : pending), ...actions };
@@ -166,12 +167,12 @@ export function readQgcPlan(input: unknown, ctx: ReadContext): PlanDocument {
     };
     switch (cmd) {
       case 16: // NAV_WAYPOINT
-        addPoint({ hover: fin(p[0]) && p[0] > 0 ? p[0] : undefined, uav_yaw: fin(p[3]) ? p[3] : undefined });
+        addPoint({ hover: fin(p[0]) && p[0] > 0 ? p[0] : undefined, uav_yaw: fin(p[3]) ? p[3] : undefined }, true);
         break;
       case 19: // NAV_LOITER_TIME
       case 18: // NAV_LOITER_TURNS
       case 31: // NAV_LOITER_TO_ALT
-        addPoint({ hover: cmd === 19 && fin(p[0]) ? p[0] : undefined });
+        addPoint({ hover: cmd === 19 && fin(p[0]) ? p[0] : undefined }, true);
         break;
       case 22: // NAV_TAKEOFF
       case 84: // NAV_VTOL_TAKEOFF

@@ -103,7 +103,12 @@ export const xmlEscape = (s: string): string =>
  */
 export function num(n: number): string {
   const s = String(n);
-  if (!/e/i.test(s)) return s;
-  // |n| < 1e-6 or >= 1e21: fixed notation with enough digits (1e-12 is far below 1e-7 degrees).
-  return Math.abs(n) < 1 ? n.toFixed(12).replace(/\.?0+$/, '') : n.toFixed(0);
+  const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(s);
+  if (!m) return s;
+  // Expand exponent notation digit by digit: the same shortest digits, so still exact.
+  const [, sign, lead, frac = '', expText] = m;
+  const digits = lead! + frac;
+  const exp = Number(expText);
+  if (exp < 0) return `${sign}0.${'0'.repeat(-exp - 1)}${digits}`;
+  return sign + (digits.length > exp + 1 ? `${digits.slice(0, exp + 1)}.${digits.slice(exp + 1)}` : digits + '0'.repeat(exp + 1 - digits.length));
 }
