@@ -1,0 +1,114 @@
+// Route/fence file converter and inspector on top of @nest/formats.
+// Usage: npm run convert -- <input file> [--to kml|geojson|plan|kmz] [--out <file>] [--lang en|zh]
+//   without --to: prints a summary (fences, routes, surveys, waypoints per route, bounding box)
+//   with --to:    writes the converted file (default: beside the input, with the new extension)
+// Any unreadable or unsupported input: one line on stderr and exit code 1.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, extname, join } from 'node:path';
+import type { Lang, Text } from '@nest/contracts';
+import { FinishAction, HeightType } from '@nest/contracts';
+import type { ExportFormat, PlanDocument } from '@nest/formats';
+import { EXPORT_FORMATS, boundingBox, exportPlanFile, importPlanFile } from '@nest/formats';
+
+const USAGE = 'usage: npm run convert -- <input file> [--to kml|geojson|plan|kmz] [--out <file>] [--lang en|zh]';
+
+function parseArgs(argv: string[]): { input?: string; to?: string; out?: string; lang: Lang; help: boolean } {
+  const args: { input?: string; to?: string; out?: string; lang: Lang; help: boolean } = { lang: 'en', help: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const value = (): string => {
+      const v = argv[++i];
+      if (v === undefined) die(`${a} needs a value`);
+      return v;
+    };
+    if (a === '--to') args.to = value();
+    else if (a === '--out' || a === '-o') args.out = value();
+    else if (a === '--lang') args.lang = value() === 'zh' ? 'zh' : 'en';
+    else if (a === '--help' || a === '-h') args.help = true;
+    else if (a.startsWith('--to=')) args.to = a.slice(5);
+    else if (a.startsWith('--out=')) args.out = a.slice(6);
+    else if (a.startsWith('-')) die(`unknown option ${a}`);
+    else if (args.input === undefined) args.input = a;
+    else die(`unexpected argument ${a}`);
+  }
+  return args;
+}
+
+function die(message: string): never {
+  process.stderr.write(`convert: ${message.replace(/\s+/g, ' ').trim()}\n`);
+  process.exit(1);
+}
+
+const coord = (v: number): string => v.toFixed(7);
+
+function summary(name: string, doc: PlanDocument, format: string, warnings: Text[], lang: Lang): string {
+  const lines: string[] = [`${name} (${format})${doc.name ? `: ${doc.name}` : ''}`];
+  lines.push(`fences: ${doc.fences.length}`);
+  for (const f of doc.fences) {
+    lines.push(`  - ${f.name}: ${f.boundary.length} points${f.max_height !== undefined ? `, max height ${f.max_height} m` : ''}`);
+  }
+  lines.push(`routes: ${doc.routes.length}`);
+  for (const r of doc.routes) {
+    const finish = r.settings?.finish_action;
+    lines.push(
+      `  - ${r.name}: ${r.waypoints.length} waypoints, ${HeightType.label(r.height_type, lang)}` +
+        (finish !== undefined ? `, ${FinishAction.label(finish, lang)}` : ''),
+    );
+  }
+  lines.push(`surveys: ${doc.surveys.length}`);
+  for (const s of doc.surveys) {
+    const p = s.params ?? {};
+    const extra = [
+      p.angle !== undefined ? `angle ${p.angle}°` : '',
+      p.course_overlap !== undefined ? `front ${p.course_overlap}%` : '',
+      p.lateral_overlap !== undefined ? `side ${p.lateral_overlap}%` : '',
+      p.default_height !== undefined ? `height ${p.default_height} m` : '',
+    ].filter(Boolean);
+    lines.push(`  - ${s.name}: ${s.polygon.length} points${extra.length ? `, ${extra.join(', ')}` : ''}`);
+  }
+  const box = boundingBox(doc);
+  if (box) {
+    lines.push(`bounding box: lat ${coord(box.minLat)} .. ${coord(box.maxLat)}, lng ${coord(box.minLng)} .. ${coord(box.maxLng)}`);
+  }
+  for (const w of warnings) lines.push(`warning: ${w[lang]}`);
+  return lines.join('\n');
+}
+
+function main(): void {
+  const args = parseArgs(process.argv.slice(2));
+  if (args.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (!args.input) die(USAGE);
+  if (args.to !== undefined && !EXPORT_FORMATS.includes(args.to as ExportFormat)) {
+    die(`unsupported output format "${args.to}" (use ${EXPORT_FORMATS.join(', ')})`);
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(readFileSync(args.input));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    die(`cannot read ${args.input}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (e as Error).message}`);
+  }
+  const result = importPlanFile(basename(args.input), bytes);
+  if (!result.ok) die(`${args.input}: ${result.error[args.lang]}`);
+
+  if (args.to === undefined) {
+    process.stdout.write(`${summary(args.input, result.doc, result.format, result.warnings, args.lang)}\n`);
+    return;
+  }
+  const out = exportPlanFile(result.doc, args.to as ExportFormat);
+  if (!out.ok) die(`${args.input}: ${out.error[args.lang]}`);
+  const target =
+    args.out ?? join(dirname(args.input), basename(args.input, extname(args.input)) + (out.ext === extname(args.input) ? `.converted${out.ext}` : out.ext));
+  try {
+    writeFileSync(target, out.bytes);
+  } catch (e) {
+    die(`cannot write ${target}: ${(e as Error).message}`);
+  }
+  for (const w of [...result.warnings, ...out.warnings]) process.stderr.write(`warning: ${w[args.lang]}\n`);
+  process.stdout.write(`wrote ${target} (${out.bytes.length} bytes)\n`);
+}
+
+main();
