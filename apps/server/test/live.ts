@@ -213,7 +213,7 @@ export class PushSocket {
   }
 
   /** The first frame after index `from` matching `pred`. */
-  async wait(pred: (f: PushReply) => boolean, timeoutMs = 5000, from = 0): Promise<PushReply & { at: number }> {
+  async wait(pred: (f: PushReply & { at: number }) => boolean, timeoutMs = 5000, from = 0): Promise<PushReply & { at: number }> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const hit = this.frames.slice(from).find(pred);

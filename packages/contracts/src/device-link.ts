@@ -223,20 +223,21 @@ export const videoCommandData = z.object({ camera: z.string().max(32).optional()
 export const videoStartOutput = z.object({ url: z.string().max(512).optional() });
 
 /**
- * data of channel state (retained, on change): slow-moving facts, as `changed` (the facts that changed
- * since the previous state message) and `snapshot` (all of them). Unknown keys are kept (a newer device
- * may report more); the server only reads the ones below.
+ * data of channel state (retained, on change): slow-moving facts, all of them in every message (so the
+ * retained message alone tells the current state), plus `changed`: the facts that changed since the
+ * previous state message. Unknown keys are kept (a newer device may report more); the server reads the
+ * ones below.
  */
 export const stateSnapshot = z.looseObject({
   firmware: z.string().max(64).optional(),
   rate_hz: z.number().min(MIN_TELEMETRY_HZ).max(MAX_TELEMETRY_HZ).optional(),
   faults: z.array(z.string().max(64)).max(64).optional(),
-  /** Is the video of this device being published now, and where (path under the live base or URL). */
-  video: z.object({ live: z.boolean(), url: z.string().max(512).nullable() }).optional(),
+  /** Is the video of this device being published now, and where (path under the live base, or URL). */
+  video: z.object({ streaming: z.boolean(), url: z.string().max(512).nullable().optional() }).optional(),
 });
 export const stateData = z.looseObject({
+  ...stateSnapshot.shape,
   changed: z.record(z.string(), z.unknown()).optional(),
-  snapshot: stateSnapshot.optional(),
 });
 export type StateData = z.infer<typeof stateData>;
 

@@ -60,7 +60,7 @@ describe('device messages', () => {
     await d.publish('telemetry', envelope('presence', { online: true }), { qos: 1 });
     await d.publish('presence', envelope('presence', { online: 'yes' }), { qos: 1 });
     await d.publish('commands_reply', envelope('video.start_reply', { result: 0 }), { qos: 1 });
-    await d.publish('state', envelope('state', { snapshot: { video: { live: 'maybe' } } }), { qos: 1 });
+    await d.publish('state', envelope('state', { video: { streaming: 'maybe' } }), { qos: 1 });
     await until(() => n('bad_envelope') >= 3 && n('bad_data') >= 4 && n('bad_method') >= 1 && n('unmatched_reply') >= 1, 3000, 'drops');
     // Nothing malformed reached the live state.
     expect(live(server).link.device('LK-2')?.telemetry ?? null).toBeNull();

@@ -1,18 +1,12 @@
 /**
- * Loads the fleet simulator (apps/simulator) only when SIMULATOR=on or a test wants it. The package is
- * imported by name; while it declares no `exports`, its entry file is imported directly.
+ * The fleet simulator (apps/simulator), loaded only when SIMULATOR=on, by the CLI's demo-fleet, or by
+ * tests: a deployment with real devices never runs simulator code.
  */
-import type * as SimulatorModule from '../../../simulator/src/index.js';
+import type * as SimulatorModule from '@nest/simulator';
 
 export type Simulator = typeof SimulatorModule;
 export type SimFleet = Awaited<ReturnType<Simulator['startFleet']>>;
 
 export async function loadSimulator(): Promise<Simulator> {
-  const byName: string = '@nest/simulator';
-  const byFile: string = '@nest/simulator/src/index.ts';
-  try {
-    return (await import(byName)) as Simulator;
-  } catch {
-    return (await import(byFile)) as Simulator;
-  }
+  return import('@nest/simulator');
 }

@@ -56,6 +56,7 @@ class PushClient {
   readonly telemetrySentAt = new Map<string, number>();
   /** Fleet updates on: the version of each device last sent. */
   fleet: Map<string, number> | null = null;
+  fleetTimer: NodeJS.Timeout | null = null;
   /** Live frames dropped because the socket could not keep up. */
   dropped = 0;
   windowStart = 0;
@@ -117,7 +118,6 @@ export class PushHub {
   private readonly clients = new Set<PushClient>();
   /** Change counter per device, for fleet batches. */
   private readonly versions = new Map<string, number>();
-  private fleetTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly deps: AppDeps,
@@ -158,44 +158,38 @@ export class PushHub {
     for (const sn of client.watching) this.deps.live.video.unwatch(sn, client);
     client.watching.clear();
     client.telemetrySentAt.clear();
-    client.fleet = null;
+    this.setFleet(client, false);
   }
 
-  /** One fleet tick: a 310 batch to every subscribed socket that has changes. */
-  fleetTick(): void {
+  /** One 310 batch for a subscribed socket: every visible device that changed since its last batch. */
+  fleetBatch(c: PushClient): void {
     const { directory, link, status } = this.deps.live;
-    let any = false;
-    for (const c of this.clients) {
-      if (!c.verified || !c.fleet) continue;
-      any = true;
-      const sent = c.fleet;
-      const entries: FleetEntry[] = [];
-      const versions: [string, number][] = [];
-      for (const row of directory.visible(c.verified.scope)) {
-        const v = this.versions.get(row.sn_id) ?? 0;
-        if (sent.has(row.sn_id) && sent.get(row.sn_id)! >= v) continue;
-        const entry = fleetEntryOf(row, link.device(row.sn_id), status.status(row.sn_id));
-        if (entry) entries.push(entry);
-        versions.push([row.sn_id, v]);
-      }
-      if (entries.length === 0) {
-        for (const [sn, v] of versions) sent.set(sn, v);
-        continue;
-      }
-      if (c.sendLive(PushMsgId.FLEET_UPDATE, { devices: entries })) {
-        for (const [sn, v] of versions) sent.set(sn, v);
-      }
+    if (!c.verified || !c.fleet) return;
+    const sent = c.fleet;
+    const entries: FleetEntry[] = [];
+    const versions: [string, number][] = [];
+    for (const row of directory.visible(c.verified.scope)) {
+      const v = this.versions.get(row.sn_id) ?? 0;
+      if (sent.has(row.sn_id) && sent.get(row.sn_id)! >= v) continue;
+      const entry = fleetEntryOf(row, link.device(row.sn_id), status.status(row.sn_id));
+      if (entry) entries.push(entry);
+      versions.push([row.sn_id, v]);
     }
-    if (!any && this.fleetTimer) {
-      clearInterval(this.fleetTimer);
-      this.fleetTimer = null;
+    // Nothing to send, or sent: remember the versions. Dropped (slow socket): the next batch catches up.
+    if (entries.length === 0 || c.sendLive(PushMsgId.FLEET_UPDATE, { devices: entries })) {
+      for (const [sn, v] of versions) sent.set(sn, v);
     }
   }
 
-  private ensureFleetTimer(): void {
-    if (this.fleetTimer) return;
-    this.fleetTimer = setInterval(() => this.fleetTick(), FLEET_UPDATE_PERIOD_MS);
-    this.fleetTimer.unref();
+  /** Fleet updates on (first batch at once, then one per period, on the socket's own clock) or off. */
+  private setFleet(c: PushClient, on: boolean): void {
+    if (c.fleetTimer) clearInterval(c.fleetTimer);
+    c.fleetTimer = null;
+    c.fleet = on ? new Map() : null;
+    if (!on) return;
+    this.fleetBatch(c);
+    c.fleetTimer = setInterval(() => this.fleetBatch(c), FLEET_UPDATE_PERIOD_MS);
+    c.fleetTimer.unref();
   }
 
   get size(): number {
@@ -254,8 +248,6 @@ export class PushHub {
   }
 
   close(): void {
-    if (this.fleetTimer) clearInterval(this.fleetTimer);
-    this.fleetTimer = null;
     for (const c of this.clients) {
       this.unwatchAll(c);
       c.ws.terminate();
@@ -367,12 +359,8 @@ export class PushHub {
     const id = PushMsgId.FLEET_SUBSCRIBE;
     const parsed = fleetSubscribeData.safeParse(body);
     if (!parsed.success) return client.fail(ResultCode.BAD_REQUEST, id, 'push.frame.malformed');
-    client.fleet = parsed.data.on ? new Map() : null;
     client.send(ResultCode.OK, id, { on: parsed.data.on });
-    if (parsed.data.on) {
-      // The first batch (complete) goes out at once; later ones with the fleet tick.
-      this.fleetTick();
-      this.ensureFleetTimer();
-    }
+    // The first batch (complete: nothing was sent yet) goes out at once.
+    this.setFleet(client, parsed.data.on);
   }
 }

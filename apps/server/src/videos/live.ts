@@ -21,7 +21,7 @@ export class VideoOnDemand {
     private readonly idleStopMs: number,
   ) {
     link.on('state', (sn, live) => {
-      const s = live.state?.snapshot?.video?.live;
+      const s = live.state?.video?.streaming;
       if (typeof s === 'boolean') this.streaming.set(sn, s);
     });
     link.on('online', (sn, online) => {
