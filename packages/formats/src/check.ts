@@ -31,8 +31,8 @@ export function ringProblem(name: string, ring: LatLng[], opts: CheckOptions = {
   const distinct = distinctCount(open);
   if (distinct < 3) return T.fenceTooFewPoints(name, distinct);
   if (open.length > (opts.maxRingPoints ?? 10_000)) return T.fenceTooManyPoints(name, opts.maxRingPoints ?? 10_000);
-  if (ringArea(open) < (opts.minArea ?? 1)) return T.fenceDegenerate(name);
   if (selfIntersects(open)) return T.fenceSelfIntersecting(name);
+  if (ringArea(open) < (opts.minArea ?? 1)) return T.fenceDegenerate(name);
   return null;
 }
 

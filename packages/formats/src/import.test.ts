@@ -1,3 +1,4 @@
+/// <reference types="node" />
 import { readFileSync } from 'node:fs';
 import { kml as togeojson } from '@tmcw/togeojson';
 import { DOMParser } from '@xmldom/xmldom';
@@ -259,7 +260,10 @@ describe('KML variety', () => {
     const s = '<kml><Document><Placemark><name>航线</name><LineString><coordinates>1,1,5 2,2,6</coordinates></LineString></Placemark></Document></kml>';
     const u16 = new Uint8Array(2 + s.length * 2);
     u16.set([0xff, 0xfe]);
-    for (let i = 0; i < s.length; i++) (u16[2 + 2 * i] = s.charCodeAt(i) & 0xff), (u16[3 + 2 * i] = s.charCodeAt(i) >> 8);
+    for (let i = 0; i < s.length; i++) {
+      u16[2 + 2 * i] = s.charCodeAt(i) & 0xff;
+      u16[3 + 2 * i] = s.charCodeAt(i) >> 8;
+    }
     expect(ok(importPlanFile('u.kml', u16)).doc.routes[0]!.name).toBe('航线');
   });
   it('a KMZ holding a plain doc.kml (Google Earth), and a KMZ named .kml', () => {

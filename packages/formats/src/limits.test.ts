@@ -1,3 +1,4 @@
+/// <reference types="node" />
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { strToU8, zipSync } from 'fflate';
