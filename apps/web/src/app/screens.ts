@@ -10,6 +10,8 @@ type Loader = () => Promise<{ default: ComponentType }>;
 const LOADERS: Readonly<Record<string, Loader>> = {
   'features/home': () => import('../features/home/HomePage'),
   'features/videoList': () => import('../features/videoList/VideoListPage'),
+  'features/routeplan': () => import('../features/routeplan/RoutePlanPage'),
+  'features/editWork': () => import('../features/editWork/EditWorkPage'),
 };
 
 const cache = new Map<string, LazyExoticComponent<ComponentType>>();

@@ -1,0 +1,404 @@
+import { Suspense, lazy, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { Alert, Button, Checkbox, Input, InputNumber, Select, Space, Spin, Switch, Tooltip } from 'antd';
+import { ArrowLeftOutlined, DeleteOutlined, RedoOutlined, SaveOutlined, UndoOutlined } from '@ant-design/icons';
+import {
+  CameraType,
+  ExecutionType,
+  FinishAction,
+  HeightType,
+  PhotoType,
+  WAYPOINT_LIMITS,
+  formatAreaText,
+  formatDistanceText,
+  formatMmSs,
+  type DeviceListItem,
+  type Fence,
+  type Mission,
+  type Page,
+  type Waypoint,
+} from '@nest/contracts';
+import { routeDistance } from '@nest/geo';
+import { useI18n } from '../../shared/i18n';
+import { call, RequestError } from '../../shared/request';
+import { notify } from '../../shared/notify';
+import { useTheme } from '../../shared/theme';
+import type { PlanEdit, PlanShape } from '../../shared/map/PlanMap';
+import { DEFAULT_ROUTE, WorkStore, setPhotoKind, useWorkState, withAction, type EditMode, type RouteDraft, type Target } from './store';
+import { convexHull, gridWaypoints, gsdForHeight, heightForGsd, highlightsOf, issueTexts, surveyPreview, validate, type OtherFence } from './planning';
+import { useZones } from '../routeplan/zones';
+import './editWork.css';
+
+const PlanMap = lazy(() => import('../../shared/map/PlanMap'));
+
+const MODES: readonly EditMode[] = ['fence', 'route', 'survey'];
+const MISSION_TYPE_OF: Record<Exclude<EditMode, 'fence'>, 1 | 2> = { route: 1, survey: 2 };
+
+export default function EditWorkPage(): ReactNode {
+  const { t, lang } = useI18n();
+  const theme = useTheme();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const modeParam = params.get('mode') as EditMode | null;
+  const mode: EditMode = modeParam && MODES.includes(modeParam) ? modeParam : 'fence';
+  const id = params.get('id');
+
+  const [store] = useState(() => new WorkStore());
+  const s = useWorkState(store);
+  const [loading, setLoading] = useState(true);
+  const [fences, setFences] = useState<Fence[]>([]);
+  const [devices, setDevices] = useState<DeviceListItem[]>([]);
+  const [selected, setSelected] = useState<number | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const zones = useZones();
+
+  // ---------------------------------------------------------------- load
+  useEffect(() => {
+    let live = true;
+    (async () => {
+      const [fl, dl] = await Promise.all([
+        call<'fenceList', Page<Fence>>('fenceList', { page: 0, size: 1000 }, { quiet: true }).catch(() => ({ list: [], total: 0 })),
+        call<'deviceList', Page<DeviceListItem>>('deviceList', { type: 0, page: 0, size: 200 }, { quiet: true }).catch(() => ({ list: [], total: 0 })),
+      ]);
+      if (!live) return;
+      setFences(fl.list ?? []);
+      setDevices(dl.list ?? []);
+      if (mode === 'fence') {
+        const f = id ? (fl.list ?? []).find((x) => x.id === id) ?? (await call<'fenceOne', Fence>('fenceOne', { id })) : null;
+        store.reset({
+          fence: f ? { name: f.name, max_height: f.max_height, boundary: f.boundary, sn_id: f.sn_id } : { name: '', max_height: 120, boundary: [], sn_id: dl.list?.[0]?.sn_id ?? '' },
+          fenceId: f?.id ?? null,
+          routeItem: null,
+        });
+      } else {
+        const m = id ? await call<'missionInfo', Mission>('missionInfo', { id }) : null;
+        const fence = m ? (fl.list ?? []).find((x) => x.id === m.fence_id) ?? null : null;
+        const route: RouteDraft = m
+          ? { ...DEFAULT_ROUTE, ...m, area: m.mission_type === 2 ? convexHull(m.waypoints) : [] }
+          : { ...DEFAULT_ROUTE, mission_type: MISSION_TYPE_OF[mode], fence_id: '', camera_type: mode === 'survey' ? '6k' : 'custom' };
+        store.reset({
+          fence: fence ? { name: fence.name, max_height: fence.max_height, boundary: fence.boundary, sn_id: fence.sn_id } : null,
+          fenceId: fence?.id ?? null,
+          routeItem: route,
+        });
+      }
+    })()
+      .catch(() => undefined)
+      .finally(() => live && setLoading(false));
+    return () => {
+      live = false;
+    };
+  }, [mode, id, store]);
+
+  // ---------------------------------------------------------------- undo / redo / delete keys
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const el = e.target as HTMLElement | null;
+      if (el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.isContentEditable)) return;
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'z') {
+        e.preventDefault();
+        if (e.shiftKey) store.redo();
+        else store.undo();
+      } else if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'y') {
+        e.preventDefault();
+        store.redo();
+      } else if ((e.key === 'Delete' || e.key === 'Backspace') && selected !== null) {
+        e.preventDefault();
+        store.removePoint(target, selected);
+        setSelected(null);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  });
+
+  const target: Target = mode === 'fence' ? 'fence' : mode === 'survey' ? 'area' : 'waypoints';
+  const route = s.routeItem;
+
+  // ---------------------------------------------------------------- survey preview -> waypoints
+  const preview = useMemo(() => (mode === 'survey' && route ? surveyPreview(route) : null), [mode, route]);
+  const surveyWps = useMemo(() => (preview?.grid && route ? gridWaypoints(preview.grid, route) : null), [preview, route]);
+  // The survey's waypoints follow its area and settings (kept in the same store, without an undo step).
+  const effective = useMemo(() => {
+    if (mode !== 'survey' || !route) return s;
+    return { ...s, routeItem: { ...route, waypoints: surveyWps ?? [] } };
+  }, [s, mode, route, surveyWps]);
+
+  // ---------------------------------------------------------------- validation
+  const others: OtherFence[] = useMemo(
+    () => fences.filter((f) => f.id !== s.fenceId).map((f) => ({ id: f.id, name: f.name, max_height: f.max_height, boundary: f.boundary, sn_id: f.sn_id })),
+    [fences, s.fenceId],
+  );
+  const issues = useMemo(() => {
+    const list = validate(mode, effective, others, s.fence);
+    if (mode === 'survey' && preview?.issues.length) list.push(...preview.issues);
+    return list;
+  }, [mode, effective, others, s.fence, preview]);
+  const areaIssues = useMemo(() => {
+    // The survey area must lie inside the fence: its vertices are checked as waypoints of a route.
+    if (mode !== 'survey' || !route || !s.fence) return [];
+    return validate('route', { ...s, routeItem: { ...route, waypoints: route.area.map((p) => ({ ...p, height: route.default_height })) } }, [], s.fence).filter(
+      (i) => i.item.kind === 'waypoint' && i.code.includes('fence'),
+    );
+  }, [mode, route, s]);
+  const hl = useMemo(() => highlightsOf(issues), [issues]);
+  const areaHl = useMemo(() => highlightsOf(areaIssues), [areaIssues]);
+  const allIssues = [...issues, ...areaIssues];
+  const nameMissing = mode === 'fence' ? !s.fence?.name.trim() || !s.fence?.sn_id : !route?.name.trim();
+  const empty = mode === 'fence' ? (s.fence?.boundary.length ?? 0) < 3 : mode === 'survey' ? (route?.area.length ?? 0) < 3 : (route?.waypoints.length ?? 0) === 0;
+  const canSave = !loading && !saving && allIssues.length === 0 && !nameMissing && !empty && (mode === 'fence' || !!s.fenceId);
+
+  // ---------------------------------------------------------------- map
+  const points = store.points(target);
+  const edit: PlanEdit | null = loading || (mode !== 'fence' && !s.fence)
+    ? null
+    : {
+        points,
+        closed: target !== 'waypoints',
+        badPoints: mode === 'fence' ? hl.vertices : mode === 'route' ? hl.waypoints : areaHl.waypoints,
+        badEdges: mode === 'route' ? hl.legs : undefined,
+        selected,
+        onAdd: (p) => store.addPoint(target, p),
+        onMove: (i, p) => store.movePoint(target, i, p),
+        onInsert: (i, p) => store.insertPoint(target, i, p),
+        onRemove: (i) => {
+          store.removePoint(target, i);
+          setSelected(null);
+        },
+        onSelect: setSelected,
+      };
+  const shapes: PlanShape[] = [
+    ...zones.map((z) => ({ id: `zone-${z.id}`, kind: 'zone' as const, points: z.paths, color: z.stroke_color || undefined })),
+    ...others.map((f) => ({ id: `fence-${f.id}`, kind: 'fence-other' as const, points: f.boundary })),
+    ...(mode !== 'fence' && s.fence ? [{ id: 'fence', kind: 'fence' as const, points: s.fence.boundary }] : []),
+    ...(mode === 'survey' && preview?.grid ? [{ id: 'course', kind: 'transect' as const, points: preview.grid.waypoints }] : []),
+  ];
+  const fitPoints = s.fence?.boundary.length ? s.fence.boundary : points;
+
+  // ---------------------------------------------------------------- save
+  const save = useCallback(async () => {
+    setRefusal(null);
+    setSaving(true);
+    try {
+      if (mode === 'fence' && s.fence) {
+        const fields = { name: s.fence.name.trim(), max_height: s.fence.max_height, boundary: s.fence.boundary, sn_id: s.fence.sn_id };
+        if (s.fenceId) await call('fenceEdit', { id: s.fenceId, ...fields }, { quiet: true });
+        else await call('fenceAdd', fields, { quiet: true });
+      } else if (effective.routeItem && s.fenceId) {
+        const { area: _area, ...r } = effective.routeItem;
+        const fields = {
+          name: r.name.trim(), fence_id: s.fenceId, mission_type: r.mission_type, height_type: r.height_type, auto_speed: r.auto_speed,
+          max_speed: r.max_speed, default_height: r.default_height, return_height: r.return_height, finish_action: r.finish_action,
+          exec_type: r.exec_type, camera_type: r.camera_type, course_overlap: r.course_overlap, lateral_overlap: r.lateral_overlap,
+          turn_distance: r.turn_distance, angle: r.angle, interval_height: r.interval_height, elevation: r.elevation, photo_type: r.photo_type,
+          waypoints: r.waypoints,
+          ...(r.camera_type === 'custom' && mode === 'survey'
+            ? { sensor_width: r.sensor_width, sensor_height: r.sensor_height, image_width: r.image_width, image_height: r.image_height, focal_length: r.focal_length }
+            : {}),
+        };
+        if (id) await call('missionEdit', { id, ...fields }, { quiet: true });
+        else await call('missionAdd', fields, { quiet: true });
+      }
+      notify().success(t('plan.saved'));
+      navigate('/routeplan');
+    } catch (err) {
+      setRefusal(err instanceof RequestError ? err.text : String(err));
+    } finally {
+      setSaving(false);
+    }
+  }, [mode, s, effective, id, navigate, t]);
+
+  // ---------------------------------------------------------------- panels
+  const wp = route && selected !== null && mode === 'route' ? route.waypoints[selected] : undefined;
+  const setWp = (next: Waypoint) => selected !== null && store.setWaypoint(selected, next);
+  const gsd = route ? gsdForHeight(route, route.default_height) : null;
+
+  const num = (label: string, value: number | null | undefined, onChange: (v: number | null) => void, min?: number, max?: number, testId?: string, step?: number) => (
+    <label className="edit-field">
+      <span>{label}</span>
+      <InputNumber size="small" value={value ?? null} min={min} max={max} step={step} onChange={(v) => onChange(v === null ? null : Number(v))} data-testid={testId} />
+    </label>
+  );
+
+  return (
+    <div className="edit-work" data-testid="edit-work" data-mode={mode}>
+      <div className="edit-work-bar">
+        <Button size="small" icon={<ArrowLeftOutlined />} onClick={() => navigate('/routeplan')}>
+          {t('plan.back')}
+        </Button>
+        <h2>{t(`plan.mode.${mode}`)}</h2>
+        <Space size={4}>
+          <Tooltip title={t('plan.undo')}>
+            <Button size="small" icon={<UndoOutlined />} disabled={!store.canUndo()} onClick={store.undo} aria-label={t('plan.undo')} data-testid="undo" />
+          </Tooltip>
+          <Tooltip title={t('plan.redo')}>
+            <Button size="small" icon={<RedoOutlined />} disabled={!store.canRedo()} onClick={store.redo} aria-label={t('plan.redo')} data-testid="redo" />
+          </Tooltip>
+          <Button type="primary" size="small" icon={<SaveOutlined />} disabled={!canSave} loading={saving} onClick={() => void save()} data-testid="save">
+            {t('common.save')}
+          </Button>
+        </Space>
+      </div>
+      <div className="edit-work-body">
+        <div className="edit-work-map">
+          <Suspense fallback={<Spin className="edit-work-spin" />}>
+            <PlanMap theme={theme} shapes={shapes} edit={edit} fit={fitPoints} fitKey={`${s.fenceId ?? 'new'}-${fitPoints.length > 0 ? 1 : 0}`} marks={hl.at} />
+          </Suspense>
+          <div className="edit-work-hint">{t(`plan.hint.${mode}`)}</div>
+        </div>
+        <aside className="edit-work-side">
+          {loading ? (
+            <Spin />
+          ) : (
+            <>
+              {mode === 'fence' && s.fence && (
+                <section>
+                  <label className="edit-field">
+                    <span>{t('plan.field.fenceName')}</span>
+                    <Input size="small" value={s.fence.name} maxLength={64} onChange={(e) => store.setFence({ name: e.target.value })} data-testid="fence-name" />
+                  </label>
+                  {num(t('plan.field.maxHeight'), s.fence.max_height, (v) => store.setFence({ max_height: v ?? 0 }), 1, WAYPOINT_LIMITS.heightMax, 'fence-max-height')}
+                  <label className="edit-field">
+                    <span>{t('plan.field.device')}</span>
+                    <Select size="small" value={s.fence.sn_id || undefined} placeholder={t('plan.field.devicePlaceholder')} onChange={(v: string) => store.setFence({ sn_id: v })}
+                      options={devices.map((d) => ({ value: d.sn_id, label: `${d.name || d.sn_id} (${d.sn_id})` }))} data-testid="fence-device" />
+                  </label>
+                  <div className="edit-stat">{t('plan.stat.vertices', { n: s.fence.boundary.length })}</div>
+                </section>
+              )}
+              {mode !== 'fence' && route && (
+                <section>
+                  <label className="edit-field">
+                    <span>{t('plan.field.routeName')}</span>
+                    <Input size="small" value={route.name} maxLength={64} onChange={(e) => store.setRoute({ name: e.target.value })} data-testid="route-name" />
+                  </label>
+                  <label className="edit-field">
+                    <span>{t('plan.field.fence')}</span>
+                    <Select size="small" value={s.fenceId ?? undefined} placeholder={t('plan.field.fencePlaceholder')} data-testid="route-fence"
+                      options={fences.map((f) => ({ value: f.id, label: f.name }))}
+                      onChange={(v: string) => {
+                        const f = fences.find((x) => x.id === v);
+                        store.update((st) => ({ ...st, fenceId: v, fence: f ? { name: f.name, max_height: f.max_height, boundary: f.boundary, sn_id: f.sn_id } : null }));
+                      }} />
+                  </label>
+                  <label className="edit-field">
+                    <span>{t('plan.field.heightType')}</span>
+                    <Select size="small" value={route.height_type} options={HeightType.options(lang)} onChange={(v: 0 | 1) => store.setRoute({ height_type: v })} />
+                  </label>
+                  {num(t('plan.field.autoSpeed'), route.auto_speed, (v) => store.setRoute({ auto_speed: v ?? 0 }), 0.1, WAYPOINT_LIMITS.speedMax)}
+                  {num(t('plan.field.maxSpeed'), route.max_speed, (v) => store.setRoute({ max_speed: v ?? 0 }), 0.1, WAYPOINT_LIMITS.speedMax)}
+                  {mode === 'survey' && gsd !== null
+                    ? null
+                    : num(t('plan.field.defaultHeight'), route.default_height, (v) => store.setRoute({ default_height: v ?? 0 }), 1, WAYPOINT_LIMITS.heightMax)}
+                  {num(t('plan.field.returnHeight'), route.return_height, (v) => store.setRoute({ return_height: v ?? 0 }), 1, WAYPOINT_LIMITS.heightMax)}
+                  <label className="edit-field">
+                    <span>{t('plan.field.finishAction')}</span>
+                    <Select size="small" value={route.finish_action} options={FinishAction.options(lang)} onChange={(v: 10 | 20 | 30 | 40) => store.setRoute({ finish_action: v })} />
+                  </label>
+                  <label className="edit-field">
+                    <span>{t('plan.field.execType')}</span>
+                    <Select size="small" value={route.exec_type} options={ExecutionType.options(lang)} onChange={(v: 0 | 1) => store.setRoute({ exec_type: v })} />
+                  </label>
+                </section>
+              )}
+              {mode === 'survey' && route && (
+                <section data-testid="survey-panel">
+                  <h3>{t('plan.survey.title')}</h3>
+                  <label className="edit-field">
+                    <span>{t('plan.survey.camera')}</span>
+                    <Select size="small" value={route.camera_type} options={CameraType.options(lang)} onChange={(v: 'custom' | '6k' | 'dual_light') => store.setRoute({ camera_type: v })} />
+                  </label>
+                  {route.camera_type === 'custom' && (
+                    <>
+                      {num(t('plan.survey.sensorWidth'), route.sensor_width, (v) => store.setRoute({ sensor_width: v }), 0.1, 100)}
+                      {num(t('plan.survey.sensorHeight'), route.sensor_height, (v) => store.setRoute({ sensor_height: v }), 0.1, 100)}
+                      {num(t('plan.survey.imageWidth'), route.image_width, (v) => store.setRoute({ image_width: v }), 1, 100_000)}
+                      {num(t('plan.survey.imageHeight'), route.image_height, (v) => store.setRoute({ image_height: v }), 1, 100_000)}
+                      {num(t('plan.survey.focalLength'), route.focal_length, (v) => store.setRoute({ focal_length: v }), 0.1, 1000)}
+                    </>
+                  )}
+                  <label className="edit-field">
+                    <span>{t('plan.survey.photoType')}</span>
+                    <Select size="small" value={route.photo_type} options={PhotoType.options(lang)} onChange={(v: 1 | 2 | 3) => store.setRoute({ photo_type: v })} />
+                  </label>
+                  {num(t('plan.survey.height'), route.default_height, (v) => store.setRoute({ default_height: v ?? 0 }), 1, WAYPOINT_LIMITS.heightMax, 'survey-height')}
+                  {num(t('plan.survey.gsd'), gsd, (v) => {
+                    const h = v === null ? null : heightForGsd(route, v);
+                    if (h !== null) store.setRoute({ default_height: h });
+                  }, 0.01, 100, 'survey-gsd', 0.1)}
+                  {num(t('plan.survey.courseOverlap'), route.course_overlap, (v) => store.setRoute({ course_overlap: v ?? 0 }), 0, 99)}
+                  {num(t('plan.survey.lateralOverlap'), route.lateral_overlap, (v) => store.setRoute({ lateral_overlap: v ?? 0 }), 0, 99)}
+                  {num(t('plan.survey.angle'), route.angle, (v) => store.setRoute({ angle: v ?? 0 }), 0, 360)}
+                  {num(t('plan.survey.turnDistance'), route.turn_distance, (v) => store.setRoute({ turn_distance: v ?? 0 }), 0, 1000)}
+                  <label className="edit-field">
+                    <span>{t('plan.survey.elevation')}</span>
+                    <Switch size="small" checked={route.elevation} onChange={(v) => store.setRoute({ elevation: v })} />
+                  </label>
+                  <dl className="edit-estimate" data-testid="survey-estimate">
+                    <dt>{t('plan.stat.photos')}</dt>
+                    <dd data-testid="est-photos">{preview?.grid ? preview.grid.photoCount : '--'}</dd>
+                    <dt>{t('plan.stat.gsd')}</dt>
+                    <dd>{preview?.grid ? `${preview.grid.gsd.toFixed(2)} cm/px` : '--'}</dd>
+                    <dt>{t('plan.stat.length')}</dt>
+                    <dd>{preview?.grid ? formatDistanceText(preview.grid.length) : '--'}</dd>
+                    <dt>{t('plan.stat.area')}</dt>
+                    <dd>{preview?.grid ? formatAreaText(preview.grid.area) : '--'}</dd>
+                    <dt>{t('plan.stat.time')}</dt>
+                    <dd data-testid="est-time">{preview?.grid ? formatMmSs(effective.estTime) : '--'}</dd>
+                  </dl>
+                </section>
+              )}
+              {mode === 'route' && route && (
+                <section>
+                  <div className="edit-stat">
+                    {t('plan.stat.waypoints', { n: route.waypoints.length })} · {formatDistanceText(routeDistance(effective.flightCourse))} ·{' '}
+                    <span data-testid="est-time">{formatMmSs(effective.estTime)}</span>
+                  </div>
+                  {wp ? (
+                    <div className="edit-waypoint" data-testid="waypoint-editor">
+                      <h3>
+                        {t('plan.wp.title', { n: (selected ?? 0) + 1 })}
+                        <Button size="small" type="text" danger icon={<DeleteOutlined />} onClick={() => { store.removePoint('waypoints', selected!); setSelected(null); }} aria-label={t('plan.wp.delete')} />
+                      </h3>
+                      {num(t('plan.wp.height'), wp.height, (v) => setWp({ ...wp, height: v ?? 0 }), 0.1, WAYPOINT_LIMITS.heightMax)}
+                      {num(t('plan.wp.speed'), wp.speed, (v) => setWp(withAction(wp, 'speed', v)), 0.1, WAYPOINT_LIMITS.speedMax)}
+                      {num(t('plan.wp.hover'), wp.hover, (v) => setWp(withAction(wp, 'hover', v === null ? null : Math.round(v))), WAYPOINT_LIMITS.hoverMin, WAYPOINT_LIMITS.hoverMax)}
+                      {num(t('plan.wp.yaw'), wp.uav_yaw, (v) => setWp(withAction(wp, 'uav_yaw', v)), WAYPOINT_LIMITS.yawMin, WAYPOINT_LIMITS.yawMax)}
+                      {num(t('plan.wp.gimbalPitch'), wp.gimbal_ctrl?.pitch, (v) => setWp(withAction(wp, 'gimbal_ctrl', v === null ? null : { pitch: v, yaw: wp.gimbal_ctrl?.yaw ?? 0 })), WAYPOINT_LIMITS.gimbalMin, WAYPOINT_LIMITS.gimbalMax)}
+                      {num(t('plan.wp.gimbalYaw'), wp.gimbal_ctrl?.yaw, (v) => setWp(withAction(wp, 'gimbal_ctrl', v === null ? null : { yaw: v, pitch: wp.gimbal_ctrl?.pitch ?? 0 })), WAYPOINT_LIMITS.gimbalMin, WAYPOINT_LIMITS.gimbalMax)}
+                      <div className="edit-field">
+                        <span>{t('plan.wp.photo')}</span>
+                        <Space>
+                          <Checkbox checked={wp.takephoto === 1} onChange={(e) => setWp(setPhotoKind(wp, 'photo', e.target.checked))}>{t('plan.wp.takePhoto')}</Checkbox>
+                          <Checkbox checked={wp.takephoto === 2} onChange={(e) => setWp(setPhotoKind(wp, 'panorama', e.target.checked))}>{t('plan.wp.panorama')}</Checkbox>
+                        </Space>
+                      </div>
+                      {num(t('plan.wp.trigger'), wp.cam_trig_dist, (v) => setWp(withAction(wp, 'cam_trig_dist', v)), 0, 10_000)}
+                    </div>
+                  ) : (
+                    <div className="edit-stat">{t('plan.wp.none')}</div>
+                  )}
+                </section>
+              )}
+              <section className="edit-issues" data-testid="issues">
+                <h3>{t('plan.issues.title')}</h3>
+                {mode !== 'fence' && !s.fenceId && <div className="edit-issue">{t('plan.issues.chooseFence')}</div>}
+                {nameMissing && <div className="edit-issue">{t('plan.issues.nameMissing')}</div>}
+                {empty && <div className="edit-issue muted">{t(`plan.issues.empty.${mode}`)}</div>}
+                {issueTexts(allIssues, lang).map((text) => (
+                  <div key={text} className="edit-issue" data-testid="issue">
+                    {text}
+                  </div>
+                ))}
+                {preview?.error && <div className="edit-issue">{t('plan.issues.surveyFailed')}</div>}
+                {!allIssues.length && !nameMissing && !empty && <div className="edit-ok">{t('plan.issues.none')}</div>}
+                {refusal && <Alert type="error" showIcon title={t('plan.issues.refused')} description={refusal} data-testid="save-refusal" />}
+              </section>
+            </>
+          )}
+        </aside>
+      </div>
+    </div>
+  );
+}

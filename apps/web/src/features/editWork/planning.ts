@@ -1,0 +1,141 @@
+import type { Lang, LatLng, Waypoint } from '@nest/contracts';
+import {
+  cameraFromSettings,
+  customCameraIssues,
+  gsdFromHeight,
+  gsdSensor,
+  heightFromGsd,
+  surveyFromSettings,
+  validateFence,
+  validateRoute,
+  type FenceInput,
+  type Issue,
+  type SurveyGrid,
+} from '@nest/geo';
+import type { EditMode, RouteDraft, WorkingState } from './store';
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Survey parameters: GSD <-> height through the camera of the task (geo)                            */
+
+type CameraSettings = Pick<
+  RouteDraft,
+  'camera_type' | 'photo_type' | 'sensor_width' | 'sensor_height' | 'image_width' | 'image_height' | 'focal_length'
+>;
+
+const round = (v: number, digits: number): number => Math.round(v * 10 ** digits) / 10 ** digits;
+
+/** GSD (cm/px) at a flight height for the task's camera and photo type; null when the camera is incomplete. */
+export function gsdForHeight(settings: CameraSettings, height: number): number | null {
+  const camera = cameraFromSettings(settings);
+  if (!camera || !(height > 0)) return null;
+  return round(gsdFromHeight(gsdSensor(camera, settings.photo_type), height), 2);
+}
+
+/** Flight height (m, 1 decimal) giving a GSD for the task's camera; null when the camera is incomplete. */
+export function heightForGsd(settings: CameraSettings, gsd: number): number | null {
+  const camera = cameraFromSettings(settings);
+  if (!camera || !(gsd > 0)) return null;
+  return round(heightFromGsd(gsdSensor(camera, settings.photo_type), gsd), 1);
+}
+
+export interface SurveyPreview {
+  grid: SurveyGrid | null;
+  issues: Issue[];
+  /** Why no grid could be made (geo's RangeError message), when not an issue. */
+  error?: string;
+}
+
+/** The live survey grid of the area with the task's settings (surveyFromSettings), or why there is none. */
+export function surveyPreview(route: RouteDraft, start?: LatLng): SurveyPreview {
+  if (route.area.length < 3) return { grid: null, issues: [] };
+  try {
+    const r = surveyFromSettings(route.area, route, start);
+    return r.grid ? { grid: r.grid, issues: [] } : { grid: null, issues: r.issues };
+  } catch (err) {
+    return { grid: null, issues: [], error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/** Waypoints of a survey grid: entries start photos every trigger distance, exits stop them. */
+export function gridWaypoints(grid: SurveyGrid, route: Pick<RouteDraft, 'default_height' | 'auto_speed'>): Waypoint[] {
+  return grid.waypoints.map((p, i) => {
+    const role = grid.roles[i];
+    const wp: Waypoint = { lat: p.lat, lng: p.lng, height: route.default_height };
+    if (i === 0) wp.speed = route.auto_speed;
+    if (role === 'entry') wp.cam_trig_dist = Math.round(grid.triggerDistance * 100) / 100;
+    if (role === 'exit') wp.cam_trig_dist = 0;
+    return wp;
+  });
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Validation (geo) and what to highlight on the map                                                 */
+
+export interface OtherFence extends FenceInput {
+  id: string;
+}
+
+/** Every issue of the working state for the mode, from @nest/geo's rules. */
+export function validate(mode: EditMode, s: WorkingState, others: readonly OtherFence[], fenceOfRoute: FenceInput | null): Issue[] {
+  if (mode === 'fence') {
+    if (!s.fence) return [];
+    return validateFence({ ...s.fence, ...(s.fenceId ? { id: s.fenceId } : {}) }, others);
+  }
+  const r = s.routeItem;
+  if (!r) return [];
+  const issues = validateRoute(r, fenceOfRoute);
+  if (mode === 'survey') {
+    if (r.camera_type === 'custom') issues.push(...customCameraIssues(r));
+  }
+  return issues;
+}
+
+/** The survey area is checked as a fence-like ring too: inside the fence is required of its waypoints. */
+export interface Highlights {
+  /** Boundary points of the edited ring (fence vertices, or survey-area vertices). */
+  vertices: Set<number>;
+  waypoints: Set<number>;
+  /** Legs, by their first waypoint. */
+  legs: Set<number>;
+  /** Problems of the whole (no item to point at). */
+  general: boolean;
+  /** Points to mark (issue.at) where there is no index. */
+  at: LatLng[];
+}
+
+/** Maps issues to the map features to draw in red. */
+export function highlightsOf(issues: readonly Issue[]): Highlights {
+  const h: Highlights = { vertices: new Set(), waypoints: new Set(), legs: new Set(), general: false, at: [] };
+  for (const i of issues) {
+    const index = i.item.index;
+    if (i.item.kind === 'fence' && index !== undefined) h.vertices.add(index);
+    else if (i.item.kind === 'waypoint' && index !== undefined) h.waypoints.add(index);
+    else if (i.item.kind === 'leg' && index !== undefined) h.legs.add(index);
+    else {
+      h.general = true;
+      if (i.at) h.at.push(i.at);
+    }
+  }
+  return h;
+}
+
+/** Issue texts in a language, each once, in order. */
+export const issueTexts = (issues: readonly Issue[], lang: Lang): string[] => [...new Set(issues.map((i) => i.text[lang]))];
+
+/** The convex hull of points (the survey area of a saved survey, whose polygon is not stored). */
+export function convexHull(points: readonly LatLng[]): LatLng[] {
+  const pts = [...points].sort((a, b) => a.lng - b.lng || a.lat - b.lat);
+  if (pts.length < 3) return pts;
+  const cross = (o: LatLng, a: LatLng, b: LatLng) => (a.lng - o.lng) * (b.lat - o.lat) - (a.lat - o.lat) * (b.lng - o.lng);
+  const lower: LatLng[] = [];
+  for (const p of pts) {
+    while (lower.length >= 2 && cross(lower[lower.length - 2]!, lower[lower.length - 1]!, p) <= 0) lower.pop();
+    lower.push(p);
+  }
+  const upper: LatLng[] = [];
+  for (const p of [...pts].reverse()) {
+    while (upper.length >= 2 && cross(upper[upper.length - 2]!, upper[upper.length - 1]!, p) <= 0) upper.pop();
+    upper.push(p);
+  }
+  return [...lower.slice(0, -1), ...upper.slice(0, -1)].map(({ lat, lng }) => ({ lat, lng }));
+}

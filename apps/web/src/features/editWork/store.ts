@@ -1,0 +1,253 @@
+import { useSyncExternalStore } from 'react';
+import type { LatLng, MissionSettings, Waypoint } from '@nest/contracts';
+import { estimateFlight, routeDistance } from '@nest/geo';
+
+/**
+ * The editor's working state (SPEC section 3): `fence`, `fenceId`, `routeItem`, `estTime`, `firstPoint`,
+ * `lastPoint`, `flightCourse`, in one store with undo / redo. The first three are edited; the last four are
+ * derived from them after every change (estimate with @nest/geo, path = flightCourse).
+ */
+export type EditMode = 'fence' | 'route' | 'survey';
+
+export interface FenceDraft {
+  name: string;
+  max_height: number;
+  boundary: LatLng[];
+  sn_id: string;
+}
+
+/** The route being edited: its settings, its waypoints, and for a survey the area polygon (open ring). */
+export interface RouteDraft extends Omit<MissionSettings, 'waypoints'> {
+  waypoints: Waypoint[];
+  area: LatLng[];
+}
+
+export interface WorkingState {
+  fence: FenceDraft | null;
+  fenceId: string | null;
+  routeItem: RouteDraft | null;
+  /** Estimated flight time (s). */
+  estTime: number;
+  firstPoint: LatLng | null;
+  lastPoint: LatLng | null;
+  /** The path flown, waypoint by waypoint. */
+  flightCourse: LatLng[];
+}
+
+export const DEFAULT_ROUTE: Omit<RouteDraft, 'mission_type' | 'fence_id'> = {
+  name: '',
+  height_type: 0,
+  auto_speed: 8,
+  max_speed: 12,
+  default_height: 100,
+  return_height: 120,
+  finish_action: 20,
+  exec_type: 0,
+  camera_type: '6k',
+  sensor_width: null,
+  sensor_height: null,
+  image_width: null,
+  image_height: null,
+  focal_length: null,
+  course_overlap: 80,
+  lateral_overlap: 70,
+  turn_distance: 0,
+  angle: 0,
+  interval_height: 0,
+  elevation: false,
+  photo_type: 2,
+  waypoints: [],
+  area: [],
+};
+
+export const emptyState = (): WorkingState => ({
+  fence: null,
+  fenceId: null,
+  routeItem: null,
+  estTime: 0,
+  firstPoint: null,
+  lastPoint: null,
+  flightCourse: [],
+});
+
+/** Fills the derived fields from fence, fenceId and routeItem. */
+export function derive(s: Pick<WorkingState, 'fence' | 'fenceId' | 'routeItem'>): WorkingState {
+  const wps = s.routeItem?.waypoints ?? [];
+  const course = wps.map(({ lat, lng }) => ({ lat, lng }));
+  let estTime = 0;
+  if (s.routeItem && wps.length > 0) {
+    const r = s.routeItem;
+    estTime = estimateFlight({
+      waypoints: wps,
+      auto_speed: r.auto_speed,
+      max_speed: r.max_speed,
+      default_height: r.default_height,
+      return_height: r.return_height,
+      finish_action: r.finish_action,
+    }).total;
+  }
+  return {
+    fence: s.fence,
+    fenceId: s.fenceId,
+    routeItem: s.routeItem,
+    estTime,
+    firstPoint: course[0] ?? null,
+    lastPoint: course[course.length - 1] ?? null,
+    flightCourse: course,
+  };
+}
+
+export const courseLength = (s: WorkingState): number => routeDistance(s.flightCourse);
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Pure edits of rings and waypoint lists                                                            */
+
+export const insertAt = <T>(list: readonly T[], index: number, item: T): T[] => [...list.slice(0, index), item, ...list.slice(index)];
+export const removeAt = <T>(list: readonly T[], index: number): T[] => list.filter((_, i) => i !== index);
+export const replaceAt = <T>(list: readonly T[], index: number, item: T): T[] => list.map((x, i) => (i === index ? item : x));
+
+/** Midpoint (in degrees: fine for the short edges of a work area) of an edge, to insert a vertex there. */
+export const midpoint = (a: LatLng, b: LatLng): LatLng => ({ lat: (a.lat + b.lat) / 2, lng: (a.lng + b.lng) / 2 });
+
+/**
+ * A waypoint with one action changed. Only one of photo or panorama (SPEC section 5): `takephoto` holds one
+ * value of TakePhoto (0 none, 1 photo, 2 panorama), so choosing one replaces the other; a cleared action is
+ * removed (absent actions are not performed).
+ */
+export function withAction<K extends keyof Waypoint>(wp: Waypoint, key: K, value: Waypoint[K] | null | undefined): Waypoint {
+  const next = { ...wp };
+  if (value === null || value === undefined || (key === 'takephoto' && value === 0)) delete next[key];
+  else next[key] = value;
+  return next;
+}
+
+/** Sets photo or panorama on a waypoint: turning one on turns the other off; turning it off clears both. */
+export function setPhotoKind(wp: Waypoint, kind: 'photo' | 'panorama', on: boolean): Waypoint {
+  const code = kind === 'photo' ? 1 : 2;
+  if (on) return withAction(wp, 'takephoto', code);
+  return wp.takephoto === code ? withAction(wp, 'takephoto', null) : wp;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* The store                                                                                          */
+
+export const HISTORY_LIMIT = 200;
+
+export type Target = 'fence' | 'waypoints' | 'area';
+
+export class WorkStore {
+  private state: WorkingState = emptyState();
+  private past: WorkingState[] = [];
+  private future: WorkingState[] = [];
+  private listeners = new Set<() => void>();
+  private version = 0;
+
+  get = (): WorkingState => this.state;
+  getVersion = (): number => this.version;
+  canUndo = (): boolean => this.past.length > 0;
+  canRedo = (): boolean => this.future.length > 0;
+
+  subscribe = (l: () => void): (() => void) => {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  };
+
+  private emit(): void {
+    this.version++;
+    this.listeners.forEach((l) => l());
+  }
+
+  /** Replaces everything and forgets the history (a loaded fence or route). */
+  reset(s: Pick<WorkingState, 'fence' | 'fenceId' | 'routeItem'>): void {
+    this.state = derive(s);
+    this.past = [];
+    this.future = [];
+    this.emit();
+  }
+
+  /** One undoable change. */
+  update(fn: (s: WorkingState) => Pick<WorkingState, 'fence' | 'fenceId' | 'routeItem'>): void {
+    const next = derive(fn(this.state));
+    this.past.push(this.state);
+    if (this.past.length > HISTORY_LIMIT) this.past.shift();
+    this.future = [];
+    this.state = next;
+    this.emit();
+  }
+
+  undo = (): void => {
+    const prev = this.past.pop();
+    if (!prev) return;
+    this.future.push(this.state);
+    this.state = prev;
+    this.emit();
+  };
+
+  redo = (): void => {
+    const next = this.future.pop();
+    if (!next) return;
+    this.past.push(this.state);
+    this.state = next;
+    this.emit();
+  };
+
+  setFence(patch: Partial<FenceDraft>): void {
+    this.update((s) => ({ ...s, fence: { ...(s.fence ?? { name: '', max_height: 120, boundary: [], sn_id: '' }), ...patch } }));
+  }
+
+  setRoute(patch: Partial<RouteDraft>): void {
+    this.update((s) => (s.routeItem ? { ...s, routeItem: { ...s.routeItem, ...patch } } : s));
+  }
+
+  /** The points of an editable target. */
+  points(target: Target): LatLng[] {
+    const s = this.state;
+    if (target === 'fence') return s.fence?.boundary ?? [];
+    if (target === 'area') return s.routeItem?.area ?? [];
+    return s.routeItem?.waypoints ?? [];
+  }
+
+  private setPoints(target: Target, fn: (pts: readonly LatLng[]) => LatLng[]): void {
+    this.update((s) => {
+      if (target === 'fence') {
+        const f = s.fence ?? { name: '', max_height: 120, boundary: [], sn_id: '' };
+        return { ...s, fence: { ...f, boundary: fn(f.boundary) } };
+      }
+      if (!s.routeItem) return s;
+      if (target === 'area') return { ...s, routeItem: { ...s.routeItem, area: fn(s.routeItem.area) } };
+      return { ...s, routeItem: { ...s.routeItem, waypoints: fn(s.routeItem.waypoints) as Waypoint[] } };
+    });
+  }
+
+  private newWaypoint(p: LatLng): Waypoint {
+    return { lat: p.lat, lng: p.lng, height: this.state.routeItem?.default_height ?? DEFAULT_ROUTE.default_height };
+  }
+
+  /** Adds a point at the end. */
+  addPoint(target: Target, p: LatLng): void {
+    this.setPoints(target, (pts) => [...pts, target === 'waypoints' ? this.newWaypoint(p) : p]);
+  }
+
+  /** Inserts a point before `index` (dragging the midpoint of the edge ending at `index`). */
+  insertPoint(target: Target, index: number, p: LatLng): void {
+    this.setPoints(target, (pts) => insertAt(pts, index, target === 'waypoints' ? this.newWaypoint(p) : p));
+  }
+
+  /** Moves a point; a waypoint keeps its height and actions. */
+  movePoint(target: Target, index: number, p: LatLng): void {
+    this.setPoints(target, (pts) => replaceAt(pts, index, { ...pts[index]!, lat: p.lat, lng: p.lng }));
+  }
+
+  removePoint(target: Target, index: number): void {
+    this.setPoints(target, (pts) => removeAt(pts, index));
+  }
+
+  setWaypoint(index: number, wp: Waypoint): void {
+    this.update((s) => (s.routeItem ? { ...s, routeItem: { ...s.routeItem, waypoints: replaceAt(s.routeItem.waypoints, index, wp) } } : s));
+  }
+}
+
+/** React binding: the working state, re-rendered on every change. */
+export function useWorkState(store: WorkStore): WorkingState {
+  return useSyncExternalStore(store.subscribe, store.get, store.get);
+}

@@ -1,0 +1,230 @@
+import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { Button, Dropdown, Empty, Input, Pagination, Popconfirm, Select, Space, Spin, Tabs, Tooltip } from 'antd';
+import { CopyOutlined, DeleteOutlined, DownloadOutlined, EditOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
+import { MissionType, formatDistanceText, formatMmSs, type Fence, type Mission, type Page } from '@nest/contracts';
+import { EXPORT_FORMATS, checkAgainstTask, exportPlanFile, importPlanFile, type ExportFormat, type PlanDocument } from '@nest/formats';
+import { useI18n } from '../../shared/i18n';
+import { call, RequestError } from '../../shared/request';
+import { notify } from '../../shared/notify';
+import { useTheme } from '../../shared/theme';
+import type { PlanShape } from '../../shared/map/PlanMap';
+import { DEFAULT_ROUTE } from '../editWork/store';
+import { validateFence, validateRoute } from '@nest/geo';
+import { useZones } from './zones';
+import './routeplan.css';
+
+const PlanMap = lazy(() => import('../../shared/map/PlanMap'));
+
+export const PAGE_SIZE = 10;
+export const IMPORT_ACCEPT = '.kml,.json,.plan';
+
+/** The neutral document of a route (with its fence) or of a fence, for the exporters. */
+export function documentOf(mission: Mission | null, fence: Fence | null): PlanDocument {
+  return {
+    name: mission?.name ?? fence?.name,
+    fences: fence ? [{ name: fence.name, boundary: fence.boundary, max_height: fence.max_height }] : [],
+    routes: mission
+      ? [{
+          name: mission.name,
+          mission_type: mission.mission_type,
+          height_type: mission.height_type,
+          waypoints: mission.waypoints,
+          settings: { auto_speed: mission.auto_speed, max_speed: mission.max_speed, default_height: mission.default_height, return_height: mission.return_height, finish_action: mission.finish_action },
+        }]
+      : [],
+    surveys: [],
+  };
+}
+
+function download(name: string, bytes: Uint8Array, mime: string): void {
+  const url = URL.createObjectURL(new Blob([bytes as BlobPart], { type: mime }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+export default function RoutePlanPage(): ReactNode {
+  const { t, lang } = useI18n();
+  const theme = useTheme();
+  const navigate = useNavigate();
+  const zones = useZones();
+  const [tab, setTab] = useState<'routes' | 'fences'>('routes');
+  const [search, setSearch] = useState('');
+  const [type, setType] = useState<number | null>(null);
+  const [page, setPage] = useState(0);
+  const [missions, setMissions] = useState<Page<Mission>>({ list: [], total: 0 });
+  const [fences, setFences] = useState<Fence[]>([]);
+  const [loading, setLoading] = useState(false);
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [importError, setImportError] = useState<string | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  const reload = useCallback(async () => {
+    setLoading(true);
+    try {
+      const [m, f] = await Promise.all([
+        call<'missionList', Page<Mission>>('missionList', { page, size: PAGE_SIZE, ...(search ? { search } : {}), ...(type ? { mission_type: type } : {}) }),
+        call<'fenceList', Page<Fence>>('fenceList', { page: 0, size: 1000 }),
+      ]);
+      setMissions({ list: m.list ?? [], total: m.total ?? 0 });
+      setFences(f.list ?? []);
+    } catch {
+      /* shown by call() */
+    } finally {
+      setLoading(false);
+    }
+  }, [page, search, type]);
+
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+
+  const fenceById = useMemo(() => new Map(fences.map((f) => [f.id, f])), [fences]);
+  const mission = tab === 'routes' ? missions.list.find((m) => m.id === selectedId) ?? null : null;
+  const fence = tab === 'fences' ? fences.find((f) => f.id === selectedId) ?? null : mission ? fenceById.get(mission.fence_id) ?? null : null;
+  const shownFences = tab === 'fences' ? fences.filter((f) => !search || f.name.includes(search)) : [];
+
+  const shapes: PlanShape[] = [
+    ...zones.map((z) => ({ id: `zone-${z.id}`, kind: 'zone' as const, points: z.paths, color: z.stroke_color || undefined })),
+    ...(tab === 'fences' ? fences.filter((f) => f.id !== fence?.id).map((f) => ({ id: `f-${f.id}`, kind: 'fence-other' as const, points: f.boundary })) : []),
+    ...(fence ? [{ id: 'fence', kind: 'fence' as const, points: fence.boundary }] : []),
+    ...(mission ? [{ id: 'route', kind: 'route' as const, points: mission.waypoints }] : []),
+  ];
+  const fit = mission?.waypoints.length ? [...mission.waypoints, ...(fence?.boundary ?? [])] : fence?.boundary ?? fences.flatMap((f) => f.boundary);
+
+  const open = (mode: 'fence' | 'route' | 'survey', id?: string) => navigate(`/editWork?mode=${mode}${id ? `&id=${encodeURIComponent(id)}` : ''}`);
+  const missionFields = (m: Mission) => {
+    const { id: _id, f_title: _f, distance: _d, est_time: _e, user_name: _u, create_time: _c, modified_time: _mt, ...settings } = m;
+    return settings;
+  };
+
+  const remove = async (m: Mission) => {
+    // The registry's edit call carries the record state (20 deleted) as for other records.
+    await call('missionEdit', { id: m.id, ...missionFields(m), state: 20 } as never);
+    notify().success(t('plan.list.deleted'));
+    setSelectedId(null);
+    void reload();
+  };
+  const copy = async (m: Mission) => {
+    await call('missionAdd', { ...missionFields(m), name: `${m.name}${t('plan.list.copySuffix')}`.slice(0, 64) });
+    notify().success(t('plan.list.copied'));
+    void reload();
+  };
+  const exportAs = (format: ExportFormat) => {
+    const r = exportPlanFile(documentOf(mission, fence), format);
+    if (!r.ok) return notify().error(r.error[lang]);
+    r.warnings.forEach((w) => notify().warning(w[lang]));
+    download(`${mission?.name ?? fence?.name ?? 'plan'}${r.ext}`, r.bytes, r.mime);
+  };
+
+  // ---------------------------------------------------------------- import
+  const onImport = async (file: File) => {
+    setImportError(null);
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const imported = importPlanFile(file.name, bytes, { extensions: ['.kml', '.json', '.plan'] });
+    if (!imported.ok) return setImportError(imported.error[lang]);
+    const doc = imported.doc;
+    try {
+      if (tab === 'fences' || (!doc.routes.length && !doc.surveys.length)) {
+        const c = checkAgainstTask(doc, 'fence');
+        if (!c.ok) return setImportError(c.error[lang]);
+        const sn = fence?.sn_id ?? fences[0]?.sn_id;
+        if (!sn) return setImportError(t('plan.import.noDevice'));
+        const input = { name: c.item.name || file.name, max_height: c.item.max_height ?? 120, boundary: c.item.boundary, sn_id: sn };
+        const issues = validateFence(input, fences.map((f) => ({ ...f })));
+        if (issues.length) return setImportError(issues.map((i) => i.text[lang]).join('; '));
+        await call('fenceAdd', input, { quiet: true });
+      } else {
+        const c = checkAgainstTask(doc, 'waypoint');
+        if (!c.ok) return setImportError(c.error[lang]);
+        const target = fence ?? (doc.fences[0] ? null : fences[0] ?? null);
+        if (!target) return setImportError(t('plan.import.chooseFence'));
+        const route = { ...DEFAULT_ROUTE, ...(c.item.settings ?? {}), mission_type: 1 as const, height_type: c.item.height_type, waypoints: c.item.waypoints };
+        const issues = validateRoute(route, target);
+        if (issues.length) return setImportError(issues.map((i) => i.text[lang]).filter((x, i, a) => a.indexOf(x) === i).join('; '));
+        const { area: _a, ...fields } = route;
+        await call('missionAdd', { ...fields, name: (c.item.name || file.name).slice(0, 64), fence_id: target.id }, { quiet: true });
+      }
+      notify().success(t('plan.import.done'));
+      void reload();
+    } catch (err) {
+      setImportError(err instanceof RequestError ? err.text : String(err));
+    }
+  };
+
+  const selected = tab === 'routes' ? mission : fence;
+  return (
+    <div className="routeplan" data-testid="routeplan">
+      <aside className="routeplan-side">
+        <Tabs size="small" activeKey={tab} onChange={(k) => { setTab(k as 'routes' | 'fences'); setSelectedId(null); setPage(0); }}
+          items={[{ key: 'routes', label: t('plan.list.routes') }, { key: 'fences', label: t('plan.list.fences') }]} />
+        <Space.Compact className="routeplan-filter">
+          <Input.Search size="small" allowClear placeholder={t('plan.list.search')} onSearch={(v) => { setSearch(v.trim()); setPage(0); }} data-testid="plan-search" />
+          {tab === 'routes' && (
+            <Select size="small" allowClear placeholder={t('plan.list.type')} value={type ?? undefined} onChange={(v?: number) => { setType(v ?? null); setPage(0); }}
+              options={MissionType.options(lang)} className="routeplan-type" />
+          )}
+        </Space.Compact>
+        <div className="routeplan-actions">
+          <Button size="small" icon={<PlusOutlined />} onClick={() => open('fence')} data-testid="new-fence">{t('plan.list.newFence')}</Button>
+          <Button size="small" icon={<PlusOutlined />} onClick={() => open('route')} data-testid="new-route">{t('plan.list.newRoute')}</Button>
+          <Button size="small" icon={<PlusOutlined />} onClick={() => open('survey')} data-testid="new-survey">{t('plan.list.newSurvey')}</Button>
+          <Tooltip title={t('plan.import.tip')}>
+            <Button size="small" icon={<UploadOutlined />} onClick={() => fileInput.current?.click()} data-testid="import">{t('plan.list.import')}</Button>
+          </Tooltip>
+          <input ref={fileInput} type="file" accept={IMPORT_ACCEPT} hidden data-testid="import-file"
+            onChange={(e) => { const f = e.target.files?.[0]; e.target.value = ''; if (f) void onImport(f); }} />
+        </div>
+        {importError && <div className="routeplan-error" role="alert" data-testid="import-error">{importError}</div>}
+        <Spin spinning={loading}>
+          <ul className="routeplan-list" data-testid="plan-list">
+            {tab === 'routes'
+              ? missions.list.map((m) => (
+                  <li key={m.id} className={m.id === selectedId ? 'active' : ''} onClick={() => setSelectedId(m.id)} data-testid="plan-item" data-name={m.name}>
+                    <div className="routeplan-item-title">{m.name}</div>
+                    <div className="routeplan-item-meta">
+                      {MissionType.label(m.mission_type, lang)} · {m.f_title || fenceById.get(m.fence_id)?.name || '--'} · {formatDistanceText(m.distance)} · {formatMmSs(m.est_time)}
+                    </div>
+                  </li>
+                ))
+              : shownFences.map((f) => (
+                  <li key={f.id} className={f.id === selectedId ? 'active' : ''} onClick={() => setSelectedId(f.id)} data-testid="fence-item" data-name={f.name}>
+                    <div className="routeplan-item-title">{f.name}</div>
+                    <div className="routeplan-item-meta">{f.sn_id} · {t('plan.list.maxHeight', { h: f.max_height })}</div>
+                  </li>
+                ))}
+            {!loading && (tab === 'routes' ? missions.list.length === 0 : shownFences.length === 0) && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('plan.list.empty')} />}
+          </ul>
+        </Spin>
+        {tab === 'routes' && missions.total > PAGE_SIZE && (
+          <Pagination size="small" simple current={page + 1} pageSize={PAGE_SIZE} total={missions.total} onChange={(p) => setPage(p - 1)} />
+        )}
+      </aside>
+      <main className="routeplan-map">
+        <Suspense fallback={<Spin />}>
+          <PlanMap theme={theme} shapes={shapes} edit={null} fit={fit} fitKey={selectedId ?? `all-${fences.length}`} />
+        </Suspense>
+        {selected && (
+          <div className="routeplan-toolbar" data-testid="plan-toolbar">
+            <strong>{selected.name}</strong>
+            <Button size="small" icon={<EditOutlined />} onClick={() => (mission ? open(mission.mission_type === 2 ? 'survey' : 'route', mission.id) : fence && open('fence', fence.id))}>{t('plan.list.edit')}</Button>
+            {mission && <Button size="small" icon={<CopyOutlined />} onClick={() => void copy(mission)}>{t('plan.list.copy')}</Button>}
+            <Dropdown menu={{ items: EXPORT_FORMATS.map((f) => ({ key: f, label: <span data-testid={`export-${f}`}>{t(`plan.export.${f}`)}</span> })), onClick: ({ key }) => exportAs(key as ExportFormat) }}>
+              <Button size="small" icon={<DownloadOutlined />} data-testid="export">{t('plan.list.export')}</Button>
+            </Dropdown>
+            {mission && (
+              <Popconfirm title={t('plan.list.confirmDelete')} onConfirm={() => void remove(mission)} okText={t('common.ok')} cancelText={t('common.cancel')}>
+                <Button size="small" danger icon={<DeleteOutlined />}>{t('plan.list.delete')}</Button>
+              </Popconfirm>
+            )}
+          </div>
+        )}
+      </main>
+    </div>
+  );
+}
