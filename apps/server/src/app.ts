@@ -22,6 +22,7 @@ import { PushHub } from './push/hub.js';
 import { registerSecurityHeaders } from './static/headers.js';
 import { registerStaticResources } from './static/routes.js';
 import { registerMaps } from './maps/routes.js';
+import { planningHandlers, registerPlanningRoutes } from './missions/index.js';
 import { registerWebApp } from './static/web.js';
 import { userHandlers } from './users/handlers.js';
 import { registerMediaRoutes } from './videos/routes.js';
@@ -59,6 +60,7 @@ export function featureHandlers(deps: AppDeps): Handlers {
     ...functionHandlers(deps),
     ...deviceHandlers(deps),
     ...videoHandlers(deps),
+    ...planningHandlers(deps),
   };
 }
 
@@ -145,6 +147,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerStaticResources(app, keys);
     await registerMediaRoutes(app, config);
     registerMaps(app, config);
+    registerPlanningRoutes(app, deps);
     registerCalls(app, deps, { ...featureHandlers(deps), ...options.handlers });
     app.route({
       method: 'GET',

@@ -2,6 +2,7 @@ import { Migrator, type Migration, type MigrationProvider, type MigrationResultS
 import type { Database } from './index.js';
 import * as m001 from './migrations/001_initial.js';
 import * as m002 from './migrations/002_devices.js';
+import * as m003 from './migrations/003_planning.js';
 
 /**
  * Versioned migrations, listed statically (no filesystem globbing): add `NNN_name.ts` under migrations/
@@ -10,6 +11,7 @@ import * as m002 from './migrations/002_devices.js';
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '001_initial': m001,
   '002_devices': m002,
+  '003_planning': m003,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATIONS }) };

@@ -148,6 +148,80 @@ export interface RecordingsTable {
   created_at: number;
 }
 
+/**
+ * A work fence: `boundary` JSON array of WGS84 {lat, lng} (open ring), bound to one device (`sn_id`) of
+ * `company_id`. `state` RecordState. `created_by` / `updated_by` user ids.
+ */
+export interface FencesTable {
+  id: string;
+  name: string;
+  max_height: number;
+  boundary: string;
+  sn_id: string;
+  company_id: string;
+  state: ColumnType<number, number | undefined, number>;
+  created_by: ColumnType<string, string | undefined, string>;
+  updated_by: ColumnType<string, string | undefined, string>;
+  created_at: number;
+  updated_at: number;
+}
+
+/**
+ * A route (task). `waypoints` JSON waypoint list (the server's: surveys are regenerated on save),
+ * `survey_polygon` JSON ring of an area survey (null otherwise), `elevation` 1/0, `distance` m,
+ * `est_time` s, `breakpoint` index of the waypoint an interrupted flight stopped at (null: none).
+ */
+export interface MissionsTable {
+  id: string;
+  name: string;
+  fence_id: string;
+  mission_type: number;
+  height_type: number;
+  auto_speed: number;
+  max_speed: number;
+  default_height: number;
+  return_height: number;
+  finish_action: number;
+  exec_type: number;
+  camera_type: string;
+  sensor_width: number | null;
+  sensor_height: number | null;
+  image_width: number | null;
+  image_height: number | null;
+  focal_length: number | null;
+  course_overlap: number;
+  lateral_overlap: number;
+  turn_distance: number;
+  angle: number;
+  interval_height: number;
+  elevation: number;
+  photo_type: number;
+  waypoints: string;
+  survey_polygon: string | null;
+  distance: number;
+  est_time: number;
+  breakpoint: number | null;
+  state: ColumnType<number, number | undefined, number>;
+  u_id: string;
+  user_name: string;
+  company_id: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A map zone polygon (`paths` JSON WGS84 ring); `company_id` null = shown to everyone. */
+export interface ZonesTable {
+  id: string;
+  type: number;
+  name: ColumnType<string, string | undefined, string>;
+  paths: string;
+  stroke_color: string;
+  solid_color: string;
+  stroke_width: number;
+  company_id: string | null;
+  created_at: number;
+}
+
 export interface DB {
   companies: CompaniesTable;
   departments: DepartmentsTable;
@@ -159,6 +233,9 @@ export interface DB {
   devices: DevicesTable;
   device_control: DeviceControlTable;
   recordings: RecordingsTable;
+  fences: FencesTable;
+  missions: MissionsTable;
+  zones: ZonesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -170,3 +247,6 @@ export type CompanyRow = Selectable<CompaniesTable>;
 export type DeviceRow = Selectable<DevicesTable>;
 export type NewDeviceRow = Insertable<DevicesTable>;
 export type RecordingRow = Selectable<RecordingsTable>;
+export type FenceRow = Selectable<FencesTable>;
+export type MissionRow = Selectable<MissionsTable>;
+export type ZoneRow = Selectable<ZonesTable>;

@@ -1,0 +1,120 @@
+import { validateFence, type Issue } from '@nest/geo';
+import { sql } from 'kysely';
+import { callerOf } from '../auth/handlers.js';
+import type { Handlers } from '../calls/types.js';
+import { nowSeconds } from '../db/index.js';
+import { likePattern } from '../users/store.js';
+import type { DeviceRow } from '../db/schema.js';
+import type { AppDeps } from '../deps.js';
+import { storedRouteIssues } from '../missions/plan.js';
+import {
+  STATE_NORMAL,
+  deviceFences,
+  fenceInputOf,
+  newId,
+  planScopeOf,
+  presentFence,
+  refusal,
+  visibleDevice,
+  visibleFence,
+} from './store.js';
+
+/**
+ * Work fences:
+ * - /fence/list: the caller's company's fences (super_administrator: all), optional `sn_id` and `search`
+ *   (name, case-insensitive), newest first, `page` from 0 and `size`: `{list: Fence[], total}` where Fence
+ *   is contracts fenceSchema plus `modified_time` and `company_id`.
+ * - /fence/add: the device must be one the caller sees; the fence is checked with geo validateFence
+ *   against the device's other fences. Answers the Fence.
+ * - /fence/edit: same checks (the fence's own stored copy skipped), then every route bound to the fence is
+ *   re-validated against the new shape; a route left outside refuses the edit with issues naming it
+ *   (code `fence.strands_route`, item {kind: 'route', id}).
+ * - /fence/one: one Fence.
+ * Refusals: code BAD_REQUEST, msg = the first issue in the caller's language, data {issues}.
+ */
+export function fenceHandlers(deps: AppDeps): Handlers {
+  const { db } = deps;
+
+  return {
+    fenceList: async (ctx) => {
+      const scope = planScopeOf(callerOf(ctx.caller));
+      const { sn_id, search, page, size } = ctx.fields;
+      let q = db.selectFrom('fences').where('state', '=', STATE_NORMAL);
+      if (!scope.all) q = q.where('company_id', '=', scope.companyId);
+      if (sn_id) q = q.where('sn_id', '=', sn_id);
+      if (search) q = q.where(sql<string>`lower(name)`, 'like', sql<string>`${likePattern(search)} escape '\\'`);
+      const total = Number((await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0);
+      const rows = await q.selectAll().orderBy('created_at', 'desc').orderBy('id').limit(size).offset(page * size).execute();
+      return { data: { list: rows.map(presentFence), total } };
+    },
+
+    fenceOne: async (ctx) => {
+      const scope = planScopeOf(callerOf(ctx.caller));
+      return { data: presentFence(await visibleFence(db, scope, ctx.fields.id)) };
+    },
+
+    fenceAdd: async (ctx) => {
+      const caller = callerOf(ctx.caller);
+      const scope = planScopeOf(caller);
+      const f = ctx.fields;
+      const device = await visibleDevice(db, scope, f.sn_id);
+      const others = (await deviceFences(db, f.sn_id)).map(fenceInputOf);
+      const issues = validateFence({ name: f.name, max_height: f.max_height, boundary: f.boundary, sn_id: f.sn_id }, others);
+      if (issues.length > 0) return refusal(issues);
+      const now = nowSeconds();
+      const row = {
+        id: newId(),
+        name: f.name,
+        max_height: f.max_height,
+        boundary: JSON.stringify(f.boundary.map((p) => ({ lat: p.lat, lng: p.lng }))),
+        sn_id: f.sn_id,
+        company_id: device.company_id,
+        state: STATE_NORMAL,
+        created_by: caller.user.u_id,
+        updated_by: caller.user.u_id,
+        created_at: now,
+        updated_at: now,
+      };
+      await db.insertInto('fences').values(row).execute();
+      return { data: presentFence(row) };
+    },
+
+    fenceEdit: async (ctx) => {
+      const caller = callerOf(ctx.caller);
+      const scope = planScopeOf(caller);
+      const f = ctx.fields;
+      const current = await visibleFence(db, scope, f.id);
+      const device = await visibleDevice(db, scope, f.sn_id);
+      const candidate = { id: f.id, name: f.name, max_height: f.max_height, boundary: f.boundary, sn_id: f.sn_id };
+      const others = (await deviceFences(db, f.sn_id)).map(fenceInputOf);
+      const issues: Issue[] = validateFence(candidate, others);
+      if (issues.length > 0) return refusal(issues);
+
+      const routes = await db.selectFrom('missions').selectAll().where('fence_id', '=', f.id).where('state', '=', STATE_NORMAL).execute();
+      const stranded: Issue[] = [];
+      for (const route of routes) {
+        for (const issue of storedRouteIssues(route, candidate, device as DeviceRow)) {
+          stranded.push({
+            code: 'fence.strands_route',
+            item: { kind: 'route', id: route.id },
+            text: { zh: `航线「${route.name}」：${issue.text.zh}`, en: `Route "${route.name}": ${issue.text.en}` },
+            ...(issue.at ? { at: issue.at } : {}),
+          });
+        }
+      }
+      if (stranded.length > 0) return refusal(stranded);
+
+      const patch = {
+        name: f.name,
+        max_height: f.max_height,
+        boundary: JSON.stringify(f.boundary.map((p) => ({ lat: p.lat, lng: p.lng }))),
+        sn_id: f.sn_id,
+        company_id: device.company_id,
+        updated_by: caller.user.u_id,
+        updated_at: nowSeconds(),
+      };
+      await db.updateTable('fences').set(patch).where('id', '=', current.id).execute();
+      return { data: presentFence({ ...current, ...patch }) };
+    },
+  };
+}

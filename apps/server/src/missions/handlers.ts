@@ -1,0 +1,218 @@
+import { MissionType, ResultCode, type Lang, type ParsedFields, type Waypoint } from '@nest/contracts';
+import type { LatLng, TerrainProvider } from '@nest/geo';
+import { sql } from 'kysely';
+import { callerOf } from '../auth/handlers.js';
+import { CallError } from '../calls/errors.js';
+import type { CallContext, Handlers } from '../calls/types.js';
+import { nowSeconds } from '../db/index.js';
+import type { MissionRow } from '../db/schema.js';
+import type { AppDeps } from '../deps.js';
+import {
+  STATE_NORMAL,
+  fenceInputOf,
+  findFence,
+  inPlanScope,
+  newId,
+  planScopeOf,
+  refusal,
+  type PlanScope,
+} from '../fences/store.js';
+import { tileTerrain } from '../terrain/tiles.js';
+import { likePattern } from '../users/store.js';
+import { planRoute, type PlannedRoute } from './plan.js';
+
+const parseJson = <T>(text: string | null, fallback: T): T => {
+  if (text === null) return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+};
+
+/**
+ * A route as the console reads it: contracts missionSchema plus `sn_id` (the fence's device),
+ * `survey_polygon` (area surveys), `breakpoint` (waypoint index an interrupted flight stopped at, or
+ * null) and `u_id`.
+ */
+export function presentMission(row: MissionRow, fence: { name: string; sn_id: string } | undefined) {
+  return {
+    id: row.id,
+    name: row.name,
+    fence_id: row.fence_id,
+    f_title: fence?.name ?? '',
+    sn_id: fence?.sn_id ?? '',
+    mission_type: Number(row.mission_type),
+    height_type: Number(row.height_type),
+    auto_speed: Number(row.auto_speed),
+    max_speed: Number(row.max_speed),
+    default_height: Number(row.default_height),
+    return_height: Number(row.return_height),
+    finish_action: Number(row.finish_action),
+    exec_type: Number(row.exec_type),
+    camera_type: row.camera_type,
+    sensor_width: row.sensor_width === null ? null : Number(row.sensor_width),
+    sensor_height: row.sensor_height === null ? null : Number(row.sensor_height),
+    image_width: row.image_width === null ? null : Number(row.image_width),
+    image_height: row.image_height === null ? null : Number(row.image_height),
+    focal_length: row.focal_length === null ? null : Number(row.focal_length),
+    course_overlap: Number(row.course_overlap),
+    lateral_overlap: Number(row.lateral_overlap),
+    turn_distance: Number(row.turn_distance),
+    angle: Number(row.angle),
+    interval_height: Number(row.interval_height),
+    elevation: Number(row.elevation) === 1,
+    photo_type: Number(row.photo_type),
+    waypoints: parseJson<Waypoint[]>(row.waypoints, []),
+    survey_polygon: parseJson<LatLng[] | null>(row.survey_polygon, null),
+    distance: Number(row.distance),
+    est_time: Number(row.est_time),
+    breakpoint: row.breakpoint === null ? null : Number(row.breakpoint),
+    user_name: row.user_name,
+    u_id: row.u_id,
+    create_time: Number(row.created_at),
+    modified_time: Number(row.updated_at),
+  };
+}
+
+/** Extra facts of a save: the terrain note (flat fallback) in the caller's language and survey figures. */
+const saveExtras = (route: PlannedRoute, lang: Lang) => ({
+  terrain_note: route.terrain_note ? route.terrain_note[lang] : null,
+  survey: route.survey,
+});
+
+/**
+ * Routes (tasks):
+ * - /mission/type: MissionType options `[{value, label}]` in the caller's language.
+ * - /mission/list: routes of fences the caller sees; filters fence_id, mission_type, search (name);
+ *   newest first; `{list: Mission[], total}` (Mission: see presentMission).
+ * - /mission/add, /mission/edit: the bound fence must be one the caller sees (else the route.no_fence
+ *   issue); the route is rebuilt and checked by planRoute (plan.ts: survey regeneration, terrain, geo
+ *   validateRoute with the device's distance limit) and refused with `data: {issues}` like fences. Stored
+ *   waypoints, distance (m) and est_time (s) are the server's. Answers the Mission plus `terrain_note`
+ *   (string or null) and `survey` (photo_count, line_spacing, trigger_distance, gsd, area, or null).
+ *   Editing clears the breakpoint (the waypoints may have changed).
+ * - /mission/info: one Mission. /mission/clearBreak: sets breakpoint to null, answers the Mission.
+ */
+export function missionHandlers(deps: AppDeps): Handlers {
+  const { db, config } = deps;
+  const terrain: TerrainProvider = tileTerrain(config.dataDir);
+
+  async function visibleMission(scope: PlanScope, id: string): Promise<MissionRow> {
+    const row = await db.selectFrom('missions').selectAll().where('id', '=', id).where('state', '=', STATE_NORMAL).executeTakeFirst();
+    if (!row || !inPlanScope(scope, row)) throw new CallError(ResultCode.NOT_FOUND_OBJECT);
+    return row;
+  }
+
+  async function answer(row: MissionRow) {
+    const fence = await db.selectFrom('fences').select(['name', 'sn_id']).where('id', '=', row.fence_id).executeTakeFirst();
+    return presentMission(row, fence);
+  }
+
+  /** Plans a save; answers the refusal, or the columns to store. */
+  async function plan(ctx: CallContext<'missionAdd'> | CallContext<'missionEdit'>, scope: PlanScope) {
+    const f = ctx.fields as ParsedFields<'missionAdd'>;
+    const fenceRow = await findFence(db, f.fence_id);
+    const fence = fenceRow && inPlanScope(scope, fenceRow) ? fenceRow : undefined;
+    const device = fence
+      ? ((await db.selectFrom('devices').selectAll().where('sn_id', '=', fence.sn_id).where('state', '=', STATE_NORMAL).executeTakeFirst()) ??
+        null)
+      : null;
+    const result = await planRoute({ fields: f, raw: ctx.raw, fence: fence ? fenceInputOf(fence) : null, device, terrain });
+    if (!('route' in result)) return { ok: false as const, refused: refusal(result.issues) };
+    const r = result.route;
+    const columns = {
+      name: f.name,
+      fence_id: f.fence_id,
+      mission_type: f.mission_type,
+      height_type: f.height_type,
+      auto_speed: f.auto_speed,
+      max_speed: f.max_speed,
+      default_height: f.default_height,
+      return_height: f.return_height,
+      finish_action: f.finish_action,
+      exec_type: f.exec_type,
+      camera_type: f.camera_type,
+      sensor_width: f.sensor_width ?? null,
+      sensor_height: f.sensor_height ?? null,
+      image_width: f.image_width ?? null,
+      image_height: f.image_height ?? null,
+      focal_length: f.focal_length ?? null,
+      course_overlap: f.course_overlap ?? 0,
+      lateral_overlap: f.lateral_overlap ?? 0,
+      turn_distance: f.turn_distance ?? 0,
+      angle: f.angle ?? 0,
+      interval_height: f.interval_height ?? 0,
+      elevation: f.elevation ? 1 : 0,
+      photo_type: f.photo_type,
+      waypoints: JSON.stringify(r.waypoints),
+      survey_polygon: r.survey_polygon ? JSON.stringify(r.survey_polygon) : null,
+      distance: r.distance,
+      est_time: r.est_time,
+      breakpoint: null,
+      company_id: fence!.company_id,
+      updated_at: nowSeconds(),
+    };
+    return { ok: true as const, route: r, columns };
+  }
+
+  return {
+    missionType: async (ctx) => ({ data: MissionType.options(ctx.lang) }),
+
+    missionList: async (ctx) => {
+      const scope = planScopeOf(callerOf(ctx.caller));
+      const { fence_id, mission_type, search, page, size } = ctx.fields;
+      let q = db.selectFrom('missions').where('state', '=', STATE_NORMAL);
+      if (!scope.all) q = q.where('company_id', '=', scope.companyId);
+      if (fence_id) q = q.where('fence_id', '=', fence_id);
+      if (mission_type !== undefined) q = q.where('mission_type', '=', mission_type);
+      if (search) q = q.where(sql<string>`lower(name)`, 'like', sql<string>`${likePattern(search)} escape '\\'`);
+      const total = Number((await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0);
+      const rows = await q.selectAll().orderBy('created_at', 'desc').orderBy('id').limit(size).offset(page * size).execute();
+      const fenceIds = [...new Set(rows.map((r) => r.fence_id))];
+      const fences = fenceIds.length
+        ? await db.selectFrom('fences').select(['id', 'name', 'sn_id']).where('id', 'in', fenceIds).execute()
+        : [];
+      const byId = new Map(fences.map((x) => [x.id, x]));
+      return { data: { list: rows.map((r) => presentMission(r, byId.get(r.fence_id))), total } };
+    },
+
+    missionAdd: async (ctx) => {
+      const caller = callerOf(ctx.caller);
+      const planned = await plan(ctx, planScopeOf(caller));
+      if (!planned.ok) return planned.refused;
+      const row: MissionRow = {
+        id: newId(),
+        ...planned.columns,
+        state: STATE_NORMAL,
+        u_id: caller.user.u_id,
+        user_name: caller.user.nick,
+        created_at: planned.columns.updated_at,
+      };
+      await db.insertInto('missions').values(row).execute();
+      return { data: { ...(await answer(row)), ...saveExtras(planned.route, ctx.lang) } };
+    },
+
+    missionEdit: async (ctx) => {
+      const scope = planScopeOf(callerOf(ctx.caller));
+      const current = await visibleMission(scope, ctx.fields.id);
+      const planned = await plan(ctx, scope);
+      if (!planned.ok) return planned.refused;
+      await db.updateTable('missions').set(planned.columns).where('id', '=', current.id).execute();
+      const row: MissionRow = { ...current, ...planned.columns };
+      return { data: { ...(await answer(row)), ...saveExtras(planned.route, ctx.lang) } };
+    },
+
+    missionInfo: async (ctx) => {
+      const scope = planScopeOf(callerOf(ctx.caller));
+      return { data: await answer(await visibleMission(scope, ctx.fields.id)) };
+    },
+
+    missionClearBreak: async (ctx) => {
+      const scope = planScopeOf(callerOf(ctx.caller));
+      const row = await visibleMission(scope, ctx.fields.id);
+      await db.updateTable('missions').set({ breakpoint: null }).where('id', '=', row.id).execute();
+      return { data: await answer({ ...row, breakpoint: null }) };
+    },
+  };
+}

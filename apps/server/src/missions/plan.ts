@@ -1,0 +1,210 @@
+import type { ParsedFields, Text, Waypoint } from '@nest/contracts';
+import {
+  estimateFlight,
+  fenceShapeIssues,
+  isValidLatLng,
+  normalizeRing,
+  prepareRing,
+  routeDistance,
+  surveyFromSettings,
+  surveyWaypointOptions,
+  surveyWaypoints,
+  validateRoute,
+  waypointDistanceLimit,
+  type FenceInput,
+  type Issue,
+  type LatLng,
+  type TerrainProvider,
+} from '@nest/geo';
+import type { DeviceRow, MissionRow } from '../db/schema.js';
+import { groundFor } from '../terrain/tiles.js';
+
+/**
+ * Adjacent-waypoint distance limit (SPEC 5 and 9: "2 km or 5 km"). Decision: by the bound device's type
+ * key. A single-soldier drone (`alone`) is flown within the operator's radio range: 2 km. Nests
+ * (`stable`, `stable_mini`, `mobile`) fly automatic routes over their own long-range link: 5 km. A fence
+ * whose device is gone gets the short limit.
+ */
+export const allowsLongLegs = (device: Pick<DeviceRow, 'type'> | null | undefined): boolean => !!device && device.type !== 'alone';
+export const distanceLimitFor = (device: Pick<DeviceRow, 'type'> | null | undefined): number => waypointDistanceLimit(allowsLongLegs(device));
+
+export const MISSION_WAYPOINT = 1;
+export const MISSION_SURVEY = 2;
+
+export type MissionFields = ParsedFields<'missionAdd'>;
+
+export interface PlannedRoute {
+  waypoints: Waypoint[];
+  survey_polygon: LatLng[] | null;
+  distance: number;
+  est_time: number;
+  /** Set when terrain was wanted but no tile covered the area (flat fallback). */
+  terrain_note: Text | null;
+  /** Survey facts (null for waypoint routes). */
+  survey: { photo_count: number; line_spacing: number; trigger_distance: number; gsd: number; area: number } | null;
+}
+
+const surveyIssue = (code: string, zh: string, en: string, index?: number, at?: LatLng): Issue => ({
+  code,
+  item: { kind: 'route', ...(index !== undefined ? { index } : {}) },
+  text: { zh, en },
+  ...(at ? { at } : {}),
+});
+
+/** The survey area: the `polygon` form field (JSON ring) when sent, else the sent waypoints' positions. */
+export function surveyPolygonOf(raw: ReadonlyMap<string, string>, fields: Pick<MissionFields, 'waypoints'>): LatLng[] | null {
+  const text = raw.get('polygon');
+  if (text !== undefined && text !== '') {
+    try {
+      const v = JSON.parse(text) as unknown;
+      if (!Array.isArray(v)) return null;
+      return v.map((p) => ({ lat: Number((p as LatLng).lat), lng: Number((p as LatLng).lng) }));
+    } catch {
+      return null;
+    }
+  }
+  return fields.waypoints.map((w) => ({ lat: w.lat, lng: w.lng }));
+}
+
+function surveyAreaIssues(polygon: LatLng[] | null, fence: FenceInput | null): Issue[] {
+  if (!polygon || polygon.length > 2000) {
+    return [surveyIssue('survey.area_invalid', '测区多边形无效', 'The survey area is not a valid polygon')];
+  }
+  const shape = fenceShapeIssues({ boundary: polygon });
+  if (polygon.some((p) => !isValidLatLng(p)) || normalizeRing(polygon).length < 3 || shape.length > 0) {
+    return [
+      surveyIssue(
+        'survey.area_invalid',
+        '测区至少需要 3 个不重合的顶点，且边界不能自相交',
+        'The survey area needs at least 3 distinct corners and must not cross itself',
+      ),
+    ];
+  }
+  if (!fence || fenceShapeIssues(fence).length > 0) return [];
+  const ring = prepareRing(fence.boundary);
+  const issues: Issue[] = [];
+  polygon.forEach((p, i) => {
+    if (!ring.contains(p))
+      issues.push(surveyIssue('survey.outside_fence', `测区第 ${i + 1} 个顶点不在围栏内`, `Survey area corner ${i + 1} is outside the fence`, i, p));
+  });
+  return issues;
+}
+
+export interface PlanInput {
+  fields: MissionFields;
+  raw: ReadonlyMap<string, string>;
+  fence: FenceInput | null;
+  device: DeviceRow | null;
+  terrain: TerrainProvider;
+}
+
+const home = (device: DeviceRow | null): LatLng | undefined =>
+  device && device.airport_lat !== null && device.airport_lng !== null ? { lat: Number(device.airport_lat), lng: Number(device.airport_lng) } : undefined;
+
+/**
+ * Builds the route the server stores, or the issues refusing it:
+ * - area surveys (MissionType 2): the grid is regenerated from the area polygon and the camera settings
+ *   (the browser's waypoints are not trusted); with the `elevation` flag heights follow the terrain tiles,
+ *   or a flat ground (with flatTerrain's note) where no tile covers the area; elevations are awaited;
+ * - other routes: the sent waypoints; altitude routes (HeightType 1) compare with max height + the ground
+ *   from the tiles where covered;
+ * - then every geo rule (validateRoute) against the bound fence with the device's distance limit.
+ */
+export async function planRoute(input: PlanInput): Promise<{ issues: Issue[] } | { issues: []; route: PlannedRoute }> {
+  const { fields: f, fence, device } = input;
+  const takeoff = home(device);
+  let waypoints: Waypoint[] = f.waypoints;
+  let polygon: LatLng[] | null = null;
+  let note: Text | null = null;
+  let survey: PlannedRoute['survey'] = null;
+  let groundElevation: number[] | undefined;
+
+  if (f.mission_type === MISSION_SURVEY) {
+    polygon = surveyPolygonOf(input.raw, f);
+    const areaIssues = surveyAreaIssues(polygon, fence);
+    if (areaIssues.length > 0) return { issues: areaIssues };
+    const settings = {
+      ...f,
+      course_overlap: f.course_overlap ?? 80,
+      lateral_overlap: f.lateral_overlap ?? 70,
+      angle: f.angle ?? 0,
+      turn_distance: f.turn_distance ?? 0,
+      interval_height: f.interval_height ?? 0,
+    };
+    let made: ReturnType<typeof surveyFromSettings>;
+    try {
+      made = surveyFromSettings(polygon!, settings, takeoff);
+    } catch (err) {
+      const msg = err instanceof Error ? err.message : String(err);
+      return { issues: [surveyIssue('survey.params', `测区参数无效：${msg}`, `Survey settings are not valid: ${msg}`)] };
+    }
+    if (!made.grid) return { issues: made.issues };
+    const grid = made.grid;
+    if (grid.waypoints.length === 0)
+      return { issues: [surveyIssue('survey.empty', '测区太小，无法生成航线', 'The survey area is too small for any survey line')] };
+    let terrain: TerrainProvider | undefined;
+    if (f.elevation) {
+      const probe = [...(takeoff && f.height_type === 0 ? [takeoff] : []), ...grid.waypoints];
+      const ground = await groundFor(input.terrain, probe);
+      terrain = ground.provider;
+      note = ground.note ?? null;
+    }
+    const opts = surveyWaypointOptions(settings, terrain, f.height_type === 0 ? takeoff : undefined);
+    const out = await surveyWaypoints(grid, opts);
+    waypoints = out.waypoints;
+    survey = {
+      photo_count: grid.photoCount,
+      line_spacing: grid.lineSpacing,
+      trigger_distance: grid.triggerDistance,
+      gsd: grid.gsd,
+      area: grid.area,
+    };
+  }
+
+  if (f.height_type === 1 && waypoints.length > 0) {
+    const ground = await groundFor(input.terrain, waypoints);
+    if (!ground.note) groundElevation = ground.elevations;
+  }
+
+  const issues = validateRoute({ ...f, waypoints }, fence, {
+    distanceLimitM: distanceLimitFor(device),
+    ...(groundElevation ? { groundElevation } : {}),
+  });
+  if (issues.length > 0) return { issues };
+
+  const est = estimateFlight({ ...f, waypoints }, takeoff ? { home: takeoff } : {});
+  return {
+    issues: [],
+    route: {
+      waypoints,
+      survey_polygon: polygon,
+      distance: Math.round(routeDistance(waypoints) * 100) / 100,
+      est_time: Math.round(est.total),
+      terrain_note: note,
+      survey,
+    },
+  };
+}
+
+/** Issues of a stored route against a (new) fence: used when a fence is edited. */
+export function storedRouteIssues(row: MissionRow, fence: FenceInput, device: DeviceRow | null): Issue[] {
+  let waypoints: Waypoint[];
+  try {
+    waypoints = JSON.parse(row.waypoints) as Waypoint[];
+  } catch {
+    waypoints = [];
+  }
+  return validateRoute(
+    {
+      mission_type: Number(row.mission_type),
+      height_type: Number(row.height_type),
+      auto_speed: Number(row.auto_speed),
+      max_speed: Number(row.max_speed),
+      default_height: Number(row.default_height),
+      return_height: Number(row.return_height),
+      waypoints,
+    },
+    fence,
+    { distanceLimitM: distanceLimitFor(device) },
+  );
+}

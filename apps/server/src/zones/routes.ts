@@ -1,0 +1,16 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../deps.js';
+import { ZONE_TYPES, publicZones } from './zones.js';
+
+export const ZONES_PATH = '/api/static/zones.json';
+
+/**
+ * GET /api/static/zones.json: `{types: [{value, label {zh, en}}], list: ZonePolygon & {name}}`. Public like
+ * the other static resources: the zones are map overlays (demo no-fly / restricted / work areas), not
+ * company data. `Cache-Control: no-cache`.
+ */
+export function registerZoneRoutes(app: FastifyInstance, deps: Pick<AppDeps, 'db'>): void {
+  app.get(ZONES_PATH, async (_request, reply) =>
+    reply.header('cache-control', 'no-cache').send({ types: ZONE_TYPES, list: await publicZones(deps.db) }),
+  );
+}
