@@ -174,7 +174,8 @@ export default function EditWorkPage(): ReactNode {
     ...(mode !== 'fence' && s.fence ? [{ id: 'fence', kind: 'fence' as const, points: s.fence.boundary }] : []),
     ...(mode === 'survey' && preview?.grid ? [{ id: 'course', kind: 'transect' as const, points: preview.grid.waypoints }] : []),
   ];
-  const fitPoints = s.fence?.boundary.length ? s.fence.boundary : points;
+  // Fit once per fence (a new fence being drawn never moves the map under the pointer).
+  const fitPoints = mode === 'fence' && !s.fenceId ? undefined : s.fence?.boundary;
 
   // ---------------------------------------------------------------- save
   const save = useCallback(async () => {
@@ -243,7 +244,7 @@ export default function EditWorkPage(): ReactNode {
       <div className="edit-work-body">
         <div className="edit-work-map">
           <Suspense fallback={<Spin className="edit-work-spin" />}>
-            <PlanMap theme={theme} shapes={shapes} edit={edit} fit={fitPoints} fitKey={`${s.fenceId ?? 'new'}-${fitPoints.length > 0 ? 1 : 0}`} marks={hl.at} />
+            <PlanMap theme={theme} shapes={shapes} edit={edit} fit={fitPoints} fitKey={s.fenceId ?? 'new'} marks={hl.at} />
           </Suspense>
           <div className="edit-work-hint">{t(`plan.hint.${mode}`)}</div>
         </div>
