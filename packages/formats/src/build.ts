@@ -37,6 +37,11 @@ export class RouteBuilder {
     this.route = { name, mission_type, height_type, waypoints: [] };
   }
 
+  private readonly clamp = (v: number, min: number, max: number, what: Text): number => {
+    if (v < min || v > max) this.ctx.warn(T.actionValueClamped(this.route.name, what));
+    return Math.min(max, Math.max(min, v));
+  };
+
   add(lat: number, lng: number, height: number | undefined, actions: RawActions = {}, where?: string): Waypoint {
     const name = this.route.name;
     checkLatLng(lat, lng, where ?? `${name} #${this.route.waypoints.length + 1}`);
@@ -46,10 +51,7 @@ export class RouteBuilder {
       this.defaulted++;
     }
     const wp: Waypoint = { lat, lng, height: h };
-    const clamp = (v: number, min: number, max: number, what: Text): number => {
-      if (v < min || v > max) this.ctx.warn(T.actionValueClamped(name, what));
-      return Math.min(max, Math.max(min, v));
-    };
+    const clamp = this.clamp;
     if (fin(actions.uav_yaw)) wp.uav_yaw = yaw360(actions.uav_yaw);
     if (fin(actions.hover) && actions.hover > 0) wp.hover = Math.round(clamp(actions.hover, L.hoverMin, L.hoverMax, W.hover));
     if (actions.takephoto === 1 || actions.takephoto === 2) wp.takephoto = actions.takephoto;

@@ -1,0 +1,70 @@
+/// <reference types="node" />
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { importPlanFile } from './index.js';
+
+/** scripts/convert.ts run as a child process, the way `npm run convert --` runs it. */
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const fixture = (name: string): string => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+const convert = (...args: string[]) => {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/convert.ts', ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+};
+const tmp = mkdtempSync(join(tmpdir(), 'convert-'));
+
+describe('convert CLI', { timeout: 60_000 }, () => {
+  it('without --to prints a summary: fences, routes with waypoint counts, surveys, bounding box', () => {
+    const r = convert(fixture('qgc-mission.plan'));
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('fences: 2');
+    expect(r.out).toContain('routes: 1');
+    expect(r.out).toContain('  - qgc-mission: 3 waypoints, Relative height, Return home');
+    expect(r.out).toContain('surveys: 1');
+    expect(r.out).toContain('bounding box: lat 47.3950000 .. 47.4004399, lng 8.5416082 .. 8.5500000');
+    expect(r.out).toContain('warning: 2 rally point(s) ignored');
+  });
+  it('--lang zh prints the labels and warnings in Chinese', () => {
+    const r = convert(fixture('dji-pilot.kml'), '--lang', 'zh');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('  - 航点: 3 waypoints, 相对高度, 返航');
+    expect(r.out).toContain('warning: 已忽略 1 个不支持的航点动作（StartRecording）');
+  });
+  it('--to writes the converted file beside the input by default, and it reads back', () => {
+    const input = join(tmp, 'fence.kml');
+    writeFileSync(input, readFileSync(fixture('google-earth.kml')));
+    const r = convert(input, '--to', 'geojson');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^wrote .*fence\.json \(\d+ bytes\)/);
+    const back = importPlanFile('fence.json', new Uint8Array(readFileSync(join(tmp, 'fence.json'))));
+    expect(back.ok && back.doc.fences).toHaveLength(3);
+  });
+  it('--out names the file; every format', () => {
+    for (const to of ['kml', 'geojson', 'plan', 'kmz']) {
+      const out = join(tmp, `out-${to}.${to}`);
+      const r = convert(fixture('dji-pilot.kml'), '--to', to, '--out', out);
+      expect(r.code, r.err).toBe(0);
+      expect(existsSync(out)).toBe(true);
+    }
+  });
+  it('unreadable or unsupported input: one line on stderr, exit code 1', () => {
+    const cases: [string[], RegExp][] = [
+      [[join(tmp, 'missing.kml')], /^convert: cannot read .*missing\.kml: no such file\n$/],
+      [[fixture('billion-laughs.kml')], /^convert: .*billion-laughs\.kml: The file contains a DOCTYPE or ENTITY declaration and is refused for safety\n$/],
+      [[fixture('google-earth.kml'), '--to', 'gpx'], /^convert: unsupported output format "gpx" \(use kml, geojson, plan, kmz\)\n$/],
+      [[], /^convert: usage: npm run convert -- <input file>/],
+    ];
+    const txt = join(tmp, 'notes.txt');
+    writeFileSync(txt, 'hello');
+    cases.push([[txt], /^convert: .*notes\.txt: Unsupported file type "notes\.txt"/]);
+    for (const [args, pattern] of cases) {
+      const r = convert(...args);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.err).toMatch(pattern);
+      expect(r.err.trim().split('\n')).toHaveLength(1);
+    }
+  });
+});
