@@ -205,11 +205,11 @@ describe('order of checks', () => {
   });
 
   it('answers NOT_IMPLEMENTED (HTTP 200) for a registry call without handler, after the checks', async () => {
-    const res = await admin.call('fenceList', { page: 0 });
+    const res = await admin.call('romList', { page: 0 });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ code: ResultCode.NOT_IMPLEMENTED, msg: codeText(ResultCode.NOT_IMPLEMENTED, 'en'), data: null });
     const limited = await userClient(server, { funList: [] });
-    expect((await limited.call('fenceList', { page: 0 })).status).toBe(401);
+    expect((await limited.call('romList', { page: 0 })).status).toBe(401);
   });
 
   it('rejects a stale timestamp on timestamp-flagged calls', async () => {
