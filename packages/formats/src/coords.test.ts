@@ -18,11 +18,7 @@ describe('coordinate text', () => {
     );
   });
   it('tolerates any whitespace between tuples and around commas, and a trailing empty altitude', () => {
-    expect(parseCoordinates('\n\t 1,2,3\n4 , 5 ,6\t7,8, \n', 'w', ctx())).toEqual([
-      [1, 2, 3],
-      [4, 5, 6],
-      [7, 8],
-    ]);
+    expect(parseCoordinates('\n\t 1,2,3\n4 , 5 ,6\t7,8, \n', 'w', ctx())).toEqual({ lng: [1, 4, 7], lat: [2, 5, 8], alt: [3, 6, NaN] });
   });
   it('refuses four values, a missing latitude, and junk', () => {
     expect(() => parseCoordinates('1,2,3,4', 'w', ctx())).toThrow(/should be longitude,latitude/);

@@ -43,8 +43,18 @@ const isSpace = (c: number): boolean => c === 32 || c === 10 || c === 13 || c ==
  * @tmcw/togeojson drops). Every value must be a finite number and the position in range, else the file
  * is refused naming `where`. A single hand-written pass: this runs over every vertex of every file.
  */
-export function parseCoordinates(text: string, where: string, ctx: ReadContext): number[][] {
-  const out: number[][] = [];
+export interface Coords {
+  lng: number[];
+  lat: number[];
+  /** NaN where the tuple has no altitude. */
+  alt: number[];
+}
+
+export const latLngsOf = (c: Coords): { lat: number; lng: number }[] => c.lat.map((lat, i) => ({ lat, lng: c.lng[i]! }));
+export const altAt = (c: Coords, i: number): number | undefined => (Number.isNaN(c.alt[i]!) ? undefined : c.alt[i]);
+
+export function parseCoordinates(text: string, where: string, ctx: ReadContext): Coords {
+  const out: Coords = { lng: [], lat: [], alt: [] };
   const n = text.length;
   let i = 0;
   /** End of the tuple starting at `from` (for messages): spaces count only next to a comma. */
@@ -66,7 +76,10 @@ export function parseCoordinates(text: string, where: string, ctx: ReadContext):
     while (i < n && isSpace(text.charCodeAt(i))) i++;
     if (i >= n) break;
     const start = i;
-    const vals: number[] = [];
+    let count = 0;
+    let x = NaN;
+    let y = NaN;
+    let z = NaN;
     for (;;) {
       let j = i;
       while (j < n) {
@@ -79,14 +92,17 @@ export function parseCoordinates(text: string, where: string, ctx: ReadContext):
       const more = k < n && text.charCodeAt(k) === 44;
       if (j === i) {
         // Only a trailing empty altitude ("lng,lat,") is allowed.
-        if (vals.length !== 2 || more) bad(start, k);
+        if (count !== 2 || more) bad(start, k);
       } else {
         const v = decimalAt(text, i, j);
         if (!Number.isFinite(v)) {
-          if (vals.length === 2) fail(T.altNotFinite(where));
+          if (count === 2) fail(T.altNotFinite(where));
           fail(T.badNumber(where, text.slice(start, tupleEnd(start)).replace(/\s+/g, '')));
         }
-        vals.push(v);
+        if (count === 0) x = v;
+        else if (count === 1) y = v;
+        else z = v;
+        count++;
       }
       if (!more) {
         i = j;
@@ -95,14 +111,16 @@ export function parseCoordinates(text: string, where: string, ctx: ReadContext):
       i = k + 1;
       while (i < n && isSpace(text.charCodeAt(i))) i++;
       if (i >= n) {
-        if (vals.length === 2) break;
+        if (count === 2) break;
         bad(start, n);
       }
     }
-    if (vals.length < 2 || vals.length > 3) bad(start, i);
-    checkLatLng(vals[1]!, vals[0]!, where);
-    out.push(vals);
+    if (count < 2 || count > 3) bad(start, i);
+    checkLatLng(y, x, where);
+    out.lng.push(x);
+    out.lat.push(y);
+    out.alt.push(z);
   }
-  ctx.addCoordinates(out.length);
+  ctx.addCoordinates(out.lat.length);
   return out;
 }

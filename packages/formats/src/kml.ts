@@ -1,6 +1,7 @@
 import type { RawActions } from './build.js';
 import { RouteBuilder, finishActionFrom, ringFrom } from './build.js';
-import { parseCoordinates } from './coords.js';
+import type { Coords } from './coords.js';
+import { altAt, latLngsOf, parseCoordinates } from './coords.js';
 import { samePoint } from './geometry.js';
 import type { ReadContext } from './limits.js';
 import { checkLatLng, cleanName, finiteOrUndefined } from './limits.js';
@@ -28,26 +29,34 @@ import { isWpmlDocument, readWpml } from './wpml.js';
  *   number in range or the file is refused with the placemark's name.
  */
 
+const NO_ACTIONS: RawActions = Object.freeze({});
+
 type Ext = Map<string, string> & { actions?: { func: string; param?: string }[] };
 
 interface Geom {
   type: 'Point' | 'Line' | 'Polygon';
-  coords: number[][];
+  coords: Coords;
   altitudeMode: string | undefined;
   holes: number;
 }
 
-function trackCoordinates(el: Element, where: string, ctx: ReadContext): number[][] {
+function trackCoordinates(el: Element, where: string, ctx: ReadContext): Coords {
   const coords = children(el, 'coord');
   ctx.addCoordinates(coords.length);
-  return coords.map((c) => {
+  const out: Coords = { lng: [], lat: [], alt: [] };
+  for (const c of coords) {
     const parts = ownText(c).trim().split(/\s+/).map(Number);
     const [lng, lat, alt] = parts;
     if (parts.length < 2 || !Number.isFinite(lng) || !Number.isFinite(lat)) fail(T.badNumber(where, ownText(c).trim()));
     checkLatLng(lat!, lng!, where);
-    return alt !== undefined && Number.isFinite(alt) ? [lng!, lat!, alt] : [lng!, lat!];
-  });
+    out.lng.push(lng!);
+    out.lat.push(lat!);
+    out.alt.push(alt !== undefined && Number.isFinite(alt) ? alt : NaN);
+  }
+  return out;
 }
+
+const firstOf = (c: Coords): Coords => ({ lng: c.lng.slice(0, 1), lat: c.lat.slice(0, 1), alt: c.alt.slice(0, 1) });
 
 function geometries(pm: Element, where: string, ctx: ReadContext): Geom[] {
   const out: Geom[] = [];
@@ -56,14 +65,14 @@ function geometries(pm: Element, where: string, ctx: ReadContext): Geom[] {
     const el = stack.shift()!;
     for (const g of children(el)) {
       const altitudeMode = childText(g, 'altitudeMode');
-      const coords = (): number[][] => parseCoordinates(childText(g, 'coordinates') ?? '', where, ctx);
+      const coords = (): Coords => parseCoordinates(childText(g, 'coordinates') ?? '', where, ctx);
       switch (g.localName) {
         case 'MultiGeometry':
         case 'MultiTrack':
           stack.push(g);
           break;
         case 'Point':
-          out.push({ type: 'Point', coords: coords().slice(0, 1), altitudeMode, holes: 0 });
+          out.push({ type: 'Point', coords: firstOf(coords()), altitudeMode, holes: 0 });
           break;
         case 'LineString':
           out.push({ type: 'Line', coords: coords(), altitudeMode, holes: 0 });
@@ -88,7 +97,7 @@ function geometries(pm: Element, where: string, ctx: ReadContext): Geom[] {
       }
     }
   }
-  return out.filter((g) => g.coords.length > 0);
+  return out.filter((g) => g.coords.lat.length > 0);
 }
 
 function extendedData(pm: Element): Ext {
@@ -256,18 +265,18 @@ function walk(el: Element | Document, fallbackName: string, ctx: ReadContext, st
           points.route.height_type = ht;
           st.pointRoutes.set(points.route, true);
         }
-        const [lng, lat, alt] = g.coords[0]!;
-        points.add(lat!, lng!, alt, actionsOf(ext, ctx), pmName);
+        points.add(g.coords.lat[0]!, g.coords.lng[0]!, altAt(g.coords, 0), actionsOf(ext, ctx), pmName);
       } else if (g.type === 'Line') {
         const ht = heightTypeOf(g.altitudeMode, ext);
         const b = new RouteBuilder(ctx, gName, missionTypeOf(ext), ht ?? 0);
         b.settings(routeSettingsOf(ext));
-        for (const [lng, lat, alt] of g.coords) b.add(lat!, lng!, alt, {}, gName);
+        const { lat, lng } = g.coords;
+        for (let i = 0; i < lat.length; i++) b.add(lat[i]!, lng[i]!, altAt(g.coords, i), NO_ACTIONS, gName);
         st.doc.routes.push(b.done());
         st.lineRoutes.set(b.route, { mode: ht !== undefined, missionType: ext.has('mission_type') });
       } else {
         if (g.holes) ctx.warn(T.holesIgnored(gName));
-        const ring = ringFrom(g.coords.map(([lng, lat]) => ({ lat: lat!, lng: lng! })), gName);
+        const ring = ringFrom(latLngsOf(g.coords), gName);
         if (ring.length < 3) {
           ctx.warn(T.tooFewVertices(gName));
           continue;

@@ -2,7 +2,7 @@ import type { Waypoint } from '@nest/contracts';
 import type { RawActions } from './build.js';
 import { RouteBuilder, finishActionFrom, ringFrom } from './build.js';
 import { heading180 } from './geometry.js';
-import { parseCoordinates } from './coords.js';
+import { altAt, latLngsOf, parseCoordinates } from './coords.js';
 import type { ReadContext } from './limits.js';
 import { finiteOrUndefined } from './limits.js';
 import type { FinishActionValue, HeightTypeValue, PlanDocument, PlanRoute, RouteSettings } from './model.js';
@@ -120,8 +120,8 @@ function readFolderRoute(folder: Element, name: string, isTemplate: boolean, set
     const pm = placemarks[k]!;
     const point = child(pm, 'Point');
     if (!point) continue;
-    const [c] = parseCoordinates(childText(point, 'coordinates') ?? '', `${name} #${k + 1}`, ctx);
-    if (!c) continue;
+    const c = parseCoordinates(childText(point, 'coordinates') ?? '', `${name} #${k + 1}`, ctx);
+    if (!c.lat.length) continue;
     let height: number | undefined;
     if (isTemplate) {
       height = childText(pm, 'useGlobalHeight') === '1' ? globalHeight : (numText(pm, 'height') ?? numText(pm, 'ellipsoidHeight'));
@@ -135,7 +135,7 @@ function readFolderRoute(folder: Element, name: string, isTemplate: boolean, set
     }
     const pitch = numText(pm, 'gimbalPitchAngle');
     if (pitch) actions.gimbal_pitch = pitch;
-    points.push({ index: numText(pm, 'index') ?? k, lat: c[1]!, lng: c[0]!, height: height ?? c[2], actions });
+    points.push({ index: numText(pm, 'index') ?? k, lat: c.lat[0]!, lng: c.lng[0]!, height: height ?? altAt(c, 0), actions });
   }
   if (!points.length) return undefined;
   points.sort((a, b) => a.index - b.index);
@@ -174,7 +174,7 @@ function readWpmlFile(root: Element, name: string, ctx: ReadContext): PlanDocume
       const ringEl = poly && find(poly, 'LinearRing');
       if (!ringEl) return;
       const coords = parseCoordinates(childText(ringEl, 'coordinates') ?? '', fname, ctx);
-      const polygon = ringFrom(coords.map(([lng, lat]) => ({ lat: lat!, lng: lng! })), fname);
+      const polygon = ringFrom(latLngsOf(coords), fname);
       if (polygon.length < 3) return ctx.warn(T.tooFewVertices(fname));
       const pm = poly.parentNode as Element;
       const csp = child(folder, 'waylineCoordinateSysParam');
