@@ -305,3 +305,64 @@ describe('refusals are clear texts, never throws', () => {
     expect(err(importPlanFile('a.plan', text('[1,2]'))).en).toBe('Not a GeoJSON or QGroundControl plan (.plan) file');
   });
 });
+
+describe('DJI Pilot 2 KMZ (WPML template)', () => {
+  const template = (folder: string, mc = '<wpml:finishAction>autoLand</wpml:finishAction>') =>
+    `<?xml version="1.0" encoding="UTF-8"?>
+<kml xmlns="http://www.opengis.net/kml/2.2" xmlns:wpml="http://www.dji.com/wpmz/1.0.2">
+  <Document>
+    <wpml:author>pilot</wpml:author>
+    <wpml:missionConfig><wpml:flyToWaylineMode>safely</wpml:flyToWaylineMode>${mc}<wpml:globalTransitionalSpeed>12</wpml:globalTransitionalSpeed><wpml:globalRTHHeight>100</wpml:globalRTHHeight></wpml:missionConfig>
+    <Folder>${folder}</Folder>
+  </Document>
+</kml>`;
+  it('mapping2d template: the polygon becomes a survey area with direction, overlaps and height', () => {
+    const folder = `<wpml:templateType>mapping2d</wpml:templateType><wpml:templateId>0</wpml:templateId>
+      <wpml:waylineCoordinateSysParam><wpml:coordinateMode>WGS84</wpml:coordinateMode><wpml:heightMode>EGM96</wpml:heightMode><wpml:globalShootHeight>120</wpml:globalShootHeight></wpml:waylineCoordinateSysParam>
+      <wpml:autoFlightSpeed>10</wpml:autoFlightSpeed>
+      <Placemark>
+        <wpml:direction>45</wpml:direction>
+        <wpml:overlap><wpml:orthoCameraOverlapH>80</wpml:orthoCameraOverlapH><wpml:orthoCameraOverlapW>70</wpml:orthoCameraOverlapW></wpml:overlap>
+        <Polygon><outerBoundaryIs><LinearRing><coordinates>
+          113.93,22.57,0
+          113.94,22.57,0
+          113.94,22.56,0
+          113.93,22.56,0
+        </coordinates></LinearRing></outerBoundaryIs></Polygon>
+        <wpml:ellipsoidHeight>120</wpml:ellipsoidHeight><wpml:height>120</wpml:height>
+      </Placemark>`;
+    const r = ok(importPlanFile('测区.kmz', zipSync({ 'wpmz/template.kml': strToU8(template(folder)) })));
+    expect(r.doc.surveys).toEqual([
+      {
+        name: '测区',
+        polygon: [
+          { lat: 22.57, lng: 113.93 },
+          { lat: 22.57, lng: 113.94 },
+          { lat: 22.56, lng: 113.94 },
+          { lat: 22.56, lng: 113.93 },
+        ],
+        params: { angle: 45, course_overlap: 80, lateral_overlap: 70, default_height: 120, height_type: 1, auto_speed: 10, finish_action: 30 },
+      },
+    ]);
+  });
+  it('waypoint template with global height and speed, ordered by wpml:index, terrain-following warned', () => {
+    const pm = (i: number, lng: number, extra = '') =>
+      `<Placemark><Point><coordinates>${lng},22.5</coordinates></Point><wpml:index>${i}</wpml:index><wpml:useGlobalHeight>1</wpml:useGlobalHeight><wpml:useGlobalSpeed>1</wpml:useGlobalSpeed>${extra}</Placemark>`;
+    const folder = `<wpml:templateType>waypoint</wpml:templateType>
+      <wpml:waylineCoordinateSysParam><wpml:coordinateMode>WGS84</wpml:coordinateMode><wpml:heightMode>aboveGroundLevel</wpml:heightMode></wpml:waylineCoordinateSysParam>
+      <wpml:autoFlightSpeed>7</wpml:autoFlightSpeed><wpml:globalHeight>80</wpml:globalHeight>
+      ${pm(1, 113.92, '<wpml:actionGroup><wpml:actionGroupId>0</wpml:actionGroupId><wpml:actionGroupStartIndex>1</wpml:actionGroupStartIndex><wpml:actionGroupEndIndex>1</wpml:actionGroupEndIndex><wpml:actionTrigger><wpml:actionTriggerType>reachPoint</wpml:actionTriggerType></wpml:actionTrigger><wpml:action><wpml:actionId>0</wpml:actionId><wpml:actionActuatorFunc>startRecord</wpml:actionActuatorFunc></wpml:action></wpml:actionGroup>')}
+      ${pm(0, 113.91)}`;
+    const r = ok(importPlanFile('wp.kmz', zipSync({ 'wpmz/template.kml': strToU8(template(folder, '<wpml:finishAction>goHome</wpml:finishAction>')) })));
+    const route = r.doc.routes[0]!;
+    expect(route.waypoints).toEqual([
+      { lat: 22.5, lng: 113.91, height: 80 },
+      { lat: 22.5, lng: 113.92, height: 80 },
+    ]);
+    expect(route.settings).toEqual({ finish_action: 20, max_speed: 12, return_height: 100, auto_speed: 7, elevation: true });
+    expect(r.warnings.map((w) => w.en)).toEqual([
+      'Route "wp" uses terrain-following heights; they were imported as heights above ground and need elevation computing before saving',
+      '1 unsupported waypoint action(s) ignored (startRecord)',
+    ]);
+  });
+});

@@ -1,6 +1,6 @@
 /**
  * @nest/formats: import and export of routes, fences and survey areas as pure functions (no DOM
- * globals), shared by browser and server. See README.md beside src/ for formats, rules and limits.
+ * globals), shared by browser and server. See ../README.md for formats, rules and limits.
  */
 export * from './model.js';
 export { DEFAULT_LIMITS } from './limits.js';
@@ -15,3 +15,4 @@ export type { GeoJsonFeature, GeoJsonFeatureCollection } from './geojson.js';
 export type { QgcOptions } from './qgc.js';
 export type { WpmlOptions } from './wpml.js';
 export { circleToPolygon } from './geometry.js';
+export { IMPORT_FILE_EXTS } from '@nest/contracts';

@@ -30,7 +30,6 @@ export const T = {
   emptyFile: () => t('文件为空', 'The file is empty'),
   fileTooLarge: (size: number, max: number) =>
     t(`文件过大（${mb(size)}），最大允许 ${mb(max)}`, `The file is too large (${mb(size)}); the limit is ${mb(max)}`),
-  notText: () => t('文件不是有效的文本（UTF-8）', 'The file is not valid text (UTF-8)'),
   readAsGb18030: () =>
     t('文件不是 UTF-8 编码，已按 GB18030 读取', 'The file is not UTF-8; it was read as GB18030'),
   unknownEncoding: (enc: string) =>
@@ -237,8 +236,6 @@ export const T = {
       `航线“${q(name)}”第 ${index + 1} 个航点高度 ${height} 米无效（应大于 0 且不超过 ${max} 米）`,
       `Route "${q(name)}", waypoint ${index + 1}: height ${height} m is invalid (above 0 and at most ${max} m)`,
     ),
-  notWaypointRoute: (name: string) =>
-    t(`“${q(name)}”不是航点航线`, `"${q(name)}" is not a waypoint route`),
 
   // ---- export ----
   exportNoRoute: () =>
