@@ -1,7 +1,9 @@
-import { rm } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
 import { ResultCode } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './cli.js';
+import { devicePassword } from './link/credentials.js';
 import { TEST_SCRYPT, TestClient, createTestDatabase, startTestServer, tempDir, type TestServer } from '../test/helpers.js';
 import { runTs } from '../test/process.js';
 
@@ -86,6 +88,56 @@ describe('cli user-list', () => {
       expect(out).toEqual([]);
     } finally {
       await db.drop();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('cli device commands', () => {
+  it('demo-fleet registers the demo devices once and prints their sns; device-list lists them', async () => {
+    const res = await cli('demo-fleet', '--nests', '2', '--drones', '1', '--prefix', 'CLI');
+    expect(res.code, res.err).toBe(0);
+    expect(res.out).toEqual(['CLI-STABLE-01', 'CLI-MINI-01', 'CLI-ALONE-01']);
+    expect((await cli('demo-fleet', '--nests', '2', '--drones', '1', '--prefix', 'CLI')).code).toBe(0);
+    const list = await cli('device-list');
+    expect(list.code).toBe(0);
+    const rows = list.out.filter((l) => l.startsWith('CLI-')).map((l) => l.split('\t'));
+    expect(rows.map((r) => [r[0], r[1], r[3], r[4]])).toEqual([
+      ['CLI-STABLE-01', 'stable', 'wk', '1'],
+      ['CLI-MINI-01', 'stable_mini', 'wk', '1'],
+      ['CLI-ALONE-01', 'alone', 'wk', '1'],
+    ]);
+    expect((await cli('demo-fleet', '--nests', 'x')).err).toContain('--nests must be an integer from 0 to 200');
+    expect((await cli('demo-fleet', '--company', 'nope')).err).toContain('unknown company "nope"');
+  });
+
+  it('device-key and device-secret print what the broker and the simulator need', async () => {
+    const key = await cli('device-key');
+    expect(key.code).toBe(0);
+    expect(key.out[0]).toMatch(/^[0-9a-f]{64}$/);
+    // The running server uses the same key file.
+    expect(key.out[0]).toBe(server.app.nest.deps.live.secrets.deviceKeyHex);
+    const secret = await cli('device-secret', 'CLI-STABLE-01');
+    expect(secret.code).toBe(0);
+    expect(secret.out).toEqual([devicePassword(key.out[0]!, 'CLI-STABLE-01')]);
+    expect((await cli('device-secret', 'NO-SUCH')).err).toContain('no device with serial number NO-SUCH');
+    expect((await cli('device-secret')).code).toBe(1);
+  });
+
+  it('mosquitto-files writes the broker config for every enabled device', async () => {
+    const dir = await tempDir('nest-cli-mosq-');
+    try {
+      const res = await cli('mosquitto-files', '--dir', dir, '--port', '1999');
+      expect(res.code, res.err).toBe(0);
+      const passwd = await readFile(path.join(dir, 'nest.passwd'), 'utf8');
+      const users = passwd.trim().split('\n').map((l) => l.split(':')[0]);
+      expect(users[0]).toBe('nest-server');
+      expect(users).toEqual(expect.arrayContaining(['CLI-STABLE-01', 'CLI-MINI-01', 'CLI-ALONE-01']));
+      expect(passwd).toMatch(/^nest-server:\$7\$101\$[A-Za-z0-9+/=]{16}\$[A-Za-z0-9+/=]{88}$/m);
+      expect((await stat(path.join(dir, 'nest.passwd'))).mode & 0o777).toBe(0o600);
+      expect(await readFile(path.join(dir, 'mosquitto.conf'), 'utf8')).toContain('listener 1999 127.0.0.1');
+      expect((await cli('mosquitto-files')).err).toContain('mosquitto-files needs --dir');
+    } finally {
       await rm(dir, { recursive: true, force: true });
     }
   });

@@ -3,6 +3,51 @@ import { DEFAULT_SERVICE_BASES, TOKEN_COOKIE_HOURS } from '@nest/contracts';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_WEB_DIST, loadConfig } from './config.js';
 
+describe('loadConfig: device link, simulator and live video', () => {
+  it('has the documented defaults', () => {
+    expect(loadConfig({ DATA_DIR: '/srv/nest' })).toMatchObject({
+      mqttUsername: 'nest-server',
+      mqttPassword: null,
+      simulator: true,
+      simCenter: { lat: 22.5431, lng: 114.0579 },
+      simNests: 3,
+      simDrones: 2,
+      simRateHz: 1,
+      liveDir: '/srv/nest/live',
+      liveUrlBase: '/live',
+      deviceHoldSeconds: 60,
+      videoIdleStopMs: 60_000,
+    });
+  });
+
+  it('reads every variable', () => {
+    expect(
+      loadConfig({
+        MQTT_USERNAME: 'console',
+        MQTT_PASSWORD: 'broker pass',
+        SIMULATOR: 'off',
+        SIM_CENTER: '39.9042, 116.4074',
+        SIM_NESTS: '10',
+        SIM_DRONES: '0',
+        SIM_RATE_HZ: '2.5',
+        LIVE_DIR: '/var/live',
+        LIVE_URL_BASE: 'https://media.example.com/live',
+      }),
+    ).toMatchObject({
+      mqttUsername: 'console',
+      mqttPassword: 'broker pass',
+      simulator: false,
+      simCenter: { lat: 39.9042, lng: 116.4074 },
+      simNests: 10,
+      simDrones: 0,
+      simRateHz: 2.5,
+      liveDir: '/var/live',
+      liveUrlBase: 'https://media.example.com/live',
+    });
+    expect(loadConfig({ SIMULATOR: 'on' }).simulator).toBe(true);
+  });
+});
+
 describe('loadConfig', () => {
   it('has the documented defaults', () => {
     const c = loadConfig({});
@@ -85,6 +130,16 @@ describe('loadConfig', () => {
     [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY must be true or false'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of'],
     [{ HOST: 'a b' }, 'HOST must be a host name or address'],
+    [{ SIMULATOR: 'maybe' }, 'SIMULATOR must be on or off'],
+    [{ SIM_CENTER: '22.5' }, 'SIM_CENTER must be "lat,lng"'],
+    [{ SIM_CENTER: '95,10' }, 'SIM_CENTER must be "lat,lng"'],
+    [{ SIM_NESTS: '201' }, 'SIM_NESTS must be an integer from 0 to 200'],
+    [{ SIM_DRONES: '-1' }, 'SIM_DRONES must be an integer'],
+    [{ SIM_RATE_HZ: '20' }, 'SIM_RATE_HZ must be a number from 0.5 to 10'],
+    [{ SIM_RATE_HZ: '0.1' }, 'SIM_RATE_HZ must be a number'],
+    [{ LIVE_URL_BASE: 'live' }, 'LIVE_URL_BASE must be a path like /live'],
+    [{ LIVE_URL_BASE: '/live/' }, 'LIVE_URL_BASE must be a path'],
+    [{ MQTT_USERNAME: 'a/b' }, 'MQTT_USERNAME must be a user name'],
   ])('refuses %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
