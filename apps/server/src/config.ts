@@ -6,9 +6,9 @@
  * |----------------------|--------------------------------|---------|
  * | PORT                 | 8080                           | HTTP port (1-65535; 0 picks a free port, for tests). |
  * | HOST                 | 127.0.0.1                      | HTTP listen address (0.0.0.0 to listen on every interface). |
- * | DATA_DIR             | ./data                         | Data directory, created if missing: `nest.sqlite` (SQLite database), `keys/` (RSA key pairs, 0600), `media/` (uploaded media), `tmp/` (uploads in flight). Relative paths are resolved from the working directory. |
+ * | DATA_DIR             | ./data                         | Data directory, created if missing: `nest.sqlite` (SQLite database), `keys/` (RSA key pairs, `device.key` from which device broker passwords derive, `mqtt-server.secret` the server's broker password; all 0600), `media/` (uploaded media, recordings; served at /media/), `live/` (default LIVE_DIR), `tmp/` (uploads in flight). Relative paths are resolved from the working directory. |
  * | DATABASE_URL         | (unset)                        | `postgres://user:pass@host:port/db` (or `postgresql://`) selects PostgreSQL; when unset the SQLite file `DATA_DIR/nest.sqlite` is used. |
- * | MQTT_URL             | (unset)                        | External MQTT broker (`mqtt://`, `mqtts://`, `ws://`, `wss://`). When unset an embedded broker (aedes) listens on 127.0.0.1:MQTT_PORT. |
+ * | MQTT_URL             | (unset)                        | External MQTT broker (`mqtt://`, `mqtts://`, `ws://`, `wss://`); it must enforce the device ACL itself (docs/device-protocol.md, `cli.ts mosquitto-files`). When unset an embedded broker (aedes) listens on 127.0.0.1:MQTT_PORT and enforces it. |
  * | MQTT_PORT            | 1883                           | Port of the embedded broker (ignored when MQTT_URL is set; 0 picks a free port). |
  * | MQTT_USERNAME        | nest-server                    | The server's own user name at the broker (external broker; the embedded one always uses nest-server). |
  * | MQTT_PASSWORD        | (generated)                    | The server's own broker password. When unset: the content of DATA_DIR/keys/mqtt-server.secret (generated on first start); put that user and password in the external broker's password file (docs/device-protocol.md). |

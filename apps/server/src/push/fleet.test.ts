@@ -15,7 +15,8 @@ import {
 } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
-import { PushSocket, listen, live, registerDevice, sleep, startSim, until } from '../../test/live.js';
+import { PushSocket, RawDevice, envelope, listen, live, nestTelemetry, registerDevice, sleep, startSim, until } from '../../test/live.js';
+import { PUSH_BUFFER_LIMIT, PushClient } from './hub.js';
 import type { SimFleet } from '../link/simulator.js';
 
 const RATE_HZ = 5;
@@ -112,6 +113,44 @@ describe('300 DEVICE_TELEMETRY', () => {
   });
 });
 
+describe('throttling and backpressure', () => {
+  it('gives a socket at most the announced rate of a device that sends faster', async () => {
+    // Another company's device (kept out of the wk lists below), watched by the super administrator.
+    await registerDevice(server, { sn_id: 'FL-FAST', company_id: 'zrhk' });
+    const d = await RawDevice.connect(server, 'FL-FAST');
+    try {
+      await d.publish('presence', envelope('presence', { online: true, rate_hz: 2 }), { qos: 1, retain: true });
+      const s = await watching(admin, 'FL-FAST');
+      const from = s.frames.length;
+      // 20 Hz for 2 s while announcing 2 Hz.
+      for (let i = 0; i < 40; i++) {
+        await d.publish('telemetry', envelope('telemetry', nestTelemetry()));
+        await sleep(50);
+      }
+      await sleep(100);
+      const n = s.frames.slice(from).filter((f) => f.msg_id === PushMsgId.DEVICE_TELEMETRY).length;
+      // 2 s at 2 Hz plus a burst of 2.
+      expect(n).toBeGreaterThanOrEqual(4);
+      expect(n).toBeLessThanOrEqual(7);
+    } finally {
+      await d.end();
+    }
+  });
+
+  it('drops live frames for a socket whose send buffer is full, never replies', () => {
+    const sent: string[] = [];
+    const ws = { readyState: 1, bufferedAmount: PUSH_BUFFER_LIMIT + 1, send: (m: string) => sent.push(m) };
+    const client = new PushClient(ws as never);
+    expect(client.sendLive(PushMsgId.DEVICE_TELEMETRY, {})).toBe(false);
+    expect(client.dropped).toBe(1);
+    client.send(ResultCode.OK, PushMsgId.HEARTBEAT);
+    expect(sent).toHaveLength(1);
+    ws.bufferedAmount = 0;
+    expect(client.sendLive(PushMsgId.DEVICE_TELEMETRY, {})).toBe(true);
+    expect(sent).toHaveLength(2);
+  });
+});
+
 describe('310 FLEET_UPDATE', () => {
   it('sends a complete first batch, then one batch per second with at most one entry per device', async () => {
     const s = await socket(opA);
@@ -147,7 +186,7 @@ describe('310 FLEET_UPDATE', () => {
     const from = s.frames.length;
     s.send(PushMsgId.FLEET_SUBSCRIBE, { on: true });
     const first = fleetUpdatePush.parse((await s.wait((f) => f.msg_id === PushMsgId.FLEET_UPDATE, 2000, from)).data);
-    expect(first.devices.map((d) => d.sn_id)).toEqual(expect.arrayContaining(['FL-N1', 'FL-X1']));
+    expect(first.devices.map((d) => d.sn_id)).toEqual(expect.arrayContaining(['FL-N1', 'FL-X1', 'FL-FAST']));
   });
 });
 
