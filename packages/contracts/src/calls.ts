@@ -391,9 +391,14 @@ export const calls = {
   deviceList: call('deviceList', 'device', '/device/list', {
     fields: z.object({ type: intDefault(0, 0, 1000), search: text(64).optional(), page: page(), size: size(1000, 200) }),
     pmd: ['page', 'type'],
-    summary: 'Device list; pmd value is page concatenated with type.',
+    summary:
+      'Device list with live state ({list: DeviceListItem[], total}, online first, then by name); type 0 = all, ' +
+      'else a DeviceKind code (10 fixed: stable and stable_mini, 100 mobile, 200 single-soldier); search matches sn, ' +
+      'drone sn, names and address; page from 0, size default 200; pmd value is page concatenated with type.',
   }),
-  userGetDeviceType: call('userGetDeviceType', 'device', '/device/uav/type', {}),
+  userGetDeviceType: call('userGetDeviceType', 'device', '/device/uav/type', {
+    summary: 'No payload: the device type keys (DeviceTypeKey) as [{value, label}] in the caller language.',
+  }),
   deviceAdd: call('deviceAdd', 'device', '/device/add', {
     timestamp: true,
     fields: z.object(deviceFields),
@@ -714,7 +719,9 @@ export const calls = {
     }),
     pmd: ['page'],
     joint: true,
-    summary: 'Recordings of the nests’ outside cameras visible to the user.',
+    summary:
+      'Recordings of the nests’ outside cameras of the user’s company ({list: RecordingVideo[], total}, newest first); ' +
+      'start_time/end_time bound the recording start.',
   }),
   videoDeviceTypeList: call('videoDeviceTypeList', 'video', '/deviceType/list', {
     access: callFunId('/video/deviceType/list'),
