@@ -5,7 +5,7 @@ import { startEmbeddedBroker, type EmbeddedBroker } from '../broker/index.js';
 import { DeviceDirectory } from '../devices/directory.js';
 import { CONTROL_NOTICE_TOPIC, DeviceStatusBoard } from '../devices/status.js';
 import { findDeviceBySn } from '../devices/store.js';
-import { VideoOnDemand } from '../videos/live.js';
+import { VideoOnDemand, WATCH_NOTICE_TOPIC } from '../videos/live.js';
 import { devicePassword, loadOrCreateLinkSecrets, samePassword, type LinkSecrets } from './credentials.js';
 import { LinkService, type LinkLogger } from './service.js';
 
@@ -64,7 +64,7 @@ export async function startLive(config: Config, db: Database, log: LinkLogger): 
     password: broker ? secrets.serverPassword : (config.mqttPassword ?? secrets.serverPassword),
     devices: directory,
     log,
-    internalTopics: [`${CONTROL_NOTICE_TOPIC}/+`],
+    internalTopics: [`${CONTROL_NOTICE_TOPIC}/+`, `${WATCH_NOTICE_TOPIC}/+`],
   });
   const status = new DeviceStatusBoard(db, link, config.deviceHoldSeconds);
   await status.start();

@@ -1,22 +1,39 @@
+import { randomBytes } from 'node:crypto';
 import { LinkMethod } from '@nest/contracts';
 import type { LinkLogger, LinkService } from '../link/service.js';
+
+/** Server-internal topic on which instances announce which devices their sockets watch. */
+export const WATCH_NOTICE_TOPIC = 'nest-server/v1/watch';
+/** How often an instance repeats its watch notices while it has watchers. */
+export const WATCH_HEARTBEAT_MS = 20_000;
+
+/** What video on demand needs of the device link. */
+export type VideoLink = Pick<LinkService, 'isOnline' | 'command' | 'publishInternal' | 'on'>;
 
 /**
  * Drone video on demand. A push socket that verified a device (200) watches it; the first watcher makes
  * the server ask the device to start its video (`video.start`) unless it is streaming already; when the
  * last watcher leaves, the video is stopped (`video.stop`) `idleStopMs` later unless someone came back.
- * Video also starts when a watched device comes (back) online. The device reports `streaming` in its
+ * Video also starts when a watched device comes (back) online. The device reports `video.streaming` in its
  * retained state; a successful command reply counts too.
+ *
+ * Several server instances: each announces on WATCH_NOTICE_TOPIC/<sn> when its sockets start or stop
+ * watching a device (repeated every WATCH_HEARTBEAT_MS); an instance does not stop a video that another
+ * instance reported watched within the last 2.5 heartbeats.
  */
 export class VideoOnDemand {
   private readonly watchers = new Map<string, Set<object>>();
   private readonly streaming = new Map<string, boolean>();
   private readonly starting = new Set<string>();
   private readonly stopTimers = new Map<string, NodeJS.Timeout>();
+  /** Other instances' watchers: sn -> instance -> valid until (ms). */
+  private readonly remote = new Map<string, Map<string, number>>();
+  private readonly instance = randomBytes(6).toString('hex');
+  private readonly heartbeat: NodeJS.Timeout;
   private stopped = false;
 
   constructor(
-    private readonly link: LinkService,
+    private readonly link: VideoLink,
     private readonly log: LinkLogger,
     private readonly idleStopMs: number,
   ) {
@@ -29,8 +46,13 @@ export class VideoOnDemand {
         this.streaming.set(sn, false);
         return;
       }
-      if ((this.watchers.get(sn)?.size ?? 0) > 0) this.ensureStarted(sn);
+      if (this.watcherCount(sn) > 0) this.ensureStarted(sn);
     });
+    link.on('internal', (topic, payload) => this.onNotice(topic, payload));
+    this.heartbeat = setInterval(() => {
+      for (const sn of this.watchers.keys()) this.announce(sn, true);
+    }, WATCH_HEARTBEAT_MS);
+    this.heartbeat.unref();
   }
 
   isStreaming(sn: string): boolean {
@@ -41,9 +63,20 @@ export class VideoOnDemand {
     return this.watchers.get(sn)?.size ?? 0;
   }
 
+  /** Is the device watched through another server instance (as far as its notices tell)? */
+  watchedElsewhere(sn: string, now = Date.now()): boolean {
+    const byInstance = this.remote.get(sn);
+    if (!byInstance) return false;
+    for (const [id, until] of byInstance) if (until <= now) byInstance.delete(id);
+    return byInstance.size > 0;
+  }
+
   watch(sn: string, watcher: object): void {
     let set = this.watchers.get(sn);
-    if (!set) this.watchers.set(sn, (set = new Set()));
+    if (!set) {
+      this.watchers.set(sn, (set = new Set()));
+      this.announce(sn, true);
+    }
     set.add(watcher);
     const timer = this.stopTimers.get(sn);
     if (timer) {
@@ -57,10 +90,17 @@ export class VideoOnDemand {
     const set = this.watchers.get(sn);
     if (!set?.delete(watcher) || set.size > 0) return;
     this.watchers.delete(sn);
+    this.announce(sn, false);
+    this.scheduleStop(sn);
+  }
+
+  private scheduleStop(sn: string): void {
     if (this.stopped || this.stopTimers.has(sn)) return;
     const timer = setTimeout(() => {
       this.stopTimers.delete(sn);
       if (this.watcherCount(sn) > 0 || !this.link.isOnline(sn)) return;
+      // Someone watches through another instance: look again later.
+      if (this.watchedElsewhere(sn)) return this.scheduleStop(sn);
       void this.link.command(sn, LinkMethod.VIDEO_STOP, {}).then((outcome) => {
         if (outcome.status === 'ok') this.streaming.set(sn, false);
         else this.log.info({ sn, outcome: outcome.status }, 'video.stop not confirmed');
@@ -82,8 +122,34 @@ export class VideoOnDemand {
       .finally(() => this.starting.delete(sn));
   }
 
+  private announce(sn: string, watching: boolean): void {
+    if (this.stopped) return;
+    this.link.publishInternal(`${WATCH_NOTICE_TOPIC}/${sn}`, JSON.stringify({ from: this.instance, watching }));
+  }
+
+  private onNotice(topic: string, payload: Buffer): void {
+    if (!topic.startsWith(`${WATCH_NOTICE_TOPIC}/`)) return;
+    const sn = topic.slice(WATCH_NOTICE_TOPIC.length + 1);
+    let notice: { from?: unknown; watching?: unknown };
+    try {
+      notice = JSON.parse(payload.toString('utf8')) as typeof notice;
+    } catch {
+      return;
+    }
+    if (typeof notice.from !== 'string' || notice.from === this.instance || typeof notice.watching !== 'boolean') return;
+    let byInstance = this.remote.get(sn);
+    if (notice.watching) {
+      if (!byInstance) this.remote.set(sn, (byInstance = new Map()));
+      byInstance.set(notice.from, Date.now() + 2.5 * WATCH_HEARTBEAT_MS);
+    } else {
+      byInstance?.delete(notice.from);
+      if (byInstance?.size === 0) this.remote.delete(sn);
+    }
+  }
+
   stop(): void {
     this.stopped = true;
+    clearInterval(this.heartbeat);
     for (const t of this.stopTimers.values()) clearTimeout(t);
     this.stopTimers.clear();
   }
