@@ -221,6 +221,8 @@ const missionFields = {
   elevation: flag(false),
   photo_type: enumValueDefault(PhotoType, 2),
   waypoints: jsonOf(z.array(waypointSchema).max(WAYPOINT_LIMITS.maxWaypoints), 1_000_000),
+  /** Area surveys: the area polygon (open WGS84 ring); the server regenerates the waypoints from it. */
+  polygon: optionalJsonOf(z.array(latLngSchema).min(3).max(2000), 200_000),
 };
 
 /**
@@ -529,7 +531,9 @@ export const calls = {
     summary: 'Create a route; waypoints (JSON) must lie inside the fence, adjacent ones within the distance limit.',
   }),
   missionEdit: call('missionEdit', 'device', '/mission/edit', {
-    fields: z.object({ id: idField(), ...missionFields }).superRefine(checkMission),
+    fields: z
+      .object({ id: idField(), ...missionFields, state: optionalEnumValue(RecordState) })
+      .superRefine(checkMission),
     pmd: ['id', 'name'],
     joint: true,
   }),

@@ -263,6 +263,8 @@ export const missionSchema = missionSettingsSchema.extend({
   user_name: z.string(),
   create_time: seconds(),
   modified_time: seconds(),
+  /** Area surveys: the area the server generated the waypoints from. */
+  survey_polygon: z.array(latLngSchema).nullable().optional(),
 });
 export type Mission = z.infer<typeof missionSchema>;
 

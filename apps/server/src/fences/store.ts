@@ -8,6 +8,7 @@ import type { DB, DeviceRow, FenceRow } from '../db/schema.js';
 import { isSuper } from '../users/store.js';
 
 export const STATE_NORMAL = 10;
+export const STATE_DELETED = 20;
 
 /** Whose rows a caller sees: their company's, or every company's for super_administrator. */
 export interface PlanScope {

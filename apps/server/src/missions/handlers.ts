@@ -8,6 +8,7 @@ import { nowSeconds } from '../db/index.js';
 import type { MissionRow } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import {
+  STATE_DELETED,
   STATE_NORMAL,
   fenceInputOf,
   findFence,
@@ -118,7 +119,7 @@ export function missionHandlers(deps: AppDeps): Handlers {
       ? ((await db.selectFrom('devices').selectAll().where('sn_id', '=', fence.sn_id).where('state', '=', STATE_NORMAL).executeTakeFirst()) ??
         null)
       : null;
-    const result = await planRoute({ fields: f, raw: ctx.raw, fence: fence ? fenceInputOf(fence) : null, device, terrain });
+    const result = await planRoute({ fields: f, fence: fence ? fenceInputOf(fence) : null, device, terrain });
     if (!('route' in result)) return { ok: false as const, refused: refusal(result.issues) };
     const r = result.route;
     const columns = {
@@ -196,6 +197,12 @@ export function missionHandlers(deps: AppDeps): Handlers {
     missionEdit: async (ctx) => {
       const scope = planScopeOf(callerOf(ctx.caller));
       const current = await visibleMission(scope, ctx.fields.id);
+      if (ctx.fields.state === STATE_DELETED) {
+        // Deleting keeps the row (state 20) so sorties and timed tasks still name their route.
+        const updated_at = nowSeconds();
+        await db.updateTable('missions').set({ state: STATE_DELETED, updated_at }).where('id', '=', current.id).execute();
+        return { data: await answer({ ...current, state: STATE_DELETED, updated_at }) };
+      }
       const planned = await plan(ctx, scope);
       if (!planned.ok) return planned.refused;
       await db.updateTable('missions').set(planned.columns).where('id', '=', current.id).execute();

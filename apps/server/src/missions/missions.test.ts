@@ -83,6 +83,21 @@ describe('/mission/type', () => {
   });
 });
 
+describe('/mission/edit with state 20', () => {
+  it('deletes the route: gone from list and info, other companies cannot', async () => {
+    const res = await wk.call<MissionAnswer>('missionAdd', base(nestFence, { name: 'To delete', waypoints: wps(offset(0, 0), offset(500, 0)) }));
+    const m = res.body.data;
+    const theirs = await other.call('missionEdit', { ...base(nestFence, { name: m.name, waypoints: wps(offset(0, 0), offset(500, 0)) }), id: m.id, state: 20 });
+    expect(theirs.body.code).not.toBe(ResultCode.OK);
+    const del = await wk.call('missionEdit', { ...base(nestFence, { name: m.name, waypoints: wps(offset(0, 0), offset(500, 0)) }), id: m.id, state: 20 });
+    expect(del.body.code).toBe(ResultCode.OK);
+    const list = await wk.call<{ list: MissionAnswer[] }>('missionList', { fence_id: nestFence, page: 0, size: 100 });
+    expect(list.body.data.list.map((x) => x.id)).not.toContain(m.id);
+    const info = await wk.call('missionInfo', { id: m.id });
+    expect(info.body.code).toBe(ResultCode.NOT_FOUND_OBJECT);
+  });
+});
+
 describe('/mission/add, /mission/info, /mission/list', () => {
   it('saves a waypoint route with the server distance and estimate', async () => {
     const res = await wk.call<MissionAnswer>('missionAdd', base(nestFence, { name: 'WP ok', waypoints: wps(offset(0, 0), offset(1000, 0), offset(1000, 1000)) }));

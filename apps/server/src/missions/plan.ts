@@ -51,19 +51,9 @@ const surveyIssue = (code: string, zh: string, en: string, index?: number, at?: 
   ...(at ? { at } : {}),
 });
 
-/** The survey area: the `polygon` form field (JSON ring) when sent, else the sent waypoints' positions. */
-export function surveyPolygonOf(raw: ReadonlyMap<string, string>, fields: Pick<MissionFields, 'waypoints'>): LatLng[] | null {
-  const text = raw.get('polygon');
-  if (text !== undefined && text !== '') {
-    try {
-      const v = JSON.parse(text) as unknown;
-      if (!Array.isArray(v)) return null;
-      return v.map((p) => ({ lat: Number((p as LatLng).lat), lng: Number((p as LatLng).lng) }));
-    } catch {
-      return null;
-    }
-  }
-  return fields.waypoints.map((w) => ({ lat: w.lat, lng: w.lng }));
+/** The survey area: the `polygon` field (JSON ring) when sent, else the sent waypoints' positions. */
+export function surveyPolygonOf(fields: Pick<MissionFields, 'waypoints' | 'polygon'>): LatLng[] {
+  return fields.polygon ?? fields.waypoints.map((w) => ({ lat: w.lat, lng: w.lng }));
 }
 
 function surveyAreaIssues(polygon: LatLng[] | null, fence: FenceInput | null): Issue[] {
@@ -92,7 +82,6 @@ function surveyAreaIssues(polygon: LatLng[] | null, fence: FenceInput | null): I
 
 export interface PlanInput {
   fields: MissionFields;
-  raw: ReadonlyMap<string, string>;
   fence: FenceInput | null;
   device: DeviceRow | null;
   terrain: TerrainProvider;
@@ -120,7 +109,7 @@ export async function planRoute(input: PlanInput): Promise<{ issues: Issue[] } |
   let groundElevation: number[] | undefined;
 
   if (f.mission_type === MISSION_SURVEY) {
-    polygon = surveyPolygonOf(input.raw, f);
+    polygon = surveyPolygonOf(f);
     const areaIssues = surveyAreaIssues(polygon, fence);
     if (areaIssues.length > 0) return { issues: areaIssues };
     const settings = {

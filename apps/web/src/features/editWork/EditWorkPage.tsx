@@ -75,7 +75,7 @@ export default function EditWorkPage(): ReactNode {
         const m = id ? await call<'missionInfo', Mission>('missionInfo', { id }) : null;
         const fence = m ? (fl.list ?? []).find((x) => x.id === m.fence_id) ?? null : null;
         const route: RouteDraft = m
-          ? { ...DEFAULT_ROUTE, ...m, area: m.mission_type === 2 ? convexHull(m.waypoints) : [] }
+          ? { ...DEFAULT_ROUTE, ...m, area: m.mission_type === 2 ? (m.survey_polygon ?? convexHull(m.waypoints)) : [] }
           : { ...DEFAULT_ROUTE, mission_type: MISSION_TYPE_OF[mode], fence_id: '', camera_type: mode === 'survey' ? '6k' : 'custom' };
         store.reset({
           fence: fence ? { name: fence.name, max_height: fence.max_height, boundary: fence.boundary, sn_id: fence.sn_id } : null,
@@ -187,13 +187,14 @@ export default function EditWorkPage(): ReactNode {
         if (s.fenceId) await call('fenceEdit', { id: s.fenceId, ...fields }, { quiet: true });
         else await call('fenceAdd', fields, { quiet: true });
       } else if (effective.routeItem && s.fenceId) {
-        const { area: _area, ...r } = effective.routeItem;
+        const { area, ...r } = effective.routeItem;
         const fields = {
           name: r.name.trim(), fence_id: s.fenceId, mission_type: r.mission_type, height_type: r.height_type, auto_speed: r.auto_speed,
           max_speed: r.max_speed, default_height: r.default_height, return_height: r.return_height, finish_action: r.finish_action,
           exec_type: r.exec_type, camera_type: r.camera_type, course_overlap: r.course_overlap, lateral_overlap: r.lateral_overlap,
           turn_distance: r.turn_distance, angle: r.angle, interval_height: r.interval_height, elevation: r.elevation, photo_type: r.photo_type,
           waypoints: r.waypoints,
+          ...(mode === 'survey' && area && area.length >= 3 ? { polygon: area } : {}),
           ...(r.camera_type === 'custom' && mode === 'survey'
             ? { sensor_width: r.sensor_width, sensor_height: r.sensor_height, image_width: r.image_width, image_height: r.image_height, focal_length: r.focal_length }
             : {}),

@@ -99,13 +99,13 @@ export default function RoutePlanPage(): ReactNode {
 
   const open = (mode: 'fence' | 'route' | 'survey', id?: string) => navigate(`/editWork?mode=${mode}${id ? `&id=${encodeURIComponent(id)}` : ''}`);
   const missionFields = (m: Mission) => {
-    const { id: _id, f_title: _f, distance: _d, est_time: _e, user_name: _u, create_time: _c, modified_time: _mt, ...settings } = m;
-    return settings;
+    const { id: _id, f_title: _f, distance: _d, est_time: _e, user_name: _u, create_time: _c, modified_time: _mt, survey_polygon, ...settings } = m;
+    return { ...settings, ...(survey_polygon ? { polygon: survey_polygon } : {}) };
   };
 
   const remove = async (m: Mission) => {
     // The registry's edit call carries the record state (20 deleted) as for other records.
-    await call('missionEdit', { id: m.id, ...missionFields(m), state: 20 } as never);
+    await call('missionEdit', { id: m.id, ...missionFields(m), state: 20 });
     notify().success(t('plan.list.deleted'));
     setSelectedId(null);
     void reload();
