@@ -33,7 +33,21 @@ export function documentOf(mission: Mission | null, fence: Fence | null): PlanDo
           settings: { auto_speed: mission.auto_speed, max_speed: mission.max_speed, default_height: mission.default_height, return_height: mission.return_height, finish_action: mission.finish_action },
         }]
       : [],
-    surveys: [],
+    // A survey also travels as its area and settings, so importing it gives the same survey back.
+    surveys:
+      mission && mission.mission_type === 2 && mission.survey_polygon
+        ? [{
+            name: mission.name,
+            polygon: mission.survey_polygon,
+            params: {
+              angle: mission.angle, course_overlap: mission.course_overlap, lateral_overlap: mission.lateral_overlap,
+              turn_distance: mission.turn_distance, default_height: mission.default_height, height_type: mission.height_type,
+              auto_speed: mission.auto_speed, finish_action: mission.finish_action, camera_type: mission.camera_type,
+              sensor_width: mission.sensor_width, sensor_height: mission.sensor_height, image_width: mission.image_width,
+              image_height: mission.image_height, focal_length: mission.focal_length, elevation: mission.elevation,
+            },
+          }]
+        : [],
   };
 }
 
@@ -139,6 +153,17 @@ export default function RoutePlanPage(): ReactNode {
         const issues = validateFence(input, fences.map((f) => ({ ...f })));
         if (issues.length) return setImportError(issues.map((i) => i.text[lang]).join('; '));
         await call('fenceAdd', input, { quiet: true });
+      } else if (doc.surveys.length) {
+        const c = checkAgainstTask(doc, 'survey');
+        if (!c.ok) return setImportError(c.error[lang]);
+        const target = fence ?? fences[0] ?? null;
+        if (!target) return setImportError(t('plan.import.chooseFence'));
+        const { camera_name: _name, ...known } = c.item.params ?? {};
+        const params = Object.fromEntries(Object.entries(known).filter(([, v]) => v !== null && v !== undefined));
+        const { area: _a, ...settings } = { ...DEFAULT_ROUTE, ...params, mission_type: 2 as const };
+        const fields = { ...settings, name: (c.item.name || file.name).slice(0, 64), fence_id: target.id, waypoints: [], polygon: c.item.polygon };
+        // The server validates the area against the fence and regenerates the grid; its refusal is shown as is.
+        await call('missionAdd', fields, { quiet: true });
       } else {
         const c = checkAgainstTask(doc, 'waypoint');
         if (!c.ok) return setImportError(c.error[lang]);
