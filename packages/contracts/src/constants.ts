@@ -79,3 +79,20 @@ const hasExt = (fileName: string, exts: readonly string[]): boolean =>
   exts.some((ext) => fileName.toLowerCase().endsWith(ext));
 export const isFirmwareFileName = (fileName: string): boolean => hasExt(fileName, [FIRMWARE_FILE_EXT]);
 export const isImportFileName = (fileName: string): boolean => hasExt(fileName, IMPORT_FILE_EXTS);
+
+/**
+ * Online raster basemaps (tile URL templates). The browser draws them; the server's Content-Security-Policy
+ * allows exactly their origins. AMap tiles are in GCJ-02, the others in WGS84.
+ */
+export const ONLINE_BASEMAP_TILES = {
+  osm: ['https://tile.openstreetmap.org/{z}/{x}/{y}.png'],
+  amap: [1, 2, 3, 4].map(
+    (n) => `https://webrd0${n}.is.autonavi.com/appmaptile?lang=zh_cn&size=1&scale=1&style=8&x={x}&y={y}&z={z}`,
+  ),
+  google: [0, 1, 2, 3].map((n) => `https://mt${n}.google.com/vt/lyrs=s&x={x}&y={y}&z={z}`),
+} as const satisfies Record<string, readonly string[]>;
+
+/** Distinct origins of the online basemaps, e.g. 'https://tile.openstreetmap.org'. */
+export function onlineBasemapOrigins(): string[] {
+  return [...new Set(Object.values(ONLINE_BASEMAP_TILES).flat().map((t) => new URL(t.replace(/[{}]/g, '')).origin))];
+}

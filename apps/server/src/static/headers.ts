@@ -1,11 +1,17 @@
+import { onlineBasemapOrigins } from '@nest/contracts';
 import type { FastifyInstance } from 'fastify';
 
-/** Content-Security-Policy of the console (the app is served from this origin only). */
+const TILE_ORIGINS = onlineBasemapOrigins().join(' ');
+
+/**
+ * Content-Security-Policy of the console: the app, its calls and media come from this origin only; the
+ * online basemaps' tile servers are the one exception (MapLibre fetches their tiles).
+ */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
-  "img-src 'self' data: blob:",
+  `img-src 'self' data: blob: ${TILE_ORIGINS}`,
   "style-src 'self' 'unsafe-inline'",
-  "connect-src 'self' ws: wss:",
+  `connect-src 'self' ws: wss: ${TILE_ORIGINS}`,
   "worker-src 'self' blob:",
   // Live video (hls.js feeds the <video> element from a blob: MediaSource) and recordings.
   "media-src 'self' blob:",

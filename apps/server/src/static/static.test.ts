@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { MENU, MENU_PATH, menuItemSchema } from '@nest/contracts';
+import { MENU, MENU_PATH, menuItemSchema, onlineBasemapOrigins } from '@nest/contracts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers.js';
@@ -89,5 +89,26 @@ describe('web app', () => {
     expect(res.statusCode).toBe(404);
     expect(res.json().code).toBe(40400);
     expectSecurityHeaders(res.headers);
+  });
+});
+
+describe('content security policy', () => {
+  const directive = (name: string) =>
+    CONTENT_SECURITY_POLICY.split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .find(([n]) => n === name)
+      ?.slice(1) ?? [];
+
+  it('lets the online basemaps load tiles and nothing else from outside', () => {
+    const origins = onlineBasemapOrigins();
+    expect(origins).toContain('https://tile.openstreetmap.org');
+    for (const name of ['img-src', 'connect-src']) {
+      const sources = directive(name);
+      for (const o of origins) expect(sources).toContain(o);
+      expect(sources.filter((s) => s.startsWith('https://')).sort()).toEqual([...origins].sort());
+    }
+    for (const name of ['default-src', 'script-src', 'style-src', 'media-src', 'worker-src']) {
+      expect(directive(name).some((s) => s.startsWith('https://'))).toBe(false);
+    }
   });
 });

@@ -1,5 +1,6 @@
 import type { StyleSpecification } from 'maplibre-gl';
 import { gcj02ToWgs84, wgs84ToGcj02 } from '@nest/geo';
+import { ONLINE_BASEMAP_TILES } from '@nest/contracts';
 import { serviceBases } from '../request';
 import { storage } from '../storage';
 
@@ -59,17 +60,17 @@ interface RasterDef {
 
 const RASTERS: Readonly<Record<Exclude<BasemapId, 'offline'>, RasterDef>> = {
   osm: {
-    tiles: ['https://tile.openstreetmap.org/{z}/{x}/{y}.png'],
+    tiles: [...ONLINE_BASEMAP_TILES.osm],
     maxzoom: 19,
     attribution: '© OpenStreetMap contributors',
   },
   amap: {
-    tiles: [1, 2, 3, 4].map((n) => `https://webrd0${n}.is.autonavi.com/appmaptile?lang=zh_cn&size=1&scale=1&style=8&x={x}&y={y}&z={z}`),
+    tiles: [...ONLINE_BASEMAP_TILES.amap],
     maxzoom: 18,
     attribution: '© AutoNavi',
   },
   google: {
-    tiles: [0, 1, 2, 3].map((n) => `https://mt${n}.google.com/vt/lyrs=s&x={x}&y={y}&z={z}`),
+    tiles: [...ONLINE_BASEMAP_TILES.google],
     maxzoom: 20,
     attribution: '© Google',
   },
