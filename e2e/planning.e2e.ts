@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { readFileSync } from 'node:fs';
 import { exportPlanFile, importPlanFile, type PlanDocument } from '@nest/formats';
-import { launch, newPage, signIn } from './support/browser.js';
+import { choosePopoverItem, launch, newPage, signIn } from './support/browser.js';
 
 /** Flight planning: draw a fence, draw a survey inside it, see the estimate, save, find it in the list. */
 const baseUrl = inject('baseUrl');
@@ -24,8 +24,7 @@ async function mapCentre(page: Page): Promise<{ x: number; y: number }> {
 
 /** Downloads what the routeplan toolbar exports for the selected item. */
 async function exportKml(page: Page): Promise<Uint8Array> {
-  await page.getByTestId('export').hover();
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-kml').click()]);
+  const [download] = await Promise.all([page.waitForEvent('download'), choosePopoverItem(page, 'export', 'export-kml')]);
   return new Uint8Array(readFileSync((await download.path())!));
 }
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { launch, newPage, signIn } from './support/browser.js';
+import { choosePopoverItem, launch, newPage, signIn } from './support/browser.js';
 import { cli } from './support/product.js';
 
 const baseUrl = inject('baseUrl');
@@ -61,8 +61,7 @@ describe('account dialogs', () => {
     const user = makeUser('menu_home');
     const page = await newPage(browser, { lang: 'en' });
     await signIn(page, baseUrl, user.account, user.password);
-    await page.getByTestId('user-menu').hover();
-    await page.getByTestId('user-menu-account').click();
+    await choosePopoverItem(page, 'user-menu', 'user-menu-account');
     await page.getByTestId('account-edit-dialog').waitFor();
     await page.getByTestId('account-edit-phone').fill('12345');
     let edits = 0;
@@ -82,8 +81,7 @@ describe('account dialogs', () => {
     const newPassword = `${user.password}-new`;
     const page = await newPage(browser, { lang: 'en' });
     await signIn(page, baseUrl, user.account, user.password);
-    await page.getByTestId('user-menu').hover();
-    await page.getByTestId('user-menu-password').click();
+    await choosePopoverItem(page, 'user-menu', 'user-menu-password');
     await page.getByTestId('password-dialog').waitFor();
     await page.getByTestId('psw-old').fill(user.password);
     await page.getByTestId('psw-new').fill(newPassword);
@@ -104,17 +102,19 @@ describe('account dialogs', () => {
   });
 
   it('goes to login after one confirmation when the token has expired', async () => {
-    const user = makeUser('menu_home');
+    const user = makeUser('menu_home,menu_equipment');
     const page = await newPage(browser, { lang: 'en' });
     await signIn(page, baseUrl, user.account, user.password);
+    // A quiet screen (no calls of its own), so the only call after expiry is the one this test makes.
+    await page.goto(`${baseUrl}/nest/equipment`);
+    await page.getByTestId('coming-page').waitFor();
     const db = new Database(join(inject('dataDir'), 'nest.sqlite'));
     try {
       db.prepare('UPDATE sessions SET expires_at = 0').run();
     } finally {
       db.close();
     }
-    await page.getByTestId('user-menu').hover();
-    await page.getByTestId('user-menu-account').click();
+    await choosePopoverItem(page, 'user-menu', 'user-menu-account');
     await page.getByTestId('account-edit-nick').fill('Renamed');
     await page.getByTestId('account-edit-submit').click();
     await page.getByText('Login has expired, please log in again').first().waitFor();
@@ -159,7 +159,6 @@ describe('language and theme', () => {
 });
 
 async function openSettings(page: Page): Promise<void> {
-  await page.getByTestId('nav-system').hover();
-  await page.getByTestId('nav-systemSet').click();
+  await choosePopoverItem(page, 'nav-system', 'nav-systemSet');
   await page.getByTestId('settings-dialog').waitFor();
 }

@@ -38,3 +38,23 @@ export async function signIn(page: Page, baseUrl: string, account: string, passw
   await page.getByTestId('login-submit').click();
   await page.getByTestId('app-header').waitFor({ timeout: 30_000 });
 }
+
+/**
+ * Opens a hover popover and clicks one of its entries. Hovering is retried (moving away first) because a
+ * busy page (the data screen's map starting) can miss the first mouseenter.
+ */
+export async function choosePopoverItem(page: Page, trigger: string, item: string, timeout = 30_000): Promise<void> {
+  const entry = page.getByTestId(item);
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    await page.mouse.move(1, 1);
+    await page.getByTestId(trigger).hover();
+    try {
+      await entry.waitFor({ state: 'visible', timeout: 2_000 });
+      break;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+    }
+  }
+  await entry.click();
+}
