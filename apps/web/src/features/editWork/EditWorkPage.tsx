@@ -24,7 +24,7 @@ import { call, RequestError } from '../../shared/request';
 import { notify } from '../../shared/notify';
 import { useTheme } from '../../shared/theme';
 import type { PlanEdit, PlanShape } from '../../shared/map/PlanMap';
-import { DEFAULT_ROUTE, WorkStore, setPhotoKind, useWorkState, withAction, type EditMode, type RouteDraft, type Target } from './store';
+import { DEFAULT_ROUTE, WorkStore, derive, setPhotoKind, useWorkState, withAction, type EditMode, type RouteDraft, type Target } from './store';
 import { convexHull, gridWaypoints, gsdForHeight, heightForGsd, highlightsOf, issueTexts, surveyPreview, validate, type OtherFence } from './planning';
 import { useZones } from '../routeplan/zones';
 import './editWork.css';
@@ -122,7 +122,8 @@ export default function EditWorkPage(): ReactNode {
   // The survey's waypoints follow its area and settings (kept in the same store, without an undo step).
   const effective = useMemo(() => {
     if (mode !== 'survey' || !route) return s;
-    return { ...s, routeItem: { ...route, waypoints: surveyWps ?? [] } };
+    // Derived fields (estTime, first/last point, flight course) must follow the generated waypoints too.
+    return derive({ ...s, routeItem: { ...route, waypoints: surveyWps ?? [] } });
   }, [s, mode, route, surveyWps]);
 
   // ---------------------------------------------------------------- validation
