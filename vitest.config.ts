@@ -19,6 +19,8 @@ export default defineConfig({
           name: 'web',
           include: ['apps/web/src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
+          // The first render of a test file loads antd's modules into jsdom: slow on a busy 2-core machine.
+          testTimeout: 30_000,
         },
       },
       {

@@ -62,6 +62,6 @@ describe('menu-driven routes and header', () => {
     expect(screen.queryByTestId('app-header')).toBeNull();
     cleanup();
     renderAt('/layout', ADMIN);
-    expect(await screen.findByTestId('home-screen', {}, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByTestId('home-screen', {}, { timeout: 20_000 })).toBeTruthy();
   });
 });

@@ -58,7 +58,7 @@ describe('route guard', () => {
 
   it('sends a visitor without a token to login, remembering path and query', async () => {
     renderAt('/userManage?tab=2');
-    await screen.findByTestId('login-submit', {}, { timeout: 5000 });
+    await screen.findByTestId('login-submit', {}, { timeout: 20_000 });
     expect(seen?.pathname).toBe('/');
     expect(seen?.state).toEqual({ from: '/userManage?tab=2' });
   });
@@ -66,7 +66,7 @@ describe('route guard', () => {
   it('restores the user from the saved copy, loads the menu, then shows the screen and starts push', async () => {
     await signedIn(ADMIN);
     renderAt('/equipment?x=1');
-    await screen.findByTestId('coming-page', {}, { timeout: 5000 });
+    await screen.findByTestId('coming-page', {}, { timeout: 20_000 });
     expect(seen?.pathname).toBe('/equipment');
     expect(seen?.search).toBe('?x=1');
     expect(getMenu()).not.toBeNull();
@@ -77,12 +77,12 @@ describe('route guard', () => {
   it('recreates the push connection when the tab becomes visible, except on navigationEnvironment', async () => {
     await signedIn(ADMIN);
     renderAt('/equipment');
-    await screen.findByTestId('coming-page', {}, { timeout: 5000 });
+    await screen.findByTestId('coming-page', {}, { timeout: 20_000 });
     act(() => void document.dispatchEvent(new Event('visibilitychange')));
     expect(push.recreatePush).toHaveBeenCalledTimes(1);
     cleanup();
     renderAt('/navigationEnvironment');
-    await screen.findByTestId('coming-page', {}, { timeout: 5000 });
+    await screen.findByTestId('coming-page', {}, { timeout: 20_000 });
     act(() => void document.dispatchEvent(new Event('visibilitychange')));
     expect(push.recreatePush).toHaveBeenCalledTimes(1);
   });
@@ -90,10 +90,10 @@ describe('route guard', () => {
   it('entering login clears the menu and the token and closes push with its handlers', async () => {
     await signedIn(LIMITED);
     renderAt('/equipment');
-    await screen.findByTestId('coming-page', {}, { timeout: 5000 });
+    await screen.findByTestId('coming-page', {}, { timeout: 20_000 });
     cleanup();
     renderAt('/');
-    await screen.findByTestId('login-submit', {}, { timeout: 5000 });
+    await screen.findByTestId('login-submit', {}, { timeout: 20_000 });
     expect(getMenu()).toBeNull();
     expect(getToken()).toBe('');
     expect(push.closePush).toHaveBeenCalledWith(true);

@@ -1,22 +1,19 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { Map as MapLibreMap, Marker, NavigationControl, ScaleControl, setWorkerUrl, type GeoJSONSource, type MapGeoJSONFeature } from 'maplibre-gl';
+import { Marker, type GeoJSONSource, type Map as MapLibreMap, type MapGeoJSONFeature } from 'maplibre-gl';
 import type { Point } from 'geojson';
-import 'maplibre-gl/dist/maplibre-gl.css';
-import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import { Input, Segmented, Tooltip } from 'antd';
 import { AimOutlined } from '@ant-design/icons';
-import { MAP_DEFAULT_ZOOM, MAP_MAX_ZOOM, MAP_MIN_ZOOM, MARKER_CLUSTER_GRID_SIZE, MARKER_CLUSTER_MAX_ZOOM } from '@nest/contracts';
+import { MAP_DEFAULT_ZOOM, MARKER_CLUSTER_GRID_SIZE, MARKER_CLUSTER_MAX_ZOOM } from '@nest/contracts';
 import { useI18n } from '../i18n';
 import { notify } from '../notify';
 import type { Theme } from '@nest/contracts';
-import { BASEMAPS, absoluteUrl, basemapStyle, fromMap, readBasemap, saveBasemap, toMap, type BasemapId, type LatLng } from './basemaps';
-import { CITIES, searchCity } from './cities';
+import { BASEMAPS, basemapStyle, fromMap, readBasemap, saveBasemap, toMap, type BasemapId, type LatLng } from './basemaps';
+import { searchCity } from './cities';
+import { createConsoleMap } from './consoleMap';
 import { LocateError, locate } from './geolocate';
 import { devicesToGeoJson, isFlying, markerColor, type MapDevice, type MarkerProps } from './markers';
 import { clusterElement, deviceElement, updateDeviceElement } from './markerElements';
-import './map.css';
 
-setWorkerUrl(workerUrl);
 
 export interface FleetMapProps {
   devices: readonly MapDevice[];
@@ -69,31 +66,13 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
     if (!container.current) return;
     let map: MapLibreMap;
     try {
-      map = new MapLibreMap({
-      container: container.current,
-      style: basemapStyle(basemapRef.current, theme),
-      center: toMap(basemapRef.current, CITIES[0]!),
-      zoom: MAP_DEFAULT_ZOOM,
-      minZoom: MAP_MIN_ZOOM,
-      maxZoom: MAP_MAX_ZOOM,
-      attributionControl: { compact: true },
-      transformRequest: (url) => ({ url: absoluteUrl(url) }),
-      dragRotate: false,
-      pitchWithRotate: false,
-      locale: {
-        'NavigationControl.ZoomIn': t('map.zoomIn'),
-        'NavigationControl.ZoomOut': t('map.zoomOut'),
-        'AttributionControl.ToggleAttribution': t('map.attribution'),
-      },
-      });
+      map = createConsoleMap(container.current, basemapRef.current, theme);
     } catch {
       // No WebGL2 (old browser, disabled GPU): the rest of the screen works without the map.
       setFailed(true);
       return;
     }
     mapRef.current = map;
-    map.addControl(new NavigationControl({ showCompass: false }), 'bottom-right');
-    map.addControl(new ScaleControl({ unit: 'metric' }), 'bottom-left');
     map.on('mousemove', (e) => setCursor(fromMap(basemapRef.current, e.lngLat.lng, e.lngLat.lat)));
     map.on('mouseout', () => setCursor(null));
     const onStyle = () => {

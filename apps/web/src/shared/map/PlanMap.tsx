@@ -1,16 +1,12 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { Map as MapLibreMap, NavigationControl, ScaleControl, setWorkerUrl, type GeoJSONSource, type MapLayerMouseEvent } from 'maplibre-gl';
+import type { GeoJSONSource, Map as MapLibreMap, MapLayerMouseEvent } from 'maplibre-gl';
 import type { Feature, FeatureCollection } from 'geojson';
-import 'maplibre-gl/dist/maplibre-gl.css';
-import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
-import { MAP_DEFAULT_ZOOM, MAP_MAX_ZOOM, MAP_MIN_ZOOM, type Theme } from '@nest/contracts';
+import type { Theme } from '@nest/contracts';
 import { useI18n } from '../i18n';
-import { absoluteUrl, basemapStyle, fromMap, readBasemap, toMap, type BasemapId, type LatLng } from './basemaps';
-import { CITIES } from './cities';
-import './map.css';
+import { basemapStyle, fromMap, readBasemap, toMap, type BasemapId, type LatLng } from './basemaps';
+import { createConsoleMap } from './consoleMap';
 import './planMap.css';
 
-setWorkerUrl(workerUrl);
 
 /**
  * The planning map (lazy chunk): fences, routes, survey areas and transects, zones, and one editable point
@@ -110,31 +106,13 @@ export default function PlanMap({ theme, shapes, edit, fit, fitKey, marks }: Pla
     if (!container.current) return;
     let map: MapLibreMap;
     try {
-      map = new MapLibreMap({
-        container: container.current,
-        style: basemapStyle(basemap, theme),
-        center: toMap(basemap, CITIES[0]!),
-        zoom: MAP_DEFAULT_ZOOM,
-        minZoom: MAP_MIN_ZOOM,
-        maxZoom: MAP_MAX_ZOOM,
-        attributionControl: { compact: true },
-        transformRequest: (url) => ({ url: absoluteUrl(url) }),
-        dragRotate: false,
-        pitchWithRotate: false,
-        doubleClickZoom: false,
-        locale: {
-          'NavigationControl.ZoomIn': t('map.zoomIn'),
-          'NavigationControl.ZoomOut': t('map.zoomOut'),
-          'AttributionControl.ToggleAttribution': t('map.attribution'),
-        },
-      });
+      // Double clicks belong to editing (adding points), not to zooming.
+      map = createConsoleMap(container.current, basemap, theme, { doubleClickZoom: false });
     } catch {
       setFailed(true);
       return;
     }
     mapRef.current = map;
-    map.addControl(new NavigationControl({ showCompass: false }), 'bottom-right');
-    map.addControl(new ScaleControl({ unit: 'metric' }), 'bottom-left');
     const addLayers = () => {
       if (!map.getSource(SHAPES)) {
         map.addSource(SHAPES, { type: 'geojson', data: dataRef.current.shapes });
