@@ -4,7 +4,7 @@ import { closeRing } from './geometry.js';
 import type { ReadContext } from './limits.js';
 import { checkLatLng, cleanName, finiteOrUndefined } from './limits.js';
 import type { HeightTypeValue, MissionTypeValue, PlanDocument, RouteSettings, SurveyParams } from './model.js';
-import { emptyDocument } from './model.js';
+import { SURVEY_NUMERIC_PARAMS, emptyDocument } from './model.js';
 import { T, fail } from './texts.js';
 
 /**
@@ -78,24 +78,11 @@ function routeSettingsFrom(props: Obj): RouteSettings {
   };
 }
 
-const SURVEY_NUMBERS = [
-  'angle',
-  'course_overlap',
-  'lateral_overlap',
-  'turn_distance',
-  'default_height',
-  'auto_speed',
-  'sensor_width',
-  'sensor_height',
-  'image_width',
-  'image_height',
-  'focal_length',
-] as const;
 
 function surveyParamsFrom(props: Obj): SurveyParams | undefined {
   const src = isObj(props.params) ? props.params : props;
   const p: SurveyParams = {};
-  for (const k of SURVEY_NUMBERS) {
+  for (const k of SURVEY_NUMERIC_PARAMS) {
     const v = finiteOrUndefined(src[k]);
     if (v !== undefined) p[k] = v;
   }

@@ -6,7 +6,7 @@ import { samePoint } from './geometry.js';
 import type { ReadContext } from './limits.js';
 import { checkLatLng, cleanName, finiteOrUndefined } from './limits.js';
 import type { HeightTypeValue, MissionTypeValue, PlanDocument, PlanRoute, RouteSettings, SurveyParams } from './model.js';
-import { emptyDocument } from './model.js';
+import { SURVEY_NUMERIC_PARAMS, emptyDocument } from './model.js';
 import { T, fail } from './texts.js';
 import type { Document, Element } from './xml.js';
 import { child, childText, children, ownText, parseXml, path } from './xml.js';
@@ -175,23 +175,10 @@ const missionTypeOf = (ext: Ext): MissionTypeValue => {
   return v === 2 || v === 3 ? v : 1;
 };
 
-const surveyKeys = [
-  'angle',
-  'course_overlap',
-  'lateral_overlap',
-  'turn_distance',
-  'default_height',
-  'auto_speed',
-  'sensor_width',
-  'sensor_height',
-  'image_width',
-  'image_height',
-  'focal_length',
-] as const;
 
 function surveyParamsOf(ext: Ext): SurveyParams | undefined {
   const p: SurveyParams = {};
-  for (const k of surveyKeys) {
+  for (const k of SURVEY_NUMERIC_PARAMS) {
     const v = numOf(ext, k);
     if (v !== undefined) p[k] = v;
   }

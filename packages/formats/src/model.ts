@@ -68,6 +68,21 @@ export type SurveyParams = Partial<
   >
 > & { camera_name?: string };
 
+/** The numeric survey settings every format carries (as properties, ExtendedData, ...). */
+export const SURVEY_NUMERIC_PARAMS = [
+  'angle',
+  'course_overlap',
+  'lateral_overlap',
+  'turn_distance',
+  'default_height',
+  'auto_speed',
+  'sensor_width',
+  'sensor_height',
+  'image_width',
+  'image_height',
+  'focal_length',
+] as const;
+
 /** A survey area: the polygon to cover with a lawnmower grid, plus how a planner set it up. */
 export interface PlanSurvey {
   name: string;
