@@ -1,9 +1,10 @@
 import { useState, type ReactNode } from 'react';
-import { Button, Form, Modal } from 'antd';
+import { Form } from 'antd';
 import Input from 'antd/es/input/Input';
-import { ACCOUNT_EDIT_STATE, DIALOG_LABEL_WIDTH, NO_VALUE, isAccount, isEmail, userSchema, type User } from '@nest/contracts';
+import { ACCOUNT_EDIT_STATE, NO_VALUE, isAccount, isEmail, userSchema, type User } from '@nest/contracts';
 import { formatAccountEnd, formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
+import { FormDialog } from './FormDialog';
 import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';
 import { setUser } from '../../shared/session';
@@ -58,32 +59,17 @@ export function AccountEditDialog({ user, onClose }: { user: User; onClose: () =
   };
 
   return (
-    <Modal
-      open
+    <FormDialog<Values>
       title={t('account.title')}
-      width={520}
-      centered
-      onCancel={onClose}
-      destroyOnHidden
-      modalRender={(node) => <div data-testid="account-edit-dialog">{node}</div>}
-      footer={[
-        <Button key="cancel" onClick={onClose}>
-          {t('common.cancel')}
-        </Button>,
-        <Button key="ok" type="primary" loading={saving} data-testid="account-edit-submit" onClick={() => form.submit()}>
-          {t('common.save')}
-        </Button>,
-      ]}
+      testId="account-edit-dialog"
+      submitTestId="account-edit-submit"
+      submitText={t('common.save')}
+      saving={saving}
+      form={form}
+      initialValues={{ nick: user.nick, account: user.phone }}
+      onFinish={submit}
+      onClose={onClose}
     >
-      <Form<Values>
-        form={form}
-        className="dialog-form"
-        labelCol={{ flex: DIALOG_LABEL_WIDTH }}
-        wrapperCol={{ flex: 1 }}
-        labelAlign="right"
-        initialValues={{ nick: user.nick, account: user.phone }}
-        onFinish={submit}
-      >
         <Form.Item name="nick" label={t('account.nick')} rules={[{ required: true, whitespace: true, message: t('account.nickRequired') }]}>
           <Input data-testid="account-edit-nick" maxLength={64} placeholder={t('account.nickPlaceholder')} autoComplete="nickname" />
         </Form.Item>
@@ -109,7 +95,6 @@ export function AccountEditDialog({ user, onClose }: { user: User; onClose: () =
         <Form.Item label={t('account.endTime')}>
           <span className="dialog-readonly">{formatAccountEnd(user.end_time)}</span>
         </Form.Item>
-      </Form>
-    </Modal>
+    </FormDialog>
   );
 }

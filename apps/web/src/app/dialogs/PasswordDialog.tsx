@@ -1,9 +1,10 @@
 import { useState, type ReactNode } from 'react';
-import { Button, Form, Modal } from 'antd';
+import { Form } from 'antd';
 import Password from 'antd/es/input/Password';
 import type { Rule } from 'antd/es/form';
-import { DIALOG_LABEL_WIDTH, PASSWORD_MAX, PASSWORD_MIN, type User } from '@nest/contracts';
+import { PASSWORD_MAX, PASSWORD_MIN, type User } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
+import { FormDialog } from './FormDialog';
 import { notify } from '../../shared/notify';
 import { RequestError, call, sealWithPasswordKey } from '../../shared/request';
 import { endSession } from '../../shared/session';
@@ -41,31 +42,16 @@ export function PasswordDialog({ user, onClose }: { user: User; onClose: () => v
   };
 
   return (
-    <Modal
-      open
+    <FormDialog<Values>
       title={t('password.title')}
-      width={520}
-      centered
-      onCancel={onClose}
-      destroyOnHidden
-      modalRender={(node) => <div data-testid="password-dialog">{node}</div>}
-      footer={[
-        <Button key="cancel" onClick={onClose}>
-          {t('common.cancel')}
-        </Button>,
-        <Button key="ok" type="primary" loading={saving} data-testid="psw-submit" onClick={() => form.submit()}>
-          {t('password.submit')}
-        </Button>,
-      ]}
+      testId="password-dialog"
+      submitTestId="psw-submit"
+      submitText={t('password.submit')}
+      saving={saving}
+      form={form}
+      onFinish={submit}
+      onClose={onClose}
     >
-      <Form<Values>
-        form={form}
-        className="dialog-form"
-        labelCol={{ flex: DIALOG_LABEL_WIDTH }}
-        wrapperCol={{ flex: 1 }}
-        labelAlign="right"
-        onFinish={submit}
-      >
         <Form.Item name="old" label={t('password.old')} rules={[{ required: true, message: t('password.oldRequired') }, length]}>
           <Password data-testid="psw-old" placeholder={t('password.oldPlaceholder')} autoComplete="current-password" />
         </Form.Item>
@@ -87,7 +73,6 @@ export function PasswordDialog({ user, onClose }: { user: User; onClose: () => v
         >
           <Password data-testid="psw-confirm" placeholder={t('password.confirmPlaceholder')} autoComplete="new-password" />
         </Form.Item>
-      </Form>
-    </Modal>
+    </FormDialog>
   );
 }
