@@ -77,6 +77,8 @@ describe('cli process', () => {
     while (!out.includes('all devices connected') && Date.now() - t0 < 15_000) await new Promise((r) => setTimeout(r, 50));
     expect(out).toContain('SIM-STABLE-01 (stable, 机场 A01) online');
     expect(out).toContain('SIM-ALONE-01 (alone, 单兵 D01) online');
+    // The retained presence reaches the observer through the broker a moment after the CLI's own line.
+    for (let i = 0; i < 100 && presence.get(topicOf('SIM-ALONE-01', 'presence')) !== true; i++) await new Promise((r) => setTimeout(r, 50));
     expect(presence.get(topicOf('SIM-ALONE-01', 'presence'))).toBe(true);
     child.kill('SIGINT');
     expect(await exited).toBe(0);
