@@ -25,13 +25,17 @@ import { registerMaps } from './maps/routes.js';
 import { planningHandlers, registerPlanningRoutes } from './missions/index.js';
 import { registerWebApp } from './static/web.js';
 import { userHandlers } from './users/handlers.js';
+import { flightHandlers, startFlight, type FlightRuntime } from './flight/index.js';
+import { registerMediaUpload, resultHandlers } from './media/index.js';
+import { sortieHandlers, startSortieRecorder } from './sorties/index.js';
+import { startScheduler, taskHandlers } from './tasks/index.js';
 import { registerMediaRoutes } from './videos/routes.js';
 import { videoHandlers } from './videos/handlers.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The server's shared parts, for main.ts and tests. */
-    nest: { deps: AppDeps; hub: PushHub; routes: RouteEntry[] };
+    nest: { deps: AppDeps; hub: PushHub; routes: RouteEntry[]; flight: FlightRuntime };
   }
 }
 
@@ -53,8 +57,12 @@ export interface BuildOptions {
 }
 
 /** All handlers of the feature modules, by registry call name. */
-export function featureHandlers(deps: AppDeps): Handlers {
+export function featureHandlers(deps: AppDeps, flight: FlightRuntime): Handlers {
   return {
+    ...flightHandlers(deps, flight),
+    ...sortieHandlers(deps),
+    ...resultHandlers(deps),
+    ...taskHandlers(deps),
     ...authHandlers(deps),
     ...userHandlers(deps),
     ...functionHandlers(deps),
@@ -109,8 +117,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     app.addHook('onClose', async () => live.close());
     const deps: AppDeps = { config, db, dbKind: kind, keys, sessions: sessionPolicyOf(config), live };
     const hub = new PushHub(deps, app.log);
+    const flight = startFlight(deps, hub, app.log);
+    hub.setFlight(flight);
+    const recorder = startSortieRecorder(deps, hub, app.log);
+    const scheduler = startScheduler(deps, flight, app.log);
+    app.addHook('onClose', async () => {
+      await scheduler.stop();
+      await recorder.stop();
+      await flight.stop();
+    });
     const routes: RouteEntry[] = [];
-    app.decorate('nest', { deps, hub, routes });
+    app.decorate('nest', { deps, hub, routes, flight });
     app.addHook('onRoute', (route) => {
       for (const method of [route.method].flat()) routes.push({ method, url: route.url });
     });
@@ -148,7 +165,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await registerMediaRoutes(app, config);
     registerMaps(app, config);
     registerPlanningRoutes(app, deps);
-    registerCalls(app, deps, { ...featureHandlers(deps), ...options.handlers });
+    await registerMediaUpload(app, deps, hub);
+    registerCalls(app, deps, { ...featureHandlers(deps, flight), ...options.handlers });
     app.route({
       method: 'GET',
       url: PUSH_PATH,

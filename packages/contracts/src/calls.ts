@@ -488,6 +488,46 @@ export const calls = {
     joint: true,
     summary: 'Delete sorties (with their results); ids as a JSON array or comma-separated.',
   }),
+  sortiesTrack: call('sortiesTrack', 'device', '/sorties/track', {
+    fields: z.object({ id: idField() }),
+    pmd: ['id'],
+    joint: true,
+    summary:
+      'The stored telemetry track of one sortie for replay: {sortie, points: [{t (ms), lat, lng, alt, height, speed, heading, battery}]}.',
+  }),
+  alternateList: call('alternateList', 'device', '/alternate/list', {
+    fields: timeRanged({
+      sn_id: optionalText(64),
+      start_time: optionalSeconds(),
+      end_time: optionalSeconds(),
+      page: page(),
+      size: size(200),
+    }),
+    pmd: ['page'],
+    joint: true,
+    summary: 'Alternate-landing records (sn_id, reason, solution, timestamp, drone_int, altn_int, place_int, create_time), newest first.',
+  }),
+  commandLog: call('commandLog', 'device', '/command/log', {
+    fields: timeRanged({
+      sn_id: optionalText(64),
+      search: optionalText(64),
+      start_time: optionalSeconds(),
+      end_time: optionalSeconds(),
+      page: page(),
+      size: size(200),
+    }),
+    pmd: ['page'],
+    joint: true,
+    summary:
+      'Audit log of device commands (who, what, device, when, outcome, reason), newest first; for administrators.',
+  }),
+  flightCheck: call('flightCheck', 'device', '/flight/check', {
+    fields: z.object({ sn_id: snField(), mission_id: optionalText(64) }),
+    pmd: ['sn_id'],
+    joint: true,
+    summary:
+      'Pre-flight checks of a device (and a route) now: {ready, checks: PreflightCheck[]}, the same checks a takeoff runs.',
+  }),
   fenceList: call('fenceList', 'device', '/fence/list', {
     fields: z.object({ sn_id: optionalText(64), search: optionalText(64), page: page(), size: size(1000, 200) }),
     pmd: ['page'],

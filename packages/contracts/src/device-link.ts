@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cameraSettingsSchema, flowProgressSchema, missionProgressSchema } from './flight.js';
 
 /**
  * The device link (MQTT) between the server and nests / drones, version 1. Written down for people in
@@ -234,6 +235,14 @@ export const stateSnapshot = z.looseObject({
   faults: z.array(z.string().max(64)).max(64).optional(),
   /** Is the video of this device being published now, and where (path under the live base, or URL). */
   video: z.object({ streaming: z.boolean(), url: z.string().max(512).nullable().optional() }).optional(),
+  /** The running (or last) nest flow, null when none since start-up. */
+  flow: flowProgressSchema.nullable().optional(),
+  /** The mission being flown (or the last one), null when none. */
+  mission: missionProgressSchema.nullable().optional(),
+  /** The camera's current settings. */
+  camera: cameraSettingsSchema.optional(),
+  /** Virtual-stick mode on. */
+  stick_mode: z.boolean().optional(),
 });
 export const stateData = z.looseObject({
   ...stateSnapshot.shape,

@@ -13,3 +13,4 @@ export * from './enums.js';
 export * from './entities.js';
 export * from './format.js';
 export * from './device-link.js';
+export * from './flight.js';

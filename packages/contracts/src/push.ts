@@ -15,6 +15,14 @@ export const PushMsgId = {
   DEVICE_STATUS: 301,
   /** Server -> client: batched positions and states of every visible device, at most one per device per period. */
   FLEET_UPDATE: 310,
+  /** Server -> client: progress of a verified device's nest flow (takeoff, landing, alternate): flight.ts flowProgressPush. */
+  FLOW_PROGRESS: 320,
+  /** Server -> client: progress of a verified device's mission: flight.ts missionProgressPush. */
+  MISSION_PROGRESS: 330,
+  /** Server -> client: a result (photo, panorama, video) of a verified device arrived: flight.ts resultAddedPush. */
+  RESULT_ADDED: 350,
+  /** Server -> client: a sortie of a verified device began or ended: flight.ts sortiePush. */
+  SORTIE: 360,
 } as const;
 export type PushMsgId = (typeof PushMsgId)[keyof typeof PushMsgId];
 

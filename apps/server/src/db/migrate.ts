@@ -3,6 +3,7 @@ import type { Database } from './index.js';
 import * as m001 from './migrations/001_initial.js';
 import * as m002 from './migrations/002_devices.js';
 import * as m003 from './migrations/003_planning.js';
+import * as m004 from './migrations/004_flight.js';
 
 /**
  * Versioned migrations, listed statically (no filesystem globbing): add `NNN_name.ts` under migrations/
@@ -12,6 +13,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '001_initial': m001,
   '002_devices': m002,
   '003_planning': m003,
+  '004_flight': m004,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATIONS }) };

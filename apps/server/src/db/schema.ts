@@ -222,6 +222,148 @@ export interface ZonesTable {
   created_at: number;
 }
 
+/**
+ * Audit log of device commands: one row per command id (`cmd_id`, kept across re-sends), `source`
+ * console | task | demo, `outcome` contracts CommandOutcomeKind, `reason` CommandReason (0 none),
+ * `params` JSON, `flight_id` the flight a takeoff / route start began. Times in ms.
+ */
+export interface CommandLogTable {
+  id: string;
+  cmd_id: string;
+  sn_id: string;
+  company_id: string;
+  u_id: ColumnType<string, string | undefined, string>;
+  user_name: ColumnType<string, string | undefined, string>;
+  source: ColumnType<string, string | undefined, string>;
+  cmd_type: number;
+  action_cmd: ColumnType<number, number | undefined, number>;
+  method: string;
+  params: ColumnType<string, string | undefined, string>;
+  flight_id: string | null;
+  outcome: ColumnType<string, string | undefined, string>;
+  reason: ColumnType<number, number | undefined, number>;
+  detail: ColumnType<string, string | undefined, string>;
+  created_at: number;
+  finished_at: number | null;
+}
+
+/** One flight (SPEC Sortie): `flight_id` the device's flight id; times in seconds; `place` AlternatePlace. */
+export interface SortiesTable {
+  id: string;
+  flight_id: string;
+  sn_id: string;
+  uav_id: ColumnType<string, string | undefined, string>;
+  company_id: string;
+  mission_id: string | null;
+  mission_name: ColumnType<string, string | undefined, string>;
+  mission_type: ColumnType<number, number | undefined, number>;
+  u_id: ColumnType<string, string | undefined, string>;
+  user_name: ColumnType<string, string | undefined, string>;
+  start_time: number;
+  end_time: number | null;
+  count: ColumnType<number, number | undefined, number>;
+  distance: ColumnType<number, number | undefined, number>;
+  place: number | null;
+  state: ColumnType<number, number | undefined, number>;
+  created_at: number;
+}
+
+/** Telemetry samples of a sortie (t in ms). */
+export interface SortieTrackTable {
+  sort_id: string;
+  t: number;
+  lat: number;
+  lng: number;
+  alt: number;
+  height: number;
+  speed: number;
+  heading: number;
+  battery: number;
+  flight_state: ColumnType<number, number | undefined, number>;
+}
+
+/** A result (achievement): a complete, verified media file. `type` AchievementType; times: taken_at ms, created_at s. */
+export interface ResultsTable {
+  id: string;
+  media_id: string;
+  sn_id: string;
+  company_id: string;
+  sort_id: string | null;
+  type: number;
+  file_name: string;
+  url: string;
+  thumb_url: ColumnType<string, string | undefined, string>;
+  mime: string;
+  size: number;
+  width: number | null;
+  height_px: number | null;
+  duration: number | null;
+  lat: number;
+  lng: number;
+  height: number;
+  waypoint_index: number | null;
+  taken_at: number;
+  state: ColumnType<number, number | undefined, number>;
+  created_at: number;
+}
+
+/** A media upload in flight (contracts mediaUploadStart as `meta` JSON); `result_id` once complete. */
+export interface MediaUploadsTable {
+  media_id: string;
+  sn_id: string;
+  meta: string;
+  size: number;
+  received: ColumnType<number, number | undefined, number>;
+  sha256: string;
+  result_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Alternate-landing record (SPEC section 3); `timestamp` ms, `create_time` s. */
+export interface AlternateLandingsTable {
+  id: string;
+  sn_id: string;
+  company_id: string;
+  flight_id: ColumnType<string, string | undefined, string>;
+  reason: number;
+  solution: number;
+  timestamp: number;
+  drone_int: number;
+  altn_int: number;
+  place_int: number;
+  lat: number;
+  lng: number;
+  create_time: number;
+}
+
+/**
+ * A timed task (SPEC): runs `mission_id` on `sn_id` at `task_tms` (s), then every `interval_min` minutes
+ * (0: once). `task_state` TimedTaskState, `state` TimedTaskDataState (0 normal, 10 deleted). A scheduler
+ * instance claims a due row (`claimed_by`, `claimed_at`) before it fires it, so each run fires once.
+ */
+export interface TimedTasksTable {
+  id: string;
+  mission_id: string;
+  fence_id: ColumnType<string, string | undefined, string>;
+  f_title: ColumnType<string, string | undefined, string>;
+  m_title: ColumnType<string, string | undefined, string>;
+  sn_id: string;
+  company_id: string;
+  u_id: ColumnType<string, string | undefined, string>;
+  user_name: ColumnType<string, string | undefined, string>;
+  task_tms: number;
+  interval_min: ColumnType<number, number | undefined, number>;
+  task_state: ColumnType<number, number | undefined, number>;
+  state: ColumnType<number, number | undefined, number>;
+  claimed_by: string | null;
+  claimed_at: number | null;
+  last_run: number | null;
+  last_outcome: ColumnType<string, string | undefined, string>;
+  create_time: number;
+  modified_time: number;
+}
+
 export interface DB {
   companies: CompaniesTable;
   departments: DepartmentsTable;
@@ -236,6 +378,13 @@ export interface DB {
   fences: FencesTable;
   missions: MissionsTable;
   zones: ZonesTable;
+  command_log: CommandLogTable;
+  sorties: SortiesTable;
+  sortie_track: SortieTrackTable;
+  results: ResultsTable;
+  media_uploads: MediaUploadsTable;
+  alternate_landings: AlternateLandingsTable;
+  timed_tasks: TimedTasksTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -250,3 +399,8 @@ export type RecordingRow = Selectable<RecordingsTable>;
 export type FenceRow = Selectable<FencesTable>;
 export type MissionRow = Selectable<MissionsTable>;
 export type ZoneRow = Selectable<ZonesTable>;
+export type CommandLogRow = Selectable<CommandLogTable>;
+export type SortieRow = Selectable<SortiesTable>;
+export type ResultRow = Selectable<ResultsTable>;
+export type AlternateLandingRow = Selectable<AlternateLandingsTable>;
+export type TimedTaskRow = Selectable<TimedTasksTable>;

@@ -30,6 +30,7 @@ import { fleetEntryOf } from '../devices/view.js';
 import type { LiveDevice } from '../link/service.js';
 import { isSuper } from '../users/store.js';
 import { say, type TextKey } from '../texts.js';
+import type { FlightRuntime } from '../flight/types.js';
 
 /** More frames than this within one second close the socket with 1008 (policy violation). */
 export const PUSH_FLOOD_FRAMES_PER_SECOND = 50;
@@ -120,6 +121,8 @@ export class PushHub {
   private readonly clients = new Set<PushClient>();
   /** Change counter per device, for fleet batches. */
   private readonly versions = new Map<string, number>();
+  /** Flight operations, for 401 / 473 (set once by buildApp). */
+  private flight: FlightRuntime | null = null;
 
   constructor(
     private readonly deps: AppDeps,
@@ -137,6 +140,10 @@ export class PushHub {
     directory.onChange((changed) => {
       for (const sn of changed) this.bump(sn);
     });
+  }
+
+  setFlight(flight: FlightRuntime): void {
+    this.flight = flight;
   }
 
   private bump(sn: string): void {
