@@ -9,6 +9,7 @@ import {
   ResultCode,
   SocketState,
   codeText,
+  commandReasonText,
   processControlFailedText,
   signPmd,
   type Lang,
@@ -43,6 +44,19 @@ export const DEFAULT_BACKOFF: Backoff = { baseMs: 1000, maxMs: 30_000 };
 export function backoffDelay(attempt: number, random: () => number = Math.random, b: Backoff = DEFAULT_BACKOFF): number {
   const ceiling = Math.min(b.maxMs, b.baseMs * 2 ** Math.min(attempt, 30));
   return Math.round(ceiling / 2 + (ceiling / 2) * random());
+}
+
+/**
+ * The text of a failed (2002) control reply, SPEC 8: 473 names the process command that failed; 401
+ * navigation (cmd_type 8) with a non-zero reason is looked up by reason (CommandReason); else the server msg.
+ */
+export function pushFailureText(msgId: number, data: unknown, serverMsg: string, lang: Lang): string {
+  const d = (data ?? {}) as { control_cmd?: unknown; cmd_type?: unknown; reason?: unknown };
+  if (msgId === PushMsgId.PROCESS_CONTROL) return processControlFailedText(d.control_cmd, lang) ?? serverMsg;
+  if (msgId === PushMsgId.CONTROL && Number(d.cmd_type) === 8 && typeof d.reason === 'number' && d.reason !== 0) {
+    return commandReasonText(d.reason, lang);
+  }
+  return serverMsg;
 }
 
 type WebSocketCtor = new (url: string) => WebSocket;
@@ -238,9 +252,8 @@ export class PushClient {
       return;
     }
     const lang = this.opts.lang();
-    if (code === ResultCode.PUSH_FAILED && msg.msg_id === PushMsgId.PROCESS_CONTROL) {
-      const data = (msg.data ?? {}) as { control_cmd?: unknown };
-      this.showError(processControlFailedText(data.control_cmd, lang) ?? (msg.msg || codeText(code, lang)));
+    if (code === ResultCode.PUSH_FAILED && (msg.msg_id === PushMsgId.PROCESS_CONTROL || msg.msg_id === PushMsgId.CONTROL)) {
+      this.showError(pushFailureText(msg.msg_id, msg.data, msg.msg || codeText(code, lang), lang));
     } else if (code !== ResultCode.OK_QUIET) {
       this.showError(msg.msg || codeText(code, lang));
     }

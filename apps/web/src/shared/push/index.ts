@@ -18,7 +18,7 @@ import { notify } from '../notify';
 import { publicKeys } from '../request/keys';
 import { PushClient, PushError, type FailureHandler, type PushHandler } from './client';
 
-export { PushClient, PushError, backoffDelay } from './client';
+export { PushClient, PushError, backoffDelay, pushFailureText } from './client';
 export type { PushHandler, FailureHandler, PushMessage } from './client';
 
 declare global {
