@@ -1,14 +1,15 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Handlers } from '../calls/types.js';
 import type { AppDeps } from '../deps.js';
 import type { FlightRuntime } from '../flight/types.js';
+import { createScheduler, runScheduler } from './scheduler.js';
 
-/** /task/add, /task/edit, /task/list. SCAFFOLD (issue 5). */
-export function taskHandlers(_deps: AppDeps): Handlers {
-  return {};
-}
+export { taskHandlers } from './handlers.js';
 
-/** Fires due timed tasks (and the demo missions) through the flight runtime. SCAFFOLD. */
-export function startScheduler(_deps: AppDeps, _flight: FlightRuntime, _log: FastifyBaseLogger): { stop(): Promise<void> } {
-  return { stop: async () => undefined };
+/**
+ * Fires due timed tasks through the flight runtime (see README.md: claims, missed runs, outcomes). The
+ * demo missions have their own launcher (demo/), started by main.ts after the simulated fleet.
+ */
+export function startScheduler(deps: AppDeps, flight: FlightRuntime, log: FastifyBaseLogger): { stop(): Promise<void> } {
+  const scheduler = createScheduler({ db: deps.db, flight, log });
+  return runScheduler(scheduler, log);
 }

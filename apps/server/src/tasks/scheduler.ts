@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto';
+import { Reason, ResultCode } from '@nest/contracts';
+import { sql, type Kysely } from 'kysely';
+import type { DB, TimedTaskRow } from '../db/schema.js';
+import type { Actor, CommandAnswer, FlightRuntime } from '../flight/types.js';
+import {
+  DATA_NORMAL,
+  MISSED_AFTER_S,
+  STALE_CLAIM_S,
+  TASK_FAILED,
+  TASK_OFFLINE,
+  TASK_PAUSED,
+  TASK_SENT,
+  TASK_WAITING,
+  nextSlot,
+} from './schedule.js';
+import { OUTCOME_MISSED, OUTCOME_SENT } from './texts.js';
+
+/** How often due tasks are looked for. A due run fires at most this late (plus the command's own time). */
+export const POLL_MS = 5_000;
+/** Rows handled per tick (the rest wait for the next tick). */
+const BATCH = 50;
+
+export interface SchedulerLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+export interface SchedulerOptions {
+  db: Kysely<DB>;
+  flight: Pick<FlightRuntime, 'launchMission'>;
+  log: SchedulerLog;
+  /** This instance's claim mark; default a random id per process start. */
+  instanceId?: string;
+  /** Clock in Unix seconds (tests). */
+  now?: () => number;
+}
+
+/** The outcome of one launch: the task state it leaves and the text to keep. */
+export function outcomeOf(answer: CommandAnswer): { taskState: number; text: string } {
+  const d = answer.data;
+  if (answer.code === ResultCode.OK && (d.outcome === 'ok' || d.outcome === 'pending')) {
+    return { taskState: TASK_SENT, text: answer.msg || OUTCOME_SENT };
+  }
+  const offline = d.outcome === 'offline' || d.reason === Reason.OFFLINE;
+  return { taskState: offline ? TASK_OFFLINE : TASK_FAILED, text: answer.msg || d.outcome };
+}
+
+/**
+ * The timed-task scheduler: `tick()` finds due rows, claims each with a conditional UPDATE (only the
+ * instance whose UPDATE changed the row fires it), flies it through the flight runtime and records the
+ * outcome. See README.md for the full policy.
+ */
+export function createScheduler(opts: SchedulerOptions) {
+  const { db, flight, log } = opts;
+  const instanceId = opts.instanceId ?? `sched-${randomUUID()}`;
+  const now = opts.now ?? (() => Math.floor(Date.now() / 1000));
+
+  /** Rows that are due now and not held by a live claim. */
+  async function dueRows(t: number): Promise<TimedTaskRow[]> {
+    return db
+      .selectFrom('timed_tasks')
+      .selectAll()
+      .where('state', '=', DATA_NORMAL)
+      .where('task_state', '!=', TASK_PAUSED)
+      .where((eb) => eb.or([eb('task_state', '=', TASK_WAITING), eb('interval_min', '>', 0)]))
+      .where('task_tms', '<=', t)
+      .where((eb) => eb.or([eb('claimed_by', 'is', null), eb('claimed_at', '<', t - STALE_CLAIM_S)]))
+      .orderBy('task_tms')
+      .limit(BATCH)
+      .execute();
+  }
+
+  /**
+   * Claims one run. The WHERE repeats what was seen (same slot, same state, no live claim), so of several
+   * instances racing for the row exactly one UPDATE changes it; a run already finished by another
+   * instance (slot moved on, or state changed) cannot be claimed again.
+   */
+  async function claim(row: TimedTaskRow, t: number): Promise<boolean> {
+    const res = await db
+      .updateTable('timed_tasks')
+      .set({ claimed_by: instanceId, claimed_at: t })
+      .where('id', '=', row.id)
+      .where('state', '=', DATA_NORMAL)
+      .where('task_tms', '=', Number(row.task_tms))
+      .where('task_state', '=', Number(row.task_state))
+      .where((eb) => eb.or([eb('claimed_by', 'is', null), eb('claimed_at', '<', t - STALE_CLAIM_S)]))
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  /** Records the outcome and releases the claim; a pause made meanwhile is kept. */
+  async function finish(row: TimedTaskRow, taskState: number, text: string, t: number): Promise<void> {
+    const interval = Number(row.interval_min);
+    await db
+      .updateTable('timed_tasks')
+      .set({
+        task_state: sql<number>`case when task_state = ${TASK_PAUSED} then ${TASK_PAUSED} else ${taskState} end`,
+        task_tms: interval > 0 ? nextSlot(Number(row.task_tms), interval, t) : Number(row.task_tms),
+        last_run: t,
+        last_outcome: text.slice(0, 500),
+        claimed_by: null,
+        claimed_at: null,
+        modified_time: t,
+      })
+      .where('id', '=', row.id)
+      .where('claimed_by', '=', instanceId)
+      .execute();
+  }
+
+  async function fire(row: TimedTaskRow): Promise<void> {
+    const t = now();
+    if (t - Number(row.task_tms) > MISSED_AFTER_S) {
+      // Missed-run policy: a late run is not flown (the drone would take off at an unplanned time).
+      await finish(row, TASK_FAILED, OUTCOME_MISSED, t);
+      log.warn({ task: row.id, sn: row.sn_id, due: Number(row.task_tms), late_s: t - Number(row.task_tms) }, 'timed task missed, not flown');
+      return;
+    }
+    const actor: Actor = { u_id: row.u_id, nick: row.user_name, company_id: row.company_id, all: false, source: 'task' };
+    let result: { taskState: number; text: string };
+    try {
+      result = outcomeOf(await flight.launchMission(actor, { sn: row.sn_id, missionId: row.mission_id }, 'zh'));
+    } catch (err) {
+      result = { taskState: TASK_FAILED, text: err instanceof Error ? err.message : String(err) };
+    }
+    await finish(row, result.taskState, result.text, now());
+    log.info({ task: row.id, sn: row.sn_id, mission: row.mission_id, task_state: result.taskState, outcome: result.text }, 'timed task fired');
+  }
+
+  /** One pass: answers how many runs this instance handled (fired or marked missed). */
+  async function tick(): Promise<number> {
+    const t = now();
+    const rows = await dueRows(t);
+    const mine: TimedTaskRow[] = [];
+    for (const row of rows) if (await claim(row, t)) mine.push(row);
+    // Launches run side by side: one slow device reply must not delay another device's run.
+    await Promise.all(
+      mine.map((row) => fire(row).catch((err: unknown) => log.warn({ err, task: row.id }, 'timed task run failed; the claim expires and it is retried'))),
+    );
+    return mine.length;
+  }
+
+  return { instanceId, tick };
+}
+
+/** Runs `tick` every POLL_MS (never two at once) until stopped; stop waits for the running pass. */
+export function runScheduler(scheduler: { tick(): Promise<number> }, log: SchedulerLog, pollMs = POLL_MS): { stop(): Promise<void> } {
+  let running: Promise<unknown> | null = null;
+  let stopped = false;
+  const timer = setInterval(() => {
+    if (running || stopped) return;
+    running = scheduler
+      .tick()
+      .catch((err: unknown) => log.warn({ err }, 'timed task scheduler pass failed'))
+      .finally(() => {
+        running = null;
+      });
+  }, pollMs);
+  timer.unref();
+  return {
+    stop: async () => {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
