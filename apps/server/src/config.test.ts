@@ -46,6 +46,19 @@ describe('loadConfig: device link, simulator and live video', () => {
     });
     expect(loadConfig({ SIMULATOR: 'on' }).simulator).toBe(true);
   });
+
+  it('reads the demo mission and time scale settings', () => {
+    expect(loadConfig({})).toMatchObject({ simTimeScale: 1, demoMissions: true, demoMissionMinutes: 20 });
+    // Demo missions follow the simulator unless set.
+    expect(loadConfig({ SIMULATOR: 'off' }).demoMissions).toBe(false);
+    expect(loadConfig({ DEMO_MISSIONS: 'off' }).demoMissions).toBe(false);
+    expect(loadConfig({ SIM_TIME_SCALE: '10', DEMO_MISSIONS: 'on', DEMO_MISSION_MINUTES: '5' })).toMatchObject({
+      simTimeScale: 10,
+      demoMissions: true,
+      demoMissionMinutes: 5,
+    });
+    expect(loadConfig({ SIM_TIME_SCALE: '0.5' }).simTimeScale).toBe(0.5);
+  });
 });
 
 describe('loadConfig', () => {
@@ -137,6 +150,12 @@ describe('loadConfig', () => {
     [{ SIM_DRONES: '-1' }, 'SIM_DRONES must be an integer'],
     [{ SIM_RATE_HZ: '20' }, 'SIM_RATE_HZ must be a number from 0.5 to 10'],
     [{ SIM_RATE_HZ: '0.1' }, 'SIM_RATE_HZ must be a number'],
+    [{ SIM_TIME_SCALE: '0' }, 'SIM_TIME_SCALE must be a number from 0.1 to 100'],
+    [{ SIM_TIME_SCALE: 'fast' }, 'SIM_TIME_SCALE must be a number'],
+    [{ DEMO_MISSIONS: 'sometimes' }, 'DEMO_MISSIONS must be on or off'],
+    [{ DEMO_MISSIONS: 'on', SIMULATOR: 'off' }, 'DEMO_MISSIONS=on needs SIMULATOR=on'],
+    [{ DEMO_MISSION_MINUTES: '4' }, 'DEMO_MISSION_MINUTES must be an integer from 5 to 1440'],
+    [{ DEMO_MISSION_MINUTES: '7.5' }, 'DEMO_MISSION_MINUTES must be an integer'],
     [{ LIVE_URL_BASE: 'live' }, 'LIVE_URL_BASE must be a path like /live'],
     [{ LIVE_URL_BASE: '/live/' }, 'LIVE_URL_BASE must be a path'],
     [{ MQTT_USERNAME: 'a/b' }, 'MQTT_USERNAME must be a user name'],

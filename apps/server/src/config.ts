@@ -17,6 +17,9 @@
  * | SIM_NESTS            | 3                              | Number of simulated nests (0-200). |
  * | SIM_DRONES           | 2                              | Number of simulated single-soldier drones (0-200). |
  * | SIM_RATE_HZ          | 1                              | Telemetry rate of the simulated devices, 0.5 to 10 Hz. |
+ * | SIM_TIME_SCALE       | 1                              | Speed of simulated time (0.1 to 100; 10 = flights, charging and batteries run ten times faster). Telemetry keeps SIM_RATE_HZ. |
+ * | DEMO_MISSIONS        | on when SIMULATOR is on        | on: on the first start each simulated nest gets a demo fence and routes, and the server flies the patrol route on an idle nest about a minute after start, then every DEMO_MISSION_MINUTES on the next idle nest. Needs SIMULATOR=on. |
+ * | DEMO_MISSION_MINUTES | 20                             | Minutes between demo missions (5 to 1440). |
  * | LIVE_DIR             | DATA_DIR/live                  | Directory of live video (HLS: <sn>/index.m3u8 and segments), served at /live/. |
  * | LIVE_URL_BASE        | /live                          | Base of the live video URLs given to browsers: <LIVE_URL_BASE>/<sn>/index.m3u8 (a path on this server or an absolute http(s) URL of a media server). |
  * | BASE_USER            | /api/user                      | Base path of the user service calls (contracts DEFAULT_SERVICE_BASES). |
@@ -78,6 +81,11 @@ export interface Config {
   simNests: number;
   simDrones: number;
   simRateHz: number;
+  /** Simulated time runs this many times faster than real time. */
+  simTimeScale: number;
+  /** Demo routes and periodic demo missions on the simulated nests (only with simulator). */
+  demoMissions: boolean;
+  demoMissionMinutes: number;
   liveDir: string;
   liveUrlBase: string;
   /** Not an environment variable: how long a /device/connect hold lasts without renewal (tests lower it). */
@@ -235,6 +243,10 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(`MQTT_USERNAME must be a user name without spaces, / # or + (got "${mqttUsername}")`);
   }
 
+  const simulator = onOff(env, 'SIMULATOR', true);
+  const demoMissions = onOff(env, 'DEMO_MISSIONS', simulator);
+  if (demoMissions && !simulator) throw new ConfigError('DEMO_MISSIONS=on needs SIMULATOR=on (demo missions fly the simulated nests)');
+
   const webDistRaw = value(env, 'WEB_DIST');
   const dataDir = path.resolve(value(env, 'DATA_DIR') ?? './data');
   const liveDirRaw = value(env, 'LIVE_DIR');
@@ -247,11 +259,14 @@ export function loadConfig(env: Env = process.env): Config {
     mqttPort: integer(env, 'MQTT_PORT', 1883, 0, 65535),
     mqttUsername,
     mqttPassword: env.MQTT_PASSWORD === undefined || env.MQTT_PASSWORD === '' ? null : env.MQTT_PASSWORD,
-    simulator: onOff(env, 'SIMULATOR', true),
+    simulator,
     simCenter: latLng(env, 'SIM_CENTER', DEFAULT_SIM_CENTER),
     simNests: integer(env, 'SIM_NESTS', 3, 0, 200),
     simDrones: integer(env, 'SIM_DRONES', 2, 0, 200),
     simRateHz: decimal(env, 'SIM_RATE_HZ', 1, MIN_TELEMETRY_HZ, MAX_TELEMETRY_HZ),
+    simTimeScale: decimal(env, 'SIM_TIME_SCALE', 1, 0.1, 100),
+    demoMissions,
+    demoMissionMinutes: integer(env, 'DEMO_MISSION_MINUTES', 20, 5, 1440),
     liveDir: liveDirRaw === undefined ? path.join(dataDir, 'live') : path.resolve(liveDirRaw),
     liveUrlBase: liveUrlBase(env),
     deviceHoldSeconds: DEVICE_HOLD_SECONDS,
