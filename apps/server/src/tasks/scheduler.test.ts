@@ -1,0 +1,182 @@
+/**
+ * Scheduler unit tests. The flight runtime is replaced by a test double here ON PURPOSE: FlightRuntime is
+ * the seam between the scheduler and flight operations, and these tests are about claiming, the missed-run
+ * policy and outcome mapping, not about flying. Two scheduler instances use two connections to one database.
+ */
+import { rm } from 'node:fs/promises';
+import type { CommandReplyPush } from '@nest/contracts';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, tempDir, testConfig, type TestDatabase } from '../../test/helpers.js';
+import { openDatabase, type Database } from '../db/index.js';
+import { migrateToLatest } from '../db/migrate.js';
+import type { TimedTaskRow } from '../db/schema.js';
+import type { Actor, CommandAnswer } from '../flight/types.js';
+import { createScheduler, outcomeOf } from './scheduler.js';
+
+const NOW = 1_800_000_000;
+const quiet = { info: () => undefined, warn: () => undefined };
+
+let dir: string;
+let database: TestDatabase;
+let dbA: Database;
+let dbB: Database;
+
+/** A FlightRuntime double: records launches, answers what the test says (after a small delay). */
+function fakeFlight(answer: (sn: string) => CommandAnswer | Error = () => ok()) {
+  const launches: { actor: Actor; sn: string; missionId: string }[] = [];
+  return {
+    launches,
+    launchMission: async (actor: Actor, opts: { sn: string; missionId: string }) => {
+      launches.push({ actor, ...opts });
+      await new Promise((r) => setTimeout(r, 20));
+      const a = answer(opts.sn);
+      if (a instanceof Error) throw a;
+      return a;
+    },
+  };
+}
+const reply = (outcome: CommandReplyPush['outcome'], reason = 0): CommandReplyPush => ({ sn_id: 'S', cmd_id: 'c', outcome, reason });
+const ok = (): CommandAnswer => ({ code: 2000, msg: '', data: reply('ok') });
+const fail = (outcome: CommandReplyPush['outcome'], reason: number, msg: string): CommandAnswer => ({ code: 2002, msg, data: reply(outcome, reason) });
+
+async function addTask(over: Partial<TimedTaskRow> = {}): Promise<TimedTaskRow> {
+  const row: TimedTaskRow = {
+    id: `t-${Math.random().toString(36).slice(2)}`,
+    mission_id: 'm1',
+    fence_id: 'f1',
+    f_title: 'Fence',
+    m_title: 'Route',
+    sn_id: 'SN-1',
+    company_id: 'wk',
+    u_id: 'u1',
+    user_name: 'Planner',
+    task_tms: NOW - 5,
+    interval_min: 0,
+    task_state: 1,
+    state: 0,
+    claimed_by: null,
+    claimed_at: null,
+    last_run: null,
+    last_outcome: '',
+    create_time: NOW - 3600,
+    modified_time: NOW - 3600,
+    ...over,
+  };
+  await dbA.insertInto('timed_tasks').values(row).execute();
+  return row;
+}
+const read = async (id: string) => dbA.selectFrom('timed_tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+beforeAll(async () => {
+  dir = await tempDir();
+  database = await createTestDatabase();
+  const config = testConfig(dir, database.url);
+  dbA = openDatabase(config).db;
+  await migrateToLatest(dbA);
+  dbB = openDatabase(config).db;
+});
+afterAll(async () => {
+  await dbA?.destroy();
+  await dbB?.destroy();
+  await database?.drop();
+  await rm(dir, { recursive: true, force: true });
+});
+beforeEach(async () => {
+  await dbA.deleteFrom('timed_tasks').execute();
+});
+
+describe('scheduler claims', () => {
+  it('fires a due task once even with two instances on one database', async () => {
+    const task = await addTask();
+    const flight = fakeFlight();
+    const a = createScheduler({ db: dbA, flight, log: quiet, instanceId: 'A', now: () => NOW });
+    const b = createScheduler({ db: dbB, flight, log: quiet, instanceId: 'B', now: () => NOW });
+    const counts = await Promise.all([a.tick(), b.tick(), a.tick(), b.tick()]);
+    expect(counts.reduce((x, y) => x + y, 0)).toBe(1);
+    expect(flight.launches).toHaveLength(1);
+    expect(flight.launches[0]).toMatchObject({
+      sn: 'SN-1',
+      missionId: 'm1',
+      actor: { u_id: 'u1', nick: 'Planner', company_id: 'wk', all: false, source: 'task' },
+    });
+    const row = await read(task.id);
+    expect(row).toMatchObject({ task_state: 10, claimed_by: null, last_outcome: 'sent' });
+    expect(Number(row.last_run)).toBe(NOW);
+    // Finished: later passes leave it alone.
+    await Promise.all([a.tick(), b.tick()]);
+    expect(flight.launches).toHaveLength(1);
+  });
+
+  it('moves a repeating task to its next future slot and fires each slot once', async () => {
+    const task = await addTask({ interval_min: 60, task_tms: NOW - 30 });
+    const flight = fakeFlight();
+    let now = NOW;
+    const a = createScheduler({ db: dbA, flight, log: quiet, instanceId: 'A', now: () => now });
+    const b = createScheduler({ db: dbB, flight, log: quiet, instanceId: 'B', now: () => now });
+    await Promise.all([a.tick(), b.tick()]);
+    expect(flight.launches).toHaveLength(1);
+    expect(Number((await read(task.id)).task_tms)).toBe(NOW - 30 + 3600);
+    now = NOW + 3600;
+    await Promise.all([b.tick(), a.tick()]);
+    expect(flight.launches).toHaveLength(2);
+    expect(Number((await read(task.id)).task_tms)).toBe(NOW - 30 + 7200);
+  });
+
+  it('leaves paused, deleted and future tasks and live claims alone; takes over a stale claim', async () => {
+    await addTask({ task_state: 3 });
+    await addTask({ state: 10 });
+    await addTask({ task_tms: NOW + 60 });
+    await addTask({ task_state: 10 });
+    await addTask({ claimed_by: 'C', claimed_at: NOW - 30 });
+    const stale = await addTask({ claimed_by: 'C', claimed_at: NOW - 121 });
+    const flight = fakeFlight();
+    const a = createScheduler({ db: dbA, flight, log: quiet, instanceId: 'A', now: () => NOW });
+    expect(await a.tick()).toBe(1);
+    expect(flight.launches).toHaveLength(1);
+    expect((await read(stale.id)).task_state).toBe(10);
+  });
+});
+
+describe('missed-run policy', () => {
+  it('does not fly a run more than 10 minutes late, marks it 40 missed and schedules the next slot', async () => {
+    const once = await addTask({ task_tms: NOW - 601 });
+    const repeating = await addTask({ sn_id: 'SN-2', task_tms: NOW - 3 * 3600 - 700, interval_min: 60 });
+    const onTime = await addTask({ sn_id: 'SN-3', task_tms: NOW - 599 });
+    const flight = fakeFlight();
+    const a = createScheduler({ db: dbA, flight, log: quiet, instanceId: 'A', now: () => NOW });
+    expect(await a.tick()).toBe(3);
+    expect(flight.launches.map((l) => l.sn)).toEqual(['SN-3']);
+    expect(await read(once.id)).toMatchObject({ task_state: 40, last_outcome: 'missed' });
+    const r = await read(repeating.id);
+    expect(r).toMatchObject({ task_state: 40, last_outcome: 'missed' });
+    // The next slot of the series after now (3 h 11 min 40 s late with a 1 h period: 48 min 20 s ahead).
+    expect(Number(r.task_tms)).toBe(NOW - 3 * 3600 - 700 + 4 * 3600);
+    expect((await read(onTime.id)).task_state).toBe(10);
+  });
+});
+
+describe('outcome mapping', () => {
+  it('maps replies to task states', () => {
+    expect(outcomeOf(ok())).toEqual({ taskState: 10, text: 'sent' });
+    expect(outcomeOf({ code: 2000, msg: '', data: reply('pending') }).taskState).toBe(10);
+    expect(outcomeOf(fail('offline', 1, '设备不在线'))).toEqual({ taskState: 41, text: '设备不在线' });
+    expect(outcomeOf(fail('refused', 1, 'offline by checks')).taskState).toBe(41);
+    expect(outcomeOf(fail('timeout', 14, '设备未在规定时间内响应'))).toEqual({ taskState: 40, text: '设备未在规定时间内响应' });
+    expect(outcomeOf(fail('refused', 4, '飞机电量低于 50%')).taskState).toBe(40);
+    expect(outcomeOf(fail('rejected', 15, '')).text).toBe('rejected');
+  });
+
+  it('records refusals and thrown errors as send failures', async () => {
+    const off = await addTask({ sn_id: 'OFF' });
+    const slow = await addTask({ sn_id: 'SLOW' });
+    const boom = await addTask({ sn_id: 'BOOM' });
+    const flight = fakeFlight((sn) =>
+      sn === 'OFF' ? fail('offline', 1, '设备不在线') : sn === 'SLOW' ? fail('timeout', 14, '设备未在规定时间内响应') : new Error('link down'),
+    );
+    const a = createScheduler({ db: dbA, flight, log: quiet, instanceId: 'A', now: () => NOW });
+    expect(await a.tick()).toBe(3);
+    expect(await read(off.id)).toMatchObject({ task_state: 41, last_outcome: '设备不在线', claimed_by: null });
+    expect(await read(slow.id)).toMatchObject({ task_state: 40, last_outcome: '设备未在规定时间内响应' });
+    expect(await read(boom.id)).toMatchObject({ task_state: 40, last_outcome: 'link down' });
+  });
+});
