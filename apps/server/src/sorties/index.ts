@@ -1,14 +1,19 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Handlers } from '../calls/types.js';
 import type { AppDeps } from '../deps.js';
 import type { PushHub } from '../push/hub.js';
+import { SortieRecorder, recorders } from './recorder.js';
 
-/** Records sorties and their tracks from device events and telemetry. SCAFFOLD (issue 5). */
-export function startSortieRecorder(_deps: AppDeps, _hub: PushHub, _log: FastifyBaseLogger): { stop(): Promise<void> } {
-  return { stop: async () => undefined };
-}
+export { sortieHandlers } from './handlers.js';
 
-/** /sorties/list, /sorties/track, /alternate/list. SCAFFOLD. */
-export function sortieHandlers(_deps: AppDeps): Handlers {
-  return {};
+/** Records sorties and their tracks from device events and telemetry (see recorder.ts). */
+export function startSortieRecorder(deps: AppDeps, hub: PushHub, log: FastifyBaseLogger): { stop(): Promise<void> } {
+  const recorder = new SortieRecorder(deps, hub, log);
+  recorders.set(deps, recorder);
+  const started = recorder.start().catch((err: unknown) => log.error({ err }, 'sortie recorder did not start'));
+  return {
+    stop: async () => {
+      await started;
+      await recorder.stop();
+    },
+  };
 }

@@ -1,0 +1,70 @@
+import { ResultCode } from '@nest/contracts';
+import { rm } from 'node:fs/promises';
+import { CallError } from '../calls/errors.js';
+import type { AppDeps } from '../deps.js';
+import { inPlanScope, type PlanScope } from '../fences/store.js';
+import { STATE_DELETED, STATE_NORMAL, syncSortieCount } from '../sorties/store.js';
+import { fileOfUrl } from './files.js';
+
+interface FileRefs {
+  url: string;
+  thumb_url: string;
+}
+
+/** Removes the files of deleted results; after the transaction, so a rollback never loses a file. */
+export async function removeResultFiles(dataDir: string, rows: readonly FileRefs[]): Promise<void> {
+  const files = rows.flatMap((r) => [fileOfUrl(dataDir, r.url), fileOfUrl(dataDir, r.thumb_url)]).filter((f): f is string => f !== null);
+  await Promise.allSettled(files.map((f) => rm(f, { force: true })));
+}
+
+const notFound = () => new CallError(ResultCode.NOT_FOUND_OBJECT);
+
+/**
+ * Deletes results by id (state 20) and keeps their sorties' counts in step. Every id must be a live result
+ * the caller may see, else NOT_FOUND_OBJECT and nothing changes.
+ */
+export async function deleteResultIds(deps: AppDeps, scope: PlanScope, ids: readonly string[]): Promise<void> {
+  const unique = [...new Set(ids)];
+  const rows = await deps.db.transaction().execute(async (trx) => {
+    const found = await trx
+      .selectFrom('results')
+      .select(['id', 'company_id', 'sort_id', 'url', 'thumb_url'])
+      .where('id', 'in', unique)
+      .where('state', '=', STATE_NORMAL)
+      .execute();
+    if (found.length !== unique.length || found.some((r) => !inPlanScope(scope, r))) throw notFound();
+    await trx.updateTable('results').set({ state: STATE_DELETED }).where('id', 'in', unique).execute();
+    for (const s of new Set(found.map((r) => r.sort_id).filter((s): s is string => s !== null))) await syncSortieCount(trx, s);
+    return found;
+  });
+  await removeResultFiles(deps.config.dataDir, rows);
+}
+
+/** Deletes every result of one sortie the caller may see. */
+export async function deleteResultsOfSortie(deps: AppDeps, scope: PlanScope, sortId: string): Promise<void> {
+  const rows = await deps.db.transaction().execute(async (trx) => {
+    const sortie = await trx.selectFrom('sorties').select(['id', 'company_id']).where('id', '=', sortId).where('state', '=', STATE_NORMAL).executeTakeFirst();
+    if (!sortie || !inPlanScope(scope, sortie)) throw notFound();
+    const found = await trx.selectFrom('results').select(['url', 'thumb_url']).where('sort_id', '=', sortId).where('state', '=', STATE_NORMAL).execute();
+    await trx.updateTable('results').set({ state: STATE_DELETED }).where('sort_id', '=', sortId).where('state', '=', STATE_NORMAL).execute();
+    await syncSortieCount(trx, sortId);
+    return found;
+  });
+  await removeResultFiles(deps.config.dataDir, rows);
+}
+
+/** Deletes sorties with their results and tracks; all-or-nothing like deleteResultIds. */
+export async function deleteSorties(deps: AppDeps, scope: PlanScope, ids: readonly string[]): Promise<void> {
+  const unique = [...new Set(ids)];
+  const rows = await deps.db.transaction().execute(async (trx) => {
+    const found = await trx.selectFrom('sorties').select(['id', 'company_id']).where('id', 'in', unique).where('state', '=', STATE_NORMAL).execute();
+    if (found.length !== unique.length || found.some((r) => !inPlanScope(scope, r))) throw notFound();
+    const files = await trx.selectFrom('results').select(['url', 'thumb_url']).where('sort_id', 'in', unique).where('state', '=', STATE_NORMAL).execute();
+    await trx.updateTable('results').set({ state: STATE_DELETED }).where('sort_id', 'in', unique).where('state', '=', STATE_NORMAL).execute();
+    await trx.updateTable('sorties').set({ state: STATE_DELETED, count: 0 }).where('id', 'in', unique).execute();
+    // The track is only good for replaying the sortie: no reason to keep it.
+    await trx.deleteFrom('sortie_track').where('sort_id', 'in', unique).execute();
+    return files;
+  });
+  await removeResultFiles(deps.config.dataDir, rows);
+}

@@ -1,0 +1,280 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  MEDIA_CHUNK_MAX_BYTES,
+  MEDIA_UPLOAD_PATH,
+  PushMsgId,
+  mediaUploadStart,
+  type MediaUploadStart,
+  type ResultAddedPush,
+} from '@nest/contracts';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { nowSeconds } from '../db/index.js';
+import type { DeviceRow, MediaUploadsTable } from '../db/schema.js';
+import type { AppDeps } from '../deps.js';
+import type { PushHub } from '../push/hub.js';
+import { sortieOfFlight, syncSortieCount } from '../sorties/store.js';
+import { findFfmpeg } from '../videos/demo.js';
+import { authenticateDevice } from './auth.js';
+import { contentMatches, jpegSize, makeThumbnail, partPath, resultPlace, sha256Of } from './files.js';
+import { refusalBody, type UploadError } from './texts.js';
+import type { Selectable } from 'kysely';
+
+type UploadRow = Selectable<MediaUploadsTable>;
+/** The JSON body of a POST is a small description. */
+const START_BODY_LIMIT = 16 * 1024;
+const OCTET = 'application/offset+octet-stream';
+
+/** A refusal carried through the handler to the reply. */
+class Refusal extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: UploadError,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(error);
+  }
+}
+
+/**
+ * The device media upload endpoint (contracts MEDIA_UPLOAD_PATH, docs/device-protocol.md 9.4); README.md
+ * in this folder has the storage layout and the decisions. Everything lives in its own plugin scope: the
+ * app removed the global body parsers on purpose, and only these two routes take JSON and octet bodies.
+ */
+export async function registerMediaUpload(app: FastifyInstance, deps: AppDeps, hub: Pick<PushHub, 'publish'>): Promise<void> {
+  const uploads = new MediaUploads(deps, hub, findFfmpeg());
+  await app.register(async (scope) => {
+    scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: START_BODY_LIMIT }, (_req, body, done) => {
+      try {
+        done(null, JSON.parse(body as string));
+      } catch {
+        done(Object.assign(new Error('bad json'), { statusCode: 400 }), undefined);
+      }
+    });
+    scope.addContentTypeParser(OCTET, { parseAs: 'buffer', bodyLimit: MEDIA_CHUNK_MAX_BYTES }, (_req, body, done) => done(null, body));
+    const devices = new WeakMap<FastifyRequest, DeviceRow>();
+    // Before the body is read: a stranger cannot make the server buffer a chunk.
+    scope.addHook('onRequest', async (request, reply) => {
+      const device = await authenticateDevice(deps, request);
+      if (!device) {
+        return reply.code(401).header('www-authenticate', 'Basic realm="nest-media"').send(refusalBody('unauthorized'));
+      }
+      devices.set(request, device);
+    });
+    scope.setErrorHandler((err: FastifyError, request, reply) => answerError(err, request, reply));
+    scope.post(MEDIA_UPLOAD_PATH, async (request, reply) => {
+      const meta = mediaUploadStart.safeParse(request.body);
+      if (!meta.success) return reply.code(400).send(refusalBody('bad_request', { issues: meta.error.issues.map((i) => i.path.join('.')) }));
+      return uploads.start(devices.get(request)!, meta.data);
+    });
+    scope.patch<{ Params: { media_id: string } }>(`${MEDIA_UPLOAD_PATH}/:media_id`, async (request) => {
+      if (request.headers['content-type']?.split(';')[0]?.trim().toLowerCase() !== OCTET) throw new Refusal(415, 'unsupported_media');
+      const offset = Number(request.headers['upload-offset']);
+      if (!/^\d{1,15}$/.test(String(request.headers['upload-offset'] ?? '')) || !Number.isSafeInteger(offset)) {
+        throw new Refusal(400, 'bad_offset_header');
+      }
+      const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      return uploads.append(devices.get(request)!, request.params.media_id, offset, body);
+    });
+  });
+}
+
+function answerError(err: FastifyError | Refusal, request: FastifyRequest, reply: FastifyReply) {
+  if (err instanceof Refusal) return reply.code(err.status).send(refusalBody(err.error, err.extra));
+  const status = err.statusCode ?? 500;
+  if (status === 413) return reply.code(413).send(refusalBody('too_large'));
+  if (status === 415) return reply.code(415).send(refusalBody('unsupported_media'));
+  if (status >= 400 && status < 500) return reply.code(status).send(refusalBody('bad_request'));
+  request.log.error({ err }, 'media upload failed');
+  return reply.code(500).send(refusalBody('server_error'));
+}
+
+/** The upload state machine: rows in media_uploads, bytes in DATA_DIR/tmp/uploads, results when complete. */
+export class MediaUploads {
+  /** One operation at a time per upload (two PATCHes of one media_id must not interleave). */
+  private readonly locks = new Map<string, Promise<unknown>>();
+
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly hub: Pick<PushHub, 'publish'>,
+    private readonly ffmpeg: string | null,
+  ) {}
+
+  private locked<T>(key: string, job: () => Promise<T>): Promise<T> {
+    const prev = this.locks.get(key) ?? Promise.resolve();
+    const next = prev.then(job, job);
+    const tail = next.catch(() => undefined);
+    this.locks.set(key, tail);
+    void tail.then(() => {
+      if (this.locks.get(key) === tail) this.locks.delete(key);
+    });
+    return next;
+  }
+
+  private row(sn: string, mediaId: string): Promise<UploadRow | undefined> {
+    return this.deps.db.selectFrom('media_uploads').selectAll().where('sn_id', '=', sn).where('media_id', '=', mediaId).executeTakeFirst();
+  }
+
+  private async setReceived(sn: string, mediaId: string, received: number): Promise<void> {
+    await this.deps.db
+      .updateTable('media_uploads')
+      .set({ received, updated_at: nowSeconds() })
+      .where('sn_id', '=', sn)
+      .where('media_id', '=', mediaId)
+      .execute();
+  }
+
+  /** What is really on disk: the row may be ahead of the file after a crash or a wiped tmp directory. */
+  private async resumable(row: UploadRow): Promise<number> {
+    const received = Number(row.received);
+    const onDisk = await stat(partPath(this.deps.config.dataDir, row.sn_id, row.media_id)).then((s) => s.size, () => 0);
+    if (onDisk >= received) return received;
+    await this.setReceived(row.sn_id, row.media_id, onDisk);
+    return onDisk;
+  }
+
+  /** POST: creates the upload or answers where it stands (a finished one: complete, never a second result). */
+  start(device: DeviceRow, meta: MediaUploadStart): Promise<{ offset: number; complete: boolean }> {
+    const sn = device.sn_id;
+    return this.locked(`${sn}/${meta.media_id}`, async () => {
+      const { db } = this.deps;
+      const row = await this.row(sn, meta.media_id);
+      if (row?.result_id) return { offset: Number(row.size), complete: true };
+      const now = nowSeconds();
+      if (row && (row.sha256 !== meta.sha256 || Number(row.size) !== meta.size)) {
+        // Another file under the same id (the device re-encoded it): start it over.
+        await rm(partPath(this.deps.config.dataDir, sn, meta.media_id), { force: true });
+        await db
+          .updateTable('media_uploads')
+          .set({ meta: JSON.stringify(meta), size: meta.size, sha256: meta.sha256, received: 0, updated_at: now })
+          .where('sn_id', '=', sn)
+          .where('media_id', '=', meta.media_id)
+          .execute();
+        return { offset: 0, complete: false };
+      }
+      if (!row) {
+        await db
+          .insertInto('media_uploads')
+          .values({ media_id: meta.media_id, sn_id: sn, meta: JSON.stringify(meta), size: meta.size, sha256: meta.sha256, received: 0, created_at: now, updated_at: now })
+          .onConflict((oc) => oc.columns(['sn_id', 'media_id']).doNothing())
+          .execute();
+        return { offset: 0, complete: false };
+      }
+      const offset = await this.resumable(row);
+      // Every byte arrived but the result was not made (a crash while finishing): finish now.
+      if (offset === meta.size) return this.finish(device, row);
+      return { offset, complete: false };
+    });
+  }
+
+  /** PATCH: appends one chunk at `offset`; the last one finishes the upload. */
+  append(device: DeviceRow, mediaId: string, offset: number, chunk: Buffer): Promise<{ offset: number; complete: boolean }> {
+    const sn = device.sn_id;
+    return this.locked(`${sn}/${mediaId}`, async () => {
+      const row = await this.row(sn, mediaId);
+      if (!row) throw new Refusal(404, 'not_found');
+      const size = Number(row.size);
+      if (row.result_id) return { offset: size, complete: true };
+      const received = await this.resumable(row);
+      if (offset !== received) throw new Refusal(409, 'offset_mismatch', { offset: received });
+      if (received + chunk.length > size) throw new Refusal(413, 'too_large', { offset: received });
+      if (chunk.length > 0) {
+        const file = partPath(this.deps.config.dataDir, sn, mediaId);
+        await mkdir(path.dirname(file), { recursive: true });
+        const fh = await open(file, received === 0 ? 'w' : 'r+');
+        try {
+          // Bytes past `received` (a write whose row update was lost) are overwritten, never kept.
+          await fh.truncate(received);
+          await fh.write(chunk, 0, chunk.length, received);
+        } finally {
+          await fh.close();
+        }
+        await this.setReceived(sn, mediaId, received + chunk.length);
+      }
+      if (received + chunk.length < size) return { offset: received + chunk.length, complete: false };
+      return this.finish(device, { ...row, received: size });
+    });
+  }
+
+  /** Restarts an upload at 0 (the whole file was wrong). */
+  private async reset(row: UploadRow, error: UploadError): Promise<never> {
+    await rm(partPath(this.deps.config.dataDir, row.sn_id, row.media_id), { force: true });
+    await this.setReceived(row.sn_id, row.media_id, 0);
+    throw new Refusal(422, error, { offset: 0 });
+  }
+
+  /**
+   * All bytes are in: verify (sha256, content type), move into /media/results/, thumbnail, then ONE
+   * transaction makes the result and marks the upload complete. Files are removed again when it fails.
+   */
+  private async finish(device: DeviceRow, row: UploadRow): Promise<{ offset: number; complete: boolean }> {
+    const { db, config } = this.deps;
+    const meta = JSON.parse(row.meta) as MediaUploadStart;
+    const part = partPath(config.dataDir, row.sn_id, row.media_id);
+    if ((await sha256Of(part)) !== row.sha256) return this.reset(row, 'sha256_mismatch');
+    if (!(await contentMatches(part, meta.mime))) return this.reset(row, 'content_mismatch');
+
+    const id = randomUUID();
+    const ext = meta.mime === 'image/jpeg' ? 'jpg' : 'mp4';
+    const place = resultPlace(config.dataDir, new Date());
+    await mkdir(place.dir, { recursive: true });
+    const file = path.join(place.dir, `${id}.${ext}`);
+    const thumb = path.join(place.dir, `${id}_thumb.jpg`);
+    await rename(part, file);
+    const dims = meta.mime === 'image/jpeg' && (meta.width === null || meta.height_px === null) ? await jpegSize(file) : null;
+    const thumbed = await makeThumbnail(file, thumb, meta.mime, this.ffmpeg);
+    const url = `${place.url}${id}.${ext}`;
+    const thumbUrl = thumbed ? `${place.url}${id}_thumb.jpg` : '';
+    let sortId: string | null = null;
+    try {
+      await db.transaction().execute(async (trx) => {
+        sortId = meta.flight_id ? ((await sortieOfFlight(trx, row.sn_id, meta.flight_id))?.id ?? null) : null;
+        await trx
+          .insertInto('results')
+          .values({
+            id,
+            media_id: row.media_id,
+            sn_id: row.sn_id,
+            company_id: device.company_id,
+            sort_id: sortId,
+            type: meta.type,
+            file_name: meta.file_name,
+            url,
+            thumb_url: thumbUrl,
+            mime: meta.mime,
+            size: meta.size,
+            width: meta.width ?? dims?.width ?? null,
+            height_px: meta.height_px ?? dims?.height ?? null,
+            duration: meta.duration,
+            lat: meta.lat,
+            lng: meta.lng,
+            height: meta.height,
+            waypoint_index: meta.waypoint_index,
+            taken_at: meta.taken_at,
+            created_at: nowSeconds(),
+          })
+          .execute();
+        const marked = await trx
+          .updateTable('media_uploads')
+          .set({ result_id: id, received: meta.size, updated_at: nowSeconds() })
+          .where('sn_id', '=', row.sn_id)
+          .where('media_id', '=', row.media_id)
+          .where('result_id', 'is', null)
+          .executeTakeFirst();
+        if (Number(marked.numUpdatedRows) !== 1) throw new Error('upload finished twice');
+        if (sortId) await syncSortieCount(trx, sortId);
+      });
+    } catch (err) {
+      await Promise.allSettled([rm(file, { force: true }), rm(thumb, { force: true })]);
+      // Another instance may have finished it (results are unique per sn and media_id).
+      const again = await this.row(row.sn_id, row.media_id);
+      if (again?.result_id) return { offset: Number(again.size), complete: true };
+      await this.setReceived(row.sn_id, row.media_id, 0);
+      throw err;
+    }
+    const push: ResultAddedPush = { sn_id: row.sn_id, sort_id: sortId, id, type: meta.type, url, thumb_url: thumbUrl };
+    this.hub.publish(row.sn_id, PushMsgId.RESULT_ADDED, push);
+    return { offset: meta.size, complete: true };
+  }
+}

@@ -1,0 +1,280 @@
+import { randomUUID } from 'node:crypto';
+import {
+  FlightMethod,
+  PushMsgId,
+  alternateLandingEvent,
+  flightEndEvent,
+  flightStartEvent,
+  type LinkEnvelope,
+  type SortiePush,
+} from '@nest/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import { nowSeconds } from '../db/index.js';
+import type { AppDeps } from '../deps.js';
+import { findDeviceBySn } from '../devices/store.js';
+import type { LiveDevice } from '../link/service.js';
+import type { PushHub } from '../push/hub.js';
+import { STATE_NORMAL, attachEarlyResults, syncSortieCount } from './store.js';
+import { distanceM, keepPoint, pointOf, type TrackPoint } from './track.js';
+
+export interface RecorderOptions {
+  /** How often buffered track points are written (one insert per flush). */
+  flushMs: number;
+  /** An open sortie without telemetry or events for this long is closed (restart leftovers, lost flight.end). */
+  idleMs: number;
+  sweepMs: number;
+}
+export const DEFAULT_RECORDER_OPTIONS: RecorderOptions = { flushMs: 3000, idleMs: 15 * 60_000, sweepMs: 60_000 };
+/** Rows per insert statement: 10 columns each stays far below SQLite's and PostgreSQL's parameter limits. */
+const INSERT_CHUNK = 500;
+
+interface OpenSortie {
+  sortId: string;
+  flightId: string;
+  missionName: string;
+  last: TrackPoint | null;
+  /** Metres along the kept points, for sorties closed without a flight.end. */
+  distance: number;
+  heardAt: number;
+}
+type Row = TrackPoint & { sort_id: string };
+
+/** Device times may come in s or ms: anything past year 5138 in seconds is taken for ms. */
+export const toSeconds = (t: number): number => (t > 1e11 ? Math.floor(t / 1000) : Math.floor(t));
+
+/** The recorder per app, so the track call can flush before it reads. */
+export const recorders = new WeakMap<AppDeps, SortieRecorder>();
+
+/**
+ * Turns device flight events and telemetry into sorties, their tracks and alternate-landing records.
+ * Events of one device are handled in order (a chain per sn) so a quick start/end pair cannot cross.
+ */
+export class SortieRecorder {
+  private readonly open = new Map<string, OpenSortie>();
+  private buffer: Row[] = [];
+  private readonly chains = new Map<string, Promise<void>>();
+  private timers: NodeJS.Timeout[] = [];
+  private flushing: Promise<void> = Promise.resolve();
+  private stopped = false;
+
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly hub: Pick<PushHub, 'publish'>,
+    private readonly log: Pick<FastifyBaseLogger, 'warn' | 'info'>,
+    private readonly opts: RecorderOptions = DEFAULT_RECORDER_OPTIONS,
+  ) {}
+
+  private readonly onEvent = (sn: string, m: LinkEnvelope) => this.enqueue(sn, () => this.handleEvent(sn, m));
+  private readonly onTelemetry = (sn: string, d: LiveDevice) => this.track(sn, d);
+
+  async start(): Promise<void> {
+    // Sorties a previous run left open carry on: a flight.end, a new flight or the idle timeout closes them.
+    const rows = await this.deps.db
+      .selectFrom('sorties')
+      .select(['id', 'sn_id', 'flight_id', 'mission_name', 'start_time'])
+      .where('end_time', 'is', null)
+      .where('state', '=', STATE_NORMAL)
+      .orderBy('start_time', 'asc')
+      .execute();
+    const now = Date.now();
+    for (const r of rows) {
+      this.open.set(r.sn_id, { sortId: r.id, flightId: r.flight_id, missionName: r.mission_name, last: null, distance: 0, heardAt: now });
+    }
+    const link = this.deps.live.link;
+    link.on('event', this.onEvent);
+    link.on('telemetry', this.onTelemetry);
+    this.timers.push(setInterval(() => void this.flush(), this.opts.flushMs));
+    this.timers.push(setInterval(() => void this.sweep(), this.opts.sweepMs));
+    for (const t of this.timers) t.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    const link = this.deps.live.link;
+    link.off('event', this.onEvent);
+    link.off('telemetry', this.onTelemetry);
+    for (const t of this.timers) clearInterval(t);
+    await Promise.allSettled([...this.chains.values()]);
+    await this.flush();
+  }
+
+  /** The open sortie of a device (tests, diagnostics). */
+  openOf(sn: string): string | null {
+    return this.open.get(sn)?.sortId ?? null;
+  }
+
+  /** Writes the buffered points: one insert per chunk, flushes never overlap. */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(async () => {
+      const rows = this.buffer;
+      if (rows.length === 0) return;
+      this.buffer = [];
+      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+        try {
+          await this.deps.db
+            .insertInto('sortie_track')
+            .values(rows.slice(i, i + INSERT_CHUNK))
+            .onConflict((oc) => oc.columns(['sort_id', 't']).doNothing())
+            .execute();
+        } catch (err) {
+          // A sortie deleted meanwhile (foreign key) or a database hiccup: the points are lost, the flight is not.
+          this.log.warn({ err: (err as Error).message }, 'sortie recorder: track points not stored');
+        }
+      }
+    });
+    return this.flushing;
+  }
+
+  private enqueue(sn: string, job: () => Promise<void>): void {
+    const prev = this.chains.get(sn) ?? Promise.resolve();
+    const next = prev.then(job).catch((err: unknown) => this.log.warn({ err: (err as Error).message, sn }, 'sortie recorder: event failed'));
+    this.chains.set(sn, next);
+    void next.then(() => {
+      if (this.chains.get(sn) === next) this.chains.delete(sn);
+    });
+  }
+
+  private track(sn: string, d: LiveDevice): void {
+    const open = this.open.get(sn);
+    const drone = d.telemetry?.drone;
+    if (!open || !drone) return;
+    const point = pointOf(drone, d.telemetryAt ?? Date.now());
+    open.heardAt = Date.now();
+    if (!keepPoint(open.last, point)) return;
+    if (open.last) open.distance += distanceM(open.last, point);
+    open.last = point;
+    this.buffer.push({ sort_id: open.sortId, ...point });
+  }
+
+  private async handleEvent(sn: string, m: LinkEnvelope): Promise<void> {
+    const open = this.open.get(sn);
+    if (open) open.heardAt = Date.now();
+    switch (m.method) {
+      case FlightMethod.FLIGHT_START: {
+        const data = flightStartEvent.safeParse(m.data);
+        if (!data.success) return this.bad(sn, m.method, data.error.message);
+        return this.started(sn, data.data);
+      }
+      case FlightMethod.FLIGHT_END: {
+        const data = flightEndEvent.safeParse(m.data);
+        if (!data.success) return this.bad(sn, m.method, data.error.message);
+        return this.ended(sn, data.data);
+      }
+      case FlightMethod.ALTERNATE: {
+        const data = alternateLandingEvent.safeParse(m.data);
+        if (!data.success) return this.bad(sn, m.method, data.error.message);
+        return this.alternate(sn, data.data);
+      }
+      default:
+        return;
+    }
+  }
+
+  private bad(sn: string, method: string, why: string): void {
+    this.log.warn({ sn, method, why }, 'sortie recorder: event data ignored');
+  }
+
+  private async companyOf(sn: string): Promise<string | null> {
+    const row = this.deps.live.directory.get(sn) ?? (await findDeviceBySn(this.deps.db, sn));
+    return row ? row.company_id : null;
+  }
+
+  private async started(sn: string, e: ReturnType<typeof flightStartEvent.parse>): Promise<void> {
+    const { db } = this.deps;
+    const company = await this.companyOf(sn);
+    if (company === null) return;
+    const existing = await db.selectFrom('sorties').select(['id', 'mission_name']).where('flight_id', '=', e.flight_id).executeTakeFirst();
+    if (existing) return; // a repeat (or another instance recorded it)
+    // A new flight means any earlier one of this device is over, whatever happened to its flight.end.
+    const stale = await db.selectFrom('sorties').select('id').where('sn_id', '=', sn).where('end_time', 'is', null).execute();
+    for (const s of stale) await this.close(sn, s.id, {});
+    const mission = e.mission_id
+      ? await db.selectFrom('missions').select(['name', 'mission_type']).where('id', '=', e.mission_id).executeTakeFirst()
+      : undefined;
+    const who = await db
+      .selectFrom('command_log')
+      .select(['u_id', 'user_name'])
+      .where('flight_id', '=', e.flight_id)
+      .orderBy('created_at', 'asc')
+      .executeTakeFirst();
+    const id = randomUUID();
+    const missionName = e.mission_name ?? mission?.name ?? '';
+    const res = await db
+      .insertInto('sorties')
+      .values({
+        id,
+        flight_id: e.flight_id,
+        sn_id: sn,
+        uav_id: e.uav_sn,
+        company_id: company,
+        mission_id: e.mission_id,
+        mission_name: missionName,
+        mission_type: mission?.mission_type ?? 0,
+        u_id: who?.u_id ?? '',
+        user_name: who?.user_name ?? '',
+        start_time: toSeconds(e.started_at) || nowSeconds(),
+        created_at: nowSeconds(),
+      })
+      .onConflict((oc) => oc.column('flight_id').doNothing())
+      .executeTakeFirst();
+    if (Number(res.numInsertedOrUpdatedRows ?? 1) === 0) return;
+    this.open.set(sn, { sortId: id, flightId: e.flight_id, missionName, last: null, distance: 0, heardAt: Date.now() });
+    await attachEarlyResults(db, sn, e.flight_id, id);
+    this.push(sn, { sn_id: sn, sort_id: id, state: 'started', mission_name: missionName });
+  }
+
+  private async ended(sn: string, e: ReturnType<typeof flightEndEvent.parse>): Promise<void> {
+    const row = await this.deps.db
+      .selectFrom('sorties')
+      .select('id')
+      .where('flight_id', '=', e.flight_id)
+      .where('sn_id', '=', sn)
+      .where('end_time', 'is', null)
+      .executeTakeFirst();
+    if (!row) return;
+    await this.close(sn, row.id, { end: toSeconds(e.ended_at), distance: e.distance, place: e.place });
+  }
+
+  /** Flushes the track, then closes the sortie with its result count. */
+  private async close(sn: string, sortId: string, end: { end?: number; distance?: number; place?: number }): Promise<void> {
+    const open = this.open.get(sn);
+    const mine = open?.sortId === sortId ? open : null;
+    if (mine) this.open.delete(sn);
+    await this.flush();
+    const { db } = this.deps;
+    const endTime = end.end ?? (mine ? Math.floor((mine.last?.t ?? mine.heardAt) / 1000) : nowSeconds());
+    const res = await db
+      .updateTable('sorties')
+      .set({ end_time: endTime, distance: end.distance ?? Math.round(mine?.distance ?? 0), place: end.place ?? null })
+      .where('id', '=', sortId)
+      .where('end_time', 'is', null)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) === 0) return;
+    await syncSortieCount(db, sortId);
+    const row = await db.selectFrom('sorties').select('mission_name').where('id', '=', sortId).executeTakeFirst();
+    this.push(sn, { sn_id: sn, sort_id: sortId, state: 'ended', mission_name: row?.mission_name ?? '' });
+  }
+
+  private async alternate(sn: string, e: ReturnType<typeof alternateLandingEvent.parse>): Promise<void> {
+    const company = await this.companyOf(sn);
+    if (company === null) return;
+    await this.deps.db
+      .insertInto('alternate_landings')
+      .values({ id: randomUUID(), sn_id: sn, company_id: company, ...e, create_time: nowSeconds() })
+      .onConflict((oc) => oc.columns(['sn_id', 'flight_id', 'timestamp']).doNothing())
+      .execute();
+  }
+
+  /** Closes sorties that went quiet (the device restarted, the flight.end never came). */
+  private async sweep(): Promise<void> {
+    const cutoff = Date.now() - this.opts.idleMs;
+    for (const [sn, o] of this.open) {
+      if (o.heardAt < cutoff) this.enqueue(sn, () => this.close(sn, o.sortId, {}));
+    }
+  }
+
+  private push(sn: string, data: SortiePush): void {
+    this.hub.publish(sn, PushMsgId.SORTIE, data);
+  }
+}
