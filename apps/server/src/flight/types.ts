@@ -16,6 +16,8 @@ export interface CommandAnswer {
   /** Text in the actor's language (empty on success). */
   msg: string;
   data: CommandReplyPush;
+  /** Nothing to reply (an accepted virtual-stick frame: frames are answered only when refused). */
+  silent?: boolean;
 }
 
 /** Flight operations of the server (flight/): commands, process control, pre-flight checks, missions. */

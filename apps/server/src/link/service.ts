@@ -74,17 +74,28 @@ export interface LiveDevice {
 export type CommandOutcome =
   | { status: 'ok'; tid: string; attempts: number; reply: CommandReplyData }
   | { status: 'failed'; tid: string; attempts: number; reply: CommandReplyData }
-  | { status: 'timeout'; tid: string; attempts: number };
+  | { status: 'timeout'; tid: string; attempts: number }
+  /** The device was offline at send (attempts 0: nothing published) or went offline while waiting. */
+  | { status: 'offline'; tid: string; attempts: number };
 
 export interface CommandOptions {
   timeoutMs?: number;
   resends?: number;
   bid?: string;
+  /** Use this tid (the caller's command id, so a repeat of the same command is recognised by the device). */
+  tid?: string;
+  /**
+   * Do not send to an offline device, and stop waiting as soon as it goes offline (outcome `offline`).
+   * Opt-in: a caller that prefers the full timeout (video on demand) keeps the old behaviour.
+   */
+  abortOffline?: boolean;
 }
 
 interface Pending {
   sn: string;
   resolve: (reply: CommandReplyData) => void;
+  /** Set for abortOffline commands: ends the wait with `offline`. */
+  offline?: () => void;
 }
 
 /** Why a device message was dropped (counted in `stats.dropped`). */
@@ -235,9 +246,10 @@ export class LinkService extends EventEmitter<LinkEvents> {
   command(sn: string, method: string, data: unknown, opts: CommandOptions = {}): Promise<CommandOutcome> {
     const timeoutMs = opts.timeoutMs ?? COMMAND_TIMEOUT_MS;
     const resends = opts.resends ?? COMMAND_MAX_RESENDS;
-    const tid = randomUUID();
+    const tid = opts.tid ?? randomUUID();
     const payload = JSON.stringify(linkMessage(method, data, { tid, bid: opts.bid }));
     const topic = topicOf(sn, 'commands');
+    if (opts.abortOffline && !this.isOnline(sn)) return Promise.resolve({ status: 'offline', tid, attempts: 0 });
     return new Promise<CommandOutcome>((resolve) => {
       let attempts = 0;
       let timer: NodeJS.Timeout | null = null;
@@ -260,9 +272,26 @@ export class LinkService extends EventEmitter<LinkEvents> {
           this.pending.delete(tid);
           resolve({ status: reply.result === 0 ? 'ok' : 'failed', tid, attempts, reply });
         },
+        offline: opts.abortOffline
+          ? () => {
+              if (timer) clearTimeout(timer);
+              this.pending.delete(tid);
+              resolve({ status: 'offline', tid, attempts });
+            }
+          : undefined,
       });
       send();
     });
+  }
+
+  /**
+   * Publishes a command that gets no reply (virtual-stick frames): QoS 0, never re-sent, since a late
+   * frame is worse than a lost one (the next frame supersedes it). Answers false when the device is offline.
+   */
+  publishCommand(sn: string, method: string, data: unknown): boolean {
+    if (!this.client || !this.isOnline(sn)) return false;
+    this.client.publish(topicOf(sn, 'commands'), JSON.stringify(linkMessage(method, data, { tid: randomUUID() })), { qos: 0 });
+    return true;
   }
 
   // ------------------------------------------------------------------------------------------ messages
@@ -393,6 +422,9 @@ export class LinkService extends EventEmitter<LinkEvents> {
   private setOnline(d: LiveDevice, online: boolean, now: number): void {
     d.online = online;
     d.since = now;
+    if (!online) {
+      for (const p of [...this.pending.values()]) if (p.sn === d.sn) p.offline?.();
+    }
     this.emit('online', d.sn, online, d);
   }
 

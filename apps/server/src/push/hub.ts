@@ -4,8 +4,13 @@ import {
   PUSH_MAX_FRAME_BYTES,
   PushMsgId,
   ResultCode,
+  FlightMethod,
   codeText,
+  controlCommandData,
   equipmentVerifyData,
+  flowProgressSchema,
+  missionProgressSchema,
+  processControlData,
   fleetSubscribeData,
   holds,
   licencePlain,
@@ -17,6 +22,8 @@ import {
   userVerifyData,
   type DeviceTelemetryPush,
   type FleetEntry,
+  type FlowProgress,
+  type MissionProgress,
   type Lang,
   type PushReply,
 } from '@nest/contracts';
@@ -30,7 +37,7 @@ import { fleetEntryOf } from '../devices/view.js';
 import type { LiveDevice } from '../link/service.js';
 import { isSuper } from '../users/store.js';
 import { say, type TextKey } from '../texts.js';
-import type { FlightRuntime } from '../flight/types.js';
+import type { Actor, CommandAnswer, FlightRuntime } from '../flight/types.js';
 
 /** More frames than this within one second close the socket with 1008 (policy violation). */
 export const PUSH_FLOOD_FRAMES_PER_SECOND = 50;
@@ -47,6 +54,8 @@ interface Verified {
   sessionId: string;
   userId: string;
   tokenHash: string;
+  /** Shown in the command audit log. */
+  nick: string;
   /** Which devices this user may see. */
   scope: Scope;
 }
@@ -112,7 +121,14 @@ const frameText = (data: RawData): string =>
  * - 210 FLEET_SUBSCRIBE `{on}`: with on, 310 FLEET_UPDATE batches every FLEET_UPDATE_PERIOD_MS with every
  *   visible device that changed since the last batch (one entry per device); the first batch, sent at
  *   once, holds every visible device with a known position.
- * - 401 / 473: NOT_IMPLEMENTED for now. Anything else: BAD_REQUEST.
+ * - 401 CONTROL / 473 PROCESS_CONTROL: validated (contracts controlCommandData / processControlData, else
+ *   BAD_REQUEST; a device outside the user's scope: NOT_FOUND_OBJECT), then run by the flight runtime
+ *   off the socket's queue (a command may wait seconds for its device; stick frames and heartbeats must
+ *   not wait behind it) and answered with its CommandAnswer (2000 / 2002); accepted stick frames get none.
+ * - Device events flow.progress -> 320 FLOW_PROGRESS `{sn_id, flow}`, mission.progress -> 330
+ *   MISSION_PROGRESS `{sn_id, mission, mission_name}` to sockets watching the device; a 200 is followed by
+ *   the current 320 and 330 from the retained state, so a panel opened mid-flight shows the timeline.
+ * Anything else: BAD_REQUEST.
  * Frames are handled one at a time per socket, in order. Oversized or malformed frames answer BAD_REQUEST;
  * a flood closes the socket. A socket that cannot keep up (send buffer over PUSH_BUFFER_LIMIT) misses
  * live frames instead of queueing them without bound; fleet batches then catch up with the latest state.
@@ -140,6 +156,31 @@ export class PushHub {
     directory.onChange((changed) => {
       for (const sn of changed) this.bump(sn);
     });
+    link.on('event', (sn, m) => {
+      if (m.method === FlightMethod.FLOW_PROGRESS) {
+        const flow = flowProgressSchema.safeParse(m.data);
+        if (flow.success) this.publish(sn, PushMsgId.FLOW_PROGRESS, { sn_id: sn, flow: flow.data });
+      } else if (m.method === FlightMethod.MISSION_PROGRESS) {
+        const mission = missionProgressSchema.safeParse(m.data);
+        if (mission.success) void this.missionFrame(sn, mission.data).then((data) => this.publish(sn, PushMsgId.MISSION_PROGRESS, data));
+      }
+    });
+  }
+
+  /** Route names by id (a route's name is shown with its progress; names rarely change). */
+  private readonly missionNames = new Map<string, string>();
+
+  private async missionFrame(sn: string, mission: MissionProgress | null): Promise<{ sn_id: string; mission: MissionProgress | null; mission_name?: string }> {
+    const id = mission?.mission_id;
+    if (!id) return { sn_id: sn, mission };
+    let name = this.missionNames.get(id);
+    if (name === undefined) {
+      const row = await this.deps.db.selectFrom('missions').select('name').where('id', '=', id).executeTakeFirst().catch(() => undefined);
+      name = row?.name ?? '';
+      if (this.missionNames.size > 5000) this.missionNames.clear();
+      this.missionNames.set(id, name);
+    }
+    return { sn_id: sn, mission, mission_name: name };
   }
 
   setFlight(flight: FlightRuntime): void {
@@ -300,7 +341,7 @@ export class PushHub {
         return this.fleetSubscribe(client, body);
       case PushMsgId.CONTROL:
       case PushMsgId.PROCESS_CONTROL:
-        return client.fail(ResultCode.NOT_IMPLEMENTED, msgId);
+        return this.command(client, client.verified, msgId, body);
       default:
         return client.fail(ResultCode.BAD_REQUEST, msgId, 'push.msg.unknown', { msg_id: msgId });
     }
@@ -325,6 +366,7 @@ export class PushHub {
       sessionId: caller.sessionId,
       userId: caller.user.u_id,
       tokenHash: hashToken(token),
+      nick: caller.user.nick,
       scope: { companyId: caller.user.company_id, all: isSuper(caller.funList) },
     };
     client.send(ResultCode.OK, id, { u_id: caller.user.u_id });
@@ -366,6 +408,45 @@ export class PushHub {
     client.send(ResultCode.OK, id, { sn_id: snId });
     client.send(ResultCode.OK, PushMsgId.DEVICE_STATUS, this.deps.live.status.snapshot(snId));
     if (fresh) this.deps.live.video.watch(snId, client);
+    await this.progressSnapshot(client, snId);
+  }
+
+  /** 401 / 473: checked here, run by the flight runtime without holding up the socket's queue. */
+  private command(client: PushClient, verified: Verified, msgId: number, body: Record<string, unknown>): void {
+    const flight = this.flight;
+    if (!flight) return client.fail(ResultCode.NOT_IMPLEMENTED, msgId);
+    const parsed = msgId === PushMsgId.CONTROL ? controlCommandData.safeParse(body) : processControlData.safeParse(body);
+    if (!parsed.success) return client.fail(ResultCode.BAD_REQUEST, msgId, 'push.frame.malformed');
+    const device = this.deps.live.directory.get(parsed.data.sn_id);
+    if (!device || !inScope(verified.scope, device)) return client.fail(ResultCode.NOT_FOUND_OBJECT, msgId);
+    const actor: Actor = {
+      u_id: verified.userId,
+      nick: verified.nick,
+      company_id: verified.scope.companyId,
+      all: verified.scope.all,
+      source: 'console',
+    };
+    const lang = client.lang;
+    const run: Promise<CommandAnswer> =
+      msgId === PushMsgId.CONTROL
+        ? flight.control(actor, controlCommandData.parse(body), lang)
+        : flight.process(actor, processControlData.parse(body), lang);
+    void run
+      .then((answer) => {
+        if (!answer.silent) client.send(answer.code, msgId, answer.data, answer.msg || undefined);
+      })
+      .catch((err: unknown) => {
+        this.log.error({ err }, 'push command failed');
+        client.send(ResultCode.SERVER_ERROR, msgId);
+      });
+  }
+
+  /** The current flow and mission of a device, from its retained state (a panel opened mid-flight). */
+  private async progressSnapshot(client: PushClient, sn: string): Promise<void> {
+    const state = this.deps.live.link.device(sn)?.state;
+    const flow: FlowProgress | null = state?.flow ?? null;
+    client.send(ResultCode.OK, PushMsgId.FLOW_PROGRESS, { sn_id: sn, flow });
+    client.send(ResultCode.OK, PushMsgId.MISSION_PROGRESS, await this.missionFrame(sn, state?.mission ?? null));
   }
 
   private fleetSubscribe(client: PushClient, body: Record<string, unknown>): void {

@@ -197,6 +197,9 @@ describe('200 equipment verification', () => {
     });
     // The status snapshot follows the verification.
     expect(await s.next()).toMatchObject({ code: ResultCode.OK, msg_id: 301, data: { sn_id: 'SN-42', state: 2, connected_by: null } });
+    // Then the current flow (320) and mission (330) from the retained state: none yet.
+    expect(await s.next()).toMatchObject({ code: ResultCode.OK, msg_id: 320, data: { sn_id: 'SN-42', flow: null } });
+    expect(await s.next()).toMatchObject({ code: ResultCode.OK, msg_id: 330, data: { sn_id: 'SN-42', mission: null } });
     expect(server.app.nest.hub.publish('SN-42', 300, { battery: 88 })).toBe(1);
     expect(await s.next()).toEqual({ code: ResultCode.OK, msg: codeText(ResultCode.OK, 'en'), msg_id: 300, data: { battery: 88 } });
     expect(server.app.nest.hub.publish('SN-other', 300, {})).toBe(0);
@@ -226,15 +229,17 @@ describe('200 equipment verification', () => {
 });
 
 describe('other messages and malformed frames', () => {
-  it('answers NOT_IMPLEMENTED to 401 and 473, BAD_REQUEST to unknown ids, in the language of 100', async () => {
+  it('answers BAD_REQUEST to malformed 401 / 473 and unknown ids, NOT_FOUND_OBJECT to unknown devices, in the language of 100', async () => {
     const s = await verified(admin, 'zh');
     expect(await s.request(PushMsgId.CONTROL, { cmd_type: 1 })).toEqual({
-      code: ResultCode.NOT_IMPLEMENTED,
-      msg: codeText(ResultCode.NOT_IMPLEMENTED, 'zh'),
+      code: ResultCode.BAD_REQUEST,
+      msg: '推送消息格式不正确',
       msg_id: 401,
       data: null,
     });
-    expect((await s.request(PushMsgId.PROCESS_CONTROL)).code).toBe(ResultCode.NOT_IMPLEMENTED);
+    expect((await s.request(PushMsgId.PROCESS_CONTROL)).code).toBe(ResultCode.BAD_REQUEST);
+    expect((await s.request(PushMsgId.CONTROL, { sn_id: 'NO-SUCH-SN', cmd_type: 2 })).code).toBe(ResultCode.NOT_FOUND_OBJECT);
+    expect((await s.request(PushMsgId.PROCESS_CONTROL, { sn_id: 'NO-SUCH-SN', control_cmd: 1 })).code).toBe(ResultCode.NOT_FOUND_OBJECT);
     expect(await s.request(999)).toEqual({ code: ResultCode.BAD_REQUEST, msg: '未知的消息类型 999', msg_id: 999, data: null });
     s.close();
   });

@@ -1,0 +1,75 @@
+import { PREFLIGHT, Reason, type PreflightCheck, type PreflightItemValue, type StateData, type TelemetryData } from '@nest/contracts';
+import type { Actor } from './types.js';
+
+/** What the pre-flight checks look at: one device's row, link state, hold and (optionally) route verdict. */
+export interface CheckFacts {
+  enabled: boolean;
+  online: boolean;
+  holder: { u_id: string; nick: string } | null;
+  state: StateData | null;
+  telemetry: TelemetryData | null;
+  /** Route verdict: undefined when no route is involved; else null (fine) or the CommandReason refusing it. */
+  route?: number | null;
+}
+
+const item = (name: PreflightItemValue, ok: boolean, reason: number, value: number | string | null = null): PreflightCheck => ({
+  item: name,
+  ok,
+  reason: ok ? null : reason,
+  value,
+});
+
+/**
+ * The hold rule: nobody holds the device, or the actor does. System actors (timed tasks, the demo
+ * launcher) never fly a device a person holds, whoever it is: the person is working with it.
+ */
+export function holdAllows(actor: Pick<Actor, 'u_id' | 'source'>, holder: CheckFacts['holder']): boolean {
+  if (!holder) return true;
+  return actor.source === 'console' && holder.u_id === actor.u_id;
+}
+
+/** A flow running or paused, or a mission not finished: the device is busy with a process. */
+export function processRunning(state: StateData | null): boolean {
+  const flow = state?.flow?.state;
+  const mission = state?.mission?.state;
+  return flow === 'running' || flow === 'paused' || mission === 'running' || mission === 'paused' || mission === 'returning';
+}
+
+/** Drone airborne (FlightState 1 taking off, 2 in the air, 3 landing, 8 returning); null when unknown. */
+export function inAir(telemetry: TelemetryData | null): boolean | null {
+  const s = telemetry?.drone?.flight_state;
+  if (s === undefined) return null;
+  return s === 1 || s === 2 || s === 3 || s === 8;
+}
+
+/**
+ * Every pre-flight check, in the order a refusal reports the first failing one: enabled first (a disabled
+ * device is also silent on the link, and "disabled" is the real cause), then link, hold, process, drone,
+ * weather, route. Missing telemetry fails the drone checks (nothing is known, nothing is assumed); a
+ * single-soldier drone has no nest weather station: wind and rain pass with no value.
+ */
+export function preflight(actor: Pick<Actor, 'u_id' | 'source'>, f: CheckFacts): PreflightCheck[] {
+  const drone = f.telemetry?.drone;
+  const env = f.telemetry?.nest?.env;
+  const checks: PreflightCheck[] = [
+    item('enabled', f.enabled, Reason.DISABLED),
+    item('online', f.online, Reason.OFFLINE),
+    item('control', holdAllows(actor, f.holder), Reason.HELD, f.holder?.nick ?? null),
+    item('idle', !processRunning(f.state), Reason.BUSY),
+  ];
+  const battery = drone?.battery.percent ?? null;
+  checks.push(item('battery', battery !== null && battery >= PREFLIGHT.minBatteryPercent, Reason.LOW_BATTERY, battery));
+  const total = drone?.storage.sdcard_totalsize ?? null;
+  const free = drone?.storage.sdcard_free ?? null;
+  checks.push(item('tf_card', total !== null && total > 0, Reason.NO_TF, total));
+  checks.push(item('tf_space', free !== null && free >= PREFLIGHT.minTfFreeMb, Reason.TF_FULL, free));
+  const rtkOk = !!drone && (drone.rtk.status >= PREFLIGHT.rtkStatus || drone.gps_satellites >= PREFLIGHT.minGpsSatellites);
+  checks.push(item('rtk', rtkOk, Reason.RTK, drone ? (drone.rtk.status >= PREFLIGHT.rtkStatus ? 'rtk' : drone.gps_satellites) : null));
+  checks.push(item('wind', !env || env.wind_speed <= PREFLIGHT.maxWindSpeed, Reason.WIND, env?.wind_speed ?? null));
+  checks.push(item('rain', !env || env.rainfall <= PREFLIGHT.maxRainfall, Reason.RAIN, env?.rainfall ?? null));
+  if (f.route !== undefined) checks.push(item('route', f.route === null, f.route ?? Reason.ROUTE_INVALID));
+  return checks;
+}
+
+/** The reason of the first failing check, or null when all pass. */
+export const firstFailure = (checks: readonly PreflightCheck[]): number | null => checks.find((c) => !c.ok)?.reason ?? null;

@@ -1,0 +1,48 @@
+import { Reason, type MissionPlan, type Waypoint } from '@nest/contracts';
+import type { Kysely } from 'kysely';
+import type { DB, DeviceRow, MissionRow } from '../db/schema.js';
+import { STATE_NORMAL, fenceInputOf, findFence } from '../fences/store.js';
+import { storedRouteIssues } from '../missions/plan.js';
+
+/** A route ready to fly, or the CommandReason refusing it. */
+export type RouteVerdict = { ok: true; mission: MissionRow; waypoints: Waypoint[] } | { ok: false; reason: number };
+
+/**
+ * Looks a route up for a device and re-validates it against its fence now (the fence may have been
+ * edited since the route was saved): missing or deleted -> 11, bound to another device's fence -> 19,
+ * broken against its fence (or the fence is gone) -> 10. Uses the missions module's own validation.
+ */
+export async function routeFor(db: Kysely<DB>, device: DeviceRow, missionId: string): Promise<RouteVerdict> {
+  const mission = await db.selectFrom('missions').selectAll().where('id', '=', missionId).where('state', '=', STATE_NORMAL).executeTakeFirst();
+  if (!mission) return { ok: false, reason: Reason.ROUTE_MISSING };
+  const fence = await findFence(db, mission.fence_id);
+  if (!fence) return { ok: false, reason: Reason.ROUTE_INVALID };
+  if (fence.sn_id !== device.sn_id) return { ok: false, reason: Reason.WRONG_DEVICE };
+  if (storedRouteIssues(mission, fenceInputOf(fence), device).length > 0) return { ok: false, reason: Reason.ROUTE_INVALID };
+  let waypoints: Waypoint[];
+  try {
+    waypoints = JSON.parse(mission.waypoints) as Waypoint[];
+  } catch {
+    return { ok: false, reason: Reason.ROUTE_INVALID };
+  }
+  if (waypoints.length === 0) return { ok: false, reason: Reason.ROUTE_INVALID };
+  return { ok: true, mission, waypoints };
+}
+
+/** The route as the device gets it (contracts missionPlanSchema); `startIndex` resumes at a breakpoint. */
+export function planOf(mission: MissionRow, waypoints: Waypoint[], startIndex: number): MissionPlan {
+  return {
+    mission_id: mission.id,
+    name: mission.name.slice(0, 64),
+    mission_type: Number(mission.mission_type),
+    height_type: Number(mission.height_type),
+    auto_speed: Number(mission.auto_speed),
+    max_speed: Number(mission.max_speed),
+    default_height: Number(mission.default_height),
+    return_height: Number(mission.return_height),
+    finish_action: Number(mission.finish_action),
+    photo_type: Number(mission.photo_type),
+    waypoints,
+    start_index: Math.min(Math.max(0, startIndex), waypoints.length - 1),
+  };
+}
