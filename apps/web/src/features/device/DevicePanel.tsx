@@ -7,6 +7,7 @@ import { useUser } from '../../shared/session';
 import { StatusBadge } from '../home/DeviceList';
 import type { FleetDevice } from '../home/fleet';
 import { cameraReadouts, droneReadouts, environmentReadouts, nestPartReadouts, type Readout } from './readouts';
+import { FlightSection } from './flight/FlightSection';
 import { useControl } from './useControl';
 import { useDeviceLive } from './useDeviceLive';
 import './device.css';
@@ -36,6 +37,15 @@ export function DevicePanel({ device, onClose }: { device: FleetDevice; onClose:
   const nest = telemetry?.nest;
   const isNest = device.item.type !== 'alone';
   const heldBySomeoneElse = device.state === 3 && !!device.connectedBy && device.connectedBy.u_id !== user?.u_id && !control.holding;
+  // Why commands are disabled now; taking control (the button above) comes first.
+  const blocked =
+    device.state === 2
+      ? t('device.control.offline')
+      : heldBySomeoneElse
+        ? t('device.control.heldBy', { nick: device.connectedBy?.nick ?? '' })
+        : !control.holding
+          ? t('device.flight.takeControlFirst')
+          : null;
   const label = (items: Readout[]) => items.map((r) => ({ ...r, label: t(r.label) }));
 
   return (
@@ -56,7 +66,7 @@ export function DevicePanel({ device, onClose }: { device: FleetDevice; onClose:
           <VideoPlayer url={device.streamUrl} live testId="live-video" />
         </Suspense>
 
-        <div className="device-control">
+        <div className={`device-control${control.holding ? ' holding' : ' not-holding'}`}>
           <div className="device-control-text" data-testid="control-state">
             {control.holding
               ? t('device.control.holding')
@@ -90,6 +100,8 @@ export function DevicePanel({ device, onClose }: { device: FleetDevice; onClose:
         <div className="device-updated" data-testid="telemetry-updated">
           {at ? t('device.updatedAt', { time: new Date(at).toLocaleTimeString(lang === 'en' ? 'en-US' : 'zh-CN', { hour12: false }) }) : t('device.waiting')}
         </div>
+
+        <FlightSection sn={device.sn} drone={drone} blocked={blocked} />
 
         <h3>{t('device.section.flight')}</h3>
         <Grid items={label(droneReadouts(drone, lang))} testPrefix="readout" />

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { Marker, type GeoJSONSource, type Map as MapLibreMap, type MapGeoJSONFeature } from 'maplibre-gl';
+import { Marker, type GeoJSONSource, type LayerSpecification, type Map as MapLibreMap, type MapGeoJSONFeature } from 'maplibre-gl';
 import type { Point } from 'geojson';
 import { Input, Segmented, Tooltip } from 'antd';
 import { AimOutlined } from '@ant-design/icons';
@@ -11,6 +11,7 @@ import { BASEMAPS, basemapStyle, fromMap, readBasemap, saveBasemap, toMap, type 
 import { searchCity } from './cities';
 import { createConsoleMap } from './consoleMap';
 import { LocateError, locate } from './geolocate';
+import { useFlightOverlay, type FlightOverlay } from './flightOverlay';
 import { devicesToGeoJson, isFlying, markerColor, type MapDevice, type MarkerProps } from './markers';
 import { clusterElement, deviceElement, updateDeviceElement } from './markerElements';
 
@@ -25,6 +26,26 @@ export interface FleetMapProps {
 }
 
 const SOURCE = 'devices';
+/** The selected device's flight (route, flown track, position): drawn above the basemap, below the markers. */
+const FLIGHT_SOURCE = 'flight-overlay';
+/** Route in amber dashes with numbered-less waypoint dots, the flown track in solid cyan: unlike any other layer. */
+const FLIGHT_LAYERS = [
+  { id: 'flight-route', type: 'line', filter: ['==', ['get', 'kind'], 'route'], paint: { 'line-color': '#ffb020', 'line-width': 2.5, 'line-dasharray': [2, 1.5] } },
+  { id: 'flight-track', type: 'line', filter: ['==', ['get', 'kind'], 'track'], paint: { 'line-color': '#22e3ff', 'line-width': 3.5, 'line-opacity': 0.95 } },
+  { id: 'flight-waypoints', type: 'circle', filter: ['==', ['get', 'kind'], 'waypoint'], paint: { 'circle-radius': 4.5, 'circle-color': '#1a1200', 'circle-stroke-color': '#ffb020', 'circle-stroke-width': 2 } },
+  { id: 'flight-position', type: 'circle', filter: ['==', ['get', 'kind'], 'position'], paint: { 'circle-radius': 7, 'circle-color': '#22e3ff', 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 2 } },
+] as unknown as Omit<LayerSpecification, 'source'>[];
+
+/** The overlay as GeoJSON in the basemap's coordinates. */
+function overlayGeoJson(o: FlightOverlay, basemap: BasemapId): GeoJSON.FeatureCollection {
+  const c = (p: LatLng) => toMap(basemap, p);
+  const features: GeoJSON.Feature[] = [];
+  if (o.route.length > 1) features.push({ type: 'Feature', properties: { kind: 'route' }, geometry: { type: 'LineString', coordinates: o.route.map(c) } });
+  o.route.forEach((p, i) => features.push({ type: 'Feature', properties: { kind: 'waypoint', index: i + 1 }, geometry: { type: 'Point', coordinates: c(p) } }));
+  if (o.track.length > 1) features.push({ type: 'Feature', properties: { kind: 'track' }, geometry: { type: 'LineString', coordinates: o.track.map(c) } });
+  if (o.position) features.push({ type: 'Feature', properties: { kind: 'position' }, geometry: { type: 'Point', coordinates: c(o.position) } });
+  return { type: 'FeatureCollection', features };
+}
 /** A layer that draws nothing: MapLibre only loads (and clusters) a source some layer uses. */
 const PROBE_LAYER = 'devices-probe';
 
@@ -58,6 +79,11 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
   const fitted = useRef(false);
 
   const data = useMemo(() => devicesToGeoJson(devices, basemap), [devices, basemap]);
+  const overlay = useFlightOverlay();
+  const shownOverlay = overlay.sn && overlay.sn === selectedSn ? overlay : null;
+  const overlayData = useMemo(() => overlayGeoJson(shownOverlay ?? { sn: null, route: [], track: [], position: null }, basemap), [shownOverlay, basemap]);
+  const overlayRef = useRef(overlayData);
+  overlayRef.current = overlayData;
   const dataRef = useRef(data);
   dataRef.current = data;
 
@@ -88,6 +114,10 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
           clusterProperties: CLUSTER_PROPERTIES,
         });
         map.addLayer({ id: PROBE_LAYER, type: 'circle', source: SOURCE, paint: { 'circle-radius': 0, 'circle-opacity': 0, 'circle-stroke-width': 0 } });
+      }
+      if (!map.getSource(FLIGHT_SOURCE)) {
+        map.addSource(FLIGHT_SOURCE, { type: 'geojson', data: overlayRef.current });
+        for (const l of FLIGHT_LAYERS) map.addLayer({ ...l, source: FLIGHT_SOURCE } as LayerSpecification);
       }
       setReady(true);
     };
@@ -166,6 +196,10 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
     }
     map.triggerRepaint();
   }, [data, ready]);
+
+  useEffect(() => {
+    mapRef.current?.getSource<GeoJSONSource>(FLIGHT_SOURCE)?.setData(overlayData);
+  }, [overlayData, ready]);
 
   useEffect(() => {
     const map = mapRef.current;
@@ -253,6 +287,13 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
       {cursor && (
         <div className="fleet-map-cursor" data-testid="map-cursor">
           {cursor.lat.toFixed(6)}, {cursor.lng.toFixed(6)}
+        </div>
+      )}
+      {shownOverlay && (
+        <div className="fleet-map-flight" data-testid="map-flight" data-sn={shownOverlay.sn} data-route={shownOverlay.route.length} data-track={shownOverlay.track.length}
+          data-lat={shownOverlay.position?.lat} data-lng={shownOverlay.position?.lng}>
+          <span><i className="legend-route" />{t('map.flight.route')}</span>
+          <span><i className="legend-track" />{t('map.flight.track')}</span>
         </div>
       )}
       {/* What the map draws, for tests and assistive tech: every device with its online status. */}
