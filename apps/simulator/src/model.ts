@@ -2,6 +2,7 @@ import { ISO_OPTIONS, SHUTTER_OPTIONS } from '@nest/contracts';
 import type { DeviceTypeKeyValue, DroneTelemetry, NestTelemetry, PartState, TelemetryData } from '@nest/contracts';
 import { angleDiff, bearing, distance, normDeg, offset } from './geo.js';
 import type { LatLng } from './geo.js';
+import { FlightOps } from './ops.js';
 import { createRng } from './rng.js';
 import type { Rng } from './rng.js';
 
@@ -11,14 +12,16 @@ import type { Rng } from './rng.js';
  * comes from the seeded PRNG, so the same seed and the same steps give the same numbers.
  */
 
-export type Fault = 'offline' | 'hatch_stuck' | 'low_battery' | 'rtk_loss' | 'high_wind';
-export const FAULTS: readonly Fault[] = ['offline', 'hatch_stuck', 'low_battery', 'rtk_loss', 'high_wind'];
+export type Fault = 'offline' | 'hatch_stuck' | 'low_battery' | 'rtk_loss' | 'high_wind' | 'no_tf_card' | 'tf_full';
+export const FAULTS: readonly Fault[] = ['offline', 'hatch_stuck', 'low_battery', 'rtk_loss', 'high_wind', 'no_tf_card', 'tf_full'];
 export const isFault = (v: unknown): v is Fault => typeof v === 'string' && (FAULTS as readonly string[]).includes(v);
 
 export interface ModelSpec {
   kind: DeviceTypeKeyValue;
   uavSn: string;
   home: { lat: number; lng: number; alt: number };
+  /** Alternate landing point; default OPS.alternateOffset m north-east of home. */
+  alternate?: { lat: number; lng: number };
 }
 
 /** Numbers of the models, in one place (documented in docs/simulator.md). */
@@ -73,7 +76,24 @@ export const MODEL = {
 type NestPartKey = 'hatch' | 'platform' | 'tripod' | 'charger' | 'drone_power';
 
 /** Flight phases behind the reported flight state / flight mode. */
-export type Phase = 'docked' | 'ground' | 'takeoff' | 'cruise' | 'return' | 'landing';
+export type Phase = 'docked' | 'ground' | 'takeoff' | 'cruise' | 'return' | 'landing' | 'guided';
+
+/** Where a commanded (guided) drone flies: a point, a height above home, a speed, an optional heading. */
+export interface GuideTarget {
+  lat: number;
+  lng: number;
+  height: number;
+  speed: number;
+  yaw?: number;
+}
+
+/** Virtual-stick velocities (m/s forward, right, up; deg/s yaw). */
+export interface StickVelocity {
+  forward: number;
+  right: number;
+  up: number;
+  yawRate: number;
+}
 
 interface PartMotion {
   target: 0 | 1;
@@ -198,7 +218,48 @@ export class DroneModel {
   }
 
   get inAir(): boolean {
-    return this.phase === 'takeoff' || this.phase === 'cruise' || this.phase === 'return' || this.phase === 'landing';
+    return this.phase === 'takeoff' || this.phase === 'cruise' || this.phase === 'return' || this.phase === 'landing' || this.phase === 'guided';
+  }
+
+  /** Guided (commanded) flight, driven by ops.ts: target (null = hold), reported state, stick velocities. */
+  guide: GuideTarget | null = null;
+  guidedState: 1 | 2 | 3 | 8 = 2;
+  stick: StickVelocity | null = null;
+  /** Metres flown horizontally in the last step (for flight distance). */
+  moved = 0;
+
+  /** Switches to guided flight (from a patrol phase in the air, or from the ground for a commanded takeoff). */
+  startGuided(state: 1 | 2 | 3 | 8): void {
+    if (this.phase !== 'guided') {
+      this.waypoints = [];
+      this.flightSeconds = this.inAir ? this.flightSeconds : 0;
+    }
+    this.powered = true;
+    this.charging = false;
+    this.phase = 'guided';
+    this.guidedState = state;
+  }
+
+  /** Touchdown of a guided flight: on the ground (or in the nest) with motors stopped. */
+  touchdown(docked: boolean): void {
+    this.height = 0;
+    this.vSpeed = 0;
+    this.hSpeed = 0;
+    this.pitch = 0;
+    this.roll = 0;
+    this.flightMode = 5;
+    this.flightTime = 0;
+    this.guide = null;
+    this.stick = null;
+    this.phase = docked ? 'docked' : 'ground';
+    this.restLeft = this.rng.range(MODEL.patrol.restMin, MODEL.patrol.restMax);
+    this.groundSeconds = 0;
+  }
+
+  /** Puts a drone on the ground at a point (recovered by the ground crew). */
+  placeAt(p: LatLng): void {
+    this.lat = p.lat;
+    this.lng = p.lng;
   }
 
   /** Flight state per contracts `FlightState`: 0 idle, 1 takeoff, 2 in air, 3 landing, 4 on ground, 8 return. */
@@ -208,6 +269,8 @@ export class DroneModel {
         return 1;
       case 'cruise':
         return 2;
+      case 'guided':
+        return this.guidedState;
       case 'landing':
         return 3;
       case 'return':
@@ -271,7 +334,9 @@ export class DroneModel {
   step(dt: number, env: Environment, opts: { chargerOn: boolean; lowBatteryHeld: boolean }): void {
     const startBattery = this.battery;
     this.stepRtk(dt);
-    if (this.inAir) this.stepFlight(dt, env);
+    this.moved = 0;
+    if (this.phase === 'guided') this.stepGuided(dt, env);
+    else if (this.inAir) this.stepFlight(dt, env);
     else this.stepGround(dt, opts.chargerOn, opts.lowBatteryHeld);
     if (opts.lowBatteryHeld) this.battery = Math.min(this.battery, MODEL.battery.lowFault);
     // In the air the battery never rises.
@@ -320,6 +385,72 @@ export class DroneModel {
       this.restLeft -= dt;
       this.groundSeconds += dt;
     }
+  }
+
+  /** Commanded flight: towards the guide (or holding), or by stick velocities. */
+  private stepGuided(dt: number, env: Environment): void {
+    const p = MODEL.patrol;
+    this.flightSeconds += dt;
+    this.flightTime = Math.floor(this.flightSeconds);
+    const prevH = this.hSpeed;
+    let turn = 0;
+    const start = this.position;
+    if (this.stick) {
+      const s = this.stick;
+      turn = s.yawRate * dt;
+      this.heading = normDeg(this.heading + turn);
+      const rad = (this.heading * Math.PI) / 180;
+      const north = s.forward * Math.cos(rad) - s.right * Math.sin(rad);
+      const east = s.forward * Math.sin(rad) + s.right * Math.cos(rad);
+      const next = offset(this.position, north * dt, east * dt);
+      this.lat = next.lat;
+      this.lng = next.lng;
+      this.hSpeed = Math.hypot(s.forward, s.right);
+      // The stick cannot fly the drone into the ground: descent stops 2 m above home.
+      this.vSpeed = s.up < 0 && this.height + s.up * dt < 2 ? 0 : s.up;
+      this.height += this.vSpeed * dt;
+    } else {
+      const g = this.guide;
+      let wantH = 0;
+      let wantV = 0;
+      if (g) {
+        const d = distance(this.position, g);
+        wantH = Math.min(g.speed, Math.sqrt(2 * MODEL.accel * Math.max(0, d - 0.3)));
+        if (d > 2) {
+          const want = bearing(this.position, g);
+          turn = clamp(angleDiff(this.heading, want), -MODEL.turnRate * dt, MODEL.turnRate * dt);
+        } else if (g.yaw !== undefined) {
+          turn = clamp(angleDiff(this.heading, g.yaw), -MODEL.turnRate * dt, MODEL.turnRate * dt);
+        }
+        this.heading = normDeg(this.heading + turn);
+        const dh = g.height - this.height;
+        wantV = dh >= 0 ? Math.min(p.climbRate, dh / dt) : -Math.min(p.descentRate, -dh / dt, Math.max(0.5, this.height / 3));
+        if (d <= 0.3 && this.hSpeed < 0.5) {
+          this.lat = g.lat;
+          this.lng = g.lng;
+          wantH = 0;
+        }
+      }
+      const dv = clamp(wantH - this.hSpeed, -MODEL.accel * dt, MODEL.accel * dt);
+      this.hSpeed = clamp(this.hSpeed + dv, 0, 30);
+      if (this.hSpeed > 0 && g) {
+        const step = Math.min(this.hSpeed * dt, distance(this.position, g));
+        const rad = (bearing(this.position, g) * Math.PI) / 180;
+        const next = offset(this.position, step * Math.cos(rad), step * Math.sin(rad));
+        this.lat = next.lat;
+        this.lng = next.lng;
+      }
+      this.vSpeed = wantV;
+      this.height = Math.max(0, this.height + wantV * dt);
+    }
+    this.moved = distance(start, this.position);
+    const accel = (this.hSpeed - prevH) / dt;
+    const windRel = ((env.windDirection + 180 - this.heading) * Math.PI) / 180;
+    this.pitch = round(clamp(-(this.hSpeed * 0.9 + accel * 2 + env.windSpeed * Math.cos(windRel) * 0.6), -35, 35), 1);
+    this.roll = round(clamp((turn / dt) * 0.25 + env.windSpeed * Math.sin(windRel) * 0.6, -35, 35), 1);
+    const b = MODEL.battery;
+    const perMin = b.drainPerMin + env.windSpeed * b.windPerMin + Math.max(0, this.vSpeed) * b.climbPerMin;
+    this.battery -= (perMin * dt) / 60;
   }
 
   private stepFlight(dt: number, env: Environment): void {
@@ -396,6 +527,7 @@ export class DroneModel {
     if (this.hSpeed > 0) {
       let step = this.hSpeed * dt;
       if (target) step = Math.min(step, distance(this.position, target));
+      this.moved = step;
       const rad = (this.heading * Math.PI) / 180;
       const next = offset(this.position, step * Math.cos(rad), step * Math.sin(rad));
       this.lat = next.lat;
@@ -491,6 +623,8 @@ export class NestModel {
   platform: PartState = 0;
   tripod: PartState = 1;
   charger: PartState = 0;
+  /** A flow moves the parts itself (ops.ts): no automatic charger meanwhile. */
+  manual = false;
   private motions: Partial<Record<'hatch' | 'platform' | 'tripod', PartMotion>> = {};
   private hatchStuck = false;
 
@@ -535,6 +669,7 @@ export class NestModel {
       }
     }
     const docked = drone.phase === 'docked';
+    if (this.manual) return;
     if (!docked || lowBatteryHeld) this.charger = 0;
     else if (this.charger === 1 && drone.battery >= 100) this.charger = 0;
     else if (this.charger === 0 && drone.battery < MODEL.battery.chargerRestartBelow) this.charger = 1;
@@ -572,6 +707,7 @@ export class DeviceModel {
   readonly drone: DroneModel;
   readonly nest: NestModel | null;
   readonly faults = new Set<Fault>();
+  readonly ops: FlightOps;
   private readonly rng: Rng;
 
   constructor(
@@ -584,6 +720,16 @@ export class DeviceModel {
     this.drone = new DroneModel(spec.uavSn, spec.home, this.rng, isNest);
     this.drone.dockedHome = isNest;
     this.nest = isNest ? new NestModel(spec.kind, { lat: spec.home.lat, lng: spec.home.lng }) : null;
+    this.ops = new FlightOps({
+      kind: spec.kind,
+      uavSn: spec.uavSn,
+      home: spec.home,
+      alternate: spec.alternate,
+      drone: this.drone,
+      nest: this.nest,
+      env: this.env,
+      faults: this.faults,
+    });
   }
 
   get kind(): DeviceTypeKeyValue {
@@ -607,8 +753,15 @@ export class DeviceModel {
     this.drone.setRtkLost(this.faults.has('rtk_loss'));
   }
 
-  /** Advances the world by `dt` seconds (subdivided into small steps). */
-  step(dt: number): void {
+  /**
+   * Advances the world by `dt` seconds (subdivided into small steps). `nowMs` is the clock of event
+   * timestamps (the device passes the wall clock); without it the clock advances with the steps.
+   */
+  step(dt: number, nowMs?: number): void {
+    if (nowMs !== undefined) {
+      this.ops.now = nowMs;
+      this.explicitClock = true;
+    }
     let left = Math.max(0, dt);
     while (left > 1e-9) {
       const h = Math.min(left, MODEL.maxSubstep);
@@ -622,8 +775,16 @@ export class DeviceModel {
     this.env.step(dt, this.faults.has('high_wind'));
     if (this.nest) this.nest.step(dt, this.drone, lowHeld);
     this.drone.step(dt, this.env, { chargerOn: this.nest?.charger === 1, lowBatteryHeld: lowHeld });
-    if (!this.nest) this.patrol(lowHeld);
+    this.ops.step(dt);
+    if (!this.nest && this.ops.patrolAllowed()) this.patrol(lowHeld);
+    this.clockStep(dt);
   }
+
+  private explicitClock = false;
+  private clockStep(dt: number): void {
+    if (!this.explicitClock) this.ops.now += dt * 1000;
+  }
+
 
   /** Demo behaviour of a single-soldier drone: rest, take off, fly a loop, return, land, repeat. */
   private patrol(lowHeld: boolean): void {
@@ -656,6 +817,11 @@ export class DeviceModel {
 
   telemetry(): TelemetryData {
     const drone = this.drone.telemetry();
+    // Card faults (contracts PREFLIGHT.minTfFreeMb) and the camera settings the operator chose.
+    if (this.faults.has('no_tf_card')) drone.storage = { sdcard_totalsize: 0, sdcard_free: 0 };
+    else if (this.faults.has('tf_full')) drone.storage = { ...drone.storage, sdcard_free: Math.min(drone.storage.sdcard_free, 512) };
+    const c = this.ops.camera.settings;
+    drone.camera = { camera_iso: c.iso, camera_shutter: c.exp_mode === 0 ? drone.camera.camera_shutter : c.shutter, camera_exp_mode: c.exp_mode, camera_exp_value: c.exp_value, camera_awb: c.awb };
     return this.nest ? { nest: this.nest.telemetry(this.env, this.drone), drone } : { drone };
   }
 
