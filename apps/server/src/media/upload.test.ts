@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 import {
@@ -14,6 +15,7 @@ import jpeg from 'jpeg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, tempDir, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
 import { live, registerDevice } from '../../test/live.js';
+import { findFfmpeg } from '../videos/demo.js';
 import { contentMatches, jpegSize, makeThumbnail } from './files.js';
 
 let server: TestServer;
@@ -173,6 +175,23 @@ describe('device media upload', () => {
     const done = await patch(meta.media_id, half, file.subarray(half));
     expect(done.json()).toEqual({ offset: file.length, complete: true });
     expect(await resultsOf(meta.media_id)).toHaveLength(1);
+  });
+
+  it.skipIf(!findFfmpeg())('uploads an MP4 video: type 20, a thumbnail frame from ffmpeg', async () => {
+    const dir = await tempDir();
+    const src = path.join(dir, 'v.mp4');
+    await new Promise<void>((resolve, reject) =>
+      execFile(findFfmpeg()!, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=10', '-t', '1', '-pix_fmt', 'yuv420p', src], (err) =>
+        err ? reject(err) : resolve(),
+      ),
+    );
+    const file = await readFile(src);
+    const meta = metaOf(file, { type: 20, mime: 'video/mp4', file_name: 'DJI_0002.MP4', duration: 1, width: 320, height_px: 180 });
+    expect((await upload(meta, file)).json()).toEqual({ offset: file.length, complete: true });
+    const [row] = await resultsOf(meta.media_id);
+    expect(row!.url).toMatch(/\.mp4$/);
+    expect(row!.thumb_url).toMatch(/_thumb\.jpg$/);
+    expect(existsSync(fileOf(row!.thumb_url))).toBe(true);
   });
 
   it('answers 409 with the server offset when the device is elsewhere', async () => {

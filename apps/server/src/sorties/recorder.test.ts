@@ -159,4 +159,25 @@ describe('sortie recorder', () => {
     expect((await gz.call<{ total: number }>('alternateList', {})).body.data.total).toBe(0);
     await dev.end();
   });
+  it('attaches results that arrived before their sortie', async () => {
+    const sn = 'SORTIE-SN-3';
+    await registerDevice(server, { sn_id: sn });
+    const dev = await RawDevice.connect(server, sn);
+    const flightId = `F_${randomUUID()}%`;
+    const resultId = randomUUID();
+    await server.db
+      .insertInto('results')
+      .values({ id: resultId, media_id: 'early-1', sn_id: sn, company_id: 'wk', sort_id: null, type: 10, file_name: 'a.jpg', url: '/media/results/y.jpg', mime: 'image/jpeg', size: 1, lat: 0, lng: 0, height: 0, taken_at: Date.now(), created_at: 1 })
+      .execute();
+    await server.db
+      .insertInto('media_uploads')
+      .values({ media_id: 'early-1', sn_id: sn, meta: JSON.stringify({ flight_id: flightId }), size: 1, received: 1, sha256: 'x', result_id: resultId, created_at: 1, updated_at: 1 })
+      .execute();
+    await event(dev, FlightMethod.FLIGHT_START, { flight_id: flightId, uav_sn: 'U', mission_id: null, mission_name: null, started_at: 1_700_000_000 });
+    await until(async () => (await sortiesOf(sn)).length === 1);
+    await until(async () => (await server.db.selectFrom('results').select('sort_id').where('id', '=', resultId).executeTakeFirstOrThrow()).sort_id !== null);
+    const [sortie] = await sortiesOf(sn);
+    expect(Number(sortie!.count)).toBe(1);
+    await dev.end();
+  });
 });
