@@ -1,0 +1,35 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppDeps } from '../deps.js';
+import type { FlightRuntime } from '../flight/types.js';
+import { liveIdle, startDemoLauncher } from './launcher.js';
+import { patrolRouteOf, seedDemoPlans, type DemoNest } from './seed.js';
+
+export { DEMO_SEEDED_KEY, seedDemoPlans, type DemoNest } from './seed.js';
+export { startDemoLauncher } from './launcher.js';
+
+/**
+ * Demo mode (DEMO_MISSIONS=on, SIMULATOR=on): the first-start demo plans, then the periodic demo
+ * missions on the simulated nests. main.ts calls it after the fleet started; stop() ends the launcher.
+ */
+export async function startDemo(
+  deps: AppDeps,
+  flight: FlightRuntime,
+  nests: readonly DemoNest[],
+  log: FastifyBaseLogger,
+): Promise<{ stop(): Promise<void> }> {
+  try {
+    const routes = await seedDemoPlans(deps, nests, log);
+    if (routes > 0) log.info({ routes }, `Demo plans: ${routes} routes on ${nests.length} simulated nests`);
+  } catch (err) {
+    // The demo must never stop the server; the next start tries the seed again.
+    log.warn({ err }, 'demo plans not made');
+  }
+  return startDemoLauncher({
+    flight,
+    nests: nests.map((n) => n.sn),
+    isIdle: liveIdle(deps.live),
+    routeOf: (sn) => patrolRouteOf(deps, sn),
+    periodMs: deps.config.demoMissionMinutes * 60_000,
+    log: (line) => log.info({ demo: true }, line),
+  });
+}

@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import { ResultCode, calls, type ParsedFields } from '@nest/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { CallResult, Caller, Handler, Handlers } from '../calls/types.js';
+import type { UserRow } from '../db/schema.js';
+import type { AppDeps } from '../deps.js';
+import { fenceHandlers } from '../fences/handlers.js';
+import { missionHandlers } from '../missions/handlers.js';
+import { demoNames, fenceFields, labelOf, patrolFields, surveyFields, type LatLng } from './plans.js';
+
+/** settings key: present once the demo plans were made (value: when, and how many routes). */
+export const DEMO_SEEDED_KEY = 'demo.seeded';
+
+export interface DemoNest {
+  sn: string;
+  name: string;
+  home: LatLng;
+}
+
+/** The system actor of demo objects and launches. */
+export const DEMO_NICK = '演示 Demo';
+
+const systemCaller = (companyId: string): Caller => ({
+  sessionId: '',
+  token: '',
+  user: { u_id: '', nick: DEMO_NICK, company_id: companyId } as UserRow,
+  funList: [],
+});
+
+type SeedCall = 'fenceAdd' | 'missionAdd';
+
+/**
+ * Runs a planning call exactly as the console would: the registry's field schema, then the real handler
+ * (fence overlap rules, route validation, survey grid generation). Answers the saved object's id.
+ */
+async function invoke<N extends SeedCall>(handlers: Handlers, name: N, raw: Record<string, string>, caller: Caller, log: FastifyBaseLogger): Promise<string> {
+  const def = calls[name];
+  const parsed = def.fields.safeParse(raw);
+  if (!parsed.success) throw new Error(`${name}: ${parsed.error.issues[0]?.message ?? 'invalid fields'}`);
+  const handler = handlers[name] as Handler<N>;
+  const result: CallResult = await handler({
+    name,
+    def,
+    fields: parsed.data as ParsedFields<N>,
+    raw: new Map(Object.entries(raw)),
+    lang: 'en',
+    caller,
+    address: '127.0.0.1',
+    files: [],
+    log,
+  });
+  if (result.code !== undefined && result.code !== ResultCode.OK) {
+    throw new Error(`${name} refused: ${result.message?.('en') ?? result.code}`);
+  }
+  return (result.data as { id: string }).id;
+}
+
+/**
+ * On the first start (settings key demo.seeded) gives each simulated nest a demo fence (an octagon of
+ * 1.2 km), a patrol route and an area survey, all through the real planning handlers. The key is
+ * inserted first inside one transaction: a second instance racing for it waits for the first commit and
+ * then finds the key (no-op); a failure rolls everything back, so the next start tries again. A nest whose
+ * fence is refused (e.g. it overlaps an operator's fence) is skipped with a warning. Answers how many
+ * routes were made (0 when already seeded).
+ */
+export async function seedDemoPlans(deps: AppDeps, nests: readonly DemoNest[], log: FastifyBaseLogger): Promise<number> {
+  return deps.db.transaction().execute(async (trx) => {
+    // A unique token tells whether this transaction's insert won (portable: no driver row counts).
+    const token = `seeding:${randomUUID()}`;
+    await trx.insertInto('settings').values({ key: DEMO_SEEDED_KEY, value: token }).onConflict((oc) => oc.doNothing()).execute();
+    const held = await trx.selectFrom('settings').select('value').where('key', '=', DEMO_SEEDED_KEY).executeTakeFirst();
+    if (held?.value !== token) return 0;
+    const local = { ...deps, db: trx };
+    const handlers: Handlers = { ...fenceHandlers(local), ...missionHandlers(local) };
+    let routes = 0;
+    for (const nest of nests) {
+      const device = await trx.selectFrom('devices').select('company_id').where('sn_id', '=', nest.sn).executeTakeFirst();
+      if (!device) continue;
+      const caller = systemCaller(device.company_id);
+      const names = demoNames(labelOf(nest.name, nest.sn));
+      let fenceId: string;
+      try {
+        fenceId = await invoke(handlers, 'fenceAdd', fenceFields(names.fence, nest.sn, nest.home), caller, log);
+      } catch (err) {
+        log.warn({ sn: nest.sn, err: String(err) }, 'demo fence not made; this nest gets no demo routes');
+        continue;
+      }
+      await invoke(handlers, 'missionAdd', patrolFields(names.patrol, fenceId, nest.home), caller, log);
+      await invoke(handlers, 'missionAdd', surveyFields(names.survey, fenceId, nest.home), caller, log);
+      routes += 2;
+    }
+    await trx
+      .updateTable('settings')
+      .set({ value: JSON.stringify({ at: Math.floor(Date.now() / 1000), routes }) })
+      .where('key', '=', DEMO_SEEDED_KEY)
+      .execute();
+    return routes;
+  });
+}
+
+/** The demo patrol route of a nest: its oldest waypoint route (the seed's), or null. */
+export async function patrolRouteOf(deps: Pick<AppDeps, 'db'>, sn: string): Promise<{ id: string; name: string; company_id: string } | null> {
+  const row = await deps.db
+    .selectFrom('missions')
+    .innerJoin('fences', 'fences.id', 'missions.fence_id')
+    .select(['missions.id', 'missions.name', 'missions.company_id'])
+    .where('fences.sn_id', '=', sn)
+    .where('fences.state', '=', 10)
+    .where('missions.state', '=', 10)
+    .where('missions.mission_type', '=', 1)
+    .orderBy('missions.created_at')
+    .orderBy('missions.id')
+    .executeTakeFirst();
+  return row ?? null;
+}
