@@ -14,7 +14,9 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-  const product = await startProduct();
+  // Flights are launched by the tests only (no demo launches), and simulated time runs 15x so a route
+  // flight with its takeoff and landing flows fits in a test (flight.e2e.ts).
+  const product = await startProduct({ DEMO_MISSIONS: 'off', SIM_TIME_SCALE: '15' });
   // A limited operator: sees the data screen and equipment only, and may list devices.
   cli(product.env, [
     'user-add',

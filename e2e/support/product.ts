@@ -29,7 +29,8 @@ export interface Product {
 
 export const ADMIN = { account: 'admin@e2e.test', password: 'Admin#e2e-2026' };
 
-export async function startProduct(): Promise<Product> {
+/** `extraEnv`: product settings of the whole e2e run (e.g. simulator speed), over the defaults below. */
+export async function startProduct(extraEnv: Record<string, string> = {}): Promise<Product> {
   if (!existsSync(join(ROOT, 'apps/web/dist/index.html'))) {
     throw new Error('apps/web/dist is missing: run `npm run build` before the e2e tests');
   }
@@ -45,6 +46,7 @@ export async function startProduct(): Promise<Product> {
     ADMIN_ACCOUNT: ADMIN.account,
     ADMIN_PASSWORD: ADMIN.password,
     LOG_LEVEL: 'warn',
+    ...extraEnv,
   };
   delete env.DATABASE_URL;
   delete env.MQTT_URL;
