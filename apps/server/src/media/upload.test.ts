@@ -7,6 +7,7 @@ import path from 'node:path';
 import {
   MEDIA_CHUNK_MAX_BYTES,
   MEDIA_UPLOAD_PATH,
+  PushMsgId,
   ResultCode,
   callFunId,
   type MediaUploadStart,
@@ -118,9 +119,17 @@ describe('device media upload', () => {
       .insertInto('sorties')
       .values({ id: sortId, flight_id: flightId, sn_id: SN, company_id: 'wk', start_time: 1_700_000_000, created_at: 1_700_000_000 })
       .execute();
+    const pushes: { msgId: number; data: unknown }[] = [];
+    const hub = server.app.nest.hub;
+    const publish = hub.publish.bind(hub);
+    hub.publish = (sn: string, msgId: number, data: unknown) => {
+      pushes.push({ msgId, data });
+      return publish(sn, msgId, data);
+    };
     const file = makeJpeg();
     const meta = metaOf(file, { flight_id: flightId });
     const res = await upload(meta, file, 10_000);
+    hub.publish = publish;
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ offset: file.length, complete: true });
     const { list } = await listed(wk, { sort_id: sortId });
@@ -132,6 +141,9 @@ describe('device media upload', () => {
     expect(existsSync(fileOf(r.thumb_url))).toBe(true);
     const thumb = jpeg.decode(await readFile(fileOf(r.thumb_url)));
     expect(thumb.width).toBe(320);
+    expect(pushes).toEqual([
+      { msgId: PushMsgId.RESULT_ADDED, data: { sn_id: SN, sort_id: sortId, id: r.id, type: 10, url: r.url, thumb_url: r.thumb_url } },
+    ]);
     const served = await server.app.inject({ method: 'GET', url: r.url });
     expect(served.statusCode).toBe(200);
     const sortie = await server.db.selectFrom('sorties').select('count').where('id', '=', sortId).executeTakeFirstOrThrow();

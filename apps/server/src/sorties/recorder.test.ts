@@ -3,7 +3,7 @@ import { FlightMethod, PushMsgId, ResultCode, callFunId } from '@nest/contracts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
 import { RawDevice, envelope, nestTelemetry, registerDevice, until } from '../../test/live.js';
-import { recorders } from './recorder.js';
+import { DEFAULT_RECORDER_OPTIONS, recorders } from './recorder.js';
 import { distanceM, keepPoint, type TrackPoint } from './track.js';
 
 let server: TestServer;
@@ -178,6 +178,27 @@ describe('sortie recorder', () => {
     await until(async () => (await server.db.selectFrom('results').select('sort_id').where('id', '=', resultId).executeTakeFirstOrThrow()).sort_id !== null);
     const [sortie] = await sortiesOf(sn);
     expect(Number(sortie!.count)).toBe(1);
+    await dev.end();
+  });
+  it('closes a sortie that went quiet after the idle timeout, and carries open sorties over a restart', async () => {
+    const sn = 'SORTIE-SN-4';
+    await registerDevice(server, { sn_id: sn });
+    const dev = await RawDevice.connect(server, sn);
+    const flightId = `F-${randomUUID()}`;
+    await event(dev, FlightMethod.FLIGHT_START, { flight_id: flightId, uav_sn: 'U', mission_id: null, mission_name: 'Quiet', started_at: 1_700_000_000 });
+    await until(async () => (await sortiesOf(sn)).length === 1);
+    const recorder = recorders.get(server.app.nest.deps)!;
+    await until(() => recorder.openOf(sn) !== null);
+    // A second app on the same database picks the open sortie up.
+    const other = await server.rebuild();
+    const otherRecorder = recorders.get(other.nest.deps)!;
+    await until(() => otherRecorder.openOf(sn) !== null, 5000, 'carried over');
+    await otherRecorder.stop();
+    await recorder.sweep(Date.now() + DEFAULT_RECORDER_OPTIONS.idleMs - 1000);
+    expect((await sortiesOf(sn))[0]!.end_time).toBeNull();
+    await recorder.sweep(Date.now() + DEFAULT_RECORDER_OPTIONS.idleMs + 1000);
+    expect((await sortiesOf(sn))[0]!.end_time).not.toBeNull();
+    expect(recorder.openOf(sn)).toBeNull();
     await dev.end();
   });
 });

@@ -266,12 +266,13 @@ export class SortieRecorder {
       .execute();
   }
 
-  /** Closes sorties that went quiet (the device restarted, the flight.end never came). */
-  private async sweep(): Promise<void> {
-    const cutoff = Date.now() - this.opts.idleMs;
+  /** Closes sorties that went quiet (the device restarted, the flight.end never came); answers when done. */
+  async sweep(now = Date.now()): Promise<void> {
+    const cutoff = now - this.opts.idleMs;
     for (const [sn, o] of this.open) {
       if (o.heardAt < cutoff) this.enqueue(sn, () => this.close(sn, o.sortId, {}));
     }
+    await Promise.allSettled([...this.chains.values()]);
   }
 
   private push(sn: string, data: SortiePush): void {
