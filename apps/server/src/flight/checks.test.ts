@@ -1,6 +1,7 @@
 import { PREFLIGHT, Reason, ResultCode, type TelemetryData } from '@nest/contracts';
 import { describe, expect, it } from 'vitest';
 import { buildCommand, navigationOf } from './commands.js';
+import { nestDroneTelemetry } from './fixtures.js';
 import { firstFailure, holdAllows, inAir, preflight, processRunning, type CheckFacts } from './checks.js';
 import { answerOf, detailOf, deviceRefusal, refused, verdictOfRow } from './reply.js';
 import { tookEffect } from './runtime.js';
@@ -8,42 +9,7 @@ import { tookEffect } from './runtime.js';
 const console_ = { u_id: 'u1', source: 'console' as const };
 const task = { u_id: 'system', source: 'task' as const };
 
-function telemetry(over: { battery?: number; total?: number; free?: number; rtk?: number; sats?: number; wind?: number; rain?: number; fs?: 0 | 2 | 4 } = {}): TelemetryData {
-  return {
-    nest: {
-      lat: 22.5,
-      lng: 114,
-      hatch: 0,
-      platform: 0,
-      tripod: 0,
-      charger: 1,
-      drone_power: 0,
-      env: { wind_speed: over.wind ?? 3, wind_direction: 0, temperature: 20, humidity: 50, rainfall: over.rain ?? 0 },
-    },
-    drone: {
-      sn: 'D',
-      lat: 22.5,
-      lng: 114,
-      alt: 30,
-      height: 0,
-      h_speed: 0,
-      v_speed: 0,
-      heading: 0,
-      pitch: 0,
-      roll: 0,
-      battery: { percent: over.battery ?? 90, voltage: 15, temperature: 25, charging: false },
-      flight_state: over.fs ?? 4,
-      flight_mode: 0,
-      rtk: { status: over.rtk ?? 4, satellites: 20, ntrip_state: 0 },
-      gps_satellites: over.sats ?? 5,
-      home_distance: 0,
-      flight_time: 0,
-      powered: true,
-      storage: { sdcard_totalsize: over.total ?? 64_000, sdcard_free: over.free ?? 30_000 },
-      camera: { camera_iso: 100, camera_shutter: '1/500', camera_exp_mode: 0, camera_exp_value: 0, camera_awb: 0 },
-    },
-  };
-}
+const telemetry = nestDroneTelemetry;
 
 const facts = (over: Partial<CheckFacts> = {}): CheckFacts => ({
   enabled: true,

@@ -1,0 +1,491 @@
+/**
+ * Flight operations end to end with hand-driven devices (raw MQTT over the embedded broker): push 401 /
+ * 473 from a user's socket, the runtime's checks, the link command, the device's reply, the audit log,
+ * the progress frames (320 / 330) and the route breakpoint. Cases the simulator cannot produce (a lost
+ * reply, a device that never answers) need a raw device anyway.
+ */
+import { DEVICE_PUSH_FUNCTION, FlightMethod, PushMsgId, Reason, ResultCode, topicOf, type LinkEnvelope, type TelemetryData } from '@nest/contracts';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminClient, startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
+import { PushSocket, RawDevice, envelope, listen, live, registerDevice, sleep, until } from '../../test/live.js';
+import { nestDroneTelemetry } from './fixtures.js';
+
+const RATE_HZ = 10;
+const OPERATOR_FUNS = [DEVICE_PUSH_FUNCTION, 'device_list', 'device_connect', 'flight_check', 'command_log'];
+
+type Reply = { result: number; output?: unknown } | null;
+
+/** A nest driven by the test: keeps itself online, records commands, answers them as told. */
+class FakeNest {
+  readonly commands: LinkEnvelope[] = [];
+  telemetry: TelemetryData = nestDroneTelemetry();
+  respond: (m: LinkEnvelope) => Reply = () => ({ result: 0 });
+  private timer: NodeJS.Timeout | null = null;
+  private constructor(
+    readonly sn: string,
+    public raw: RawDevice,
+  ) {}
+
+  static async start(server: TestServer, sn: string): Promise<FakeNest> {
+    const n = new FakeNest(sn, await RawDevice.connect(server, sn));
+    await n.attach(server);
+    return n;
+  }
+
+  private async attach(server: TestServer): Promise<void> {
+    await this.raw.subscribe(topicOf(this.sn, 'commands'));
+    this.raw.client.on('message', (topic, payload) => {
+      if (topic !== topicOf(this.sn, 'commands')) return;
+      const m = JSON.parse(payload.toString('utf8')) as LinkEnvelope;
+      this.commands.push(m);
+      const reply = this.respond(m);
+      if (reply) void this.raw.publish('commands_reply', envelope(`${m.method}_reply`, reply, m.tid), { qos: 1 });
+    });
+    await this.raw.publish('presence', envelope('presence', { online: true, rate_hz: RATE_HZ }), { qos: 1 });
+    this.timer = setInterval(() => void this.raw.publish('telemetry', envelope('telemetry', this.telemetry)), 1000 / RATE_HZ);
+    await until(() => live(server).link.isOnline(this.sn) && live(server).link.device(this.sn)?.telemetry !== null, 3000, `${this.sn} online`);
+  }
+
+  async reconnect(server: TestServer): Promise<void> {
+    this.raw = await RawDevice.connect(server, this.sn);
+    await this.attach(server);
+  }
+
+  /** Drops the link without a word: no telemetry, the server sees silence. */
+  drop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.raw.drop();
+  }
+
+  of(method: string): LinkEnvelope[] {
+    return this.commands.filter((c) => c.method === method);
+  }
+
+  event(method: string, data: unknown): Promise<void> {
+    return this.raw.publish('events', envelope(method, data), { qos: 1 });
+  }
+
+  state(data: unknown): Promise<void> {
+    return this.raw.publish('state', envelope('state', data), { qos: 1, retain: true });
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.raw.end();
+  }
+}
+
+let server: TestServer;
+let base: string;
+let admin: TestClient;
+let opA: TestClient & { account: { u_id: string } };
+let opB: TestClient & { account: { u_id: string } };
+let opG: TestClient;
+let nest: FakeNest;
+let missionId: string;
+const nests: FakeNest[] = [];
+const sockets: PushSocket[] = [];
+
+async function addRoute(sn: string, name = 'Patrol'): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  const fenceId = randomUUID();
+  const d = 0.01;
+  await server.db
+    .insertInto('fences')
+    .values({
+      id: fenceId,
+      name: `Fence ${sn}`,
+      max_height: 120,
+      boundary: JSON.stringify([
+        { lat: 22.54 - d, lng: 114.05 - d },
+        { lat: 22.54 - d, lng: 114.05 + d },
+        { lat: 22.54 + d, lng: 114.05 + d },
+        { lat: 22.54 + d, lng: 114.05 - d },
+      ]),
+      sn_id: sn,
+      company_id: 'wk',
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  const id = randomUUID();
+  const waypoints = [0, 1, 2, 3].map((i) => ({ lat: 22.536 + i * 0.002, lng: 114.046 + i * 0.002, height: 50 }));
+  await server.db
+    .insertInto('missions')
+    .values({
+      id,
+      name,
+      fence_id: fenceId,
+      mission_type: 1,
+      height_type: 0,
+      auto_speed: 10,
+      max_speed: 15,
+      default_height: 50,
+      return_height: 60,
+      finish_action: 20,
+      exec_type: 0,
+      camera_type: '',
+      sensor_width: null,
+      sensor_height: null,
+      image_width: null,
+      image_height: null,
+      focal_length: null,
+      course_overlap: 0,
+      lateral_overlap: 0,
+      turn_distance: 0,
+      angle: 0,
+      interval_height: 0,
+      elevation: 0,
+      photo_type: 2,
+      waypoints: JSON.stringify(waypoints),
+      survey_polygon: null,
+      distance: 1000,
+      est_time: 100,
+      breakpoint: null,
+      u_id: 'u',
+      user_name: 'Planner',
+      company_id: 'wk',
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  return id;
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ config: { deviceHoldSeconds: 30 } });
+  await live(server).link.ready();
+  await registerDevice(server, { sn_id: 'FO-N1' });
+  await registerDevice(server, { sn_id: 'FO-N2' });
+  await registerDevice(server, { sn_id: 'FO-OFF', enabled: false });
+  await registerDevice(server, { sn_id: 'FO-X1', company_id: 'gzGh' });
+  nest = await FakeNest.start(server, 'FO-N1');
+  nests.push(nest);
+  missionId = await addRoute('FO-N1');
+  admin = await adminClient(server);
+  opA = await userClient(server, { nick: 'Operator A', funList: OPERATOR_FUNS });
+  opB = await userClient(server, { nick: 'Operator B', funList: OPERATOR_FUNS });
+  opG = await userClient(server, { nick: 'Other company', funList: OPERATOR_FUNS, companyId: 'gzGh' });
+  base = await listen(server);
+});
+afterAll(async () => {
+  for (const s of sockets) s.close();
+  for (const n of nests) await n.stop().catch(() => undefined);
+  await server?.close();
+});
+
+async function watching(c: TestClient, sn: string): Promise<PushSocket> {
+  const s = await PushSocket.open(base);
+  sockets.push(s);
+  expect((await s.verifyUser(c)).code).toBe(ResultCode.OK);
+  expect((await s.verifyDevice(c, sn)).code).toBe(ResultCode.OK);
+  return s;
+}
+
+/** Sends a push command and waits for its reply (longer than the link's timeouts). */
+async function command(s: PushSocket, msgId: number, data: Record<string, unknown>, timeoutMs = 12_000) {
+  const from = s.frames.length;
+  s.send(msgId, data);
+  return s.wait((f) => f.msg_id === msgId, timeoutMs, from);
+}
+
+const progress = (flightId: string, state: string, index: number, count = 4) => ({
+  flight_id: flightId,
+  mission_id: missionId,
+  state,
+  waypoint_index: index,
+  waypoint_count: count,
+  percent: (index / count) * 100,
+  distance_flown: index * 300,
+  flight_time: index * 30,
+  photos: index,
+});
+
+const flow = (flightId: string, state: string) => ({
+  flow_id: flightId,
+  kind: 'takeoff',
+  state,
+  steps: [{ step: 'drone_start', state: state === 'running' ? 'running' : 'done', elapsed: 1 }],
+  current: 0,
+  error: null,
+  tip: null,
+  started_at: Date.now(),
+  elapsed: 1,
+});
+
+const logRow = (cmdId: string) => server.db.selectFrom('command_log').selectAll().where('cmd_id', '=', cmdId).executeTakeFirst();
+const breakpoint = async () => (await server.db.selectFrom('missions').select('breakpoint').where('id', '=', missionId).executeTakeFirstOrThrow()).breakpoint;
+
+describe('navigation (401 cmd_type 8) on a nest on the ground', () => {
+  it('takes off with the route, forwards 320 / 330, and logs the command', async () => {
+    const s = await watching(opA, 'FO-N1');
+    const cmdId = randomUUID();
+    const reply = await command(s, PushMsgId.CONTROL, { sn_id: 'FO-N1', cmd_type: 8, action_cmd: 1, value: missionId, cmd_id: cmdId });
+    expect(reply).toMatchObject({ code: ResultCode.OK, data: { sn_id: 'FO-N1', cmd_id: cmdId, outcome: 'ok', reason: 0 } });
+    const sent = nest.of(FlightMethod.TAKEOFF);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.tid).toBe(cmdId);
+    const data = sent[0]!.data as { flight_id: string; mission: { mission_id: string; waypoints: unknown[]; start_index: number } };
+    expect(data.mission).toMatchObject({ mission_id: missionId, start_index: 0 });
+    expect(data.mission.waypoints).toHaveLength(4);
+    expect((reply.data as { flight_id: string }).flight_id).toBe(data.flight_id);
+    expect(sent[0]!.bid).toBe(data.flight_id);
+
+    await nest.event(FlightMethod.FLOW_PROGRESS, flow(data.flight_id, 'running'));
+    const f320 = await s.wait((f) => f.msg_id === PushMsgId.FLOW_PROGRESS && (f.data as { flow: unknown }).flow !== null);
+    expect(f320.data).toMatchObject({ sn_id: 'FO-N1', flow: { flow_id: data.flight_id, state: 'running' } });
+    await nest.event(FlightMethod.MISSION_PROGRESS, progress(data.flight_id, 'running', 1));
+    const f330 = await s.wait((f) => f.msg_id === PushMsgId.MISSION_PROGRESS && (f.data as { mission: unknown }).mission !== null);
+    expect(f330.data).toMatchObject({ sn_id: 'FO-N1', mission_name: 'Patrol', mission: { waypoint_index: 1 } });
+
+    // A panel opened mid-flight gets the current timeline from the retained state.
+    await nest.state({ flow: flow(data.flight_id, 'done'), mission: progress(data.flight_id, 'running', 2) });
+    await until(() => live(server).link.device('FO-N1')?.state?.mission?.waypoint_index === 2, 3000, 'state');
+    const late = await watching(opA, 'FO-N1');
+    expect(late.of(PushMsgId.FLOW_PROGRESS)[0]?.data).toMatchObject({ flow: { flow_id: data.flight_id, state: 'done' } });
+    expect(late.of(PushMsgId.MISSION_PROGRESS)[0]?.data).toMatchObject({ mission: { waypoint_index: 2 }, mission_name: 'Patrol' });
+
+    // Finished: the breakpoint stays clear; the log has the whole story.
+    await nest.event(FlightMethod.MISSION_PROGRESS, progress(data.flight_id, 'done', 4));
+    await nest.state({ flow: flow(data.flight_id, 'done'), mission: progress(data.flight_id, 'done', 4) });
+    await until(() => live(server).link.device('FO-N1')?.state?.mission?.state === 'done', 3000, 'done state');
+    expect(await logRow(cmdId)).toMatchObject({
+      sn_id: 'FO-N1',
+      u_id: opA.account.u_id,
+      user_name: 'Operator A',
+      source: 'console',
+      cmd_type: 8,
+      action_cmd: 1,
+      method: FlightMethod.TAKEOFF,
+      flight_id: data.flight_id,
+      outcome: 'ok',
+    });
+    expect((await logRow(cmdId))?.finished_at).not.toBeNull();
+  });
+
+  it('runs a re-sent cmd_id once: the device sees one command, both answers are the same', async () => {
+    const s = await watching(opA, 'FO-N1');
+    const before = nest.commands.length;
+    const cmdId = randomUUID();
+    const first = await command(s, PushMsgId.CONTROL, { sn_id: 'FO-N1', cmd_type: 10, cmd_id: cmdId });
+    const again = await command(s, PushMsgId.CONTROL, { sn_id: 'FO-N1', cmd_type: 10, cmd_id: cmdId });
+    expect(first).toMatchObject({ code: ResultCode.OK, data: { outcome: 'ok' } });
+    expect({ ...again, at: 0 }).toEqual({ ...first, at: 0 });
+    expect(nest.commands.slice(before).filter((c) => c.tid === cmdId)).toHaveLength(1);
+  });
+
+  it('answers pending (reason 20) to a repeat while the first still waits for the device', async () => {
+    const s = await watching(opA, 'FO-N1');
+    const cmdId = randomUUID();
+    let release: (() => void) | null = null;
+    nest.respond = (m) => {
+      if (m.tid !== cmdId) return { result: 0 };
+      release = () => void nest.raw.publish('commands_reply', envelope(`${m.method}_reply`, { result: 0 }, m.tid), { qos: 1 });
+      return null;
+    };
+    try {
+      s.send(PushMsgId.CONTROL, { sn_id: 'FO-N1', cmd_type: 7, value: 3, cmd_id: cmdId });
+      await until(() => release !== null, 3000, 'command at the device');
+      const pending = await command(s, PushMsgId.CONTROL, { sn_id: 'FO-N1', cmd_type: 7, value: 3, cmd_id: cmdId });
+      expect(pending).toMatchObject({ code: ResultCode.PUSH_FAILED, data: { outcome: 'pending', reason: Reason.IN_PROGRESS } });
+      release!();
+      const done = await s.wait((f) => f.msg_id === PushMsgId.CONTROL && (f.data as { outcome: string }).outcome === 'ok');
+      expect(done.data).toMatchObject({ cmd_id: cmdId });
+      expect(nest.commands.filter((c) => c.tid === cmdId)).toHaveLength(1);
+    } finally {
+      nest.respond = () => ({ result: 0 });
+    }
+  });
+});
+
+describe('process control (473) and breakpoints', () => {
+  it('pauses, continues, interrupts; the breakpoint is stored and a resume starts there', async () => {
+    const s = await watching(opA, 'FO-N1');
+    // In the air now: navigation becomes mission.start.
+    nest.telemetry = nestDroneTelemetry({ fs: 2 });
+    await nest.state({ flow: null, mission: null });
+    await until(() => live(server).link.device('FO-N1')?.telemetry?.drone?.flight_state === 2, 3000, 'in the air');
+    const start = await command(s, PushMsgId.CONTROL, { sn_id: 'FO-N1', cmd_type: 8, action_cmd: 1, value: missionId });
+    expect(start).toMatchObject({ code: ResultCode.OK });
+    const flightId = (start.data as { flight_id: string }).flight_id;
+    expect(nest.of(FlightMethod.MISSION_START).at(-1)?.data).toMatchObject({ flight_id: flightId, mission: { mission_id: missionId } });
+
+    for (const control_cmd of [1, 2]) {
+      expect(await command(s, PushMsgId.PROCESS_CONTROL, { sn_id: 'FO-N1', control_cmd })).toMatchObject({
+        code: ResultCode.OK,
+        data: { control_cmd, outcome: 'ok' },
+      });
+    }
+    // The device refuses a pause during a step that cannot pause: the text says what failed and why.
+    nest.respond = (m) => (m.method === FlightMethod.PROCESS ? { result: 10, output: { refusal: 4 } } : { result: 0 });
+    const refusedPause = await command(s, PushMsgId.PROCESS_CONTROL, { sn_id: 'FO-N1', control_cmd: 1 });
+    nest.respond = () => ({ result: 0 });
+    expect(refusedPause).toMatchObject({ code: ResultCode.PUSH_FAILED, data: { outcome: 'rejected', refusal: 4 } });
+    expect(refusedPause.msg).toContain('This step cannot be paused');
+
+    expect(await command(s, PushMsgId.PROCESS_CONTROL, { sn_id: 'FO-N1', control_cmd: 3 })).toMatchObject({ code: ResultCode.OK });
+    expect(nest.of(FlightMethod.PROCESS).map((c) => (c.data as { control_cmd: number }).control_cmd)).toEqual([1, 2, 1, 3]);
+    await nest.event(FlightMethod.MISSION_PROGRESS, progress(flightId, 'interrupted', 2));
+    await until(async () => (await breakpoint()) === 2, 3000, 'breakpoint stored');
+
+    const resume = await command(s, PushMsgId.CONTROL, { sn_id: 'FO-N1', cmd_type: 8, action_cmd: 2, value: missionId });
+    expect(resume).toMatchObject({ code: ResultCode.OK });
+    const resumed = resume.data as { flight_id: string };
+    expect(nest.of(FlightMethod.MISSION_START).at(-1)?.data).toMatchObject({ flight_id: resumed.flight_id, mission: { start_index: 2 } });
+    await nest.event(FlightMethod.MISSION_PROGRESS, { ...progress(resumed.flight_id, 'done', 4) });
+    await until(async () => (await breakpoint()) === null, 3000, 'breakpoint cleared');
+    nest.telemetry = nestDroneTelemetry();
+  });
+
+  it('refuses a resume without a breakpoint (reason 18)', async () => {
+    const s = await watching(opA, 'FO-N1');
+    const before = nest.commands.length;
+    const r = await command(s, PushMsgId.CONTROL, { sn_id: 'FO-N1', cmd_type: 8, action_cmd: 2, value: missionId });
+    expect(r).toMatchObject({ code: ResultCode.PUSH_FAILED, data: { outcome: 'refused', reason: Reason.NO_BREAKPOINT } });
+    expect(nest.commands.length).toBe(before);
+  });
+});
+
+describe('refusals', () => {
+  it('low battery: refused with reason 4 and the checks, nothing sent', async () => {
+    const s = await watching(opA, 'FO-N1');
+    nest.telemetry = nestDroneTelemetry({ battery: 30 });
+    await until(() => live(server).link.device('FO-N1')?.telemetry?.drone?.battery.percent === 30, 3000, 'low battery seen');
+    const before = nest.commands.length;
+    try {
+      const r = await command(s, PushMsgId.CONTROL, { sn_id: 'FO-N1', cmd_type: 8, action_cmd: 1, value: missionId });
+      expect(r).toMatchObject({ code: ResultCode.PUSH_FAILED, msg: 'Battery below 50%: charge the drone before takeoff', data: { outcome: 'refused', reason: Reason.LOW_BATTERY } });
+      expect((r.data as { checks: { item: string; ok: boolean; value: unknown }[] }).checks.find((c) => c.item === 'battery')).toMatchObject({ ok: false, value: 30 });
+      expect(nest.commands.length).toBe(before);
+    } finally {
+      nest.telemetry = nestDroneTelemetry();
+    }
+  });
+
+  it('a device another user holds: reason 2; a task may not fly a held device either', async () => {
+    await live(server).status.connect('FO-N1', { u_id: opB.account.u_id, nick: 'Operator B' });
+    try {
+      const s = await watching(opA, 'FO-N1');
+      const r = await command(s, PushMsgId.CONTROL, { sn_id: 'FO-N1', cmd_type: 1 });
+      expect(r).toMatchObject({ code: ResultCode.PUSH_FAILED, data: { outcome: 'refused', reason: Reason.HELD } });
+      const sB = await watching(opB, 'FO-N1');
+      expect(await command(sB, PushMsgId.CONTROL, { sn_id: 'FO-N1', cmd_type: 10 })).toMatchObject({ code: ResultCode.OK });
+      const task = await server.app.nest.flight.launchMission(
+        { u_id: 'task', nick: 'Timed task', company_id: 'wk', all: false, source: 'task' },
+        { sn: 'FO-N1', missionId },
+        'en',
+      );
+      expect(task).toMatchObject({ code: ResultCode.PUSH_FAILED, data: { reason: Reason.HELD, outcome: 'refused' } });
+    } finally {
+      await live(server).status.release('FO-N1', opB.account.u_id);
+    }
+  });
+
+  it('a disabled device: reason 3; another company\'s device: NOT_FOUND_OBJECT', async () => {
+    const s = await PushSocket.open(base);
+    sockets.push(s);
+    await s.verifyUser(opA);
+    expect(await command(s, PushMsgId.CONTROL, { sn_id: 'FO-OFF', cmd_type: 1 })).toMatchObject({
+      code: ResultCode.PUSH_FAILED,
+      data: { outcome: 'refused', reason: Reason.DISABLED },
+    });
+    expect((await command(s, PushMsgId.CONTROL, { sn_id: 'FO-X1', cmd_type: 1 })).code).toBe(ResultCode.NOT_FOUND_OBJECT);
+    expect((await command(s, PushMsgId.PROCESS_CONTROL, { sn_id: 'FO-X1', control_cmd: 1 })).code).toBe(ResultCode.NOT_FOUND_OBJECT);
+    const g = await PushSocket.open(base);
+    sockets.push(g);
+    await g.verifyUser(opG);
+    expect((await command(g, PushMsgId.CONTROL, { sn_id: 'FO-N1', cmd_type: 10 })).code).toBe(ResultCode.NOT_FOUND_OBJECT);
+  });
+
+  it('an offline device: outcome offline, nothing published', async () => {
+    const s = await PushSocket.open(base);
+    sockets.push(s);
+    await s.verifyUser(opA);
+    const r = await command(s, PushMsgId.CONTROL, { sn_id: 'FO-N2', cmd_type: 10 });
+    expect(r).toMatchObject({ code: ResultCode.PUSH_FAILED, msg: 'The device is offline', data: { reason: Reason.OFFLINE } });
+  });
+
+  it('bad values: flight mode 2, camera settings out of range', async () => {
+    const s = await watching(opA, 'FO-N1');
+    expect(await command(s, PushMsgId.CONTROL, { sn_id: 'FO-N1', cmd_type: 4, value: 2 })).toMatchObject({ data: { reason: Reason.BAD_VALUE } });
+    expect(await command(s, PushMsgId.CONTROL, { sn_id: 'FO-N1', cmd_type: 9, settings: { iso: 7 } })).toMatchObject({ data: { reason: Reason.BAD_VALUE } });
+    expect(await command(s, PushMsgId.CONTROL, { sn_id: 'FO-N1', cmd_type: 9, settings: { iso: 400 } })).toMatchObject({ code: ResultCode.OK });
+    expect(nest.of(FlightMethod.CAMERA_SET).at(-1)?.data).toEqual({ iso: 400 });
+  });
+});
+
+describe('the link under a physical command', () => {
+  it('a lost takeoff reply is confirmed from the device state (sent once, no re-send)', async () => {
+    const s = await watching(opA, 'FO-N1');
+    nest.respond = (m) => {
+      if (m.method !== FlightMethod.TAKEOFF) return { result: 0 };
+      const id = (m.data as { flight_id: string }).flight_id;
+      // The device takes off but its reply never arrives; its state shows the flow.
+      setTimeout(() => void nest.state({ flow: flow(id, 'running'), mission: null }), 3500);
+      return null;
+    };
+    try {
+      const before = nest.of(FlightMethod.TAKEOFF).length;
+      const r = await command(s, PushMsgId.CONTROL, { sn_id: 'FO-N1', cmd_type: 1, value: 40 });
+      expect(r).toMatchObject({ code: ResultCode.OK, data: { outcome: 'ok' } });
+      expect(nest.of(FlightMethod.TAKEOFF).length).toBe(before + 1);
+      expect(nest.of(FlightMethod.TAKEOFF).at(-1)?.data).toMatchObject({ height: 40, mission: null });
+      expect((await logRow((r.data as { cmd_id: string }).cmd_id))?.detail).toContain('confirmed');
+    } finally {
+      nest.respond = () => ({ result: 0 });
+      await nest.state({ flow: null, mission: null });
+    }
+  });
+
+  it('a device dropping while a command waits: outcome offline at once, nothing re-sent on reconnect', async () => {
+    await registerDevice(server, { sn_id: 'FO-N3' });
+    const n3 = await FakeNest.start(server, 'FO-N3');
+    nests.push(n3);
+    await addRoute('FO-N3', 'Drop route');
+    const s = await watching(opA, 'FO-N3');
+    n3.respond = () => {
+      setTimeout(() => n3.drop(), 100);
+      return null;
+    };
+    const cmdId = randomUUID();
+    const started = Date.now();
+    const r = await command(s, PushMsgId.CONTROL, { sn_id: 'FO-N3', cmd_type: 10, cmd_id: cmdId });
+    expect(r).toMatchObject({ code: ResultCode.PUSH_FAILED, data: { outcome: 'offline', reason: Reason.OFFLINE } });
+    // Silence is noticed after 3 telemetry periods, well before the 3 s command timeout.
+    expect(Date.now() - started).toBeLessThan(2500);
+    expect((await logRow(cmdId))?.outcome).toBe('offline');
+    n3.respond = () => ({ result: 0 });
+    await n3.reconnect(server);
+    await sleep(500);
+    expect(n3.commands.filter((c) => c.tid === cmdId)).toHaveLength(1);
+    // The same cmd_id again is answered from the log, not sent.
+    expect(await command(s, PushMsgId.CONTROL, { sn_id: 'FO-N3', cmd_type: 10, cmd_id: cmdId })).toMatchObject({ data: { outcome: 'offline' } });
+    expect(n3.commands.filter((c) => c.tid === cmdId)).toHaveLength(1);
+  });
+});
+
+describe('calls', () => {
+  it('/flight/check answers the checks; /command/log is company-scoped and filterable', async () => {
+    const check = await opA.call<{ ready: boolean; checks: { item: string; ok: boolean }[] }>('flightCheck', { sn_id: 'FO-N1', mission_id: missionId });
+    expect(check.body.code).toBe(ResultCode.OK);
+    expect(check.body.data.ready).toBe(true);
+    expect(check.body.data.checks.map((c) => c.item)).toContain('route');
+    const missing = await opA.call<{ ready: boolean; checks: { reason: number }[] }>('flightCheck', { sn_id: 'FO-N1', mission_id: 'no-such-route' });
+    expect(missing.body.data).toMatchObject({ ready: false });
+    expect(missing.body.data.checks.find((c) => c.reason === Reason.ROUTE_MISSING)).toBeTruthy();
+
+    const log = await opA.call<{ list: { sn_id: string; user_name: string; outcome: string }[]; total: number }>('commandLog', { sn_id: 'FO-N1', page: 0, size: 200 });
+    expect(log.body.code).toBe(ResultCode.OK);
+    expect(log.body.data.total).toBeGreaterThan(5);
+    expect(log.body.data.list.every((r) => r.sn_id === 'FO-N1')).toBe(true);
+    const byB = await opA.call<{ list: { user_name: string }[] }>('commandLog', { search: 'operator b', page: 0, size: 200 });
+    expect(byB.body.data.list.length).toBeGreaterThan(0);
+    expect(byB.body.data.list.every((r) => r.user_name === 'Operator B')).toBe(true);
+    const other = await opG.call<{ total: number }>('commandLog', { page: 0, size: 200 });
+    expect(other.body.data.total).toBe(0);
+    const all = await admin.call<{ total: number }>('commandLog', { page: 0, size: 200 });
+    expect(all.body.data.total).toBeGreaterThanOrEqual(log.body.data.total);
+  });
+});
