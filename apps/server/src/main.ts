@@ -2,8 +2,8 @@
  * Server entry: `node --import tsx apps/server/src/main.ts` (see config.ts for every environment variable).
  * Reads the configuration, brings the database up to date, seeds it, registers the demo devices when
  * SIMULATOR=on, builds the app (which starts the embedded MQTT broker unless MQTT_URL, and the device
- * link), listens, starts the simulated fleet, and prints the address (and, on the first start, how to
- * sign in). A port already in use or an invalid setting ends the process with exit code 1 and one line.
+ * link), listens, starts the simulated fleet and demo mode (DEMO_MISSIONS: first-start demo routes and
+ * periodic demo missions), and prints the address (and, on the first start, how to sign in). A port already in use or an invalid setting ends the process with exit code 1 and one line.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -14,6 +14,8 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/index.js';
 import { MigrationError, migrateToLatest } from './db/migrate.js';
 import { ADMIN_COMPANY, seed, type AdminBootstrap } from './db/seed.js';
+import { startDemo } from './demo/index.js';
+import { fleetExtras, withAlternate } from './demo/fleet.js';
 import { ensureDemoDevices, type DemoDeviceSpec } from './devices/demo.js';
 import { EMBEDDED_BROKER_HOST } from './link/runtime.js';
 import { loadSimulator, type SimFleet, type Simulator } from './link/simulator.js';
@@ -66,8 +68,10 @@ async function start(config: Config): Promise<void> {
   const app: FastifyInstance = await buildApp(config, { database });
   const live = app.nest.deps.live;
   let fleet: SimFleet | null = null;
+  let demo: { stop(): Promise<void> } | null = null;
 
   const closeAll = async () => {
+    await demo?.stop().catch(() => undefined);
     await fleet?.stop().catch(() => undefined);
     await app.close();
   };
@@ -98,7 +102,10 @@ async function start(config: Config): Promise<void> {
     try {
       fleet = await sim.startFleet({
         brokerUrl: live.brokerUrl,
-        devices: specs.map((s) => ({ ...s, password: live.devicePassword(s.sn) })),
+        // Nests get an alternate landing point (used by the simulator once it supports one).
+        devices: specs.map((s) => withAlternate({ ...s, password: live.devicePassword(s.sn) })),
+        // Time scale and media upload URL (this server on loopback): see demo/fleet.ts.
+        ...fleetExtras(config, port),
         rateHz: config.simRateHz,
         liveDir: config.liveDir,
         liveUrlBase: config.liveUrlBase,
@@ -108,8 +115,13 @@ async function start(config: Config): Promise<void> {
     } catch (err) {
       console.error(`Simulated fleet not started: ${err instanceof Error ? err.message : String(err)}`);
     }
+    const nestSpecs = specs.filter((s) => s.kind !== 'alone');
+    if (fleet && config.demoMissions) {
+      demo = await startDemo(app.nest.deps, app.nest.flight, nestSpecs, app.log);
+      console.log(`Demo missions: a patrol route about a minute after start, then every ${config.demoMissionMinutes} minutes on the next idle nest`);
+    }
     // Demo recordings (real files, made with ffmpeg when present) in the background: start-up does not wait.
-    const nests = specs.filter((s) => s.kind !== 'alone').map((s) => ({ sn: s.sn, companyId: ADMIN_COMPANY }));
+    const nests = nestSpecs.map((s) => ({ sn: s.sn, companyId: ADMIN_COMPANY }));
     void seedDemoRecordings(app.nest.deps.db, config.dataDir, nests).catch((err: unknown) => app.log.warn({ err }, 'demo recordings failed'));
   }
 

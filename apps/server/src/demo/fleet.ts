@@ -1,0 +1,32 @@
+import type { Config } from '../config.js';
+import type { DemoDeviceSpec } from '../devices/demo.js';
+import { offsetM, type LatLng } from './plans.js';
+
+/** Distance of a nest's alternate landing point from home, to the north-east (m). */
+export const ALTERNATE_DISTANCE_M = 250;
+
+/** The alternate landing point of a simulated nest: 250 m north-east of home. */
+export const alternateOf = (home: LatLng): LatLng => {
+  const d = ALTERNATE_DISTANCE_M / Math.SQRT2;
+  return offsetM(home, d, d);
+};
+
+/**
+ * Options of the simulator's startFleet that demo mode adds: the time scale, where media uploads go
+ * (this server, on loopback: the fleet runs in-process) and per nest an alternate landing point. They
+ * are typed here as optional extras so this compiles before and after the simulator gains them; an
+ * older simulator ignores unknown options.
+ */
+export interface FleetExtras {
+  timeScale: number;
+  mediaUrl: string;
+}
+
+export const fleetExtras = (config: Pick<Config, 'simTimeScale'>, port: number): FleetExtras => ({
+  timeScale: config.simTimeScale,
+  mediaUrl: `http://127.0.0.1:${port}`,
+});
+
+/** A device spec with its alternate landing point (nests only; a single-soldier drone has none). */
+export const withAlternate = <S extends Pick<DemoDeviceSpec, 'kind' | 'home'>>(spec: S): S & { alternate?: LatLng } =>
+  spec.kind === 'alone' ? spec : { ...spec, alternate: alternateOf(spec.home) };
