@@ -18,6 +18,7 @@ import { startTestServer, tempDir, userClient, type TestClient, type TestServer 
 import { live, registerDevice } from '../../test/live.js';
 import { findFfmpeg } from '../videos/demo.js';
 import { contentMatches, jpegSize, makeThumbnail } from './files.js';
+import { sweepStaleUploads } from './sweep.js';
 
 let server: TestServer;
 let base: string;
@@ -260,6 +261,21 @@ describe('device media upload', () => {
     const row = await server.db.selectFrom('media_uploads').select('received').where('media_id', '=', meta.media_id).executeTakeFirstOrThrow();
     expect(Number(row.received)).toBe(0);
     expect((await post({ ...small, size: -1 })).statusCode).toBe(400);
+  });
+
+  it('gives up unfinished uploads nobody touched for long, never finished ones', async () => {
+    const file = makeJpeg(48, 48);
+    const meta = metaOf(file);
+    await post(meta);
+    await patch(meta.media_id, 0, file.subarray(0, 100));
+    const part = path.join(server.dataDir, 'tmp', 'uploads', SN, `${meta.media_id}.part`);
+    expect(existsSync(part)).toBe(true);
+    const done = metaOf(makeJpeg(50, 50));
+    expect((await upload(done, makeJpeg(50, 50))).json()).toMatchObject({ complete: true });
+    await sweepStaleUploads(server.app.nest.deps, Math.floor(Date.now() / 1000) + 10);
+    expect(existsSync(part)).toBe(false);
+    expect((await post(meta)).json()).toEqual({ offset: 0, complete: false });
+    expect((await post(done)).json()).toMatchObject({ complete: true });
   });
 
   it('answers 401 to a wrong password, an unknown or a disabled device, and stores nothing', async () => {

@@ -18,6 +18,7 @@ import { sortieOfFlight, syncSortieCount } from '../sorties/store.js';
 import { findFfmpeg } from '../videos/demo.js';
 import { authenticateDevice } from './auth.js';
 import { contentMatches, jpegSize, makeThumbnail, partPath, resultPlace, sha256Of } from './files.js';
+import { STALE_UPLOAD_SECONDS, UPLOAD_SWEEP_MS, sweepStaleUploads } from './sweep.js';
 import { refusalBody, type UploadError } from './texts.js';
 import type { Selectable } from 'kysely';
 
@@ -44,6 +45,11 @@ class Refusal extends Error {
  */
 export async function registerMediaUpload(app: FastifyInstance, deps: AppDeps, hub: Pick<PushHub, 'publish'>): Promise<void> {
   const uploads = new MediaUploads(deps, hub, findFfmpeg());
+  const sweep = setInterval(() => {
+    sweepStaleUploads(deps, nowSeconds() - STALE_UPLOAD_SECONDS).catch((err: unknown) => app.log.warn({ err }, 'media upload sweep failed'));
+  }, UPLOAD_SWEEP_MS);
+  sweep.unref();
+  app.addHook('onClose', async () => clearInterval(sweep));
   await app.register(async (scope) => {
     scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: START_BODY_LIMIT }, (_req, body, done) => {
       try {
