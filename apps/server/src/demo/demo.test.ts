@@ -1,7 +1,8 @@
 import { ResultCode, type Waypoint } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, startTestServer, type TestServer } from '../../test/helpers.js';
-import { createDevice } from '../devices/store.js';
+import { ensureDemoDevices } from '../devices/demo.js';
+import { createDevice, findDeviceBySn } from '../devices/store.js';
 import { offset } from '../fences/test-fixtures.js';
 import { alternateOf, fleetExtras, withAlternate } from './fleet.js';
 import { liveIdle, startDemoLauncher } from './launcher.js';
@@ -114,5 +115,16 @@ describe('demo fleet options', () => {
     expect(north).toBeCloseTo(east, 0);
     expect(withAlternate({ kind: 'alone', home: { ...home, alt: 0 } })).not.toHaveProperty('alternate');
     expect(withAlternate({ kind: 'stable', home: { ...home, alt: 0 } }).alternate).toEqual(alt);
+  });
+
+  it('registers demo nests with that alternate landing point', async () => {
+    const home = { ...offset(-6000, 0), alt: 30 };
+    await ensureDemoDevices(server.db, [
+      { sn: 'DEMO-T-ALT', kind: 'stable', name: '机场 Z01', uavSn: 'DEMO-T-ALT-UAV', home },
+      { sn: 'DEMO-T-SOLO', kind: 'alone', name: '单兵 D01', uavSn: 'DEMO-T-SOLO', home },
+    ]);
+    const nest = await findDeviceBySn(server.db, 'DEMO-T-ALT');
+    expect({ lat: Number(nest!.altn_lat), lng: Number(nest!.altn_lng) }).toEqual(alternateOf(home));
+    expect((await findDeviceBySn(server.db, 'DEMO-T-SOLO'))!.altn_lat).toBeNull();
   });
 });

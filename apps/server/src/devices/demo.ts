@@ -2,6 +2,7 @@ import type { DeviceTypeKeyValue } from '@nest/contracts';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { ADMIN_COMPANY } from '../db/seed.js';
+import { alternateOf } from '../demo/fleet.js';
 import { SnTakenError, createDevice, findDeviceBySn } from './store.js';
 
 /** What the simulator's demoFleet() describes per device (without its password). */
@@ -22,13 +23,21 @@ const MODEL: Record<DeviceTypeKeyValue, string> = {
 
 /**
  * Registers the demo devices that are missing (company wk by default); never changes existing ones, so it
- * is safe on every start and from several instances. Answers the sns that were added.
+ * is safe on every start and from several instances (except: a nest registered before demo mode had
+ * alternate landing points gets its point when it has none). Nests get an alternate landing point 250 m
+ * north-east of home (demo/fleet.ts; the simulator lands there). Answers the sns that were added.
  */
 export async function ensureDemoDevices(db: Kysely<DB>, specs: readonly DemoDeviceSpec[], companyId = ADMIN_COMPANY): Promise<string[]> {
   const added: string[] = [];
   for (const s of specs) {
-    if (await findDeviceBySn(db, s.sn)) continue;
     const nest = s.kind !== 'alone';
+    if (await findDeviceBySn(db, s.sn)) {
+      if (nest) {
+        const p = alternateOf(s.home);
+        await db.updateTable('devices').set({ altn_lat: p.lat, altn_lng: p.lng }).where('sn_id', '=', s.sn).where('altn_lat', 'is', null).execute();
+      }
+      continue;
+    }
     try {
       await createDevice(db, {
         type: s.kind,
@@ -43,6 +52,7 @@ export async function ensureDemoDevices(db: Kysely<DB>, specs: readonly DemoDevi
         description: 'Simulated device (SIMULATOR=on)',
         azimuth: nest ? 0 : -1,
         airport_point: { lat: s.home.lat, lng: s.home.lng },
+        altn_point: nest ? alternateOf(s.home) : null,
         beacon: nest ? { lat: s.home.lat, lng: s.home.lng, height: s.home.alt } : null,
       });
       added.push(s.sn);
