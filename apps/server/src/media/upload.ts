@@ -14,7 +14,7 @@ import { nowSeconds } from '../db/index.js';
 import type { DeviceRow, MediaUploadsTable } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import type { PushHub } from '../push/hub.js';
-import { sortieOfFlight, syncSortieCount } from '../sorties/store.js';
+import { attachEarlyResults, sortieOfFlight, syncSortieCount } from '../sorties/store.js';
 import { findFfmpeg } from '../videos/demo.js';
 import { authenticateDevice } from './auth.js';
 import { contentMatches, jpegSize, makeThumbnail, partPath, resultPlace, sha256Of } from './files.js';
@@ -278,6 +278,11 @@ export class MediaUploads {
       if (again?.result_id) return { offset: Number(again.size), complete: true };
       await this.setReceived(row.sn_id, row.media_id, 0);
       throw err;
+    }
+    if (sortId === null && meta.flight_id) {
+      // The sortie may have been recorded while this transaction ran (it attaches only committed results).
+      const late = await sortieOfFlight(db, row.sn_id, meta.flight_id);
+      if (late && (await attachEarlyResults(db, row.sn_id, meta.flight_id, late.id)) > 0) sortId = late.id;
     }
     const push: ResultAddedPush = { sn_id: row.sn_id, sort_id: sortId, id, type: meta.type, url, thumb_url: thumbUrl };
     this.hub.publish(row.sn_id, PushMsgId.RESULT_ADDED, push);
