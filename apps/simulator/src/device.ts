@@ -2,6 +2,23 @@ import { randomUUID } from 'node:crypto';
 import mqtt from 'mqtt';
 import type { MqttClient } from 'mqtt';
 import {
+  FlightMethod,
+  FlightResult,
+  alternateLandingEvent,
+  cameraSettingsPatch,
+  flightEndEvent,
+  flightStartEvent,
+  flowProgressSchema,
+  gimbalCommandData,
+  missionProgressSchema,
+  missionStartCommandData,
+  modeCommandData,
+  processCommandData,
+  recordCommandData,
+  stickFrameData,
+  stickModeCommandData,
+  takeoffCommandData,
+  zoomCommandData,
   CHANNEL_QOS,
   COMMAND_TID_MEMORY_MS,
   DEFAULT_TELEMETRY_HZ,
@@ -17,7 +34,11 @@ import {
   telemetryData,
   topicOf,
 } from '@nest/contracts';
-import type { DeviceChannel, LinkEnvelope, TelemetryData } from '@nest/contracts';
+import type { CameraSettings, DeviceChannel, FlowProgress, LinkEnvelope, MissionProgress, TelemetryData } from '@nest/contracts';
+import type { ZodType } from 'zod';
+import { flowProgress } from './flows.js';
+import { missionProgress } from './mission.js';
+import type { MediaRequest, Refusal } from './ops.js';
 import { DeviceModel, isFault } from './model.js';
 import type { Facts, Fault } from './model.js';
 import { hashString } from './rng.js';
@@ -32,7 +53,13 @@ export interface SimDeviceSpec {
   name: string;
   uavSn: string;
   home: { lat: number; lng: number; alt: number };
+  /** Alternate landing point; default 250 m north-east of home. */
+  alternate?: { lat: number; lng: number };
 }
+
+/** Events are re-sent this often until their events_reply arrives, at most EVENT_MAX_SENDS times in all. */
+export const EVENT_RESEND_MS = 5_000;
+export const EVENT_MAX_SENDS = 5;
 
 export interface DeviceOptions {
   brokerUrl: string;
@@ -45,6 +72,10 @@ export interface DeviceOptions {
   liveUrlBase: string;
   /** Called on every online / offline change of the MQTT link. */
   onPresence?: (sn: string, online: boolean) => void;
+  /** The model advances dt * timeScale per real second (default 1). */
+  timeScale?: number;
+  /** Photos, panoramas and videos the drone took (rendered and uploaded by the owner). */
+  onMedia?: (device: SimDevice, media: MediaRequest) => void;
 }
 
 /** Result codes of command replies. */
@@ -73,6 +104,9 @@ export class SimDevice {
   private lastFacts: Facts | null = null;
   private replies = new Map<string, { outcome: CommandOutcome; at: number }>();
   private stopped = false;
+  private stateVersion = -1;
+  /** Events waiting for their events_reply, by tid. */
+  private pendingEvents = new Map<string, { topicData: string; sends: number; at: number }>();
   online = false;
 
   constructor(
@@ -81,10 +115,15 @@ export class SimDevice {
   ) {
     this.rateHz = clampRate(opts.rateHz);
     this.model = new DeviceModel(
-      { kind: spec.kind, uavSn: spec.uavSn, home: spec.home },
+      { kind: spec.kind, uavSn: spec.uavSn, home: spec.home, alternate: spec.alternate },
       (hashString(spec.sn) ^ opts.seed) >>> 0,
     );
+    this.timeScale = opts.timeScale ?? 1;
+    this.model.ops.now = Date.now();
+    this.model.ops.timeScale = this.timeScale;
   }
+
+  readonly timeScale: number;
 
   get sn(): string {
     return this.spec.sn;
@@ -132,6 +171,7 @@ export class SimDevice {
     client.on('close', () => this.setOnline(false));
     client.on('message', (topic, payload) => {
       if (topic === topicOf(sn, 'commands')) this.onCommand(payload);
+      else if (topic === topicOf(sn, 'events_reply')) this.onEventReply(payload);
     });
     this.startTimer();
     return new Promise<void>((resolve, reject) => {
@@ -227,10 +267,61 @@ export class SimDevice {
     const now = Date.now();
     const dt = Math.min(10, Math.max(0, (now - this.lastStep) / 1000));
     this.lastStep = now;
-    this.model.step(dt);
+    this.model.step(dt * this.timeScale, now);
+    this.drainOps();
     if (!this.client?.connected) return;
     this.publish('telemetry', LinkMethod.TELEMETRY, this.model.telemetry());
     this.publishStateIfChanged();
+    this.resendEvents(now);
+  }
+
+  /** Publishes what the operations raised (events, state) and hands media to the owner. */
+  private drainOps(): void {
+    const ops = this.model.ops;
+    for (const e of ops.events.splice(0)) this.sendEvent(e.method, e.data, e.bid);
+    for (const m of ops.media.splice(0)) this.opts.onMedia?.(this, m);
+    if (ops.version !== this.stateVersion) this.publishStateIfChanged(true);
+  }
+
+  /** An event goes out now and again every EVENT_RESEND_MS (same tid) until acknowledged. */
+  private sendEvent(method: string, data: unknown, bid: string): void {
+    const env = this.envelope(method, data, randomUUID(), bid);
+    const topicData = JSON.stringify(env);
+    if (this.opts.validate) {
+      const problem = validateOutgoing('events', env);
+      if (problem) {
+        this.opts.log(`${this.spec.sn}: NOT sending invalid event ${method}: ${problem}`);
+        return;
+      }
+    }
+    const p = { topicData, sends: 0, at: 0 };
+    this.pendingEvents.set(env.tid, p);
+    this.resendEvents(Date.now());
+  }
+
+  private resendEvents(now: number): void {
+    const c = this.client;
+    if (!c?.connected) return;
+    for (const [tid, p] of this.pendingEvents) {
+      if (p.sends >= EVENT_MAX_SENDS) {
+        this.pendingEvents.delete(tid);
+        continue;
+      }
+      if (p.sends > 0 && now - p.at < EVENT_RESEND_MS) continue;
+      p.sends += 1;
+      p.at = now;
+      c.publish(topicOf(this.spec.sn, 'events'), p.topicData, CHANNEL_QOS.events);
+    }
+  }
+
+  private onEventReply(payload: Buffer): void {
+    const parsed = parseLinkMessage(payload);
+    if (parsed.ok) this.pendingEvents.delete(parsed.message.tid);
+  }
+
+  /** Events sent and not yet acknowledged (tests). */
+  get unacknowledgedEvents(): number {
+    return this.pendingEvents.size;
   }
 
   private publishPresence(): void {
@@ -247,6 +338,7 @@ export class SimDevice {
     for (const [k, v] of Object.entries(facts)) if (!prev || prev[k] !== v) changed[k] = v;
     if (!force && prev && Object.keys(changed).length === 0) return;
     this.lastFacts = facts;
+    this.stateVersion = this.model.ops.version;
     const data: StateMessageData = { ...this.snapshot(facts), changed };
     this.publish('state', LinkMethod.STATE, data);
   }
@@ -255,7 +347,12 @@ export class SimDevice {
   snapshot(facts: Facts = this.model.facts()): StateSnapshot {
     const t = this.model.telemetry();
     const video = this.opts.video?.isWanted(this.spec.sn) ?? false;
+    const ops = this.model.ops;
     return {
+      flow: ops.flow ? flowProgress(ops.flow) : null,
+      mission: ops.mission ? missionProgress(ops.mission) : null,
+      camera: { ...ops.camera.settings },
+      stick_mode: ops.stickMode,
       sn: this.spec.sn,
       kind: this.spec.kind,
       name: this.spec.name,
@@ -309,6 +406,12 @@ export class SimDevice {
       return;
     }
     const cmd = parsed.message;
+    // Stick frames are fire-and-forget: no reply, no tid memory.
+    if (cmd.method === FlightMethod.STICK) {
+      const f = stickFrameData.safeParse(cmd.data);
+      if (f.success) this.model.ops.stickFrame(f.data);
+      return;
+    }
     const now = Date.now();
     // Forget tids older than the contracts' memory (the map is in insertion order).
     for (const [tid, r] of this.replies) {
@@ -323,6 +426,8 @@ export class SimDevice {
         outcome = { result: RESULT.failed, message: (err instanceof Error ? err.message : String(err)).slice(0, 256) };
       }
       this.replies.set(cmd.tid, { outcome, at: now });
+      // What the command started (flow, flight.start, ...) goes out right after its reply.
+      queueMicrotask(() => this.drainOps());
     }
     // The reply method must fit the envelope's 64 characters too.
     this.publish('commands_reply', `${cmd.method.slice(0, 58)}_reply`, outcome, cmd.tid, cmd.bid);
@@ -363,12 +468,88 @@ export class SimDevice {
         return { result: RESULT.ok, message: d.fault ? `cleared ${d.fault}` : 'cleared all faults' };
       }
       default:
-        return { result: RESULT.unsupported, message: 'unsupported' };
+        return this.executeFlight(method, data) ?? { result: RESULT.unsupported, message: 'unsupported' };
+    }
+  }
+
+  /** Flight operations (docs/device-protocol.md 9.1); null for a method that is not one. */
+  private executeFlight(method: string, data: unknown): CommandOutcome | null {
+    const ops = this.model.ops;
+    // Data that fails its schema is answered with result 3 (BAD_REQUEST) and does nothing.
+    let badRequest: CommandOutcome | null = null;
+    const parse = <T>(schema: ZodType<T>): T => {
+      const r = schema.safeParse(data ?? {});
+      if (r.success) return r.data;
+      badRequest = { result: FlightResult.BAD_REQUEST, message: r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ').slice(0, 256) };
+      return undefined as T;
+    };
+    const bad = (_: unknown): boolean => badRequest !== null;
+    const answer = (r: Refusal | null, ok = 'ok'): CommandOutcome =>
+      r ? { result: FlightResult.REFUSED, message: `refused ${JSON.stringify(r)}`, output: r } : { result: FlightResult.OK, message: ok };
+    switch (method) {
+      case FlightMethod.TAKEOFF: {
+        const d = parse(takeoffCommandData);
+        return bad(d) ? badRequest! : answer(ops.takeoff(d), 'takeoff started');
+      }
+      case FlightMethod.LAND:
+        return answer(ops.land(), 'landing');
+      case FlightMethod.PROCESS: {
+        const d = parse(processCommandData);
+        return bad(d) ? badRequest! : answer(ops.control(d.control_cmd));
+      }
+      case FlightMethod.MISSION_START: {
+        const d = parse(missionStartCommandData);
+        return bad(d) ? badRequest! : answer(ops.missionStart(d), 'mission started');
+      }
+      case FlightMethod.RETURN:
+        return answer(ops.returnHome(), 'returning');
+      case FlightMethod.LAND_HERE:
+        return answer(ops.landHere(), 'landing here');
+      case FlightMethod.MODE: {
+        const d = parse(modeCommandData);
+        return bad(d) ? badRequest! : answer(ops.setMode(d.mode));
+      }
+      case FlightMethod.STICK_MODE: {
+        const d = parse(stickModeCommandData);
+        return bad(d) ? badRequest! : answer(ops.setStickMode(d.on));
+      }
+      case FlightMethod.GIMBAL: {
+        const d = parse(gimbalCommandData);
+        if (bad(d)) return badRequest!;
+        ops.setGimbal(d);
+        return answer(null);
+      }
+      case FlightMethod.ZOOM: {
+        const d = parse(zoomCommandData);
+        if (bad(d)) return badRequest!;
+        ops.setZoom(d.zoom);
+        return answer(null);
+      }
+      case FlightMethod.CAMERA_SET: {
+        const r = cameraSettingsPatch.safeParse(data ?? {});
+        // An invalid setting is a refusal with reason 17 (9.1), not a schema error of the envelope.
+        if (!r.success) return { result: FlightResult.REFUSED, message: r.error.issues[0]?.message ?? 'bad value', output: { reason: 17 } };
+        ops.setCamera(r.data);
+        return answer(null);
+      }
+      case FlightMethod.PHOTO:
+        return answer(ops.photo(), 'photo');
+      case FlightMethod.RECORD: {
+        const d = parse(recordCommandData);
+        return bad(d) ? badRequest! : answer(ops.record(d.on));
+      }
+      default:
+        return null;
     }
   }
 }
 
 export interface StateSnapshot {
+  /** contracts stateSnapshot: the running (or last) flow and mission, the camera settings, stick mode. */
+  flow: FlowProgress | null;
+  mission: MissionProgress | null;
+  camera: CameraSettings;
+  stick_mode: boolean;
   sn: string;
   kind: SimDeviceSpec['kind'];
   name: string;
@@ -393,6 +574,14 @@ export interface StateSnapshot {
 /** data of a `state` message: the full snapshot plus the facts that changed (flat keys). */
 export type StateMessageData = StateSnapshot & { changed: Facts };
 
+const EVENT_SCHEMAS: Record<string, ZodType> = {
+  [FlightMethod.FLOW_PROGRESS]: flowProgressSchema,
+  [FlightMethod.MISSION_PROGRESS]: missionProgressSchema,
+  [FlightMethod.FLIGHT_START]: flightStartEvent,
+  [FlightMethod.FLIGHT_END]: flightEndEvent,
+  [FlightMethod.ALTERNATE]: alternateLandingEvent,
+};
+
 /** Why an outgoing message does not match the contracts, or null when it does. */
 export function validateOutgoing(channel: DeviceChannel, env: unknown): string | null {
   const e = linkEnvelope.safeParse(env);
@@ -407,7 +596,8 @@ export function validateOutgoing(channel: DeviceChannel, env: unknown): string |
           : channel === 'commands_reply'
             ? commandReplyData
             : null;
-  if (!schema) return null;
-  const r = schema.safeParse(e.data.data);
+  const eventSchema = channel === 'events' ? EVENT_SCHEMAS[e.data.method] : undefined;
+  if (!schema && !eventSchema) return null;
+  const r = (schema ?? eventSchema)!.safeParse(e.data.data);
   return r.success ? null : r.error.issues.map((i) => `data.${i.path.join('.')}: ${i.message}`).join('; ');
 }

@@ -6,6 +6,8 @@ import type { SimDeviceSpec } from './device.js';
 import { offset } from './geo.js';
 import type { Fault } from './model.js';
 import { createRng, hashString } from './rng.js';
+import { createMediaPipeline } from './media/pipeline.js';
+import type { MediaPipeline } from './media/pipeline.js';
 import { createVideoManager } from './video.js';
 import type { VideoManager } from './video.js';
 
@@ -17,7 +19,19 @@ export type DeviceKindKey = DeviceTypeKeyValue;
 export type { SimDeviceSpec, StateSnapshot, StateMessageData } from './device.js';
 export type { Fault } from './model.js';
 export { FAULTS, isFault, DeviceModel, MODEL } from './model.js';
-export { RESULT, FIRMWARE, validateOutgoing } from './device.js';
+export { RESULT, FIRMWARE, validateOutgoing, EVENT_RESEND_MS, EVENT_MAX_SENDS } from './device.js';
+export { FlightOps, OPS } from './ops.js';
+export type { MediaRequest, OpsEvent, Refusal } from './ops.js';
+export { STEP_SECONDS, STEP_TIP, flowProgress } from './flows.js';
+export { missionProgress, waypointHeight, waypointSpeed } from './mission.js';
+export { CameraModel, TIMED_MAX_PHOTOS, VIDEO_MAX_SECONDS } from './camera.js';
+export { makePhoto, makePanorama, PHOTO_SIZE, PANORAMA_SIZE } from './media/images.js';
+export type { PhotoOptions } from './media/images.js';
+export { makeVideo, clipSeconds } from './media/video.js';
+export { readExif, withExif } from './media/exif.js';
+export { renderMedia, createMediaPipeline } from './media/pipeline.js';
+export { uploadMedia, UploadQueue, UploadRejected, UPLOAD_CHUNK_BYTES } from './upload.js';
+export type { UploadMediaOptions, UploadResult } from './upload.js';
 
 export interface FleetOptions {
   brokerUrl: string;
@@ -36,6 +50,10 @@ export interface FleetOptions {
   validate?: boolean;
   /** Called on every online / offline change of a device's MQTT link. */
   onPresence?: (sn: string, online: boolean) => void;
+  /** The models advance dt * timeScale per real second (default 1; tests use 10-30). */
+  timeScale?: number;
+  /** Server base URL for media uploads (e.g. http://127.0.0.1:8080); absent: media are not uploaded. */
+  mediaUrl?: string;
 }
 
 export interface SimulatedDeviceView {
@@ -70,6 +88,7 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
   const video: VideoManager | null = opts.liveDir
     ? createVideoManager({ liveDir: opts.liveDir, ffmpegPath: opts.ffmpegPath, log })
     : null;
+  const media: MediaPipeline | null = opts.mediaUrl ? createMediaPipeline({ mediaUrl: opts.mediaUrl, ffmpegPath: opts.ffmpegPath, log }) : null;
   const devices = opts.devices.map(
     (spec) =>
       new SimDevice(spec, {
@@ -81,6 +100,8 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
         video,
         liveUrlBase: opts.liveUrlBase ?? '/live',
         onPresence: opts.onPresence,
+        timeScale: opts.timeScale ?? 1,
+        onMedia: media ? (d, m) => media.submit({ sn: d.sn, password: d.spec.password }, m) : undefined,
       }),
   );
   const bySn = new Map(devices.map((d) => [d.sn, d]));
@@ -93,6 +114,7 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
   const stop = async (): Promise<void> => {
     if (stopped) return;
     stopped = true;
+    media?.stop();
     await Promise.all(devices.map((d) => d.stop()));
     await video?.stopAll();
   };
