@@ -23,6 +23,7 @@ describe('pre-flight checklist', () => {
     const battery = screen.getByTestId('check-battery');
     expect(battery.dataset.ok).toBe('0');
     expect(battery.textContent).toContain('42%');
+    expect(screen.getByTestId('check-wind').textContent).toContain('3.2 m/s');
     expect(battery.textContent).toContain('Battery below 50%: charge the drone before takeoff');
     expect(screen.getByTestId('check-tf_card').textContent).toContain('No TF card in the drone');
     expect(screen.getByTestId('check-wind').textContent).not.toContain('Wind above');
