@@ -110,6 +110,16 @@ describe('main.ts', () => {
     expect(list.every((d) => d.state === 1 && d.company === 'wk' && d.position !== null)).toBe(true);
   });
 
+  it('gives the simulated nests demo routes on the first start and announces the demo missions', async () => {
+    await first.waitFor('Demo missions: a patrol route about a minute after start, then every 20 minutes on the next idle nest');
+    const { token } = await signInToken('admin@nest.local', password);
+    const res = await post<{ list: { name: string; mission_type: number; sn_id: string }[]; total: number }>('missionList', { page: '0', size: '50' }, token);
+    expect(res.code).toBe(ResultCode.OK);
+    expect(res.data.total).toBe(6);
+    expect(res.data.list.filter((m) => m.mission_type === 1).map((m) => m.sn_id).sort()).toEqual(['SIM-MINI-01', 'SIM-MOBILE-01', 'SIM-STABLE-01']);
+    expect(res.data.list.every((m) => / · (Patrol|Survey) /.test(m.name))).toBe(true);
+  });
+
   it('exits 1 with one clear line when the HTTP port is taken', async () => {
     const second = start({ MQTT_PORT: String(await freePort()), SIMULATOR: 'off' });
     expect(await second.exited).toBe(1);
