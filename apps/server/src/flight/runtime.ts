@@ -117,7 +117,10 @@ export class Runtime implements FlightRuntime {
     if (data.cmd_type === CmdType.STICK) return this.stick(actor, data, lang);
     const head: ReplyHead = { sn_id: data.sn_id, cmd_id: data.cmd_id ?? randomUUID(), cmd_type: data.cmd_type, action_cmd: data.action_cmd };
     const params = { value: data.value, ...(data.settings ? { settings: data.settings } : {}) };
-    return this.execute(actor, head, { cmd_type: data.cmd_type, action_cmd: data.action_cmd, params }, lang, (device) =>
+    // The method is known up front except for navigation (takeoff or route start: decided when sent).
+    const built = data.cmd_type === CmdType.NAVIGATION ? null : buildCommand(data);
+    const method = built?.ok ? built.method : '';
+    return this.execute(actor, head, { cmd_type: data.cmd_type, action_cmd: data.action_cmd, method, params }, lang, (device) =>
       data.cmd_type === CmdType.NAVIGATION ? this.navigate(actor, device, data, head.cmd_id) : this.simple(actor, device, data, head.cmd_id),
     );
   }
@@ -125,7 +128,7 @@ export class Runtime implements FlightRuntime {
   async process(actor: Actor, data: ProcessControlData, lang: Lang): Promise<CommandAnswer> {
     const head: ReplyHead = { sn_id: data.sn_id, cmd_id: data.cmd_id ?? randomUUID(), control_cmd: data.control_cmd };
     const body = { control_cmd: data.control_cmd };
-    return this.execute(actor, head, { cmd_type: PROCESS_CMD_TYPE, action_cmd: data.control_cmd, params: body }, lang, async (device) => {
+    return this.execute(actor, head, { cmd_type: PROCESS_CMD_TYPE, action_cmd: data.control_cmd, method: FlightMethod.PROCESS, params: body }, lang, async (device) => {
       const gate = this.gate(actor, device, 'basic');
       if (gate) return { verdict: gate, detail: detailOf(gate) };
       return this.send(device.sn_id, FlightMethod.PROCESS, body, { cmdId: head.cmd_id, physical: false, flightId: null, params: body });
@@ -144,7 +147,7 @@ export class Runtime implements FlightRuntime {
   private async execute(
     actor: Actor,
     head: ReplyHead,
-    entry: { cmd_type: number; action_cmd: number; params: unknown },
+    entry: { cmd_type: number; action_cmd: number; method: string; params: unknown },
     lang: Lang,
     run: (device: DeviceRow) => Promise<Sent>,
   ): Promise<CommandAnswer> {
@@ -160,7 +163,7 @@ export class Runtime implements FlightRuntime {
         company_id: device.company_id,
         cmd_type: entry.cmd_type,
         action_cmd: entry.action_cmd,
-        method: entry.cmd_type === PROCESS_CMD_TYPE ? FlightMethod.PROCESS : '',
+        method: entry.method,
         params: entry.params,
       });
     } catch (err) {

@@ -1,0 +1,186 @@
+/**
+ * Flight operations with the REAL simulator over the embedded broker: a full automatic takeoff + route +
+ * landing through push 401 cmd_type 8 with the 320 / 330 frames, pause / continue / interrupt with the
+ * breakpoint, low battery refused, and a device dropping offline mid-route. Runs the simulator fast
+ * (`timeScale`, FleetOptions of apps/simulator).
+ */
+import { DEVICE_PUSH_FUNCTION, FlightMethod, PushMsgId, Reason, ResultCode, type PushReply } from '@nest/contracts';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
+import { PushSocket, listen, live, registerDevice, until } from '../../test/live.js';
+import { loadSimulator, type SimFleet } from '../link/simulator.js';
+
+const TIME_SCALE = 30;
+const HOME = { lat: 22.54, lng: 114.05, alt: 30 };
+
+let server: TestServer;
+let fleet: SimFleet;
+let base: string;
+let op: TestClient;
+const sockets: PushSocket[] = [];
+let missionId: string;
+
+async function addRoute(sn: string): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  const fenceId = randomUUID();
+  const d = 0.01;
+  await server.db
+    .insertInto('fences')
+    .values({
+      id: fenceId,
+      name: `Fence ${sn}`,
+      max_height: 120,
+      boundary: JSON.stringify([
+        { lat: HOME.lat - d, lng: HOME.lng - d },
+        { lat: HOME.lat - d, lng: HOME.lng + d },
+        { lat: HOME.lat + d, lng: HOME.lng + d },
+        { lat: HOME.lat + d, lng: HOME.lng - d },
+      ]),
+      sn_id: sn,
+      company_id: 'wk',
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  const id = randomUUID();
+  const waypoints = [0, 1, 2, 3, 4, 5].map((i) => ({ lat: HOME.lat - 0.004 + i * 0.0015, lng: HOME.lng - 0.004 + (i % 2) * 0.002, height: 50 }));
+  await server.db
+    .insertInto('missions')
+    .values({
+      id,
+      name: 'Sim patrol',
+      fence_id: fenceId,
+      mission_type: 1,
+      height_type: 0,
+      auto_speed: 12,
+      max_speed: 15,
+      default_height: 50,
+      return_height: 60,
+      finish_action: 20,
+      exec_type: 0,
+      camera_type: '',
+      sensor_width: null,
+      sensor_height: null,
+      image_width: null,
+      image_height: null,
+      focal_length: null,
+      course_overlap: 0,
+      lateral_overlap: 0,
+      turn_distance: 0,
+      angle: 0,
+      interval_height: 0,
+      elevation: 0,
+      photo_type: 2,
+      waypoints: JSON.stringify(waypoints),
+      survey_polygon: null,
+      distance: 1000,
+      est_time: 100,
+      breakpoint: null,
+      u_id: 'u',
+      user_name: 'Planner',
+      company_id: 'wk',
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  return id;
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  await live(server).link.ready();
+  for (const sn of ['FS-N1', 'FS-N2', 'FS-N3']) await registerDevice(server, { sn_id: sn, airport_point: { lat: HOME.lat, lng: HOME.lng } });
+  const sim = await loadSimulator();
+  const l = live(server);
+  // timeScale is passed on to every device (DeviceOptions.timeScale); a simulator without it runs at 1x.
+  fleet = await sim.startFleet({
+    brokerUrl: l.brokerUrl,
+    devices: ['FS-N1', 'FS-N2', 'FS-N3'].map((sn) => ({ sn, password: l.devicePassword(sn), kind: 'stable' as const, name: sn, uavSn: `${sn}-UAV`, home: HOME, timeScale: TIME_SCALE })),
+    rateHz: 5,
+    ffmpegPath: null,
+    validate: true,
+    timeScale: TIME_SCALE,
+  } as Parameters<typeof sim.startFleet>[0]);
+  await until(() => ['FS-N1', 'FS-N2', 'FS-N3'].every((sn) => l.link.isOnline(sn) && l.link.device(sn)?.telemetry?.drone), 8000, 'fleet online');
+  missionId = await addRoute('FS-N1');
+  await addRoute('FS-N2');
+  await addRoute('FS-N3');
+  op = await userClient(server, { nick: 'Pilot', funList: [DEVICE_PUSH_FUNCTION] });
+  base = await listen(server);
+});
+afterAll(async () => {
+  for (const s of sockets) s.close();
+  await fleet?.stop();
+  await server?.close();
+});
+
+async function watching(sn: string): Promise<PushSocket> {
+  const s = await PushSocket.open(base);
+  sockets.push(s);
+  expect((await s.verifyUser(op)).code).toBe(ResultCode.OK);
+  expect((await s.verifyDevice(op, sn)).code).toBe(ResultCode.OK);
+  return s;
+}
+
+async function command(s: PushSocket, msgId: number, data: Record<string, unknown>): Promise<PushReply> {
+  const from = s.frames.length;
+  s.send(msgId, data);
+  return s.wait((f) => f.msg_id === msgId, 12_000, from);
+}
+
+type Mission = { flight_id: string; state: string; waypoint_index: number };
+const missionFrames = (s: PushSocket) => s.of(PushMsgId.MISSION_PROGRESS).map((f) => (f.data as { mission: Mission | null }).mission).filter((m): m is Mission => m !== null);
+const routeOf = async (id: string) => (await server.db.selectFrom('missions').select('breakpoint').where('id', '=', id).executeTakeFirstOrThrow()).breakpoint;
+
+describe('with the simulator', () => {
+  it('flies a route end to end: takeoff flow, waypoints, landing flow (320 / 330 seen)', async () => {
+    const s = await watching('FS-N1');
+    const r = await command(s, PushMsgId.CONTROL, { sn_id: 'FS-N1', cmd_type: 8, action_cmd: 1, value: missionId });
+    expect(r).toMatchObject({ code: ResultCode.OK, data: { outcome: 'ok' } });
+    const flightId = (r.data as { flight_id: string }).flight_id;
+    await s.wait((f) => f.msg_id === PushMsgId.FLOW_PROGRESS && (f.data as { flow: { flow_id: string; kind: string } | null }).flow?.kind === 'takeoff', 30_000);
+    await s.wait((f) => f.msg_id === PushMsgId.MISSION_PROGRESS && (f.data as { mission: Mission | null }).mission?.state === 'done', 90_000);
+    expect(missionFrames(s).every((m) => m.flight_id === flightId)).toBe(true);
+    await s.wait((f) => f.msg_id === PushMsgId.FLOW_PROGRESS && (f.data as { flow: { kind: string; state: string } | null }).flow?.kind === 'landing', 60_000);
+    expect(await routeOf(missionId)).toBeNull();
+  }, 180_000);
+
+  it('pause, continue, interrupt mid-route store the breakpoint; resume starts there', async () => {
+    const route = (await server.db.selectFrom('missions').select('id').where('name', '=', 'Sim patrol').execute()).map((m) => m.id)[1]!;
+    const s = await watching('FS-N2');
+    const r = await command(s, PushMsgId.CONTROL, { sn_id: 'FS-N2', cmd_type: 8, action_cmd: 1, value: route });
+    expect(r.code).toBe(ResultCode.OK);
+    await s.wait((f) => f.msg_id === PushMsgId.MISSION_PROGRESS && ((f.data as { mission: Mission | null }).mission?.waypoint_index ?? 0) >= 2, 90_000);
+    for (const control_cmd of [1, 2, 3]) {
+      expect(await command(s, PushMsgId.PROCESS_CONTROL, { sn_id: 'FS-N2', control_cmd })).toMatchObject({ code: ResultCode.OK });
+    }
+    await until(async () => (await routeOf(route)) !== null, 20_000, 'breakpoint');
+    const bp = await routeOf(route);
+    expect(bp).toBeGreaterThanOrEqual(2);
+    // Back on the ground, the resume takes off again with the route from the breakpoint.
+    await until(() => {
+      const flow = live(server).link.device('FS-N2')?.state?.flow;
+      return flow?.kind === 'landing' && flow.state !== 'running' && flow.state !== 'paused';
+    }, 90_000, 'landed');
+    const resume = await command(s, PushMsgId.CONTROL, { sn_id: 'FS-N2', cmd_type: 8, action_cmd: 2, value: route });
+    expect(resume).toMatchObject({ code: ResultCode.OK });
+  }, 240_000);
+
+  it('low battery (fault) is refused with reason 4; a device dropping mid-route gives a clear outcome and nothing on reconnect', async () => {
+    const s = await watching('FS-N3');
+    fleet.inject('FS-N3', 'low_battery');
+    await until(() => (live(server).link.device('FS-N3')?.telemetry?.drone?.battery.percent ?? 100) < 50, 30_000, 'low battery');
+    const low = await command(s, PushMsgId.CONTROL, { sn_id: 'FS-N3', cmd_type: 1 });
+    expect(low).toMatchObject({ code: ResultCode.PUSH_FAILED, data: { outcome: 'refused', reason: Reason.LOW_BATTERY } });
+    fleet.clear('FS-N3', 'low_battery');
+
+    fleet.inject('FS-N3', 'offline');
+    await until(() => !live(server).link.isOnline('FS-N3'), 10_000, 'offline');
+    const cmdId = randomUUID();
+    const off = await command(s, PushMsgId.CONTROL, { sn_id: 'FS-N3', cmd_type: 2, cmd_id: cmdId });
+    expect(off).toMatchObject({ code: ResultCode.PUSH_FAILED, data: { reason: Reason.OFFLINE } });
+    const rows = await server.db.selectFrom('command_log').selectAll().where('sn_id', '=', 'FS-N3').where('method', '=', FlightMethod.LAND).execute();
+    expect(rows.filter((r) => r.cmd_id === cmdId)).toHaveLength(1);
+  }, 120_000);
+});
