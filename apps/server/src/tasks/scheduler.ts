@@ -95,7 +95,8 @@ export function createScheduler(opts: SchedulerOptions) {
     await db
       .updateTable('timed_tasks')
       .set({
-        task_state: sql<number>`case when task_state = ${TASK_PAUSED} then ${TASK_PAUSED} else ${taskState} end`,
+        // Literals, not parameters: PostgreSQL would type untyped CASE parameters as text.
+        task_state: sql<number>`case when task_state = ${sql.lit(TASK_PAUSED)} then ${sql.lit(TASK_PAUSED)} else ${sql.lit(Math.trunc(taskState))} end`,
         task_tms: interval > 0 ? nextSlot(Number(row.task_tms), interval, t) : Number(row.task_tms),
         last_run: t,
         last_outcome: text.slice(0, 500),
