@@ -1,0 +1,62 @@
+import { randomUUID } from 'node:crypto';
+import { FlightMethod, callFunId } from '@nest/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
+import { live, registerDevice, until } from '../../test/live.js';
+import { loadSimulator, type SimFleet } from '../link/simulator.js';
+
+/**
+ * The whole loop with the real simulator: takeoff command -> flight.start -> telemetry track -> a photo
+ * uploaded over HTTP -> landing -> flight.end, and the sortie with its track and count. Skipped while the
+ * simulator has no media uploader (it is built in parallel).
+ */
+const sim = await loadSimulator();
+const hasMedia = 'uploadMedia' in sim;
+const SN = 'SORTIE-SIM-1';
+
+let server: TestServer;
+let fleet: SimFleet | null = null;
+let wk: TestClient;
+beforeAll(async () => {
+  server = await startTestServer();
+  await registerDevice(server, { sn_id: SN });
+  wk = await userClient(server, { funList: ['/sorties/list', '/sorties/track', '/result/list'].map(callFunId) });
+});
+afterAll(async () => {
+  await fleet?.stop();
+  await server?.close();
+});
+
+describe('sorties from the simulator', () => {
+  it.skipIf(!hasMedia)('records a simulated flight with its track and its uploaded photo', async () => {
+    const base = await server.app.listen({ port: 0, host: '127.0.0.1' });
+    const l = live(server);
+    fleet = await sim.startFleet({
+      brokerUrl: l.brokerUrl,
+      devices: [{ sn: SN, password: l.devicePassword(SN), kind: 'stable', name: SN, uavSn: `${SN}-UAV`, home: { lat: 22.54, lng: 114.05, alt: 30 } }],
+      rateHz: 5,
+      ffmpegPath: null,
+      validate: true,
+      timeScale: 30,
+      mediaUrl: base,
+    } as Parameters<typeof sim.startFleet>[0]);
+    await until(() => l.link.isOnline(SN), 10_000, 'simulator online');
+    const flightId = `F-${randomUUID()}`;
+    const takeoff = await l.link.command(SN, FlightMethod.TAKEOFF, { flight_id: flightId, mission: null, height: 30 }, { bid: flightId });
+    expect(takeoff.status).toBe('ok');
+    const sortie = () => server.db.selectFrom('sorties').selectAll().where('flight_id', '=', flightId).executeTakeFirst();
+    await until(async () => (await sortie()) !== undefined, 20_000, 'flight.start');
+    // Let it fly a little, take a photo, wait for its result.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await l.link.command(SN, FlightMethod.PHOTO, {})).status).toBe('ok');
+    await until(async () => (await server.db.selectFrom('results').select('id').where('sn_id', '=', SN).execute()).length > 0, 20_000, 'photo result');
+    expect((await l.link.command(SN, FlightMethod.LAND, {})).status).toBe('ok');
+    await until(async () => (await sortie())?.end_time !== null, 30_000, 'flight.end');
+    const row = (await sortie())!;
+    expect(Number(row.count)).toBeGreaterThanOrEqual(1);
+    const track = await wk.call<{ points: unknown[] }>('sortiesTrack', { id: row.id });
+    expect(track.body.data.points.length).toBeGreaterThan(1);
+    const results = await wk.call<{ list: { sort_id: string; thumb_url: string }[] }>('resultList', { sort_id: row.id });
+    expect(results.body.data.list[0]!.thumb_url).not.toBe('');
+  }, 90_000);
+});
