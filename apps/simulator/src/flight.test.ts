@@ -1,0 +1,116 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { FlightMethod, FlightResult, LINK_VERSION, parseLinkMessage, stateData, topicOf } from '@nest/contracts';
+import type { LinkEnvelope } from '@nest/contracts';
+import type { MqttClient } from 'mqtt';
+import { demoFleet, devicePassword, startFleet } from './index.js';
+import type { Fleet } from './index.js';
+import { startBroker } from './test/broker.js';
+import type { TestBroker } from './test/broker.js';
+
+/** Flight commands and events of a simulated nest over a real broker (docs/device-protocol.md 9). */
+
+const SECRET = 'test-secret';
+let broker: TestBroker | null = null;
+let fleet: Fleet | null = null;
+
+afterEach(async () => {
+  await fleet?.stop();
+  fleet = null;
+  await broker?.close();
+  broker = null;
+});
+
+interface Msg {
+  topic: string;
+  env: LinkEnvelope;
+  /** Arrival (ms). */
+  at: number;
+}
+
+async function setup(timeScale: number) {
+  const devices = demoFleet({ lat: 22.54, lng: 114.05 }, { nests: 1, drones: 0 }).map((d) => ({ ...d, password: devicePassword(SECRET, d.sn) }));
+  broker = await startBroker({ passwords: new Map(devices.map((d) => [d.sn, d.password])) });
+  fleet = await startFleet({ brokerUrl: broker.url, devices, rateHz: 10, timeScale, ffmpegPath: null });
+  const obs = await broker.observer();
+  const got: Msg[] = [];
+  obs.on('message', (topic, payload) => {
+    const p = parseLinkMessage(payload);
+    if (p.ok) got.push({ topic, env: p.message, at: Date.now() });
+  });
+  await obs.subscribeAsync('nest/v1/+/+', { qos: 1 });
+  return { sn: devices[0]!.sn, obs, got };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function until<T>(what: string, f: () => T | undefined | null | false, ms = 10_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = f();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(25);
+  }
+}
+
+function command(client: MqttClient, sn: string, method: string, data: unknown, tid = randomUUID(), bid = '') {
+  const env = { v: LINK_VERSION, tid, bid, ts: Date.now(), method, data };
+  return client.publishAsync(topicOf(sn, 'commands'), JSON.stringify(env), { qos: 1 }).then(() => tid);
+}
+const replyOf = (got: Msg[], sn: string, tid: string) => got.find((m) => m.topic === topicOf(sn, 'commands_reply') && m.env.tid === tid);
+
+describe('flight commands over the broker', () => {
+  it('answers refusals, bad data and takeoff; executes a tid at most once; state carries flow and camera', async () => {
+    const { sn, obs, got } = await setup(20);
+    const land = await command(obs, sn, FlightMethod.LAND, {});
+    expect((await until('land reply', () => replyOf(got, sn, land))).env.data).toMatchObject({ result: FlightResult.REFUSED, output: { one_key_error: 4 } });
+    const bad = await command(obs, sn, FlightMethod.TAKEOFF, { flight_id: '' });
+    expect((await until('bad reply', () => replyOf(got, sn, bad))).env.data).toMatchObject({ result: FlightResult.BAD_REQUEST });
+    const ctl = await command(obs, sn, FlightMethod.PROCESS, { control_cmd: 1 });
+    expect((await until('control reply', () => replyOf(got, sn, ctl))).env.data).toMatchObject({ result: FlightResult.REFUSED, output: { refusal: 1 } });
+    const cam = await command(obs, sn, FlightMethod.CAMERA_SET, { iso: 12345 });
+    expect((await until('camera reply', () => replyOf(got, sn, cam))).env.data).toMatchObject({ result: FlightResult.REFUSED, output: { reason: 17 } });
+
+    const tid = await command(obs, sn, FlightMethod.TAKEOFF, { flight_id: 'flight-1', mission: null, height: 20 }, undefined, 'flight-1');
+    expect((await until('takeoff reply', () => replyOf(got, sn, tid))).env.data).toMatchObject({ result: FlightResult.OK });
+    // The same tid again: the first answer, not a second takeoff (which would be refused as busy).
+    await command(obs, sn, FlightMethod.TAKEOFF, { flight_id: 'flight-1', mission: null, height: 20 }, tid, 'flight-1');
+    await until('second reply', () => got.filter((m) => m.topic === topicOf(sn, 'commands_reply') && m.env.tid === tid).length === 2);
+    for (const r of got.filter((m) => m.topic === topicOf(sn, 'commands_reply') && m.env.tid === tid)) expect(r.env.data).toMatchObject({ result: FlightResult.OK });
+
+    const flow = await until('flow.progress', () => got.find((m) => m.topic === topicOf(sn, 'events') && m.env.method === FlightMethod.FLOW_PROGRESS));
+    expect(flow.env.bid).toBe('flight-1');
+    const state = await until('state with flow', () =>
+      got.filter((m) => m.topic === topicOf(sn, 'state')).map((m) => m.env.data as Record<string, unknown>).find((d) => d.flow !== null && d.flow !== undefined),
+    );
+    const s = stateData.parse(state);
+    expect(s.flow?.kind).toBe('takeoff');
+    expect(s.camera?.iso).toBe(100);
+    expect(s.stick_mode).toBe(false);
+    // At 20x the ~57 s takeoff flow is done in about 3 s; the drone left the ground.
+    await until('flight.start', () => got.find((m) => m.env.method === FlightMethod.FLIGHT_START), 15_000);
+  }, 30_000);
+
+  it('re-sends an event with the same tid until its events_reply arrives', async () => {
+    const { sn, obs, got } = await setup(1);
+    const events = () => got.filter((m) => m.topic === topicOf(sn, 'events'));
+    await command(obs, sn, FlightMethod.TAKEOFF, { flight_id: 'flight-2', mission: null, height: 20 });
+    const first = await until('first event', () => events()[0]);
+    // Acknowledge every event but the first: only the first comes again, 5 s later, same tid.
+    for (;;) {
+      const pending = events().filter((m) => m.env.tid !== first.env.tid && !(m as { acked?: boolean }).acked);
+      for (const m of pending) {
+        (m as { acked?: boolean }).acked = true;
+        await obs.publishAsync(topicOf(sn, 'events_reply'), JSON.stringify({ v: 1, tid: m.env.tid, bid: m.env.bid, ts: Date.now(), method: `${m.env.method}_reply`, data: { result: 0 } }), { qos: 1 });
+      }
+      if (events().filter((m) => m.env.tid === first.env.tid).length >= 2) break;
+      await sleep(100);
+    }
+    const firstSends = events().filter((m) => m.env.tid === first.env.tid);
+    expect(firstSends[1]!.at - firstSends[0]!.at).toBeGreaterThanOrEqual(4_500);
+    await obs.publishAsync(topicOf(sn, 'events_reply'), JSON.stringify({ v: 1, tid: first.env.tid, bid: '', ts: Date.now(), method: 'x_reply', data: { result: 0 } }), { qos: 1 });
+    const n = events().filter((m) => m.env.tid === first.env.tid).length;
+    await sleep(5_600);
+    expect(events().filter((m) => m.env.tid === first.env.tid).length).toBe(n);
+  }, 30_000);
+});
