@@ -12,10 +12,9 @@ export const alternateOf = (home: LatLng): LatLng => {
 };
 
 /**
- * Options of the simulator's startFleet that demo mode adds: the time scale, where media uploads go
- * (this server, on loopback: the fleet runs in-process) and per nest an alternate landing point. They
- * are typed here as optional extras so this compiles before and after the simulator gains them; an
- * older simulator ignores unknown options.
+ * Options of the simulator's startFleet (FleetOptions.timeScale, .mediaUrl; SimDeviceSpec.alternate) that
+ * main.ts adds: the time scale, where media uploads go (this server on loopback: the fleet runs
+ * in-process, so the listening port is always reachable there) and per nest an alternate landing point.
  */
 export interface FleetExtras {
   timeScale: number;
