@@ -201,6 +201,21 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
     mapRef.current?.getSource<GeoJSONSource>(FLIGHT_SOURCE)?.setData(overlayData);
   }, [overlayData, ready]);
 
+  // A newly drawn route is brought into view once (the operator may pan away afterwards).
+  const fittedRoute = useRef('');
+  const route = shownOverlay?.route;
+  useEffect(() => {
+    const map = mapRef.current;
+    if (!map || !ready || !route || route.length < 2) return;
+    const key = `${shownOverlay?.sn}:${route.length}:${route[0]!.lat}:${route[0]!.lng}`;
+    if (fittedRoute.current === key) return;
+    fittedRoute.current = key;
+    const pts = route.map((p) => toMap(basemapRef.current, p));
+    const lngs = pts.map((p) => p[0]);
+    const lats = pts.map((p) => p[1]);
+    map.fitBounds([[Math.min(...lngs), Math.min(...lats)], [Math.max(...lngs), Math.max(...lats)]], { padding: 120, maxZoom: 18, duration: 600 });
+  }, [route, ready, shownOverlay?.sn]);
+
   useEffect(() => {
     const map = mapRef.current;
     if (!map) return;

@@ -54,10 +54,22 @@ export function FlightControls({ sn, drone, flow, mission, blocked, cmd }: Fligh
   const [yaw, setYaw] = useState(0);
   const [zoom, setZoom] = useState(1);
   const busy = cmd.busy;
+  const stickRef = useRef(stickMode);
+  stickRef.current = stickMode;
   const running = flow?.state === 'running' || mission?.state === 'running' || mission?.state === 'returning';
   const paused = flow?.state === 'paused' || mission?.state === 'paused';
   const canProcess = running || paused;
   const resumable = mission?.state === 'interrupted' && !!mission.mission_id && mission.waypoint_index > 0 && mission.waypoint_index < mission.waypoint_count;
+
+  // The device refused stick mode (on the ground, say): the switch goes back off; recording likewise.
+  const stickReply = cmd.states['stick-mode'];
+  useEffect(() => {
+    if (stickReply?.status === 'failed' && stickRef.current) setStickMode(false);
+  }, [stickReply]);
+  const recordReply = cmd.states.record;
+  useEffect(() => {
+    if (recordReply?.status === 'failed') setRecording((r) => !r);
+  }, [recordReply]);
 
   // Control lost (released, taken away, offline): leave stick mode.
   useEffect(() => {
@@ -65,8 +77,6 @@ export function FlightControls({ sn, drone, flow, mission, blocked, cmd }: Fligh
   }, [blocked, stickMode]);
 
   // Closing the panel (or another device chosen) leaves stick mode; the stick panel sends neutral first.
-  const stickRef = useRef(stickMode);
-  stickRef.current = stickMode;
   const cmdRef = useRef(cmd);
   cmdRef.current = cmd;
   useEffect(

@@ -82,11 +82,11 @@ export function LaunchDialog({ sn, open, battery, cmd, onClose }: LaunchDialogPr
     >
       <div className="launch-body" data-testid="launch-dialog">
         <Radio.Group value={mode} onChange={(e) => setMode(e.target.value as 'route' | 'hover')} optionType="button" size="small">
-          <Radio.Button value="route" data-testid="launch-mode-route">
-            {t('device.flight.modeRoute')}
+          <Radio.Button value="route">
+            <span data-testid="launch-mode-route">{t('device.flight.modeRoute')}</span>
           </Radio.Button>
-          <Radio.Button value="hover" data-testid="launch-mode-hover">
-            {t('device.flight.modeHover')}
+          <Radio.Button value="hover">
+            <span data-testid="launch-mode-hover">{t('device.flight.modeHover')}</span>
           </Radio.Button>
         </Radio.Group>
         {mode === 'route' ? (
