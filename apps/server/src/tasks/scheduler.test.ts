@@ -22,13 +22,18 @@ let dbA: Database;
 let dbB: Database;
 
 /** A FlightRuntime double: records launches, answers what the test says (after a small delay). */
-function fakeFlight(answer: (sn: string) => CommandAnswer | Error = () => ok()) {
+function fakeFlight(answer: (sn: string) => CommandAnswer | Error = () => ok(), gate?: (launched: () => void) => Promise<void>) {
   const launches: { actor: Actor; sn: string; missionId: string }[] = [];
+  let launched: () => void = () => undefined;
+  const started = new Promise<void>((r) => (launched = r));
   return {
     launches,
+    /** Resolves at the first launch. */
+    started,
     launchMission: async (actor: Actor, opts: { sn: string; missionId: string }) => {
       launches.push({ actor, ...opts });
-      await new Promise((r) => setTimeout(r, 20));
+      launched();
+      await (gate ? gate(launched) : new Promise((r) => setTimeout(r, 20)));
       const a = answer(opts.sn);
       if (a instanceof Error) throw a;
       return a;
@@ -134,6 +139,26 @@ describe('scheduler claims', () => {
     expect(await a.tick()).toBe(1);
     expect(flight.launches).toHaveLength(1);
     expect((await read(stale.id)).task_state).toBe(10);
+  });
+});
+
+describe('edits during a run', () => {
+  it('keeps a pause and a new time made while the launch was in flight', async () => {
+    const task = await addTask({ interval_min: 60 });
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    const flight = fakeFlight(undefined, () => held);
+    const a = createScheduler({ db: dbA, flight, log: quiet, instanceId: 'A', now: () => NOW });
+    const pass = a.tick();
+    // While the launch is in flight, an operator pauses the task and gives it a new time (/task/edit).
+    await flight.started;
+    await dbB.updateTable('timed_tasks').set({ task_state: 3, task_tms: NOW + 7200 }).where('id', '=', task.id).execute();
+    release();
+    await pass;
+    expect(flight.launches).toHaveLength(1);
+    const row = await read(task.id);
+    expect(row).toMatchObject({ task_state: 3, claimed_by: null, last_outcome: 'sent' });
+    expect(Number(row.task_tms)).toBe(NOW + 7200);
   });
 });
 

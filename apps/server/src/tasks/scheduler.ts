@@ -97,7 +97,11 @@ export function createScheduler(opts: SchedulerOptions) {
       .set({
         // Literals, not parameters: PostgreSQL would type untyped CASE parameters as text.
         task_state: sql<number>`case when task_state = ${sql.lit(TASK_PAUSED)} then ${sql.lit(TASK_PAUSED)} else ${sql.lit(Math.trunc(taskState))} end`,
-        task_tms: interval > 0 ? nextSlot(Number(row.task_tms), interval, t) : Number(row.task_tms),
+        // Only the run's own slot moves on: a time an operator set while the run was in flight is kept.
+        task_tms:
+          interval > 0
+            ? sql<number>`case when task_tms = ${sql.lit(Number(row.task_tms))} then ${sql.lit(nextSlot(Number(row.task_tms), interval, t))} else task_tms end`
+            : Number(row.task_tms),
         last_run: t,
         last_outcome: text.slice(0, 500),
         claimed_by: null,
