@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEFAULT_TELEMETRY_HZ, DeviceTypeKey, MAX_TELEMETRY_HZ, MIN_TELEMETRY_HZ, isSn } from '@nest/contracts';
-import { demoFleet, devicePassword, isFault, startFleet } from './index.js';
+import { FAULTS, demoFleet, devicePassword, isFault, startFleet } from './index.js';
 import type { Fault, SimDeviceSpec } from './index.js';
 
 export const DEFAULT_CENTER = { lat: 22.5431, lng: 114.0579 };
@@ -27,12 +27,14 @@ export const USAGE = `Usage: nest-simulator [options]
   --prefix P              serial-number prefix of the demo fleet (default SIM)
   --rate HZ               telemetry rate, ${MIN_TELEMETRY_HZ}..${MAX_TELEMETRY_HZ} (default ${DEFAULT_TELEMETRY_HZ})
   --password-secret S     device password = HMAC-SHA256(S, sn) hex (or env ${SECRET_ENV})
-  --fleet FILE            JSON array of devices {sn,password,kind,name,uavSn,home:{lat,lng,alt}} instead of the demo fleet
+  --fleet FILE            JSON array of devices {sn,password,kind,name,uavSn,home:{lat,lng,alt},alternate?:{lat,lng}} instead of the demo fleet
   --live-dir DIR          write HLS video there (<DIR>/<sn>/index.m3u8); video is off without it
   --live-url-base URL     URL prefix the server serves DIR at (default /live)
   --ffmpeg PATH           ffmpeg binary (default /usr/bin/ffmpeg or ffmpeg on PATH)
-  --fault SN:FAULT        inject a fault at start (repeatable): offline, hatch_stuck, low_battery, rtk_loss, high_wind
+  --fault SN:FAULT        inject a fault at start (repeatable): ${FAULTS.join(', ')}
   --seed N                seed of the models (default 1)
+  --time-scale X          simulated seconds per real second, 1..100 (default 1)
+  --media-url URL         server base URL for photo / video uploads (e.g. http://127.0.0.1:8080); none without it
   --help`;
 
 /** Checks a --fleet file: an array of SimDeviceSpec. Answers the problems found (empty when fine). */
@@ -53,6 +55,8 @@ export function fleetFileProblems(json: unknown): string[] {
     if (typeof h !== 'object' || h === null || !num(h.lat, -90, 90) || !num(h.lng, -180, 180) || !num(h.alt, -1000, 10000)) {
       at('home: {lat, lng, alt} numbers');
     }
+    const a = o.alternate as Record<string, unknown> | undefined;
+    if (a !== undefined && (typeof a !== 'object' || a === null || !num(a.lat, -90, 90) || !num(a.lng, -180, 180))) at('alternate: {lat, lng} numbers');
   });
   const sns = json.map((d: { sn?: unknown }) => d?.sn);
   const dup = sns.find((sn, i) => sns.indexOf(sn) !== i);
@@ -69,6 +73,8 @@ export interface CliConfig {
   ffmpegPath?: string;
   faults: { sn: string; fault: Fault }[];
   seed: number;
+  timeScale: number;
+  mediaUrl?: string;
 }
 
 const count = (v: string | undefined, name: string, dflt: number): number => {
@@ -97,6 +103,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
       ffmpeg: { type: 'string' },
       fault: { type: 'string', multiple: true },
       seed: { type: 'string' },
+      'time-scale': { type: 'string' },
+      'media-url': { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -139,13 +147,19 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     const i = f.lastIndexOf(':');
     const sn = f.slice(0, i);
     const fault = f.slice(i + 1);
-    if (i < 1 || !isFault(fault)) throw new Error(`--fault ${f}: expected SN:FAULT with FAULT one of offline, hatch_stuck, low_battery, rtk_loss, high_wind`);
+    if (i < 1 || !isFault(fault)) throw new Error(`--fault ${f}: expected SN:FAULT with FAULT one of ${FAULTS.join(', ')}`);
     if (!devices.some((d) => d.sn === sn)) throw new Error(`--fault ${f}: no device ${sn} in the fleet`);
     return { sn, fault };
   });
   const seed = values.seed === undefined ? 1 : Number(values.seed);
   if (!Number.isInteger(seed)) throw new Error('--seed must be an integer');
+  const timeScale = values['time-scale'] === undefined ? 1 : Number(values['time-scale']);
+  if (!Number.isFinite(timeScale) || timeScale < 1 || timeScale > 100) throw new Error('--time-scale must be within 1..100');
+  const mediaUrl = values['media-url'];
+  if (mediaUrl !== undefined && !/^https?:\/\/./.test(mediaUrl)) throw new Error('--media-url must be an http(s) URL');
   return {
+    timeScale,
+    mediaUrl,
     broker: values.broker ?? DEFAULT_BROKER,
     rateHz,
     devices,
@@ -180,6 +194,8 @@ export async function main(argv: string[]): Promise<number> {
     liveUrlBase: cfg.liveUrlBase,
     ffmpegPath: cfg.ffmpegPath,
     seed: cfg.seed,
+    timeScale: cfg.timeScale,
+    mediaUrl: cfg.mediaUrl,
     log: (line) => console.log(`${stamp()} ${line}`),
     onPresence: (sn, online) => console.log(`${stamp()} ${names.get(sn) ?? sn} ${online ? 'online' : 'offline'}`),
   });
