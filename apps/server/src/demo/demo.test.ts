@@ -61,6 +61,7 @@ describe('demo plans', () => {
 
     expect(await patrolRouteOf(server.app.nest.deps, NESTS[1]!.sn)).toMatchObject({ name: '巡检 B01 · Patrol B01', company_id: 'wk' });
     expect(await patrolRouteOf(server.app.nest.deps, 'NO-SUCH')).toBeNull();
+    expect(Object.keys(JSON.parse(key.value).patrols).sort()).toEqual(NESTS.map((n) => n.sn));
   });
 
   it('names demo objects from the nest name', () => {

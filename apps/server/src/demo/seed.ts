@@ -8,7 +8,7 @@ import { fenceHandlers } from '../fences/handlers.js';
 import { missionHandlers } from '../missions/handlers.js';
 import { demoNames, fenceFields, labelOf, patrolFields, surveyFields, type LatLng } from './plans.js';
 
-/** settings key: present once the demo plans were made (value: when, and how many routes). */
+/** settings key: present once the demo plans were made (value: a DemoSeedRecord). */
 export const DEMO_SEEDED_KEY = 'demo.seeded';
 
 export interface DemoNest {
@@ -73,6 +73,7 @@ export async function seedDemoPlans(deps: AppDeps, nests: readonly DemoNest[], l
     const local = { ...deps, db: trx };
     const handlers: Handlers = { ...fenceHandlers(local), ...missionHandlers(local) };
     let routes = 0;
+    const patrols: Record<string, string> = {};
     for (const nest of nests) {
       const device = await trx.selectFrom('devices').select('company_id').where('sn_id', '=', nest.sn).executeTakeFirst();
       if (!device) continue;
@@ -85,31 +86,47 @@ export async function seedDemoPlans(deps: AppDeps, nests: readonly DemoNest[], l
         log.warn({ sn: nest.sn, err: String(err) }, 'demo fence not made; this nest gets no demo routes');
         continue;
       }
-      await invoke(handlers, 'missionAdd', patrolFields(names.patrol, fenceId, nest.home), caller, log);
+      patrols[nest.sn] = await invoke(handlers, 'missionAdd', patrolFields(names.patrol, fenceId, nest.home), caller, log);
       await invoke(handlers, 'missionAdd', surveyFields(names.survey, fenceId, nest.home), caller, log);
       routes += 2;
     }
     await trx
       .updateTable('settings')
-      .set({ value: JSON.stringify({ at: Math.floor(Date.now() / 1000), routes }) })
+      .set({ value: JSON.stringify({ at: Math.floor(Date.now() / 1000), routes, patrols } satisfies DemoSeedRecord) })
       .where('key', '=', DEMO_SEEDED_KEY)
       .execute();
     return routes;
   });
 }
 
-/** The demo patrol route of a nest: its oldest waypoint route (the seed's), or null. */
+/** The settings value of DEMO_SEEDED_KEY once seeded: when, how many routes, the patrol route id per nest. */
+export interface DemoSeedRecord {
+  at: number;
+  routes: number;
+  patrols: Record<string, string>;
+}
+
+/**
+ * The demo patrol route of a nest, or null: only the route the seed made (an operator's routes are never
+ * flown by the demo), and only while it and its fence still exist (an operator may delete them).
+ */
 export async function patrolRouteOf(deps: Pick<AppDeps, 'db'>, sn: string): Promise<{ id: string; name: string; company_id: string } | null> {
+  const seeded = await deps.db.selectFrom('settings').select('value').where('key', '=', DEMO_SEEDED_KEY).executeTakeFirst();
+  let id: string | undefined;
+  try {
+    id = (JSON.parse(seeded?.value ?? '{}') as Partial<DemoSeedRecord>).patrols?.[sn];
+  } catch {
+    return null;
+  }
+  if (!id) return null;
   const row = await deps.db
     .selectFrom('missions')
     .innerJoin('fences', 'fences.id', 'missions.fence_id')
     .select(['missions.id', 'missions.name', 'missions.company_id'])
+    .where('missions.id', '=', id)
     .where('fences.sn_id', '=', sn)
     .where('fences.state', '=', 10)
     .where('missions.state', '=', 10)
-    .where('missions.mission_type', '=', 1)
-    .orderBy('missions.created_at')
-    .orderBy('missions.id')
     .executeTakeFirst();
   return row ?? null;
 }
