@@ -60,6 +60,7 @@ export interface SimDeviceSpec {
 /** Events are re-sent this often until their events_reply arrives, at most EVENT_MAX_SENDS times in all. */
 export const EVENT_RESEND_MS = 5_000;
 export const EVENT_MAX_SENDS = 5;
+const MAX_PENDING_EVENTS = 1_000;
 
 export interface DeviceOptions {
   brokerUrl: string;
@@ -296,6 +297,11 @@ export class SimDevice {
     }
     const p = { topicData, sends: 0, at: 0 };
     this.pendingEvents.set(env.tid, p);
+    // Offline for long: keep the newest events only (the retained state has the latest facts anyway).
+    for (const tid of this.pendingEvents.keys()) {
+      if (this.pendingEvents.size <= MAX_PENDING_EVENTS) break;
+      this.pendingEvents.delete(tid);
+    }
     this.resendEvents(Date.now());
   }
 

@@ -202,6 +202,47 @@ describe('flows', () => {
   });
 });
 
+describe('commands during flows', () => {
+  it('lands while the nest still closes behind the drone (the takeoff flow is superseded)', () => {
+    const m = nest();
+    m.ops.takeoff({ flight_id: 'f', mission: null, height: 30 });
+    run(m, 200, () => m.ops.flow?.steps[m.ops.flow.current]?.step === 'hatch_close');
+    expect(m.ops.setStickMode(true)).toBeNull();
+    expect(m.ops.setStickMode(false)).toBeNull();
+    const ev = [...m.ops.events.splice(0)];
+    expect(m.ops.land()).toBeNull();
+    ev.push(...run(m, 600, () => m.ops.flight === null));
+    const states = flows(ev).map((f) => `${f.kind}:${f.state}`);
+    expect(states).toContain('takeoff:interrupted');
+    expect(states.at(-1)).toBe('landing:done');
+    expect(m.drone.phase).toBe('docked');
+    expect(m.nest!.hatch).toBe(0);
+  });
+
+  it('refuses stick mode and a second landing while the landing flow flies the drone', () => {
+    const m = nest();
+    m.ops.takeoff({ flight_id: 'f', mission: null, height: 30 });
+    run(m, 200, () => m.ops.flow?.state === 'done');
+    m.ops.land();
+    expect(m.ops.setStickMode(true)).toEqual({ reason: 13 });
+    expect(m.ops.land()).toEqual({ one_key_error: 1 });
+    expect(m.ops.returnHome()).toEqual({ reason: 12 });
+  });
+
+  it('goes to the alternate point when the battery cannot reach the nest (reason 3)', () => {
+    const m = nest();
+    const p = plan({ finish_action: 10 });
+    p.waypoints = [{ ...offset(HOME, 6000, 0), height: 50 }];
+    m.ops.takeoff({ flight_id: 'f-b', mission: p, height: 30 });
+    run(m, 700, () => m.ops.mission?.state === 'done');
+    m.drone.battery = 8;
+    const ev = run(m, 1200, () => m.ops.flight === null);
+    ev.push(...m.ops.events.splice(0));
+    expect(missions(ev).some((x) => x.state === 'interrupted') || m.ops.mission?.state === 'done').toBe(true);
+    expect(alternateLandingEvent.parse(of(ev, FlightMethod.ALTERNATE)[0]!.data).reason).toBe(3);
+  });
+});
+
 describe('missions', () => {
   it('flies a route with its actions and returns into the nest (finish 20)', () => {
     const m = nest();

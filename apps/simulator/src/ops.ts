@@ -148,7 +148,7 @@ export class FlightOps {
   }
 
   land(): Refusal | null {
-    if (isActive(this.flow)) return { one_key_error: 1 };
+    if (this.flowHoldsDrone()) return { one_key_error: 1 };
     if (!this.drone.inAir) return { one_key_error: 4 };
     this.takeOver();
     this.interruptMission();
@@ -158,7 +158,7 @@ export class FlightOps {
 
   missionStart(cmd: { flight_id: string; mission: MissionPlan }): Refusal | null {
     const d = this.drone;
-    if (isActive(this.flow) || this.missionActive()) return { reason: Reason.BUSY };
+    if (this.flowHoldsDrone() || this.missionActive()) return { reason: Reason.BUSY };
     if (!d.inAir) {
       // Only a single-soldier drone on the ground starts a route by itself (its short takeoff flow first).
       if (this.dev.nest || d.battery < PREFLIGHT.minBatteryPercent) return { reason: Reason.STATE };
@@ -177,7 +177,7 @@ export class FlightOps {
 
   returnHome(): Refusal | null {
     if (!this.drone.inAir) return { reason: Reason.STATE };
-    if (isActive(this.flow)) return { reason: Reason.BUSY };
+    if (this.flowHoldsDrone()) return { reason: Reason.BUSY };
     this.takeOver();
     this.interruptMission();
     this.startReturn();
@@ -186,7 +186,7 @@ export class FlightOps {
 
   landHere(): Refusal | null {
     if (!this.drone.inAir) return { reason: Reason.STATE };
-    if (isActive(this.flow)) return { reason: Reason.BUSY };
+    if (this.flowHoldsDrone()) return { reason: Reason.BUSY };
     this.takeOver();
     this.interruptMission();
     this.startLandHere();
@@ -205,7 +205,7 @@ export class FlightOps {
   }
 
   setStickMode(on: boolean): Refusal | null {
-    if (on && !this.drone.inAir) return { reason: Reason.STATE };
+    if (on && (!this.drone.inAir || this.flowHoldsDrone() || this.landingInPlace)) return { reason: Reason.STATE };
     if (on === this.stickMode) return null;
     if (on) {
       this.takeOver();
@@ -324,7 +324,23 @@ export class FlightOps {
 
   // -------------------------------------------------------------------------------------- flows
 
+  /**
+   * Is a flow flying (or about to fly) the drone? The last steps of a takeoff (hatch close, battery load)
+   * are nest-only: the drone is already on its way and may be commanded.
+   */
+  private flowHoldsDrone(): boolean {
+    const f = this.flow;
+    if (!isActive(f)) return false;
+    const step = currentStep(f);
+    return !(f.kind === 'takeoff' && (step === 'hatch_close' || step === 'battery_load'));
+  }
+
   private startFlow(kind: 'takeoff' | 'landing' | 'alternate'): void {
+    // A landing called while the nest still closes behind the drone supersedes the takeoff flow.
+    if (isActive(this.flow)) {
+      interrupt(this.flow);
+      this.emitFlow();
+    }
     const id = `${this.flight?.id ?? this.dev.uavSn}-${kind}-${++this.seq}`.slice(-64);
     this.flow = newFlow(id, kind, this.dev.kind, this.now);
     this.emitFlow();
@@ -517,7 +533,7 @@ export class FlightOps {
     else if (step === 'landing' || step === 'altn_land') done = d.height <= 0;
     else if (step === 'altn_fly') done = distance(d.position, this.alternatePoint) < 1.5 && d.hSpeed < 0.8;
     if (!done) return;
-    if (step === 'return' && f.kind === 'landing') {
+    if (step === 'return' && f.kind === 'landing' && this.dev.nest) {
       // Over the nest: can it take the drone back? A stuck hatch fails at hatch_open (alternate, reason 1).
       if (this.badWeather()) {
         interrupt(f);
@@ -704,6 +720,7 @@ export class FlightOps {
   }
 
   private startMission(plan: MissionPlan, flightId: string): void {
+    this.landingInPlace = false;
     this.mission = newMission(plan, flightId);
     this.drone.flightMode = 3;
     this.drone.guidedState = 2;
