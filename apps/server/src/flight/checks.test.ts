@@ -42,6 +42,12 @@ describe('pre-flight checks', () => {
     expect(at(telemetry({ free: PREFLIGHT.minTfFreeMb - 1 }))).toBe(Reason.TF_FULL);
     expect(at(telemetry({ rtk: 2, sats: PREFLIGHT.minGpsSatellites }))).toBeNull();
     expect(at(telemetry({ rtk: 2, sats: PREFLIGHT.minGpsSatellites - 1 }))).toBe(Reason.RTK);
+    // Powered off in the nest: positioning is checked by the device after power-on.
+    const asleep = telemetry({ rtk: 0, sats: 0 });
+    asleep.drone!.powered = false;
+    expect(at(asleep)).toBeNull();
+    const alone = { drone: asleep.drone! };
+    expect(at(alone)).toBe(Reason.RTK);
     expect(at(telemetry({ wind: PREFLIGHT.maxWindSpeed + 0.1 }))).toBe(Reason.WIND);
     expect(at(telemetry({ rain: PREFLIGHT.maxRainfall + 0.1 }))).toBe(Reason.RAIN);
     // Nothing known about the drone: refused, not assumed.

@@ -165,6 +165,10 @@ describe('with the simulator', () => {
     }, 90_000, 'landed');
     const resume = await command(s, PushMsgId.CONTROL, { sn_id: 'FS-N2', cmd_type: 8, action_cmd: 2, value: route });
     expect(resume).toMatchObject({ code: ResultCode.OK });
+    const resumedId = (resume.data as { flight_id: string }).flight_id;
+    // The resumed flight starts at the breakpoint: its first waypoint reported is not before it.
+    const first = await s.wait((f) => f.msg_id === PushMsgId.MISSION_PROGRESS && (f.data as { mission: Mission | null }).mission?.flight_id === resumedId, 60_000);
+    expect((first.data as { mission: Mission }).mission.waypoint_index).toBeGreaterThanOrEqual(bp!);
   }, 240_000);
 
   it('low battery (fault) is refused with reason 4; a device dropping mid-route gives a clear outcome and nothing on reconnect', async () => {
