@@ -28,10 +28,13 @@ interface Msg {
   at: number;
 }
 
+const logs: string[] = [];
+
 async function setup(timeScale: number) {
   const devices = demoFleet({ lat: 22.54, lng: 114.05 }, { nests: 1, drones: 0 }).map((d) => ({ ...d, password: devicePassword(SECRET, d.sn) }));
   broker = await startBroker({ passwords: new Map(devices.map((d) => [d.sn, d.password])) });
-  fleet = await startFleet({ brokerUrl: broker.url, devices, rateHz: 10, timeScale, ffmpegPath: null });
+  logs.length = 0;
+  fleet = await startFleet({ brokerUrl: broker.url, devices, rateHz: 10, timeScale, ffmpegPath: null, validate: true, log: (l) => logs.push(l) });
   const obs = await broker.observer();
   const got: Msg[] = [];
   obs.on('message', (topic, payload) => {
@@ -90,6 +93,29 @@ describe('flight commands over the broker', () => {
     // At 20x the ~57 s takeoff flow is done in about 3 s; the drone left the ground.
     await until('flight.start', () => got.find((m) => m.env.method === FlightMethod.FLIGHT_START), 15_000);
   }, 30_000);
+
+  it('flies a whole mission at 30x: valid events in order, flight.end after the landing flow', async () => {
+    const { sn, obs, got } = await setup(30);
+    const home = demoFleet({ lat: 22.54, lng: 114.05 }, { nests: 1, drones: 0 })[0]!.home;
+    const mission = {
+      mission_id: 'm-9', name: 'Wire route', mission_type: 1, height_type: 0, auto_speed: 12, max_speed: 15,
+      default_height: 40, return_height: 50, finish_action: 20, photo_type: 2, start_index: 0,
+      waypoints: [
+        { lat: home.lat + 0.001, lng: home.lng, height: 40, takephoto: 1 },
+        { lat: home.lat + 0.001, lng: home.lng + 0.001, height: 40, hover: 2 },
+      ],
+    };
+    const tid = await command(obs, sn, FlightMethod.TAKEOFF, { flight_id: 'flight-9', mission, height: 30 }, undefined, 'flight-9');
+    expect((await until('reply', () => replyOf(got, sn, tid))).env.data).toMatchObject({ result: 0 });
+    await until('flight.end', () => got.find((m) => m.env.method === FlightMethod.FLIGHT_END), 25_000);
+    const events = got.filter((m) => m.topic === topicOf(sn, 'events'));
+    const methods = [...new Set(events.map((m) => m.env.method))];
+    expect(methods).toEqual([FlightMethod.FLOW_PROGRESS, FlightMethod.FLIGHT_START, FlightMethod.MISSION_PROGRESS, FlightMethod.FLIGHT_END]);
+    expect(events.every((m) => m.env.bid === 'flight-9')).toBe(true);
+    const end = events.find((m) => m.env.method === FlightMethod.FLIGHT_END)!.env.data as { place: number; photos: number };
+    expect(end).toMatchObject({ place: 3, photos: 1 });
+    expect(logs.filter((l) => l.includes('invalid'))).toEqual([]);
+  }, 40_000);
 
   it('re-sends an event with the same tid until its events_reply arrives', async () => {
     const { sn, obs, got } = await setup(1);

@@ -4,6 +4,8 @@ import { findFfmpeg } from '../video.js';
 import { readExif } from './exif.js';
 import { makePanorama, makePhoto } from './images.js';
 import { makeVideo } from './video.js';
+import { mediaUploadStart } from '@nest/contracts';
+import { renderMedia } from './pipeline.js';
 
 const AT = { lat: 22.5412345, lng: -114.0598765, alt: 123.4, takenAt: Date.UTC(2026, 10, 22, 3, 4, 5) };
 
@@ -35,6 +37,15 @@ describe('media files', () => {
     const img = jpeg.decode(pano);
     expect([img.width, img.height]).toEqual([2048, 1024]);
     expect(readExif(pano)!.lat).toBeCloseTo(AT.lat, 6);
+  }, 20_000);
+
+  it('renders a request into a file and a mediaUploadStart that the contracts accept', async () => {
+    const r = (await renderMedia(
+      { kind: 'panorama', id: 'SIM-UAV-abc-7', flightId: 'f-1', takenAt: AT.takenAt, lat: AT.lat, lng: AT.lng, alt: AT.alt, height: 80, heading: 0, waypointIndex: 3, duration: null },
+      null,
+    ))!;
+    const start = mediaUploadStart.parse({ ...r.meta, size: r.body.length, sha256: 'a'.repeat(64) });
+    expect(start).toMatchObject({ type: 15, mime: 'image/jpeg', width: 2048, height_px: 1024, waypoint_index: 3 });
   }, 20_000);
 
   it.skipIf(!findFfmpeg())('renders an MP4 clip with ffmpeg', async () => {
