@@ -416,6 +416,50 @@ describe('refusals', () => {
   });
 });
 
+describe('virtual stick', () => {
+  it('frames are published without a reply, rate-limited; refused frames are answered; stick mode is logged', async () => {
+    const s = await watching(opA, 'FO-N1');
+    nest.telemetry = nestDroneTelemetry({ fs: 2 });
+    await until(() => live(server).link.device('FO-N1')?.telemetry?.drone?.flight_state === 2, 3000, 'in the air');
+    try {
+      const on = await command(s, PushMsgId.CONTROL, { sn_id: 'FO-N1', cmd_type: 12, action_cmd: 1 });
+      expect(on).toMatchObject({ code: ResultCode.OK, data: { outcome: 'ok' } });
+      expect((await logRow((on.data as { cmd_id: string }).cmd_id))?.method).toBe(FlightMethod.STICK_MODE);
+      const before = nest.of(FlightMethod.STICK).length;
+      const replies = s.of(PushMsgId.CONTROL).length;
+      const sticks = { roll: 1600, pitch: 1500, throttle: 1500, yaw: 1500 };
+      // Two frames back to back: the second is within STICK_MIN_INTERVAL_MS and dropped.
+      s.send(PushMsgId.CONTROL, { sn_id: 'FO-N1', cmd_type: 5, sticks });
+      s.send(PushMsgId.CONTROL, { sn_id: 'FO-N1', cmd_type: 5, sticks });
+      await sleep(100);
+      s.send(PushMsgId.CONTROL, { sn_id: 'FO-N1', cmd_type: 5, sticks: { ...sticks, roll: 1400 } });
+      await until(() => nest.of(FlightMethod.STICK).length >= before + 2, 2000, 'frames at the device');
+      await sleep(100);
+      const frames = nest.of(FlightMethod.STICK).slice(before);
+      expect(frames).toHaveLength(2);
+      expect(frames.map((f) => f.data)).toEqual([
+        { seq: expect.any(Number), ...sticks },
+        { seq: expect.any(Number), ...sticks, roll: 1400 },
+      ]);
+      expect(s.of(PushMsgId.CONTROL).length).toBe(replies);
+      // Frames are not audited one by one.
+      const logged = await server.db.selectFrom('command_log').select('cmd_type').where('cmd_type', '=', 5).execute();
+      expect(logged).toHaveLength(0);
+
+      await live(server).status.connect('FO-N1', { u_id: opB.account.u_id, nick: 'Operator B' });
+      try {
+        const refused = await command(s, PushMsgId.CONTROL, { sn_id: 'FO-N1', cmd_type: 5, sticks });
+        expect(refused).toMatchObject({ code: ResultCode.PUSH_FAILED, data: { reason: Reason.HELD } });
+      } finally {
+        await live(server).status.release('FO-N1', opB.account.u_id);
+      }
+      expect(await command(s, PushMsgId.CONTROL, { sn_id: 'FO-N1', cmd_type: 12, action_cmd: 0 })).toMatchObject({ code: ResultCode.OK });
+    } finally {
+      nest.telemetry = nestDroneTelemetry();
+    }
+  });
+});
+
 describe('the link under a physical command', () => {
   it('a lost takeoff reply is confirmed from the device state (sent once, no re-send)', async () => {
     const s = await watching(opA, 'FO-N1');

@@ -11,7 +11,7 @@ const devices: RawDevice[] = [];
 beforeAll(async () => {
   server = await startTestServer();
   await live(server).link.ready();
-  for (const sn of ['LK-1', 'LK-2', 'LK-SILENT', 'LK-WILL', 'LK-CMD', 'LK-EVT']) await registerDevice(server, { sn_id: sn });
+  for (const sn of ['LK-1', 'LK-2', 'LK-SILENT', 'LK-WILL', 'LK-CMD', 'LK-EVT', 'LK-ABORT', 'LK-NEVER']) await registerDevice(server, { sn_id: sn });
   await registerDevice(server, { sn_id: 'LK-OFF', enabled: false });
 });
 afterAll(async () => {
@@ -168,6 +168,32 @@ describe('commands and events', () => {
     expect(count).toBe(3);
     answer = true;
     expect(await live(server).link.command('LK-CMD', 'test.fail', {}, { timeoutMs: 1000 })).toMatchObject({ status: 'failed', attempts: 1, reply: { result: 4 } });
+  });
+
+  it('uses the caller\'s tid; abortOffline sends nothing to an offline device and ends the wait when it drops', async () => {
+    // Never heard: offline at send, nothing published (attempts 0).
+    expect(await live(server).link.command('LK-NEVER', 'test.ping', {}, { tid: 'tid-never-1', abortOffline: true })).toEqual({
+      status: 'offline',
+      tid: 'tid-never-1',
+      attempts: 0,
+    });
+
+    const d = await device('LK-ABORT', true);
+    await d.subscribe(topicOf('LK-ABORT', 'commands'));
+    await d.publish('telemetry', envelope('telemetry', nestTelemetry()));
+    await until(() => live(server).link.isOnline('LK-ABORT'), 1000, 'online');
+    const seen: string[] = [];
+    d.client.on('message', (topic, payload) => {
+      if (topic !== topicOf('LK-ABORT', 'commands')) return;
+      seen.push((JSON.parse(payload.toString()) as { tid: string }).tid);
+      // No reply: the device dies instead (the broker publishes its last-will).
+      d.drop();
+    });
+    const t0 = Date.now();
+    const outcome = await live(server).link.command('LK-ABORT', 'test.land', {}, { tid: 'tid-abort-1', abortOffline: true, resends: 0, timeoutMs: 5000 });
+    expect(outcome).toEqual({ status: 'offline', tid: 'tid-abort-1', attempts: 1 });
+    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(seen).toEqual(['tid-abort-1']);
   });
 
   it('acknowledges events on events_reply with the same tid, reporting a repeated tid once', async () => {
