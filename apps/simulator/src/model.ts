@@ -777,6 +777,10 @@ export class DeviceModel {
     this.drone.step(dt, this.env, { chargerOn: this.nest?.charger === 1, lowBatteryHeld: lowHeld });
     this.ops.step(dt);
     if (!this.nest && this.ops.patrolAllowed()) this.patrol(lowHeld);
+    else if (!this.nest && !this.ops.flight && this.drone.phase === 'ground') {
+      // Patrol paused after a commanded flight: resting (idle), not in pre-flight checks.
+      this.drone.restLeft = Math.max(this.drone.restLeft, MODEL.patrol.preflight + 1);
+    }
     this.clockStep(dt);
   }
 

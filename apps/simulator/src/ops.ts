@@ -586,6 +586,7 @@ export class FlightOps {
   // -------------------------------------------------------------------------------------- flight
 
   private beginCommanded(id: string, plan: MissionPlan | null): void {
+    this.landingInPlace = false;
     this.flight = {
       id,
       startedAt: this.now,
@@ -658,6 +659,7 @@ export class FlightOps {
 
   private startReturn(): void {
     this.setStickMode(false);
+    this.landingInPlace = false;
     const d = this.drone;
     // Not enough battery to reach home: alternate point (reason 3).
     if (this.dev.nest && !this.canReach(this.dev.home)) {
