@@ -359,6 +359,8 @@ export class SimDevice {
       mission: ops.mission ? missionProgress(ops.mission) : null,
       camera: { ...ops.camera.settings },
       stick_mode: ops.stickMode,
+      recording: ops.camera.recording !== null,
+      gimbal: { pitch: ops.camera.gimbalPitch, yaw: ops.camera.gimbalYaw },
       sn: this.spec.sn,
       kind: this.spec.kind,
       name: this.spec.name,
@@ -556,6 +558,9 @@ export interface StateSnapshot {
   mission: MissionProgress | null;
   camera: CameraSettings;
   stick_mode: boolean;
+  /** Extra facts (not read by the server today): recording on, gimbal angles (deg). */
+  recording: boolean;
+  gimbal: { pitch: number; yaw: number };
   sn: string;
   kind: SimDeviceSpec['kind'];
   name: string;

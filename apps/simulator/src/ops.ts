@@ -106,7 +106,6 @@ export class FlightOps {
   /** Stick timeouts are real time: with a time scale, sim seconds are divided by it. */
   timeScale = 1;
   patrolBlockedUntil = 0;
-  zoom = 1;
   private pendingMission: MissionPlan | null = null;
   private hoverHeight = 0;
   private alternateReason = 0;
