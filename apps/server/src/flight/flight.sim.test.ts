@@ -20,6 +20,7 @@ let base: string;
 let op: TestClient;
 const sockets: PushSocket[] = [];
 let missionId: string;
+let routeN4: string;
 
 async function addRoute(sn: string): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
@@ -90,22 +91,23 @@ async function addRoute(sn: string): Promise<string> {
 beforeAll(async () => {
   server = await startTestServer();
   await live(server).link.ready();
-  for (const sn of ['FS-N1', 'FS-N2', 'FS-N3']) await registerDevice(server, { sn_id: sn, airport_point: { lat: HOME.lat, lng: HOME.lng } });
+  for (const sn of ['FS-N1', 'FS-N2', 'FS-N3', 'FS-N4']) await registerDevice(server, { sn_id: sn, airport_point: { lat: HOME.lat, lng: HOME.lng } });
   const sim = await loadSimulator();
   const l = live(server);
   // timeScale is passed on to every device (DeviceOptions.timeScale); a simulator without it runs at 1x.
   fleet = await sim.startFleet({
     brokerUrl: l.brokerUrl,
-    devices: ['FS-N1', 'FS-N2', 'FS-N3'].map((sn) => ({ sn, password: l.devicePassword(sn), kind: 'stable' as const, name: sn, uavSn: `${sn}-UAV`, home: HOME, timeScale: TIME_SCALE })),
+    devices: ['FS-N1', 'FS-N2', 'FS-N3', 'FS-N4'].map((sn) => ({ sn, password: l.devicePassword(sn), kind: 'stable' as const, name: sn, uavSn: `${sn}-UAV`, home: HOME, timeScale: TIME_SCALE })),
     rateHz: 5,
     ffmpegPath: null,
     validate: true,
     timeScale: TIME_SCALE,
   } as Parameters<typeof sim.startFleet>[0]);
-  await until(() => ['FS-N1', 'FS-N2', 'FS-N3'].every((sn) => l.link.isOnline(sn) && l.link.device(sn)?.telemetry?.drone), 8000, 'fleet online');
+  await until(() => ['FS-N1', 'FS-N2', 'FS-N3', 'FS-N4'].every((sn) => l.link.isOnline(sn) && l.link.device(sn)?.telemetry?.drone), 8000, 'fleet online');
   missionId = await addRoute('FS-N1');
   await addRoute('FS-N2');
   await addRoute('FS-N3');
+  routeN4 = await addRoute('FS-N4');
   op = await userClient(server, { nick: 'Pilot', funList: [DEVICE_PUSH_FUNCTION] });
   base = await listen(server);
 });
@@ -171,7 +173,31 @@ describe('with the simulator', () => {
     expect((first.data as { mission: Mission }).mission.waypoint_index).toBeGreaterThanOrEqual(bp!);
   }, 240_000);
 
-  it('low battery (fault) is refused with reason 4; a device dropping mid-route gives a clear outcome and nothing on reconnect', async () => {
+  it('a device dropping mid-route: commands answer offline at once, a repeat is not re-sent, the flight goes on after reconnect', async () => {
+    const s = await watching('FS-N4');
+    const r = await command(s, PushMsgId.CONTROL, { sn_id: 'FS-N4', cmd_type: 8, action_cmd: 1, value: routeN4 });
+    expect(r.code).toBe(ResultCode.OK);
+    const flightId = (r.data as { flight_id: string }).flight_id;
+    await s.wait((f) => f.msg_id === PushMsgId.MISSION_PROGRESS && ((f.data as { mission: Mission | null }).mission?.waypoint_index ?? 0) >= 1, 90_000);
+    fleet.inject('FS-N4', 'offline');
+    await until(() => !live(server).link.isOnline('FS-N4'), 10_000, 'offline');
+    const cmdId = randomUUID();
+    const t0 = Date.now();
+    const pause = await command(s, PushMsgId.PROCESS_CONTROL, { sn_id: 'FS-N4', control_cmd: 1, cmd_id: cmdId });
+    expect(pause).toMatchObject({ code: ResultCode.PUSH_FAILED, data: { outcome: 'offline', reason: Reason.OFFLINE } });
+    expect(pause.msg).toContain('The device is offline');
+    expect(Date.now() - t0).toBeLessThan(1000);
+    fleet.clear('FS-N4', 'offline');
+    await until(() => live(server).link.isOnline('FS-N4'), 20_000, 'back online');
+    // The same cmd_id again is answered from the log; nothing was queued for the device.
+    expect(await command(s, PushMsgId.PROCESS_CONTROL, { sn_id: 'FS-N4', control_cmd: 1, cmd_id: cmdId })).toMatchObject({ data: { reason: Reason.OFFLINE } });
+    expect(await server.db.selectFrom('command_log').select('id').where('cmd_id', '=', cmdId).execute()).toHaveLength(1);
+    const from = s.frames.length;
+    const next = await s.wait((f) => f.msg_id === PushMsgId.MISSION_PROGRESS && (f.data as { mission: Mission | null }).mission?.flight_id === flightId, 30_000, from);
+    expect((next.data as { mission: Mission }).mission.state).not.toBe('paused');
+  }, 180_000);
+
+  it('low battery (fault) is refused with reason 4; an offline device gives a clear outcome', async () => {
     const s = await watching('FS-N3');
     fleet.inject('FS-N3', 'low_battery');
     await until(() => (live(server).link.device('FS-N3')?.telemetry?.drone?.battery.percent ?? 100) < 50, 30_000, 'low battery');

@@ -404,7 +404,7 @@ describe('refusals', () => {
     sockets.push(s);
     await s.verifyUser(opA);
     const r = await command(s, PushMsgId.CONTROL, { sn_id: 'FO-N2', cmd_type: 10 });
-    expect(r).toMatchObject({ code: ResultCode.PUSH_FAILED, msg: 'The device is offline', data: { reason: Reason.OFFLINE } });
+    expect(r).toMatchObject({ code: ResultCode.PUSH_FAILED, msg: 'The device is offline', data: { outcome: 'offline', reason: Reason.OFFLINE } });
   });
 
   it('bad values: flight mode 2, camera settings out of range', async () => {

@@ -26,7 +26,12 @@ export interface Verdict {
 }
 
 export const OK: Verdict = { outcome: 'ok', reason: 0 };
-export const refused = (reason: number, checks?: PreflightCheck[]): Verdict => ({ outcome: 'refused', reason, ...(checks ? { checks } : {}) });
+/** A refusal before sending; an offline device is reported as outcome `offline` (the same as at the link). */
+export const refused = (reason: number, checks?: PreflightCheck[]): Verdict => ({
+  outcome: reason === Reason.OFFLINE ? 'offline' : 'refused',
+  reason,
+  ...(checks ? { checks } : {}),
+});
 
 /**
  * One-key errors as CommandReasons: the console looks cmd_type 8 refusals up by `reason`, so a device's
