@@ -112,7 +112,12 @@ describe('flight commands over the broker', () => {
     // A natural shower at the nest while landing sends the drone to its alternate point (9.3, reason 2).
     const alternate = events.some((m) => m.env.method === FlightMethod.ALTERNATE);
     const methods = [...new Set(events.map((m) => m.env.method))].filter((m) => m !== FlightMethod.ALTERNATE);
-    expect(methods).toEqual([FlightMethod.FLOW_PROGRESS, FlightMethod.FLIGHT_START, FlightMethod.MISSION_PROGRESS, FlightMethod.FLIGHT_END]);
+    expect(methods, JSON.stringify(events.filter((m) => m.env.method === FlightMethod.ALTERNATE || m.env.method === FlightMethod.FLOW_PROGRESS).map((m) => m.env.data))).toEqual([
+      FlightMethod.FLOW_PROGRESS,
+      FlightMethod.FLIGHT_START,
+      FlightMethod.MISSION_PROGRESS,
+      FlightMethod.FLIGHT_END,
+    ]);
     expect(events.every((m) => m.env.bid === 'flight-9')).toBe(true);
     const end = events.find((m) => m.env.method === FlightMethod.FLIGHT_END)!.env.data as { place: number; photos: number };
     expect(end).toMatchObject({ place: alternate ? 1 : 3, photos: 1 });
