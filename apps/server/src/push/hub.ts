@@ -415,9 +415,11 @@ export class PushHub {
   private command(client: PushClient, verified: Verified, msgId: number, body: Record<string, unknown>): void {
     const flight = this.flight;
     if (!flight) return client.fail(ResultCode.NOT_IMPLEMENTED, msgId);
-    const parsed = msgId === PushMsgId.CONTROL ? controlCommandData.safeParse(body) : processControlData.safeParse(body);
-    if (!parsed.success) return client.fail(ResultCode.BAD_REQUEST, msgId, 'push.frame.malformed');
-    const device = this.deps.live.directory.get(parsed.data.sn_id);
+    const control = msgId === PushMsgId.CONTROL ? controlCommandData.safeParse(body) : null;
+    const processing = msgId === PushMsgId.CONTROL ? null : processControlData.safeParse(body);
+    const snId = control?.success ? control.data.sn_id : processing?.success ? processing.data.sn_id : null;
+    if (snId === null) return client.fail(ResultCode.BAD_REQUEST, msgId, 'push.frame.malformed');
+    const device = this.deps.live.directory.get(snId);
     if (!device || !inScope(verified.scope, device)) return client.fail(ResultCode.NOT_FOUND_OBJECT, msgId);
     const actor: Actor = {
       u_id: verified.userId,
@@ -427,10 +429,9 @@ export class PushHub {
       source: 'console',
     };
     const lang = client.lang;
-    const run: Promise<CommandAnswer> =
-      msgId === PushMsgId.CONTROL
-        ? flight.control(actor, controlCommandData.parse(body), lang)
-        : flight.process(actor, processControlData.parse(body), lang);
+    const run: Promise<CommandAnswer> = control?.success
+      ? flight.control(actor, control.data, lang)
+      : flight.process(actor, processing!.data!, lang);
     void run
       .then((answer) => {
         if (!answer.silent) client.send(answer.code, msgId, answer.data, answer.msg || undefined);
