@@ -74,6 +74,9 @@ describe('flight commands over the broker', () => {
     const cam = await command(obs, sn, FlightMethod.CAMERA_SET, { iso: 12345 });
     expect((await until('camera reply', () => replyOf(got, sn, cam))).env.data).toMatchObject({ result: FlightResult.REFUSED, output: { reason: 17 } });
 
+    // Stick frames are never answered.
+    const stick = await command(obs, sn, FlightMethod.STICK, { seq: 1, roll: 1500, pitch: 1600, throttle: 1500, yaw: 1500 });
+
     const tid = await command(obs, sn, FlightMethod.TAKEOFF, { flight_id: 'flight-1', mission: null, height: 20 }, undefined, 'flight-1');
     expect((await until('takeoff reply', () => replyOf(got, sn, tid))).env.data).toMatchObject({ result: FlightResult.OK });
     // The same tid again: the first answer, not a second takeoff (which would be refused as busy).
@@ -92,6 +95,7 @@ describe('flight commands over the broker', () => {
     expect(s.stick_mode).toBe(false);
     // At 20x the ~57 s takeoff flow is done in about 3 s; the drone left the ground.
     await until('flight.start', () => got.find((m) => m.env.method === FlightMethod.FLIGHT_START), 15_000);
+    expect(replyOf(got, sn, stick)).toBeUndefined();
   }, 30_000);
 
   it('flies a whole mission at 30x: valid events in order, flight.end after the landing flow', async () => {
