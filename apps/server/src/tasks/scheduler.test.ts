@@ -23,14 +23,14 @@ let dbB: Database;
 
 /** A FlightRuntime double: records launches, answers what the test says (after a small delay). */
 function fakeFlight(answer: (sn: string) => CommandAnswer | Error = () => ok(), gate?: (launched: () => void) => Promise<void>) {
-  const launches: { actor: Actor; sn: string; missionId: string }[] = [];
+  const launches: { actor: Actor; sn: string; missionId: string; cmdId?: string }[] = [];
   let launched: () => void = () => undefined;
   const started = new Promise<void>((r) => (launched = r));
   return {
     launches,
     /** Resolves at the first launch. */
     started,
-    launchMission: async (actor: Actor, opts: { sn: string; missionId: string }) => {
+    launchMission: async (actor: Actor, opts: { sn: string; missionId: string; cmdId?: string }) => {
       launches.push({ actor, ...opts });
       launched();
       await (gate ? gate(launched) : new Promise((r) => setTimeout(r, 20)));
@@ -125,6 +125,10 @@ describe('scheduler claims', () => {
     await Promise.all([b.tick(), a.tick()]);
     expect(flight.launches).toHaveLength(2);
     expect(Number((await read(task.id)).task_tms)).toBe(NOW - 30 + 7200);
+    // One command id per run: a re-claimed run repeats its id (the flight runtime answers it from the
+    // command log), a new slot gets a new one.
+    expect(flight.launches[0]!.cmdId).toBe(`task-${task.id}-${NOW - 30}`);
+    expect(flight.launches[1]!.cmdId).toBe(`task-${task.id}-${NOW - 30 + 3600}`);
   });
 
   it('leaves paused, deleted and future tasks and live claims alone; takes over a stale claim', async () => {

@@ -124,7 +124,10 @@ export function createScheduler(opts: SchedulerOptions) {
     const actor: Actor = { u_id: row.u_id, nick: row.user_name, company_id: row.company_id, all: false, source: 'task' };
     let result: { taskState: number; text: string };
     try {
-      result = outcomeOf(await flight.launchMission(actor, { sn: row.sn_id, missionId: row.mission_id }, 'zh'));
+      // One command id per run (task + slot): a run re-claimed after a stale claim answers the first
+      // launch's outcome from the command log instead of launching a second flight.
+      const cmdId = `task-${row.id}-${row.task_tms}`.slice(0, 64);
+      result = outcomeOf(await flight.launchMission(actor, { sn: row.sn_id, missionId: row.mission_id, cmdId }, 'zh'));
     } catch (err) {
       result = { taskState: TASK_FAILED, text: err instanceof Error ? err.message : String(err) };
     }
