@@ -3,6 +3,7 @@ import type { MediaRequest } from '../ops.js';
 import { UploadQueue, uploadMedia } from '../upload.js';
 import { findFfmpeg } from '../video.js';
 import { PANORAMA_SIZE, PHOTO_SIZE, makePanorama, makePhoto } from './images.js';
+import { RenderPool } from './render-pool.js';
 import { clipSeconds, makeVideo } from './video.js';
 
 /**
@@ -27,18 +28,18 @@ export interface MediaPipeline {
 const TYPE = { photo: 10, panorama: 15, video: 20 } as const;
 
 /** The file and its mediaUploadStart (without size and sha256) for one request. */
-export async function renderMedia(m: MediaRequest, ffmpegPath: string | null): Promise<{ body: Buffer; meta: Omit<MediaUploadStart, 'size' | 'sha256'> } | null> {
+export async function renderMedia(m: MediaRequest, ffmpegPath: string | null, pool?: RenderPool): Promise<{ body: Buffer; meta: Omit<MediaUploadStart, 'size' | 'sha256'> } | null> {
   const at = { lat: m.lat, lng: m.lng, alt: m.alt, takenAt: m.takenAt };
   let body: Buffer;
   let width: number;
   let heightPx: number;
   let duration: number | null = null;
   if (m.kind === 'photo') {
-    body = makePhoto(at);
+    body = pool ? await pool.render('photo', at) : makePhoto(at);
     width = PHOTO_SIZE.width;
     heightPx = PHOTO_SIZE.height;
   } else if (m.kind === 'panorama') {
-    body = makePanorama(at);
+    body = pool ? await pool.render('panorama', at) : makePanorama(at);
     width = PANORAMA_SIZE.width;
     heightPx = PANORAMA_SIZE.height;
   } else {
@@ -72,6 +73,7 @@ export async function renderMedia(m: MediaRequest, ffmpegPath: string | null): P
 export function createMediaPipeline(o: MediaPipelineOptions): MediaPipeline {
   const queues = new Map<string, UploadQueue>();
   const ffmpeg = o.ffmpegPath === null ? null : findFfmpeg(o.ffmpegPath);
+  const pool = new RenderPool();
   let warned = false;
   return {
     submit(device, m) {
@@ -86,7 +88,7 @@ export function createMediaPipeline(o: MediaPipelineOptions): MediaPipeline {
         queues.set(device.sn, q);
       }
       q.push(async (signal) => {
-        const file = await renderMedia(m, ffmpeg);
+        const file = await renderMedia(m, ffmpeg, pool);
         if (!file) return;
         await uploadMedia({ baseUrl: o.mediaUrl, sn: device.sn, password: device.password, meta: file.meta, body: file.body, signal, log: o.log });
       });
@@ -94,6 +96,7 @@ export function createMediaPipeline(o: MediaPipelineOptions): MediaPipeline {
     pending: () => [...queues.values()].reduce((n, q) => n + q.length, 0),
     stop() {
       for (const q of queues.values()) q.stop();
+      void pool.stop();
     },
   };
 }
