@@ -20,6 +20,7 @@ let base: string;
 let op: TestClient;
 const sockets: PushSocket[] = [];
 let missionId: string;
+let routeN2: string;
 let routeN4: string;
 
 async function addRoute(sn: string): Promise<string> {
@@ -105,7 +106,7 @@ beforeAll(async () => {
   } as Parameters<typeof sim.startFleet>[0]);
   await until(() => ['FS-N1', 'FS-N2', 'FS-N3', 'FS-N4'].every((sn) => l.link.isOnline(sn) && l.link.device(sn)?.telemetry?.drone), 8000, 'fleet online');
   missionId = await addRoute('FS-N1');
-  await addRoute('FS-N2');
+  routeN2 = await addRoute('FS-N2');
   await addRoute('FS-N3');
   routeN4 = await addRoute('FS-N4');
   op = await userClient(server, { nick: 'Pilot', funList: [DEVICE_PUSH_FUNCTION] });
@@ -149,7 +150,8 @@ describe('with the simulator', () => {
   }, 180_000);
 
   it('pause, continue, interrupt mid-route store the breakpoint; resume starts there', async () => {
-    const route = (await server.db.selectFrom('missions').select('id').where('name', '=', 'Sim patrol').execute()).map((m) => m.id)[1]!;
+    // FS-N2's own route (row order is not defined: PostgreSQL returns them in any order).
+    const route = routeN2;
     const s = await watching('FS-N2');
     const r = await command(s, PushMsgId.CONTROL, { sn_id: 'FS-N2', cmd_type: 8, action_cmd: 1, value: route });
     expect(r.code).toBe(ResultCode.OK);
