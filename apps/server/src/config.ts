@@ -18,7 +18,7 @@
  * | SIM_DRONES           | 2                              | Number of simulated single-soldier drones (0-200). |
  * | SIM_RATE_HZ          | 1                              | Telemetry rate of the simulated devices, 0.5 to 10 Hz. |
  * | SIM_TIME_SCALE       | 1                              | Speed of simulated time (0.1 to 100; 10 = flights, charging and batteries run ten times faster). Telemetry keeps SIM_RATE_HZ. |
- * | DEMO_MISSIONS        | on when SIMULATOR is on        | on: on the first start each simulated nest gets a demo fence and routes, and the server flies the patrol route on an idle nest about a minute after start, then every DEMO_MISSION_MINUTES on the next idle nest. Needs SIMULATOR=on. |
+ * | DEMO_MISSIONS        | on when SIMULATOR is on        | on: the server flies the demo patrol route on an idle simulated nest about a minute after start, then every DEMO_MISSION_MINUTES on the next idle nest. Needs SIMULATOR=on. (With the simulator each nest gets a demo fence and routes on the first start either way.) |
  * | DEMO_MISSION_MINUTES | 20                             | Minutes between demo missions (5 to 1440). |
  * | LIVE_DIR             | DATA_DIR/live                  | Directory of live video (HLS: <sn>/index.m3u8 and segments), served at /live/. |
  * | LIVE_URL_BASE        | /live                          | Base of the live video URLs given to browsers: <LIVE_URL_BASE>/<sn>/index.m3u8 (a path on this server or an absolute http(s) URL of a media server). |

@@ -116,9 +116,11 @@ async function start(config: Config): Promise<void> {
       console.error(`Simulated fleet not started: ${err instanceof Error ? err.message : String(err)}`);
     }
     const nestSpecs = specs.filter((s) => s.kind !== 'alone');
-    if (fleet && config.demoMissions) {
-      demo = await startDemo(app.nest.deps, app.nest.flight, nestSpecs, app.log);
-      console.log(`Demo missions: a patrol route about a minute after start, then every ${config.demoMissionMinutes} minutes on the next idle nest`);
+    if (fleet) {
+      demo = await startDemo(app.nest.deps, app.nest.flight, nestSpecs, app.log, config.demoMissions);
+      if (config.demoMissions) {
+        console.log(`Demo missions: a patrol route about a minute after start, then every ${config.demoMissionMinutes} minutes on the next idle nest`);
+      }
     }
     // Demo recordings (real files, made with ffmpeg when present) in the background: start-up does not wait.
     const nests = nestSpecs.map((s) => ({ sn: s.sn, companyId: ADMIN_COMPANY }));

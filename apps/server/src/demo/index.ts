@@ -8,14 +8,17 @@ export { DEMO_SEEDED_KEY, seedDemoPlans, type DemoNest } from './seed.js';
 export { startDemoLauncher } from './launcher.js';
 
 /**
- * Demo mode (DEMO_MISSIONS=on, SIMULATOR=on): the first-start demo plans, then the periodic demo
- * missions on the simulated nests. main.ts calls it after the fleet started; stop() ends the launcher.
+ * Demo mode (SIMULATOR=on): the first-start demo plans (fence, patrol route, survey per simulated nest),
+ * then, with DEMO_MISSIONS=on (`launch`), the periodic demo missions. The plans are made either way, so a
+ * console with automatic launches turned off still has routes to fly. main.ts calls it after the fleet
+ * started; stop() ends the launcher.
  */
 export async function startDemo(
   deps: AppDeps,
   flight: FlightRuntime,
   nests: readonly DemoNest[],
   log: FastifyBaseLogger,
+  launch = true,
 ): Promise<{ stop(): Promise<void> }> {
   try {
     const routes = await seedDemoPlans(deps, nests, log);
@@ -24,6 +27,7 @@ export async function startDemo(
     // The demo must never stop the server; the next start tries the seed again.
     log.warn({ err }, 'demo plans not made');
   }
+  if (!launch) return { stop: async () => undefined };
   return startDemoLauncher({
     flight,
     nests: nests.map((n) => n.sn),
