@@ -33,11 +33,12 @@ export interface FlightControlsProps {
 }
 
 /** A button with the reason it is disabled in its tooltip. */
-function Act({ blocked, title, ...rest }: { blocked: string | null; title: string } & React.ComponentProps<typeof Button>): ReactNode {
+function Act({ blocked, title, disabled, ...rest }: { blocked: string | null; title: string } & React.ComponentProps<typeof Button>): ReactNode {
+  // `disabled` is taken out of `rest` so the spread cannot undo the block (no control held, offline...).
   return (
     <Tooltip title={blocked ?? title}>
       <span className="flight-act">
-        <Button size="small" disabled={!!blocked || rest.disabled} {...rest} />
+        <Button size="small" {...rest} disabled={!!blocked || disabled} />
       </span>
     </Tooltip>
   );
