@@ -28,6 +28,8 @@ import {
 } from './constants.js';
 import {
   AchievementType,
+  AlarmLevel,
+  AlarmProcessState,
   CameraType,
   CheckingType,
   DeviceCategory,
@@ -47,6 +49,8 @@ import {
   TimedTaskState,
   VideoStream,
 } from './enums.js';
+import { ALARM_NOTE_MAX, AlarmKind } from './alarms.js';
+import { ANALYSIS_MAX_DAYS, SORTIE_ORDERS } from './stats.js';
 import { AZIMUTH_INVALID, WAYPOINT_LIMITS, beaconSchema, latLngSchema, waypointSchema } from './entities.js';
 
 /**
@@ -437,7 +441,9 @@ export const calls = {
     }),
     pmd: ['type'],
     joint: true,
-    summary: 'Data-screen ranking of devices by attendance (10), mileage (20) or results (30).',
+    summary:
+      'Data-screen ranking of devices by attendance (10: sorties), mileage (20: metres flown) or results (30: count), ' +
+      'optionally within start_time/end_time (s): stats.ts rankingSchema {type, list: [{rank, sn_id, name, value}]}, largest first.',
   }),
   resultList: call('resultList', 'device', '/result/list', {
     fields: timeRanged({
@@ -447,11 +453,25 @@ export const calls = {
       search: optionalText(64),
       start_time: optionalSeconds(),
       end_time: optionalSeconds(),
+      /** 1: only results with a GPS position (the map view). */
+      located: optionalInt(0, 1),
       page: page(),
-      size: size(200),
+      size: size(1000),
     }),
     pmd: ['page'],
     joint: true,
+    summary:
+      'Results ({list, total}, newest first) filtered by type, device, sortie, keyword (file name or sn) and when taken (s). ' +
+      'Rows: id, sort_id, sn_id, device_name, type, file_name, url, thumb_url, mime, size, width, height, duration, lat, lng, altitude, waypoint_index, taken_at (ms), create_time.',
+  }),
+  resultZip: call('resultZip', 'device', '/result/zip', {
+    fields: z
+      .object({ ids: z.preprocess((v) => (v === '' ? undefined : v), idList().optional()), sort_id: optionalText(64) })
+      .refine((o) => (o.ids !== undefined) !== (o.sort_id !== undefined), { message: 'give ids or sort_id', path: ['ids'] }),
+    pmd: [],
+    summary:
+      'A zip of results (given ids, or every result of a sortie): answers {url, count, bytes, expires_at (s)}; GET url ' +
+      '(RESULT_ZIP_PATH/<token>) streams it for RESULT_ZIP_TTL_S. At most RESULT_ZIP_MAX_FILES files / RESULT_ZIP_MAX_BYTES.',
   }),
   resultDeleteOne: call('resultDeleteOne', 'device', '/result/delete/one', {
     fields: z.object({ id: idField() }),
@@ -474,13 +494,21 @@ export const calls = {
     fields: timeRanged({
       sn_id: optionalText(64),
       search: optionalText(64),
+      mission_type: optionalEnumValue(MissionType),
       start_time: optionalSeconds(),
       end_time: optionalSeconds(),
+      /** Default start_time. */
+      order: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.enum(SORTIE_ORDERS).optional()),
+      asc: optionalInt(0, 1),
       page: page(),
       size: size(200),
     }),
     pmd: ['page'],
     joint: true,
+    summary:
+      'Sorties ({list, total}) filtered by device, keyword (route or user name), route type and start time (s), sorted by ' +
+      'order (start_time, duration, distance, count; newest / largest first unless asc=1). Rows: SPEC Sortie fields plus ' +
+      'device_name, distance (m), place, mission_id, flight_id; end_time 0 while flying.',
   }),
   sortiesDelete: call('sortiesDelete', 'device', '/sorties/delete', {
     fields: z.object({ ids: idList() }),
@@ -493,7 +521,8 @@ export const calls = {
     pmd: ['id'],
     joint: true,
     summary:
-      'The stored telemetry track of one sortie for replay: {sortie, points: [{t (ms), lat, lng, alt, height, speed, heading, battery}]}.',
+      'The stored telemetry track of one sortie for replay: {sortie, points: [{t (ms), lat, lng, alt, height, speed, heading, ' +
+      'battery, flight_state}], planned: PlannedPoint[] (the route as sent to the device; [] for one-key flights)}.',
   }),
   alternateList: call('alternateList', 'device', '/alternate/list', {
     fields: timeRanged({
@@ -506,6 +535,54 @@ export const calls = {
     pmd: ['page'],
     joint: true,
     summary: 'Alternate-landing records (sn_id, reason, solution, timestamp, drone_int, altn_int, place_int, create_time), newest first.',
+  }),
+  alarmList: call('alarmList', 'device', '/alarm/list', {
+    fields: timeRanged({
+      level: optionalEnumValue(AlarmLevel),
+      state: optionalEnumValue(AlarmProcessState),
+      kind: optionalEnumValue(AlarmKind),
+      sn_id: optionalText(64),
+      start_time: optionalSeconds(),
+      end_time: optionalSeconds(),
+      page: page(),
+      size: size(200),
+    }),
+    pmd: ['page'],
+    joint: true,
+    summary: 'Alarms of the company ({list: Alarm[], total, pending}), newest first; start_time/end_time (s) bound raised_at.',
+  }),
+  alarmProcess: call('alarmProcess', 'device', '/alarm/process', {
+    fields: z.object({ ids: idList(), note: optionalText(ALARM_NOTE_MAX) }),
+    pmd: ['ids'],
+    joint: true,
+    summary:
+      'Mark alarms processed with a note; every id must be visible to the caller, else nothing changes. Already processed ' +
+      'ones keep their first note. Answers {list: Alarm[], pending}; push 370 per alarm.',
+  }),
+  alarmStats: call('alarmStats', 'device', '/alarm/stats', {
+    fields: timeRanged({ sn_id: optionalText(64), start_time: optionalSeconds(), end_time: optionalSeconds() }),
+    summary:
+      'Alarm statistics of the company: {total, pending, by_level: [{level, total, pending}] (30, 20, 10), by_kind: [{kind, total, pending}]}.',
+  }),
+  dataAnalyse: call('dataAnalyse', 'device', '/data/analyse', {
+    fields: z
+      .object({
+        start_time: seconds(),
+        end_time: seconds(),
+        sn_ids: z.preprocess((v) => (v === '' ? undefined : v), idList().optional()),
+        /** Default 480 (China Standard Time). */
+        tz_offset: optionalInt(-840, 840),
+      })
+      .refine((o) => o.start_time <= o.end_time, { message: 'start_time is after end_time', path: ['end_time'] })
+      .refine((o) => o.end_time - o.start_time <= ANALYSIS_MAX_DAYS * 86_400, {
+        message: `the period is longer than ${ANALYSIS_MAX_DAYS} days`,
+        path: ['end_time'],
+      }),
+    pmd: ['start_time', 'end_time'],
+    joint: true,
+    summary:
+      'Data analysis over a period and device set (all devices of the company when sn_ids is absent): stats.ts analysisSchema, ' +
+      'per day (in the tz_offset time zone) and per device.',
   }),
   commandLog: call('commandLog', 'device', '/command/log', {
     fields: timeRanged({

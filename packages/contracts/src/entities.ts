@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import {
   AchievementType,
-  AlarmLevel,
-  AlarmProcessState,
   CameraType,
   DeviceCategory,
   DeviceKind,
@@ -461,25 +459,6 @@ export const collaborationGroupSchema = z.object({
   device_ids: z.array(z.string()),
 });
 export type CollaborationGroup = z.infer<typeof collaborationGroupSchema>;
-
-/** One row of the data-screen ranking (`/ins/ranking`): `value` in the CheckingType's unit. */
-export const rankingItemSchema = z.object({
-  sn_id: z.string(),
-  name: z.string(),
-  value: z.number(),
-});
-export type RankingItem = z.infer<typeof rankingItemSchema>;
-
-/** An alarm of the data screen's statistics: `level` AlarmLevel, `state` AlarmProcessState. */
-export const alarmSchema = z.object({
-  id: id(),
-  sn_id: z.string(),
-  level: enumValue(AlarmLevel),
-  state: enumValue(AlarmProcessState),
-  content: z.string(),
-  create_time: seconds(),
-});
-export type Alarm = z.infer<typeof alarmSchema>;
 
 /**
  * A row of /device/list: the registry fields plus what the console shows live. `state` is the online

@@ -14,3 +14,5 @@ export * from './entities.js';
 export * from './format.js';
 export * from './device-link.js';
 export * from './flight.js';
+export * from './alarms.js';
+export * from './stats.js';

@@ -23,6 +23,10 @@ export const PushMsgId = {
   RESULT_ADDED: 350,
   /** Server -> client: a sortie of a verified device began or ended: flight.ts sortiePush. */
   SORTIE: 360,
+  /** Server -> client: an alarm was raised, cleared or processed (alarms.ts alarmPush), to the company's sockets. */
+  ALARM: 370,
+  /** Server -> client: the company's sorties / results / alarms / tasks changed (stats.ts dataChangedPush). */
+  DATA_CHANGED: 380,
 } as const;
 export type PushMsgId = (typeof PushMsgId)[keyof typeof PushMsgId];
 

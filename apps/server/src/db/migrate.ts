@@ -4,6 +4,7 @@ import * as m001 from './migrations/001_initial.js';
 import * as m002 from './migrations/002_devices.js';
 import * as m003 from './migrations/003_planning.js';
 import * as m004 from './migrations/004_flight.js';
+import * as m005 from './migrations/005_insight.js';
 
 /**
  * Versioned migrations, listed statically (no filesystem globbing): add `NNN_name.ts` under migrations/
@@ -14,6 +15,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '002_devices': m002,
   '003_planning': m003,
   '004_flight': m004,
+  '005_insight': m005,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATIONS }) };

@@ -266,6 +266,8 @@ export interface SortiesTable {
   place: number | null;
   state: ColumnType<number, number | undefined, number>;
   created_at: number;
+  /** JSON PlannedPoint[] (contracts stats.ts) of the route sent to the device; null for one-key flights. */
+  plan: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Telemetry samples of a sortie (t in ms). */
@@ -364,6 +366,37 @@ export interface TimedTasksTable {
   modified_time: number;
 }
 
+/**
+ * An alarm episode (contracts alarms.ts): `kind` AlarmKind, `level` AlarmLevel, `state` AlarmProcessState;
+ * times in ms. At most one row per (sn_id, kind) has cleared_at null (unique partial index).
+ */
+export interface AlarmsTable {
+  id: string;
+  sn_id: string;
+  company_id: string;
+  kind: string;
+  level: number;
+  state: ColumnType<number, number | undefined, number>;
+  value: number | null;
+  detail: ColumnType<string, string | undefined, string>;
+  flight_id: string | null;
+  lat: number | null;
+  lng: number | null;
+  raised_at: number;
+  cleared_at: number | null;
+  processed_at: number | null;
+  processed_by: ColumnType<string, string | undefined, string>;
+  note: ColumnType<string, string | undefined, string>;
+}
+
+/** Seconds a device was online within one UTC hour (`hour`: ms at the start of the hour). */
+export interface DeviceUptimeTable {
+  sn_id: string;
+  company_id: string;
+  hour: number;
+  seconds: number;
+}
+
 export interface DB {
   companies: CompaniesTable;
   departments: DepartmentsTable;
@@ -385,6 +418,8 @@ export interface DB {
   media_uploads: MediaUploadsTable;
   alternate_landings: AlternateLandingsTable;
   timed_tasks: TimedTasksTable;
+  alarms: AlarmsTable;
+  device_uptime: DeviceUptimeTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

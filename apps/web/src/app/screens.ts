@@ -12,6 +12,12 @@ const LOADERS: Readonly<Record<string, Loader>> = {
   'features/videoList': () => import('../features/videoList/VideoListPage'),
   'features/routeplan': () => import('../features/routeplan/RoutePlanPage'),
   'features/editWork': () => import('../features/editWork/EditWorkPage'),
+  'features/totalResultList': () => import('../features/results/ResultListPage'),
+  'features/resultsShow': () => import('../features/results/GalleryPage'),
+  'features/achievementAdmin': () => import('../features/results/SortieListPage'),
+  'features/panorama': () => import('../features/results/PanoramaPage'),
+  'features/routeReplay': () => import('../features/routeReplay/RouteReplayPage'),
+  'features/dataAnalyse': () => import('../features/dataAnalyse/DataAnalysePage'),
 };
 
 const cache = new Map<string, LazyExoticComponent<ComponentType>>();

@@ -1,4 +1,9 @@
 import type { Catalog } from './zh-CN';
+import { resultsEn } from '../../features/results/messages';
+import { replayEn } from '../../features/routeReplay/messages';
+import { analysisEn } from '../../features/dataAnalyse/messages';
+import { alarmsEn } from '../../features/alarms/messages';
+import { dashboardEn } from '../../features/home/messages';
 
 /** English catalog: the same keys as `zh-CN.ts` (checked by the compiler and by a unit test). */
 export const enUS: Catalog = {
@@ -463,4 +468,9 @@ export const enUS: Catalog = {
   cookie: {
     emptyKey: 'key cannot be empty',
   },
+  results: resultsEn,
+  replay: replayEn,
+  analysis: analysisEn,
+  alarms: alarmsEn,
+  dashboard: dashboardEn,
 };

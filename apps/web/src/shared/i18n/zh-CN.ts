@@ -1,3 +1,9 @@
+import { resultsZh } from '../../features/results/messages';
+import { replayZh } from '../../features/routeReplay/messages';
+import { analysisZh } from '../../features/dataAnalyse/messages';
+import { alarmsZh } from '../../features/alarms/messages';
+import { dashboardZh } from '../../features/home/messages';
+
 /**
  * Chinese catalog. Keys are `feature.area.item`; `en-US.ts` must hold exactly the same keys (a unit test
  * checks). Enumeration labels, result-code texts and menu titles are not here: they come from contracts.
@@ -464,6 +470,11 @@ export const zhCN = {
   cookie: {
     emptyKey: 'key 不能为空',
   },
+  results: resultsZh,
+  replay: replayZh,
+  analysis: analysisZh,
+  alarms: alarmsZh,
+  dashboard: dashboardZh,
 };
 
 export type Catalog = typeof zhCN;
