@@ -19,6 +19,7 @@ import { deviceHandlers } from './devices/handlers.js';
 import { functionHandlers } from './functions/handlers.js';
 import { startLive } from './link/runtime.js';
 import { PushHub } from './push/hub.js';
+import { DataChanges } from './push/changes.js';
 import { registerSecurityHeaders } from './static/headers.js';
 import { registerStaticResources } from './static/routes.js';
 import { registerMaps } from './maps/routes.js';
@@ -115,7 +116,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await dummyHash(config.scrypt);
     const live = await startLive(config, db, app.log);
     app.addHook('onClose', async () => live.close());
-    const deps: AppDeps = { config, db, dbKind: kind, keys, sessions: sessionPolicyOf(config), live };
+    const deps: AppDeps = { config, db, dbKind: kind, keys, sessions: sessionPolicyOf(config), live, changes: new DataChanges() };
     const hub = new PushHub(deps, app.log);
     const flight = startFlight(deps, hub, app.log);
     hub.setFlight(flight);

@@ -3,6 +3,7 @@ import type { Database, DatabaseKind } from './db/index.js';
 import type { ServerKeys } from './auth/keys.js';
 import type { SessionPolicy } from './auth/sessions.js';
 import type { LiveRuntime } from './link/runtime.js';
+import type { DataChanges } from './push/changes.js';
 
 /** What the feature modules share; built once by buildApp. */
 export interface AppDeps {
@@ -13,6 +14,8 @@ export interface AppDeps {
   sessions: SessionPolicy;
   /** Devices live: broker, link, status, video on demand. */
   live: LiveRuntime;
+  /** Notices that a company's sorties / results / alarms / tasks changed (push 380). */
+  changes: DataChanges;
 }
 
 export const sessionPolicyOf = (config: Pick<Config, 'sessionIdleMinutes' | 'sessionMaxHours'>): SessionPolicy => ({
