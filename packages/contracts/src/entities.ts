@@ -322,37 +322,54 @@ export const timedTaskSchema = z.object({
 });
 export type TimedTask = z.infer<typeof timedTaskSchema>;
 
-/** A sortie (one flight): `count` is the number of results it produced; `mission_type` MissionType. */
+/**
+ * A sortie (one flight), as /sorties/list answers it: SPEC fields (times in s, end_time 0 while flying,
+ * `count` results produced, `mission_type` MissionType or 0 for one-key flights) plus the device name,
+ * metres flown, where it came down (AlternatePlace, null while flying), the route and the device's flight id.
+ */
 export const sortieSchema = z.object({
   sort_id: z.string(),
   mission_name: z.string(),
   sn_id: z.string(),
+  device_name: z.string(),
   uav_id: z.string(),
   mission_type: z.number().int(),
   user_name: z.string(),
   start_time: seconds(),
   end_time: seconds(),
   count: z.number().int().nonnegative(),
+  distance: z.number().nonnegative(),
+  place: z.number().int().nullable(),
+  mission_id: z.string().nullable(),
+  flight_id: z.string(),
 });
 export type Sortie = z.infer<typeof sortieSchema>;
 
 /**
- * An achievement (result) file of a sortie. The SPEC does not give its fields; ours: `type`
- * AchievementType, `url` the file, `thumb_url` its preview, position where it was taken (WGS84, null if
- * unknown), `size_kb`.
+ * An achievement (result) file, as /result/list answers it. The SPEC does not give its fields; ours:
+ * `type` AchievementType, `url` the file and `thumb_url` its preview (both unguessable paths under /media/),
+ * `size` bytes, `width`/`height` pixels, `duration` s (videos), where it was taken (WGS84; `altitude` m
+ * above takeoff), the waypoint that took it, `taken_at` ms, `create_time` s (arrival).
  */
 export const resultSchema = z.object({
   id: id(),
-  type: enumValue(AchievementType),
-  sort_id: z.string(),
+  sort_id: z.string().nullable(),
   sn_id: z.string(),
-  mission_name: z.string(),
+  device_name: z.string(),
+  type: enumValue(AchievementType),
   file_name: z.string(),
   url: z.string(),
   thumb_url: z.string(),
-  lat: z.number().min(-90).max(90).nullable(),
-  lng: z.number().min(-180).max(180).nullable(),
-  size_kb: z.number().nonnegative(),
+  mime: z.string(),
+  size: z.number().nonnegative(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  duration: z.number().nullable(),
+  lat: z.number().min(-90).max(90),
+  lng: z.number().min(-180).max(180),
+  altitude: z.number(),
+  waypoint_index: z.number().int().nullable(),
+  taken_at: z.number().int(),
   create_time: seconds(),
 });
 export type ResultItem = z.infer<typeof resultSchema>;
