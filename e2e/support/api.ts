@@ -1,0 +1,64 @@
+import {
+  APP_CODE,
+  APP_FLAVOR,
+  APP_IDS,
+  APP_TYPE,
+  PUBLIC_KEYS_PATH,
+  callUrl,
+  calls,
+  pmdValueOf,
+  publicKeysSchema,
+  sealPassword,
+  signPmd,
+  type CallName,
+  type Envelope,
+} from '@nest/contracts';
+
+/**
+ * The product's calls over real HTTP, signed like the browser signs them (contracts registry), for e2e
+ * set-up and for reading what the screens should show. Not a mock: the same server the browser talks to.
+ */
+export class ApiClient {
+  token = '';
+
+  constructor(readonly baseUrl: string) {}
+
+  async call<D = unknown>(name: CallName, fields: Record<string, string | number> = {}): Promise<Envelope<D>> {
+    const def = calls[name];
+    const timestamp = Date.now();
+    const text = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, String(v)]));
+    const pmd = signPmd({ token: this.token, pmdValue: pmdValueOf(text, def.pmd), timestamp: def.timestamp ? timestamp : undefined });
+    const body = new URLSearchParams({
+      app_type: String(APP_TYPE),
+      app_ids: APP_IDS,
+      app_code: APP_CODE,
+      app_flavor: APP_FLAVOR,
+      os_timestamp: String(timestamp),
+      os_language: 'en',
+      token: this.token,
+      pmd,
+      ...text,
+    });
+    const res = await fetch(this.baseUrl + callUrl(def), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+    });
+    return (await res.json()) as Envelope<D>;
+  }
+
+  /** Answers the call's data, or throws with the server's code and message. */
+  async data<D = unknown>(name: CallName, fields: Record<string, string | number> = {}): Promise<D> {
+    const env = await this.call<D>(name, fields);
+    if (env.code !== 2000 && env.code !== 2201 && env.code !== 44020) throw new Error(`${name}: ${env.code} ${env.msg}`);
+    return env.data;
+  }
+
+  static async signIn(baseUrl: string, account: string, password: string): Promise<ApiClient> {
+    const keys = publicKeysSchema.parse(await (await fetch(baseUrl + PUBLIC_KEYS_PATH)).json());
+    const client = new ApiClient(baseUrl);
+    const user = await client.data<{ token: string }>('login', { account, password: await sealPassword(password, keys.password) });
+    client.token = user.token;
+    return client;
+  }
+}
