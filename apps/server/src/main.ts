@@ -117,7 +117,7 @@ async function start(config: Config): Promise<void> {
     }
     const nestSpecs = specs.filter((s) => s.kind !== 'alone');
     if (fleet) {
-      demo = await startDemo(app.nest.deps, app.nest.flight, nestSpecs, app.log, config.demoMissions);
+      demo = await startDemo(app.nest.deps, app.nest.flight, nestSpecs, app.log, config.demoMissions, fleet);
       if (config.demoMissions) {
         console.log(`Demo missions: a patrol route about a minute after start, then every ${config.demoMissionMinutes} minutes on the next idle nest`);
       }

@@ -3,6 +3,7 @@ import type { AppDeps } from '../deps.js';
 import type { FlightRuntime } from '../flight/types.js';
 import { liveIdle, startDemoLauncher } from './launcher.js';
 import { patrolRouteOf, seedDemoPlans, type DemoNest } from './seed.js';
+import { startDemoWeather, type DemoWeatherOptions } from './weather.js';
 
 export { DEMO_SEEDED_KEY, seedDemoPlans, type DemoNest } from './seed.js';
 export { startDemoLauncher } from './launcher.js';
@@ -19,6 +20,8 @@ export async function startDemo(
   nests: readonly DemoNest[],
   log: FastifyBaseLogger,
   launch = true,
+  /** The simulated fleet, for the demo weather (spells of strong wind that raise alarms). */
+  fleet?: DemoWeatherOptions['fleet'],
 ): Promise<{ stop(): Promise<void> }> {
   try {
     const routes = await seedDemoPlans(deps, nests, log);
@@ -28,7 +31,7 @@ export async function startDemo(
     log.warn({ err }, 'demo plans not made');
   }
   if (!launch) return { stop: async () => undefined };
-  return startDemoLauncher({
+  const launcher = startDemoLauncher({
     flight,
     nests: nests.map((n) => n.sn),
     isIdle: liveIdle(deps.live),
@@ -36,4 +39,20 @@ export async function startDemo(
     periodMs: deps.config.demoMissionMinutes * 60_000,
     log: (line) => log.info({ demo: true }, line),
   });
+  const weather = fleet
+    ? startDemoWeather({
+        fleet,
+        nests: nests.map((n) => n.sn),
+        isIdle: liveIdle(deps.live),
+        periodMs: 2 * deps.config.demoMissionMinutes * 60_000,
+        spellMs: 3 * 60_000,
+        log: (line) => log.info({ demo: true }, line),
+      })
+    : null;
+  return {
+    async stop() {
+      await weather?.stop();
+      await launcher.stop();
+    },
+  };
 }
