@@ -1,29 +1,55 @@
-import { Suspense, lazy, useCallback, useMemo, useState, type ReactNode } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { Spin } from 'antd';
 import { useI18n } from '../../shared/i18n';
 import { useTheme } from '../../shared/theme';
 import { DevicePanel } from '../device/DevicePanel';
+import { useNews } from '../alarms/alarms';
 import { DeviceList } from './DeviceList';
-import { filterDevices, type FleetFilter } from './fleet';
+import { kpisOf } from './dashboard';
+import { filterDevices, fleetCounts, type FleetFilter } from './fleet';
+import { AlarmStatsPanel, InspectionRecords, KpiStrip, MessageFeed, RankingPanel, TaskPanel } from './Panels';
+import { useDashboard } from './useDashboard';
 import { useFleet } from './useFleet';
 import './home.css';
 
 const FleetMap = lazy(() => import('../../shared/map/FleetMap'));
 
+/** Drone flight states that count as in the air. */
+const IN_AIR = new Set([1, 2, 3, 8]);
+
 /**
- * The data screen (/home): device list on the left, the fleet map in the centre, the selected device's
- * live panel on the right. The selected device is kept in the url (?sn=) so a link opens it.
+ * The data screen (/home), a control-room wall: the KPI strip on top; the device list and the latest
+ * inspection records on the left; the fleet map and the real-time messages in the centre; on the right the
+ * ranking, alarm statistics and timed tasks, or the selected device's live panel. The selected device is
+ * kept in the url (?sn=) so a link opens it.
  */
 export default function HomePage(): ReactNode {
   const { t } = useI18n();
   const theme = useTheme();
   const { devices, loading } = useFleet();
+  const dash = useDashboard();
+  const news = useNews();
   const [filter, setFilter] = useState<FleetFilter>({ search: '', kind: 0 });
   const [params, setParams] = useSearchParams();
   const selectedSn = params.get('sn');
   const selected = devices.find((d) => d.sn === selectedSn) ?? null;
   const shown = useMemo(() => filterDevices(devices, filter), [devices, filter]);
+
+  // The fleet push moves devices online, offline and into the air: the record's figures follow.
+  const counts = fleetCounts(devices);
+  const flying = devices.filter((d) => IN_AIR.has(d.flightState ?? -1)).length;
+  const signature = `${counts.online}/${counts.total}/${flying}`;
+  const lastSignature = useRef<string | null>(null);
+  const { refresh } = dash;
+  useEffect(() => {
+    if (loading) return;
+    if (lastSignature.current !== null && lastSignature.current !== signature) refresh(['record']);
+    lastSignature.current = signature;
+  }, [signature, loading, refresh]);
+
+  const kpis = dash.record ? kpisOf(dash.record, news.pending) : null;
+  const deviceName = useCallback((sn: string) => devices.find((d) => d.sn === sn)?.name ?? sn, [devices]);
 
   const select = useCallback(
     (sn: string | null) => {
@@ -42,25 +68,38 @@ export default function HomePage(): ReactNode {
 
   return (
     <div className="home-screen" data-testid="home-screen">
+      <KpiStrip kpis={kpis} loading={dash.record === undefined} failed={dash.record === null} />
       <aside className="home-side home-left">
         <DeviceList devices={devices} loading={loading} filter={filter} onFilter={setFilter} selectedSn={selectedSn} onSelect={select} />
+        <InspectionRecords record={dash.record} />
       </aside>
-      <section className="home-center">
-        <Suspense fallback={<div className="home-map-loading"><Spin /></div>}>
-          <FleetMap devices={shown} selectedSn={selectedSn} onSelect={select} theme={theme} loaded={!loading} />
-        </Suspense>
+      <section className="home-middle">
+        <div className="home-center">
+          <Suspense fallback={<div className="home-map-loading"><Spin /></div>}>
+            <FleetMap devices={shown} selectedSn={selectedSn} onSelect={select} theme={theme} loaded={!loading} />
+          </Suspense>
+        </div>
+        <MessageFeed messages={dash.messages} />
       </section>
       <aside className="home-side home-right">
         {selected ? (
           <DevicePanel key={selected.sn} device={selected} onClose={() => select(null)} />
         ) : (
-          <section className="home-panel home-hint" data-testid="device-panel-empty">
-            <svg viewBox="0 0 48 48" aria-hidden="true">
-              <circle cx="24" cy="24" r="20" fill="none" stroke="currentColor" strokeWidth="1.5" strokeDasharray="4 4" />
-              <path d="M24 14v20M14 24h20" stroke="currentColor" strokeWidth="1.5" />
-            </svg>
-            <p>{selectedSn && !loading ? t('fleet.notFound', { sn: selectedSn }) : t('fleet.pickDevice')}</p>
-          </section>
+          <>
+            {selectedSn && !loading && (
+              <section className="home-panel home-hint is-compact" data-testid="device-panel-empty">
+                <p>{t('fleet.notFound', { sn: selectedSn })}</p>
+              </section>
+            )}
+            {!selectedSn && (
+              <div className="home-hint-line" data-testid="device-panel-empty">
+                {t('fleet.pickDevice')}
+              </div>
+            )}
+            <RankingPanel ranking={dash.ranking} checkingTypes={dash.checkingTypes} type={dash.rankingType} onType={dash.setRankingType} />
+            <AlarmStatsPanel stats={dash.alarmStats} denied={!dash.can.alarms} />
+            <TaskPanel tasks={dash.tasks} denied={!dash.can.tasks} deviceName={deviceName} />
+          </>
         )}
       </aside>
     </div>

@@ -4,8 +4,90 @@
  */
 export const dashboardZh = {
   title: '数据大屏',
+  loadFailed: '数据加载失败，稍后自动重试',
+  noAccess: '无权查看',
+  kpi: {
+    devices: '设备在线 / 总数',
+    flying: '正在飞行',
+    sorties: '今日 / 累计架次',
+    flightTime: '累计飞行时长',
+    distance: '累计巡检里程',
+    results: '今日 / 累计成果',
+    alarms: '待处理告警',
+  },
+  records: {
+    title: '巡检记录',
+    noRoute: '一键起飞',
+    flying: '飞行中',
+    results: '{n} 个成果',
+  },
+  ranking: {
+    title: '巡检排行',
+  },
+  alarmStats: {
+    title: '告警统计',
+    open: '告警中心',
+    pending: '待处理',
+    processed: '已处理',
+    total: '累计',
+  },
+  tasks: {
+    title: '定时任务',
+    today: '今天',
+    once: '单次',
+    every: '每 {n} 分钟',
+  },
+  messages: {
+    title: '实时消息',
+    kind: {
+      alarm: '告警',
+      sortieStart: '起飞',
+      sortieEnd: '结束',
+    },
+  },
 };
 
 export const dashboardEn: typeof dashboardZh = {
   title: 'Data screen',
+  loadFailed: 'Could not load; retrying shortly',
+  noAccess: 'Not permitted',
+  kpi: {
+    devices: 'Devices online / total',
+    flying: 'Flying now',
+    sorties: 'Sorties today / total',
+    flightTime: 'Total flight time',
+    distance: 'Total mileage',
+    results: 'Results today / total',
+    alarms: 'Pending alarms',
+  },
+  records: {
+    title: 'Inspection records',
+    noRoute: 'One-key flight',
+    flying: 'Flying',
+    results: '{n} results',
+  },
+  ranking: {
+    title: 'Inspection ranking',
+  },
+  alarmStats: {
+    title: 'Alarm statistics',
+    open: 'Alarm center',
+    pending: 'Pending',
+    processed: 'Processed',
+    total: 'Total',
+  },
+  tasks: {
+    title: 'Timed tasks',
+    today: 'Today',
+    once: 'Once',
+    every: 'Every {n} min',
+  },
+  messages: {
+    title: 'Real-time messages',
+    kind: {
+      alarm: 'Alarm',
+      sortieStart: 'Takeoff',
+      sortieEnd: 'Ended',
+    },
+  },
 };
