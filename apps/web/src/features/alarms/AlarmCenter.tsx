@@ -228,7 +228,7 @@ function AlarmCenterBody(): ReactNode {
           onChange={(kind?: string) => change({ kind })}
           options={AlarmKind.options(lang)}
           data-testid="alarm-filter-kind"
-          style={{ width: 200 }}
+          style={{ width: 170 }}
           popupMatchSelectWidth={false}
         />
         <Select
@@ -240,7 +240,7 @@ function AlarmCenterBody(): ReactNode {
           onChange={(snId?: string) => change({ snId })}
           options={devices}
           data-testid="alarm-filter-device"
-          style={{ width: 180 }}
+          style={{ width: 160 }}
           popupMatchSelectWidth={false}
         />
         <DatePicker.RangePicker

@@ -1,6 +1,6 @@
 import { useMemo, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { Empty, Spin, Tabs } from 'antd';
+import { Empty, Segmented, Spin } from 'antd';
 import {
   AlarmLevel,
   TimedTaskState,
@@ -78,7 +78,7 @@ export function KpiStrip({ kpis, loading, failed }: { kpis: Kpis | null; loading
   );
   if (!tiles) {
     return (
-      <div className="kpi-strip is-empty" data-testid="kpi-strip">
+      <div className="kpi-strip is-empty" data-testid="dashboard-kpis">
         {loading ? <Spin size="small" /> : <span className="dash-note is-error">{failed ? t('dashboard.loadFailed') : ''}</span>}
       </div>
     );
@@ -91,7 +91,7 @@ export function KpiStrip({ kpis, loading, failed }: { kpis: Kpis | null; loading
     </>
   );
   return (
-    <div className="kpi-strip" data-testid="kpi-strip">
+    <div className="kpi-strip" data-testid="dashboard-kpis">
       {cell('devices', t('dashboard.kpi.devices'), pair(tiles.devicesOnline, tiles.devicesTotal, 'is-ok'))}
       {cell('flying', t('dashboard.kpi.flying'), <Figure tile={tiles.devicesFlying} className={kpis!.devicesFlying > 0 ? 'is-live' : ''} />)}
       {cell('sorties', t('dashboard.kpi.sorties'), pair(tiles.sortiesToday, tiles.sortiesTotal))}
@@ -176,13 +176,15 @@ export function RankingPanel({
   const max = rows.reduce((m, r) => Math.max(m, r.value), 0);
   return (
     <DashPanel title={t('dashboard.ranking.title')} testId="ranking" className="dash-ranking">
-      <Tabs
-        size="small"
-        activeKey={String(type)}
-        onChange={(k) => onType(Number(k))}
-        items={options.map((o) => ({ key: String(o.value), label: <span data-testid={`ranking-tab-${o.value}`}>{o.label}</span> }))}
-        className="ranking-tabs"
-      />
+      <div className="ranking-tabs">
+        <Segmented<number>
+          block
+          size="small"
+          value={type}
+          onChange={onType}
+          options={options.map((o) => ({ value: o.value, label: <span data-testid={`ranking-tab-${o.value}`} title={o.label}>{o.label}</span> }))}
+        />
+      </div>
       <PanelState data={ranking} empty={rows.length === 0} />
       {rows.length > 0 && (
         <ol className="ranking-list">
