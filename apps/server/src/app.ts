@@ -21,7 +21,9 @@ import { startLive } from './link/runtime.js';
 import { PushHub } from './push/hub.js';
 import { DataChanges } from './push/changes.js';
 import { registerSecurityHeaders } from './static/headers.js';
-import { registerStaticResources } from './static/routes.js';
+import { registerScreenResources, registerStaticResources } from './static/routes.js';
+import { startUptimeRecorder, statsHandlers } from './stats/index.js';
+import { registerResultZip } from './media/zip.js';
 import { registerMaps } from './maps/routes.js';
 import { planningHandlers, registerPlanningRoutes } from './missions/index.js';
 import { registerWebApp } from './static/web.js';
@@ -62,6 +64,7 @@ export function featureHandlers(deps: AppDeps, flight: FlightRuntime): Handlers 
   return {
     ...flightHandlers(deps, flight),
     ...sortieHandlers(deps),
+    ...statsHandlers(deps),
     ...resultHandlers(deps),
     ...taskHandlers(deps),
     ...authHandlers(deps),
@@ -122,8 +125,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     hub.setFlight(flight);
     const recorder = startSortieRecorder(deps, hub, app.log);
     const scheduler = startScheduler(deps, flight, app.log);
+    const uptime = startUptimeRecorder(deps, app.log);
     app.addHook('onClose', async () => {
       await scheduler.stop();
+      await uptime.stop();
       await recorder.stop();
       await flight.stop();
     });
@@ -163,6 +168,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     });
 
     registerStaticResources(app, keys);
+    registerScreenResources(app, deps);
+    registerResultZip(app, deps);
     await registerMediaRoutes(app, config);
     registerMaps(app, config);
     registerPlanningRoutes(app, deps);

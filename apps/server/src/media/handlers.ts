@@ -4,19 +4,21 @@ import { callerOf } from '../auth/handlers.js';
 import type { ResultsTable } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { planScopeOf } from '../fences/store.js';
-import { STATE_NORMAL } from '../sorties/store.js';
+import { STATE_NORMAL, deviceNames } from '../sorties/store.js';
 import { likePattern } from '../users/store.js';
 import { deleteResultIds, deleteResultsOfSortie } from './delete.js';
+import { prepareZip } from './zip.js';
 
 /**
  * A result row for the console. `width`/`height` are pixels; the drone's height above takeoff when it was
  * taken is `altitude` (m) so it does not clash with the pixel height.
  */
-export function presentResult(r: Selectable<ResultsTable>) {
+export function presentResult(r: Selectable<ResultsTable>, deviceName: string = r.sn_id) {
   return {
     id: r.id,
     sort_id: r.sort_id,
     sn_id: r.sn_id,
+    device_name: deviceName,
     type: Number(r.type),
     file_name: r.file_name,
     url: r.url,
@@ -36,7 +38,7 @@ export function presentResult(r: Selectable<ResultsTable>) {
 }
 
 /**
- * /result/list and the deletions, in the caller's company (super_administrator: all). List filters: type,
+ * /result/list, /result/zip and the deletions, in the caller's company (super_administrator: all). List filters: type,
  * sn_id, sort_id, search (file name or sn), start_time/end_time (s) on when it was taken; newest first.
  */
 export function resultHandlers(deps: AppDeps): Handlers {
@@ -50,6 +52,8 @@ export function resultHandlers(deps: AppDeps): Handlers {
       if (f.type !== undefined) q = q.where('type', '=', f.type);
       if (f.sn_id) q = q.where('sn_id', '=', f.sn_id);
       if (f.sort_id) q = q.where('sort_id', '=', f.sort_id);
+      // Devices without a GPS fix report 0, 0 (the Gulf of Guinea is not patrolled).
+      if (f.located === 1) q = q.where((eb) => eb.or([eb('lat', '!=', 0), eb('lng', '!=', 0)]));
       // taken_at is ms; the filters are seconds.
       if (f.start_time !== undefined) q = q.where('taken_at', '>=', f.start_time * 1000);
       if (f.end_time !== undefined) q = q.where('taken_at', '<', (f.end_time + 1) * 1000);
@@ -64,8 +68,10 @@ export function resultHandlers(deps: AppDeps): Handlers {
       }
       const total = Number((await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0);
       const rows = await q.selectAll().orderBy('taken_at', 'desc').orderBy('id').limit(f.size).offset(f.page * f.size).execute();
-      return { data: { list: rows.map(presentResult), total } };
+      const names = await deviceNames(db, rows.map((r) => r.sn_id));
+      return { data: { list: rows.map((r) => presentResult(r, names.get(r.sn_id))), total } };
     },
+    resultZip: async (ctx) => ({ data: await prepareZip(deps, planScopeOf(callerOf(ctx.caller)), ctx.fields) }),
     resultDeleteOne: async (ctx) => {
       await deleteResultIds(deps, planScopeOf(callerOf(ctx.caller)), [ctx.fields.id]);
       return {};

@@ -9,17 +9,22 @@ import { likePattern } from '../users/store.js';
 import type { SortiesTable } from '../db/schema.js';
 import type { Selectable } from 'kysely';
 import { deleteSorties } from '../media/delete.js';
-import { STATE_NORMAL } from './store.js';
+import { STATE_NORMAL, deviceNames, parsePlan } from './store.js';
 import { recorders } from './recorder.js';
+import { nowSeconds } from '../db/index.js';
 
 type SortieRow = Selectable<SortiesTable>;
 
-/** The SPEC Sortie fields plus distance, place and mission_id; an open sortie has end_time 0. */
-export function presentSortie(r: SortieRow) {
+/**
+ * The SPEC Sortie fields plus device_name, distance, place and mission_id; an open sortie has end_time 0.
+ * `deviceName` defaults to the sn (see deviceNames).
+ */
+export function presentSortie(r: SortieRow, deviceName: string = r.sn_id) {
   return {
     sort_id: r.id,
     mission_name: r.mission_name,
     sn_id: r.sn_id,
+    device_name: deviceName,
     uav_id: r.uav_id,
     mission_type: Number(r.mission_type),
     user_name: r.user_name,
@@ -53,6 +58,7 @@ export function sortieHandlers(deps: AppDeps): Handlers {
       let q = db.selectFrom('sorties').where('state', '=', STATE_NORMAL);
       if (!scope.all) q = q.where('company_id', '=', scope.companyId);
       if (f.sn_id) q = q.where('sn_id', '=', f.sn_id);
+      if (f.mission_type !== undefined) q = q.where('mission_type', '=', f.mission_type);
       if (f.start_time !== undefined) q = q.where('start_time', '>=', f.start_time);
       if (f.end_time !== undefined) q = q.where('start_time', '<=', f.end_time);
       if (f.search) {
@@ -65,8 +71,26 @@ export function sortieHandlers(deps: AppDeps): Handlers {
         );
       }
       const total = Number((await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0);
-      const rows = await q.selectAll().orderBy('start_time', 'desc').orderBy('id').limit(f.size).offset(f.page * f.size).execute();
-      return { data: { list: rows.map(presentSortie), total } };
+      const dir = f.asc === 1 ? 'asc' : 'desc';
+      // A sortie still flying counts its duration up to now, so it sorts among the finished ones it outlasts.
+      const key =
+        f.order === 'duration'
+          ? sql<number>`coalesce(end_time, ${nowSeconds()}) - start_time`
+          : f.order === 'distance'
+            ? sql<number>`distance`
+            : f.order === 'count'
+              ? sql<number>`count`
+              : sql<number>`start_time`;
+      const rows = await q
+        .selectAll()
+        .orderBy(key, dir)
+        .orderBy('start_time', 'desc')
+        .orderBy('id')
+        .limit(f.size)
+        .offset(f.page * f.size)
+        .execute();
+      const names = await deviceNames(db, rows.map((r) => r.sn_id));
+      return { data: { list: rows.map((r) => presentSortie(r, names.get(r.sn_id))), total } };
     },
 
     sortiesTrack: async (ctx) => {
@@ -91,7 +115,8 @@ export function sortieHandlers(deps: AppDeps): Handlers {
         battery: Number(p.battery),
         flight_state: Number(p.flight_state),
       }));
-      return { data: { sortie: presentSortie(sortie), points } };
+      const names = await deviceNames(db, [sortie.sn_id]);
+      return { data: { sortie: presentSortie(sortie, names.get(sortie.sn_id)), points, planned: parsePlan(sortie.plan) } };
     },
 
     sortiesDelete: async (ctx) => {

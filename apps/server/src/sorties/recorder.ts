@@ -6,6 +6,7 @@ import {
   flightEndEvent,
   flightStartEvent,
   type LinkEnvelope,
+  type PlannedPoint,
   type SortiePush,
 } from '@nest/contracts';
 import type { FastifyBaseLogger } from 'fastify';
@@ -41,6 +42,33 @@ type Row = TrackPoint & { sort_id: string };
 
 /** Device times may come in s or ms: anything past year 5138 in seconds is taken for ms. */
 export const toSeconds = (t: number): number => (t > 1e11 ? Math.floor(t / 1000) : Math.floor(t));
+
+/**
+ * The planned route of a sortie: the waypoints of its route as the flight was launched with them (the
+ * route row read when the flight starts, from the `start_index` the launch command logged, so a resumed
+ * flight shows what it was sent to fly). Unreadable waypoints give [].
+ */
+export function plannedRoute(waypointsJson: string, commandParams: string | undefined): PlannedPoint[] {
+  let start = 0;
+  try {
+    const p = JSON.parse(commandParams ?? '{}') as { start_index?: unknown };
+    if (typeof p.start_index === 'number' && Number.isInteger(p.start_index) && p.start_index > 0) start = p.start_index;
+  } catch {
+    // no command (a patrol the device started itself): the whole route
+  }
+  try {
+    const wps = JSON.parse(waypointsJson) as unknown;
+    if (!Array.isArray(wps)) return [];
+    const points: PlannedPoint[] = [];
+    for (const w of wps.slice(start) as { lat?: unknown; lng?: unknown; height?: unknown }[]) {
+      if (typeof w?.lat !== 'number' || typeof w.lng !== 'number' || typeof w.height !== 'number') return [];
+      points.push({ lat: w.lat, lng: w.lng, height: w.height });
+    }
+    return points;
+  } catch {
+    return [];
+  }
+}
 
 /** The recorder per app, so the track call can flush before it reads. */
 export const recorders = new WeakMap<AppDeps, SortieRecorder>();
@@ -190,11 +218,11 @@ export class SortieRecorder {
     const stale = await db.selectFrom('sorties').select('id').where('sn_id', '=', sn).where('end_time', 'is', null).execute();
     for (const s of stale) await this.close(sn, s.id, {});
     const mission = e.mission_id
-      ? await db.selectFrom('missions').select(['name', 'mission_type']).where('id', '=', e.mission_id).executeTakeFirst()
+      ? await db.selectFrom('missions').select(['name', 'mission_type', 'waypoints']).where('id', '=', e.mission_id).executeTakeFirst()
       : undefined;
     const who = await db
       .selectFrom('command_log')
-      .select(['u_id', 'user_name'])
+      .select(['u_id', 'user_name', 'params'])
       .where('flight_id', '=', e.flight_id)
       .orderBy('created_at', 'asc')
       .executeTakeFirst();
@@ -215,6 +243,7 @@ export class SortieRecorder {
         user_name: who?.user_name ?? '',
         start_time: toSeconds(e.started_at) || nowSeconds(),
         created_at: nowSeconds(),
+        plan: mission ? JSON.stringify(plannedRoute(mission.waypoints, who?.params)) : null,
       })
       .onConflict((oc) => oc.column('flight_id').doNothing())
       .executeTakeFirst();
@@ -222,6 +251,7 @@ export class SortieRecorder {
     this.open.set(sn, { sortId: id, flightId: e.flight_id, missionName, last: null, distance: 0, heardAt: Date.now() });
     await attachEarlyResults(db, sn, e.flight_id, id);
     this.push(sn, { sn_id: sn, sort_id: id, state: 'started', mission_name: missionName });
+    this.deps.changes.changed(company, 'sorties');
   }
 
   private async ended(sn: string, e: ReturnType<typeof flightEndEvent.parse>): Promise<void> {
@@ -252,8 +282,9 @@ export class SortieRecorder {
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) === 0) return;
     await syncSortieCount(db, sortId);
-    const row = await db.selectFrom('sorties').select('mission_name').where('id', '=', sortId).executeTakeFirst();
+    const row = await db.selectFrom('sorties').select(['mission_name', 'company_id']).where('id', '=', sortId).executeTakeFirst();
     this.push(sn, { sn_id: sn, sort_id: sortId, state: 'ended', mission_name: row?.mission_name ?? '' });
+    if (row) this.deps.changes.changed(row.company_id, 'sorties');
   }
 
   private async alternate(sn: string, e: ReturnType<typeof alternateLandingEvent.parse>): Promise<void> {

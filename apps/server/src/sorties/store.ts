@@ -1,4 +1,6 @@
+import { plannedPointSchema, type PlannedPoint } from '@nest/contracts';
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { z } from 'zod';
 import type { DB } from '../db/schema.js';
 
 export const STATE_NORMAL = 10;
@@ -53,4 +55,34 @@ export async function attachEarlyResults(db: Db, sn: string, flightId: string, s
   const res = await db.updateTable('results').set({ sort_id: sortId }).where('id', 'in', ids).where('sort_id', 'is', null).executeTakeFirst();
   await syncSortieCount(db, sortId);
   return Number(res.numUpdatedRows);
+}
+
+/**
+ * Display names (airport name, else drone name, else sn) of devices by sn, deleted devices included so
+ * old sorties and results keep a name; an sn without a device row names itself.
+ */
+export async function deviceNames(db: Db, sns: Iterable<string>): Promise<Map<string, string>> {
+  const wanted = [...new Set(sns)];
+  const names = new Map<string, string>();
+  for (let i = 0; i < wanted.length; i += 500) {
+    const rows = await db
+      .selectFrom('devices')
+      .select(['sn_id', 'airport_name', 'uav_name'])
+      .where('sn_id', 'in', wanted.slice(i, i + 500))
+      .execute();
+    for (const r of rows) names.set(r.sn_id, r.airport_name || r.uav_name || r.sn_id);
+  }
+  for (const sn of wanted) if (!names.has(sn)) names.set(sn, sn);
+  return names;
+}
+
+/** A stored plan (JSON PlannedPoint[]) read back; anything unreadable is no plan. */
+export function parsePlan(text: string | null): PlannedPoint[] {
+  if (!text) return [];
+  try {
+    const parsed = z.array(plannedPointSchema).safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : [];
+  } catch {
+    return [];
+  }
 }
