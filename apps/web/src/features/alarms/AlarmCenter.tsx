@@ -6,6 +6,8 @@ import {
   AlarmKind,
   AlarmLevel,
   AlarmProcessState,
+  DEVICE_LIST_DEFAULT_PAGE,
+  DEVICE_LIST_DEFAULT_SIZE,
   DEVICE_LIST_DEFAULT_TYPE,
   PushMsgId,
   alarmPush,
@@ -115,7 +117,7 @@ function AlarmCenterBody(): ReactNode {
   }, [filter, page, load]);
 
   useEffect(() => {
-    call<'deviceList', Page<DeviceListItem>>('deviceList', { type: DEVICE_LIST_DEFAULT_TYPE, page: 1, size: 200 }, { quiet: true })
+    call<'deviceList', Page<DeviceListItem>>('deviceList', { type: DEVICE_LIST_DEFAULT_TYPE, page: DEVICE_LIST_DEFAULT_PAGE, size: DEVICE_LIST_DEFAULT_SIZE }, { quiet: true })
       .then((p) => setDevices((p?.list ?? []).map((d) => ({ value: d.sn_id, label: d.name || d.airport_name || d.uav_name || d.sn_id }))))
       .catch(() => undefined);
   }, []);

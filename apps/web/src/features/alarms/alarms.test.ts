@@ -37,17 +37,17 @@ const alarm = (id: string, extra: Partial<Alarm> = {}): Alarm => ({
 });
 
 describe('alarm filter to /alarm/list fields', () => {
-  it('sends only what is set, with paging', () => {
-    expect(alarmListFields({}, 1)).toEqual({ page: 1, size: ALARM_PAGE_SIZE });
+  it('sends only what is set, with 0-based paging', () => {
+    expect(alarmListFields({}, 1)).toEqual({ page: 0, size: ALARM_PAGE_SIZE });
     expect(alarmListFields({ level: 30, state: 10, kind: 'rtk_loss', snId: '  SN-1 ' }, 3, 50)).toEqual({
-      page: 3,
+      page: 2,
       size: 50,
       level: 30,
       state: 10,
       kind: 'rtk_loss',
       sn_id: 'SN-1',
     });
-    expect(alarmListFields({ snId: '   ', level: undefined }, 1)).toEqual({ page: 1, size: ALARM_PAGE_SIZE });
+    expect(alarmListFields({ snId: '   ', level: undefined }, 1)).toEqual({ page: 0, size: ALARM_PAGE_SIZE });
   });
 
   it('turns the date range into whole local days in seconds', () => {

@@ -64,9 +64,12 @@ const startOfDaySeconds = (ms: number): number => {
   return Math.floor(d.getTime() / 1000);
 };
 
-/** The fields of /alarm/list for a filter and page: only what is set, the date range as whole local days. */
+/**
+ * The fields of /alarm/list for a filter and a table page (1-based, as antd counts; the call's pages start
+ * at 0): only what is set, the date range as whole local days.
+ */
 export function alarmListFields(filter: AlarmFilter, page: number, size = ALARM_PAGE_SIZE): Record<string, string | number> {
-  const f: Record<string, string | number> = { page, size };
+  const f: Record<string, string | number> = { page: Math.max(0, page - 1), size };
   if (filter.level) f.level = filter.level;
   if (filter.state) f.state = filter.state;
   if (filter.kind) f.kind = filter.kind;

@@ -25,7 +25,7 @@ export function useAlarmNews(user: User | null, onHigh: (alarm: Alarm) => void):
     }
     if (pushState !== SocketState.OPEN && pushState !== SocketState.CLOSED) return;
     let live = true;
-    call('alarmList', { page: 1, size: NEWS_LIMIT }, { quiet: true })
+    call('alarmList', { page: 0, size: NEWS_LIMIT }, { quiet: true })
       .then((data) => {
         const parsed = seedAnswer.safeParse(data);
         if (live && parsed.success) seedNews(parsed.data.pending, parsed.data.list);

@@ -304,6 +304,14 @@ export function AlarmStatsPanel({ stats, denied }: { stats: Loaded<AlarmStats>; 
 
 const TASK_STATE_CLASS: Record<number, string> = { 1: 'is-wait', 3: 'is-paused', 10: 'is-ok', 40: 'is-bad', 41: 'is-bad' };
 
+/** A repeat period in minutes as it reads: once, every n days, hours or minutes. */
+export function repeatText(minutes: number, t: ReturnType<typeof useI18n>['t']): string {
+  if (minutes <= 0) return t('dashboard.tasks.once');
+  if (minutes % 1440 === 0) return t('dashboard.tasks.everyDays', { n: minutes / 1440 });
+  if (minutes % 60 === 0) return t('dashboard.tasks.everyHours', { n: minutes / 60 });
+  return t('dashboard.tasks.every', { n: minutes });
+}
+
 /** Waiting tasks first by next run, then the others by their last planned run, newest first. */
 export function orderTasks(tasks: readonly TimedTask[]): TimedTask[] {
   const waiting = tasks.filter((x) => x.task_state === 1).sort((a, b) => a.task_tms - b.task_tms);
@@ -333,7 +341,7 @@ export function TaskPanel({ tasks, denied, deviceName }: { tasks: Loaded<TimedTa
                 <span className="task-main">
                   <span className="task-name" title={x.m_title}>{x.m_title}</span>
                   <span className="task-meta">
-                    {deviceName(x.sn_id)} · {x.interval > 0 ? t('dashboard.tasks.every', { n: x.interval }) : t('dashboard.tasks.once')}
+                    {deviceName(x.sn_id)} · {repeatText(x.interval, t)}
                   </span>
                 </span>
                 <span className={`task-state ${TASK_STATE_CLASS[x.task_state] ?? ''}`}>{TimedTaskState.label(x.task_state, lang)}</span>

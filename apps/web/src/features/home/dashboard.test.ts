@@ -125,3 +125,16 @@ describe('throttled refetch on push 380', () => {
     expect(load).toHaveBeenCalledTimes(2);
   });
 });
+
+describe('timed task list', () => {
+  it('orders waiting tasks by next run first, then the rest newest first', async () => {
+    const { orderTasks, repeatText } = await import('./Panels');
+    const task = (id: string, task_state: number, task_tms: number) => ({ id, task_state, task_tms }) as never;
+    expect(orderTasks([task('a', 10, 50), task('b', 1, 300), task('c', 1, 100), task('d', 41, 80)]).map((x: { id: string }) => x.id)).toEqual(['c', 'b', 'd', 'a']);
+    const t = (key: string, vars?: Record<string, string | number>) => `${key}:${vars?.n ?? ''}`;
+    expect(repeatText(0, t as never)).toBe('dashboard.tasks.once:');
+    expect(repeatText(1440, t as never)).toBe('dashboard.tasks.everyDays:1');
+    expect(repeatText(120, t as never)).toBe('dashboard.tasks.everyHours:2');
+    expect(repeatText(45, t as never)).toBe('dashboard.tasks.every:45');
+  });
+});

@@ -36,6 +36,8 @@ export const dashboardZh = {
     today: '今天',
     once: '单次',
     every: '每 {n} 分钟',
+    everyHours: '每 {n} 小时',
+    everyDays: '每 {n} 天',
   },
   messages: {
     title: '实时消息',
@@ -81,6 +83,8 @@ export const dashboardEn: typeof dashboardZh = {
     today: 'Today',
     once: 'Once',
     every: 'Every {n} min',
+    everyHours: 'Every {n} h',
+    everyDays: 'Every {n} d',
   },
   messages: {
     title: 'Real-time messages',
