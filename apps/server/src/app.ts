@@ -4,6 +4,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import { PUSH_MAX_FRAME_BYTES, PUSH_PATH, ResultCode } from '@nest/contracts';
 import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
+import { alarmHandlers, startAlarmMonitor } from './alarms/index.js';
 import { authHandlers } from './auth/handlers.js';
 import { loadOrCreateKeys } from './auth/keys.js';
 import { dummyHash } from './auth/passwords.js';
@@ -60,8 +61,9 @@ export interface BuildOptions {
 }
 
 /** All handlers of the feature modules, by registry call name. */
-export function featureHandlers(deps: AppDeps, flight: FlightRuntime): Handlers {
+export function featureHandlers(deps: AppDeps, flight: FlightRuntime, hub: PushHub): Handlers {
   return {
+    ...alarmHandlers(deps, hub),
     ...flightHandlers(deps, flight),
     ...sortieHandlers(deps),
     ...statsHandlers(deps),
@@ -125,11 +127,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     hub.setFlight(flight);
     const recorder = startSortieRecorder(deps, hub, app.log);
     const scheduler = startScheduler(deps, flight, app.log);
+    const alarms = startAlarmMonitor(deps, hub, app.log);
     const uptime = startUptimeRecorder(deps, app.log);
     app.addHook('onClose', async () => {
       await scheduler.stop();
       await uptime.stop();
       await recorder.stop();
+      await alarms.stop();
       await flight.stop();
     });
     const routes: RouteEntry[] = [];
@@ -174,7 +178,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerMaps(app, config);
     registerPlanningRoutes(app, deps);
     await registerMediaUpload(app, deps, hub);
-    registerCalls(app, deps, { ...featureHandlers(deps, flight), ...options.handlers });
+    registerCalls(app, deps, { ...featureHandlers(deps, flight, hub), ...options.handlers });
     app.route({
       method: 'GET',
       url: PUSH_PATH,

@@ -1,5 +1,6 @@
 import {
   DEVICE_PUSH_FUNCTION,
+  DATA_CHANGED_PERIOD_MS,
   FLEET_UPDATE_PERIOD_MS,
   PUSH_MAX_FRAME_BYTES,
   PushMsgId,
@@ -20,6 +21,8 @@ import {
   signPmd,
   toLang,
   userVerifyData,
+  type AlarmPush,
+  type DataTopic,
   type DeviceTelemetryPush,
   type FleetEntry,
   type FlowProgress,
@@ -58,6 +61,18 @@ interface Verified {
   nick: string;
   /** Which devices this user may see. */
   scope: Scope;
+  /** The user's functions as last read (verification, heartbeat): who gets 370. */
+  funList: readonly string[];
+}
+
+/** The function a user needs to get push 370 ALARM (the one /alarm/list asks for). */
+export const ALARM_PUSH_FUNCTION = 'alarm_list';
+
+/** Topics of a company waiting for their 380, and when its last 380 went out. */
+interface DataChangedState {
+  topics: Set<DataTopic>;
+  sentAt: number;
+  timer: NodeJS.Timeout | null;
 }
 
 export class PushClient {
@@ -125,6 +140,12 @@ const frameText = (data: RawData): string =>
  *   BAD_REQUEST; a device outside the user's scope: NOT_FOUND_OBJECT), then run by the flight runtime
  *   off the socket's queue (a command may wait seconds for its device; stick frames and heartbeats must
  *   not wait behind it) and answered with its CommandAnswer (2000 / 2002); accepted stick frames get none.
+ * - 370 ALARM (alarms/monitor.ts, alarms/handlers.ts through broadcastAlarm): to every verified socket
+ *   whose user belongs to the alarm's company (super_administrator: every company) and holds alarm_list
+ *   (functions as read at verification and refreshed by each heartbeat).
+ * - 380 DATA_CHANGED `{topics}` from deps.changes notices: per company at most one per
+ *   DATA_CHANGED_PERIOD_MS (the first at once, later ones at the end of the period, naming every topic
+ *   noticed since the previous one), to every verified socket of that company (super_administrator: all).
  * - Device events flow.progress -> 320 FLOW_PROGRESS `{sn_id, flow}`, mission.progress -> 330
  *   MISSION_PROGRESS `{sn_id, mission, mission_name}` to sockets watching the device; a 200 is followed by
  *   the current 320 and 330 from the retained state, so a panel opened mid-flight shows the timeline.
@@ -139,12 +160,16 @@ export class PushHub {
   private readonly versions = new Map<string, number>();
   /** Flight operations, for 401 / 473 (set once by buildApp). */
   private flight: FlightRuntime | null = null;
+  /** 380 throttling, per company. */
+  private readonly dataChanged = new Map<string, DataChangedState>();
+  private readonly onDataChanged = (companyId: string, topic: DataTopic) => this.noteDataChanged(companyId, topic);
 
   constructor(
     private readonly deps: AppDeps,
     private readonly log: FastifyBaseLogger,
   ) {
     const { link, status, directory } = deps.live;
+    deps.changes.on('changed', this.onDataChanged);
     link.on('telemetry', (sn, live) => {
       this.bump(sn);
       this.fanOutTelemetry(sn, live);
@@ -301,7 +326,46 @@ export class PushHub {
     return n;
   }
 
+  /** 370: an alarm change to the sockets of its company whose user holds alarm_list; answers how many got it. */
+  broadcastAlarm(companyId: string, data: AlarmPush): number {
+    let n = 0;
+    for (const c of this.clients) {
+      const v = c.verified;
+      if (!v || !(v.scope.all || v.scope.companyId === companyId) || !holds(v.funList, ALARM_PUSH_FUNCTION)) continue;
+      c.send(ResultCode.OK, PushMsgId.ALARM, data);
+      n++;
+    }
+    return n;
+  }
+
+  /** A company's data changed: its 380 goes out now if none went out within the period, else at its end. */
+  private noteDataChanged(companyId: string, topic: DataTopic): void {
+    let st = this.dataChanged.get(companyId);
+    if (!st) this.dataChanged.set(companyId, (st = { topics: new Set(), sentAt: 0, timer: null }));
+    st.topics.add(topic);
+    if (st.timer) return;
+    const wait = st.sentAt + DATA_CHANGED_PERIOD_MS - Date.now();
+    if (wait <= 0) return this.sendDataChanged(companyId, st);
+    st.timer = setTimeout(() => this.sendDataChanged(companyId, st), wait);
+    st.timer.unref();
+  }
+
+  private sendDataChanged(companyId: string, st: DataChangedState): void {
+    st.timer = null;
+    st.sentAt = Date.now();
+    const topics = [...st.topics].sort();
+    st.topics.clear();
+    if (topics.length === 0) return;
+    for (const c of this.clients) {
+      const v = c.verified;
+      if (v && (v.scope.all || v.scope.companyId === companyId)) c.send(ResultCode.OK, PushMsgId.DATA_CHANGED, { topics });
+    }
+  }
+
   close(): void {
+    this.deps.changes.off('changed', this.onDataChanged);
+    for (const st of this.dataChanged.values()) if (st.timer) clearTimeout(st.timer);
+    this.dataChanged.clear();
     for (const c of this.clients) {
       this.unwatchAll(c);
       c.ws.terminate();
@@ -368,6 +432,7 @@ export class PushHub {
       tokenHash: hashToken(token),
       nick: caller.user.nick,
       scope: { companyId: caller.user.company_id, all: isSuper(caller.funList) },
+      funList: caller.funList,
     };
     client.send(ResultCode.OK, id, { u_id: caller.user.u_id });
   }
@@ -375,6 +440,7 @@ export class PushHub {
   /** Still allowed to push: session live and device_10 (or super_administrator) held, read now. */
   private async stillAllowed(verified: Verified): Promise<boolean> {
     const funList = await liveSessionFunctions(this.deps.db, verified.sessionId, this.deps.sessions);
+    if (funList !== null) verified.funList = funList;
     return funList !== null && holds(funList, DEVICE_PUSH_FUNCTION);
   }
 

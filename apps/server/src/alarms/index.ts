@@ -1,0 +1,2 @@
+export { alarmHandlers } from './handlers.js';
+export { AlarmMonitor, monitors, startAlarmMonitor } from './monitor.js';

@@ -1,0 +1,256 @@
+import { randomUUID } from 'node:crypto';
+import {
+  ALARM_KIND_LEVEL,
+  FlightMethod,
+  alternateLandingEvent,
+  flowProgressSchema,
+  type AlarmKindValue,
+  type AlarmPush,
+  type LinkEnvelope,
+} from '@nest/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppDeps } from '../deps.js';
+import type { LiveDevice } from '../link/service.js';
+import type { PushHub } from '../push/hub.js';
+import { recorders } from '../sorties/recorder.js';
+import { RuleBook, TELEMETRY_KINDS, inAir, type RuleTiming, type TelemetryKind } from './rules.js';
+import { STATE_PENDING, deviceNameOf, eventAlarmId, pendingCount, presentAlarm, type AlarmRow } from './store.js';
+
+/** Kinds whose episodes last until a condition ends (the others are one-off events, closed when raised). */
+const LASTING_KINDS: readonly AlarmKindValue[] = [...TELEMETRY_KINDS, 'offline_in_flight'];
+
+export interface RaiseInput {
+  kind: AlarmKindValue;
+  value: number | null;
+  detail: string;
+  at: number;
+  /** One-off alarms: a deterministic id (see eventAlarmId) and cleared_at = at. */
+  eventId?: string;
+  flightId?: string | null;
+}
+
+/** The monitor per app, so tests can tune its timing and wait for its writes. */
+export const monitors = new WeakMap<AppDeps, AlarmMonitor>();
+
+/**
+ * Watches the device link and keeps the `alarms` table (one row per episode) in step with what devices
+ * report: telemetry through the rule book (debounce, hysteresis), presence (offline_in_flight) and
+ * events (flow_failed, alternate_landing). Every change goes out as push 370 and a 380 'alarms' notice.
+ *
+ * Several server instances each run a monitor on the same device traffic: the partial unique index on
+ * open episodes (sn_id, kind) and the deterministic ids of one-off alarms let exactly one insert win;
+ * every instance then pushes the stored row to its own sockets. Work of one device runs in order (a
+ * chain per sn), so a raise and its clear cannot cross.
+ */
+export class AlarmMonitor {
+  readonly rules: RuleBook;
+  private readonly chains = new Map<string, Promise<void>>();
+  private stopped = false;
+
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly hub: Pick<PushHub, 'broadcastAlarm'>,
+    private readonly log: Pick<FastifyBaseLogger, 'warn'>,
+    timing?: RuleTiming,
+  ) {
+    this.rules = new RuleBook(timing);
+  }
+
+  private readonly onTelemetry = (sn: string, d: LiveDevice) => {
+    if (!d.telemetry) return;
+    const transitions = this.rules.evaluate(sn, d.telemetry, d.telemetryAt ?? Date.now());
+    if (transitions.length === 0) return;
+    const at = d.telemetryAt ?? Date.now();
+    for (const t of transitions) {
+      if (t.action === 'raise') this.enqueue(sn, () => this.raiseLasting(sn, t.kind, { kind: t.kind, value: t.value, detail: t.detail, at }));
+      else this.enqueue(sn, () => this.clear(sn, t.kind, at));
+    }
+  };
+
+  private readonly onOnline = (sn: string, online: boolean, d: LiveDevice) => {
+    const now = Date.now();
+    if (online) {
+      this.enqueue(sn, () => this.clear(sn, 'offline_in_flight', now));
+      return;
+    }
+    this.rules.resetCounts(sn);
+    const flying = inAir(d.telemetry?.drone) || Boolean(recorders.get(this.deps)?.openOf(sn));
+    if (flying) this.enqueue(sn, () => this.raise(sn, { kind: 'offline_in_flight', value: null, detail: '', at: now }));
+  };
+
+  private readonly onEvent = (sn: string, m: LinkEnvelope) => {
+    if (m.method === FlightMethod.FLOW_PROGRESS) {
+      const flow = flowProgressSchema.safeParse(m.data);
+      if (!flow.success || flow.data.state !== 'failed') return;
+      const f = flow.data;
+      const failed = f.steps.find((s) => s.state === 'failed') ?? f.steps[f.current];
+      const step = failed?.step ?? '';
+      this.enqueue(sn, () =>
+        this.raise(sn, {
+          kind: 'flow_failed',
+          value: f.error,
+          detail: step,
+          at: Date.now(),
+          eventId: eventAlarmId(sn, 'flow_failed', f.flow_id, f.started_at),
+          flightId: f.flow_id,
+        }),
+      );
+    } else if (m.method === FlightMethod.ALTERNATE) {
+      const a = alternateLandingEvent.safeParse(m.data);
+      if (!a.success) return;
+      this.enqueue(sn, () =>
+        this.raise(sn, {
+          kind: 'alternate_landing',
+          value: a.data.reason,
+          detail: '',
+          at: Date.now(),
+          eventId: eventAlarmId(sn, 'alternate_landing', a.data.flight_id, a.data.timestamp),
+          flightId: a.data.flight_id || null,
+        }),
+      );
+    }
+  };
+
+  async start(): Promise<void> {
+    // Episodes left open (by an earlier run or another instance) carry on: the rules clear them.
+    const open = await this.deps.db
+      .selectFrom('alarms')
+      .select(['sn_id', 'kind'])
+      .where('cleared_at', 'is', null)
+      .where('kind', 'in', [...TELEMETRY_KINDS])
+      .execute();
+    for (const r of open) this.rules.setOpen(r.sn_id, r.kind as TelemetryKind, true);
+    const link = this.deps.live.link;
+    link.on('telemetry', this.onTelemetry);
+    link.on('online', this.onOnline);
+    link.on('event', this.onEvent);
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    const link = this.deps.live.link;
+    link.off('telemetry', this.onTelemetry);
+    link.off('online', this.onOnline);
+    link.off('event', this.onEvent);
+    await this.idle();
+  }
+
+  /** Resolves once every queued write is done (tests). */
+  async idle(): Promise<void> {
+    while (this.chains.size > 0) await Promise.allSettled([...this.chains.values()]);
+  }
+
+  private enqueue(sn: string, job: () => Promise<void>): void {
+    const prev = this.chains.get(sn) ?? Promise.resolve();
+    const next = prev.then(job).catch((err: unknown) => this.log.warn({ err: (err as Error).message, sn }, 'alarm monitor: write failed'));
+    this.chains.set(sn, next);
+    void next.then(() => {
+      if (this.chains.get(sn) === next) this.chains.delete(sn);
+    });
+  }
+
+  /** Where the device is: the drone while it flies, else the nest, else the drone, else its registered place. */
+  private position(sn: string): { lat: number | null; lng: number | null } {
+    const t = this.deps.live.link.device(sn)?.telemetry;
+    const drone = t?.drone;
+    if (drone && (inAir(drone) || !t.nest)) return { lat: drone.lat, lng: drone.lng };
+    if (t?.nest) return { lat: t.nest.lat, lng: t.nest.lng };
+    const row = this.deps.live.directory.get(sn);
+    return { lat: row?.airport_lat ?? null, lng: row?.airport_lng ?? null };
+  }
+
+  /** The flight the device is on, if one is known. */
+  private flightOf(sn: string): string | null {
+    const d = this.deps.live.link.device(sn);
+    const mission = d?.state?.mission;
+    if (mission && ['running', 'paused', 'returning'].includes(mission.state)) return mission.flight_id;
+    return inAir(d?.telemetry?.drone) ? (mission?.flight_id ?? null) : null;
+  }
+
+  private async raiseLasting(sn: string, kind: TelemetryKind, input: RaiseInput): Promise<void> {
+    try {
+      await this.raise(sn, input);
+    } catch (err) {
+      // Not stored: count afresh, so the next samples try again.
+      this.rules.setOpen(sn, kind, false);
+      throw err;
+    }
+  }
+
+  /**
+   * Opens an episode (or stores a one-off alarm) and pushes it. When another instance stored it first the
+   * insert changes nothing, and the stored row is pushed to this instance's sockets.
+   */
+  async raise(sn: string, input: RaiseInput): Promise<void> {
+    const device = this.deps.live.directory.get(sn);
+    if (!device) return;
+    const { lat, lng } = this.position(sn);
+    const id = input.eventId ?? randomUUID();
+    await this.deps.db
+      .insertInto('alarms')
+      .values({
+        id,
+        sn_id: sn,
+        company_id: device.company_id,
+        kind: input.kind,
+        level: ALARM_KIND_LEVEL[input.kind],
+        state: STATE_PENDING,
+        value: input.value,
+        detail: input.detail,
+        flight_id: input.flightId !== undefined ? input.flightId : this.flightOf(sn),
+        lat,
+        lng,
+        raised_at: input.at,
+        cleared_at: input.eventId ? input.at : null,
+      })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+    let q = this.deps.db.selectFrom('alarms').selectAll();
+    q = input.eventId ? q.where('id', '=', id) : q.where('sn_id', '=', sn).where('kind', '=', input.kind).where('cleared_at', 'is', null);
+    const row = await q.executeTakeFirst();
+    if (row) await this.announce('raised', row);
+  }
+
+  /** Closes the open episode of a kind on a device (if any) and pushes it. */
+  async clear(sn: string, kind: AlarmKindValue, at: number): Promise<void> {
+    if (!LASTING_KINDS.includes(kind)) return;
+    const row = await this.deps.db
+      .selectFrom('alarms')
+      .selectAll()
+      .where('sn_id', '=', sn)
+      .where('kind', '=', kind)
+      .where('cleared_at', 'is', null)
+      .executeTakeFirst();
+    if (!row) return;
+    await this.deps.db.updateTable('alarms').set({ cleared_at: at }).where('id', '=', row.id).where('cleared_at', 'is', null).execute();
+    const stored = await this.deps.db.selectFrom('alarms').selectAll().where('id', '=', row.id).executeTakeFirst();
+    if (stored) await this.announce('cleared', stored);
+  }
+
+  private async announce(event: AlarmPush['event'], row: AlarmRow): Promise<void> {
+    const device = this.deps.live.directory.get(row.sn_id);
+    const pending = await pendingCount(this.deps.db, row.company_id);
+    this.hub.broadcastAlarm(row.company_id, { event, alarm: presentAlarm(row, deviceNameOf(device, row.sn_id)), pending });
+    this.deps.changes.changed(row.company_id, 'alarms');
+  }
+}
+
+/** Starts the alarm monitor of an app; stop() waits for its writes (buildApp calls it on close). */
+export function startAlarmMonitor(
+  deps: AppDeps,
+  hub: Pick<PushHub, 'broadcastAlarm'>,
+  log: Pick<FastifyBaseLogger, 'warn' | 'error'>,
+  timing?: RuleTiming,
+): { monitor: AlarmMonitor; stop(): Promise<void> } {
+  const monitor = new AlarmMonitor(deps, hub, log, timing);
+  monitors.set(deps, monitor);
+  const started = monitor.start().catch((err: unknown) => log.error({ err }, 'alarm monitor did not start'));
+  return {
+    monitor,
+    stop: async () => {
+      await started;
+      await monitor.stop();
+    },
+  };
+}
