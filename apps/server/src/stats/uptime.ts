@@ -64,11 +64,11 @@ export class UptimeRecorder {
     for (const t of this.timers) t.unref();
   }
 
-  async stop(): Promise<void> {
+  async stop(now = Date.now()): Promise<void> {
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
-    this.sample();
-    await this.flush();
+    this.sample(now);
+    await this.flush(now);
   }
 
   /** Credits [previous sample, now) to every device online now. */
