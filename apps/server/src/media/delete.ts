@@ -37,6 +37,7 @@ export async function deleteResultIds(deps: AppDeps, scope: PlanScope, ids: read
     for (const s of new Set(found.map((r) => r.sort_id).filter((s): s is string => s !== null))) await syncSortieCount(trx, s);
     return found;
   });
+  for (const company of new Set(rows.map((r) => r.company_id))) deps.changes.changed(company, 'results');
   await removeResultFiles(deps.config.dataDir, rows);
 }
 
@@ -48,9 +49,10 @@ export async function deleteResultsOfSortie(deps: AppDeps, scope: PlanScope, sor
     const found = await trx.selectFrom('results').select(['url', 'thumb_url']).where('sort_id', '=', sortId).where('state', '=', STATE_NORMAL).execute();
     await trx.updateTable('results').set({ state: STATE_DELETED }).where('sort_id', '=', sortId).where('state', '=', STATE_NORMAL).execute();
     await syncSortieCount(trx, sortId);
-    return found;
+    return { found, company: sortie.company_id };
   });
-  await removeResultFiles(deps.config.dataDir, rows);
+  deps.changes.changed(rows.company, 'results');
+  await removeResultFiles(deps.config.dataDir, rows.found);
 }
 
 /** Deletes sorties with their results and tracks; all-or-nothing like deleteResultIds. */
@@ -64,7 +66,11 @@ export async function deleteSorties(deps: AppDeps, scope: PlanScope, ids: readon
     await trx.updateTable('sorties').set({ state: STATE_DELETED, count: 0 }).where('id', 'in', unique).execute();
     // The track is only good for replaying the sortie: no reason to keep it.
     await trx.deleteFrom('sortie_track').where('sort_id', 'in', unique).execute();
-    return files;
+    return { files, companies: new Set(found.map((r) => r.company_id)) };
   });
-  await removeResultFiles(deps.config.dataDir, rows);
+  for (const company of rows.companies) {
+    deps.changes.changed(company, 'sorties');
+    deps.changes.changed(company, 'results');
+  }
+  await removeResultFiles(deps.config.dataDir, rows.files);
 }

@@ -286,6 +286,7 @@ export class MediaUploads {
     }
     const push: ResultAddedPush = { sn_id: row.sn_id, sort_id: sortId, id, type: meta.type, url, thumb_url: thumbUrl };
     this.hub.publish(row.sn_id, PushMsgId.RESULT_ADDED, push);
+    this.deps.changes.changed(device.company_id, 'results');
     return { offset: meta.size, complete: true };
   }
 }

@@ -91,6 +91,7 @@ export function taskHandlers(deps: AppDeps): Handlers {
       };
       await checkGap(db, f.sn_id, row, undefined, now);
       await db.insertInto('timed_tasks').values(row).execute();
+      deps.changes.changed(row.company_id, 'tasks');
       return { data: presentTask(row, ctx.lang) };
     },
 
@@ -101,6 +102,7 @@ export function taskHandlers(deps: AppDeps): Handlers {
       const current = await visibleTask(scope, f.id);
       if (f.state === DATA_DELETED) {
         await db.updateTable('timed_tasks').set({ state: DATA_DELETED, modified_time: now }).where('id', '=', current.id).execute();
+        deps.changes.changed(current.company_id, 'tasks');
         return { data: presentTask({ ...current, state: DATA_DELETED, modified_time: now }, ctx.lang) };
       }
       const next: TimedTaskRow = { ...current, modified_time: now };
@@ -126,6 +128,7 @@ export function taskHandlers(deps: AppDeps): Handlers {
       await checkGap(db, next.sn_id, next, current.id, now);
       const { id: _id, create_time: _c, claimed_by: _b, claimed_at: _a, last_run: _r, last_outcome: _o, ...patch } = next;
       await db.updateTable('timed_tasks').set(patch).where('id', '=', current.id).execute();
+      for (const company of new Set([current.company_id, next.company_id])) deps.changes.changed(company, 'tasks');
       return { data: presentTask(next, ctx.lang) };
     },
 

@@ -10,6 +10,6 @@ export { taskHandlers } from './handlers.js';
  * demo missions have their own launcher (demo/), started by main.ts after the simulated fleet.
  */
 export function startScheduler(deps: AppDeps, flight: FlightRuntime, log: FastifyBaseLogger): { stop(): Promise<void> } {
-  const scheduler = createScheduler({ db: deps.db, flight, log });
+  const scheduler = createScheduler({ db: deps.db, flight, log, onChange: (company) => deps.changes.changed(company, 'tasks') });
   return runScheduler(scheduler, log);
 }

@@ -34,6 +34,8 @@ export interface SchedulerOptions {
   instanceId?: string;
   /** Clock in Unix seconds (tests). */
   now?: () => number;
+  /** A run of a task of this company finished (its state and next slot changed): push 380 'tasks'. */
+  onChange?: (companyId: string) => void;
 }
 
 /** The outcome of one launch: the task state it leaves and the text to keep. */
@@ -111,6 +113,7 @@ export function createScheduler(opts: SchedulerOptions) {
       .where('id', '=', row.id)
       .where('claimed_by', '=', instanceId)
       .execute();
+    opts.onChange?.(row.company_id);
   }
 
   async function fire(row: TimedTaskRow): Promise<void> {
