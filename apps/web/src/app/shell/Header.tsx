@@ -49,7 +49,16 @@ function NewsBell({ user }: { user: User }): ReactNode {
       ) : (
         <ul className="news-list">
           {news.latest.map((a) => (
-            <li key={a.id} className={`news-item${a.state === 20 ? ' is-processed' : ''}`} data-testid="header-news-item" data-level={a.level}>
+            <li
+              key={a.id}
+              className={`news-item${a.state === 20 ? ' is-processed' : ''}`}
+              data-testid="header-news-item"
+              data-level={a.level}
+              onClick={() => {
+                setOpen(false);
+                openAlarmCenter();
+              }}
+            >
               <i style={{ background: levelColor(a.level) }} />
               <div>
                 <div className="news-item-text" title={describeAlarm(a, lang)}>{describeAlarm(a, lang)}</div>

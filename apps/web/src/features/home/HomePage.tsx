@@ -4,7 +4,8 @@ import { Spin } from 'antd';
 import { useI18n } from '../../shared/i18n';
 import { useTheme } from '../../shared/theme';
 import { DevicePanel } from '../device/DevicePanel';
-import { useNews } from '../alarms/alarms';
+import { canListAlarms, useNews } from '../alarms/alarms';
+import { useUser } from '../../shared/session';
 import { DeviceList } from './DeviceList';
 import { kpisOf } from './dashboard';
 import { filterDevices, fleetCounts, type FleetFilter } from './fleet';
@@ -30,6 +31,7 @@ export default function HomePage(): ReactNode {
   const { devices, loading } = useFleet();
   const dash = useDashboard();
   const news = useNews();
+  const alarmsLink = canListAlarms(useUser()?.fun_list);
   const [filter, setFilter] = useState<FleetFilter>({ search: '', kind: 0 });
   const [params, setParams] = useSearchParams();
   const selectedSn = params.get('sn');
@@ -68,7 +70,7 @@ export default function HomePage(): ReactNode {
 
   return (
     <div className="home-screen" data-testid="home-screen">
-      <KpiStrip kpis={kpis} loading={dash.record === undefined} failed={dash.record === null} />
+      <KpiStrip kpis={kpis} loading={dash.record === undefined} failed={dash.record === null} alarmsLink={alarmsLink} />
       <aside className="home-side home-left">
         <DeviceList devices={devices} loading={loading} filter={filter} onFilter={setFilter} selectedSn={selectedSn} onSelect={select} />
         <InspectionRecords record={dash.record} />

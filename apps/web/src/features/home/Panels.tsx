@@ -1,4 +1,4 @@
-import { useMemo, type ReactNode } from 'react';
+import { memo, useMemo, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Empty, Segmented, Spin } from 'antd';
 import {
@@ -67,7 +67,7 @@ function Figure({ tile, className }: { tile: KpiTile; className?: string }): Rea
   );
 }
 
-export function KpiStrip({ kpis, loading, failed }: { kpis: Kpis | null; loading: boolean; failed: boolean }): ReactNode {
+export function KpiStrip({ kpis, loading, failed, alarmsLink }: { kpis: Kpis | null; loading: boolean; failed: boolean; alarmsLink: boolean }): ReactNode {
   const { t } = useI18n();
   const tiles = kpis ? kpiTiles(kpis) : null;
   const cell = (key: string, label: string, body: ReactNode, onClick?: () => void) => (
@@ -102,7 +102,7 @@ export function KpiStrip({ kpis, loading, failed }: { kpis: Kpis | null; loading
         'alarms',
         t('dashboard.kpi.alarms'),
         <Figure tile={tiles.alarmsPending} className={kpis!.alarmsPending > 0 ? 'is-alarm' : 'is-ok'} />,
-        openAlarmCenter,
+        alarmsLink ? openAlarmCenter : undefined,
       )}
     </div>
   );
@@ -110,7 +110,7 @@ export function KpiStrip({ kpis, loading, failed }: { kpis: Kpis | null; loading
 
 // ------------------------------------------------------------------ inspection records
 
-export function InspectionRecords({ record }: { record: Loaded<EquipmentRecord> }): ReactNode {
+export const InspectionRecords = memo(function InspectionRecords({ record }: { record: Loaded<EquipmentRecord> }): ReactNode {
   const { t, lang } = useI18n();
   const navigate = useNavigate();
   const rows = record?.records ?? [];
@@ -155,11 +155,11 @@ export function InspectionRecords({ record }: { record: Loaded<EquipmentRecord> 
       )}
     </DashPanel>
   );
-}
+});
 
 // ------------------------------------------------------------------ ranking
 
-export function RankingPanel({
+export const RankingPanel = memo(function RankingPanel({
   ranking,
   checkingTypes,
   type,
@@ -212,7 +212,7 @@ export function RankingPanel({
       )}
     </DashPanel>
   );
-}
+});
 
 // ------------------------------------------------------------------ alarm statistics
 
@@ -245,7 +245,7 @@ function Ring({ parts, total }: { parts: { color: string; value: number }[]; tot
   );
 }
 
-export function AlarmStatsPanel({ stats, denied }: { stats: Loaded<AlarmStats>; denied: boolean }): ReactNode {
+export const AlarmStatsPanel = memo(function AlarmStatsPanel({ stats, denied }: { stats: Loaded<AlarmStats>; denied: boolean }): ReactNode {
   const { t, lang } = useI18n();
   const levels = [30, 20, 10].map((level) => stats?.by_level.find((l) => l.level === level) ?? { level, total: 0, pending: 0 });
   const total = stats?.total ?? 0;
@@ -298,7 +298,7 @@ export function AlarmStatsPanel({ stats, denied }: { stats: Loaded<AlarmStats>; 
       )}
     </DashPanel>
   );
-}
+});
 
 // ------------------------------------------------------------------ timed tasks
 
@@ -356,7 +356,7 @@ export function TaskPanel({ tasks, denied, deviceName }: { tasks: Loaded<TimedTa
 
 // ------------------------------------------------------------------ real-time messages
 
-export function MessageFeed({ messages }: { messages: Loaded<RealtimeMessage[]> }): ReactNode {
+export const MessageFeed = memo(function MessageFeed({ messages }: { messages: Loaded<RealtimeMessage[]> }): ReactNode {
   const { t, tx, lang } = useI18n();
   const rows = messages ?? [];
   return (
@@ -383,4 +383,4 @@ export function MessageFeed({ messages }: { messages: Loaded<RealtimeMessage[]> 
       )}
     </DashPanel>
   );
-}
+});
