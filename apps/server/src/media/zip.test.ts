@@ -5,7 +5,7 @@ import { startTestServer, userClient, type TestClient, type TestServer } from '.
 import { registerDevice } from '../../test/live.js';
 import { nowSeconds } from '../db/index.js';
 import { addResult, addSortie, iso } from '../stats/test-fixtures.js';
-import { makeToken, prepareZip } from './zip.js';
+import { localDay, localStamp, makeToken, prepareZip } from './zip.js';
 
 let server: TestServer;
 let wk: TestClient;
@@ -82,7 +82,9 @@ describe('/result/zip', () => {
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="results-\d{4}-\d{2}-\d{2}\.zip"/);
     expect(res.headers['cache-control']).toBe('no-store');
     const entries = await unzip(res.rawPayload);
-    expect(entries.map((e) => e.name)).toEqual(['North_Loop 2026-04-01 0800/DJI_0001.JPG', 'North_Loop 2026-04-01 0800/DJI_0001 (2).JPG', '2026-04-02/clip.mp4']);
+    // Folders in the server's time zone: the sortie (route name, start) or the day taken.
+    const folder = `North_Loop ${localStamp(T0 * 1000)}`;
+    expect(entries.map((e) => e.name)).toEqual([`${folder}/DJI_0001.JPG`, `${folder}/DJI_0001 (2).JPG`, `${localDay(iso('2026-04-02T03:00:00Z') * 1000)}/clip.mp4`]);
     // Stored (method 0), byte for byte.
     expect(entries.map((e) => e.method)).toEqual([0, 0, 0]);
     expect(entries[0]!.body.equals(files.p1!.body)).toBe(true);
@@ -105,7 +107,7 @@ describe('/result/zip', () => {
     const z = await zipOf(wk, { ids: [files.p1!.id, extra.id].join(',') });
     await server.db.updateTable('results').set({ state: 20 }).where('id', '=', extra.id).execute();
     const entries = await unzip((await download(z.url)).rawPayload);
-    expect(entries.map((e) => e.name)).toEqual(['North_Loop 2026-04-01 0800/DJI_0001.JPG']);
+    expect(entries.map((e) => e.name)).toEqual([`North_Loop ${localStamp(T0 * 1000)}/DJI_0001.JPG`]);
   });
 
   it("keeps to the company: another company's results or sortie read as missing", async () => {

@@ -214,11 +214,21 @@ const safeSegment = (s: string): string =>
     .trim()
     .slice(0, 100);
 
-const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+const pad = (n: number): string => String(n).padStart(2, '0');
+/** `YYYY-MM-DD` of a moment (ms) in the server's time zone (where its operators are). */
+export const localDay = (ms: number): string => {
+  const d = new Date(ms);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+};
+/** `YYYY-MM-DD HHmm` in the server's time zone (no colon: not allowed in Windows file names). */
+export const localStamp = (ms: number): string => {
+  const d = new Date(ms);
+  return `${localDay(ms)} ${pad(d.getHours())}${pad(d.getMinutes())}`;
+};
 
 /**
- * Entry names `<folder>/<file_name>`: the folder is the sortie (route name and start, UTC) or, for a
- * result without a sortie, the UTC day it was taken; a repeated name gets ` (2)`, ` (3)`... before its
+ * Entry names `<folder>/<file_name>`: the folder is the sortie (route name and start) or, for a result
+ * without a sortie, the day it was taken (server time zone); a repeated name gets ` (2)`, ` (3)`... before its
  * extension.
  */
 export function entryNames(rows: readonly ZipRow[], sorties: ReadonlyMap<string, { mission_name: string; start_time: number }>): string[] {
@@ -226,9 +236,8 @@ export function entryNames(rows: readonly ZipRow[], sorties: ReadonlyMap<string,
   return rows.map((r) => {
     const s = r.sort_id ? sorties.get(r.sort_id) : undefined;
     const folder = s
-      ? safeSegment(`${s.mission_name || 'sortie'} ${new Date(Number(s.start_time) * 1000).toISOString().slice(0, 16).replace('T', ' ').replace(':', '')}`) ||
-        'sortie'
-      : utcDay(Number(r.taken_at));
+      ? safeSegment(`${s.mission_name || 'sortie'} ${localStamp(Number(s.start_time) * 1000)}`)
+      : localDay(Number(r.taken_at));
     const file = safeSegment(r.file_name) || r.id;
     const ext = path.extname(file);
     const stem = file.slice(0, file.length - ext.length);
@@ -271,7 +280,7 @@ export function registerResultZip(app: FastifyInstance, deps: AppDeps): void {
     if (added === 0) return notFound();
     zip.end();
     const label = p.s !== undefined ? (sorties.get(p.s)?.mission_name ?? '') : '';
-    const base = `results-${label ? `${label}-` : ''}${new Date().toISOString().slice(0, 10)}`;
+    const base = `results-${label ? `${label}-` : ''}${localDay(Date.now())}`;
     const ascii = base.replace(/[^A-Za-z0-9._-]/g, '_');
     return reply
       .header('content-type', 'application/zip')

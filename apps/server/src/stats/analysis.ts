@@ -32,7 +32,7 @@ const LEVELS = ['10', '20', '30'] as const;
  *   sortie still flying counts as a sortie, not yet as time or distance);
  * - results by when they were taken (ms), alarms by when they were raised (ms);
  * - online_seconds: the per-hour uptime log (device_uptime) over the hours the period touches, an hour
- *   only partly inside the period counted pro rata;
+ *   only partly inside the period counted pro rata (the current hour: of the part that has passed);
  * - online_rate = online_seconds / the seconds of the period the device existed (from its creation, up to
  *   now when the period runs into the future);
  * - utilisation = days with at least one sortie / days of the period the device existed (same clipping).
@@ -44,13 +44,12 @@ export async function analyse(db: Database, scope: PlanScope, q: AnalysisQuery, 
 
   let dq = db.selectFrom('devices').select(['sn_id', 'airport_name', 'uav_name', 'company_id', 'created_at']).where('state', '=', STATE_NORMAL);
   if (!scope.all) dq = dq.where('company_id', '=', scope.companyId);
-  if (q.sn_ids) {
-    const wanted = [...new Set(q.sn_ids)];
-    dq = dq.where('sn_id', 'in', wanted);
-    const found = await dq.execute();
-    if (found.length !== wanted.length) throw new CallError(ResultCode.NOT_FOUND_OBJECT);
-  }
-  const devices = (await dq.execute()).sort((a, b) => deviceName(a).localeCompare(deviceName(b)) || a.sn_id.localeCompare(b.sn_id));
+  const wanted = q.sn_ids ? [...new Set(q.sn_ids)] : null;
+  if (wanted) dq = dq.where('sn_id', 'in', wanted);
+  const found = await dq.execute();
+  // A device of another company reads as missing, like any other record.
+  if (wanted && found.length !== wanted.length) throw new CallError(ResultCode.NOT_FOUND_OBJECT);
+  const devices = found.sort((a, b) => deviceName(a).localeCompare(deviceName(b)) || a.sn_id.localeCompare(b.sn_id));
   const sns = devices.map((d) => d.sn_id);
 
   const firstDay = dayOf(start, tz);
@@ -107,15 +106,14 @@ export async function analyse(db: Database, scope: PlanScope, q: AnalysisQuery, 
 
     const results = await db
       .selectFrom('results')
-      .select((eb) => ['sn_id', 'type', 'taken_at', eb.fn.countAll<number>().as('n')])
+      .select(['sn_id', 'type', 'taken_at'])
       .where('state', '=', STATE_NORMAL)
       .where('sn_id', 'in', chunk)
       .where('taken_at', '>=', start * 1000)
       .where('taken_at', '<', (end + 1) * 1000)
-      .groupBy(['sn_id', 'type', 'taken_at'])
       .execute();
     for (const r of results) {
-      const n = Number(r.n);
+      const n = 1;
       const type = String(Number(r.type)) as (typeof RESULT_TYPES)[number];
       const day = dayAt(Math.floor(Number(r.taken_at) / 1000))!;
       if (type in day.results) {
@@ -151,10 +149,13 @@ export async function analyse(db: Database, scope: PlanScope, q: AnalysisQuery, 
       .where('hour', '>', periodStartMs - HOUR_MS)
       .where('hour', '<', periodEndMs)
       .execute();
+    const nowMs = now * 1000;
     for (const u of uptime) {
       const hour = Number(u.hour);
-      const inside = Math.max(0, Math.min(hour + HOUR_MS, periodEndMs) - Math.max(hour, periodStartMs));
-      perDevice.get(u.sn_id)!.online_seconds += (Number(u.seconds) * inside) / HOUR_MS;
+      // The current hour is only as long as it has lasted so far.
+      const hourEnd = Math.min(hour + HOUR_MS, Math.max(nowMs, hour + 1000));
+      const inside = Math.max(0, Math.min(hourEnd, periodEndMs) - Math.max(hour, periodStartMs));
+      perDevice.get(u.sn_id)!.online_seconds += (Number(u.seconds) * inside) / (hourEnd - hour);
     }
   }
 

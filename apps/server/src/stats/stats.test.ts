@@ -157,13 +157,26 @@ describe('/data/analyse', () => {
     const a = await analyse(wk, { start_time: iso('2026-03-01T16:30:00Z'), end_time: iso('2026-03-01T17:29:59Z'), sn_ids: 'ST-A' });
     expect(a.devices.map((d) => [d.sn_id, d.online_seconds])).toEqual([['ST-A', 900]]);
     expect(a.devices[0]!.online_rate).toBeCloseTo(900 / 3600, 6);
-    await server.db.updateTable('devices').set({ created_at: iso('2026-03-02T04:00:00Z') }).where('sn_id', '=', 'ST-C').execute();
+    // The current hour counts as long as it has lasted: a period ending now gets all of its seconds.
+    const now = Math.floor(Date.now() / 1000);
+    const hourStart = now - (now % 3600);
+    await server.db.insertInto('device_uptime').values({ sn_id: 'ST-C', company_id: 'wk', hour: hourStart * 1000, seconds: 1 }).execute();
     try {
-      const c = await analyse(wk, { ...period, sn_ids: 'ST-C' });
-      // Created at noon CST on 2 March: one day of the two, 12 hours of the 48.
-      expect(c.devices[0]).toMatchObject({ sn_id: 'ST-C', utilisation: 0 });
+      const cur = await analyse(wk, { start_time: hourStart, end_time: now, sn_ids: 'ST-C' });
+      expect(cur.devices[0]!.online_seconds).toBe(1);
     } finally {
-      await server.db.updateTable('devices').set({ created_at: LONG_AGO }).where('sn_id', '=', 'ST-C').execute();
+      await server.db.deleteFrom('device_uptime').where('sn_id', '=', 'ST-C').execute();
+    }
+    // B created at noon CST on 2 March, online one hour after: 1 day of 1 with a sortie, 1 hour of 12.
+    await server.db.updateTable('devices').set({ created_at: iso('2026-03-02T04:00:00Z') }).where('sn_id', '=', 'ST-B').execute();
+    await server.db.insertInto('device_uptime').values({ sn_id: 'ST-B', company_id: 'wk', hour: Date.parse('2026-03-02T05:00:00Z'), seconds: 3600 }).execute();
+    try {
+      const b = await analyse(wk, { ...period, sn_ids: 'ST-B' });
+      expect(b.devices[0]).toMatchObject({ sn_id: 'ST-B', utilisation: 1, online_seconds: 3600 });
+      expect(b.devices[0]!.online_rate).toBeCloseTo(3600 / 43_200, 6);
+    } finally {
+      await server.db.updateTable('devices').set({ created_at: LONG_AGO }).where('sn_id', '=', 'ST-B').execute();
+      await server.db.deleteFrom('device_uptime').where('sn_id', '=', 'ST-B').execute();
     }
   });
 
