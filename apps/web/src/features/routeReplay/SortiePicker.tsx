@@ -1,0 +1,104 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { Button, Empty, Select, Table } from 'antd';
+import { ReloadOutlined } from '@ant-design/icons';
+import { formatDistanceText, formatHms, type DeviceListItem, type Sortie } from '@nest/contracts';
+import { useI18n } from '../../shared/i18n';
+import { call } from '../../shared/request';
+
+/** Recent sorties shown by the picker. */
+const PICKER_SIZE = 50;
+
+/** Sortie row as /sorties/list answers it. */
+type SortieRow = Sortie;
+
+export interface SortiePickerProps {
+  /** Device to start with (the current sortie's, when switching). */
+  sn?: string;
+  onPick: (sortId: string) => void;
+}
+
+/** Picks a sortie to replay: a device, then one of its recent sorties (newest first). */
+export function SortiePicker({ sn, onPick }: SortiePickerProps): ReactNode {
+  const { t, lang } = useI18n();
+  const locale = lang === 'en' ? 'en-US' : 'zh-CN';
+  const [devices, setDevices] = useState<{ sn: string; name: string }[]>([]);
+  const [device, setDevice] = useState<string | undefined>(sn);
+  const [rows, setRows] = useState<SortieRow[]>([]);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+  const [nonce, setNonce] = useState(0);
+
+  useEffect(() => {
+    call<'deviceList', { list: DeviceListItem[] }>('deviceList', { type: 0, page: 0, size: 1000 }, { quiet: true })
+      .then((d) => setDevices(d.list.map((x) => ({ sn: x.sn_id, name: x.name || x.sn_id }))))
+      .catch(() => setDevices([]));
+  }, []);
+
+  useEffect(() => {
+    let live = true;
+    setLoading(true);
+    setError(null);
+    call<'sortiesList', { list: SortieRow[]; total: number }>('sortiesList', { sn_id: device, page: 0, size: PICKER_SIZE }, { quiet: true })
+      .then((d) => live && setRows(d.list))
+      .catch((err: unknown) => live && setError(err instanceof Error ? err.message : String(err)))
+      .finally(() => live && setLoading(false));
+    return () => {
+      live = false;
+    };
+  }, [device, nonce]);
+
+  return (
+    <div className="replay-picker" data-testid="replay-picker">
+      <div className="replay-picker-bar">
+        <span>{t('replay.picker.device')}</span>
+        <Select
+          data-testid="replay-picker-device"
+          allowClear
+          showSearch={{ optionFilterProp: 'label' }}
+          style={{ minWidth: 240 }}
+          placeholder={t('replay.picker.allDevices')}
+          value={device}
+          onChange={(v?: string) => setDevice(v || undefined)}
+          options={devices.map((d) => ({ value: d.sn, label: d.name === d.sn ? d.sn : `${d.name} (${d.sn})` }))}
+        />
+        <Button icon={<ReloadOutlined />} onClick={() => setNonce((n) => n + 1)}>
+          {t('replay.picker.refresh')}
+        </Button>
+      </div>
+      {error && <div className="replay-picker-error" role="alert">{error}</div>}
+      <Table<SortieRow>
+        size="small"
+        rowKey="sort_id"
+        loading={loading}
+        dataSource={rows}
+        pagination={false}
+        scroll={{ y: 420 }}
+        locale={{ emptyText: <Empty description={t('replay.picker.empty')} /> }}
+        onRow={(r) => ({ onDoubleClick: () => onPick(r.sort_id), 'data-testid': 'replay-picker-row', 'data-id': r.sort_id } as React.HTMLAttributes<HTMLElement>)}
+        columns={[
+          { key: 'route', title: t('replay.picker.route'), dataIndex: 'mission_name', ellipsis: true, render: (v: string, r) => v || r.sort_id },
+          { key: 'device', title: t('replay.picker.device'), dataIndex: 'device_name', ellipsis: true, render: (v: string, r) => v || r.sn_id },
+          { key: 'start', title: t('replay.picker.start'), dataIndex: 'start_time', width: 190, render: (v: number) => new Date(v * 1000).toLocaleString(locale) },
+          {
+            key: 'duration',
+            title: t('replay.picker.duration'),
+            width: 100,
+            render: (_: unknown, r) => (r.end_time ? formatHms(r.end_time - r.start_time) : t('replay.meta.flying')),
+          },
+          { key: 'distance', title: t('replay.picker.distance'), dataIndex: 'distance', width: 100, render: (v: number) => formatDistanceText(v) },
+          { key: 'count', title: t('replay.picker.count'), dataIndex: 'count', width: 80 },
+          {
+            key: 'go',
+            title: '',
+            width: 90,
+            render: (_: unknown, r) => (
+              <Button size="small" type="primary" onClick={() => onPick(r.sort_id)} data-testid="replay-pick">
+                {t('replay.picker.replay')}
+              </Button>
+            ),
+          },
+        ]}
+      />
+    </div>
+  );
+}
