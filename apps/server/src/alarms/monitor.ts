@@ -29,6 +29,9 @@ export interface RaiseInput {
   flightId?: string | null;
 }
 
+/** How many one-off alarm ids a monitor remembers having pushed. */
+const ANNOUNCED_MEMORY = 1000;
+
 /** The monitor per app, so tests can tune its timing and wait for its writes. */
 export const monitors = new WeakMap<AppDeps, AlarmMonitor>();
 
@@ -45,6 +48,8 @@ export const monitors = new WeakMap<AppDeps, AlarmMonitor>();
 export class AlarmMonitor {
   readonly rules: RuleBook;
   private readonly chains = new Map<string, Promise<void>>();
+  /** One-off alarms this instance pushed already (devices repeat events): ids, oldest first. */
+  private readonly announced = new Set<string>();
   private stopped = false;
 
   constructor(
@@ -209,7 +214,13 @@ export class AlarmMonitor {
     let q = this.deps.db.selectFrom('alarms').selectAll();
     q = input.eventId ? q.where('id', '=', id) : q.where('sn_id', '=', sn).where('kind', '=', input.kind).where('cleared_at', 'is', null);
     const row = await q.executeTakeFirst();
-    if (row) await this.announce('raised', row);
+    if (!row) return;
+    if (input.eventId) {
+      if (this.announced.has(id)) return;
+      this.announced.add(id);
+      if (this.announced.size > ANNOUNCED_MEMORY) this.announced.delete(this.announced.values().next().value!);
+    }
+    await this.announce('raised', row);
   }
 
   /** Closes the open episode of a kind on a device (if any) and pushes it. */
