@@ -19,7 +19,7 @@ export function Shell({ user, menu }: { user: User; menu: MenuItem[] }): ReactNo
       api.error({
         key: a.id,
         title: t('alarms.news.highTitle'),
-        description: `${a.device_name || a.sn_id}: ${describeAlarm(a, lang)}`,
+        description: `${a.device_name || a.sn_id}${lang === 'zh' ? '：' : ': '}${describeAlarm(a, lang)}`,
         duration: 8,
         actions: (
           <Button
