@@ -35,6 +35,7 @@ const SOURCE = 'replay';
  */
 const LAYERS = [
   { id: 'replay-planned', type: 'line', filter: ['==', ['get', 'kind'], 'planned'], layout: { 'line-join': 'round' }, paint: { 'line-color': '#ffb020', 'line-width': 2.5, 'line-dasharray': [2, 1.6], 'line-opacity': 0.9 } },
+  { id: 'replay-planned-vertex', type: 'circle', filter: ['==', ['get', 'kind'], 'vertex'], paint: { 'circle-radius': 4, 'circle-color': '#1a1200', 'circle-stroke-color': '#ffb020', 'circle-stroke-width': 2 } },
   { id: 'replay-track', type: 'line', filter: ['==', ['get', 'kind'], 'track'], layout: { 'line-join': 'round', 'line-cap': 'round' }, paint: { 'line-color': '#5b8cff', 'line-width': 3, 'line-opacity': 0.55 } },
   { id: 'replay-played-casing', type: 'line', filter: ['==', ['get', 'kind'], 'played'], layout: { 'line-join': 'round', 'line-cap': 'round' }, paint: { 'line-color': '#031326', 'line-width': 7, 'line-opacity': 0.55 } },
   { id: 'replay-played', type: 'line', filter: ['==', ['get', 'kind'], 'played'], layout: { 'line-join': 'round', 'line-cap': 'round' }, paint: { 'line-color': '#22e3ff', 'line-width': 4 } },
@@ -137,6 +138,7 @@ export default function ReplayMap({ points, planned, photos, sample, theme, onPh
   const staticData = useMemo<GeoJSON.FeatureCollection>(() => {
     const features: GeoJSON.Feature[] = [];
     if (plannedCoords.length > 1) features.push({ type: 'Feature', properties: { kind: 'planned' }, geometry: { type: 'LineString', coordinates: plannedCoords } });
+    for (const c of plannedCoords) features.push({ type: 'Feature', properties: { kind: 'vertex' }, geometry: { type: 'Point', coordinates: c } });
     if (trackCoords.length > 1) features.push({ type: 'Feature', properties: { kind: 'track' }, geometry: { type: 'LineString', coordinates: trackCoords } });
     return { type: 'FeatureCollection', features };
   }, [plannedCoords, trackCoords]);
@@ -215,10 +217,14 @@ export default function ReplayMap({ points, planned, photos, sample, theme, onPh
     const map = mapRef.current;
     if (!map) return;
     const made: Marker[] = [];
-    plannedCoords.forEach((c, i) => made.push(new Marker({ element: waypointElement(i + 1, t('replay.map.waypoint', { n: i + 1 })) }).setLngLat(c).addTo(map)));
+    // Waypoint numbers sit beside their vertex (a photo taken there takes the vertex itself); start and end
+    // pins lean apart, since a patrol usually ends where it started.
+    plannedCoords.forEach((c, i) =>
+      made.push(new Marker({ element: waypointElement(i + 1, t('replay.map.waypoint', { n: i + 1 })), anchor: 'top-left', offset: [5, 5] }).setLngLat(c).addTo(map)),
+    );
     if (trackCoords.length > 0) {
-      made.push(new Marker({ element: pinElement('start', t('replay.map.start')), anchor: 'bottom' }).setLngLat(trackCoords[0]!).addTo(map));
-      if (trackCoords.length > 1) made.push(new Marker({ element: pinElement('end', t('replay.map.end')), anchor: 'bottom' }).setLngLat(trackCoords.at(-1)!).addTo(map));
+      made.push(new Marker({ element: pinElement('start', t('replay.map.start')), anchor: 'bottom-left' }).setLngLat(trackCoords[0]!).addTo(map));
+      if (trackCoords.length > 1) made.push(new Marker({ element: pinElement('end', t('replay.map.end')), anchor: 'bottom-right' }).setLngLat(trackCoords.at(-1)!).addTo(map));
     }
     pins.current = made;
     return () => made.forEach((m) => m.remove());
