@@ -1,3 +1,5 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
 import { RESULT_ZIP_MAX_BYTES, RESULT_ZIP_PATH, RESULT_ZIP_TTL_S, ResultCode, callFunId } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
@@ -108,6 +110,13 @@ describe('/result/zip', () => {
     await server.db.updateTable('results').set({ state: 20 }).where('id', '=', extra.id).execute();
     const entries = await unzip((await download(z.url)).rawPayload);
     expect(entries.map((e) => e.name)).toEqual([`North_Loop ${localStamp(T0 * 1000)}/DJI_0001.JPG`]);
+    // A file gone from storage is left out; nothing left at all is a 404.
+    const gone = await addResult(server.db, { sn: 'ZIP-A', takenAt: T0 + 31, fileName: 'gone.jpg', dataDir: server.dataDir });
+    const z2 = await zipOf(wk, { ids: [files.p2!.id, gone.id].join(',') });
+    await rm(path.join(server.dataDir, gone.url.slice(1)));
+    expect((await unzip((await download(z2.url)).rawPayload)).map((e) => e.name)).toEqual([`North_Loop ${localStamp(T0 * 1000)}/DJI_0001.JPG`]);
+    const z3 = await zipOf(wk, { ids: gone.id });
+    expect((await download(z3.url)).statusCode).toBe(404);
   });
 
   it("keeps to the company: another company's results or sortie read as missing", async () => {

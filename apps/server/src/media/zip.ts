@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createReadStream, type ReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -9,6 +10,7 @@ import {
   ResultCode,
   type Lang,
 } from '@nest/contracts';
+import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import yazl from 'yazl';
 import { CallError } from '../calls/errors.js';
@@ -28,6 +30,8 @@ import { fileOfUrl } from './files.js';
  * an id selection (up to 1000 ids, too long for a URL) is kept in `settings` under a key that starts with
  * its expiry, so expired selections are swept by prefix comparison. The GET re-reads the rows (results
  * deleted meanwhile are left out) and streams a zip that stores JPEG / MP4 as they are (no recompression).
+ * The link is a bearer link (like the /media/ files themselves): whoever holds it may download until it
+ * expires; it only ever reaches the company that was checked when it was made.
  */
 
 const SECRET_KEY = 'media.zip_secret';
@@ -267,6 +271,8 @@ export function registerResultZip(app: FastifyInstance, deps: AppDeps): void {
     }
     const names = entryNames(rows, sorties);
     const zip = new yazl.ZipFile();
+    // Files are opened one at a time as the archive is written; a client that goes away stops the reading.
+    const reading = new Set<ReadStream>();
     let added = 0;
     for (let i = 0; i < rows.length; i++) {
       const r = rows[i]!;
@@ -274,10 +280,23 @@ export function registerResultZip(app: FastifyInstance, deps: AppDeps): void {
       // A file gone from storage (deleted by hand) is left out rather than failing the whole archive.
       const st = file ? await stat(file).catch(() => null) : null;
       if (!file || !st?.isFile()) continue;
-      zip.addFile(file, names[i]!, { compress: false, mtime: new Date(Number(r.taken_at)) });
+      zip.addReadStreamLazy(names[i]!, { compress: false, mtime: new Date(Number(r.taken_at)), size: st.size }, (cb) => {
+        const stream = createReadStream(file);
+        reading.add(stream);
+        stream.on('close', () => reading.delete(stream));
+        cb(null, stream);
+      });
       added++;
     }
     if (added === 0) return notFound();
+    // A file that vanished or changed size since it was listed: the archive cannot be completed.
+    zip.on('error', (err: Error) => {
+      request.log.warn({ err: err.message }, 'result zip: archive aborted');
+      (zip.outputStream as Readable).destroy(err);
+    });
+    reply.raw.on('close', () => {
+      for (const s of reading) s.destroy();
+    });
     zip.end();
     const label = p.s !== undefined ? (sorties.get(p.s)?.mission_name ?? '') : '';
     const base = `results-${label ? `${label}-` : ''}${localDay(Date.now())}`;
