@@ -117,6 +117,7 @@ export default function DataAnalysePage(): ReactNode {
       lang,
       sorties: t('analysis.axis.sorties'),
       hoursAxis: t('analysis.axis.hours'),
+      minutesAxis: t('analysis.axis.minutes'),
       kmAxis: t('analysis.axis.km'),
       alarmsAxis: t('analysis.axis.alarms'),
       flightTime: t('analysis.series.flightHours'),

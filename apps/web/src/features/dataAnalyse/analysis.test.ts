@@ -198,6 +198,7 @@ describe('chart options', () => {
     lang: 'en',
     sorties: 'Sorties',
     hoursAxis: 'h',
+    minutesAxis: 'min',
     kmAxis: 'km',
     alarmsAxis: 'Alarms',
     flightTime: 'Flight time',
@@ -221,7 +222,13 @@ describe('chart options', () => {
       series: { data: number[]; yAxisIndex?: number }[];
       tooltip: { formatter: (p: unknown[]) => string };
     };
-    expect(opt.series[0].data).toEqual([0.17, 1.03]);
+    // Under two hours a day the axis counts minutes.
+    expect(opt.series[0].data).toEqual([10, 62.1]);
+    expect((opt as unknown as { yAxis: { name: string }[] }).yAxis[0].name).toBe('min');
+    const long = { ...answer, days: answer.days.map((d) => ({ ...d, flight_seconds: d.flight_seconds * 3 })) };
+    const optH = chartOption('flight', seriesOf(long), PALETTES.default, texts) as { series: { data: number[] }[]; yAxis: { name: string }[] };
+    expect(optH.series[0].data).toEqual([0.5, 3.1]);
+    expect(optH.yAxis[0].name).toBe('h');
     expect(opt.series[1]).toMatchObject({ data: [0.8, 12.35], yAxisIndex: 1 });
     const tip = opt.tooltip.formatter([
       { dataIndex: 1, seriesName: 'Flight time', value: 1.03 },

@@ -157,6 +157,8 @@ export function isEmptyAnalysis(a: Analysis): boolean {
 export const km = (metres: number): number => Math.round(metres / 10) / 100;
 /** Hours with 2 decimals, the unit of the flight time axis. */
 export const hours = (seconds: number): number => Math.round(seconds / 36) / 100;
+/** Minutes with 1 decimal, the flight time axis of short periods. */
+export const minutes = (seconds: number): number => Math.round(seconds / 6) / 10;
 /** Percent with 1 decimal from a 0..1 share. */
 export const percent = (share: number): number => Math.round(share * 1000) / 10;
 

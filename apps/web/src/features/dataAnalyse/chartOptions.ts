@@ -1,5 +1,5 @@
 import { AchievementType, AlarmLevel, formatHms, type Lang, type Theme } from '@nest/contracts';
-import { ALARM_LEVELS, dayLabels, distanceText, hours, km, percent, type PanelName, type Series } from './analysis';
+import { ALARM_LEVELS, dayLabels, distanceText, hours, km, minutes, percent, type PanelName, type Series } from './analysis';
 
 /**
  * ECharts options of the panels, built from the series and the theme's palette (plain objects, no echarts
@@ -55,6 +55,7 @@ export interface ChartTexts {
   lang: Lang;
   sorties: string;
   hoursAxis: string;
+  minutesAxis: string;
   kmAxis: string;
   alarmsAxis: string;
   flightTime: string;
@@ -95,7 +96,7 @@ function base(p: Palette): Option {
       axisPointer: { type: 'shadow', shadowStyle: { color: p.split } },
       confine: true,
     },
-    legend: { top: 4, right: 8, textStyle: { color: p.dim }, itemWidth: 12, itemHeight: 8, icon: 'roundRect' },
+    legend: { top: 4, left: 'center', textStyle: { color: p.dim }, itemWidth: 12, itemHeight: 8, icon: 'roundRect' },
   };
 }
 
@@ -153,6 +154,8 @@ export function chartOption(panel: PanelName, s: Series, p: Palette, tx: ChartTe
     }
     case 'flight': {
       if (!s.days.length) return null;
+      // Short flights would show as 0.01 h: below two hours a day the axis counts minutes.
+      const inMinutes = Math.max(0, ...s.flightSeconds) < 7200;
       return {
         ...base(p),
         tooltip: {
@@ -166,20 +169,19 @@ export function chartOption(panel: PanelName, s: Series, p: Palette, tx: ChartTe
           },
         },
         xAxis: categoryAxis(p, labels),
-        yAxis: [valueAxis(p, tx.hoursAxis, { minInterval: 0 }), valueAxis(p, tx.kmAxis, { minInterval: 0, splitLine: { show: false }, nameTextStyle: { color: p.dim, align: 'right' } })],
+        yAxis: [valueAxis(p, inMinutes ? tx.minutesAxis : tx.hoursAxis, { minInterval: 0 }), valueAxis(p, tx.kmAxis, { minInterval: 0, splitLine: { show: false }, nameTextStyle: { color: p.dim, align: 'right' } })],
         series: [
           {
             name: tx.flightTime,
             type: 'bar',
             barMaxWidth: 22,
-            data: s.flightSeconds.map(hours),
+            data: s.flightSeconds.map(inMinutes ? minutes : hours),
             itemStyle: { color: p.primary, borderRadius: [3, 3, 0, 0] },
           },
           {
             name: tx.mileage,
             type: 'line',
             yAxisIndex: 1,
-            smooth: true,
             symbol: 'circle',
             symbolSize: 6,
             data: s.distance.map(km),
@@ -218,7 +220,13 @@ export function chartOption(panel: PanelName, s: Series, p: Palette, tx: ChartTe
             itemStyle: { borderColor: p.background, borderWidth: 2 },
             label: { color: p.text, formatter: '{b}\n{c}' },
             labelLine: { lineStyle: { color: p.axis } },
-            data: s.results.map((r) => ({ name: AchievementType.label(r.type, tx.lang), value: r.count, itemStyle: { color: p.results[r.type] } })),
+            data: s.results.map((r) => ({
+              name: AchievementType.label(r.type, tx.lang),
+              value: r.count,
+              itemStyle: { color: p.results[r.type] },
+              // A zero slice has no arc: its label would hang in the air.
+              ...(r.count ? {} : { label: { show: false }, labelLine: { show: false } }),
+            })),
           },
         ],
       };

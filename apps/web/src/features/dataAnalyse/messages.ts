@@ -71,6 +71,7 @@ export const analysisZh = {
   axis: {
     sorties: '架次',
     hours: '小时',
+    minutes: '分钟',
     km: '公里',
     percent: '%',
     alarms: '条',
@@ -176,6 +177,7 @@ export const analysisEn: typeof analysisZh = {
   axis: {
     sorties: 'Sorties',
     hours: 'h',
+    minutes: 'min',
     km: 'km',
     percent: '%',
     alarms: 'Alarms',
