@@ -1,7 +1,179 @@
-import type { ReactNode } from 'react';
-import { ComingPage } from '../../app/pages/ComingPage';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Button, Checkbox, Empty, Pagination, Result, Space, Spin } from 'antd';
+import { CloudDownloadOutlined, DeleteOutlined, PictureOutlined, PlayCircleFilled, GlobalOutlined } from '@ant-design/icons';
+import { formatMmSs, type ResultItem } from '@nest/contracts';
+import { useI18n } from '../../shared/i18n';
+import { isFiltered, pruneSelection, toggleAll, toggleSelection } from './query';
+import { ResultFilterBar, TypeBadge, takenAtText, useDevices, useResultFilter } from './shared';
+import { ResultPreview } from './ResultPreview';
+import { useResultActions } from './useResultActions';
+import { useResults, useSortieNames } from './useResults';
+import './results.css';
 
-/** Being built in issue 6 (replaced by the screen itself). */
-export default function Page(): ReactNode {
-  return <ComingPage title="resultsShow" />;
+export const GALLERY_PAGE_SIZE = 48;
+
+function ResultCard({ item, selected, onSelect, onOpen }: { item: ResultItem; selected: boolean; onSelect: (on: boolean) => void; onOpen: () => void }): ReactNode {
+  const { lang } = useI18n();
+  const [broken, setBroken] = useState(false);
+  return (
+    <li className={`result-card ${selected ? 'is-selected' : ''}`} data-testid="result-card" data-id={item.id} data-type={item.type}>
+      <button type="button" className="result-card-thumb" onClick={onOpen} aria-label={item.file_name}>
+        {item.thumb_url && !broken ? (
+          <img src={item.thumb_url} alt="" loading="lazy" onError={() => setBroken(true)} />
+        ) : (
+          <span className="result-card-nothumb">
+            <PictureOutlined />
+          </span>
+        )}
+        {item.type === 20 && (
+          <span className="result-card-play">
+            <PlayCircleFilled />
+          </span>
+        )}
+        {item.type === 15 && (
+          <span className="result-card-play result-card-pano">
+            <GlobalOutlined />
+          </span>
+        )}
+        {item.type === 20 && item.duration ? <span className="result-card-duration" data-testid="result-duration">{formatMmSs(item.duration)}</span> : null}
+      </button>
+      <div className="result-card-badge">
+        <TypeBadge type={item.type} />
+      </div>
+      <Checkbox className="result-card-check" data-testid="result-select" checked={selected} onChange={(e) => onSelect(e.target.checked)} />
+      <div className="result-card-meta">
+        <div className="result-card-name" title={item.file_name}>
+          {item.file_name}
+        </div>
+        <div className="result-card-sub">
+          <span title={item.device_name || item.sn_id}>{item.device_name || item.sn_id}</span>
+          <span>{takenAtText(item, lang)}</span>
+        </div>
+      </div>
+    </li>
+  );
+}
+
+/** resultsShow: the results as a thumbnail grid with selection, bulk delete / zip and the preview dialog. */
+export default function GalleryPage(): ReactNode {
+  const { t } = useI18n();
+  const [filter, setFilter] = useResultFilter();
+  const devices = useDevices();
+  const sortieNames = useSortieNames();
+  const sortieName = filter.sortId ? (sortieNames.get(filter.sortId) ?? null) : null;
+  const results = useResults(filter, GALLERY_PAGE_SIZE);
+  const [selected, setSelected] = useState<string[]>([]);
+  const [open, setOpen] = useState(-1);
+  const [zipping, setZipping] = useState(false);
+
+  const ids = useMemo(() => results.list.map((r) => r.id), [results.list]);
+  useEffect(() => setSelected((s) => pruneSelection(s, ids)), [ids]);
+
+  const onDeleted = useCallback(
+    (gone: string[]) => {
+      setSelected((s) => s.filter((id) => !gone.includes(id)));
+      setOpen(-1);
+      // The last items of a later page gone: step back so the screen is not left empty.
+      if (gone.length >= results.list.length && filter.page > 0) setFilter({ page: filter.page - 1 });
+      else results.reload();
+    },
+    [results, filter.page, setFilter],
+  );
+  const { confirmDelete, zip, holder } = useResultActions(onDeleted);
+  const selectedItems = results.list.filter((r) => selected.includes(r.id));
+  const allShown = ids.length > 0 && ids.every((id) => selected.includes(id));
+  const filtered = isFiltered(filter);
+
+  const doZip = async () => {
+    setZipping(true);
+    try {
+      await zip(selected);
+    } catch {
+      // The request layer has told the user.
+    } finally {
+      setZipping(false);
+    }
+  };
+
+  let body: ReactNode;
+  if (results.failed && results.list.length === 0)
+    body = (
+      <Result
+        status="warning"
+        title={t('results.msg.loadFailed')}
+        extra={
+          <Button onClick={results.reload} data-testid="results-retry">
+            {t('results.msg.retry')}
+          </Button>
+        }
+      />
+    );
+  else if (!results.loading && results.list.length === 0)
+    body = (
+      <div className="results-state" data-testid="results-empty">
+        <Empty description={filtered ? t('results.msg.emptyFiltered') : t('results.msg.empty')} />
+      </div>
+    );
+  else
+    body = (
+      <Spin spinning={results.loading}>
+        <ul className="result-grid" data-testid="result-grid">
+          {results.list.map((r, i) => (
+            <ResultCard key={r.id} item={r} selected={selected.includes(r.id)} onSelect={(on) => setSelected((s) => toggleSelection(s, r.id, on))} onOpen={() => setOpen(i)} />
+          ))}
+        </ul>
+      </Spin>
+    );
+
+  return (
+    <div className="results-screen" data-testid="results-gallery">
+      {holder}
+      <div className="results-head">
+        <h1>{t('results.galleryTitle')}</h1>
+        <ResultFilterBar filter={filter} onChange={setFilter} devices={devices} onRefresh={results.reload} sortieName={sortieName} />
+      </div>
+      <div className="results-toolbar">
+        <Space wrap>
+          <Checkbox checked={allShown} indeterminate={!allShown && selected.length > 0} disabled={ids.length === 0} onChange={() => setSelected((s) => toggleAll(s, ids))} data-testid="results-select-all">
+            {t('results.action.selectAll')}
+          </Checkbox>
+          {selected.length > 0 && <span className="results-selected-count">{t('results.action.selected', { count: selected.length })}</span>}
+          {selected.length > 0 && (
+            <Button type="link" size="small" onClick={() => setSelected([])}>
+              {t('results.action.clearSelection')}
+            </Button>
+          )}
+        </Space>
+        <Space wrap>
+          <span className="results-total">{t('results.msg.total', { count: results.total })}</span>
+          <Button icon={<CloudDownloadOutlined />} disabled={selected.length === 0} loading={zipping} onClick={() => void doZip()} data-testid="results-download-zip">
+            {t('results.action.downloadZip')}
+          </Button>
+          <Button danger icon={<DeleteOutlined />} disabled={selected.length === 0} onClick={() => confirmDelete(selectedItems)} data-testid="results-delete-selected">
+            {t('results.action.deleteSelected')}
+          </Button>
+        </Space>
+      </div>
+      <div className="results-body">{body}</div>
+      {results.total > GALLERY_PAGE_SIZE && (
+        <div className="results-pager">
+          <Pagination
+            current={filter.page + 1}
+            pageSize={GALLERY_PAGE_SIZE}
+            total={results.total}
+            showSizeChanger={false}
+            onChange={(p) => setFilter({ page: p - 1 })}
+          />
+        </div>
+      )}
+      <ResultPreview
+        items={results.list}
+        index={open}
+        onIndex={setOpen}
+        onClose={() => setOpen(-1)}
+        onDelete={(r) => confirmDelete([r])}
+        sortieName={(id) => (id ? (sortieNames.get(id) ?? null) : null)}
+      />
+    </div>
+  );
 }

@@ -1,7 +1,254 @@
-import type { ReactNode } from 'react';
-import { ComingPage } from '../../app/pages/ComingPage';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { Alert, Badge, Button, Modal, Select, Space, Table, Tooltip, type TableColumnsType } from 'antd';
+import { DeleteOutlined, PictureOutlined, PlayCircleOutlined, ClearOutlined, ReloadOutlined } from '@ant-design/icons';
+import { MissionType, formatDistanceText, formatHms, type Page, type Sortie } from '@nest/contracts';
+import { useI18n } from '../../shared/i18n';
+import { notify } from '../../shared/notify';
+import { call } from '../../shared/request';
+import { ORDER_COLUMN, SORTIE_PAGE_SIZES, pruneSelection, readSortieFilter, sortieDuration, sorterToOrder, sortiesListFields, writeSortieFilter, type SortieFilter } from './query';
+import { DayRange, KeywordInput, deviceOptions, useDevices } from './shared';
+import './results.css';
 
-/** Being built in issue 6 (replaced by the screen itself). */
-export default function Page(): ReactNode {
-  return <ComingPage title="achievementAdmin" />;
+const timeText = (s: number, lang: 'zh' | 'en') => (s > 0 ? new Date(s * 1000).toLocaleString(lang === 'en' ? 'en-US' : 'zh-CN') : '--');
+
+/** Re-renders every second while something on screen is still flying (its duration runs). */
+function useNow(active: boolean): number {
+  const [now, setNow] = useState(() => Date.now() / 1000);
+  useEffect(() => {
+    if (!active) return;
+    const id = setInterval(() => setNow(Date.now() / 1000), 1000);
+    return () => clearInterval(id);
+  }, [active]);
+  return now;
+}
+
+/** achievementAdmin: the sorties with paging, filters, server-side sorting and their actions. */
+export default function SortieListPage(): ReactNode {
+  const { t, lang } = useI18n();
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const filter = useMemo(() => readSortieFilter(params), [params]);
+  const setFilter = useCallback(
+    (next: Partial<SortieFilter>) => setParams((prev) => writeSortieFilter({ ...readSortieFilter(prev), page: 0, ...next })),
+    [setParams],
+  );
+  const devices = useDevices();
+  const [modal, holder] = Modal.useModal();
+  const [data, setData] = useState<Page<Sortie>>({ list: [], total: 0 });
+  const [loading, setLoading] = useState(true);
+  const [failed, setFailed] = useState(false);
+  const [tick, setTick] = useState(0);
+  const [selected, setSelected] = useState<string[]>([]);
+  const seq = useRef(0);
+  const key = JSON.stringify(sortiesListFields(filter));
+
+  useEffect(() => {
+    const mine = ++seq.current;
+    setLoading(true);
+    call<'sortiesList', Page<Sortie>>('sortiesList', JSON.parse(key))
+      .then((p) => {
+        if (mine !== seq.current) return;
+        setData({ list: p?.list ?? [], total: p?.total ?? 0 });
+        setFailed(false);
+      })
+      .catch(() => {
+        if (mine === seq.current) setFailed(true);
+      })
+      .finally(() => {
+        if (mine === seq.current) setLoading(false);
+      });
+  }, [key, tick]);
+  const reload = () => setTick((n) => n + 1);
+  useEffect(() => setSelected((s) => pruneSelection(s, data.list.map((x) => x.sort_id))), [data.list]);
+
+  const now = useNow(data.list.some((s) => s.end_time <= 0));
+  const name = (s: Sortie) => s.mission_name || MissionType.label(s.mission_type as never, lang);
+
+  const confirm = (title: string, content: string, run: () => Promise<void>) =>
+    modal.confirm({
+      title,
+      content,
+      okText: t('results.confirm.ok'),
+      cancelText: t('results.confirm.cancel'),
+      okButtonProps: { danger: true, 'data-testid': 'confirm-ok' } as never,
+      onOk: run,
+    });
+
+  const deleteSorties = (rows: Sortie[]) =>
+    confirm(
+      rows.length === 1 ? t('results.sortie.deleteTitle', { name: name(rows[0]!) }) : t('results.sortie.deleteManyTitle', { count: rows.length }),
+      t('results.sortie.deleteBody'),
+      async () => {
+        const ids = rows.map((r) => r.sort_id);
+        await call('sortiesDelete', { ids });
+        notify().success(t('results.sortie.deleted', { count: ids.length }));
+        setSelected((s) => s.filter((x) => !ids.includes(x)));
+        if (ids.length >= data.list.length && filter.page > 0) setFilter({ page: filter.page - 1 });
+        else reload();
+      },
+    );
+
+  const deleteResults = (s: Sortie) =>
+    confirm(t('results.sortie.deleteResultsTitle', { name: name(s), count: s.count }), t('results.sortie.deleteResultsBody'), async () => {
+      await call('resultDeleteSort', { sort_id: s.sort_id });
+      notify().success(t('results.sortie.resultsDeleted'));
+      reload();
+    });
+
+  const sortOrder = (col: string) => (ORDER_COLUMN[filter.order] === col ? (filter.asc ? 'ascend' : 'descend') : null);
+  const columns: TableColumnsType<Sortie> = [
+    {
+      key: 'route',
+      title: t('results.sortie.route'),
+      ellipsis: true,
+      render: (_, s) => (
+        <span title={s.mission_name}>
+          {s.mission_name || <span className="results-muted">{t('results.sortie.oneKey')}</span>}
+          {s.mission_id && <span className="results-muted results-route-type"> · {MissionType.label(s.mission_type as never, lang)}</span>}
+        </span>
+      ),
+    },
+    { key: 'device', title: t('results.sortie.device'), ellipsis: true, render: (_, s) => s.device_name || s.sn_id },
+    { key: 'user', title: t('results.sortie.user'), ellipsis: true, width: 120, render: (_, s) => s.user_name || '--' },
+    { key: 'start', title: t('results.sortie.start'), width: 180, sorter: true, sortOrder: sortOrder('start'), sortDirections: ['descend', 'ascend'], render: (_, s) => timeText(s.start_time, lang) },
+    {
+      key: 'end',
+      title: t('results.sortie.end'),
+      width: 180,
+      render: (_, s) => (s.end_time > 0 ? timeText(s.end_time, lang) : <Badge status="processing" text={t('results.sortie.inFlight')} />),
+    },
+    {
+      key: 'duration',
+      title: t('results.sortie.duration'),
+      width: 120,
+      sorter: true,
+      sortOrder: sortOrder('duration'),
+      sortDirections: ['descend', 'ascend'],
+      render: (_, s) => <span className="results-num">{formatHms(sortieDuration(s, now))}</span>,
+    },
+    {
+      key: 'distance',
+      title: t('results.sortie.distance'),
+      width: 120,
+      align: 'right',
+      sorter: true,
+      sortOrder: sortOrder('distance'),
+      sortDirections: ['descend', 'ascend'],
+      render: (_, s) => <span className="results-num">{formatDistanceText(s.distance)}</span>,
+    },
+    {
+      key: 'count',
+      title: t('results.sortie.results'),
+      width: 96,
+      align: 'right',
+      sorter: true,
+      sortOrder: sortOrder('count'),
+      sortDirections: ['descend', 'ascend'],
+      render: (_, s) => <span className="results-num">{s.count}</span>,
+    },
+    {
+      key: 'actions',
+      title: t('results.sortie.actions'),
+      width: 300,
+      render: (_, s) => (
+        <Space size={0} wrap>
+          <Button type="link" size="small" icon={<PictureOutlined />} onClick={() => navigate(`/resultsShow?sort_id=${encodeURIComponent(s.sort_id)}`)} data-testid="sortie-results">
+            {t('results.sortie.openResults')}
+          </Button>
+          <Button type="link" size="small" icon={<PlayCircleOutlined />} onClick={() => navigate(`/routeReplay?sort_id=${encodeURIComponent(s.sort_id)}`)} data-testid="sortie-replay">
+            {t('results.sortie.replay')}
+          </Button>
+          <Tooltip title={s.count === 0 ? t('results.msg.empty') : undefined}>
+            <Button type="link" size="small" danger icon={<ClearOutlined />} disabled={s.count === 0} onClick={() => deleteResults(s)} data-testid="sortie-delete-results">
+              {t('results.sortie.deleteResults')}
+            </Button>
+          </Tooltip>
+          <Button type="link" size="small" danger icon={<DeleteOutlined />} disabled={s.end_time <= 0} onClick={() => deleteSorties([s])} data-testid="sortie-delete">
+            {t('results.sortie.delete')}
+          </Button>
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <div className="results-screen" data-testid="sortie-list">
+      {holder}
+      <div className="results-head">
+        <h1>{t('results.sortiesTitle')}</h1>
+        <div className="results-filters">
+          <Select
+            data-testid="filter-device"
+            allowClear
+            showSearch
+            optionFilterProp="label"
+            placeholder={t('results.filter.allDevices')}
+            value={filter.sn ?? undefined}
+            options={deviceOptions(devices)}
+            onChange={(v: string | undefined) => setFilter({ sn: v ?? null })}
+            style={{ width: 180 }}
+          />
+          <Select
+            data-testid="filter-route-type"
+            allowClear
+            placeholder={t('results.filter.allRouteTypes')}
+            value={filter.missionType ?? undefined}
+            options={MissionType.options(lang)}
+            onChange={(v: number | undefined) => setFilter({ missionType: v ?? null })}
+            style={{ width: 160 }}
+          />
+          <DayRange from={filter.from} to={filter.to} onChange={(from, to) => setFilter({ from, to })} />
+          <KeywordInput value={filter.search} placeholder={t('results.filter.sortieKeyword')} onSearch={(search) => setFilter({ search })} />
+          <Tooltip title={t('results.filter.refresh')}>
+            <Button icon={<ReloadOutlined />} onClick={reload} aria-label={t('results.filter.refresh')} />
+          </Tooltip>
+        </div>
+      </div>
+      <div className="results-toolbar">
+        <Space>{selected.length > 0 && <span className="results-selected-count">{t('results.action.selected', { count: selected.length })}</span>}</Space>
+        <Button danger icon={<DeleteOutlined />} disabled={selected.length === 0} onClick={() => deleteSorties(data.list.filter((s) => selected.includes(s.sort_id)))} data-testid="sorties-delete-selected">
+          {t('results.action.deleteSelected')}
+        </Button>
+      </div>
+      <div className="results-body">
+        {failed && data.list.length === 0 ? (
+          <Alert type="warning" showIcon message={t('results.sortie.loadFailed')} action={<Button size="small" onClick={reload}>{t('results.msg.retry')}</Button>} />
+        ) : (
+          <Table<Sortie>
+            data-testid="sortie-table"
+            rowKey="sort_id"
+            size="middle"
+            columns={columns}
+            dataSource={data.list}
+            loading={loading}
+            scroll={{ x: 1280 }}
+            onRow={(s) => ({ 'data-testid': 'sortie-row', 'data-id': s.sort_id }) as never}
+            rowSelection={{
+              selectedRowKeys: selected,
+              onChange: (keys) => setSelected(keys as string[]),
+              // A sortie in flight is still being written: it can be deleted once it has landed.
+              getCheckboxProps: (s) => ({ disabled: s.end_time <= 0, 'data-testid': 'sortie-select' }) as never,
+            }}
+            locale={{ emptyText: t('results.sortie.empty') }}
+            onChange={(p, _f, sorter) => {
+              const one = Array.isArray(sorter) ? sorter[0] : sorter;
+              const size = p.pageSize ?? filter.size;
+              const sort = sorterToOrder(one?.columnKey, one?.order);
+              const sortChanged = sort.order !== filter.order || sort.asc !== filter.asc;
+              setFilter({ ...sort, size, page: sortChanged || size !== filter.size ? 0 : (p.current ?? 1) - 1 });
+            }}
+            pagination={{
+              current: filter.page + 1,
+              pageSize: filter.size,
+              total: data.total,
+              showSizeChanger: true,
+              pageSizeOptions: SORTIE_PAGE_SIZES.map(String),
+              showTotal: (n) => t('results.msg.total', { count: n }),
+            }}
+          />
+        )}
+      </div>
+    </div>
+  );
 }

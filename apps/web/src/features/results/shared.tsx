@@ -1,0 +1,176 @@
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { Button, DatePicker, Input, Select, Tag, Tooltip } from 'antd';
+import { CloseOutlined, ReloadOutlined } from '@ant-design/icons';
+import dayjs from 'dayjs';
+import {
+  AchievementType,
+  DEVICE_LIST_DEFAULT_SIZE,
+  type DeviceListItem,
+  type Page,
+  type ResultItem,
+} from '@nest/contracts';
+import { useI18n } from '../../shared/i18n';
+import { call } from '../../shared/request';
+import { displayName } from '../home/fleet';
+import { readResultFilter, writeResultFilter, type ResultFilter } from './query';
+
+/** The company's devices for the device filters (read once per screen). */
+export function useDevices(): DeviceListItem[] {
+  const [devices, setDevices] = useState<DeviceListItem[]>([]);
+  useEffect(() => {
+    call<'deviceList', Page<DeviceListItem>>('deviceList', { type: 0, page: 0, size: DEVICE_LIST_DEFAULT_SIZE }, { quiet: true })
+      .then((p) => setDevices(p?.list ?? []))
+      .catch(() => undefined);
+  }, []);
+  return devices;
+}
+
+export function deviceOptions(devices: readonly DeviceListItem[]) {
+  return devices.map((d) => ({ value: d.sn_id, label: displayName(d) }));
+}
+
+/** The result filter as the URL holds it; changing any filter goes back to the first page. */
+export function useResultFilter(): [ResultFilter, (next: Partial<ResultFilter>) => void, URLSearchParams, (k: string, v: string | null) => void] {
+  const [params, setParams] = useSearchParams();
+  const filter = useMemo(() => readResultFilter(params), [params]);
+  const update = useCallback(
+    (next: Partial<ResultFilter>) => {
+      setParams((prev) => writeResultFilter({ ...readResultFilter(prev), page: 0, ...next }, prev));
+    },
+    [setParams],
+  );
+  const setParam = useCallback(
+    (k: string, v: string | null) =>
+      setParams((prev) => {
+        const q = new URLSearchParams(prev);
+        if (v === null) q.delete(k);
+        else q.set(k, v);
+        return q;
+      }),
+    [setParams],
+  );
+  return [filter, update, params, setParam];
+}
+
+/** Keyword box that sends on Enter / search click and follows URL changes (back button). */
+function KeywordInput({ value, placeholder, onSearch }: { value: string; placeholder: string; onSearch: (v: string) => void }): ReactNode {
+  const [draft, setDraft] = useState(value);
+  const last = useRef(value);
+  if (last.current !== value) {
+    last.current = value;
+    setDraft(value);
+  }
+  return (
+    <Input.Search
+      data-testid="filter-search"
+      allowClear
+      value={draft}
+      maxLength={64}
+      placeholder={placeholder}
+      onChange={(e) => setDraft(e.target.value)}
+      onSearch={(v) => onSearch(v.trim())}
+      style={{ width: 220 }}
+    />
+  );
+}
+
+export interface DayRangeProps {
+  from: string | null;
+  to: string | null;
+  onChange: (from: string | null, to: string | null) => void;
+}
+
+export function DayRange({ from, to, onChange }: DayRangeProps): ReactNode {
+  return (
+    <DatePicker.RangePicker
+      data-testid="filter-range"
+      allowEmpty={[true, true]}
+      value={[from ? dayjs(from) : null, to ? dayjs(to) : null]}
+      onChange={(v) => onChange(v?.[0]?.format('YYYY-MM-DD') ?? null, v?.[1]?.format('YYYY-MM-DD') ?? null)}
+      disabledDate={(d) => d.isAfter(dayjs().endOf('day'))}
+    />
+  );
+}
+
+export interface ResultFilterBarProps {
+  filter: ResultFilter;
+  onChange: (next: Partial<ResultFilter>) => void;
+  devices: readonly DeviceListItem[];
+  onRefresh: () => void;
+  /** Sortie name shown on the sortie chip, when known. */
+  sortieName?: string | null;
+  extra?: ReactNode;
+}
+
+/** Type, device, sortie (from ?sort_id=), day range and keyword filters; all live in the URL. */
+export function ResultFilterBar({ filter, onChange, devices, onRefresh, sortieName, extra }: ResultFilterBarProps): ReactNode {
+  const { t, lang } = useI18n();
+  return (
+    <div className="results-filters" data-testid="results-filters">
+      <Select
+        data-testid="filter-type"
+        allowClear
+        placeholder={t('results.filter.allTypes')}
+        value={filter.type ?? undefined}
+        options={AchievementType.options(lang)}
+        onChange={(v: number | undefined) => onChange({ type: v ?? null })}
+        style={{ width: 130 }}
+        aria-label={t('results.filter.type')}
+      />
+      <Select
+        data-testid="filter-device"
+        allowClear
+        showSearch
+        optionFilterProp="label"
+        placeholder={t('results.filter.allDevices')}
+        value={filter.sn ?? undefined}
+        options={deviceOptions(devices)}
+        onChange={(v: string | undefined) => onChange({ sn: v ?? null })}
+        style={{ width: 180 }}
+        aria-label={t('results.filter.device')}
+      />
+      {filter.sortId && (
+        <Tag className="results-sortie-chip" data-testid="filter-sortie" closable closeIcon={<Tooltip title={t('results.filter.clearSortie')}><CloseOutlined /></Tooltip>} onClose={() => onChange({ sortId: null })}>
+          {t('results.filter.sortie')}: {sortieName || filter.sortId}
+        </Tag>
+      )}
+      <DayRange from={filter.from} to={filter.to} onChange={(from, to) => onChange({ from, to })} />
+      <KeywordInput value={filter.search} placeholder={t('results.filter.keyword')} onSearch={(search) => onChange({ search })} />
+      <Tooltip title={t('results.filter.refresh')}>
+        <Button icon={<ReloadOutlined />} onClick={onRefresh} aria-label={t('results.filter.refresh')} />
+      </Tooltip>
+      {extra}
+    </div>
+  );
+}
+
+export { KeywordInput };
+
+/** Label of a result's type, coloured by kind. */
+export function TypeBadge({ type }: { type: number }): ReactNode {
+  const { lang } = useI18n();
+  const color = type === 20 ? 'magenta' : type === 15 ? 'geekblue' : 'cyan';
+  return (
+    <Tag color={color} className="result-type-badge" data-testid="result-type">
+      {AchievementType.label(type as never, lang)}
+    </Tag>
+  );
+}
+
+/** Local time of a result (taken_at ms). */
+export function takenAtText(r: Pick<ResultItem, 'taken_at'>, lang: 'zh' | 'en'): string {
+  return r.taken_at > 0 ? new Date(r.taken_at).toLocaleString(lang === 'en' ? 'en-US' : 'zh-CN') : '--';
+}
+
+/** Starts a browser download of a URL through a hidden link (keeps the page, names the file). */
+export function downloadUrl(url: string, fileName = ''): void {
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  a.rel = 'noopener';
+  a.style.display = 'none';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+}
