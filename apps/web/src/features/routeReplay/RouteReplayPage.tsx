@@ -230,7 +230,7 @@ function Player({ track, results, onReload, onChoose }: PlayerProps): ReactNode 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (modalOpen || e.altKey || e.ctrlKey || e.metaKey) return;
-      const el = e.target as HTMLElement | null;
+      const el = e.target instanceof Element ? e.target : null;
       if (el?.closest('input, textarea, select, [contenteditable="true"], .ant-slider, .ant-select, .ant-drawer, .ant-modal')) return;
       if (e.key === ' ' || e.code === 'Space') {
         // A focused button answers space itself.
