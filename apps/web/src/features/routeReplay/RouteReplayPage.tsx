@@ -77,7 +77,7 @@ export default function RouteReplayPage(): ReactNode {
   return (
     <>
       <Replay key={sortId} sortId={sortId} onChoose={() => setPickerOpen(true)} />
-      <Drawer open={pickerOpen} onClose={() => setPickerOpen(false)} title={t('replay.picker.title')} size="large" destroyOnHidden>
+      <Drawer open={pickerOpen} onClose={() => setPickerOpen(false)} title={t('replay.picker.title')} size={980} destroyOnHidden>
         <SortiePicker onPick={pick} />
       </Drawer>
     </>

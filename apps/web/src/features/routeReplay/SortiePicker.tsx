@@ -78,19 +78,19 @@ export function SortiePicker({ sn, onPick }: SortiePickerProps): ReactNode {
         columns={[
           { key: 'route', title: t('replay.picker.route'), dataIndex: 'mission_name', ellipsis: true, render: (v: string, r) => v || r.sort_id },
           { key: 'device', title: t('replay.picker.device'), dataIndex: 'device_name', ellipsis: true, render: (v: string, r) => v || r.sn_id },
-          { key: 'start', title: t('replay.picker.start'), dataIndex: 'start_time', width: 190, render: (v: number) => new Date(v * 1000).toLocaleString(locale) },
+          { key: 'start', title: t('replay.picker.start'), dataIndex: 'start_time', width: 175, render: (v: number) => new Date(v * 1000).toLocaleString(locale) },
           {
             key: 'duration',
             title: t('replay.picker.duration'),
-            width: 100,
+            width: 90,
             render: (_: unknown, r) => (r.end_time ? formatHms(r.end_time - r.start_time) : t('replay.meta.flying')),
           },
-          { key: 'distance', title: t('replay.picker.distance'), dataIndex: 'distance', width: 100, render: (v: number) => formatDistanceText(v) },
-          { key: 'count', title: t('replay.picker.count'), dataIndex: 'count', width: 80 },
+          { key: 'distance', title: t('replay.picker.distance'), dataIndex: 'distance', width: 90, render: (v: number) => formatDistanceText(v) },
+          { key: 'count', title: t('replay.picker.count'), dataIndex: 'count', width: 64 },
           {
             key: 'go',
             title: '',
-            width: 90,
+            width: 84,
             render: (_: unknown, r) => (
               <Button size="small" type="primary" onClick={() => onPick(r.sort_id)} data-testid="replay-pick">
                 {t('replay.picker.replay')}

@@ -41,6 +41,8 @@ export type ReplaySpeed = (typeof REPLAY_SPEEDS)[number];
 /** Seek step of the arrow keys (ms of flight), and with Shift held. */
 export const SEEK_STEP_MS = 5_000;
 export const SEEK_STEP_LONG_MS = 30_000;
+/** Longest real time one animation frame may advance playback by (ms). */
+export const MAX_FRAME_MS = 1_000;
 
 const EARTH_RADIUS_M = 6_371_008.8;
 const RAD = Math.PI / 180;
@@ -172,7 +174,8 @@ export function clampSpeed(v: unknown): ReplaySpeed {
  */
 export function advance(elapsed: number, dtMs: number, speed: ReplaySpeed, total: number): { elapsed: number; playing: boolean } {
   // A background tab resumes with a long gap: cap one step so the aircraft does not jump across the map.
-  const step = Math.min(Math.max(0, dtMs), 250) * speed;
+  // The cap stays above a slow machine's frame time (software GL draws a few frames a second), else 1x would crawl.
+  const step = Math.min(Math.max(0, dtMs), MAX_FRAME_MS) * speed;
   const next = clampSeek(elapsed + step, total);
   return { elapsed: next, playing: next < total };
 }
