@@ -37,13 +37,17 @@ function pointElement(r: ResultItem): HTMLElement {
   el.dataset.testid = 'result-marker';
   el.dataset.id = String(r.id);
   el.title = r.file_name;
+  // MapLibre positions the element by its transform: the hover zoom belongs to an inner face.
+  const face = document.createElement('span');
+  face.className = 'result-marker-face';
   if (r.thumb_url) {
     const img = document.createElement('img');
     img.src = r.thumb_url;
     img.alt = '';
     img.loading = 'lazy';
-    el.appendChild(img);
+    face.appendChild(img);
   }
+  el.appendChild(face);
   return el;
 }
 
