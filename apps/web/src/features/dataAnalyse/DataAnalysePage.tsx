@@ -3,8 +3,9 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { Button, DatePicker, Dropdown, Empty, Result, Segmented, Select, Spin, Table, Tooltip } from 'antd';
 import { ArrowLeftOutlined, BarChartOutlined, DownloadOutlined, ReloadOutlined, TableOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
-import { ANALYSIS_MAX_DAYS, AlarmLevel, formatDistance, formatHms, type Analysis, type DeviceListItem } from '@nest/contracts';
+import { ANALYSIS_MAX_DAYS, AlarmLevel, PushMsgId, formatDistance, formatHms, type Analysis, type DeviceListItem } from '@nest/contracts';
 import { call, RequestError } from '../../shared/request';
+import { onPush } from '../../shared/push';
 import { useI18n, type MessageKey } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
 import { useTheme } from '../../shared/theme';
@@ -66,6 +67,7 @@ export default function DataAnalysePage(): ReactNode {
   const [devices, setDevices] = useState<DeviceListItem[]>([]);
   const [load, setLoad] = useState<Load>({ state: 'loading' });
   const [tick, setTick] = useState(0);
+  const [fetching, setFetching] = useState(true);
   const [rangeProblem, setRangeProblem] = useState<string | null>(null);
   const charts = useRef<Partial<Record<PanelName, EChartHandle | null>>>({});
 
@@ -82,26 +84,40 @@ export default function DataAnalysePage(): ReactNode {
     const ctl = new AbortController();
     const tz = tzOffset();
     const period = periodOf(selection, nowSeconds(), tz);
+    // The last answer stays on screen (under a spinner) while the next one loads: no flashing empty panels.
     setLoad((l) => (l.state === 'ok' ? l : { state: 'loading' }));
+    setFetching(true);
     const fields = { start_time: period.start, end_time: period.end, tz_offset: tz, ...(selection.sns.length ? { sn_ids: selection.sns } : {}) };
     call<'dataAnalyse', Analysis>('dataAnalyse', fields as never, { quiet: true, signal: ctl.signal })
-      .then((data) => setLoad({ state: 'ok', data, at: Date.now(), period }))
+      .then((data) => {
+        setLoad({ state: 'ok', data, at: Date.now(), period });
+        setFetching(false);
+      })
       .catch((err: unknown) => {
         if (ctl.signal.aborted) return;
         setLoad({ state: 'error', text: err instanceof RequestError ? err.text : String(err) });
+        setFetching(false);
       });
     return () => ctl.abort();
     // selKey stands for the selection (its url form); tick is the refresh button.
   }, [selKey, tick]);
 
-  const loading = load.state === 'loading';
+  // New sorties, results and alarms (push 380) bring the figures up to date; bursts are read once.
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const off = onPush(PushMsgId.DATA_CHANGED, () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => setTick((n) => n + 1), 3000);
+    });
+    return () => {
+      clearTimeout(timer);
+      off();
+    };
+  }, []);
+
+  const loading = fetching;
   const data = load.state === 'ok' ? load.data : null;
-  const [refreshing, setRefreshing] = useState(false);
-  useEffect(() => setRefreshing(false), [load]);
-  const refresh = () => {
-    setRefreshing(true);
-    setTick((n) => n + 1);
-  };
+  const refresh = () => setTick((n) => n + 1);
 
   const deviceOptions = useMemo(() => {
     const opts = devices.map((d) => ({ value: d.sn_id, label: d.name || d.sn_id }));
@@ -212,7 +228,7 @@ export default function DataAnalysePage(): ReactNode {
   const empty = data ? isEmptyAnalysis(data) : false;
 
   return (
-    <div className="analysis-screen" data-testid="analysis-screen" data-theme={theme}>
+    <div className="analysis-screen" data-testid="analysis-screen" data-theme={theme} data-loading={loading ? 'true' : 'false'} aria-busy={loading}>
       <header className="analysis-head">
         <div className="analysis-title">
           <Tooltip title={t('analysis.back')}>
@@ -247,7 +263,7 @@ export default function DataAnalysePage(): ReactNode {
             optionFilterProp="label"
             onChange={(sns: string[]) => setSelection({ ...selection, sns })}
           />
-          <Button icon={<ReloadOutlined />} loading={refreshing || loading} onClick={refresh} data-testid="analysis-refresh">
+          <Button icon={<ReloadOutlined />} loading={loading} onClick={refresh} data-testid="analysis-refresh">
             {t('analysis.refresh')}
           </Button>
           <Button type="primary" icon={<DownloadOutlined />} disabled={!data} onClick={() => exportCsv('all')} data-testid="analysis-export-csv">

@@ -183,7 +183,7 @@ describe('series and tables', () => {
 
   it('a device table with a comma in a name stays one column in CSV', () => {
     const t = tableOf('devices', answer, 'en');
-    const line = csvOf([t.rows[0]], false).trimEnd();
+    const line = csvOf([t.rows[0] ?? []], false).trimEnd();
     expect(line.startsWith('"Nest A, east",SN-A,')).toBe(true);
   });
 
@@ -223,12 +223,12 @@ describe('chart options', () => {
       tooltip: { formatter: (p: unknown[]) => string };
     };
     // Under two hours a day the axis counts minutes.
-    expect(opt.series[0].data).toEqual([10, 62.1]);
-    expect((opt as unknown as { yAxis: { name: string }[] }).yAxis[0].name).toBe('min');
+    expect(opt.series[0]?.data).toEqual([10, 62.1]);
+    expect((opt as unknown as { yAxis: { name: string }[] }).yAxis[0]?.name).toBe('min');
     const long = { ...answer, days: answer.days.map((d) => ({ ...d, flight_seconds: d.flight_seconds * 3 })) };
     const optH = chartOption('flight', seriesOf(long), PALETTES.default, texts) as { series: { data: number[] }[]; yAxis: { name: string }[] };
-    expect(optH.series[0].data).toEqual([0.5, 3.1]);
-    expect(optH.yAxis[0].name).toBe('h');
+    expect(optH.series[0]?.data).toEqual([0.5, 3.1]);
+    expect(optH.yAxis[0]?.name).toBe('h');
     expect(opt.series[1]).toMatchObject({ data: [0.8, 12.35], yAxisIndex: 1 });
     const tip = opt.tooltip.formatter([
       { dataIndex: 1, seriesName: 'Flight time', value: 1.03 },
@@ -241,7 +241,7 @@ describe('chart options', () => {
 
   it('labels result slices with the achievement type and draws nothing without results', () => {
     const opt = chartOption('results', seriesOf(answer), PALETTES.default, { ...texts, lang: 'zh' }) as { series: { data: { name: string }[] }[] };
-    expect(opt.series[0].data.map((d) => d.name)).toEqual(['图片', '全景', '视频']);
+    expect(opt.series[0]?.data.map((d) => d.name)).toEqual(['图片', '全景', '视频']);
     const none = { ...answer, totals: { ...answer.totals, results: zero } };
     expect(chartOption('results', seriesOf(none), PALETTES.default, texts)).toBeNull();
     expect(chartOption('devices', seriesOf({ ...answer, devices: [] }), PALETTES.default, texts)).toBeNull();
