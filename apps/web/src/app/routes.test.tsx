@@ -3,7 +3,7 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import { MemoryRouter } from 'react-router-dom';
 import { sortMenu } from './menu/menu';
 import { MenuRoutes } from './PrivateApp';
-import { ADMIN, LIMITED, MENU, installMatchMedia } from '../test/dom';
+import { ADMIN, LIMITED, MENU, installMatchMedia, installResizeObserver } from '../test/dom';
 import type { User } from '@nest/contracts';
 
 function renderAt(path: string, user: User) {
@@ -18,7 +18,10 @@ const navIds = (container: HTMLElement, side: 'left' | 'right') =>
   [...container.querySelectorAll(`.nav-${side} [data-testid^="nav-"]`)].map((e) => e.getAttribute('data-testid'));
 
 describe('menu-driven routes and header', () => {
-  beforeAll(installMatchMedia);
+  beforeAll(() => {
+    installMatchMedia();
+    installResizeObserver();
+  });
   afterEach(cleanup);
 
   it('registers every menu route for the super administrator', async () => {
@@ -58,7 +61,7 @@ describe('menu-driven routes and header', () => {
 
   it('renders full-screen routes outside the shell and redirects /layout to /home', async () => {
     renderAt('/dataAnalyse', ADMIN);
-    expect(await screen.findByTestId('coming-page')).toBeTruthy();
+    expect(await screen.findByTestId('analysis-screen', {}, { timeout: 20_000 })).toBeTruthy();
     expect(screen.queryByTestId('app-header')).toBeNull();
     cleanup();
     renderAt('/layout', ADMIN);

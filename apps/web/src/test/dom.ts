@@ -16,6 +16,16 @@ export function installMatchMedia(): void {
     }) as MediaQueryList;
 }
 
+/** jsdom has no layout, so no ResizeObserver; antd and chart panels only need it to exist. */
+export function installResizeObserver(): void {
+  if (typeof globalThis.ResizeObserver === 'function') return;
+  globalThis.ResizeObserver = class {
+    observe(): void {}
+    unobserve(): void {}
+    disconnect(): void {}
+  } as unknown as typeof ResizeObserver;
+}
+
 export function makeUser(funList: string[], extra: Partial<User> = {}): User {
   return {
     u_id: 'u1',
