@@ -38,7 +38,7 @@ async function addAlarm(over: { sn: string; kind: string; level: number; company
   return id;
 }
 
-let ids: Record<string, string> = {};
+let ids: Record<'wind' | 'hatch' | 'battery' | 'rain' | 'other', string> = { wind: '', hatch: '', battery: '', rain: '', other: '' };
 beforeAll(async () => {
   server = await startTestServer();
   await registerDevice(server, { sn_id: 'AL-A', airport_name: 'Hill nest' });
@@ -76,7 +76,7 @@ const list = async (c: TestClient, fields: Record<string, string | number> = {})
   expect(res.body.code).toBe(ResultCode.OK);
   return res.body.data;
 };
-const names = (d: ListData) => d.list.map((a) => Object.keys(ids).find((k) => ids[k] === a.id));
+const names = (d: ListData) => d.list.map((a) => Object.entries(ids).find(([, id]) => id === a.id)?.[0]);
 
 describe('/alarm/list', () => {
   it('lists the company alarms newest first with device names, total and pending', async () => {
@@ -101,7 +101,8 @@ describe('/alarm/list', () => {
   });
 
   it('refuses bad input', async () => {
-    for (const fields of [{ level: 40 }, { state: 5 }, { kind: 'meteor' }, { size: 0 }, { start_time: 100, end_time: 50 }]) {
+    const bad: Record<string, string | number>[] = [{ level: 40 }, { state: 5 }, { kind: 'meteor' }, { size: 0 }, { start_time: 100, end_time: 50 }];
+    for (const fields of bad) {
       expect((await wk.call('alarmList', fields)).body.code).toBe(ResultCode.BAD_REQUEST);
     }
   });
