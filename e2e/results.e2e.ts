@@ -149,7 +149,7 @@ describe('results, replay and the data screen after a mission', () => {
       (p) => Math.abs(p.lat - before.lat) > 1e-6 || Math.abs(p.lng - before.lng) > 1e-6,
       20_000,
     );
-    expect(await page.getByTestId('replay-clock').textContent()).not.toBe(clockBefore);
+    await until('the clock to run', () => page.getByTestId('replay-clock').textContent(), (c) => c !== clockBefore, 10_000);
     expect(await page.locator('[data-testid=replay-photo]').count()).toBeGreaterThan(0);
 
     // The data screen shows the database's figures.
