@@ -257,7 +257,7 @@ function Player({ track, results, onReload, onChoose }: PlayerProps): ReactNode 
     <div className="replay-page" data-testid="replay-page" data-sort-id={sortie.sort_id} data-points={points.length} data-planned={planned.length}>
       <header className="replay-header">
         <div className="replay-title">
-          <h2 data-testid="replay-route">{sortie.mission_name || sortie.sort_id}</h2>
+          <h2 data-testid="replay-route">{sortie.mission_name || t('results.sortie.oneKey')}</h2>
           {open && <span className="replay-flying-tag">{t('replay.meta.flying')}</span>}
         </div>
         <dl className="replay-meta">

@@ -76,7 +76,7 @@ export function SortiePicker({ sn, onPick }: SortiePickerProps): ReactNode {
         locale={{ emptyText: <Empty description={t('replay.picker.empty')} /> }}
         onRow={(r) => ({ onDoubleClick: () => onPick(r.sort_id), 'data-testid': 'replay-picker-row', 'data-id': r.sort_id } as React.HTMLAttributes<HTMLElement>)}
         columns={[
-          { key: 'route', title: t('replay.picker.route'), dataIndex: 'mission_name', ellipsis: true, render: (v: string, r) => v || r.sort_id },
+          { key: 'route', title: t('replay.picker.route'), dataIndex: 'mission_name', ellipsis: true, render: (v: string) => v || t('results.sortie.oneKey') },
           { key: 'device', title: t('replay.picker.device'), dataIndex: 'device_name', ellipsis: true, render: (v: string, r) => v || r.sn_id },
           { key: 'start', title: t('replay.picker.start'), dataIndex: 'start_time', width: 175, render: (v: number) => new Date(v * 1000).toLocaleString(locale) },
           {
