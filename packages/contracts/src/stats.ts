@@ -166,6 +166,21 @@ export const RESULT_ZIP_PATH = '/media/zip';
 export const SORTIE_ORDERS = ['start_time', 'duration', 'distance', 'count'] as const;
 export type SortieOrder = (typeof SORTIE_ORDERS)[number];
 
+/** One stored telemetry sample of a sortie, as /sorties/track answers it (t ms, WGS84, height above takeoff). */
+export const trackPointSchema = z.object({
+  t: z.number().int(),
+  lat: z.number(),
+  lng: z.number(),
+  alt: z.number(),
+  height: z.number(),
+  speed: z.number(),
+  heading: z.number(),
+  battery: z.number(),
+  /** FlightState */
+  flight_state: z.number().int(),
+});
+export type TrackPoint = z.infer<typeof trackPointSchema>;
+
 /** A planned-route point of a sortie (the route as it was sent to the device, WGS84, height m). */
 export const plannedPointSchema = z.object({ lat: z.number(), lng: z.number(), height: z.number() });
 export type PlannedPoint = z.infer<typeof plannedPointSchema>;

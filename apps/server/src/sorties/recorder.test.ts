@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
 import { RawDevice, envelope, nestTelemetry, registerDevice, until } from '../../test/live.js';
 import { DEFAULT_RECORDER_OPTIONS, recorders } from './recorder.js';
-import { distanceM, keepPoint, type TrackPoint } from './track.js';
+import { keepPoint, type TrackPoint } from './track.js';
+import { haversineDistance } from '@nest/geo';
 
 let server: TestServer;
 let wk: TestClient;
@@ -57,7 +58,7 @@ describe('track downsampling', () => {
     expect(keepPoint(p(0, 22), p(500, 22.0002))).toBe(true); // ~22 m
     expect(keepPoint(p(0, 22), p(500, 22.0001))).toBe(false); // ~11 m
     expect(keepPoint(p(0, 22, 2), p(500, 22, 3))).toBe(true);
-    expect(distanceM({ lat: 0, lng: 0 }, { lat: 0, lng: 1 })).toBeCloseTo(111_195, -2);
+    expect(haversineDistance({ lat: 0, lng: 0 }, { lat: 0, lng: 1 })).toBeCloseTo(111_195, -2);
   });
 });
 

@@ -16,7 +16,8 @@ import { findDeviceBySn } from '../devices/store.js';
 import type { LiveDevice } from '../link/service.js';
 import type { PushHub } from '../push/hub.js';
 import { STATE_NORMAL, attachEarlyResults, syncSortieCount } from './store.js';
-import { distanceM, keepPoint, pointOf, type TrackPoint } from './track.js';
+import { keepPoint, pointOf, type TrackPoint } from './track.js';
+import { haversineDistance } from '@nest/geo';
 
 export interface RecorderOptions {
   /** How often buffered track points are written (one insert per flush). */
@@ -170,7 +171,7 @@ export class SortieRecorder {
     const point = pointOf(drone, d.telemetryAt ?? Date.now());
     open.heardAt = Date.now();
     if (!keepPoint(open.last, point)) return;
-    if (open.last) open.distance += distanceM(open.last, point);
+    if (open.last) open.distance += haversineDistance(open.last, point);
     open.last = point;
     this.buffer.push({ sort_id: open.sortId, ...point });
   }

@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Marker, type GeoJSONSource, type Map as MapLibreMap, type MapGeoJSONFeature } from 'maplibre-gl';
 import type { Point } from 'geojson';
-import { Segmented } from 'antd';
 import type { ResultItem, Theme } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
-import { BASEMAPS, basemapStyle, readBasemap, saveBasemap, toMap, type BasemapId } from '../../shared/map/basemaps';
+import { BasemapSwitch } from '../../shared/map/BasemapSwitch';
+import { basemapStyle, readBasemap, saveBasemap, toMap, type BasemapId } from '../../shared/map/basemaps';
 import { createConsoleMap } from '../../shared/map/consoleMap';
 import { spreadPositions } from './mapPoints';
 
@@ -188,14 +188,8 @@ export default function ResultMap({ items, theme, onOpen }: ResultMapProps): Rea
   return (
     <div className="result-map" data-testid="result-map">
       <div ref={container} className="result-map-canvas" />
-      {failed && <div className="results-state">{t('results.msg.mapUnavailable')}</div>}
-      <Segmented
-        className="result-map-basemap"
-        size="small"
-        value={basemap}
-        onChange={(v) => setBasemap(v as BasemapId)}
-        options={BASEMAPS.map((b) => ({ value: b, label: t(`map.basemap.${b}` as never) }))}
-      />
+      {failed && <div className="results-state">{t('map.unavailable')}</div>}
+      <BasemapSwitch className="result-map-basemap" value={basemap} onChange={setBasemap} />
     </div>
   );
 }

@@ -7,7 +7,7 @@ import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';
 import { ORDER_COLUMN, SORTIE_PAGE_SIZES, pruneSelection, readSortieFilter, sortieDuration, sorterToOrder, sortiesListFields, writeSortieFilter, type SortieFilter } from './query';
-import { DayRange, KeywordInput, deviceOptions, useDevices } from './shared';
+import { DayRange, DeviceFilter, KeywordInput, useDevices } from './shared';
 import './results.css';
 
 const timeText = (s: number, lang: 'zh' | 'en') => (s > 0 ? new Date(s * 1000).toLocaleString(lang === 'en' ? 'en-US' : 'zh-CN') : '--');
@@ -178,17 +178,7 @@ export default function SortieListPage(): ReactNode {
       <div className="results-head">
         <h1>{t('results.sortiesTitle')}</h1>
         <div className="results-filters">
-          <Select
-            data-testid="filter-device"
-            allowClear
-            showSearch
-            optionFilterProp="label"
-            placeholder={t('results.filter.allDevices')}
-            value={filter.sn ?? undefined}
-            options={deviceOptions(devices)}
-            onChange={(v: string | undefined) => setFilter({ sn: v ?? null })}
-            style={{ width: 180 }}
-          />
+          <DeviceFilter value={filter.sn} devices={devices} onChange={(sn) => setFilter({ sn })} />
           <Select
             data-testid="filter-route-type"
             allowClear

@@ -118,18 +118,7 @@ export function ResultFilterBar({ filter, onChange, devices, onRefresh, sortieNa
         style={{ width: 130 }}
         aria-label={t('results.filter.type')}
       />
-      <Select
-        data-testid="filter-device"
-        allowClear
-        showSearch
-        optionFilterProp="label"
-        placeholder={t('results.filter.allDevices')}
-        value={filter.sn ?? undefined}
-        options={deviceOptions(devices)}
-        onChange={(v: string | undefined) => onChange({ sn: v ?? null })}
-        style={{ width: 180 }}
-        aria-label={t('results.filter.device')}
-      />
+      <DeviceFilter value={filter.sn} devices={devices} onChange={(sn) => onChange({ sn })} />
       {filter.sortId && (
         <Tag className="results-sortie-chip" data-testid="filter-sortie" closable closeIcon={<Tooltip title={t('results.filter.clearSortie')}><CloseOutlined /></Tooltip>} onClose={() => onChange({ sortId: null })}>
           {t('results.filter.sortie')}: {sortieName || filter.sortId}
@@ -173,4 +162,23 @@ export function downloadUrl(url: string, fileName = ''): void {
   document.body.appendChild(a);
   a.click();
   a.remove();
+}
+
+/** The device filter of the achievements screens (all devices when cleared). */
+export function DeviceFilter({ value, devices, onChange }: { value: string | null; devices: readonly DeviceListItem[]; onChange: (sn: string | null) => void }): ReactNode {
+  const { t } = useI18n();
+  return (
+    <Select
+      data-testid="filter-device"
+      allowClear
+      showSearch
+      optionFilterProp="label"
+      placeholder={t('results.filter.allDevices')}
+      value={value ?? undefined}
+      options={deviceOptions(devices)}
+      onChange={(v: string | undefined) => onChange(v ?? null)}
+      style={{ width: 180 }}
+      aria-label={t('results.filter.device')}
+    />
+  );
 }

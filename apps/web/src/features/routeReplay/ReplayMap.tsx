@@ -1,9 +1,9 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Marker, type GeoJSONSource, type LayerSpecification, type Map as MapLibreMap } from 'maplibre-gl';
-import { Segmented } from 'antd';
 import type { PlannedPoint, Theme } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
-import { BASEMAPS, basemapStyle, readBasemap, saveBasemap, toMap, type BasemapId } from '../../shared/map/basemaps';
+import { BasemapSwitch } from '../../shared/map/BasemapSwitch';
+import { basemapStyle, readBasemap, saveBasemap, toMap, type BasemapId } from '../../shared/map/basemaps';
 import { createConsoleMap } from '../../shared/map/consoleMap';
 import { boundsOf, screenRotation, type ReplaySample, type TrackPoint } from './replay';
 
@@ -285,12 +285,7 @@ export default function ReplayMap({ points, planned, photos, sample, theme, onPh
         </div>
       )}
       <div className="replay-map-tools">
-        <Segmented
-          size="small"
-          value={basemap}
-          onChange={(v) => setBasemap(v as BasemapId)}
-          options={BASEMAPS.map((id) => ({ value: id, label: <span data-testid={`basemap-${id}`}>{t(`map.basemap.${id}`)}</span> }))}
-        />
+        <BasemapSwitch value={basemap} onChange={setBasemap} />
         <button type="button" className="replay-map-button" onClick={follow} disabled={!here} data-testid="replay-center">
           {t('replay.map.center')}
         </button>

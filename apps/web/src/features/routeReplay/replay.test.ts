@@ -1,3 +1,4 @@
+import { haversineDistance as haversine } from '@nest/geo';
 import { describe, expect, it } from 'vitest';
 import {
   advance,
@@ -5,7 +6,6 @@ import {
   clampSeek,
   clampSpeed,
   cumulativeDistances,
-  haversine,
   indexAt,
   interpolateHeading,
   normalizeDegrees,

@@ -2,19 +2,10 @@
  * Pure replay logic (no DOM, no map): where the aircraft is at a time of the sortie, how far it has flown,
  * where a photo sits on the timeline, and the clamps that keep playback speed and seeking inside the track.
  */
+import type { TrackPoint } from '@nest/contracts';
+import { haversineDistance } from '@nest/geo';
 
-/** One stored telemetry sample of a sortie, as /sorties/track answers it (t in ms, WGS84). */
-export interface TrackPoint {
-  t: number;
-  lat: number;
-  lng: number;
-  alt: number;
-  height: number;
-  speed: number;
-  heading: number;
-  battery: number;
-  flight_state: number;
-}
+export type { TrackPoint };
 
 /** The state of the aircraft at a replay instant: interpolated between the two samples around it. */
 export interface ReplaySample {
@@ -44,23 +35,12 @@ export const SEEK_STEP_LONG_MS = 30_000;
 /** Longest real time one animation frame may advance playback by (ms). */
 export const MAX_FRAME_MS = 1_000;
 
-const EARTH_RADIUS_M = 6_371_008.8;
-const RAD = Math.PI / 180;
-
-/** Great-circle distance (m) between two WGS84 positions. */
-export function haversine(a: { lat: number; lng: number }, b: { lat: number; lng: number }): number {
-  const dLat = (b.lat - a.lat) * RAD;
-  const dLng = (b.lng - a.lng) * RAD;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * RAD) * Math.cos(b.lat * RAD) * Math.sin(dLng / 2) ** 2;
-  return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
-}
-
 /** Metres flown up to each sample (the first is 0). Same length as points. */
 export function cumulativeDistances(points: readonly { lat: number; lng: number }[]): number[] {
   const out: number[] = [];
   let sum = 0;
   for (let i = 0; i < points.length; i++) {
-    if (i > 0) sum += haversine(points[i - 1]!, points[i]!);
+    if (i > 0) sum += haversineDistance(points[i - 1]!, points[i]!);
     out.push(sum);
   }
   return out;
@@ -147,7 +127,7 @@ export function photoTime(points: readonly TrackPoint[], photo: { lat: number; l
   let best = points[0]!;
   let bestD = Infinity;
   for (const p of points) {
-    const d = haversine(p, photo);
+    const d = haversineDistance(p, photo);
     if (d < bestD) {
       bestD = d;
       best = p;

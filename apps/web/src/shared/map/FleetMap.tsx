@@ -1,13 +1,14 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Marker, type GeoJSONSource, type LayerSpecification, type Map as MapLibreMap, type MapGeoJSONFeature } from 'maplibre-gl';
 import type { Point } from 'geojson';
-import { Input, Segmented, Tooltip } from 'antd';
+import { Input, Tooltip } from 'antd';
 import { AimOutlined } from '@ant-design/icons';
 import { MAP_DEFAULT_ZOOM, MARKER_CLUSTER_GRID_SIZE, MARKER_CLUSTER_MAX_ZOOM } from '@nest/contracts';
 import { useI18n } from '../i18n';
 import { notify } from '../notify';
 import type { Theme } from '@nest/contracts';
-import { BASEMAPS, basemapStyle, fromMap, readBasemap, saveBasemap, toMap, type BasemapId, type LatLng } from './basemaps';
+import { BasemapSwitch } from './BasemapSwitch';
+import { basemapStyle, fromMap, readBasemap, saveBasemap, toMap, type BasemapId, type LatLng } from './basemaps';
 import { searchCity } from './cities';
 import { createConsoleMap } from './consoleMap';
 import { LocateError, locate } from './geolocate';
@@ -278,12 +279,7 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
         </div>
       )}
       <div className="fleet-map-tools">
-        <Segmented
-          size="small"
-          value={basemap}
-          onChange={(v) => setBasemap(v as BasemapId)}
-          options={BASEMAPS.map((id) => ({ value: id, label: <span data-testid={`basemap-${id}`}>{t(`map.basemap.${id}`)}</span> }))}
-        />
+        <BasemapSwitch value={basemap} onChange={setBasemap} />
         <Input.Search size="small" allowClear placeholder={t('map.searchCity')} onSearch={onCitySearch} className="fleet-map-search" />
         <Tooltip title={t('map.locate')}>
           <button type="button" className="fleet-map-locate" onClick={locateMe} aria-label={t('map.locate')}>
