@@ -16,3 +16,5 @@ export type { QgcOptions } from './qgc.js';
 export type { WpmlOptions } from './wpml.js';
 export { circleToPolygon } from './geometry.js';
 export { IMPORT_FILE_EXTS } from '@nest/contracts';
+export { WKIMG_MAGIC, WKIMG_MAX_HEADER, buildWkimg, hasWkimgMagic, parseWkimg } from './wkimg.js';
+export type { WkimgHeader, WkimgParse, WkimgProblem } from './wkimg.js';

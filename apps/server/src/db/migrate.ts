@@ -5,6 +5,7 @@ import * as m002 from './migrations/002_devices.js';
 import * as m003 from './migrations/003_planning.js';
 import * as m004 from './migrations/004_flight.js';
 import * as m005 from './migrations/005_insight.js';
+import * as m006 from './migrations/006_admin.js';
 
 /**
  * Versioned migrations, listed statically (no filesystem globbing): add `NNN_name.ts` under migrations/
@@ -16,6 +17,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '003_planning': m003,
   '004_flight': m004,
   '005_insight': m005,
+  '006_admin': m006,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATIONS }) };

@@ -29,6 +29,10 @@ export interface DepartmentsTable {
   state: ColumnType<number, number | undefined, number>;
   created_at: number;
   updated_at: number;
+  /** Owning company (migration 006); departments of one company form one tree. */
+  company_id: string | null;
+  /** Order among siblings. */
+  sort: ColumnType<number, number | undefined, number>;
 }
 
 export interface UsersTable {
@@ -397,6 +401,124 @@ export interface DeviceUptimeTable {
   seconds: number;
 }
 
+/** Device-type catalogue (contracts deviceTypeSchema): `cla_type` DeviceKind, `state` DeviceTypeState; times s. */
+export interface DeviceTypesTable {
+  id: string;
+  cla_type: number;
+  cla_name: string;
+  value: string;
+  stream: ColumnType<number, number | undefined, number>;
+  state: ColumnType<number, number | undefined, number>;
+  notes: ColumnType<string, string | undefined, string>;
+  create_time: number;
+  modified_time: number;
+}
+
+/** A firmware package (.wkimg) kept in the media store under `file_key`; `state` RecordState; times s. */
+export interface FirmwareTable {
+  id: string;
+  type: number;
+  version_code: number;
+  version_name: string;
+  state: ColumnType<number, number | undefined, number>;
+  description: ColumnType<string, string | undefined, string>;
+  description_en: ColumnType<string, string | undefined, string>;
+  file_key: string;
+  file_name: string;
+  size: number;
+  md5: string;
+  sha256: string;
+  u_id: ColumnType<string, string | undefined, string>;
+  create_time: number;
+  modified_time: number;
+}
+
+/** A collaboration group of one company: its devices (com_group_devices) and member users (com_group_users). */
+export interface ComGroupsTable {
+  id: string;
+  company_id: string;
+  name: string;
+  notes: ColumnType<string, string | undefined, string>;
+  state: ColumnType<number, number | undefined, number>;
+  u_id: ColumnType<string, string | undefined, string>;
+  create_time: number;
+  modified_time: number;
+}
+export interface ComGroupDevicesTable {
+  group_id: string;
+  sn_id: string;
+}
+export interface ComGroupUsersTable {
+  group_id: string;
+  u_id: string;
+}
+
+/** A teaching video in the media store (`file_key`, poster `thumb_key`); `cla_type` DeviceKind or 0 for all. */
+export interface TeachingVideosTable {
+  id: string;
+  title: string;
+  describe: ColumnType<string, string | undefined, string>;
+  notes: ColumnType<string, string | undefined, string>;
+  cla_type: ColumnType<number, number | undefined, number>;
+  file_key: string;
+  file_name: string;
+  mime: string;
+  size: number;
+  duration: number | null;
+  thumb_key: string | null;
+  state: ColumnType<number, number | undefined, number>;
+  u_id: ColumnType<string, string | undefined, string>;
+  create_time: number;
+  modified_time: number;
+}
+
+/**
+ * A device maintenance operation (firmware upgrade, calibration, beacon, azimuth, RTK, log upload): `kind`
+ * and `state` ('running', 'ok', 'failed', 'timeout', 'offline') as contracts name them; `params` and `outcome`
+ * JSON; an uploaded log in the media store under `file_key`. Times in ms. One running row per (sn_id, kind).
+ */
+export interface DeviceOpsTable {
+  id: string;
+  sn_id: string;
+  company_id: string;
+  kind: string;
+  state: string;
+  progress: ColumnType<number, number | undefined, number>;
+  params: ColumnType<string, string | undefined, string>;
+  outcome: ColumnType<string, string | undefined, string>;
+  reason: ColumnType<number, number | undefined, number>;
+  file_key: string | null;
+  file_name: string | null;
+  file_size: number | null;
+  u_id: ColumnType<string, string | undefined, string>;
+  user_name: ColumnType<string, string | undefined, string>;
+  created_at: number;
+  updated_at: number;
+  finished_at: number | null;
+}
+
+/** An offline-map download job (tiles of a box and zoom range into the tile store); times s. */
+export interface MapDownloadsTable {
+  id: string;
+  company_id: string;
+  name: ColumnType<string, string | undefined, string>;
+  min_lat: number;
+  min_lng: number;
+  max_lat: number;
+  max_lng: number;
+  min_zoom: number;
+  max_zoom: number;
+  total: number;
+  done: ColumnType<number, number | undefined, number>;
+  state: string;
+  error: ColumnType<string, string | undefined, string>;
+  claimed_by: string | null;
+  claimed_at: number | null;
+  u_id: ColumnType<string, string | undefined, string>;
+  create_time: number;
+  modified_time: number;
+}
+
 export interface DB {
   companies: CompaniesTable;
   departments: DepartmentsTable;
@@ -420,6 +542,14 @@ export interface DB {
   timed_tasks: TimedTasksTable;
   alarms: AlarmsTable;
   device_uptime: DeviceUptimeTable;
+  device_types: DeviceTypesTable;
+  firmware: FirmwareTable;
+  com_groups: ComGroupsTable;
+  com_group_devices: ComGroupDevicesTable;
+  com_group_users: ComGroupUsersTable;
+  teaching_videos: TeachingVideosTable;
+  device_ops: DeviceOpsTable;
+  map_downloads: MapDownloadsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

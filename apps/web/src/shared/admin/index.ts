@@ -1,0 +1,3 @@
+export { AdminPage } from './AdminPage';
+export { tablePagination, usePagedList } from './usePagedList';
+export type { PagedList } from './usePagedList';
