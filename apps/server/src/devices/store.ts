@@ -163,3 +163,47 @@ export function presentDevice(row: DeviceRow, state: 1 | 2 | 3): Device {
     create_time: Number(row.created_at),
   };
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Equipment administration (issue 7, devices/admin.ts): lookups by id and whole-record updates.
+
+/** The editable fields of a device as /device/add and /device/edit store them (every field given). */
+export type DeviceFields = Required<Omit<NewDevice, 'sn_id' | 'enabled'>>;
+
+/** The columns of the editable fields (points split into lat / lng, beacon as JSON). */
+export function deviceColumns(f: DeviceFields) {
+  return {
+    type: f.type,
+    link_type: f.link_type,
+    airport_name: f.airport_name,
+    uav_name: f.uav_name,
+    uav_sn: f.uav_sn,
+    address: f.address,
+    uav_model: f.uav_model,
+    description: f.description,
+    azimuth: f.azimuth,
+    altn_lat: f.altn_point?.lat ?? null,
+    altn_lng: f.altn_point?.lng ?? null,
+    airport_lat: f.airport_point?.lat ?? null,
+    airport_lng: f.airport_point?.lng ?? null,
+    beacon: f.beacon ? JSON.stringify(f.beacon) : null,
+    company_id: f.company_id,
+  };
+}
+
+/** A device by id, deleted ones included (the caller checks state and scope). */
+export async function findDeviceById(db: Kysely<DB>, id: string): Promise<DeviceRow | undefined> {
+  return db.selectFrom('devices').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Changes columns of a device (updated_at set now) and answers the stored row. */
+export async function updateDeviceRow(
+  db: Kysely<DB>,
+  id: string,
+  set: Partial<Omit<DeviceRow, 'id' | 'sn_id' | 'updated_at'>>,
+): Promise<DeviceRow> {
+  await db.updateTable('devices').set({ ...set, updated_at: nowSeconds() }).where('id', '=', id).execute();
+  const row = await findDeviceById(db, id);
+  if (!row) throw new Error(`device ${id} vanished during its update`);
+  return row;
+}
