@@ -1,0 +1,233 @@
+import { useMemo, useState, type ReactNode } from 'react';
+import { Badge, Button, Empty, Input, Modal, Select, Space, Switch, Table, Tag, Tooltip, type TableColumnsType } from 'antd';
+import { DeleteOutlined, EditOutlined, PlusOutlined, ReloadOutlined, ToolOutlined } from '@ant-design/icons';
+import {
+  Company,
+  DeviceCategory,
+  LinkType,
+  OnlineStatus,
+  SUPER_ADMINISTRATOR,
+  calls,
+  holds,
+  type CallName,
+  type Device,
+  type DeviceListItem,
+} from '@nest/contracts';
+import { AdminPage, tablePagination, usePagedList } from '../../shared/admin';
+import { formatSeconds } from '../../shared/format';
+import { useI18n } from '../../shared/i18n';
+import { notify } from '../../shared/notify';
+import { call } from '../../shared/request';
+import { useUser } from '../../shared/session';
+import { displayName } from '../home/fleet';
+import { useFleet } from '../home/useFleet';
+import MaintenanceDrawer from './maintenance/MaintenanceDrawer';
+import { DeviceFormDialog } from './DeviceFormDialog';
+import { kindFilterOptions } from './form';
+import { blockOf, liveOf, type Block } from './rows';
+import './equipment.css';
+
+const PAGE_SIZE = 10;
+/** The calls behind the maintenance drawer (helper B2's area): any one of them shows its action. */
+const MAINTENANCE_CALLS = ['deviceUpgrade', 'deviceCalibrate', 'deviceBeacon', 'deviceAzimuth', 'deviceRtk', 'deviceLog', 'deviceOps'];
+
+const STATUS_BADGE = { 1: 'success', 2: 'default', 3: 'warning' } as const;
+
+/** equipment: the devices of the company with search, type filter and paging; add, edit, delete, enable, maintenance. */
+export default function EquipmentPage(): ReactNode {
+  const { t, lang } = useI18n();
+  const user = useUser();
+  const [modal, modalHolder] = Modal.useModal();
+  const [searchText, setSearchText] = useState('');
+  const [search, setSearch] = useState('');
+  const [kind, setKind] = useState(0);
+  const list = usePagedList<'deviceList', DeviceListItem>('deviceList', { type: kind, search }, PAGE_SIZE);
+  const fleet = useFleet();
+  const [editing, setEditing] = useState<{ device: Device | null } | null>(null);
+  const [maintained, setMaintained] = useState<DeviceListItem | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+
+  const can = (name: CallName) => holds(user?.fun_list, calls[name].access);
+  const canAdd = can('deviceAdd');
+  const canEdit = can('deviceEdit');
+  const canDelete = can('deviceDelete');
+  const canEnable = can('deviceEnable');
+  const canMaintain = MAINTENANCE_CALLS.some((n) => n in calls && can(n as CallName));
+  const isSuper = user?.fun_list.includes(SUPER_ADMINISTRATOR) ?? false;
+
+  const liveBySn = useMemo(() => new Map(fleet.devices.map((d) => [d.sn, d])), [fleet.devices]);
+  const refresh = async () => {
+    await list.reload();
+    fleet.reload();
+  };
+
+  const blockText = (b: Block): string =>
+    b.kind === 'held' ? t('equipment.hint.held', { nick: b.nick }) : b.kind === 'disabled' ? t('equipment.hint.disabled') : t('equipment.hint.shared');
+
+  const confirmDelete = (d: DeviceListItem) =>
+    modal.confirm({
+      title: t('admin.delete'),
+      content: t('admin.confirmDelete', { name: displayName(d) }),
+      okButtonProps: { danger: true, 'data-testid': 'confirm-ok' } as never,
+      onOk: async () => {
+        await call('deviceDelete', { id: d.id });
+        notify().success(t('admin.deleted'));
+        await refresh();
+      },
+    });
+
+  const confirmEnable = (d: DeviceListItem, enabled: boolean) =>
+    modal.confirm({
+      title: enabled ? t('equipment.enabledDone') : t('equipment.disabledDone'),
+      content: enabled ? t('equipment.confirmEnable', { name: displayName(d) }) : t('equipment.confirmDisable', { name: displayName(d) }),
+      okButtonProps: { danger: !enabled, 'data-testid': 'confirm-ok' } as never,
+      onOk: async () => {
+        setBusy(d.id);
+        try {
+          await call('deviceEnable', { id: d.id, enabled: enabled ? 1 : 0 });
+          notify().success(enabled ? t('equipment.enabledDone') : t('equipment.disabledDone'));
+          await refresh();
+        } finally {
+          setBusy(null);
+        }
+      },
+    });
+
+  /** An action button: hidden without the function, disabled with the reason when blocked. */
+  const action = (key: string, show: boolean, blocked: Block | null, icon: ReactNode, label: string, onClick: () => void, danger = false) =>
+    show ? (
+      <Tooltip key={key} title={blocked ? blockText(blocked) : undefined}>
+        <Button type="link" size="small" danger={danger} icon={icon} disabled={blocked !== null} onClick={onClick} data-testid={`device-${key}`}>
+          {label}
+        </Button>
+      </Tooltip>
+    ) : null;
+
+  const columns: TableColumnsType<DeviceListItem> = [
+    {
+      title: t('equipment.col.name'),
+      key: 'name',
+      render: (_, d) => (
+        <Space size={4}>
+          <span className="equipment-name">{displayName(d)}</span>
+          {d.shared && <Tag>{t('equipment.hint.shared')}</Tag>}
+        </Space>
+      ),
+    },
+    {
+      title: t('equipment.col.sn'),
+      key: 'sn',
+      render: (_, d) => (
+        <div className="equipment-sn">
+          <span>{d.sn_id}</span>
+          {d.uav_sn && d.uav_sn !== d.sn_id && <small>{d.uav_sn}</small>}
+        </div>
+      ),
+    },
+    { title: t('equipment.col.type'), key: 'type', render: (_, d) => DeviceCategory.label(d.type, lang) },
+    { title: t('equipment.col.linkType'), key: 'link', render: (_, d) => LinkType.label(d.link_type, lang) },
+    { title: t('equipment.col.address'), key: 'address', ellipsis: true, render: (_, d) => d.address || '--' },
+    {
+      title: t('equipment.col.status'),
+      key: 'status',
+      render: (_, d) => {
+        const live = liveOf(d, liveBySn.get(d.sn_id));
+        const text = live.state === 3 && live.connectedBy ? t('equipment.heldBy', { nick: live.connectedBy.nick }) : OnlineStatus.label(live.state, lang);
+        return <Badge status={STATUS_BADGE[live.state]} text={text} data-testid={`status-${d.sn_id}`} />;
+      },
+    },
+    ...(isSuper ? [{ title: t('equipment.col.company'), key: 'company', render: (_: unknown, d: DeviceListItem) => Company.label(d.company, lang) }] : []),
+    {
+      title: t('equipment.col.enabled'),
+      key: 'enabled',
+      render: (_, d) => {
+        const blocked = blockOf(d, liveOf(d, liveBySn.get(d.sn_id)), user?.u_id, 'enable');
+        return (
+          <Tooltip title={blocked ? blockText(blocked) : undefined}>
+            <Switch
+              size="small"
+              checked={d.enabled}
+              loading={busy === d.id}
+              disabled={!canEnable || blocked !== null}
+              onChange={(on) => confirmEnable(d, on)}
+              data-testid={`enable-${d.sn_id}`}
+            />
+          </Tooltip>
+        );
+      },
+    },
+    { title: t('admin.createTime'), key: 'created', render: (_, d) => formatSeconds(d.create_time) },
+    {
+      title: t('admin.actions'),
+      key: 'actions',
+      render: (_, d) => {
+        const live = liveOf(d, liveBySn.get(d.sn_id));
+        const block = (what: 'edit' | 'delete' | 'maintain') => blockOf(d, live, user?.u_id, what);
+        return (
+          <Space size={0} wrap>
+            {action(`edit-${d.sn_id}`, canEdit, block('edit'), <EditOutlined />, t('admin.edit'), () => setEditing({ device: d }))}
+            {action(`maintain-${d.sn_id}`, canMaintain, block('maintain'), <ToolOutlined />, t('equipment.action.maintenance'), () => setMaintained(d))}
+            {action(`delete-${d.sn_id}`, canDelete, block('delete'), <DeleteOutlined />, t('admin.delete'), () => confirmDelete(d), true)}
+          </Space>
+        );
+      },
+    },
+  ];
+
+  return (
+    <AdminPage
+      testId="equipment"
+      title={t('equipment.title')}
+      filters={
+        <>
+          <Input.Search
+            allowClear
+            value={searchText}
+            placeholder={t('equipment.searchPlaceholder')}
+            onChange={(e) => setSearchText(e.target.value)}
+            onSearch={(s) => setSearch(s.trim())}
+            enterButton={t('admin.search')}
+            style={{ width: 320 }}
+            data-testid="equipment-search"
+          />
+          <Select value={kind} options={kindFilterOptions(lang, t('equipment.allTypes'))} onChange={setKind} style={{ width: 160 }} data-testid="equipment-kind" />
+        </>
+      }
+      actions={
+        <>
+          <Button icon={<ReloadOutlined />} onClick={() => void refresh()}>
+            {t('admin.refresh')}
+          </Button>
+          {canAdd && (
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ device: null })} data-testid="device-add">
+              {t('admin.add')}
+            </Button>
+          )}
+        </>
+      }
+    >
+      {modalHolder}
+      <Table<DeviceListItem>
+        rowKey="id"
+        size="middle"
+        loading={list.loading}
+        columns={columns}
+        dataSource={list.rows}
+        pagination={tablePagination(list, (total) => t('admin.total', { total }))}
+        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('equipment.empty')} /> }}
+        rowClassName={(d) => (d.enabled ? '' : 'equipment-row-disabled')}
+        data-testid="equipment-table"
+      />
+      <DeviceFormDialog
+        open={editing !== null}
+        device={editing?.device ?? null}
+        onClose={() => setEditing(null)}
+        onSaved={() => {
+          setEditing(null);
+          void refresh();
+        }}
+      />
+      <MaintenanceDrawer device={maintained} onClose={() => setMaintained(null)} />
+    </AdminPage>
+  );
+}

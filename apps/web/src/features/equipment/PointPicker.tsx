@@ -1,0 +1,125 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Marker, type Map as MapLibreMap } from 'maplibre-gl';
+import type { LatLng, Theme } from '@nest/contracts';
+import { useI18n } from '../../shared/i18n';
+import { fromMap, readBasemap, toMap, type BasemapId } from '../../shared/map/basemaps';
+import { createConsoleMap } from '../../shared/map/consoleMap';
+import type { PointTarget } from './form';
+
+export type PickedPoints = Partial<Record<PointTarget, LatLng | null>>;
+
+const COLORS: Record<PointTarget, string> = { airport_point: '#2f7cf6', altn_point: '#f5a524', beacon: '#22c55e' };
+const LABEL_KEYS = { airport_point: 'equipment.point.airport', altn_point: 'equipment.point.altn', beacon: 'equipment.point.beacon' } as const;
+
+function markerElement(color: string, label: string, target: PointTarget): HTMLElement {
+  const el = document.createElement('div');
+  el.className = 'equipment-pin';
+  el.dataset.testid = `pin-${target}`;
+  el.style.setProperty('--pin-color', color);
+  const dot = document.createElement('span');
+  dot.className = 'equipment-pin-dot';
+  const text = document.createElement('span');
+  text.className = 'equipment-pin-label';
+  text.textContent = label;
+  el.append(dot, text);
+  return el;
+}
+
+/**
+ * The map of the device form: the airport coordinate, the alternate landing point and the beacon as
+ * draggable pins; a click places the `active` one. Points are WGS84 outside; on a GCJ-02 basemap (AMap)
+ * they are converted at this boundary (toMap / fromMap), so what is stored is WGS84 whatever the basemap.
+ */
+export default function PointPicker({
+  theme,
+  points,
+  active,
+  onPick,
+}: {
+  theme: Theme;
+  points: PickedPoints;
+  /** The point a click places; null: clicks do nothing. */
+  active: PointTarget | null;
+  onPick: (target: PointTarget, p: LatLng) => void;
+}): ReactNode {
+  const { t } = useI18n();
+  const container = useRef<HTMLDivElement>(null);
+  const mapRef = useRef<MapLibreMap | null>(null);
+  const markers = useRef(new Map<PointTarget, Marker>());
+  const [basemap] = useState<BasemapId>(readBasemap);
+  const [failed, setFailed] = useState(false);
+  const [ready, setReady] = useState(false);
+  const activeRef = useRef(active);
+  activeRef.current = active;
+  const pickRef = useRef(onPick);
+  pickRef.current = onPick;
+  // The first points known when the map opens decide where it looks.
+  const initial = useRef(points);
+
+  useEffect(() => {
+    if (!container.current) return;
+    let map: MapLibreMap;
+    try {
+      map = createConsoleMap(container.current, basemap, theme);
+    } catch {
+      setFailed(true);
+      return;
+    }
+    mapRef.current = map;
+    const known = Object.values(initial.current).filter((p): p is LatLng => !!p);
+    if (known.length > 0) {
+      const coords = known.map((p) => toMap(basemap, p));
+      const lngs = coords.map((c) => c[0]);
+      const lats = coords.map((c) => c[1]);
+      map.fitBounds([[Math.min(...lngs), Math.min(...lats)], [Math.max(...lngs), Math.max(...lats)]], { padding: 60, maxZoom: 16, duration: 0 });
+    }
+    map.on('load', () => setReady(true));
+    map.on('click', (e) => {
+      const target = activeRef.current;
+      if (target) pickRef.current(target, fromMap(basemap, e.lngLat.lng, e.lngLat.lat));
+    });
+    const owned = markers.current;
+    return () => {
+      owned.clear();
+      map.remove();
+      mapRef.current = null;
+    };
+    // One map per mount: the basemap is read once; points flow through the markers below.
+  }, []);
+
+  useEffect(() => {
+    const map = mapRef.current;
+    if (!map) return;
+    for (const target of Object.keys(COLORS) as PointTarget[]) {
+      const p = points[target] ?? null;
+      let marker = markers.current.get(target);
+      if (!p) {
+        marker?.remove();
+        markers.current.delete(target);
+        continue;
+      }
+      if (!marker) {
+        marker = new Marker({ element: markerElement(COLORS[target], t(LABEL_KEYS[target]), target), draggable: true, anchor: 'top', offset: [0, -10] });
+        marker.on('dragend', () => {
+          const at = marker!.getLngLat();
+          pickRef.current(target, fromMap(basemap, at.lng, at.lat));
+        });
+        marker.setLngLat(toMap(basemap, p)).addTo(map);
+        markers.current.set(target, marker);
+      } else {
+        marker.setLngLat(toMap(basemap, p));
+      }
+    }
+  }, [points, basemap, t]);
+
+  return (
+    <div className={`fleet-map equipment-map${active ? ' is-picking' : ''}`} data-testid="equipment-map" data-ready={ready ? '1' : '0'} data-basemap={basemap}>
+      <div ref={container} className="fleet-map-canvas" />
+      {failed && (
+        <div className="fleet-map-failed" role="status">
+          {t('map.unavailable')}
+        </div>
+      )}
+    </div>
+  );
+}
