@@ -2,12 +2,21 @@ import type { Kysely } from 'kysely';
 import type { DB, DeviceRow } from '../db/schema.js';
 import { loadDevices } from './store.js';
 
-/** Who sees which devices: one company, or every company (super administrator). */
+/**
+ * Who sees which devices: one company, or every company (super administrator), plus `shared`: devices of
+ * other companies shared with the user through collaboration groups (groups/shares.ts), seen but not
+ * controlled.
+ */
 export interface Scope {
   companyId: string;
   all: boolean;
+  shared?: ReadonlySet<string>;
 }
+/** Control scope: the user's company (super administrator: all). Commands, connect, settings use this. */
 export const inScope = (scope: Scope, row: Pick<DeviceRow, 'company_id'>): boolean => scope.all || row.company_id === scope.companyId;
+/** View scope: the control scope plus the devices shared with the user (list, map, live data). */
+export const sees = (scope: Scope, row: Pick<DeviceRow, 'company_id' | 'sn_id'>): boolean =>
+  inScope(scope, row) || (scope.shared?.has(row.sn_id) ?? false);
 
 /**
  * The registered devices (not deleted) in memory, by sn: the device link checks every message against it
@@ -77,8 +86,9 @@ export class DeviceDirectory {
     return this.bySn.values();
   }
 
+  /** The devices the scope sees (its own and those shared with it). */
   visible(scope: Scope): DeviceRow[] {
-    return [...this.bySn.values()].filter((r) => inScope(scope, r));
+    return [...this.bySn.values()].filter((r) => sees(scope, r));
   }
 
   onChange(listener: (changed: string[]) => void): () => void {

@@ -5,12 +5,20 @@ import type { AppDeps } from '../deps.js';
 import type { DeviceRow } from '../db/schema.js';
 import { callerOf } from '../auth/handlers.js';
 import { isSuper } from '../users/store.js';
-import { inScope, type Scope } from './directory.js';
+import { sharesOf } from '../groups/shares.js';
+import { inScope, sees, type Scope } from './directory.js';
 import { STATUS_OFFLINE } from './status.js';
 import { categoriesOfTypeFilter, deviceName, findDeviceBySn, presentDevice, queryDevices } from './store.js';
 import { positionOf } from './view.js';
 
+/** The caller's control scope (own company; super_administrator: all). */
 export const scopeOf = (caller: Caller): Scope => ({ companyId: caller.user.company_id, all: isSuper(caller.funList) });
+
+/** The caller's view scope: the control scope plus devices shared through collaboration groups (read live). */
+export const viewScopeOf = async (db: AppDeps['db'], caller: Caller): Promise<Scope> => {
+  const scope = scopeOf(caller);
+  return scope.all ? scope : { ...scope, shared: await sharesOf(db).of(caller.user.u_id) };
+};
 
 /** The drone video URL of a device: <LIVE_URL_BASE>/<sn>/index.m3u8. */
 export const liveVideoUrl = (base: string, sn: string): string => `${base}/${encodeURIComponent(sn)}/index.m3u8`;
@@ -18,12 +26,14 @@ export const liveVideoUrl = (base: string, sn: string): string => `${base}/${enc
 /**
  * Device calls:
  * - /device/list: registered devices of the caller's company (super_administrator: every company) with
- *   their live state. `type` 0 = all, else a DeviceKind code: 10 fixed nests (stable and stable_mini), 100
+ *   their live state, plus the devices shared with the caller through collaboration groups (`shared`
+ *   true: seen, not controlled). `type` 0 = all, else a DeviceKind code: 10 fixed nests (stable and stable_mini), 100
  *   mobile nests, 200 single-soldier drones; `search` matches sn, drone sn, airport and drone names and
  *   address (case-insensitive); `page` from 0, `size` (default 200). Sorted online first (1 and 3 before 2),
  *   then by name. Answers `{list: DeviceListItem[], total}`.
  * - /device/uav/type: the device type keys with their labels in the caller's language: `[{value, label}]`.
- * - /device/connect: take, renew or release the control connection (see DeviceStatusBoard). Answers
+ * - /device/connect: take, renew or release the control connection (see DeviceStatusBoard); own company
+ *   only (a shared device does not exist for it). Answers
  *   `{sn_id, state, connected_by, expires_at (s, null once released), hold_seconds}`.
  */
 export function deviceHandlers(deps: AppDeps): Handlers {
@@ -56,10 +66,14 @@ export function deviceHandlers(deps: AppDeps): Handlers {
       const { type, search, page, size } = ctx.fields;
       const categories = categoriesOfTypeFilter(type);
       if (!categories) throw new CallError(ResultCode.BAD_REQUEST, textMessage('devices.list.type'));
-      const scope = scopeOf(caller);
-      const rows = await queryDevices(db, { companyId: scope.all ? null : scope.companyId, categories, search: search || undefined });
+      const scope = await viewScopeOf(db, caller);
+      const shared = scope.shared?.size ? scope.shared : null;
+      // With shares, other companies' rows are read too and filtered to the shared ones (few devices).
+      const rows = (await queryDevices(db, { companyId: scope.all || shared ? null : scope.companyId, categories, search: search || undefined })).filter(
+        (r) => sees(scope, r),
+      );
       const locale = ctx.lang === 'zh' ? 'zh-CN' : 'en';
-      const items = rows.map((r) => listItem(r));
+      const items = rows.map((r) => (inScope(scope, r) ? listItem(r) : { ...listItem(r), shared: true }));
       const rank = (s: number) => (s === STATUS_OFFLINE ? 1 : 0);
       items.sort((a, b) => rank(a.state) - rank(b.state) || a.name.localeCompare(b.name, locale) || a.sn_id.localeCompare(b.sn_id));
       return { data: { list: items.slice(page * size, page * size + size), total: items.length } };

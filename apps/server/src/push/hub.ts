@@ -35,7 +35,8 @@ import { WebSocket, type RawData } from 'ws';
 import { decryptOaep } from '../auth/keys.js';
 import { findLiveSession, hashToken, liveSessionFunctions } from '../auth/sessions.js';
 import type { AppDeps } from '../deps.js';
-import { inScope, type Scope } from '../devices/directory.js';
+import { inScope, sees, type Scope } from '../devices/directory.js';
+import { sharesOf } from '../groups/shares.js';
 import { fleetEntryOf } from '../devices/view.js';
 import type { LiveDevice } from '../link/service.js';
 import { isSuper } from '../users/store.js';
@@ -59,7 +60,11 @@ interface Verified {
   tokenHash: string;
   /** Shown in the command audit log. */
   nick: string;
-  /** Which devices this user may see. */
+  /**
+   * Which devices this user may see (`shared`: through collaboration groups, re-read at every heartbeat,
+   * equipment verification and fleet batch, so membership changes apply without a new sign-in) and control
+   * (the company part only).
+   */
   scope: Scope;
   /** The user's functions as last read (verification, heartbeat): who gets 370. */
   funList: readonly string[];
@@ -129,15 +134,15 @@ const frameText = (data: RawData): string =>
  * - 101 heartbeat: 2000 while the session is live and its user still holds device_10 (or
  *   super_administrator); otherwise 46010 (PUSH_NOT_ALIVE) and the socket closes.
  * - 200 equipment verification: pmd = md5(token + sn_id); the socket then watches that device.
- *   The device must be registered and visible to the user (its company; super_administrator: all),
- *   else NOT_FOUND_OBJECT. After the reply the socket gets a 301 DEVICE_STATUS snapshot, then 300
+ *   The device must be registered and visible to the user (its company; super_administrator: all; or
+ *   shared with the user through a collaboration group), else NOT_FOUND_OBJECT. After the reply the socket gets a 301 DEVICE_STATUS snapshot, then 300
  *   DEVICE_TELEMETRY on every telemetry (at most the device's announced rate) and 301 on every status
  *   change; the device is asked to start its video (video on demand) while someone watches it.
  * - 210 FLEET_SUBSCRIBE `{on}`: with on, 310 FLEET_UPDATE batches every FLEET_UPDATE_PERIOD_MS with every
  *   visible device that changed since the last batch (one entry per device); the first batch, sent at
  *   once, holds every visible device with a known position.
  * - 401 CONTROL / 473 PROCESS_CONTROL: validated (contracts controlCommandData / processControlData, else
- *   BAD_REQUEST; a device outside the user's scope: NOT_FOUND_OBJECT), then run by the flight runtime
+ *   BAD_REQUEST; a device outside the user's company, shared ones included: NOT_FOUND_OBJECT), then run by the flight runtime
  *   off the socket's queue (a command may wait seconds for its device; stick frames and heartbeats must
  *   not wait behind it) and answered with its CommandAnswer (2000 / 2002); accepted stick frames get none.
  * - 370 ALARM (alarms/monitor.ts, alarms/handlers.ts through broadcastAlarm): to every verified socket
@@ -244,6 +249,8 @@ export class PushHub {
   fleetBatch(c: PushClient): void {
     const { directory, link, status } = this.deps.live;
     if (!c.verified || !c.fleet) return;
+    // Shares read now apply from the next batch (this one stays synchronous).
+    void this.refreshShares(c).catch((err: unknown) => this.log.debug({ err }, 'group shares refresh failed'));
     const sent = c.fleet;
     const entries: FleetEntry[] = [];
     const versions: [string, number][] = [];
@@ -434,6 +441,7 @@ export class PushHub {
       scope: { companyId: caller.user.company_id, all: isSuper(caller.funList) },
       funList: caller.funList,
     };
+    await this.refreshShares(client);
     client.send(ResultCode.OK, id, { u_id: caller.user.u_id });
   }
 
@@ -444,9 +452,29 @@ export class PushHub {
     return funList !== null && holds(funList, DEVICE_PUSH_FUNCTION);
   }
 
+  /**
+   * Reads the devices shared with the socket's user again (groups/shares.ts caches them briefly). A device
+   * no longer visible (membership ended, group deleted) is unwatched: its 300 / 301 frames stop.
+   */
+  private async refreshShares(client: PushClient): Promise<void> {
+    const v = client.verified;
+    if (!v || v.scope.all) return;
+    const shared = await sharesOf(this.deps.db).of(v.userId);
+    if (client.verified !== v) return;
+    v.scope = { ...v.scope, shared };
+    for (const sn of [...client.watching]) {
+      const row = this.deps.live.directory.get(sn);
+      if (row && sees(v.scope, row)) continue;
+      client.watching.delete(sn);
+      client.telemetrySentAt.delete(sn);
+      this.deps.live.video.unwatch(sn, client);
+    }
+  }
+
   private async heartbeat(client: PushClient): Promise<void> {
     const verified = client.verified;
     if (verified && (await this.stillAllowed(verified))) {
+      await this.refreshShares(client);
       return client.send(ResultCode.OK, PushMsgId.HEARTBEAT, null);
     }
     client.verified = null;
@@ -467,8 +495,9 @@ export class PushHub {
     if (!client.watching.has(snId) && client.watching.size >= PUSH_MAX_WATCHES) {
       return client.fail(ResultCode.BAD_REQUEST, id, 'push.frame.tooLarge');
     }
+    await this.refreshShares(client);
     const device = this.deps.live.directory.get(snId);
-    if (!device || !inScope(verified.scope, device)) return client.fail(ResultCode.NOT_FOUND_OBJECT, id);
+    if (!device || !sees(verified.scope, device)) return client.fail(ResultCode.NOT_FOUND_OBJECT, id);
     const fresh = !client.watching.has(snId);
     client.watching.add(snId);
     client.send(ResultCode.OK, id, { sn_id: snId });
