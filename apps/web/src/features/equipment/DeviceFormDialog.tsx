@@ -1,5 +1,5 @@
 import { Suspense, lazy, useMemo, useState, type ReactNode } from 'react';
-import { Alert, Button, Col, Form, Input, InputNumber, Modal, Row, Select, Space, Spin } from 'antd';
+import { Alert, Button, Col, Form, Input, InputNumber, Modal, Row, Select, Space, Spin, Tooltip } from 'antd';
 import { AimOutlined, CloseOutlined } from '@ant-design/icons';
 import { Company, DeviceCategory, LinkType, SUPER_ADMINISTRATOR, type Device, type DeviceTypeKeyValue, type LatLng } from '@nest/contracts';
 import { useI18n, type MessageKey } from '../../shared/i18n';
@@ -7,6 +7,7 @@ import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';
 import { useUser } from '../../shared/session';
 import { useTheme } from '../../shared/theme';
+import type { ReferencePoint } from './PointPicker';
 import { LIMITS, callFieldsOf, emptyForm, formFromDevice, formIssues, isNest, withType, type DeviceFormValues, type FormField, type PointTarget } from './form';
 
 const PointPicker = lazy(() => import('./PointPicker'));
@@ -21,18 +22,31 @@ const fmt = (p: LatLng | null | undefined): string | null => (p ? `${p.lat.toFix
 export function DeviceFormDialog({
   open,
   device,
+  reference,
   onClose,
   onSaved,
 }: {
   open: boolean;
   device: Device | null;
+  /** The other devices with a known position, drawn on the map for orientation. */
+  reference: readonly ReferencePoint[];
   onClose: () => void;
   onSaved: (d: Device) => void;
 }): ReactNode {
-  return open ? <DeviceForm device={device} onClose={onClose} onSaved={onSaved} /> : null;
+  return open ? <DeviceForm device={device} reference={reference} onClose={onClose} onSaved={onSaved} /> : null;
 }
 
-function DeviceForm({ device, onClose, onSaved }: { device: Device | null; onClose: () => void; onSaved: (d: Device) => void }): ReactNode {
+function DeviceForm({
+  device,
+  reference,
+  onClose,
+  onSaved,
+}: {
+  device: Device | null;
+  reference: readonly ReferencePoint[];
+  onClose: () => void;
+  onSaved: (d: Device) => void;
+}): ReactNode {
   const { t, lang } = useI18n();
   const theme = useTheme();
   const user = useUser();
@@ -100,8 +114,8 @@ function DeviceForm({ device, onClose, onSaved }: { device: Device | null; onClo
     </Form.Item>
   );
 
-  const beaconNumber = (key: 'lat' | 'lng' | 'height', label: string, min: number, max: number) => (
-    <Form.Item label={label} {...check(`beacon.${key}`)}>
+  const beaconNumber = (key: 'lat' | 'lng' | 'height', label: string, min: number, max: number, tooltip?: string) => (
+    <Form.Item label={label} tooltip={tooltip} {...check(`beacon.${key}`)}>
       <InputNumber
         value={v.beacon[key]}
         min={min}
@@ -236,20 +250,21 @@ function DeviceForm({ device, onClose, onSaved }: { device: Device | null; onClo
             {nest && (
               <Form.Item label={t('equipment.form.beacon')} className="equipment-beacon" {...check('beacon')}>
                 <Row gutter={8} align="bottom">
-                  <Col span={7}>{beaconNumber('lat', t('equipment.form.beaconLat'), -90, 90)}</Col>
-                  <Col span={7}>{beaconNumber('lng', t('equipment.form.beaconLng'), -180, 180)}</Col>
-                  <Col span={5}>{beaconNumber('height', t('equipment.form.beaconHeight'), -1000, 10000)}</Col>
-                  <Col span={5}>
+                  <Col span={8}>{beaconNumber('lat', t('equipment.form.beaconLat'), -90, 90)}</Col>
+                  <Col span={8}>{beaconNumber('lng', t('equipment.form.beaconLng'), -180, 180)}</Col>
+                  <Col span={6}>{beaconNumber('height', t('equipment.form.beaconHeight'), -1000, 10000, t('equipment.form.beaconHeightHint'))}</Col>
+                  <Col span={2}>
                     <Form.Item label=" ">
-                      <Button
-                        size="small"
-                        icon={<AimOutlined />}
-                        type={picking === 'beacon' ? 'primary' : 'default'}
-                        onClick={() => setPicking(picking === 'beacon' ? null : 'beacon')}
-                        data-testid="pick-beacon"
-                      >
-                        {picking === 'beacon' ? t('equipment.form.picking') : t('equipment.form.pick')}
-                      </Button>
+                      <Tooltip title={picking === 'beacon' ? t('equipment.form.picking') : t('equipment.form.pick')}>
+                        <Button
+                          size="small"
+                          icon={<AimOutlined />}
+                          type={picking === 'beacon' ? 'primary' : 'default'}
+                          onClick={() => setPicking(picking === 'beacon' ? null : 'beacon')}
+                          aria-label={t('equipment.form.pick')}
+                          data-testid="pick-beacon"
+                        />
+                      </Tooltip>
                     </Form.Item>
                   </Col>
                 </Row>
@@ -261,6 +276,7 @@ function DeviceForm({ device, onClose, onSaved }: { device: Device | null; onClo
             <Suspense fallback={<Spin />}>
               <PointPicker
                 theme={theme}
+                reference={reference.filter((r) => r.sn !== device?.sn_id)}
                 active={picking}
                 onPick={pick}
                 points={{

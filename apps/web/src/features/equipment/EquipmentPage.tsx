@@ -56,6 +56,10 @@ export default function EquipmentPage(): ReactNode {
   const isSuper = user?.fun_list.includes(SUPER_ADMINISTRATOR) ?? false;
 
   const liveBySn = useMemo(() => new Map(fleet.devices.map((d) => [d.sn, d])), [fleet.devices]);
+  const reference = useMemo(
+    () => fleet.devices.flatMap((d) => (d.position ? [{ sn: d.sn, name: d.name, position: d.position }] : [])),
+    [fleet.devices],
+  );
   const refresh = async () => {
     await list.reload();
     fleet.reload();
@@ -126,7 +130,7 @@ export default function EquipmentPage(): ReactNode {
     },
     { title: t('equipment.col.type'), key: 'type', render: (_, d) => DeviceCategory.label(d.type, lang) },
     { title: t('equipment.col.linkType'), key: 'link', render: (_, d) => LinkType.label(d.link_type, lang) },
-    { title: t('equipment.col.address'), key: 'address', ellipsis: true, render: (_, d) => d.address || '--' },
+    { title: t('equipment.col.address'), key: 'address', ellipsis: true, width: 220, render: (_, d) => d.address || '--' },
     {
       title: t('equipment.col.status'),
       key: 'status',
@@ -156,15 +160,16 @@ export default function EquipmentPage(): ReactNode {
         );
       },
     },
-    { title: t('admin.createTime'), key: 'created', render: (_, d) => formatSeconds(d.create_time) },
+    { title: t('admin.createTime'), key: 'created', render: (_, d) => <span className="equipment-nowrap">{formatSeconds(d.create_time)}</span> },
     {
       title: t('admin.actions'),
       key: 'actions',
+      width: lang === 'en' ? 300 : 220,
       render: (_, d) => {
         const live = liveOf(d, liveBySn.get(d.sn_id));
         const block = (what: 'edit' | 'delete' | 'maintain') => blockOf(d, live, user?.u_id, what);
         return (
-          <Space size={0} wrap>
+          <Space size={0}>
             {action(`edit-${d.sn_id}`, canEdit, block('edit'), <EditOutlined />, t('admin.edit'), () => setEditing({ device: d }))}
             {action(`maintain-${d.sn_id}`, canMaintain, block('maintain'), <ToolOutlined />, t('equipment.action.maintenance'), () => setMaintained(d))}
             {action(`delete-${d.sn_id}`, canDelete, block('delete'), <DeleteOutlined />, t('admin.delete'), () => confirmDelete(d), true)}
@@ -221,6 +226,7 @@ export default function EquipmentPage(): ReactNode {
       <DeviceFormDialog
         open={editing !== null}
         device={editing?.device ?? null}
+        reference={reference}
         onClose={() => setEditing(null)}
         onSaved={() => {
           setEditing(null);

@@ -8,12 +8,19 @@ import type { PointTarget } from './form';
 
 export type PickedPoints = Partial<Record<PointTarget, LatLng | null>>;
 
+/** Other devices drawn for orientation (not editable). */
+export interface ReferencePoint {
+  sn: string;
+  name: string;
+  position: LatLng;
+}
+
 const COLORS: Record<PointTarget, string> = { airport_point: '#2f7cf6', altn_point: '#f5a524', beacon: '#22c55e' };
 const LABEL_KEYS = { airport_point: 'equipment.point.airport', altn_point: 'equipment.point.altn', beacon: 'equipment.point.beacon' } as const;
 
-function markerElement(color: string, label: string, target: PointTarget): HTMLElement {
+function markerElement(color: string, label: string, target: PointTarget, labelAbove: boolean): HTMLElement {
   const el = document.createElement('div');
-  el.className = 'equipment-pin';
+  el.className = labelAbove ? 'equipment-pin is-up' : 'equipment-pin';
   el.dataset.testid = `pin-${target}`;
   el.style.setProperty('--pin-color', color);
   const dot = document.createElement('span');
@@ -21,6 +28,18 @@ function markerElement(color: string, label: string, target: PointTarget): HTMLE
   const text = document.createElement('span');
   text.className = 'equipment-pin-label';
   text.textContent = label;
+  el.append(dot, text);
+  return el;
+}
+
+function referenceElement(name: string): HTMLElement {
+  const el = document.createElement('div');
+  el.className = 'equipment-ref';
+  const dot = document.createElement('span');
+  dot.className = 'equipment-ref-dot';
+  const text = document.createElement('span');
+  text.className = 'equipment-ref-label';
+  text.textContent = name;
   el.append(dot, text);
   return el;
 }
@@ -33,11 +52,13 @@ function markerElement(color: string, label: string, target: PointTarget): HTMLE
 export default function PointPicker({
   theme,
   points,
+  reference = [],
   active,
   onPick,
 }: {
   theme: Theme;
   points: PickedPoints;
+  reference?: readonly ReferencePoint[];
   /** The point a click places; null: clicks do nothing. */
   active: PointTarget | null;
   onPick: (target: PointTarget, p: LatLng) => void;
@@ -55,6 +76,7 @@ export default function PointPicker({
   pickRef.current = onPick;
   // The first points known when the map opens decide where it looks.
   const initial = useRef(points);
+  const initialReference = useRef(reference);
 
   useEffect(() => {
     if (!container.current) return;
@@ -66,7 +88,9 @@ export default function PointPicker({
       return;
     }
     mapRef.current = map;
-    const known = Object.values(initial.current).filter((p): p is LatLng => !!p);
+    const picked = Object.values(initial.current).filter((p): p is LatLng => !!p);
+    // A new device: look at the company's other devices, where the new one most likely goes.
+    const known = picked.length > 0 ? picked : initialReference.current.map((r) => r.position);
     if (known.length > 0) {
       const coords = known.map((p) => toMap(basemap, p));
       const lngs = coords.map((c) => c[0]);
@@ -78,6 +102,9 @@ export default function PointPicker({
       const target = activeRef.current;
       if (target) pickRef.current(target, fromMap(basemap, e.lngLat.lng, e.lngLat.lat));
     });
+    for (const r of initialReference.current) {
+      new Marker({ element: referenceElement(r.name), anchor: 'top', offset: [0, -5] }).setLngLat(toMap(basemap, r.position)).addTo(map);
+    }
     const owned = markers.current;
     return () => {
       owned.clear();
@@ -99,7 +126,14 @@ export default function PointPicker({
         continue;
       }
       if (!marker) {
-        marker = new Marker({ element: markerElement(COLORS[target], t(LABEL_KEYS[target]), target), draggable: true, anchor: 'top', offset: [0, -10] });
+        // The airport's label sits above its dot, the others' below: the beacon is often on the airport itself.
+        const up = target === 'airport_point';
+        marker = new Marker({
+          element: markerElement(COLORS[target], t(LABEL_KEYS[target]), target, up),
+          draggable: true,
+          anchor: up ? 'bottom' : 'top',
+          offset: [0, up ? 10 : -10],
+        });
         marker.on('dragend', () => {
           const at = marker!.getLngLat();
           pickRef.current(target, fromMap(basemap, at.lng, at.lat));
