@@ -44,6 +44,10 @@ declare module 'fastify' {
 }
 
 /** A registered route (collected with the onRoute hook, for the registry completeness test). */
+// issue 7, helper C: device types, firmware, teaching videos
+import { deviceTypeHandlers } from './deviceTypes/index.js';
+import { firmwareHandlers, registerFirmwareRoutes } from './firmware/index.js';
+import { registerTeachingRoutes, teachingHandlers } from './teaching/index.js';
 export interface RouteEntry {
   method: string;
   url: string;
@@ -86,6 +90,9 @@ function errorCode(err: FastifyError): number {
   return ResultCode.SERVER_ERROR;
 }
 
+    ...deviceTypeHandlers(deps),
+    ...firmwareHandlers(deps),
+    ...teachingHandlers(deps),
 /**
  * Builds the Fastify app (no listen): body parsers, security headers, the envelope error and not-found
  * handlers, static resources, one route per registry call, the push hub and the web app.
@@ -190,6 +197,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     const spaFallback = await registerWebApp(app, config);
 
     app.setNotFoundHandler((request, reply) => {
+    await registerFirmwareRoutes(app, deps);
+    await registerTeachingRoutes(app, deps);
       if (spaFallback(request, reply)) return;
       const code = ResultCode.NO_SUCH_CALL;
       void reply.code(httpStatusOf(code)).send(envelope(code, headerLang(request)));

@@ -32,6 +32,8 @@
  * | SESSION_IDLE_MINUTES | 120                            | A session ends after this many minutes without a call. |
  * | SESSION_MAX_HOURS    | 12 (contracts TOKEN_COOKIE_HOURS) | Absolute session lifetime in hours, whatever the activity. |
  * | UPLOAD_MAX_MB        | 200                            | Largest file accepted in a multipart call, in MiB (form fields are limited to 64 KiB each). |
+ * | FIRMWARE_MAX_MB      | 512 (contracts FIRMWARE_MAX_BYTES) | Largest firmware package /rom/add accepts, in MiB (replaces UPLOAD_MAX_MB for that call). |
+ * | TEACHING_VIDEO_MAX_MB | 1024 (contracts TEACHING_VIDEO_MAX_BYTES) | Largest teaching video /teach/add accepts, in MiB (replaces UPLOAD_MAX_MB for that call). |
  * | TRUST_PROXY          | false                          | `true` when behind a reverse proxy / load balancer: the client address (used by sign-in throttling) is then taken from X-Forwarded-For. |
  * | WEB_DIST             | apps/web/dist                  | Directory of the built web app, served under /nest/. Relative paths are resolved from the working directory; the default is found relative to this file. |
  * | LOG_LEVEL            | info                           | fatal, error, warn, info, debug, trace or silent. |
@@ -42,6 +44,8 @@ import { fileURLToPath } from 'node:url';
 import {
   DEFAULT_SERVICE_BASES,
   DEVICE_HOLD_SECONDS,
+  FIRMWARE_MAX_BYTES,
+  TEACHING_VIDEO_MAX_BYTES,
   MAX_TELEMETRY_HZ,
   MIN_TELEMETRY_HZ,
   PASSWORD_MAX,
@@ -52,6 +56,8 @@ import {
   isAccount,
   type Service,
 } from '@nest/contracts';
+
+const MIB = 1024 * 1024;
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -99,6 +105,9 @@ export interface Config {
   sessionIdleMinutes: number;
   sessionMaxHours: number;
   uploadMaxBytes: number;
+  /** Per-call file limits of the firmware and teaching-video uploads (bytes). */
+  firmwareMaxBytes: number;
+  teachingVideoMaxBytes: number;
   trustProxy: boolean;
   webDist: string;
   logLevel: LogLevel;
@@ -277,6 +286,8 @@ export function loadConfig(env: Env = process.env): Config {
     sessionIdleMinutes: integer(env, 'SESSION_IDLE_MINUTES', 120, 1, 60 * 24 * 30),
     sessionMaxHours: integer(env, 'SESSION_MAX_HOURS', TOKEN_COOKIE_HOURS, 1, 24 * 365),
     uploadMaxBytes: integer(env, 'UPLOAD_MAX_MB', 200, 1, 100_000) * 1024 * 1024,
+    firmwareMaxBytes: integer(env, 'FIRMWARE_MAX_MB', FIRMWARE_MAX_BYTES / MIB, 1, 100_000) * MIB,
+    teachingVideoMaxBytes: integer(env, 'TEACHING_VIDEO_MAX_MB', TEACHING_VIDEO_MAX_BYTES / MIB, 1, 100_000) * MIB,
     trustProxy: trustRaw === 'true' || trustRaw === '1',
     webDist: webDistRaw === undefined ? DEFAULT_WEB_DIST : path.resolve(webDistRaw),
     logLevel: logLevel as LogLevel,

@@ -23,6 +23,7 @@ import {
   FIRMWARE_FILE_EXT,
   FIRMWARE_FILE_FIELD,
   PASSWORD_ENVELOPE_MAX,
+  TEACHING_VIDEO_FILE_FIELD,
   PERMANENT_END_TIME,
   TIMED_TASK_MIN_INTERVAL_MIN,
 } from './constants.js';
@@ -281,6 +282,14 @@ export const DEVICE_HOLD_SECONDS = 60;
 
 export const calls = {
   // ---------------------------------------------------------------- user service
+/** Function that opens the teaching-video screen; it also lets the holder list the videos (issue 7, helper C). */
+export const TEACHING_VIDEO_MENU_FUNCTION = 'menu_teachingVideos';
+/** Device kind of a teaching video: 0 (every kind) or a DeviceKind. */
+const isTeachKind = (v: number | undefined): boolean => v === undefined || v === 0 || DeviceKind.values().includes(v as never);
+const teachKindMessage = { message: 'must be 0 or a device kind' };
+const teachKindFilter = () => optionalInt(0, 1000).refine(isTeachKind, teachKindMessage);
+const teachKind = () => intDefault(0, 0, 1000).refine(isTeachKind, teachKindMessage);
+
   login: call('login', 'user', '/user/login', {
     access: 'public',
     fields: z.object({ account: account(), password: passwordEnvelope() }),
@@ -845,8 +854,54 @@ export const calls = {
       'start_time/end_time bound the recording start.',
   }),
   videoDeviceTypeList: call('videoDeviceTypeList', 'video', '/deviceType/list', {
-    access: callFunId('/video/deviceType/list'),
-    summary: 'User explain-type list (the video service twin of /deviceType/list).',
+    // The teaching-video screen's kind filter: whoever may open that screen may read it.
+    access: TEACHING_VIDEO_MENU_FUNCTION,
+    summary:
+      'User explain-type list (the video service twin of /deviceType/list): the device kinds that have teaching videos, ' +
+      '`[{cla_type, cla_name, count}]` (cla_type 0: videos for every kind), for the teaching-video filter.',
+  }),
+
+  // ---------------------------------------------------------------- teaching videos (issue 7, helper C)
+  teachList: call('teachList', 'video', '/teach/list', {
+    fields: z.object({
+      search: optionalText(64),
+      cla_type: teachKindFilter(),
+      page: page(),
+      size: size(200, 12),
+    }),
+    pmd: ['page'],
+    joint: true,
+    access: TEACHING_VIDEO_MENU_FUNCTION,
+    summary:
+      'Teaching videos, newest first (`{list: TeachingVideo[], total}`); search in title and description; cla_type filters by ' +
+      'device kind (videos for every kind, 0, are listed under each kind). preview_url / poster_url are links valid for hours.',
+  }),
+  teachAdd: call('teachAdd', 'video', '/teach/add', {
+    multipart: true,
+    fields: z.object({
+      title: requiredText(64),
+      describe: optionalText(2000),
+      notes: optionalText(500),
+      cla_type: teachKind(),
+    }),
+    pmd: ['title'],
+    joint: true,
+    summary:
+      `Upload a teaching video: the file travels in the multipart part "${TEACHING_VIDEO_FILE_FIELD}", MP4 or WebM (content ` +
+      'checked); a poster frame is made when the server has ffmpeg.',
+  }),
+  teachEdit: call('teachEdit', 'video', '/teach/edit', {
+    fields: z.object({
+      id: idField(),
+      title: requiredText(64),
+      describe: optionalText(2000),
+      notes: optionalText(500),
+      cla_type: teachKind(),
+      state: enumValueDefault(RecordState, 10),
+    }),
+    pmd: ['id', 'title'],
+    joint: true,
+    summary: 'Edit the texts of a teaching video, or delete it (state 20: the file is removed).',
   }),
 } as const satisfies Record<string, CallDef>;
 

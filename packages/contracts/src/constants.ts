@@ -80,6 +80,15 @@ const hasExt = (fileName: string, exts: readonly string[]): boolean =>
 export const isFirmwareFileName = (fileName: string): boolean => hasExt(fileName, [FIRMWARE_FILE_EXT]);
 export const isImportFileName = (fileName: string): boolean => hasExt(fileName, IMPORT_FILE_EXTS);
 
+// ---------------------------------------------------------------- firmware and teaching videos (issue 7, helper C)
+/** Largest firmware package `/rom/add` accepts (the server's default; FIRMWARE_MAX_MB moves it). */
+export const FIRMWARE_MAX_BYTES = 512 * 1024 * 1024;
+/** Teaching videos (`/teach/add`): the multipart part holding the file, the accepted extensions and the size limit. */
+export const TEACHING_VIDEO_FILE_FIELD = 'file';
+export const TEACHING_VIDEO_EXTS: readonly string[] = ['.mp4', '.webm'];
+export const TEACHING_VIDEO_MAX_BYTES = 1024 * 1024 * 1024;
+export const isTeachingVideoFileName = (fileName: string): boolean => hasExt(fileName, TEACHING_VIDEO_EXTS);
+
 /**
  * Online raster basemaps (tile URL templates). The browser draws them; the server's Content-Security-Policy
  * allows exactly their origins. AMap tiles are in GCJ-02, the others in WGS84.

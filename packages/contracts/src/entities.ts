@@ -410,7 +410,10 @@ export const deviceTypeSchema = z.object({
 });
 export type DeviceType = z.infer<typeof deviceTypeSchema>;
 
-/** A firmware package: `type` FirmwareType (17 nest); added: `file_name`, `size_kb`, `md5`, `url`. */
+/**
+ * A firmware package: `type` FirmwareType (17 nest); added: `file_name`, `size_kb`, `md5`, `sha256`, `modified_time`
+ * and `url` (an administrator's download link, valid for hours; devices download with their own credentials).
+ */
 export const firmwareSchema = z.object({
   id: id(),
   type: z.number().int(),
@@ -422,8 +425,11 @@ export const firmwareSchema = z.object({
   file_name: z.string(),
   size_kb: z.number().nonnegative(),
   md5: z.string(),
+  /** Added: SHA-256 of the whole file (lower-case hex), what a device verifies after downloading. */
+  sha256: z.string(),
   url: z.string(),
   create_time: seconds(),
+  modified_time: seconds(),
 });
 export type Firmware = z.infer<typeof firmwareSchema>;
 
@@ -483,6 +489,17 @@ export type CollaborationGroup = z.infer<typeof collaborationGroupSchema>;
  * `position` is the last known WGS84 position (nest, or the drone when flying); `stream_uav_list`'s first
  * entry is the drone video url.
  */
+  /** Added: the device kind the video teaches (DeviceKind; 0 for every kind). */
+  cla_type: z.number().int().nonnegative(),
+  /** Added: a poster frame ('' when none could be made), the file, its size and length (null when unknown). */
+  poster_url: z.string(),
+  file_name: z.string(),
+  mime: z.string(),
+  size_kb: z.number().nonnegative(),
+  duration: z.number().nonnegative().nullable(),
+  state: enumValue(RecordState),
+  create_time: seconds(),
+  modified_time: seconds(),
 export const deviceListItemSchema = deviceSchema.extend({
   name: z.string(),
   is_push_on: z.boolean(),

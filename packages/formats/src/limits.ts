@@ -84,7 +84,7 @@ export function decodeText(bytes: Uint8Array, ctx: ReadContext): string {
   const head = String.fromCharCode(...bytes.subarray(0, 200));
   const declared = /^(?:\uFEFF|\xEF\xBB\xBF)?\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(head)?.[1];
   if (declared && !/^utf-?8$/i.test(declared)) {
-    let decoder: TextDecoder;
+    let decoder: InstanceType<typeof TextDecoder>;
     try {
       decoder = new TextDecoder(declared.toLowerCase());
     } catch {

@@ -3,7 +3,9 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import type { CallName } from '@nest/contracts';
 import type { FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
 import type { UploadedFile } from './types.js';
 
 /** Largest form-encoded body (bytes). Beyond: PAYLOAD_TOO_LARGE. */
@@ -41,17 +43,29 @@ export function parseForm(text: string): FormBody {
 }
 
 /**
+ * The largest file a multipart call accepts: firmware packages and teaching videos have their own limits
+ * (larger than the general UPLOAD_MAX_MB by default), every other call the general one.
+ */
+export function multipartFileLimit(name: CallName, config: Pick<Config, 'uploadMaxBytes' | 'firmwareMaxBytes' | 'teachingVideoMaxBytes'>): number {
+  if (name === 'romAdd') return config.firmwareMaxBytes;
+  if (name === 'teachAdd') return config.teachingVideoMaxBytes;
+  return config.uploadMaxBytes;
+}
+
+/**
  * Reads a multipart body: text fields into a FormBody, files streamed to DATA_DIR/tmp (the caller removes
  * them with `removeUploads`). Limits (field size, file size, counts) are enforced by @fastify/multipart;
- * its errors propagate and are mapped by the app's error handler.
+ * `fileSize` replaces the app-wide file limit for this request. Errors propagate and are mapped by the
+ * app's error handler.
  */
 export async function readMultipart(
   request: FastifyRequest,
   tmpDir: string,
   files: UploadedFile[],
+  fileSize?: number,
 ): Promise<FormBody> {
   const body = new FormBody();
-  for await (const part of request.parts()) {
+  for await (const part of request.parts(fileSize === undefined ? undefined : { limits: { fileSize } })) {
     if (part.type === 'file') {
       await mkdir(tmpDir, { recursive: true });
       const file = path.join(tmpDir, randomUUID());

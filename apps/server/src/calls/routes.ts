@@ -17,7 +17,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { findLiveSession } from '../auth/sessions.js';
 import type { AppDeps } from '../deps.js';
-import { FormBody, readMultipart, removeUploads } from './body.js';
+import { FormBody, multipartFileLimit, readMultipart, removeUploads } from './body.js';
 import { CallError, envelope, httpStatusOf } from './errors.js';
 import type { CallContext, CallResult, Caller, Handler, Handlers, UploadedFile } from './types.js';
 import { bodyProblemError, commonFieldsSchema, issueToError } from './validate.js';
@@ -71,7 +71,7 @@ async function runCall(
     let body: FormBody;
     if (def.multipart) {
       if (!request.isMultipart()) throw new CallError(ResultCode.UNSUPPORTED_MEDIA);
-      body = await readMultipart(request, path.join(deps.config.dataDir, 'tmp'), files);
+      body = await readMultipart(request, path.join(deps.config.dataDir, 'tmp'), files, multipartFileLimit(name, deps.config));
     } else {
       if (!isForm(request) || !(request.body instanceof FormBody)) throw new CallError(ResultCode.UNSUPPORTED_MEDIA);
       body = request.body;

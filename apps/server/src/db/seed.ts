@@ -2,6 +2,7 @@ import { Company, SUPER_ADMINISTRATOR } from '@nest/contracts';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import { generatePassword, hashPassword } from '../auth/passwords.js';
+import { seedDeviceTypes } from '../deviceTypes/store.js';
 import { seedFunctionRows } from '../functions/seed.js';
 import { AccountTakenError, STATE_NORMAL, createUser, findUserByAccount } from '../users/store.js';
 import { nowSeconds } from './index.js';
@@ -12,7 +13,7 @@ export const ADMIN_BOOTSTRAP_KEY = 'bootstrap.admin';
 /** Company of the first administrator. */
 export const ADMIN_COMPANY = 'wk';
 
-/** Reference data every start makes sure of: companies and functions. Idempotent, never overwrites. */
+/** Reference data every start makes sure of: companies, functions and the device-type catalogue. Idempotent, never overwrites. */
 export async function seedReferenceData(db: Kysely<DB>): Promise<void> {
   const now = nowSeconds();
   await db
@@ -21,6 +22,7 @@ export async function seedReferenceData(db: Kysely<DB>): Promise<void> {
     .onConflict((oc) => oc.doNothing())
     .execute();
   await seedFunctionRows(db);
+  await seedDeviceTypes(db);
 }
 
 export interface AdminBootstrap {

@@ -61,3 +61,6 @@ export const CALL_FUNCTION_NAMES: Partial<Record<CallName, Text>> = {
   videoUserList: { zh: '录像列表', en: 'List recordings' },
   videoDeviceTypeList: { zh: '用户说明类型列表', en: 'User explain types' },
 };
+  // issue 7, helper C: teaching videos (listing needs menu_teachingVideos only)
+  teachAdd: { zh: '上传教学视频', en: 'Upload teaching videos' },
+  teachEdit: { zh: '编辑教学视频', en: 'Edit teaching videos' },

@@ -1,0 +1,2 @@
+export { deviceTypeHandlers } from './handlers.js';
+export { seedDeviceTypes } from './store.js';

@@ -1,0 +1,2 @@
+export { teachingHandlers } from './handlers.js';
+export { registerTeachingRoutes } from './routes.js';
