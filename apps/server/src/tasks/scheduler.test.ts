@@ -11,7 +11,9 @@ import { openDatabase, type Database } from '../db/index.js';
 import { migrateToLatest } from '../db/migrate.js';
 import type { TimedTaskRow } from '../db/schema.js';
 import type { Actor, CommandAnswer } from '../flight/types.js';
+import { MISSED_AFTER_S, STALE_CLAIM_S } from './schedule.js';
 import { createScheduler, outcomeOf } from './scheduler.js';
+import { outcomeText } from './texts.js';
 
 const NOW = 1_800_000_000;
 const quiet = { info: () => undefined, warn: () => undefined };
@@ -185,14 +187,30 @@ describe('missed-run policy', () => {
 });
 
 describe('outcome mapping', () => {
-  it('maps replies to task states', () => {
+  it('maps replies to task states and language-neutral outcome keys', () => {
     expect(outcomeOf(ok())).toEqual({ taskState: 10, text: 'sent' });
     expect(outcomeOf({ code: 2000, msg: '', data: reply('pending') }).taskState).toBe(10);
-    expect(outcomeOf(fail('offline', 1, '设备不在线'))).toEqual({ taskState: 41, text: '设备不在线' });
+    expect(outcomeOf(fail('offline', 1, '设备不在线'))).toEqual({ taskState: 41, text: 'reply:offline:1' });
     expect(outcomeOf(fail('refused', 1, 'offline by checks')).taskState).toBe(41);
-    expect(outcomeOf(fail('timeout', 14, '设备未在规定时间内响应'))).toEqual({ taskState: 40, text: '设备未在规定时间内响应' });
-    expect(outcomeOf(fail('refused', 4, '飞机电量低于 50%')).taskState).toBe(40);
-    expect(outcomeOf(fail('rejected', 15, '')).text).toBe('rejected');
+    expect(outcomeOf(fail('timeout', 14, '设备未在规定时间内响应'))).toEqual({ taskState: 40, text: 'reply:timeout:14' });
+    expect(outcomeOf(fail('refused', 4, '飞机电量低于 50%'))).toEqual({ taskState: 40, text: 'reply:refused:4' });
+    expect(outcomeOf({ code: 2002, msg: 'x', data: { ...reply('rejected', 15), one_key_error: 3 } }).text).toBe('reply:rejected:15:3');
+  });
+
+  it('shows stored outcomes in the caller language; rows written before the keys as stored', () => {
+    expect(outcomeText('sent', 'en')).toBe('Sent');
+    expect(outcomeText('sent', 'zh')).toBe('已下发');
+    expect(outcomeText('missed', 'en')).toMatch(/^Missed/);
+    expect(outcomeText('reply:offline:1', 'en')).toBe('The device is offline');
+    expect(outcomeText('reply:offline:1', 'zh')).toBe('设备不在线');
+    expect(outcomeText('reply:timeout:14', 'en')).toBe('The device did not answer in time');
+    expect(outcomeText('reply:refused:4', 'zh')).toBe('飞机电量低于 50%，请充电后再起飞');
+    expect(outcomeText('error:link down', 'en')).toBe('Send error: link down');
+    expect(outcomeText('error:link down', 'zh')).toBe('下发出错: link down');
+    // Legacy free text (the Chinese reply text) and anything unknown: as stored.
+    expect(outcomeText('设备未在规定时间内响应', 'en')).toBe('设备未在规定时间内响应');
+    expect(outcomeText('reply:bogus:1', 'en')).toBe('reply:bogus:1');
+    expect(outcomeText('', 'en')).toBe('');
   });
 
   it('records refusals and thrown errors as send failures', async () => {
@@ -204,8 +222,87 @@ describe('outcome mapping', () => {
     );
     const a = createScheduler({ db: dbA, flight, log: quiet, instanceId: 'A', now: () => NOW });
     expect(await a.tick()).toBe(3);
-    expect(await read(off.id)).toMatchObject({ task_state: 41, last_outcome: '设备不在线', claimed_by: null });
-    expect(await read(slow.id)).toMatchObject({ task_state: 40, last_outcome: '设备未在规定时间内响应' });
-    expect(await read(boom.id)).toMatchObject({ task_state: 40, last_outcome: 'link down' });
+    expect(await read(off.id)).toMatchObject({ task_state: 41, last_outcome: 'reply:offline:1', claimed_by: null });
+    expect(await read(slow.id)).toMatchObject({ task_state: 40, last_outcome: 'reply:timeout:14' });
+    expect(await read(boom.id)).toMatchObject({ task_state: 40, last_outcome: 'error:link down' });
+  });
+});
+
+describe('fake clock: on time, once, across restarts', () => {
+  it('fires exactly at its time, not a second before', async () => {
+    const task = await addTask({ task_tms: NOW + 60 });
+    const flight = fakeFlight();
+    let now = NOW;
+    const a = createScheduler({ db: dbA, flight, log: quiet, instanceId: 'A', now: () => now });
+    for (now = NOW; now < NOW + 60; now += 5) expect(await a.tick()).toBe(0);
+    now = NOW + 59;
+    expect(await a.tick()).toBe(0);
+    expect(flight.launches).toHaveLength(0);
+    expect((await read(task.id)).task_state).toBe(1);
+    now = NOW + 60;
+    expect(await a.tick()).toBe(1);
+    expect(flight.launches).toHaveLength(1);
+    const row = await read(task.id);
+    expect(row).toMatchObject({ task_state: 10, last_outcome: 'sent' });
+    expect(Number(row.last_run)).toBe(NOW + 60);
+  });
+
+  it('never fires twice with two instances polling one database on one clock, over a day of a repeating task', async () => {
+    const task = await addTask({ task_tms: NOW + 10, interval_min: 30 });
+    const flight = fakeFlight();
+    let now = NOW;
+    const a = createScheduler({ db: dbA, flight, log: quiet, instanceId: 'A', now: () => now });
+    const b = createScheduler({ db: dbB, flight, log: quiet, instanceId: 'B', now: () => now });
+    // Both poll every 30 s of fake time, racing on each pass, for 24 hours (48 slots).
+    let handled = 0;
+    for (now = NOW; now < NOW + 24 * 3600; now += 30) handled += (await Promise.all([a.tick(), b.tick()])).reduce((x, y) => x + y, 0);
+    expect(handled).toBe(48);
+    expect(flight.launches).toHaveLength(48);
+    const slots = flight.launches.map((l) => l.cmdId);
+    expect(new Set(slots).size).toBe(48);
+    expect(slots[0]).toBe(`task-${task.id}-${NOW + 10}`);
+    expect(slots[47]).toBe(`task-${task.id}-${NOW + 10 + 47 * 1800}`);
+    expect(Number((await read(task.id)).task_tms)).toBe(NOW + 10 + 48 * 1800);
+  });
+
+  it('after a restart: a run missed beyond the grace is marked missed (repeating: next slot), one within the grace fires', async () => {
+    const flight = fakeFlight();
+    let now = NOW;
+    const before = createScheduler({ db: dbA, flight, log: quiet, instanceId: 'before', now: () => now });
+    const once = await addTask({ sn_id: 'ONCE', task_tms: NOW + 100 });
+    const every = await addTask({ sn_id: 'EVERY', task_tms: NOW + 200, interval_min: 60 });
+    const late = await addTask({ sn_id: 'LATE', task_tms: NOW + 2000 });
+    expect(await before.tick()).toBe(0);
+    // The server is down from NOW + 1 until NOW + 2000 + MISSED_AFTER_S - 1; a new instance starts then.
+    now = NOW + 2000 + MISSED_AFTER_S - 1;
+    const after = createScheduler({ db: dbB, flight, log: quiet, instanceId: 'after', now: () => now });
+    expect(await after.tick()).toBe(3);
+    expect(flight.launches.map((l) => l.sn)).toEqual(['LATE']);
+    expect(await read(once.id)).toMatchObject({ task_state: 40, last_outcome: 'missed', claimed_by: null });
+    const e = await read(every.id);
+    expect(e).toMatchObject({ task_state: 40, last_outcome: 'missed' });
+    // NOW + 200 + k * 3600 > now: the first slot ahead is k = 1 (NOW + 3800 > NOW + 2599).
+    expect(Number(e.task_tms)).toBe(NOW + 200 + 3600);
+    expect(await read(late.id)).toMatchObject({ task_state: 10, last_outcome: 'sent' });
+    // The repeating task flies its next slot on time, and its outcome replaces "missed".
+    now = NOW + 3800;
+    expect(await after.tick()).toBe(1);
+    expect(await read(every.id)).toMatchObject({ task_state: 10, last_outcome: 'sent' });
+    expect(flight.launches.map((l) => l.sn)).toEqual(['LATE', 'EVERY']);
+  });
+
+  it('after an instance died mid-run: the claim is taken over once stale, with the same command id', async () => {
+    const task = await addTask({ task_tms: NOW });
+    let now = NOW;
+    // The dead instance claimed the run at NOW (its launch never recorded an outcome).
+    await dbA.updateTable('timed_tasks').set({ claimed_by: 'dead', claimed_at: NOW }).where('id', '=', task.id).execute();
+    const flight = fakeFlight();
+    const next = createScheduler({ db: dbB, flight, log: quiet, instanceId: 'next', now: () => now });
+    now = NOW + STALE_CLAIM_S;
+    expect(await next.tick()).toBe(0);
+    now = NOW + STALE_CLAIM_S + 1;
+    expect(await next.tick()).toBe(1);
+    expect(flight.launches.map((l) => l.cmdId)).toEqual([`task-${task.id}-${NOW}`]);
+    expect(await read(task.id)).toMatchObject({ task_state: 10, claimed_by: null });
   });
 });

@@ -14,7 +14,7 @@ import {
   TASK_WAITING,
   nextSlot,
 } from './schedule.js';
-import { OUTCOME_MISSED, OUTCOME_SENT } from './texts.js';
+import { OUTCOME_MISSED, OUTCOME_SENT, errorOutcome, replyOutcome } from './texts.js';
 
 /** How often due tasks are looked for. A due run fires at most this late (plus the command's own time). */
 export const POLL_MS = 5_000;
@@ -38,14 +38,14 @@ export interface SchedulerOptions {
   onChange?: (companyId: string) => void;
 }
 
-/** The outcome of one launch: the task state it leaves and the text to keep. */
+/** The outcome of one launch: the task state it leaves and the language-neutral outcome key to keep (texts.ts). */
 export function outcomeOf(answer: CommandAnswer): { taskState: number; text: string } {
   const d = answer.data;
   if (answer.code === ResultCode.OK && (d.outcome === 'ok' || d.outcome === 'pending')) {
-    return { taskState: TASK_SENT, text: answer.msg || OUTCOME_SENT };
+    return { taskState: TASK_SENT, text: OUTCOME_SENT };
   }
   const offline = d.outcome === 'offline' || d.reason === Reason.OFFLINE;
-  return { taskState: offline ? TASK_OFFLINE : TASK_FAILED, text: answer.msg || d.outcome };
+  return { taskState: offline ? TASK_OFFLINE : TASK_FAILED, text: replyOutcome(d.outcome, d.reason, d.one_key_error) };
 }
 
 /**
@@ -132,7 +132,7 @@ export function createScheduler(opts: SchedulerOptions) {
       const cmdId = `task-${row.id}-${row.task_tms}`.slice(0, 64);
       result = outcomeOf(await flight.launchMission(actor, { sn: row.sn_id, missionId: row.mission_id, cmdId }, 'zh'));
     } catch (err) {
-      result = { taskState: TASK_FAILED, text: err instanceof Error ? err.message : String(err) };
+      result = { taskState: TASK_FAILED, text: errorOutcome(err instanceof Error ? err.message : String(err)) };
     }
     await finish(row, result.taskState, result.text, now());
     log.info({ task: row.id, sn: row.sn_id, mission: row.mission_id, task_state: result.taskState, outcome: result.text }, 'timed task fired');

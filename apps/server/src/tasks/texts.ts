@@ -1,5 +1,6 @@
 import type { Lang } from '@nest/contracts';
 import type { Message } from '../calls/errors.js';
+import { verdictText, type Verdict } from '../flight/reply.js';
 
 /** Refusals and outcome texts of timed tasks, in both console languages. */
 const both =
@@ -20,16 +21,36 @@ export const TASK_TEXTS = {
     ),
 } as const;
 
-/** Stored outcomes the server writes itself (the others are the device / flight reply texts). */
+/**
+ * Stored outcomes (`last_outcome`) are language-neutral keys, localised when listed (outcomeText):
+ * - 'sent', 'missed': the server's own outcomes;
+ * - 'reply:<outcome>:<reason>[:<one_key_error>]': a refused / failed launch (CommandReason, OneKeyError);
+ * - 'error:<message>': the launch threw (an internal message, not translated).
+ * Rows written before these keys hold the reply text as it came (Chinese); they are shown as stored.
+ */
 export const OUTCOME_MISSED = 'missed';
 export const OUTCOME_SENT = 'sent';
+const REPLY_PREFIX = 'reply:';
+const ERROR_PREFIX = 'error:';
 
-/** The outcome for display: the server's own outcomes localised, reply texts as they came. */
+export const replyOutcome = (outcome: string, reason: number, oneKeyError?: number | null): string =>
+  `${REPLY_PREFIX}${outcome}:${reason}${oneKeyError !== null && oneKeyError !== undefined ? `:${oneKeyError}` : ''}`;
+export const errorOutcome = (message: string): string => `${ERROR_PREFIX}${message}`;
+
+const OUTCOME_KINDS = new Set(['ok', 'refused', 'rejected', 'timeout', 'offline', 'pending']);
+
+/** The outcome for display in the caller's language (old free-text rows as stored). */
 export function outcomeText(outcome: string, lang: Lang): string {
   if (outcome === OUTCOME_MISSED) {
     return both('错过执行时间（服务器当时未运行），未起飞', 'Missed: the server was not running at the time, not flown')(lang);
   }
   if (outcome === OUTCOME_SENT) return both('已下发', 'Sent')(lang);
+  if (outcome.startsWith(ERROR_PREFIX)) return `${both('下发出错', 'Send error')(lang)}: ${outcome.slice(ERROR_PREFIX.length)}`;
+  const m = /^reply:([a-z]+):(\d+)(?::(\d+))?$/.exec(outcome);
+  if (m && OUTCOME_KINDS.has(m[1]!)) {
+    const verdict = { outcome: m[1] as Verdict['outcome'], reason: Number(m[2]), one_key_error: m[3] === undefined ? null : Number(m[3]) };
+    return verdictText(verdict, lang);
+  }
   return outcome;
 }
 
