@@ -18,6 +18,7 @@ import { seedReferenceData } from './db/seed.js';
 import { sessionPolicyOf, type AppDeps } from './deps.js';
 import { deviceHandlers } from './devices/handlers.js';
 import { functionHandlers } from './functions/handlers.js';
+import { departmentHandlers } from './departments/index.js';
 import { startLive } from './link/runtime.js';
 import { PushHub } from './push/hub.js';
 import { DataChanges } from './push/changes.js';
@@ -76,6 +77,7 @@ export function featureHandlers(deps: AppDeps, flight: FlightRuntime, hub: PushH
     ...authHandlers(deps),
     ...userHandlers(deps),
     ...functionHandlers(deps),
+    ...departmentHandlers(deps),
     ...deviceHandlers(deps),
     ...videoHandlers(deps),
     ...planningHandlers(deps),

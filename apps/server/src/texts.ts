@@ -17,7 +17,6 @@ export const TEXTS = {
     zh: `密码长度应为 ${PASSWORD_MIN} 到 ${PASSWORD_MAX} 个字符`,
     en: `The password must have ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`,
   },
-  'users.edit.validity': { zh: '结束时间不能早于开始时间', en: 'The end time cannot be before the start time' },
   'users.edit.company': { zh: '公司不存在', en: 'The company does not exist' },
   'users.edit.function': { zh: '功能 {fun} 不存在', en: 'The function {fun} does not exist' },
   'push.frame.tooLarge': { zh: '推送消息过大', en: 'The push message is too large' },

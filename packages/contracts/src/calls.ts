@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { callFunId } from './functions.js';
+import { FUN_ID_PATTERN, callFunId } from './functions.js';
 import {
   enumValue,
   enumValueDefault,
@@ -308,10 +308,23 @@ const teachKind = () => intDefault(0, 0, 1000).refine(isTeachKind, teachKindMess
     access: 'session',
     summary: 'The signed-in user (token and pmd value empty).',
   }),
+  // Users, functions and departments (issue 7, helper A).
   userList: call('userList', 'user', '/user/list', {
-    fields: z.object({ search: optionalText(64), page: page(), size: size(200), state: optionalText(4) }),
+    fields: z.object({
+      search: optionalText(64),
+      page: page(),
+      size: size(200),
+      state: optionalText(4),
+      /** Company filter: a super administrator's choice; anyone else sees only their own company. */
+      in_com_id: optionalText(64),
+      /** Department filter (a department id). */
+      team: optionalText(64),
+    }),
     pmd: ['page'],
     joint: true,
+    summary:
+      "Users ({list: UserListItem[], total}) of the caller's company (super_administrator: every company, or in_com_id), " +
+      'filtered by search (nick, account, e-mail), state (10/20) and team; oldest first. Never a password hash.',
   }),
   userAdd: call('userAdd', 'user', '/user/add', {
     fields: z.object({
@@ -331,6 +344,10 @@ const teachKind = () => intDefault(0, 0, 1000).refine(isTeachKind, teachKindMess
     timestamp: true,
     encrypted: ['password'],
     publicKey: 'password',
+    summary:
+      'Add a user: unique account (ACCOUNT_TAKEN), password 6-32, end_time permanent (4765104000) or after start_time, ' +
+      'in_com_id another company for super_administrator only, team a department of that company, fun_json functions ' +
+      'in state 10 the caller holds (super_administrator only by a super administrator). Answers the UserListItem.',
   }),
   userEdit: call('userEdit', 'user', '/user/edit', {
     access: 'session',
@@ -360,11 +377,14 @@ const teachKind = () => intDefault(0, 0, 1000).refine(isTeachKind, teachKindMess
     fields: z.object({ u_id: requiredText(64) }),
     pmd: ['u_id'],
     joint: true,
+    summary:
+      'Delete (state 20) a user of the caller\'s company and revoke their sessions; not oneself, not the last super administrator.',
   }),
   userRecover: call('userRecover', 'user', '/user/recover', {
     fields: z.object({ u_id: requiredText(64) }),
     pmd: ['u_id'],
     joint: true,
+    summary: 'Recover (state 10) a deleted user of the caller\'s company.',
   }),
   userPsw: call('userPsw', 'user', '/user/psw', {
     access: 'session',
@@ -379,12 +399,14 @@ const teachKind = () => intDefault(0, 0, 1000).refine(isTeachKind, teachKindMess
     fields: z.object({
       name: requiredText(64),
       name_en: requiredText(64),
-      fun_id: requiredText(64),
+      fun_id: requiredText(64).regex(FUN_ID_PATTERN),
       description: requiredText(500),
       notes: optionalText(500),
+      state: enumValueDefault(RecordState, 10),
     }),
     pmd: ['fun_id'],
     joint: true,
+    summary: 'Add a function: fun_id unique, a letter then letters, digits or _ (FUN_ID_PATTERN). Answers the FunctionItem.',
   }),
   funEdit: call('funEdit', 'user', '/fun/edit', {
     fields: z.object({
@@ -393,13 +415,59 @@ const teachKind = () => intDefault(0, 0, 1000).refine(isTeachKind, teachKindMess
       name_en: requiredText(64),
       description: requiredText(500),
       notes: optionalText(500),
-      state: int(10, 20),
+      state: enumValue(RecordState),
     }),
     pmd: ['fun_id'],
     joint: true,
+    summary:
+      'Edit a function (fun_id names it and cannot change); state 20 deletes it: it then grants nothing on any call ' +
+      '(super_administrator itself cannot be deleted). Answers the FunctionItem.',
   }),
   funList: call('funList', 'user', '/fun/list', {
     fields: z.object({ search: optionalText(64), state: optionalText(4) }),
+  }),
+  teamList: call('teamList', 'user', '/team/list', {
+    fields: z.object({ in_com_id: optionalText(64) }),
+    summary:
+      "The department tree of the caller's company (super_administrator: of in_com_id): {list: DepartmentNode[], total}, " +
+      'deleted departments included (state 20), siblings by sort then name, member_count per department.',
+  }),
+  teamAdd: call('teamAdd', 'user', '/team/add', {
+    fields: z.object({
+      parent_id: optionalText(64),
+      name: requiredText(64),
+      description: optionalText(500),
+      notes: optionalText(500),
+      sort: intDefault(0, 0, 1_000_000),
+      /** Top-level department of another company: super_administrator only; a sub-department takes its parent's. */
+      in_com_id: optionalText(64),
+    }),
+    pmd: ['name'],
+    joint: true,
+    summary: 'Add a department: parent a live department of the same company, name unique among its siblings. Answers the Department.',
+  }),
+  teamEdit: call('teamEdit', 'user', '/team/edit', {
+    fields: z.object({
+      id: idField(),
+      parent_id: optionalText(64),
+      name: requiredText(64),
+      description: optionalText(500),
+      notes: optionalText(500),
+      /** Absent: kept. 20 deletes (same rules as /team/delete), 10 restores. */
+      state: optionalEnumValue(RecordState),
+      sort: intDefault(0, 0, 1_000_000),
+    }),
+    pmd: ['id', 'name'],
+    joint: true,
+    summary:
+      'Edit or move a department: the new parent must be a live department of the same company and neither the ' +
+      'department itself nor one below it; name unique among siblings. Answers the Department.',
+  }),
+  teamDelete: call('teamDelete', 'user', '/team/delete', {
+    fields: z.object({ id: idField() }),
+    pmd: ['id'],
+    joint: true,
+    summary: 'Delete (state 20) a department that has no users (state 10) and no live sub-departments; the refusal names how many.',
   }),
 
   // ---------------------------------------------------------------- device service

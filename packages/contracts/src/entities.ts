@@ -433,7 +433,11 @@ export const firmwareSchema = z.object({
 });
 export type Firmware = z.infer<typeof firmwareSchema>;
 
-/** A department; `parent_id` is '' for a top-level department. */
+/**
+ * A department; `parent_id` is '' for a top-level department. Added: `company_id` (departments of one
+ * company form one tree), `sort` (order among siblings), `member_count` (users in state 10 whose `team` is
+ * this department), `create_time`.
+ */
 export const departmentSchema = z.object({
   id: id(),
   parent_id: z.string(),
@@ -441,8 +445,28 @@ export const departmentSchema = z.object({
   description: z.string(),
   notes: z.string(),
   state: enumValue(RecordState),
+  company_id: z.string(),
+  sort: z.number().int(),
+  member_count: z.number().int().nonnegative(),
+  create_time: seconds(),
 });
 export type Department = z.infer<typeof departmentSchema>;
+
+/** A department with its sub-departments, as /team/list answers them. */
+export type DepartmentNode = Department & { children: DepartmentNode[] };
+export const departmentNodeSchema: z.ZodType<DepartmentNode> = z.lazy(() =>
+  departmentSchema.extend({ children: z.array(departmentNodeSchema) }),
+);
+
+/**
+ * A row of /user/list: the user (password always '', token always '') plus `team_name` (the department's
+ * name, '' when none or gone) and `create_time`.
+ */
+export const userListItemSchema = userSchema.extend({
+  team_name: z.string(),
+  create_time: seconds(),
+});
+export type UserListItem = z.infer<typeof userListItemSchema>;
 
 /** A recording of a nest's outside camera; `url` (added) plays it. */
 export const recordingVideoSchema = z.object({

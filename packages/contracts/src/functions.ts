@@ -15,3 +15,11 @@ export function holds(funList: readonly string[] | undefined, funId: string | nu
   if (!funList) return false;
   return funList.includes(SUPER_ADMINISTRATOR) || funList.includes(funId);
 }
+
+/**
+ * A function id as /fun/add accepts it: a letter, then letters, digits and underscores (the shape of
+ * `menu_<name>` and of `callFunId` paths), at most 64 characters. It travels in JSON lists and is shown in
+ * the console, so nothing else is allowed.
+ */
+export const FUN_ID_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+export const isFunId = (id: string): boolean => FUN_ID_PATTERN.test(id);

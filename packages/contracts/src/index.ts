@@ -16,3 +16,4 @@ export * from './device-link.js';
 export * from './flight.js';
 export * from './alarms.js';
 export * from './stats.js';
+export * from './departments.js';

@@ -5,6 +5,7 @@ import { nowSeconds, type Database } from '../db/index.js';
 import type { DB, UserRow } from '../db/schema.js';
 import type { Caller } from '../calls/types.js';
 import { STATE_NORMAL, parseFunList } from '../users/store.js';
+import { grantedFunctions } from '../functions/store.js';
 
 /**
  * Sessions live in the database (several server instances can share them). The token is 32 random bytes
@@ -78,7 +79,8 @@ export async function findLiveSession(db: Database, token: string, policy: Sessi
   if (now - lastSeen >= TOUCH_INTERVAL_SECONDS) {
     await db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', sessionId).execute();
   }
-  return { sessionId, token, user, funList: parseFunList(user.fun_list) };
+  // Deleted functions (state 20) grant nothing, from this call on.
+  return { sessionId, token, user, funList: await grantedFunctions(db, parseFunList(user.fun_list)) };
 }
 
 /**
@@ -96,7 +98,7 @@ export async function liveSessionFunctions(db: Database, sessionId: string, poli
     .where('sessions.expires_at', '>', now)
     .where('sessions.last_seen_at', '>', now - policy.idleSeconds)
     .executeTakeFirst();
-  return row !== undefined && userStatus(row, now) === 'ok' ? parseFunList(row.fun_list) : null;
+  return row !== undefined && userStatus(row, now) === 'ok' ? grantedFunctions(db, parseFunList(row.fun_list)) : null;
 }
 
 export async function revokeSession(db: Kysely<DB>, sessionId: string): Promise<void> {

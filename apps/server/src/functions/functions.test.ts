@@ -84,3 +84,107 @@ describe('/fun/list', () => {
     expect((await allowed.call('funList')).body.code).toBe(ResultCode.OK);
   });
 });
+
+const addFields = (over: Record<string, string | number> = {}) => ({
+  name: '巡检报表',
+  name_en: 'Inspection reports',
+  fun_id: `report_${Date.now() % 1e6}_${Math.floor(Math.random() * 1000)}`,
+  description: '查看巡检报表 / Reads inspection reports',
+  notes: '',
+  ...over,
+});
+const countFunctions = async () => Number((await server.db.selectFrom('functions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+
+describe('/fun/add', () => {
+  it('adds a function at the end of the list, in state 10 unless told', async () => {
+    const fields = addFields({ notes: 'custom' });
+    const res = await admin.call<FunctionItem>('funAdd', fields);
+    expect(res.body.code).toBe(ResultCode.OK);
+    expect(functionItemSchema.strict().parse(res.body.data)).toEqual({ ...fields, state: 10 });
+    const list = (await admin.call<ListData>('funList')).body.data.list;
+    expect(list.at(-1)!.fun_id).toBe(fields.fun_id);
+    const deleted = await admin.call<FunctionItem>('funAdd', addFields({ state: 20 }));
+    expect(deleted.body.data.state).toBe(20);
+  });
+
+  it('refuses missing fields, unsafe ids and taken ids (case-insensitively), changing nothing', async () => {
+    const before = await countFunctions();
+    for (const field of ['name', 'name_en', 'fun_id', 'description'] as const) {
+      expect((await admin.call('funAdd', addFields({ [field]: '' }))).body).toMatchObject({ code: ResultCode.BAD_REQUEST, msg: `Field ${field} is required` });
+    }
+    for (const fun_id of ['1abc', 'a b', 'a-b', '<b>', 'x'.repeat(65)]) {
+      expect((await admin.call('funAdd', addFields({ fun_id }))).body.code).toBe(ResultCode.BAD_REQUEST);
+    }
+    expect((await admin.call('funAdd', addFields({ fun_id: 'a.b' }))).body.msg).toBe('Field fun_id is invalid');
+    expect((await admin.call('funAdd', addFields({ fun_id: 'USER_LIST' }))).body).toMatchObject({ code: ResultCode.BAD_REQUEST, msg: 'The function id user_list already exists' });
+    expect((await admin.call('funAdd', addFields({ fun_id: 'user_list' }), { lang: 'zh' })).body.msg).toBe('功能标识 user_list 已存在');
+    expect((await admin.call('funAdd', addFields({ state: 15 }))).body.msg).toBe('Field state is invalid');
+    expect(await countFunctions()).toBe(before);
+  });
+
+  it('needs fun_add', async () => {
+    const c = await userClient(server, { funList: ['fun_list', 'fun_edit'] });
+    const res = await c.call('funAdd', addFields());
+    expect(res.status).toBe(401);
+    const allowed = await userClient(server, { funList: ['fun_add'] });
+    expect((await allowed.call('funAdd', addFields())).body.code).toBe(ResultCode.OK);
+  });
+});
+
+describe('/fun/edit', () => {
+  it('edits the texts and notes; fun_id names the function and stays', async () => {
+    const fields = addFields();
+    await admin.call('funAdd', fields);
+    const res = await admin.call<FunctionItem>('funEdit', { ...fields, name: '新名称', name_en: 'New name', description: 'Changed', notes: 'n', state: 10 });
+    expect(res.body.data).toEqual({ fun_id: fields.fun_id, name: '新名称', name_en: 'New name', description: 'Changed', notes: 'n', state: 10 });
+    expect((await admin.call('funEdit', { ...fields, fun_id: 'no_such_function', state: 10 })).body).toMatchObject({
+      code: ResultCode.NOT_FOUND_OBJECT,
+      msg: 'The function no_such_function does not exist',
+    });
+  });
+
+  it('refuses bad input and keeps the row', async () => {
+    const fields = addFields();
+    await admin.call('funAdd', fields);
+    expect((await admin.call('funEdit', { ...fields, name: '', state: 10 })).body.msg).toBe('Field name is required');
+    expect((await admin.call('funEdit', { ...fields, description: ' ', state: 10 })).body.msg).toBe('Field description is required');
+    expect((await admin.call('funEdit', { ...fields, state: 15 })).body.msg).toBe('Field state is invalid');
+    expect((await admin.call('funEdit', { ...fields, name_en: 'x'.repeat(65), state: 10 })).body.msg).toBe('Field name_en is too long');
+    const row = await server.db.selectFrom('functions').selectAll().where('fun_id', '=', fields.fun_id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ name: fields.name, name_en: fields.name_en, description: fields.description, state: 10 });
+  });
+
+  it('a deleted function grants nothing from the next call on, is listed as deleted, and a restore gives it back', async () => {
+    const c = await userClient(server, { funList: ['fun_list', 'user_list'] });
+    expect((await c.call('funList')).body.code).toBe(ResultCode.OK);
+    const item = (await admin.call<ListData>('funList', { search: 'fun_list' })).body.data.list.find((f) => f.fun_id === 'fun_list')!;
+    expect((await admin.call('funEdit', { ...item, state: 20 })).body.code).toBe(ResultCode.OK);
+    const denied = await c.call('funList');
+    expect(denied.status).toBe(401);
+    expect(denied.body.code).toBe(ResultCode.NO_PERMISSION);
+    // The user keeps it on file; userInfo answers only what grants access now.
+    expect((await c.call<{ fun_list: string[] }>('userInfo')).body.data.fun_list).toEqual(['user_list']);
+    const deleted = await admin.call<ListData>('funList', { state: 20 });
+    expect(deleted.body.data.list.map((f) => f.fun_id)).toContain('fun_list');
+    // A super administrator is not affected.
+    expect((await admin.call('funList')).body.code).toBe(ResultCode.OK);
+    expect((await admin.call('funEdit', { ...item, state: 10 })).body.code).toBe(ResultCode.OK);
+    expect((await c.call('funList')).body.code).toBe(ResultCode.OK);
+  });
+
+  it('will not delete super_administrator', async () => {
+    const item = (await admin.call<ListData>('funList', { search: 'super_administrator' })).body.data.list.find((f) => f.fun_id === SUPER_ADMINISTRATOR)!;
+    const res = await admin.call('funEdit', { ...item, state: 20 });
+    expect(res.body).toMatchObject({ code: ResultCode.BAD_REQUEST, msg: 'The super administrator function cannot be deleted' });
+    expect((await admin.call('funEdit', { ...item, notes: 'still here', state: 10 })).body.code).toBe(ResultCode.OK);
+  });
+
+  it('needs fun_edit', async () => {
+    const fields = addFields();
+    await admin.call('funAdd', fields);
+    const c = await userClient(server, { funList: ['fun_list', 'fun_add'] });
+    expect((await c.call('funEdit', { ...fields, state: 20 })).status).toBe(401);
+    const row = await server.db.selectFrom('functions').select('state').where('fun_id', '=', fields.fun_id).executeTakeFirstOrThrow();
+    expect(row.state).toBe(10);
+  });
+});

@@ -12,6 +12,11 @@ export const CALL_FUNCTION_NAMES: Partial<Record<CallName, Text>> = {
   funAdd: { zh: '新增功能', en: 'Add functions' },
   funEdit: { zh: '编辑功能', en: 'Edit functions' },
   funList: { zh: '功能列表', en: 'List functions' },
+  // Departments (issue 7, helper A)
+  teamList: { zh: '部门列表', en: 'List departments' },
+  teamAdd: { zh: '新增部门', en: 'Add departments' },
+  teamEdit: { zh: '编辑部门', en: 'Edit departments' },
+  teamDelete: { zh: '删除部门', en: 'Delete departments' },
   deviceList: { zh: '设备列表', en: 'List devices' },
   userGetDeviceType: { zh: '无人机类型', en: 'Drone types' },
   deviceAdd: { zh: '新增设备', en: 'Add devices' },

@@ -1,39 +1,88 @@
-import { ResultCode, RecordState, holds, isEmail, type ParsedFields } from '@nest/contracts';
+import { PERMANENT_END_TIME, ResultCode, RecordState, SUPER_ADMINISTRATOR, holds, isEmail, type Lang, type ParsedFields } from '@nest/contracts';
+import type { Kysely } from 'kysely';
 import { CallError, badField, textMessage } from '../calls/errors.js';
 import type { Caller, Handlers } from '../calls/types.js';
 import type { AppDeps } from '../deps.js';
-import type { UserRow, UserUpdate } from '../db/schema.js';
+import type { DB, UserRow, UserUpdate } from '../db/schema.js';
 import { callerOf } from '../auth/handlers.js';
 import { hashDigest, openPasswordEnvelope, passwordLengthOk, verifyDigest } from '../auth/passwords.js';
 import { revokeUserSessions } from '../auth/sessions.js';
 import { accountKey, clearAccount, isThrottled, recordFailure } from '../auth/throttle.js';
+import { liveDepartment } from '../departments/store.js';
+import { functionStates } from '../functions/store.js';
 import { USER_EDIT_FUNCTION } from '../functions/seed.js';
 import { nowSeconds } from '../db/index.js';
 import {
   AccountTakenError,
+  STATE_DELETED,
+  STATE_NORMAL,
   accountTaken,
+  createUser,
   findCompany,
   findUserById,
   isSuper,
+  listUsers,
+  otherActiveSupers,
   parseFunList,
+  presentListItems,
   presentUser,
   updateUser,
 } from './store.js';
+import { USER_TEXTS } from './texts.js';
+
+const refuse = (message: (lang: Lang) => string, code: number = ResultCode.BAD_REQUEST) => new CallError(code, message);
 
 /**
- * Own-account calls: /user/info, /user/edit, /user/psw.
+ * The functions a caller may give a user. Each must exist; a function newly granted (not already in
+ * `current`) must be in state 10, must not be super_administrator unless the caller is one, and must be
+ * held by the caller unless the caller is a super administrator. Functions the user already had may stay
+ * (also deleted ones: they grant nothing while deleted, and come back with a restore).
+ */
+async function checkGrants(db: Kysely<DB>, caller: Caller, wanted: readonly string[], current: ReadonlySet<string>): Promise<string[]> {
+  const list = [...new Set(wanted)];
+  const states = await functionStates(db, list);
+  const callerSuper = isSuper(caller.funList);
+  for (const fun of list) {
+    const state = states.get(fun);
+    if (state === undefined) throw new CallError(ResultCode.BAD_REQUEST, textMessage('users.edit.function', { fun }));
+    if (current.has(fun)) continue;
+    if (state !== STATE_NORMAL) throw refuse(USER_TEXTS.inactiveFunction(fun));
+    if (!callerSuper && (fun === SUPER_ADMINISTRATOR || !caller.funList.includes(fun))) throw new CallError(ResultCode.NO_PERMISSION);
+  }
+  return list;
+}
+
+/** A department id for a user of `companyId`: '' or a live department of that company. */
+async function checkTeam(db: Kysely<DB>, companyId: string, team: string): Promise<string> {
+  if (team && !(await liveDepartment(db, companyId, team))) throw refuse(USER_TEXTS.noDepartment);
+  return team;
+}
+
+/** A user the caller may manage: any for a super administrator, else one of the same company who is not a super administrator. */
+function checkManageable(caller: Caller, target: UserRow): void {
+  if (isSuper(caller.funList)) return;
+  if (target.company_id !== caller.user.company_id || isSuper(parseFunList(target.fun_list))) throw new CallError(ResultCode.NO_PERMISSION);
+}
+
+/**
+ * Users: own-account calls (/user/info, /user/edit, /user/psw) and user management (/user/list, /user/add,
+ * /user/edit of others, /user/delete, /user/recover). Company scope: a super administrator manages every
+ * company; anyone else the users of their own company who are not super administrators.
  *
  * /user/edit rules (access 'session' in the registry, so the rest is checked here):
  * - anyone may edit themselves: nick, phone (the account), email, notes;
  * - the privileged fields (state, start_time, end_time, in_com_id, team, fun_json, password) count only
  *   for a caller holding user_edit (super_administrator holds everything);
  * - nobody changes their own fun_list, state or validity;
- * - editing another user needs user_edit, the same company unless super_administrator, and only a
- *   super_administrator may edit a super_administrator or grant that function; a non-super editor may only
- *   grant functions they hold themselves (existing ones of the target may stay);
- * - moving a user to another company needs super_administrator;
+ * - editing another user needs user_edit and the scope above; only a super administrator grants
+ *   super_administrator; a non-super editor may only grant functions they hold themselves (existing ones of
+ *   the target may stay); newly granted functions must be in state 10;
+ * - moving a user to another company needs super_administrator; the department (team) must be a live
+ *   department of the user's company whenever it or the company changes;
+ * - the last active super administrator cannot be disabled or lose super_administrator;
  * - a new password (non-empty envelope; needs user_edit) is re-hashed and revokes every session of that
- *   user (the caller's own too when editing themselves).
+ *   user (the caller's own too when editing themselves); an empty one keeps the old password;
+ * - fun_list changes count from the user's next call: the router reads fun_list with the session each call.
  */
 export function userHandlers(deps: AppDeps): Handlers {
   const { db, keys, config } = deps;
@@ -44,6 +93,15 @@ export function userHandlers(deps: AppDeps): Handlers {
     return presentUser(row, await findCompany(db, row.company_id), token, lang);
   }
 
+  /** The digest of a new password envelope after its checks, or null for an empty one. */
+  function newDigest(envelope: string | undefined): string | null {
+    if (!envelope) return null;
+    const secret = openPasswordEnvelope(keys.password, envelope);
+    if (!secret) throw new CallError(ResultCode.DECRYPT_FAILED);
+    if (!passwordLengthOk(secret.n)) throw new CallError(ResultCode.BAD_REQUEST, textMessage('users.password.length'));
+    return secret.d;
+  }
+
   async function privilegedPatch(
     caller: Caller,
     target: UserRow,
@@ -51,51 +109,125 @@ export function userHandlers(deps: AppDeps): Handlers {
     patch: UserUpdate,
   ): Promise<string | null> {
     const callerSuper = isSuper(caller.funList);
-    patch.team = f.team ?? '';
+    let companyId = target.company_id;
     if (f.in_com_id && f.in_com_id !== target.company_id) {
       const company = await findCompany(db, f.in_com_id);
       if (!company) throw new CallError(ResultCode.BAD_REQUEST, textMessage('users.edit.company'));
       if (company.id !== target.company_id) {
         if (!callerSuper) throw new CallError(ResultCode.NO_PERMISSION);
-        patch.company_id = company.id;
+        patch.company_id = companyId = company.id;
       }
     }
-    let digest: string | null = null;
-    if (f.password) {
-      const secret = openPasswordEnvelope(keys.password, f.password);
-      if (!secret) throw new CallError(ResultCode.DECRYPT_FAILED);
-      if (!passwordLengthOk(secret.n)) throw new CallError(ResultCode.BAD_REQUEST, textMessage('users.password.length'));
-      digest = secret.d;
-    }
+    const team = f.team ?? '';
+    patch.team = team !== target.team || companyId !== target.company_id ? await checkTeam(db, companyId, team) : team;
+    const digest = newDigest(f.password);
     // The slow hash comes last, once every cheap check passed.
     const newHash = () => (digest === null ? null : hashDigest(digest, config.scrypt));
     if (target.u_id === caller.user.u_id) return newHash();
 
     if (!RecordState.has(f.state)) throw badField('state');
     patch.state = f.state;
-    if (f.end_time < f.start_time) throw new CallError(ResultCode.BAD_REQUEST, textMessage('users.edit.validity'));
+    if (f.end_time <= f.start_time) throw refuse(USER_TEXTS.validity);
     patch.start_time = f.start_time;
     patch.end_time = f.end_time;
 
-    const wanted = [...new Set(f.fun_json)];
-    const current = new Set(parseFunList(target.fun_list));
-    const known = new Set(
-      wanted.length === 0
-        ? []
-        : (await db.selectFrom('functions').select('fun_id').where('fun_id', 'in', wanted).execute()).map((r) => r.fun_id),
-    );
-    for (const fun of wanted) {
-      if (!known.has(fun)) throw new CallError(ResultCode.BAD_REQUEST, textMessage('users.edit.function', { fun }));
-      if (!callerSuper && !current.has(fun) && !caller.funList.includes(fun)) throw new CallError(ResultCode.NO_PERMISSION);
-    }
+    const current = parseFunList(target.fun_list);
+    const wanted = await checkGrants(db, caller, f.fun_json, new Set(current));
+    const losesSuper = isSuper(current) && target.state === STATE_NORMAL && (!isSuper(wanted) || f.state !== STATE_NORMAL);
+    if (losesSuper && (await otherActiveSupers(db, target.u_id)) === 0) throw refuse(USER_TEXTS.lastSuper);
     patch.fun_list = JSON.stringify(wanted);
     return newHash();
   }
 
+  /** The target of /user/delete and /user/recover, checked against the caller's scope. */
+  async function manageable(caller: Caller, uId: string): Promise<UserRow> {
+    const target = await findUserById(db, uId);
+    if (!target) throw new CallError(ResultCode.NOT_FOUND_OBJECT);
+    checkManageable(caller, target);
+    return target;
+  }
+
   return {
+    userList: async (ctx) => {
+      const caller = callerOf(ctx.caller);
+      const { search, state, in_com_id, team, page, size } = ctx.fields;
+      let stateValue: number | undefined;
+      if (state !== undefined) {
+        stateValue = /^\d+$/.test(state) ? Number(state) : NaN;
+        if (!RecordState.has(stateValue)) throw badField('state');
+      }
+      let companyId = caller.user.company_id;
+      if (isSuper(caller.funList)) companyId = in_com_id ?? '';
+      else if (in_com_id && in_com_id !== companyId) throw new CallError(ResultCode.NO_PERMISSION);
+      const { list, total } = await listUsers(db, { search, state: stateValue, companyId: companyId || undefined, team, page, size });
+      return { data: { list: await presentListItems(db, list, ctx.lang), total } };
+    },
+
+    userAdd: async (ctx) => {
+      const caller = callerOf(ctx.caller);
+      const f = ctx.fields;
+      const email = f.email ?? '';
+      if (email && !isEmail(email)) throw badField('email');
+      const company = await findCompany(db, f.in_com_id || caller.user.company_id);
+      if (!company) throw new CallError(ResultCode.BAD_REQUEST, textMessage('users.edit.company'));
+      if (company.id !== caller.user.company_id && !isSuper(caller.funList)) throw new CallError(ResultCode.NO_PERMISSION);
+      const endTime = f.end_time >= PERMANENT_END_TIME ? PERMANENT_END_TIME : f.end_time;
+      if (endTime <= f.start_time) throw refuse(USER_TEXTS.validity);
+      const team = await checkTeam(db, company.id, f.team ?? '');
+      const funList = await checkGrants(db, caller, f.fun_json, new Set());
+      if (await accountTaken(db, f.phone)) throw new CallError(ResultCode.ACCOUNT_TAKEN);
+      const digest = newDigest(f.password);
+      if (digest === null) throw badField('password', 'calls.field.required');
+      const passwordHash = await hashDigest(digest, config.scrypt);
+      try {
+        const row = await createUser(db, {
+          nick: f.nick,
+          account: f.phone,
+          email,
+          passwordHash,
+          companyId: company.id,
+          funList,
+          startTime: f.start_time,
+          endTime,
+          team,
+          notes: f.notes ?? '',
+        });
+        const [item] = await presentListItems(db, [row], ctx.lang);
+        return { data: item };
+      } catch (err) {
+        if (err instanceof AccountTakenError) throw new CallError(ResultCode.ACCOUNT_TAKEN);
+        throw err;
+      }
+    },
+
+    userDelete: async (ctx) => {
+      const caller = callerOf(ctx.caller);
+      const target = await manageable(caller, ctx.fields.u_id);
+      if (target.u_id === caller.user.u_id) throw refuse(USER_TEXTS.notSelf);
+      if (target.state === STATE_DELETED) throw refuse(USER_TEXTS.alreadyDeleted);
+      if (isSuper(parseFunList(target.fun_list)) && (await otherActiveSupers(db, target.u_id)) === 0) throw refuse(USER_TEXTS.lastSuper);
+      await db.transaction().execute(async (trx) => {
+        await updateUser(trx, target.u_id, { state: STATE_DELETED });
+        await revokeUserSessions(trx, target.u_id);
+      });
+      const [item] = await presentListItems(db, [{ ...target, state: STATE_DELETED }], ctx.lang);
+      return { data: item };
+    },
+
+    userRecover: async (ctx) => {
+      const caller = callerOf(ctx.caller);
+      const target = await manageable(caller, ctx.fields.u_id);
+      if (target.state !== STATE_DELETED) throw refuse(USER_TEXTS.notDeleted);
+      await updateUser(db, target.u_id, { state: STATE_NORMAL });
+      const [item] = await presentListItems(db, [{ ...target, state: STATE_NORMAL }], ctx.lang);
+      return { data: item };
+    },
+
     userInfo: async (ctx) => {
       const caller = callerOf(ctx.caller);
-      return { data: presentUser(caller.user, await findCompany(db, caller.user.company_id), caller.token, ctx.lang) };
+      const user = presentUser(caller.user, await findCompany(db, caller.user.company_id), caller.token, ctx.lang);
+      // The functions that grant access now (deleted ones left out), so the menu shows what the calls allow.
+      return { data: { ...user, fun_list: caller.funList } };
     },
 
     userEdit: async (ctx) => {
@@ -107,8 +239,7 @@ export function userHandlers(deps: AppDeps): Handlers {
       const canEdit = holds(caller.funList, USER_EDIT_FUNCTION);
       if (!self) {
         if (!canEdit) throw new CallError(ResultCode.NO_PERMISSION);
-        const outOfScope = target.company_id !== caller.user.company_id || isSuper(parseFunList(target.fun_list));
-        if (!isSuper(caller.funList) && outOfScope) throw new CallError(ResultCode.NO_PERMISSION);
+        checkManageable(caller, target);
       }
 
       const email = f.email ?? '';

@@ -6,6 +6,7 @@ import {
   type Lang,
   type RecordState,
   type User,
+  type UserListItem,
 } from '@nest/contracts';
 import { sql, type Kysely } from 'kysely';
 import { nowSeconds } from '../db/index.js';
@@ -117,6 +118,8 @@ export interface UserListQuery {
   search?: string;
   state?: number;
   companyId?: string;
+  /** Department id. */
+  team?: string;
   page?: number;
   size?: number;
 }
@@ -128,6 +131,7 @@ export async function listUsers(db: Kysely<DB>, query: UserListQuery = {}): Prom
   let q = db.selectFrom('users');
   if (query.state !== undefined) q = q.where('state', '=', query.state);
   if (query.companyId) q = q.where('company_id', '=', query.companyId);
+  if (query.team) q = q.where('team', '=', query.team);
   if (query.search) {
     const pattern = likePattern(query.search);
     q = q.where((eb) =>
@@ -140,7 +144,7 @@ export async function listUsers(db: Kysely<DB>, query: UserListQuery = {}): Prom
   }
   const size = query.size ?? 1000;
   const [list, count] = await Promise.all([
-    q.selectAll().orderBy('created_at').orderBy('u_id').limit(size).offset((query.page ?? 0) * size).execute(),
+    q.selectAll().orderBy('created_at').orderBy('nick').orderBy('u_id').limit(size).offset((query.page ?? 0) * size).execute(),
     q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { list, total: Number(count.n) };
@@ -176,4 +180,43 @@ export function presentUser(row: UserRow, company: CompanyRow | undefined, token
     password: '',
     token,
   };
+}
+
+/** A stored fun_list naming super_administrator (the JSON text holds the id in quotes; `_` escaped). */
+const SUPER_PATTERN = `%"${SUPER_ADMINISTRATOR.replace(/_/g, '\\_')}"%`;
+
+/** Active (state 10) super administrators other than `exceptUserId`. */
+export async function otherActiveSupers(db: Kysely<DB>, exceptUserId: string): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('state', '=', STATE_NORMAL)
+    .where('fun_list', 'like', sql<string>`${SUPER_PATTERN} escape '\\'`)
+    .where('u_id', '<>', exceptUserId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Rows of /user/list: the user as the browser stores it (no token, no password) plus the department name
+ * and the creation time. Companies and departments are read once for the whole page.
+ */
+export async function presentListItems(db: Kysely<DB>, rows: readonly UserRow[], lang: Lang): Promise<UserListItem[]> {
+  if (rows.length === 0) return [];
+  const companies = new Map((await db.selectFrom('companies').selectAll().execute()).map((c) => [c.id, c]));
+  const teamIds = [...new Set(rows.map((r) => r.team).filter(Boolean))];
+  const teams = new Map(
+    teamIds.length === 0
+      ? []
+      : (await db.selectFrom('departments').select(['id', 'name', 'company_id']).where('id', 'in', teamIds).execute()).map((d) => [d.id, d]),
+  );
+  return rows.map((row) => {
+    const team = teams.get(row.team);
+    return {
+      ...presentUser(row, companies.get(row.company_id), '', lang),
+      // A department of another company (the user moved) is not this user's department any more.
+      team_name: team && team.company_id === row.company_id ? team.name : '',
+      create_time: row.created_at,
+    };
+  });
 }

@@ -1,0 +1,1 @@
+export { departmentHandlers } from './handlers.js';
