@@ -27,6 +27,9 @@ import { registerScreenResources, registerStaticResources } from './static/route
 import { startUptimeRecorder, statsHandlers } from './stats/index.js';
 import { registerResultZip } from './media/zip.js';
 import { registerMaps } from './maps/routes.js';
+// Offline map downloads, device network, navigation environment (issue 7, D2)
+import { registerMapDownloads } from './maps/index.js';
+import { networkHandlers } from './network/index.js';
 import { planningHandlers, registerPlanningRoutes } from './missions/index.js';
 import { registerWebApp } from './static/web.js';
 import { userHandlers } from './users/handlers.js';
@@ -81,6 +84,7 @@ export function featureHandlers(deps: AppDeps, flight: FlightRuntime, hub: PushH
     ...deviceHandlers(deps),
     ...videoHandlers(deps),
     ...planningHandlers(deps),
+    ...networkHandlers(deps),
   };
 }
 
@@ -184,10 +188,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerScreenResources(app, deps);
     registerResultZip(app, deps);
     await registerMediaRoutes(app, config);
-    registerMaps(app, config);
+    const basemap = registerMaps(app, config);
     registerPlanningRoutes(app, deps);
     await registerMediaUpload(app, deps, hub);
-    registerCalls(app, deps, { ...featureHandlers(deps, flight, hub), ...options.handlers });
+    registerCalls(app, deps, { ...featureHandlers(deps, flight, hub), ...registerMapDownloads(app, deps, basemap, hub), ...options.handlers });
     app.route({
       method: 'GET',
       url: PUSH_PATH,

@@ -53,6 +53,7 @@ import {
 import { ALARM_NOTE_MAX, AlarmKind } from './alarms.js';
 import { ANALYSIS_MAX_DAYS, SORTIE_ORDERS } from './stats.js';
 import { AZIMUTH_INVALID, WAYPOINT_LIMITS, beaconSchema, latLngSchema, waypointSchema } from './entities.js';
+import { MAP_DOWNLOAD_MAX_ZOOM, MAP_DOWNLOAD_MIN_ZOOM, MAP_DOWNLOAD_STATES, MERCATOR_MAX_LAT } from './mapDownload.js';
 
 /**
  * The call registry (SPEC section 7). Every call the browser makes is declared here once; the server
@@ -886,25 +887,52 @@ const teachKind = () => intDefault(0, 0, 1000).refine(isTeachKind, teachKindMess
     summary: 'Edit a collaboration group, or delete it (state 20).',
   }),
 
+  // ---- device network and navigation environment (issue 7, D2): contracts network.ts
+  linkStats: call('linkStats', 'device', '/link/stats', {
+    summary:
+      'The device network of the caller\'s company (super_administrator: all): the broker, and per device its link type, ' +
+      'online state, last heard, telemetry rate, messages per minute, dropped messages by reason and command round trips.',
+  }),
+  deviceNavEnv: call('deviceNavEnv', 'device', '/device/navEnv', {
+    fields: z.object({ sn_id: optionalText(64) }),
+    summary:
+      'The satellite navigation environment of the visible devices (or one sn_id): GNSS satellites, fix, RTK status, ' +
+      'Ntrip state, typical accuracy, home and alternate points, from the live telemetry.',
+  }),
+
   // ---------------------------------------------------------------- map (zone) and video services
+  // ---- offline map downloads (issue 7, D2): contracts mapDownload.ts
   mapDown: call('mapDown', 'zone', '/map/down', {
     fields: z
       .object({
-        type: optionalInt(0, 1000),
-        min_lat: optionalNum(-90, 90),
-        min_lng: optionalNum(-180, 180),
-        max_lat: optionalNum(-90, 90),
-        max_lng: optionalNum(-180, 180),
+        name: optionalText(64),
+        min_lat: num(-MERCATOR_MAX_LAT, MERCATOR_MAX_LAT),
+        min_lng: num(-180, 180),
+        max_lat: num(-MERCATOR_MAX_LAT, MERCATOR_MAX_LAT),
+        max_lng: num(-180, 180),
+        min_zoom: int(MAP_DOWNLOAD_MIN_ZOOM, MAP_DOWNLOAD_MAX_ZOOM),
+        max_zoom: int(MAP_DOWNLOAD_MIN_ZOOM, MAP_DOWNLOAD_MAX_ZOOM),
       })
-      .refine(
-        (b) => {
-          const given = [b.min_lat, b.min_lng, b.max_lat, b.max_lng].filter((v) => v !== undefined).length;
-          if (given === 0) return true;
-          return given === 4 && b.min_lat! <= b.max_lat! && b.min_lng! <= b.max_lng!;
-        },
-        { message: 'bounds need all four values, min not above max' },
-      ),
-    summary: 'Zone polygons (and device markers) for the map, optionally within a WGS84 box and of one zone type.',
+      .refine((b) => b.min_lat < b.max_lat && b.min_lng < b.max_lng, { message: 'min below max for latitude and longitude' })
+      .refine((b) => b.min_zoom <= b.max_zoom, { message: 'min_zoom not above max_zoom' }),
+    pmd: ['min_zoom', 'max_zoom'],
+    joint: true,
+    summary:
+      'Start an offline map download: every tile of the WGS84 box at zooms min_zoom..max_zoom (0-10) is cut into ' +
+      'the server\'s offline tile store by a background job; refused above MAP_DOWNLOAD_MAX_TILES tiles or with ' +
+      'MAP_DOWNLOAD_MAX_ACTIVE jobs of the company unfinished. Answers {id, total}; progress arrives as push 391.',
+  }),
+  mapDownList: call('mapDownList', 'zone', '/map/downList', {
+    fields: z.object({ state: z.preprocess((v) => (v === '' ? undefined : v), z.enum(MAP_DOWNLOAD_STATES as [string, ...string[]]).optional()), page: page(), size: size(200) }),
+    pmd: ['page'],
+    joint: true,
+    summary: 'Download jobs of the caller\'s company (super_administrator: all), newest first: {list: MapDownload[], total}.',
+  }),
+  mapDownCancel: call('mapDownCancel', 'zone', '/map/downCancel', {
+    fields: z.object({ id: requiredText(64) }),
+    pmd: ['id'],
+    joint: true,
+    summary: 'Cancel a waiting or running download job (tiles already cut stay in the store). Answers the job.',
   }),
   videoUserList: call('videoUserList', 'video', '/video/user/list', {
     fields: timeRanged({

@@ -27,6 +27,8 @@ export const PushMsgId = {
   ALARM: 370,
   /** Server -> client: the company's sorties / results / alarms / tasks changed (stats.ts dataChangedPush). */
   DATA_CHANGED: 380,
+  /** Server -> client: progress of an offline map download job (contracts mapDownloadPush), to the sockets of the user who started it. */
+  MAP_DOWNLOAD: 391,
 } as const;
 export type PushMsgId = (typeof PushMsgId)[keyof typeof PushMsgId];
 

@@ -63,6 +63,11 @@ export const CALL_FUNCTION_NAMES: Partial<Record<CallName, Text>> = {
   comAdd: { zh: '新增协同分组', en: 'Add collaboration groups' },
   comEdit: { zh: '编辑协同分组', en: 'Edit collaboration groups' },
   mapDown: { zh: '离线地图下载', en: 'Download offline maps' },
+  // issue 7, D2: download jobs, device network, navigation environment
+  mapDownList: { zh: '离线地图下载任务', en: 'Offline map download jobs' },
+  mapDownCancel: { zh: '取消离线地图下载', en: 'Cancel offline map downloads' },
+  linkStats: { zh: '组网状态', en: 'Device network statistics' },
+  deviceNavEnv: { zh: '导航环境', en: 'Navigation environment' },
   videoUserList: { zh: '录像列表', en: 'List recordings' },
   videoDeviceTypeList: { zh: '用户说明类型列表', en: 'User explain types' },
 };

@@ -28,6 +28,7 @@ import {
 } from '@nest/contracts';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import type { DeviceRow } from '../db/schema.js';
+import { LinkCounters } from './stats.js';
 
 /** What the link needs to know about registered devices (the DeviceDirectory). */
 export interface DeviceLookup {
@@ -151,6 +152,8 @@ export class LinkService extends EventEmitter<LinkEvents> {
   private readyPromise: Promise<void>;
   private markReady!: () => void;
   readonly stats = { received: 0, accepted: 0, dropped: {} as Partial<Record<DropReason, number>> };
+  /** Per-device counts for /link/stats (counting only). */
+  readonly counters = new LinkCounters();
 
   constructor(private readonly opts: LinkOptions) {
     super();
@@ -253,12 +256,15 @@ export class LinkService extends EventEmitter<LinkEvents> {
     return new Promise<CommandOutcome>((resolve) => {
       let attempts = 0;
       let timer: NodeJS.Timeout | null = null;
+      let sentAt = 0;
       const send = () => {
         attempts++;
+        sentAt = Date.now();
         this.client?.publish(topic, payload, { qos: CHANNEL_QOS.commands.qos });
         timer = setTimeout(() => {
           if (this.stopped || attempts > resends) {
             this.pending.delete(tid);
+            if (!this.stopped) this.counters.timeout(sn);
             resolve({ status: 'timeout', tid, attempts });
             return;
           }
@@ -270,6 +276,8 @@ export class LinkService extends EventEmitter<LinkEvents> {
         resolve: (reply) => {
           if (timer) clearTimeout(timer);
           this.pending.delete(tid);
+          // Round trip of the last (re-)send; 'server stopping' answers are not replies.
+          if (!this.stopped) this.counters.roundTrip(sn, Date.now() - sentAt);
           resolve({ status: reply.result === 0 ? 'ok' : 'failed', tid, attempts, reply });
         },
         offline: opts.abortOffline
@@ -325,7 +333,7 @@ export class LinkService extends EventEmitter<LinkEvents> {
         if (data.data.rate_hz !== undefined) d.rateHz = data.data.rate_hz;
         if (data.data.firmware !== undefined) d.firmware = data.data.firmware;
         if (data.data.online) d.heardAt = now;
-        this.accept();
+        this.accept(t.sn, channel);
         if (d.online !== data.data.online) this.setOnline(d, data.data.online, now);
         if (data.data.online) this.scheduleSweep();
         return;
@@ -337,7 +345,7 @@ export class LinkService extends EventEmitter<LinkEvents> {
         const d = this.heard(t.sn, now);
         d.telemetry = data.data;
         d.telemetryAt = now;
-        this.accept();
+        this.accept(t.sn, channel);
         this.emit('telemetry', t.sn, d);
         return;
       }
@@ -348,7 +356,7 @@ export class LinkService extends EventEmitter<LinkEvents> {
         // Retained state says nothing about being online now: do not count it as heard.
         const d = this.entry(t.sn, now);
         d.state = data.data;
-        this.accept();
+        this.accept(t.sn, channel);
         this.emit('state', t.sn, d);
         return;
       }
@@ -356,7 +364,7 @@ export class LinkService extends EventEmitter<LinkEvents> {
         const data = eventData.safeParse(m.data);
         if (!data.success) return this.drop('bad_data', topic, issues(data.error));
         this.heard(t.sn, now);
-        this.accept();
+        this.accept(t.sn, channel);
         this.client?.publish(
           topicOf(t.sn, 'events_reply'),
           JSON.stringify(linkMessage(m.method, { result: 0 }, { tid: m.tid, bid: m.bid })),
@@ -378,15 +386,16 @@ export class LinkService extends EventEmitter<LinkEvents> {
         const p = this.pending.get(m.tid);
         // A reply for another device's command, or a late repeat: not ours to resolve.
         if (!p || p.sn !== t.sn) return this.drop('unmatched_reply', topic, m.tid);
-        this.accept();
+        this.accept(t.sn, channel);
         p.resolve(data.data);
         return;
       }
     }
   }
 
-  private accept(): void {
+  private accept(sn: string, channel: DeviceChannel): void {
     this.stats.accepted++;
+    this.counters.accepted(sn, channel === 'telemetry');
   }
 
   private entry(sn: string, now: number): LiveDevice {
@@ -469,6 +478,9 @@ export class LinkService extends EventEmitter<LinkEvents> {
 
   private drop(reason: DropReason, topic: string, detail?: string): void {
     this.stats.dropped[reason] = (this.stats.dropped[reason] ?? 0) + 1;
+    // Per device only when the sender is a registered device (not unknown senders or malformed topics).
+    const sn = parseTopic(topic)?.sn;
+    if (sn && reason !== 'unknown_device' && reason !== 'bad_topic' && this.opts.devices.get(sn)) this.counters.dropped(sn, reason);
     this.logOnce(`${reason}:${topic}`, 'warn', { topic, reason, detail, dropped: this.stats.dropped[reason] }, 'device link: message dropped');
   }
 

@@ -115,6 +115,22 @@ export class Basemap {
     }
   }
 
+  /**
+   * Cuts and stores the given tiles that are not in the file yet, in one transaction (a download job's
+   * batch). Answers how many were cut now (the others were stored already).
+   */
+  precut(tiles: readonly (readonly [z: number, x: number, y: number])[]): number {
+    let cut = 0;
+    this.store.transaction(() => {
+      for (const [z, x, y] of tiles) {
+        if (!isTileInRange(z, x, y) || z <= this.completeZoom || this.store.get(z, x, y) !== undefined) continue;
+        this.store.put(z, x, y, this.cut(z, x, y));
+        cut++;
+      }
+    });
+    return cut;
+  }
+
   /** Ends a running build after its current batch. */
   stop(): void {
     this.stopped = true;

@@ -18,6 +18,11 @@ const LOADERS: Readonly<Record<string, Loader>> = {
   'features/panorama': () => import('../features/results/PanoramaPage'),
   'features/routeReplay': () => import('../features/routeReplay/RouteReplayPage'),
   'features/dataAnalyse': () => import('../features/dataAnalyse/DataAnalysePage'),
+  // issue 7, D2
+  'features/outLineMap': () => import('../features/outLineMap/OutLineMapPage'),
+  'features/googleMap': () => import('../features/googleMap/GoogleMapPage'),
+  'features/networkingItem': () => import('../features/networkingItem/NetworkPage'),
+  'features/navigationEnvironment': () => import('../features/navigationEnvironment/NavEnvPage'),
 };
 
 const cache = new Map<string, LazyExoticComponent<ComponentType>>();

@@ -1,5 +1,10 @@
 import type { Catalog } from './zh-CN';
 import { resultsEn } from '../../features/results/messages';
+// Offline map, Google map, networking, navigation environment (issue 7, D2)
+import { offlineMapEn } from '../../features/outLineMap/messages';
+import { googleMapEn } from '../../features/googleMap/messages';
+import { networkEn } from '../../features/networkingItem/messages';
+import { navEnvEn } from '../../features/navigationEnvironment/messages';
 import { replayEn } from '../../features/routeReplay/messages';
 import { analysisEn } from '../../features/dataAnalyse/messages';
 import { alarmsEn } from '../../features/alarms/messages';
@@ -494,4 +499,9 @@ export const enUS: Catalog = {
   analysis: analysisEn,
   alarms: alarmsEn,
   dashboard: dashboardEn,
+  // issue 7, D2
+  offlineMap: offlineMapEn,
+  googleMap: googleMapEn,
+  network: networkEn,
+  navEnv: navEnvEn,
 };

@@ -1,4 +1,9 @@
 import { resultsZh } from '../../features/results/messages';
+// Offline map, Google map, networking, navigation environment (issue 7, D2)
+import { offlineMapZh } from '../../features/outLineMap/messages';
+import { googleMapZh } from '../../features/googleMap/messages';
+import { networkZh } from '../../features/networkingItem/messages';
+import { navEnvZh } from '../../features/navigationEnvironment/messages';
 import { replayZh } from '../../features/routeReplay/messages';
 import { analysisZh } from '../../features/dataAnalyse/messages';
 import { alarmsZh } from '../../features/alarms/messages';
@@ -496,6 +501,11 @@ export const zhCN = {
   analysis: analysisZh,
   alarms: alarmsZh,
   dashboard: dashboardZh,
+  // issue 7, D2
+  offlineMap: offlineMapZh,
+  googleMap: googleMapZh,
+  network: networkZh,
+  navEnv: navEnvZh,
 };
 
 export type Catalog = typeof zhCN;

@@ -1,0 +1,1 @@
+export { networkHandlers } from './handlers.js';

@@ -1,0 +1,186 @@
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Alert, Button, Empty, Input, Table, Tag, Tooltip } from 'antd';
+import { ReloadOutlined } from '@ant-design/icons';
+import { NtripState, RtkStatus, calls, formatDistanceText, holds, type NavEnv } from '@nest/contracts';
+import { AdminPage } from '../../shared/admin';
+import { useI18n } from '../../shared/i18n';
+import { call } from '../../shared/request';
+import { useUser } from '../../shared/session';
+import { FIX_COLORS, formatAccuracy, formatLatLng, summarise } from './format';
+import './navEnv.css';
+
+/** How often /device/navEnv is read while the page is visible. */
+export const NAV_ENV_POLL_MS = 2_500;
+const PAGE_SIZE = 20;
+
+const isVisible = () => typeof document === 'undefined' || document.visibilityState !== 'hidden';
+
+/**
+ * Navigation environment (menu navigationEnvironment): per device the satellites in view, the fix, the RTK
+ * status (RtkStatus 0-4) and Ntrip state (NtripState 0-11), the typical accuracy of the fix, the position,
+ * the home and alternate landing points, from /device/navEnv.
+ *
+ * This screen polls its call instead of listening to push: SPEC section 2 says the push connection is NOT
+ * recreated when the tab becomes visible again on this route (the route guard's NO_PUSH_REFRESH), so after
+ * the tab was hidden the socket may be gone or stale here. Polling every NAV_ENV_POLL_MS while the page is
+ * visible (paused while hidden, read at once when it shows again) keeps the figures fresh either way.
+ */
+export default function NavEnvPage(): ReactNode {
+  const { t, lang } = useI18n();
+  const user = useUser();
+  const allowed = holds(user?.fun_list, calls.deviceNavEnv.access);
+  const [list, setList] = useState<NavEnv[]>([]);
+  const [at, setAt] = useState<number | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [failed, setFailed] = useState(false);
+  const [visible, setVisible] = useState(isVisible);
+  const [search, setSearch] = useState('');
+  const busy = useRef(false);
+
+  const load = useCallback(
+    async (quiet: boolean) => {
+      if (!allowed || busy.current) {
+        setLoading(false);
+        return;
+      }
+      busy.current = true;
+      try {
+        const res = await call<'deviceNavEnv', { list: NavEnv[] }>('deviceNavEnv', {}, { quiet });
+        setList(res?.list ?? []);
+        setAt(Date.now());
+        setFailed(false);
+      } catch {
+        setFailed(true);
+      } finally {
+        busy.current = false;
+        setLoading(false);
+      }
+    },
+    [allowed],
+  );
+
+  useEffect(() => {
+    const onVisibility = () => setVisible(isVisible());
+    document.addEventListener('visibilitychange', onVisibility);
+    return () => document.removeEventListener('visibilitychange', onVisibility);
+  }, []);
+
+  useEffect(() => {
+    if (!visible) return;
+    void load(true);
+    const timer = setInterval(() => void load(true), NAV_ENV_POLL_MS);
+    return () => clearInterval(timer);
+  }, [visible, load]);
+
+  const rows = useMemo(() => {
+    const q = search.trim().toLowerCase();
+    return q ? list.filter((d) => d.name.toLowerCase().includes(q) || d.sn_id.toLowerCase().includes(q)) : list;
+  }, [list, search]);
+  const summary = useMemo(() => summarise(list), [list]);
+  const locale = lang === 'zh' ? 'zh-CN' : 'en-GB';
+  const clock = (ms: number) => new Date(ms).toLocaleTimeString(locale, { hour12: false });
+
+  const columns = [
+    {
+      title: t('navEnv.field.device'),
+      key: 'device',
+      render: (_: unknown, d: NavEnv) => (
+        <div>
+          <div>{d.name}</div>
+          <div className="nav-env-muted">{d.sn_id}</div>
+        </div>
+      ),
+    },
+    { title: t('navEnv.field.online'), key: 'online', width: 80, render: (_: unknown, d: NavEnv) => <Tag color={d.online ? 'green' : undefined}>{t(d.online ? 'navEnv.online' : 'navEnv.offline')}</Tag> },
+    {
+      title: t('navEnv.field.satellites'),
+      key: 'sats',
+      width: 120,
+      render: (_: unknown, d: NavEnv) => (d.gnss ? `${d.gnss.satellites} / ${d.gnss.rtk_satellites}` : <span className="nav-env-muted">{t('navEnv.noTelemetry')}</span>),
+    },
+    { title: t('navEnv.field.fix'), key: 'fix', width: 120, render: (_: unknown, d: NavEnv) => (d.gnss ? <Tag color={FIX_COLORS[d.gnss.fix]}>{t(`navEnv.fix.${d.gnss.fix}`)}</Tag> : t('navEnv.none')) },
+    { title: t('navEnv.field.rtk'), key: 'rtk', width: 150, render: (_: unknown, d: NavEnv) => (d.gnss ? `${d.gnss.rtk_status} · ${RtkStatus.label(d.gnss.rtk_status, lang)}` : t('navEnv.none')) },
+    { title: t('navEnv.field.ntrip'), key: 'ntrip', width: 170, render: (_: unknown, d: NavEnv) => (d.gnss ? `${d.gnss.ntrip_state} · ${NtripState.label(d.gnss.ntrip_state, lang)}` : t('navEnv.none')) },
+    {
+      title: <Tooltip title={t('navEnv.accuracyNote')}>{t('navEnv.field.accuracy')}</Tooltip>,
+      key: 'accuracy',
+      width: 110,
+      render: (_: unknown, d: NavEnv) => {
+        const v = formatAccuracy(d.gnss?.accuracy_m ?? null);
+        return v ? t('navEnv.accuracyValue', { v }) : t('navEnv.none');
+      },
+    },
+    {
+      title: t('navEnv.field.position'),
+      key: 'position',
+      width: 200,
+      render: (_: unknown, d: NavEnv) =>
+        d.gnss ? (
+          <div>
+            <div className="nav-env-num">{formatLatLng(d.gnss)}</div>
+            <div className="nav-env-muted">{t('navEnv.distance', { d: formatDistanceText(d.gnss.home_distance) })}</div>
+          </div>
+        ) : (
+          t('navEnv.none')
+        ),
+    },
+    {
+      title: t('navEnv.field.home'),
+      key: 'home',
+      width: 200,
+      render: (_: unknown, d: NavEnv) =>
+        d.home ? (
+          <div>
+            <div className="nav-env-num">{formatLatLng(d.home)}</div>
+            <div className="nav-env-muted">{t(`navEnv.homeSource.${d.home.source}`)}</div>
+          </div>
+        ) : (
+          t('navEnv.none')
+        ),
+    },
+    { title: t('navEnv.field.alternate'), key: 'alternate', width: 180, render: (_: unknown, d: NavEnv) => (d.alternate ? <span className="nav-env-num">{formatLatLng(d.alternate)}</span> : t('navEnv.none')) },
+    { title: t('navEnv.field.updated'), key: 'at', width: 100, render: (_: unknown, d: NavEnv) => (d.at ? clock(d.at) : t('navEnv.none')) },
+  ];
+
+  return (
+    <AdminPage
+      title={t('navEnv.title')}
+      testId="nav-env"
+      filters={<Input.Search allowClear placeholder={t('navEnv.search')} value={search} onChange={(e) => setSearch(e.target.value)} style={{ width: 240 }} />}
+      actions={
+        <>
+          <span className="nav-env-muted" data-testid="nav-env-polling">
+            {visible ? t('navEnv.polling', { s: NAV_ENV_POLL_MS / 1000 }) : t('navEnv.paused')}
+            {at !== null && ` · ${t('navEnv.updatedAt', { time: clock(at) })}`}
+          </span>
+          <Button icon={<ReloadOutlined />} onClick={() => void load(false)}>
+            {t('navEnv.refresh')}
+          </Button>
+        </>
+      }
+    >
+      <p className="nav-env-muted nav-env-subtitle">{t('navEnv.subtitle')}</p>
+      {!allowed && <Alert type="warning" showIcon title={t('admin.noPermission')} />}
+      {failed && <Alert type="error" showIcon title={t('navEnv.loadFailed')} />}
+      <div className="nav-env-tiles" data-testid="nav-env-summary">
+        {(['devices', 'fixed', 'weak', 'noData'] as const).map((k) => (
+          <div key={k} className={`nav-env-tile${k === 'weak' && summary.weak > 0 ? ' is-warn' : ''}`}>
+            <span>{t(`navEnv.summary.${k}`)}</span>
+            <strong>{summary[k]}</strong>
+          </div>
+        ))}
+      </div>
+      <Table<NavEnv>
+        rowKey="sn_id"
+        size="small"
+        loading={loading}
+        dataSource={rows}
+        columns={columns}
+        scroll={{ x: 1500 }}
+        locale={{ emptyText: <Empty description={list.length === 0 ? t('navEnv.empty') : t('navEnv.noMatch')} /> }}
+        pagination={{ pageSize: PAGE_SIZE, showSizeChanger: false, size: 'small', showTotal: (n) => t('admin.total', { total: n }) }}
+        data-testid="nav-env-table"
+      />
+    </AdminPage>
+  );
+}

@@ -1,0 +1,203 @@
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Alert, Button, Empty, Input, Switch, Table, Tag, Tooltip } from 'antd';
+import { ReloadOutlined } from '@ant-design/icons';
+import { LinkType, calls, holds, type LinkDeviceStats, type LinkStats } from '@nest/contracts';
+import { AdminPage } from '../../shared/admin';
+import { useI18n } from '../../shared/i18n';
+import { call } from '../../shared/request';
+import { useUser } from '../../shared/session';
+import { ago, dropEntries, droppedTotal, filterDevices, formatRate, reasonKey } from './format';
+import './network.css';
+
+/** The statistics are read again this often while the screen is open. */
+export const NETWORK_REFRESH_MS = 3_000;
+const PAGE_SIZE = 20;
+
+/**
+ * Networking (menu networkingItem): the fleet's device network. The console talks to devices through one
+ * MQTT broker (embedded in the server, or external); this screen shows that broker and, per device, how its
+ * link is doing (/link/stats): link type, online, last heard, telemetry rate, messages per minute, dropped
+ * messages by reason and command round trips. Read every NETWORK_REFRESH_MS; search and paging in the page.
+ */
+export default function NetworkPage(): ReactNode {
+  const { t, lang } = useI18n();
+  const user = useUser();
+  const allowed = holds(user?.fun_list, calls.linkStats.access);
+  const [stats, setStats] = useState<LinkStats | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [failed, setFailed] = useState(false);
+  const [search, setSearch] = useState('');
+  const [onlyOnline, setOnlyOnline] = useState(false);
+  const busy = useRef(false);
+
+  const load = useCallback(
+    async (quiet: boolean) => {
+      if (!allowed || busy.current) {
+        setLoading(false);
+        return;
+      }
+      busy.current = true;
+      try {
+        setStats(await call<'linkStats', LinkStats>('linkStats', {}, { quiet }));
+        setFailed(false);
+      } catch {
+        setFailed(true);
+      } finally {
+        busy.current = false;
+        setLoading(false);
+      }
+    },
+    [allowed],
+  );
+
+  useEffect(() => {
+    void load(false);
+    const timer = setInterval(() => void load(true), NETWORK_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [load]);
+
+  const rows = useMemo(() => filterDevices(stats?.devices ?? [], search, onlyOnline), [stats, search, onlyOnline]);
+  const now = stats?.at ?? Date.now();
+  const agoText = (at: number) => {
+    const a = ago(at, now);
+    return t(a.unit === 's' ? 'network.agoSeconds' : a.unit === 'min' ? 'network.agoMinutes' : 'network.agoHours', { n: a.n });
+  };
+  const time = stats ? new Date(stats.at).toLocaleTimeString(lang === 'zh' ? 'zh-CN' : 'en-GB', { hour12: false }) : '';
+
+  const columns = [
+    {
+      title: t('network.field.device'),
+      key: 'device',
+      render: (_: unknown, d: LinkDeviceStats) => (
+        <div>
+          <div>{d.name}</div>
+          <div className="network-muted">{d.sn_id}</div>
+        </div>
+      ),
+    },
+    { title: t('network.field.linkType'), key: 'link', width: 150, render: (_: unknown, d: LinkDeviceStats) => LinkType.label(d.link_type, lang) },
+    {
+      title: t('network.field.online'),
+      key: 'online',
+      width: 120,
+      render: (_: unknown, d: LinkDeviceStats) =>
+        d.state === 3 ? <Tag color="orange">{t('network.held')}</Tag> : d.online ? <Tag color="green">{t('network.online')}</Tag> : <Tag>{t('network.offline')}</Tag>,
+    },
+    { title: t('network.field.heard'), key: 'heard', width: 120, render: (_: unknown, d: LinkDeviceStats) => (d.heard_at ? agoText(d.heard_at) : <span className="network-muted">{t('network.never')}</span>) },
+    {
+      title: t('network.field.rate'),
+      key: 'rate',
+      width: 190,
+      render: (_: unknown, d: LinkDeviceStats) =>
+        d.rate_hz === null ? '—' : t('network.rateValue', { measured: formatRate(d.telemetry_hz), announced: formatRate(d.rate_hz) }),
+    },
+    { title: t('network.field.messages'), dataIndex: 'messages_per_min', key: 'messages', width: 110, render: (v: number) => formatRate(v) },
+    {
+      title: t('network.field.dropped'),
+      key: 'dropped',
+      render: (_: unknown, d: LinkDeviceStats) => {
+        const entries = dropEntries(d.dropped);
+        if (entries.length === 0) return <span className="network-muted">{t('network.none')}</span>;
+        return entries.map(([reason, n]) => (
+          <Tag key={reason} color="red">
+            {t(`network.reason.${reasonKey(reason)}`)} × {n}
+          </Tag>
+        ));
+      },
+    },
+    {
+      title: t('network.field.rtt'),
+      key: 'rtt',
+      width: 220,
+      render: (_: unknown, d: LinkDeviceStats) => (
+        <div>
+          {d.rtt ? t('network.rttValue', { avg: d.rtt.avg_ms, last: d.rtt.last_ms, max: d.rtt.max_ms, count: d.rtt.count }) : <span className="network-muted">{t('network.noRtt')}</span>}
+          {d.command_timeouts > 0 && <div className="network-warn">{t('network.timeouts', { n: d.command_timeouts })}</div>}
+        </div>
+      ),
+    },
+    { title: t('network.field.firmware'), dataIndex: 'firmware', key: 'firmware', width: 110, render: (v: string | null) => v ?? '—' },
+  ];
+
+  const broker = stats?.broker;
+  const totals = stats?.totals;
+  const unattributed = totals ? dropEntries(totals.unattributed_dropped) : [];
+
+  return (
+    <AdminPage
+      title={t('network.title')}
+      testId="network"
+      filters={
+        <>
+          <Input.Search allowClear placeholder={t('network.search')} value={search} onChange={(e) => setSearch(e.target.value)} style={{ width: 240 }} />
+          <span className="network-switch">
+            <Switch size="small" checked={onlyOnline} onChange={setOnlyOnline} /> {t('network.onlyOnline')}
+          </span>
+        </>
+      }
+      actions={
+        <>
+          <span className="network-muted">
+            {t('network.autoRefresh', { s: NETWORK_REFRESH_MS / 1000 })}
+            {time && ` · ${t('network.updatedAt', { time })}`}
+          </span>
+          <Button icon={<ReloadOutlined />} onClick={() => void load(false)}>
+            {t('network.refresh')}
+          </Button>
+        </>
+      }
+    >
+      <p className="network-muted network-subtitle">{t('network.subtitle')}</p>
+      {!allowed && <Alert type="warning" showIcon title={t('admin.noPermission')} />}
+      {failed && <Alert type="error" showIcon title={t('network.loadFailed')} />}
+      {stats && broker && totals && (
+        <div className="network-tiles" data-testid="network-tiles">
+          <div className="network-tile" data-testid="network-broker">
+            <span className="network-tile-label">{t('network.broker.title')}</span>
+            <strong>{t(broker.kind === 'embedded' ? 'network.broker.embedded' : 'network.broker.external')}</strong>
+            <span>
+              <Tag color={broker.connected ? 'green' : 'red'}>{t(broker.connected ? 'network.broker.connected' : 'network.broker.disconnected')}</Tag>
+            </span>
+            <Tooltip title={broker.client_id}>
+              <span className="network-muted">
+                {t('network.broker.address')}: {broker.address || '—'}
+              </span>
+            </Tooltip>
+          </div>
+          <div className="network-tile">
+            <span className="network-tile-label">{t('network.tiles.online')}</span>
+            <strong data-testid="network-online">
+              {totals.online} / {totals.devices}
+            </strong>
+          </div>
+          <div className="network-tile">
+            <span className="network-tile-label">{t('network.tiles.messages')}</span>
+            <strong>{formatRate(totals.messages_per_min)}</strong>
+          </div>
+          <div className="network-tile">
+            <span className="network-tile-label">{t('network.tiles.accepted')}</span>
+            <strong>{totals.accepted.toLocaleString(lang === 'zh' ? 'zh-CN' : 'en-US')}</strong>
+          </div>
+          <div className={`network-tile${totals.dropped > 0 ? ' is-warn' : ''}`}>
+            <span className="network-tile-label">{t('network.tiles.dropped')}</span>
+            <strong>{totals.dropped.toLocaleString(lang === 'zh' ? 'zh-CN' : 'en-US')}</strong>
+            {unattributed.length > 0 && (
+              <span className="network-muted">{t('network.tiles.unattributed', { list: unattributed.map(([r, n]) => `${t(`network.reason.${reasonKey(r)}`)} × ${n}`).join(', ') })}</span>
+            )}
+          </div>
+        </div>
+      )}
+      <Table<LinkDeviceStats>
+        rowKey="sn_id"
+        size="small"
+        loading={loading}
+        dataSource={rows}
+        columns={columns}
+        rowClassName={(d) => (droppedTotal(d) > 0 ? 'network-row-dropped' : '')}
+        locale={{ emptyText: <Empty description={(stats?.devices.length ?? 0) === 0 ? t('network.empty') : t('network.noMatch')} /> }}
+        pagination={{ pageSize: PAGE_SIZE, showSizeChanger: false, size: 'small', showTotal: (n) => t('admin.total', { total: n }) }}
+        data-testid="network-table"
+      />
+    </AdminPage>
+  );
+}

@@ -1,0 +1,403 @@
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Alert, Button, Empty, Input, InputNumber, Popconfirm, Progress, Slider, Table, Tag, Tooltip } from 'antd';
+import { BorderOutlined, CloseOutlined, EyeOutlined, FullscreenOutlined, ReloadOutlined, StopOutlined } from '@ant-design/icons';
+import type { GeoJSONSource, Map as MapLibreMap, MapMouseEvent } from 'maplibre-gl';
+import {
+  MAP_DOWNLOAD_MAX_TILES,
+  MAP_DOWNLOAD_MAX_ZOOM,
+  MAP_DOWNLOAD_MIN_ZOOM,
+  PushMsgId,
+  calls,
+  holds,
+  isActiveDownload,
+  mapDownloadPush,
+  type LatLngBox,
+  type MapDownload,
+  type Page,
+} from '@nest/contracts';
+import { AdminPage } from '../../shared/admin';
+import { formatSeconds } from '../../shared/format';
+import { useI18n } from '../../shared/i18n';
+import { BasemapSwitch } from '../../shared/map/BasemapSwitch';
+import { basemapStyle, fromMap, readBasemap, saveBasemap, toMap, type BasemapId } from '../../shared/map/basemaps';
+import { createConsoleMap } from '../../shared/map/consoleMap';
+import { notify } from '../../shared/notify';
+import { onPush } from '../../shared/push';
+import { call } from '../../shared/request';
+import { useUser } from '../../shared/session';
+import { useTheme } from '../../shared/theme';
+import { EMPTY_BOX, boxOfCorners, boxRing, estimate, formatBox, formatCount, mergeJob, progressPercent, validBox, type BoxDraft } from './area';
+import './outLineMap.css';
+
+const AREA_SOURCE = 'download-area';
+/** While a job is unfinished the list is read again this often (jobs of other users, other instances). */
+const ACTIVE_REFRESH_MS = 5_000;
+const PAGE_SIZE = 10;
+
+const STATE_COLORS: Record<string, string> = { waiting: 'default', running: 'processing', done: 'success', failed: 'error', cancelled: 'warning' };
+
+function areaGeoJson(box: LatLngBox | null, basemap: BasemapId): GeoJSON.FeatureCollection {
+  if (!box) return { type: 'FeatureCollection', features: [] };
+  return {
+    type: 'FeatureCollection',
+    features: [{ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [boxRing(box, (p) => toMap(basemap, p))] } }],
+  };
+}
+
+/**
+ * Offline map downloads (menu outLineMap): choose an area (drawn on the map, from the current view, or
+ * typed) and a zoom range, see the tile count before starting (/map/down), follow the jobs (/map/downList,
+ * live by push 391, re-read every few seconds while one is unfinished), cancel one (/map/downCancel), and
+ * see a finished area on the offline basemap with its box outlined.
+ */
+export default function OutLineMapPage(): ReactNode {
+  const { t, lang } = useI18n();
+  const theme = useTheme();
+  const user = useUser();
+  const canStart = holds(user?.fun_list, calls.mapDown.access);
+  const canList = holds(user?.fun_list, calls.mapDownList.access);
+  const canCancel = holds(user?.fun_list, calls.mapDownCancel.access);
+
+  const container = useRef<HTMLDivElement>(null);
+  const mapRef = useRef<MapLibreMap | null>(null);
+  const [mapFailed, setMapFailed] = useState(false);
+  const [styleReady, setStyleReady] = useState(0);
+  const [chosenBasemap, setChosenBasemap] = useState<BasemapId>(readBasemap);
+  /** The job whose area is shown on the offline basemap, null while choosing. */
+  const [viewing, setViewing] = useState<MapDownload | null>(null);
+  const basemap: BasemapId = viewing ? 'offline' : chosenBasemap;
+  const basemapRef = useRef(basemap);
+  basemapRef.current = basemap;
+
+  const [name, setName] = useState('');
+  const [draft, setDraft] = useState<BoxDraft>(EMPTY_BOX);
+  const [zooms, setZooms] = useState<[number, number]>([MAP_DOWNLOAD_MIN_ZOOM, MAP_DOWNLOAD_MAX_ZOOM]);
+  const [drawing, setDrawing] = useState(false);
+  const [starting, setStarting] = useState(false);
+
+  const box = useMemo(() => validBox(draft), [draft]);
+  const est = useMemo(() => estimate(box, zooms[0], zooms[1]), [box, zooms]);
+  const shownBox: LatLngBox | null = viewing ?? box;
+
+  // ---------------------------------------------------------------- the map
+  useEffect(() => {
+    if (!container.current) return;
+    let map: MapLibreMap;
+    try {
+      map = createConsoleMap(container.current, basemapRef.current, theme);
+    } catch {
+      setMapFailed(true);
+      return;
+    }
+    mapRef.current = map;
+    map.on('style.load', () => {
+      if (!map.getSource(AREA_SOURCE)) {
+        map.addSource(AREA_SOURCE, { type: 'geojson', data: { type: 'FeatureCollection', features: [] } });
+        map.addLayer({ id: 'download-area-fill', type: 'fill', source: AREA_SOURCE, paint: { 'fill-color': '#22e3ff', 'fill-opacity': 0.12 } });
+        map.addLayer({ id: 'download-area-line', type: 'line', source: AREA_SOURCE, paint: { 'line-color': '#22e3ff', 'line-width': 2, 'line-dasharray': [3, 2] } });
+      }
+      setStyleReady((n) => n + 1);
+    });
+    return () => {
+      map.remove();
+      mapRef.current = null;
+    };
+    // Created once; basemap and theme changes swap the style below.
+  }, []);
+
+  useEffect(() => {
+    const map = mapRef.current;
+    if (!map) return;
+    if (!viewing) saveBasemap(chosenBasemap);
+    map.setStyle(basemapStyle(basemap, theme), { diff: false });
+  }, [basemap, chosenBasemap, viewing, theme]);
+
+  useEffect(() => {
+    mapRef.current?.getSource<GeoJSONSource>(AREA_SOURCE)?.setData(areaGeoJson(shownBox, basemap));
+  }, [shownBox, basemap, styleReady]);
+
+  // A job being viewed: zoom to its box on the offline basemap.
+  useEffect(() => {
+    const map = mapRef.current;
+    if (!map || !viewing) return;
+    const sw = toMap('offline', { lat: viewing.min_lat, lng: viewing.min_lng });
+    const ne = toMap('offline', { lat: viewing.max_lat, lng: viewing.max_lng });
+    map.fitBounds([sw, ne], { padding: 60, maxZoom: Math.max(viewing.max_zoom, 3), duration: 0 });
+  }, [viewing]);
+
+  // ---------------------------------------------------------------- drawing a rectangle
+  useEffect(() => {
+    const map = mapRef.current;
+    if (!map || !drawing) return;
+    let start: { lat: number; lng: number } | null = null;
+    const at = (e: MapMouseEvent) => fromMap(basemapRef.current, e.lngLat.lng, e.lngLat.lat);
+    const down = (e: MapMouseEvent) => {
+      e.preventDefault();
+      start = at(e);
+    };
+    const move = (e: MapMouseEvent) => {
+      if (!start) return;
+      map.getSource<GeoJSONSource>(AREA_SOURCE)?.setData(areaGeoJson(boxOfCorners(start, at(e)), basemapRef.current));
+    };
+    const up = (e: MapMouseEvent) => {
+      if (!start) return;
+      const b = boxOfCorners(start, at(e));
+      start = null;
+      setDrawing(false);
+      if (b.min_lat < b.max_lat && b.min_lng < b.max_lng) setDraft(b);
+    };
+    map.dragPan.disable();
+    map.getCanvas().style.cursor = 'crosshair';
+    map.on('mousedown', down);
+    map.on('mousemove', move);
+    map.on('mouseup', up);
+    return () => {
+      map.off('mousedown', down);
+      map.off('mousemove', move);
+      map.off('mouseup', up);
+      map.dragPan.enable();
+      map.getCanvas().style.cursor = '';
+    };
+  }, [drawing]);
+
+  const fromView = () => {
+    const map = mapRef.current;
+    if (!map) return;
+    const b = map.getBounds();
+    setDraft(boxOfCorners(fromMap(basemap, b.getWest(), b.getSouth()), fromMap(basemap, b.getEast(), b.getNorth())));
+  };
+
+  // ---------------------------------------------------------------- jobs
+  const [jobs, setJobs] = useState<MapDownload[]>([]);
+  const [total, setTotal] = useState(0);
+  const [page, setPage] = useState(0);
+  const [loading, setLoading] = useState(true);
+  const [failed, setFailed] = useState(false);
+
+  const load = useCallback(
+    async (quiet = false) => {
+      if (!canList) {
+        setLoading(false);
+        return;
+      }
+      if (!quiet) setLoading(true);
+      try {
+        const res = await call<'mapDownList', Page<MapDownload>>('mapDownList', { page, size: PAGE_SIZE }, { quiet });
+        setJobs(res?.list ?? []);
+        setTotal(res?.total ?? 0);
+        setFailed(false);
+      } catch {
+        setFailed(true);
+      } finally {
+        setLoading(false);
+      }
+    },
+    [page, canList],
+  );
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const anyActive = jobs.some((j) => isActiveDownload(j.state));
+  useEffect(() => {
+    if (!anyActive) return;
+    const timer = setInterval(() => void load(true), ACTIVE_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [anyActive, load]);
+
+  useEffect(
+    () =>
+      onPush(PushMsgId.MAP_DOWNLOAD, (data) => {
+        const parsed = mapDownloadPush.safeParse(data);
+        if (!parsed.success) return;
+        // A new job appears on the first page only; others update in place.
+        setJobs((list) => (page === 0 || list.some((j) => j.id === parsed.data.id) ? mergeJob(list, parsed.data).slice(0, PAGE_SIZE) : list));
+      }),
+    [page],
+  );
+
+  const start = async () => {
+    if (!box || !est || est.overLimit) return;
+    setStarting(true);
+    try {
+      const res = await call<'mapDown', { id: string; total: number }>('mapDown', { name: name.trim(), ...box, min_zoom: zooms[0], max_zoom: zooms[1] });
+      notify().success(t('offlineMap.started', { total: formatCount(res.total, lang) }));
+      setPage(0);
+      await load(true);
+    } catch {
+      /* the request layer showed the server's reason (tile limit, unfinished jobs) */
+    } finally {
+      setStarting(false);
+    }
+  };
+
+  const cancel = async (job: MapDownload) => {
+    try {
+      const fresh = await call<'mapDownCancel', MapDownload>('mapDownCancel', { id: job.id });
+      setJobs((list) => mergeJob(list, fresh));
+      notify().success(t('offlineMap.cancelled'));
+    } catch {
+      void load(true);
+    }
+  };
+
+  const setBound = (key: keyof BoxDraft) => (v: number | null) => setDraft((d) => ({ ...d, [key]: v }));
+
+  const columns = [
+    { title: t('offlineMap.field.name'), dataIndex: 'name', key: 'name', render: (v: string) => v || t('offlineMap.unnamed') },
+    { title: t('offlineMap.field.area'), key: 'area', render: (_: unknown, j: MapDownload) => <span className="offline-map-box">{formatBox(j)}</span> },
+    { title: t('offlineMap.field.zooms'), key: 'zooms', width: 90, render: (_: unknown, j: MapDownload) => `${j.min_zoom} - ${j.max_zoom}` },
+    {
+      title: t('offlineMap.field.progress'),
+      key: 'progress',
+      width: 220,
+      render: (_: unknown, j: MapDownload) => (
+        <div data-testid={`job-progress-${j.id}`} data-done={j.done} data-total={j.total}>
+          <Progress
+            percent={progressPercent(j)}
+            size="small"
+            status={j.state === 'failed' ? 'exception' : j.state === 'running' ? 'active' : j.state === 'done' ? 'success' : 'normal'}
+          />
+          <div className="offline-map-tiles">{t('offlineMap.tiles', { done: formatCount(j.done, lang), total: formatCount(j.total, lang) })}</div>
+        </div>
+      ),
+    },
+    {
+      title: t('offlineMap.field.state'),
+      key: 'state',
+      width: 110,
+      render: (_: unknown, j: MapDownload) => (
+        <Tooltip title={j.error || undefined}>
+          <Tag color={STATE_COLORS[j.state]}>{t(`offlineMap.state.${j.state}`)}</Tag>
+        </Tooltip>
+      ),
+    },
+    { title: t('offlineMap.field.created'), dataIndex: 'create_time', key: 'created', width: 170, render: (v: number) => formatSeconds(v) },
+    {
+      title: t('offlineMap.field.actions'),
+      key: 'actions',
+      width: 200,
+      render: (_: unknown, j: MapDownload) => (
+        <span className="offline-map-actions">
+          {j.state === 'done' && (
+            <Button size="small" icon={<EyeOutlined />} onClick={() => setViewing(j)} data-testid={`job-view-${j.id}`}>
+              {t('offlineMap.view')}
+            </Button>
+          )}
+          {canCancel && isActiveDownload(j.state) && (
+            <Popconfirm title={t('offlineMap.confirmCancel')} onConfirm={() => void cancel(j)} okText={t('offlineMap.cancel')}>
+              <Button size="small" danger icon={<StopOutlined />}>
+                {t('offlineMap.cancel')}
+              </Button>
+            </Popconfirm>
+          )}
+        </span>
+      ),
+    },
+  ];
+
+  return (
+    <AdminPage title={t('offlineMap.title')} testId="offline-map">
+      <div className="offline-map-layout">
+        <aside className="offline-map-form" aria-label={t('offlineMap.area')}>
+          <h3>{t('offlineMap.area')}</h3>
+          {!canStart && <Alert type="info" showIcon title={t('offlineMap.noPermission')} />}
+          <label className="offline-map-field">
+            <span>{t('offlineMap.name')}</span>
+            <Input value={name} maxLength={64} placeholder={t('offlineMap.namePlaceholder')} onChange={(e) => setName(e.target.value)} data-testid="download-name" />
+          </label>
+          <div className="offline-map-buttons">
+            <Button icon={drawing ? <CloseOutlined /> : <BorderOutlined />} type={drawing ? 'primary' : 'default'} onClick={() => setDrawing((d) => !d)} disabled={!!viewing || mapFailed} data-testid="download-draw">
+              {drawing ? t('offlineMap.cancelDraw') : t('offlineMap.draw')}
+            </Button>
+            <Button icon={<FullscreenOutlined />} onClick={fromView} disabled={!!viewing || mapFailed} data-testid="download-from-view">
+              {t('offlineMap.fromView')}
+            </Button>
+          </div>
+          {drawing && <div className="offline-map-hint">{t('offlineMap.drawing')}</div>}
+          <div className="offline-map-bounds">
+            {(
+              [
+                ['max_lat', 'maxLat', 90],
+                ['min_lat', 'minLat', 90],
+                ['min_lng', 'minLng', 180],
+                ['max_lng', 'maxLng', 180],
+              ] as const
+            ).map(([key, label, limit]) => (
+              <label key={key} className="offline-map-field">
+                <span>{t(`offlineMap.${label}`)}</span>
+                <InputNumber value={draft[key]} min={-limit} max={limit} step={0.01} precision={6} onChange={setBound(key)} style={{ width: '100%' }} data-testid={`download-${key}`} />
+              </label>
+            ))}
+          </div>
+          <div className="offline-map-field">
+            <span>
+              {t('offlineMap.zoom')}: {t('offlineMap.zoomRange', { min: zooms[0], max: zooms[1] })}
+            </span>
+            <Slider
+              range
+              min={MAP_DOWNLOAD_MIN_ZOOM}
+              max={MAP_DOWNLOAD_MAX_ZOOM}
+              value={zooms}
+              onChange={(v) => setZooms(v as [number, number])}
+              marks={{ 0: '0', 5: '5', 10: '10' }}
+              data-testid="download-zooms"
+            />
+          </div>
+          <div className={`offline-map-estimate${est?.overLimit ? ' is-over' : ''}`} data-testid="download-estimate" data-count={est?.count ?? ''}>
+            <span>{t('offlineMap.estimate')}</span>
+            <strong>{est ? t('offlineMap.estimateValue', { count: formatCount(est.count, lang) }) : '—'}</strong>
+          </div>
+          {!box && <div className="offline-map-hint">{t('offlineMap.invalidBox')}</div>}
+          {est?.overLimit && <Alert type="warning" showIcon title={t('offlineMap.overLimit', { max: formatCount(MAP_DOWNLOAD_MAX_TILES, lang) })} />}
+          <Button type="primary" block loading={starting} disabled={!canStart || !box || !est || est.overLimit} onClick={() => void start()} data-testid="download-start">
+            {t('offlineMap.start')}
+          </Button>
+          <p className="offline-map-note">{t('offlineMap.storeNote')}</p>
+        </aside>
+
+        <div className="offline-map-map">
+          <div ref={container} className="offline-map-canvas" data-testid="offline-map-canvas" data-basemap={basemap} />
+          {mapFailed && (
+            <div className="offline-map-failed" role="status">
+              {t('map.unavailable')}
+            </div>
+          )}
+          <div className="offline-map-tools">
+            {viewing ? (
+              <div className="offline-map-viewing" data-testid="offline-map-viewing">
+                <span>{t('offlineMap.viewing', { name: viewing.name || t('offlineMap.unnamed') })}</span>
+                <Button size="small" onClick={() => setViewing(null)}>
+                  {t('offlineMap.backToChoose')}
+                </Button>
+              </div>
+            ) : (
+              <BasemapSwitch value={chosenBasemap} onChange={setChosenBasemap} />
+            )}
+          </div>
+        </div>
+      </div>
+
+      <section className="offline-map-jobs">
+        <header>
+          <h3>{t('offlineMap.jobs')}</h3>
+          <Button size="small" icon={<ReloadOutlined />} onClick={() => void load()}>
+            {t('offlineMap.refresh')}
+          </Button>
+        </header>
+        {failed && <Alert type="error" showIcon title={t('offlineMap.loadFailed')} />}
+        <Table<MapDownload>
+          rowKey="id"
+          size="small"
+          loading={loading}
+          dataSource={jobs}
+          columns={columns}
+          locale={{ emptyText: <Empty description={canList ? t('offlineMap.empty') : t('admin.noPermission')} /> }}
+          pagination={{ current: page + 1, pageSize: PAGE_SIZE, total, showSizeChanger: false, size: 'small', onChange: (p) => setPage(p - 1), showTotal: (n) => t('admin.total', { total: n }) }}
+          data-testid="download-jobs"
+        />
+      </section>
+    </AdminPage>
+  );
+}
