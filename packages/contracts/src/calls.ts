@@ -889,9 +889,11 @@ const teachKind = () => intDefault(0, 0, 1000).refine(isTeachKind, teachKindMess
 
   // ---- device network and navigation environment (issue 7, D2): contracts network.ts
   linkStats: call('linkStats', 'device', '/link/stats', {
+    fields: z.object({ sn_id: optionalText(64) }),
     summary:
       'The device network of the caller\'s company (super_administrator: all): the broker, and per device its link type, ' +
-      'online state, last heard, telemetry rate, messages per minute, dropped messages by reason and command round trips.',
+      'online state, last heard, telemetry rate, messages per minute, dropped messages by reason and command round trips ' +
+      '(all visible devices, or the one sn_id).',
   }),
   deviceNavEnv: call('deviceNavEnv', 'device', '/device/navEnv', {
     fields: z.object({ sn_id: optionalText(64) }),

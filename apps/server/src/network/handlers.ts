@@ -35,7 +35,8 @@ export function brokerAddress(url: string): string {
 /**
  * The device network and the navigation environment, both read from what the server holds live (the link's
  * counters and latest telemetry); company-scoped like /device/list (super_administrator: every company).
- * - /link/stats: the broker, totals and one row per visible device (see contracts network.ts).
+ * - /link/stats: the broker, totals and one row per visible device, or the one `sn_id` (NOT_FOUND_OBJECT when
+ *   not visible); see contracts network.ts.
  * - /device/navEnv: per visible device (or the one `sn_id`, NOT_FOUND_OBJECT when not visible) the GNSS
  *   figures of the drone's latest telemetry, its home point and alternate landing point.
  */
@@ -108,7 +109,9 @@ export function networkHandlers(deps: AppDeps): Handlers {
     linkStats: async (ctx) => {
       const scope = scopeOf(callerOf(ctx.caller));
       const now = Date.now();
-      const rows = directory.visible(scope).sort(byName);
+      const { sn_id } = ctx.fields;
+      const rows = directory.visible(scope).filter((r) => !sn_id || r.sn_id === sn_id).sort(byName);
+      if (sn_id && rows.length === 0) throw new CallError(ResultCode.NOT_FOUND_OBJECT, NETWORK_TEXTS.noDevice);
       const devices = rows.map((r) => deviceStats(r, now));
       const unattributed: Partial<Record<LinkDropReason, number>> = {};
       if (scope.all) for (const reason of UNATTRIBUTED) if (link.stats.dropped[reason]) unattributed[reason] = link.stats.dropped[reason];

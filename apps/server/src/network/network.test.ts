@@ -94,6 +94,14 @@ describe('/link/stats', () => {
     const res = await gz.call<LinkStats>('linkStats');
     expect(res.body.data.devices.map((d) => d.sn_id)).toEqual(['NW-GZ']);
     expect(res.body.data.totals).toMatchObject({ devices: 1, online: 0, accepted: 0 });
+    expect((await gz.call('linkStats', { sn_id: 'NW-1' })).body.code).toBe(ResultCode.NOT_FOUND_OBJECT);
+  });
+
+  it('answers one device by sn; refuses a malformed sn', async () => {
+    const res = await wk.call<LinkStats>('linkStats', { sn_id: 'NW-2' });
+    expect(res.body.data.devices.map((d) => d.sn_id)).toEqual(['NW-2']);
+    expect(res.body.data.totals.devices).toBe(1);
+    expect((await wk.call('linkStats', { sn_id: 'x'.repeat(65) })).body.code).toBe(ResultCode.BAD_REQUEST);
   });
 
   it('needs its function', async () => {

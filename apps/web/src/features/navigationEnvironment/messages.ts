@@ -35,7 +35,7 @@ export const navEnvZh = {
   },
   homeSource: {
     nest: '机场实时位置',
-    registered: '登记的机场坐标',
+    registered: '登记的机场（起降点）坐标',
   },
   online: '在线',
   offline: '离线',
@@ -85,7 +85,7 @@ export const navEnvEn: typeof navEnvZh = {
   },
   homeSource: {
     nest: 'Nest, live',
-    registered: 'Registered nest point',
+    registered: 'Registered nest (take-off) point',
   },
   online: 'Online',
   offline: 'Offline',

@@ -33,6 +33,8 @@ const AREA_SOURCE = 'download-area';
 /** While a job is unfinished the list is read again this often (jobs of other users, other instances). */
 const ACTIVE_REFRESH_MS = 5_000;
 const PAGE_SIZE = 10;
+/** A city and its surroundings: the scale at which areas are usually chosen (the console's default is street level). */
+const CHOOSING_ZOOM = 8;
 
 const STATE_COLORS: Record<string, string> = { waiting: 'default', running: 'processing', done: 'success', failed: 'error', cancelled: 'warning' };
 
@@ -84,7 +86,7 @@ export default function OutLineMapPage(): ReactNode {
     if (!container.current) return;
     let map: MapLibreMap;
     try {
-      map = createConsoleMap(container.current, basemapRef.current, theme);
+      map = createConsoleMap(container.current, basemapRef.current, theme, { zoom: CHOOSING_ZOOM });
     } catch {
       setMapFailed(true);
       return;
