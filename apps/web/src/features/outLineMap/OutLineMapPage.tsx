@@ -353,9 +353,11 @@ export default function OutLineMapPage(): ReactNode {
           </div>
           {!box && <div className="offline-map-hint">{t('offlineMap.invalidBox')}</div>}
           {est?.overLimit && <Alert type="warning" showIcon title={t('offlineMap.overLimit', { max: formatCount(MAP_DOWNLOAD_MAX_TILES, lang) })} />}
-          <Button type="primary" block loading={starting} disabled={!canStart || !box || !est || est.overLimit} onClick={() => void start()} data-testid="download-start">
-            {t('offlineMap.start')}
-          </Button>
+          {canStart && (
+            <Button type="primary" block loading={starting} disabled={!box || !est || est.overLimit} onClick={() => void start()} data-testid="download-start">
+              {t('offlineMap.start')}
+            </Button>
+          )}
           <p className="offline-map-note">{t('offlineMap.storeNote')}</p>
         </aside>
 
