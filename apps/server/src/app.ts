@@ -17,6 +17,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { seedReferenceData } from './db/seed.js';
 import { sessionPolicyOf, type AppDeps } from './deps.js';
 import { deviceHandlers } from './devices/handlers.js';
+import { deviceAdminHandlers } from './devices/admin.js';
 import { functionHandlers } from './functions/handlers.js';
 import { departmentHandlers } from './departments/index.js';
 import { startLive } from './link/runtime.js';
@@ -37,8 +38,16 @@ import { flightHandlers, startFlight, type FlightRuntime } from './flight/index.
 import { registerMediaUpload, resultHandlers } from './media/index.js';
 import { sortieHandlers, startSortieRecorder } from './sorties/index.js';
 import { startScheduler, taskHandlers } from './tasks/index.js';
+// Device maintenance (issue 7, helper B2)
+import { startMaintenance } from './maintenance/index.js';
+// Collaboration groups (issue 7, coordination)
+import { groupHandlers } from './groups/index.js';
 import { registerMediaRoutes } from './videos/routes.js';
 import { videoHandlers } from './videos/handlers.js';
+// issue 7, helper C: device types, firmware, teaching videos
+import { deviceTypeHandlers } from './deviceTypes/index.js';
+import { firmwareHandlers, registerFirmwareRoutes } from './firmware/index.js';
+import { registerTeachingRoutes, teachingHandlers } from './teaching/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -48,10 +57,6 @@ declare module 'fastify' {
 }
 
 /** A registered route (collected with the onRoute hook, for the registry completeness test). */
-// issue 7, helper C: device types, firmware, teaching videos
-import { deviceTypeHandlers } from './deviceTypes/index.js';
-import { firmwareHandlers, registerFirmwareRoutes } from './firmware/index.js';
-import { registerTeachingRoutes, teachingHandlers } from './teaching/index.js';
 export interface RouteEntry {
   method: string;
   url: string;
@@ -77,12 +82,17 @@ export function featureHandlers(deps: AppDeps, flight: FlightRuntime, hub: PushH
     ...statsHandlers(deps),
     ...resultHandlers(deps),
     ...taskHandlers(deps),
+    ...groupHandlers(deps),
     ...authHandlers(deps),
     ...userHandlers(deps),
     ...functionHandlers(deps),
     ...departmentHandlers(deps),
     ...deviceHandlers(deps),
+    ...deviceAdminHandlers(deps),
     ...videoHandlers(deps),
+    ...deviceTypeHandlers(deps),
+    ...firmwareHandlers(deps),
+    ...teachingHandlers(deps),
     ...planningHandlers(deps),
     ...networkHandlers(deps),
   };
@@ -96,9 +106,6 @@ function errorCode(err: FastifyError): number {
   return ResultCode.SERVER_ERROR;
 }
 
-    ...deviceTypeHandlers(deps),
-    ...firmwareHandlers(deps),
-    ...teachingHandlers(deps),
 /**
  * Builds the Fastify app (no listen): body parsers, security headers, the envelope error and not-found
  * handlers, static resources, one route per registry call, the push hub and the web app.
@@ -190,8 +197,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await registerMediaRoutes(app, config);
     const basemap = registerMaps(app, config);
     registerPlanningRoutes(app, deps);
+    await registerFirmwareRoutes(app, deps);
+    await registerTeachingRoutes(app, deps);
     await registerMediaUpload(app, deps, hub);
-    registerCalls(app, deps, { ...featureHandlers(deps, flight, hub), ...registerMapDownloads(app, deps, basemap, hub), ...options.handlers });
+    const maintenance = await startMaintenance(app, deps, hub, app.log);
+    registerCalls(app, deps, { ...featureHandlers(deps, flight, hub), ...registerMapDownloads(app, deps, basemap, hub), ...maintenance, ...options.handlers });
     app.route({
       method: 'GET',
       url: PUSH_PATH,
@@ -203,8 +213,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     const spaFallback = await registerWebApp(app, config);
 
     app.setNotFoundHandler((request, reply) => {
-    await registerFirmwareRoutes(app, deps);
-    await registerTeachingRoutes(app, deps);
       if (spaFallback(request, reply)) return;
       const code = ResultCode.NO_SUCH_CALL;
       void reply.code(httpStatusOf(code)).send(envelope(code, headerLang(request)));

@@ -28,6 +28,8 @@ import {
   commandReplyData,
   linkEnvelope,
   linkMessage,
+  maintProgressEvent,
+  MaintenanceMethod,
   parseLinkMessage,
   presenceData,
   stateData,
@@ -36,7 +38,8 @@ import {
 } from '@nest/contracts';
 import type { CameraSettings, DeviceChannel, FlowProgress, LinkEnvelope, MissionProgress, TelemetryData } from '@nest/contracts';
 import type { ZodType } from 'zod';
-import { flowProgress } from './flows.js';
+import { flowProgress, isActive } from './flows.js';
+import { SimMaintenance, isMaintFault } from './maintenance.js';
 import { missionProgress } from './mission.js';
 import type { MediaRequest, Refusal } from './ops.js';
 import { DeviceModel, isFault } from './model.js';
@@ -77,6 +80,8 @@ export interface DeviceOptions {
   timeScale?: number;
   /** Photos, panoramas and videos the drone took (rendered and uploaded by the owner). */
   onMedia?: (device: SimDevice, media: MediaRequest) => void;
+  /** Server base URL for firmware downloads and log uploads (maintenance.ts); absent: those fail. */
+  httpBase?: string | null;
 }
 
 /** Result codes of command replies. */
@@ -122,6 +127,52 @@ export class SimDevice {
     this.timeScale = opts.timeScale ?? 1;
     this.model.ops.now = Date.now();
     this.model.ops.timeScale = this.timeScale;
+    this.maint = this.createMaintenance();
+  }
+
+  /** Maintenance operations (maintenance.ts) and what they need of this device. */
+  readonly maint: SimMaintenance;
+  private readonly recentLog: string[] = [];
+
+  private createMaintenance(): SimMaintenance {
+    const device = this as SimDevice;
+    return new SimMaintenance(
+      {
+        sn: this.spec.sn,
+        password: this.spec.password,
+        kind: this.spec.kind,
+        httpBase: this.opts.httpBase ?? null,
+        timeScale: this.timeScale,
+        event: (method, data) => device.sendEvent(method, data, ''),
+        stateChanged: () => device.publishStateIfChanged(true),
+        busy: () => device.model.drone.inAir || isActive(device.model.ops.flow) || (device.model.ops.mission !== null && device.model.ops.mission.state === 'running'),
+        rtkLost: () => device.model.faults.has('rtk_loss'),
+        setRtk: (status, ntrip) => {
+          device.model.drone.rtkStatus = status;
+          device.model.drone.ntripState = ntrip;
+        },
+        reboot: (ms) => device.reboot(ms),
+        logLines: () => [...device.recentLog],
+        log: (line) => device.opts.log(line),
+      },
+      FIRMWARE,
+    );
+  }
+
+  /** A line for the nest log (the last 500 are uploaded by a log request). */
+  private note(line: string): void {
+    this.recentLog.push(`${new Date().toISOString()} ${line}`);
+    if (this.recentLog.length > 500) this.recentLog.splice(0, this.recentLog.length - 500);
+  }
+
+  /** Drops the link (the broker publishes the last-will) and connects again after `ms`, as a reboot does. */
+  reboot(ms: number): void {
+    this.note('rebooting');
+    this.dropLink();
+    setTimeout(() => {
+      if (this.stopped || this.model.faults.has('offline')) return;
+      this.connect().catch((err: unknown) => this.opts.log(String(err)));
+    }, ms).unref();
   }
 
   readonly timeScale: number;
@@ -209,6 +260,7 @@ export class SimDevice {
   }
 
   inject(fault: Fault): void {
+    this.note(`fault ${fault}`);
     if (fault === 'offline') {
       if (!this.model.faults.has('offline')) {
         this.model.inject('offline');
@@ -238,6 +290,7 @@ export class SimDevice {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.maint.stop();
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     this.opts.video?.stop(this.spec.sn);
@@ -332,7 +385,7 @@ export class SimDevice {
 
   private publishPresence(): void {
     if (!this.client?.connected) return;
-    this.publish('presence', LinkMethod.PRESENCE, { online: true, rate_hz: this.rateHz, firmware: FIRMWARE });
+    this.publish('presence', LinkMethod.PRESENCE, { online: true, rate_hz: this.rateHz, firmware: this.maint.firmware });
   }
 
   /** Publishes the retained `state` message when a fact changed (or when forced). */
@@ -364,7 +417,7 @@ export class SimDevice {
       sn: this.spec.sn,
       kind: this.spec.kind,
       name: this.spec.name,
-      firmware: FIRMWARE,
+      firmware: this.maint.firmware,
       rate_hz: this.rateHz,
       faults: [...this.model.faults].sort(),
       video: { streaming: video, url: video ? this.videoUrl() : null },
@@ -381,6 +434,7 @@ export class SimDevice {
         ntrip_state: t.drone?.rtk.ntrip_state ?? 0,
         battery_percent: Math.round(t.drone?.battery.percent ?? 0),
       },
+      maintenance: this.maint.snapshot(),
     };
   }
 
@@ -450,6 +504,7 @@ export class SimDevice {
 
   /** Executes one command; the outcome is remembered by tid. */
   private execute(method: string, data: unknown): CommandOutcome {
+    this.note(`command ${method}`);
     const d = (typeof data === 'object' && data !== null ? data : {}) as Record<string, unknown>;
     switch (method) {
       case LinkMethod.VIDEO_START: {
@@ -465,18 +520,27 @@ export class SimDevice {
         return { result: RESULT.ok, message: 'stopped' };
       }
       case 'fault.inject': {
+        if (isMaintFault(d.fault)) {
+          this.maint.faults.add(d.fault);
+          return { result: RESULT.ok, message: `injected ${d.fault}` };
+        }
         if (!isFault(d.fault)) return { result: RESULT.badRequest, message: `unknown fault: ${String(d.fault)}` };
         if (d.fault === 'offline') this.pendingOffline = true;
         else this.inject(d.fault);
         return { result: RESULT.ok, message: `injected ${d.fault}` };
       }
       case 'fault.clear': {
+        if (isMaintFault(d.fault)) {
+          this.maint.faults.delete(d.fault);
+          return { result: RESULT.ok, message: `cleared ${d.fault}` };
+        }
+        if (d.fault === undefined) this.maint.faults.clear();
         if (d.fault !== undefined && !isFault(d.fault)) return { result: RESULT.badRequest, message: `unknown fault: ${String(d.fault)}` };
         this.clear(d.fault);
         return { result: RESULT.ok, message: d.fault ? `cleared ${d.fault}` : 'cleared all faults' };
       }
       default:
-        return this.executeFlight(method, data) ?? { result: RESULT.unsupported, message: 'unsupported' };
+        return this.maint.execute(method, data) ?? this.executeFlight(method, data) ?? { result: RESULT.unsupported, message: 'unsupported' };
     }
   }
 
@@ -580,6 +644,8 @@ export interface StateSnapshot {
     ntrip_state: number;
     battery_percent: number;
   };
+  /** Maintenance facts (maintenance.ts): firmware, stored azimuth / beacon, RTK caster (no password), running kinds. */
+  maintenance: ReturnType<SimMaintenance['snapshot']>;
 }
 
 /** data of a `state` message: the full snapshot plus the facts that changed (flat keys). */
@@ -591,6 +657,7 @@ const EVENT_SCHEMAS: Record<string, ZodType> = {
   [FlightMethod.FLIGHT_START]: flightStartEvent,
   [FlightMethod.FLIGHT_END]: flightEndEvent,
   [FlightMethod.ALTERNATE]: alternateLandingEvent,
+  [MaintenanceMethod.PROGRESS]: maintProgressEvent,
 };
 
 /** Why an outgoing message does not match the contracts, or null when it does. */

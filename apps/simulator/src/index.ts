@@ -102,6 +102,7 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
         onPresence: opts.onPresence,
         timeScale: opts.timeScale ?? 1,
         onMedia: media ? (d, m) => media.submit({ sn: d.sn, password: d.spec.password }, m) : undefined,
+        httpBase: opts.mediaUrl ?? null,
       }),
   );
   const bySn = new Map(devices.map((d) => [d.sn, d]));

@@ -266,6 +266,13 @@ const timedTaskInterval = () =>
     message: `interval must be 0 or at least ${TIMED_TASK_MIN_INTERVAL_MIN} minutes`,
   });
 
+/** Members of a collaboration group: user ids as a JSON array or comma-separated; '' or '[]' is none. */
+const groupMemberIds = () =>
+  z.preprocess(
+    (v) => (v === undefined || v === '' || (typeof v === 'string' && v.trim() === '[]') ? [] : v),
+    z.union([z.array(z.string()).length(0), idList(500)]),
+  );
+
 /** Fields of a device-type catalogue entry (state added per call). */
 const deviceTypeFields = {
   cla_type: enumValue(DeviceKind),
@@ -275,14 +282,6 @@ const deviceTypeFields = {
   notes: optionalText(500),
 };
 
-/** Actions of /device/connect. */
-export const DEVICE_CONNECT_ACTIONS = ['connect', 'release'] as const;
-export type DeviceConnectAction = (typeof DEVICE_CONNECT_ACTIONS)[number];
-/** A control connection (/device/connect) ends this many seconds after its last renewal. */
-export const DEVICE_HOLD_SECONDS = 60;
-
-export const calls = {
-  // ---------------------------------------------------------------- user service
 /** Function that opens the teaching-video screen; it also lets the holder list the videos (issue 7, helper C). */
 export const TEACHING_VIDEO_MENU_FUNCTION = 'menu_teachingVideos';
 /** Device kind of a teaching video: 0 (every kind) or a DeviceKind. */
@@ -291,6 +290,14 @@ const teachKindMessage = { message: 'must be 0 or a device kind' };
 const teachKindFilter = () => optionalInt(0, 1000).refine(isTeachKind, teachKindMessage);
 const teachKind = () => intDefault(0, 0, 1000).refine(isTeachKind, teachKindMessage);
 
+/** Actions of /device/connect. */
+export const DEVICE_CONNECT_ACTIONS = ['connect', 'release'] as const;
+export type DeviceConnectAction = (typeof DEVICE_CONNECT_ACTIONS)[number];
+/** A control connection (/device/connect) ends this many seconds after its last renewal. */
+export const DEVICE_HOLD_SECONDS = 60;
+
+export const calls = {
+  // ---------------------------------------------------------------- user service
   login: call('login', 'user', '/user/login', {
     access: 'public',
     fields: z.object({ account: account(), password: passwordEnvelope() }),
@@ -488,14 +495,39 @@ const teachKind = () => intDefault(0, 0, 1000).refine(isTeachKind, teachKindMess
     fields: z.object(deviceFields),
     pmd: ['sn_id', 'uav_sn'],
     joint: true,
-    summary: 'Register a device (nest with its drone, or a single-soldier drone).',
+    summary:
+      'Register a device (nest with its drone, or a single-soldier drone) in the caller\'s company (company: ' +
+      'another one for a super administrator only). sn_id and uav_sn match SN_PATTERN, sn_id unique (the sn of ' +
+      'a deleted device registers it again); a nest needs airport_name and airport_point; a single-soldier ' +
+      'drone takes no airport_name, altn_point, beacon nor azimuth and no link type 1. Answers the Device.',
   }),
   deviceEdit: call('deviceEdit', 'device', '/device/edit', {
     timestamp: true,
     fields: z.object({ id: idField(), ...deviceFields }),
     pmd: ['id', 'sn_id'],
     joint: true,
-    summary: 'Edit a device; refused while someone else is connected to it or when it is disabled.',
+    summary:
+      'Edit a device: every field as in /device/add (absent optional fields become empty); sn_id cannot change. ' +
+      'Refused while someone else holds its control connection (DEVICE_BUSY) or when it is disabled ' +
+      '(DEVICE_DISABLED). Answers the Device.',
+  }),
+  // Equipment (issue 7, helper B1): soft delete and enable / disable.
+  deviceDelete: call('deviceDelete', 'device', '/device/delete', {
+    timestamp: true,
+    fields: z.object({ id: idField() }),
+    pmd: ['id'],
+    summary:
+      'Delete a device (state 20; its history stays). Refused while someone else holds it (DEVICE_BUSY), when ' +
+      'it is disabled (DEVICE_DISABLED) or while its drone is in the air or a mission / flow runs (BAD_REQUEST).',
+  }),
+  deviceEnable: call('deviceEnable', 'device', '/device/enable', {
+    timestamp: true,
+    fields: z.object({ id: idField(), enabled: int(0, 1) }),
+    pmd: ['id', 'enabled'],
+    joint: true,
+    summary:
+      'Enable (1) or disable (0) a device. A disabled device cannot be operated and its broker login is refused. ' +
+      'Disabling is refused while someone else holds it or while it is in the air or on a mission. Answers the Device.',
   }),
   deviceConnect: call('deviceConnect', 'device', '/device/connect', {
     fields: z.object({
@@ -509,6 +541,76 @@ const teachKind = () => intDefault(0, 0, 1000).refine(isTeachKind, teachKindMess
     summary:
       'Take (connect 1 / action connect) or release (connect 0 / action release) the control connection of a device. ' +
       'A hold lasts DEVICE_HOLD_SECONDS; connecting again while holding renews it.',
+  }),
+  // Device maintenance (issue 7, helper B2): operations over the device link, recorded in device_ops,
+  // progress by push 390 DEVICE_OP (contracts maintenance.ts, docs/device-protocol.md section 10).
+  deviceUpgrade: call('deviceUpgrade', 'device', '/device/upgrade', {
+    fields: z.object({ sn_id: snField(), rom_id: idField() }),
+    pmd: ['sn_id', 'rom_id'],
+    joint: true,
+    summary:
+      'Upgrade a nest to an enabled firmware package: refused while offline (firmwareOffline), in the air or on a mission ' +
+      '(firmwareOnMission), disabled (DEVICE_DISABLED), held by someone else (DEVICE_BUSY) or already upgrading. The device ' +
+      'downloads the package, verifies, installs and reboots; answers the operation (DeviceOp), progress by push 390.',
+  }),
+  deviceCalibrate: call('deviceCalibrate', 'device', '/device/calibrate', {
+    fields: z.object({
+      sn_id: snField(),
+      /** JSON array of CalibrationItem values; absent: all three. */
+      items: optionalJsonOf(z.array(z.enum(['gyroscope', 'compass', 'acceleration'])).min(1).max(3), 256),
+    }),
+    pmd: ['sn_id'],
+    joint: true,
+    summary:
+      'Calibrate the drone sensors (gyroscope, compass, acceleration; absent items: all); each item ends normal (0) or ' +
+      'abnormal (1) in the outcome. Refused offline, in the air, disabled or held by someone else. Answers the DeviceOp.',
+  }),
+  deviceBeacon: call('deviceBeacon', 'device', '/device/beacon', {
+    fields: z.object({ sn_id: snField(), beacon: jsonOf(beaconSchema, 256) }),
+    pmd: ['sn_id'],
+    joint: true,
+    summary:
+      'Set the beacon parameters on the nest; on success they are stored on the device too. No answer in time: the ' +
+      'beaconTimeout text (DEVICE_NO_ANSWER). Answers the finished DeviceOp.',
+  }),
+  deviceAzimuth: call('deviceAzimuth', 'device', '/device/azimuth', {
+    fields: z.object({ sn_id: snField(), azimuth: azimuthField() }),
+    pmd: ['sn_id'],
+    joint: true,
+    summary:
+      'Set the nest azimuth (0-360, -1 = not set) on the nest; on success it is stored on the device too. No answer in ' +
+      'time: the azimuthTimeout text (DEVICE_NO_ANSWER). Answers the finished DeviceOp.',
+  }),
+  deviceRtk: call('deviceRtk', 'device', '/device/rtk', {
+    fields: z.object({
+      sn_id: snField(),
+      url: requiredText(255),
+      port: int(1, 65535),
+      mount_point: optionalText(64),
+      user: optionalText(64),
+      password: optionalText(64),
+    }),
+    pmd: ['sn_id'],
+    joint: true,
+    summary:
+      'Point the drone RTK at an NTRIP caster (url and port required). The operation follows the Ntrip state (0-11) ' +
+      'until corrections arrive and RTK is fixed, or an error state; the password is never stored nor answered.',
+  }),
+  deviceLog: call('deviceLog', 'device', '/device/log', {
+    fields: z.object({ sn_id: snField() }),
+    pmd: ['sn_id'],
+    joint: true,
+    summary:
+      'Ask the nest to upload its log; the file arrives over HTTP (LOG_UPLOAD_PATH) and /device/ops lists it with a ' +
+      'download path (LOG_DOWNLOAD_PATH/<id>?token=). Answers the DeviceOp.',
+  }),
+  deviceOps: call('deviceOps', 'device', '/device/ops', {
+    fields: z.object({ sn_id: snField(), kind: optionalText(16), page: page(), size: size(100, 10) }),
+    pmd: ['sn_id', 'page'],
+    joint: true,
+    summary:
+      'Maintenance operations of a device, newest first: `{list: DeviceOp[], total, live: MaintenanceLive}` (live: online, ' +
+      'firmware, RTK status, Ntrip state, stored azimuth and beacon); kind filters by MaintenanceKind.',
   }),
   insRanking: call('insRanking', 'device', '/ins/ranking', {
     fields: timeRanged({
@@ -869,22 +971,26 @@ const teachKind = () => intDefault(0, 0, 1000).refine(isTeachKind, teachKindMess
     joint: true,
   }),
   comAdd: call('comAdd', 'device', '/com/add', {
-    fields: z.object({ name: requiredText(64), device_ids: idList(500), notes: optionalText(500) }),
+    fields: z.object({ name: requiredText(64), device_ids: idList(500), user_ids: groupMemberIds(), notes: optionalText(500) }),
     pmd: ['name'],
     joint: true,
-    summary: 'Create a collaboration group: a name and at least one device.',
+    summary:
+      "Create a collaboration group: a name and at least one device of one company (the caller's; super_administrator: any); " +
+      'members (user_ids, users of any company) see its devices but cannot control them.',
   }),
   comEdit: call('comEdit', 'device', '/com/edit', {
     fields: z.object({
       id: idField(),
       name: requiredText(64),
       device_ids: idList(500),
+      /** Absent: the members are kept; '' or [] removes them all. */
+      user_ids: groupMemberIds().optional(),
       notes: optionalText(500),
       state: enumValueDefault(RecordState, 10),
     }),
     pmd: ['id', 'name'],
     joint: true,
-    summary: 'Edit a collaboration group, or delete it (state 20).',
+    summary: 'Edit a collaboration group (devices and members replaced; absent user_ids kept), or delete it (state 20).',
   }),
 
   // ---- device network and navigation environment (issue 7, D2): contracts network.ts

@@ -19,4 +19,5 @@ export * from './stats.js';
 // offline map downloads, device network, navigation environment (issue 7, D2)
 export * from './mapDownload.js';
 export * from './network.js';
+export * from './maintenance.js';
 export * from './departments.js';

@@ -21,7 +21,18 @@ export const CALL_FUNCTION_NAMES: Partial<Record<CallName, Text>> = {
   userGetDeviceType: { zh: '无人机类型', en: 'Drone types' },
   deviceAdd: { zh: '新增设备', en: 'Add devices' },
   deviceEdit: { zh: '编辑设备', en: 'Edit devices' },
+  // Equipment (issue 7, helper B1)
+  deviceDelete: { zh: '删除设备', en: 'Delete devices' },
+  deviceEnable: { zh: '启用/停用设备', en: 'Enable or disable devices' },
   deviceConnect: { zh: '连接设备', en: 'Connect devices' },
+  // Device maintenance (issue 7, helper B2).
+  deviceUpgrade: { zh: '设备固件升级', en: 'Upgrade device firmware' },
+  deviceCalibrate: { zh: '传感器校准', en: 'Calibrate device sensors' },
+  deviceBeacon: { zh: '信标设置', en: 'Set device beacons' },
+  deviceAzimuth: { zh: '方位角设置', en: 'Set device azimuths' },
+  deviceRtk: { zh: 'RTK 设置', en: 'Set device RTK' },
+  deviceLog: { zh: '机场日志上传', en: 'Upload nest logs' },
+  deviceOps: { zh: '设备维护记录', en: 'Device maintenance history' },
   sortiesTrack: { zh: '架次轨迹', en: 'Sortie tracks' },
   alternateList: { zh: '备降记录', en: 'Alternate-landing records' },
   commandLog: { zh: '指令审计日志', en: 'Command audit log' },
@@ -70,7 +81,7 @@ export const CALL_FUNCTION_NAMES: Partial<Record<CallName, Text>> = {
   deviceNavEnv: { zh: '导航环境', en: 'Navigation environment' },
   videoUserList: { zh: '录像列表', en: 'List recordings' },
   videoDeviceTypeList: { zh: '用户说明类型列表', en: 'User explain types' },
-};
   // issue 7, helper C: teaching videos (listing needs menu_teachingVideos only)
   teachAdd: { zh: '上传教学视频', en: 'Upload teaching videos' },
   teachEdit: { zh: '编辑教学视频', en: 'Edit teaching videos' },
+};
