@@ -2,6 +2,7 @@ import type { Catalog } from './zh-CN';
 import { resultsEn } from '../../features/results/messages';
 // Offline map, Google map, networking, navigation environment (issue 7, D2)
 import { offlineMapEn } from '../../features/outLineMap/messages';
+import { maintenanceEn } from '../../features/equipment/maintenance/messages';
 import { googleMapEn } from '../../features/googleMap/messages';
 import { networkEn } from '../../features/networkingItem/messages';
 import { navEnvEn } from '../../features/navigationEnvironment/messages';
@@ -499,6 +500,8 @@ export const enUS: Catalog = {
   analysis: analysisEn,
   alarms: alarmsEn,
   dashboard: dashboardEn,
+  // issue 7, helper B2
+  maintenance: maintenanceEn,
   // issue 7, D2
   offlineMap: offlineMapEn,
   googleMap: googleMapEn,

@@ -1,6 +1,7 @@
 import { resultsZh } from '../../features/results/messages';
 // Offline map, Google map, networking, navigation environment (issue 7, D2)
 import { offlineMapZh } from '../../features/outLineMap/messages';
+import { maintenanceZh } from '../../features/equipment/maintenance/messages';
 import { googleMapZh } from '../../features/googleMap/messages';
 import { networkZh } from '../../features/networkingItem/messages';
 import { navEnvZh } from '../../features/navigationEnvironment/messages';
@@ -501,6 +502,8 @@ export const zhCN = {
   analysis: analysisZh,
   alarms: alarmsZh,
   dashboard: dashboardZh,
+  // issue 7, helper B2
+  maintenance: maintenanceZh,
   // issue 7, D2
   offlineMap: offlineMapZh,
   googleMap: googleMapZh,

@@ -1,0 +1,442 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { Alert, Button, Checkbox, Empty, Form, Input, InputNumber, Popconfirm, Select, Table } from 'antd';
+import {
+  AZIMUTH_INVALID,
+  CALIBRATION_ITEMS,
+  CalibrationItem,
+  MaintenanceKind,
+  NEST_FIRMWARE_TYPE,
+  NtripState,
+  RtkStatus,
+  type CalibrationItemValue,
+  type DeviceListItem,
+  type DeviceOp,
+  type Firmware,
+} from '@nest/contracts';
+import { formatSeconds } from '../../../shared/format';
+import { useI18n } from '../../../shared/i18n';
+import { call } from '../../../shared/request';
+import { OpDetail, OpStateTag, OpStatus } from './OpStatus';
+import { latestOf, logHref, useMaintenance, type MaintenanceData } from './useMaintenance';
+
+/** What every panel gets: the device, its operations, whether the user may run the panel's call, and why not now. */
+export interface PanelProps {
+  device: DeviceListItem;
+  data: MaintenanceData;
+  allowed: boolean;
+  /** Why the device cannot be operated now (disabled, held, offline), or null. */
+  blocked: string | null;
+  /** Runs a maintenance call and shows its operation; resolves false when it was refused. */
+  run(name: MaintenanceCall, fields: Record<string, string | number>): Promise<boolean>;
+}
+
+export type MaintenanceCall = 'deviceUpgrade' | 'deviceCalibrate' | 'deviceBeacon' | 'deviceAzimuth' | 'deviceRtk' | 'deviceLog';
+
+function NoPermission(): ReactNode {
+  const { t } = useI18n();
+  return <Alert type="info" showIcon title={t('maintenance.noPermission')} />;
+}
+
+const isRunning = (op: DeviceOp | null): boolean => op?.state === 'running';
+
+// ------------------------------------------------------------------------------------------ firmware
+
+export function FirmwarePanel({ device, data, allowed, blocked, run }: PanelProps): ReactNode {
+  const { t } = useI18n();
+  const [roms, setRoms] = useState<Firmware[] | null>(null);
+  const [listFailed, setListFailed] = useState(false);
+  const [romId, setRomId] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const nest = device.type !== 'alone';
+  useEffect(() => {
+    if (!nest || !allowed) return;
+    let gone = false;
+    call<'romList', { list: Firmware[]; total: number }>('romList', { type: NEST_FIRMWARE_TYPE, state: 10, page: 0, size: 200 }, { quiet: true })
+      .then((r) => !gone && setRoms(r.list))
+      .catch(() => !gone && setListFailed(true));
+    return () => {
+      gone = true;
+    };
+  }, [nest, allowed]);
+  const latest = latestOf(data.list, 'upgrade');
+  if (!nest) return <Alert type="info" showIcon title={t('maintenance.firmware.nestOnly')} />;
+  const chosen = roms?.find((r) => r.id === romId);
+  const offline = data.live !== null && !data.live.online;
+  return (
+    <div className="maint-panel">
+      <div className="maint-live">
+        <span className="maint-muted">{t('maintenance.firmwareNow')}</span>
+        <strong data-testid="firmware-now">{data.live?.firmware ?? t('maintenance.unknown')}</strong>
+      </div>
+      {!allowed ? (
+        <NoPermission />
+      ) : (
+        <>
+          {listFailed && <Alert type="warning" showIcon title={t('maintenance.firmware.listFailed')} />}
+          {roms && roms.length === 0 && <Alert type="info" showIcon title={t('maintenance.firmware.none')} />}
+          {offline && <Alert type="warning" showIcon title={t('maintenance.firmware.offline')} />}
+          <Form layout="vertical">
+            <Form.Item label={t('maintenance.firmware.choose')} required>
+              <Select
+                data-testid="firmware-select"
+                value={romId}
+                onChange={setRomId}
+                placeholder={t('maintenance.firmware.placeholder')}
+                loading={roms === null && !listFailed}
+                options={(roms ?? []).map((r) => ({ value: r.id, label: t('maintenance.firmware.version', { name: r.version_name, code: r.version_code }) }))}
+              />
+            </Form.Item>
+            <Popconfirm
+              title={t('maintenance.firmware.confirm', { name: device.name, version: chosen?.version_name ?? '' })}
+              disabled={!chosen || !!blocked || isRunning(latest)}
+              onConfirm={async () => {
+                setBusy(true);
+                await run('deviceUpgrade', { sn_id: device.sn_id, rom_id: chosen!.id });
+                setBusy(false);
+              }}
+            >
+              <Button type="primary" data-testid="firmware-upgrade" loading={busy} disabled={!chosen || !!blocked || isRunning(latest)}>
+                {t('maintenance.firmware.upgrade')}
+              </Button>
+            </Popconfirm>
+          </Form>
+        </>
+      )}
+      <OpStatus op={latest} />
+    </div>
+  );
+}
+
+// ------------------------------------------------------------------------------------------ calibration
+
+export function CalibratePanel({ device, data, allowed, blocked, run }: PanelProps): ReactNode {
+  const { t, lang } = useI18n();
+  const [items, setItems] = useState<CalibrationItemValue[]>([...CALIBRATION_ITEMS]);
+  const [busy, setBusy] = useState(false);
+  const latest = latestOf(data.list, 'calibrate');
+  return (
+    <div className="maint-panel">
+      {!allowed ? (
+        <NoPermission />
+      ) : (
+        <Form layout="vertical">
+          <Form.Item label={t('maintenance.calibrate.items')} required validateStatus={items.length ? undefined : 'error'} help={items.length ? undefined : t('maintenance.calibrate.needItem')}>
+            <Checkbox.Group
+              data-testid="calibrate-items"
+              value={items}
+              onChange={(v) => setItems(CALIBRATION_ITEMS.filter((i) => (v as string[]).includes(i)))}
+              options={CalibrationItem.options(lang)}
+            />
+          </Form.Item>
+          <Button
+            type="primary"
+            data-testid="calibrate-start"
+            loading={busy}
+            disabled={!items.length || !!blocked || isRunning(latest)}
+            onClick={async () => {
+              setBusy(true);
+              await run('deviceCalibrate', { sn_id: device.sn_id, items: JSON.stringify(items) });
+              setBusy(false);
+            }}
+          >
+            {t('maintenance.calibrate.start')}
+          </Button>
+        </Form>
+      )}
+      <OpStatus op={latest} />
+    </div>
+  );
+}
+
+// ------------------------------------------------------------------------------------------ beacon
+
+interface BeaconForm {
+  lat: number;
+  lng: number;
+  height: number;
+}
+
+export function BeaconPanel({ device, data, allowed, blocked, run }: PanelProps): ReactNode {
+  const { t } = useI18n();
+  const [form] = Form.useForm<BeaconForm>();
+  const [busy, setBusy] = useState(false);
+  const current = data.live?.beacon ?? null;
+  // Refill when the stored beacon changes (the form instance is stable).
+  useEffect(() => {
+    if (current) form.setFieldsValue(current);
+  }, [current?.lat, current?.lng, current?.height]);
+  const latest = latestOf(data.list, 'beacon');
+  return (
+    <div className="maint-panel">
+      <div className="maint-live">
+        <span className="maint-muted">{t('maintenance.beacon.current')}</span>
+        <span data-testid="beacon-now">{current ? `${current.lat}, ${current.lng}, ${current.height} m` : t('maintenance.beacon.none')}</span>
+      </div>
+      {!allowed ? (
+        <NoPermission />
+      ) : (
+        <Form
+          form={form}
+          layout="vertical"
+          onFinish={async (v) => {
+            setBusy(true);
+            await run('deviceBeacon', { sn_id: device.sn_id, beacon: JSON.stringify({ lat: v.lat, lng: v.lng, height: v.height }) });
+            setBusy(false);
+          }}
+        >
+          <Form.Item name="lat" label={t('maintenance.beacon.lat')} rules={[{ required: true, message: t('admin.required', { field: t('maintenance.beacon.lat') }) }]}>
+            <InputNumber data-testid="beacon-lat" min={-90} max={90} step={0.000001} style={{ width: 220 }} />
+          </Form.Item>
+          <Form.Item name="lng" label={t('maintenance.beacon.lng')} rules={[{ required: true, message: t('admin.required', { field: t('maintenance.beacon.lng') }) }]}>
+            <InputNumber data-testid="beacon-lng" min={-180} max={180} step={0.000001} style={{ width: 220 }} />
+          </Form.Item>
+          <Form.Item name="height" label={t('maintenance.beacon.height')} rules={[{ required: true, message: t('admin.required', { field: t('maintenance.beacon.height') }) }]}>
+            <InputNumber data-testid="beacon-height" min={-1000} max={10000} step={0.1} style={{ width: 220 }} />
+          </Form.Item>
+          <Button type="primary" htmlType="submit" data-testid="beacon-save" loading={busy} disabled={!!blocked}>
+            {t('maintenance.beacon.save')}
+          </Button>
+        </Form>
+      )}
+      <OpStatus op={latest} />
+    </div>
+  );
+}
+
+// ------------------------------------------------------------------------------------------ azimuth
+
+/** The SPEC rule: -1 (not set) or 0 to 360. */
+export const azimuthOk = (v: number | null | undefined): boolean =>
+  typeof v === 'number' && Number.isFinite(v) && (v === AZIMUTH_INVALID || (v >= 0 && v <= 360));
+
+export function AzimuthPanel({ device, data, allowed, blocked, run }: PanelProps): ReactNode {
+  const { t } = useI18n();
+  const [form] = Form.useForm<{ azimuth: number }>();
+  const [busy, setBusy] = useState(false);
+  const current = data.live?.azimuth;
+  // Refill when the stored azimuth changes (the form instance is stable).
+  useEffect(() => {
+    if (current !== undefined) form.setFieldsValue({ azimuth: current });
+  }, [current]);
+  const latest = latestOf(data.list, 'azimuth');
+  return (
+    <div className="maint-panel">
+      <div className="maint-live">
+        <span className="maint-muted">{t('maintenance.azimuth.current')}</span>
+        <span data-testid="azimuth-now">{current === undefined || current === AZIMUTH_INVALID ? t('maintenance.azimuth.none') : `${current}°`}</span>
+      </div>
+      {!allowed ? (
+        <NoPermission />
+      ) : (
+        <Form
+          form={form}
+          layout="vertical"
+          onFinish={async (v) => {
+            setBusy(true);
+            await run('deviceAzimuth', { sn_id: device.sn_id, azimuth: v.azimuth });
+            setBusy(false);
+          }}
+        >
+          <Form.Item
+            name="azimuth"
+            label={t('maintenance.azimuth.value')}
+            extra={t('maintenance.azimuth.range')}
+            rules={[
+              { required: true, message: t('admin.required', { field: t('maintenance.azimuth.value') }) },
+              { validator: async (_r, v: number | null) => (azimuthOk(v) ? undefined : Promise.reject(new Error(t('maintenance.azimuth.range')))) },
+            ]}
+          >
+            <InputNumber data-testid="azimuth-value" min={-1} max={360} step={0.1} style={{ width: 220 }} />
+          </Form.Item>
+          <div style={{ display: 'flex', gap: 8 }}>
+            <Button type="primary" htmlType="submit" data-testid="azimuth-save" loading={busy} disabled={!!blocked}>
+              {t('maintenance.azimuth.save')}
+            </Button>
+            <Button onClick={() => form.setFieldsValue({ azimuth: AZIMUTH_INVALID })} data-testid="azimuth-unset">
+              {t('maintenance.azimuth.unset')}
+            </Button>
+          </div>
+        </Form>
+      )}
+      <OpStatus op={latest} />
+    </div>
+  );
+}
+
+// ------------------------------------------------------------------------------------------ RTK
+
+interface RtkForm {
+  url: string;
+  port: number;
+  mount_point?: string;
+  user?: string;
+  password?: string;
+}
+
+export function RtkPanel({ device, data, allowed, blocked, run }: PanelProps): ReactNode {
+  const { t, lang } = useI18n();
+  const [form] = Form.useForm<RtkForm>();
+  const [busy, setBusy] = useState(false);
+  const latest = latestOf(data.list, 'rtk');
+  // The last settings used (never the password) fill the form.
+  const last = latest?.params as Partial<RtkForm> | undefined;
+  // Refill from each new RTK operation only, so typing is not overwritten by polls.
+  useEffect(() => {
+    if (last?.url) form.setFieldsValue({ url: last.url, port: last.port, mount_point: last.mount_point, user: last.user });
+  }, [latest?.id]);
+  const live = data.live;
+  return (
+    <div className="maint-panel">
+      <div className="maint-live" data-testid="rtk-live">
+        <span className="maint-muted">{t('maintenance.rtk.status')}</span>
+        <span data-testid="rtk-status">{live?.rtk_status == null ? '--' : RtkStatus.label(live.rtk_status, lang)}</span>
+        <span className="maint-muted">{t('maintenance.rtk.ntrip')}</span>
+        <span data-testid="rtk-ntrip">{live?.ntrip_state == null ? '--' : NtripState.label(live.ntrip_state, lang)}</span>
+      </div>
+      <span className="maint-muted">{t('maintenance.rtk.liveHint')}</span>
+      {!allowed ? (
+        <NoPermission />
+      ) : (
+        <Form
+          form={form}
+          layout="vertical"
+          onFinish={async (v) => {
+            setBusy(true);
+            await run('deviceRtk', {
+              sn_id: device.sn_id,
+              url: v.url.trim(),
+              port: v.port,
+              mount_point: v.mount_point?.trim() ?? '',
+              user: v.user?.trim() ?? '',
+              password: v.password ?? '',
+            });
+            form.setFieldsValue({ password: '' });
+            setBusy(false);
+          }}
+        >
+          <Form.Item name="url" label={t('maintenance.rtk.url')} rules={[{ required: true, whitespace: true, message: t('maintenance.rtk.urlRequired') }, { max: 255 }]}>
+            <Input data-testid="rtk-url" placeholder={t('maintenance.rtk.urlPlaceholder')} maxLength={255} />
+          </Form.Item>
+          <Form.Item
+            name="port"
+            label={t('maintenance.rtk.port')}
+            rules={[{ required: true, type: 'integer', min: 1, max: 65535, message: t('maintenance.rtk.portRequired') }]}
+          >
+            <InputNumber data-testid="rtk-port" min={1} max={65535} precision={0} style={{ width: 160 }} />
+          </Form.Item>
+          <Form.Item name="mount_point" label={t('maintenance.rtk.mountPoint')} rules={[{ max: 64 }]}>
+            <Input data-testid="rtk-mount" maxLength={64} />
+          </Form.Item>
+          <Form.Item name="user" label={t('maintenance.rtk.user')} rules={[{ max: 64 }]}>
+            <Input data-testid="rtk-user" maxLength={64} autoComplete="off" />
+          </Form.Item>
+          <Form.Item name="password" label={t('maintenance.rtk.password')} extra={t('maintenance.rtk.passwordHint')} rules={[{ max: 64 }]}>
+            <Input.Password data-testid="rtk-password" maxLength={64} autoComplete="new-password" />
+          </Form.Item>
+          <Button type="primary" htmlType="submit" data-testid="rtk-save" loading={busy} disabled={!!blocked || isRunning(latest)}>
+            {t('maintenance.rtk.save')}
+          </Button>
+        </Form>
+      )}
+      <OpStatus op={latest} />
+    </div>
+  );
+}
+
+// ------------------------------------------------------------------------------------------ log
+
+export function LogPanel({ device, allowed, blocked, run }: Omit<PanelProps, 'data'>): ReactNode {
+  const { t } = useI18n();
+  const logs = useMaintenance(device.type === 'alone' ? null : device.sn_id, 'log');
+  const [busy, setBusy] = useState(false);
+  if (device.type === 'alone') return <Alert type="info" showIcon title={t('maintenance.log.nestOnly')} />;
+  const latest = latestOf(logs.list, 'log');
+  return (
+    <div className="maint-panel">
+      <span className="maint-muted">{t('maintenance.log.hint')}</span>
+      {!allowed ? (
+        <NoPermission />
+      ) : (
+        <Button
+          type="primary"
+          data-testid="log-request"
+          loading={busy}
+          disabled={!!blocked || isRunning(latest)}
+          style={{ alignSelf: 'flex-start' }}
+          onClick={async () => {
+            setBusy(true);
+            const ok = await run('deviceLog', { sn_id: device.sn_id });
+            if (ok) logs.reload();
+            setBusy(false);
+          }}
+        >
+          {t('maintenance.log.request')}
+        </Button>
+      )}
+      <OpStatus op={latest} />
+      <h4 style={{ margin: 0 }}>{t('maintenance.log.list')}</h4>
+      <Table<DeviceOp>
+        size="small"
+        rowKey="id"
+        data-testid="log-table"
+        loading={logs.loading}
+        dataSource={logs.list}
+        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('maintenance.log.empty')} /> }}
+        pagination={{ current: logs.page + 1, pageSize: 10, total: logs.total, onChange: (p) => logs.setPage(p - 1), hideOnSinglePage: true }}
+        columns={[
+          { title: t('maintenance.op.created'), dataIndex: 'create_time', render: (v: number) => formatSeconds(v) },
+          { title: t('maintenance.op.state'), render: (_v, op) => <OpStateTag op={op} /> },
+          {
+            title: t('maintenance.op.file'),
+            render: (_v, op) => {
+              const href = logHref(op);
+              return href ? (
+                <a href={href} download={op.file!.name} data-testid="log-download">
+                  {op.file!.name} ({Math.max(1, Math.round(op.file!.size / 1024))} KB)
+                </a>
+              ) : (
+                <OpDetail op={op} />
+              );
+            },
+          },
+          { title: t('maintenance.op.user'), dataIndex: 'user_name' },
+        ]}
+      />
+    </div>
+  );
+}
+
+// ------------------------------------------------------------------------------------------ history
+
+export function HistoryPanel({ data }: { data: MaintenanceData }): ReactNode {
+  const { t, lang } = useI18n();
+  if (data.failed) {
+    return <Alert type="error" showIcon title={t('maintenance.loadFailed')} action={<Button onClick={data.reload}>{t('maintenance.retry')}</Button>} />;
+  }
+  return (
+    <Table<DeviceOp>
+      size="small"
+      rowKey="id"
+      data-testid="history-table"
+      loading={data.loading}
+      dataSource={data.list}
+      locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('maintenance.op.none')} /> }}
+      pagination={{
+        current: data.page + 1,
+        pageSize: 10,
+        total: data.total,
+        onChange: (p) => data.setPage(p - 1),
+        showTotal: (n) => t('admin.total', { total: n }),
+      }}
+      columns={[
+        { title: t('maintenance.op.kind'), dataIndex: 'kind', render: (k: DeviceOp['kind']) => MaintenanceKind.label(k, lang) },
+        { title: t('maintenance.op.state'), render: (_v, op) => <OpStateTag op={op} /> },
+        { title: t('maintenance.op.progress'), dataIndex: 'progress', render: (p: number) => `${p}%` },
+        { title: t('maintenance.op.detail'), render: (_v, op) => <OpDetail op={op} /> },
+        { title: t('maintenance.op.user'), dataIndex: 'user_name' },
+        { title: t('maintenance.op.created'), dataIndex: 'create_time', render: (v: number) => formatSeconds(v) },
+        { title: t('maintenance.op.finished'), dataIndex: 'finish_time', render: (v: number | null) => formatSeconds(v) },
+      ]}
+    />
+  );
+}
