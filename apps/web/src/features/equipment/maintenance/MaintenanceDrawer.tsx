@@ -31,7 +31,7 @@ export default function MaintenanceDrawer({ device, onClose }: { device: DeviceL
       open={device !== null}
       onClose={onClose}
       title={device ? t('maintenance.title', { name: device.name }) : ''}
-      size={760}
+      size={920}
       destroyOnHidden
       data-testid="maintenance-drawer"
     >

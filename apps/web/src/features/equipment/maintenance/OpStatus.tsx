@@ -45,6 +45,7 @@ export function OpDetail({ op }: { op: DeviceOp }): ReactNode {
       );
     }
   }
+  if (op.file) parts.push(<span key="file">{op.file.name}</span>);
   if (o.firmware) parts.push(<span key="fw">{t('maintenance.op.firmware', { version: o.firmware })}</span>);
   if (o.ntrip_state !== undefined) parts.push(<span key="ntrip">{t('maintenance.op.ntrip', { state: NtripState.label(o.ntrip_state, lang) })}</span>);
   if (o.rtk_status !== undefined) parts.push(<span key="rtk">{t('maintenance.op.rtk', { state: RtkStatus.label(o.rtk_status, lang) })}</span>);

@@ -384,7 +384,7 @@ export function LogPanel({ device, allowed, blocked, run }: Omit<PanelProps, 'da
         locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('maintenance.log.empty')} /> }}
         pagination={{ current: logs.page + 1, pageSize: 10, total: logs.total, onChange: (p) => logs.setPage(p - 1), hideOnSinglePage: true }}
         columns={[
-          { title: t('maintenance.op.created'), dataIndex: 'create_time', render: (v: number) => formatSeconds(v) },
+          { title: t('maintenance.op.created'), dataIndex: 'create_time', className: 'maint-nowrap', render: (v: number) => formatSeconds(v) },
           { title: t('maintenance.op.state'), render: (_v, op) => <OpStateTag op={op} /> },
           {
             title: t('maintenance.op.file'),
@@ -429,13 +429,13 @@ export function HistoryPanel({ data }: { data: MaintenanceData }): ReactNode {
         showTotal: (n) => t('admin.total', { total: n }),
       }}
       columns={[
-        { title: t('maintenance.op.kind'), dataIndex: 'kind', render: (k: DeviceOp['kind']) => MaintenanceKind.label(k, lang) },
+        { title: t('maintenance.op.kind'), dataIndex: 'kind', className: 'maint-nowrap', render: (k: DeviceOp['kind']) => MaintenanceKind.label(k, lang) },
         { title: t('maintenance.op.state'), render: (_v, op) => <OpStateTag op={op} /> },
         { title: t('maintenance.op.progress'), dataIndex: 'progress', render: (p: number) => `${p}%` },
         { title: t('maintenance.op.detail'), render: (_v, op) => <OpDetail op={op} /> },
         { title: t('maintenance.op.user'), dataIndex: 'user_name' },
-        { title: t('maintenance.op.created'), dataIndex: 'create_time', render: (v: number) => formatSeconds(v) },
-        { title: t('maintenance.op.finished'), dataIndex: 'finish_time', render: (v: number | null) => formatSeconds(v) },
+        { title: t('maintenance.op.created'), dataIndex: 'create_time', className: 'maint-nowrap', render: (v: number) => formatSeconds(v) },
+        { title: t('maintenance.op.finished'), dataIndex: 'finish_time', className: 'maint-nowrap', render: (v: number | null) => formatSeconds(v) },
       ]}
     />
   );
