@@ -323,6 +323,22 @@ export const timedTaskSchema = z.object({
 export type TimedTask = z.infer<typeof timedTaskSchema>;
 
 /**
+ * A row of /task/list (and the /task/add, /task/edit answers): the task plus who planned it, the latest
+ * run (`last_run` s, null before the first; `last_outcome` a language-neutral key, `outcome_text` it in
+ * the caller's language) and `next_run` (null when no run is ahead: paused, deleted, or a once task done).
+ */
+export const timedTaskRowSchema = timedTaskSchema.extend({
+  u_id: z.string(),
+  user_name: z.string(),
+  last_run: seconds().nullable(),
+  last_outcome: z.string(),
+  outcome_text: z.string(),
+  next_run: seconds().nullable(),
+  modified_time: seconds(),
+});
+export type TimedTaskRow = z.infer<typeof timedTaskRowSchema>;
+
+/**
  * A sortie (one flight), as /sorties/list answers it: SPEC fields (times in s, end_time 0 while flying,
  * `count` results produced, `mission_type` MissionType or 0 for one-key flights) plus the device name,
  * metres flown, where it came down (AlternatePlace, null while flying), the route and the device's flight id.
@@ -489,30 +505,6 @@ export const teachingVideoSchema = z.object({
   title: z.string(),
   describe: z.string(),
   notes: z.string(),
-});
-export type TeachingVideo = z.infer<typeof teachingVideoSchema>;
-
-/**
- * A collaboration group: `create_time` creation time, `device_count` devices in it, `online_count`
- * of them online, `state` RecordState; added: `device_ids`.
- */
-export const collaborationGroupSchema = z.object({
-  id: id(),
-  name: z.string(),
-  create_time: seconds(),
-  device_count: z.number().int().nonnegative(),
-  online_count: z.number().int().nonnegative(),
-  state: enumValue(RecordState),
-  device_ids: z.array(z.string()),
-});
-export type CollaborationGroup = z.infer<typeof collaborationGroupSchema>;
-
-/**
- * A row of /device/list: the registry fields plus what the console shows live. `state` is the online
- * status (1 online, 2 offline, 3 connected by someone); `connected_by` names who holds control;
- * `position` is the last known WGS84 position (nest, or the drone when flying); `stream_uav_list`'s first
- * entry is the drone video url.
- */
   /** Added: the device kind the video teaches (DeviceKind; 0 for every kind). */
   cla_type: z.number().int().nonnegative(),
   /** Added: a poster frame ('' when none could be made), the file, its size and length (null when unknown). */
@@ -524,11 +516,54 @@ export type CollaborationGroup = z.infer<typeof collaborationGroupSchema>;
   state: enumValue(RecordState),
   create_time: seconds(),
   modified_time: seconds(),
+});
+export type TeachingVideo = z.infer<typeof teachingVideoSchema>;
+
+/** A member of a collaboration group as a group row names it (members may belong to other companies). */
+export const groupMemberSchema = z.object({ u_id: z.string(), nick: z.string(), company: z.string() });
+export type GroupMember = z.infer<typeof groupMemberSchema>;
+
+/** A device of a collaboration group with its live online status (OnlineStatus), for the details view. */
+export const groupDeviceSchema = z.object({ sn_id: z.string(), name: z.string(), type: enumValue(DeviceCategory), state: enumValue(OnlineStatus) });
+export type GroupDevice = z.infer<typeof groupDeviceSchema>;
+
+/**
+ * A collaboration group: `create_time` creation time, `device_count` devices in it, `online_count`
+ * of them online (live, from the device status board), `state` RecordState; added: `device_ids`,
+ * `user_ids` (members: they see the devices on their map and device list, without control), `users`
+ * (the members named), `notes`, `company` (the company whose devices the group shares), `creator` (nick).
+ * /com/getOne adds `devices` with each device's live status.
+ */
+export const collaborationGroupSchema = z.object({
+  id: id(),
+  name: z.string(),
+  notes: z.string(),
+  company: z.string(),
+  creator: z.string(),
+  create_time: seconds(),
+  device_count: z.number().int().nonnegative(),
+  online_count: z.number().int().nonnegative(),
+  state: enumValue(RecordState),
+  device_ids: z.array(z.string()),
+  user_ids: z.array(z.string()),
+  users: z.array(groupMemberSchema),
+  devices: z.array(groupDeviceSchema).optional(),
+});
+export type CollaborationGroup = z.infer<typeof collaborationGroupSchema>;
+
+/**
+ * A row of /device/list: the registry fields plus what the console shows live. `state` is the online
+ * status (1 online, 2 offline, 3 connected by someone); `connected_by` names who holds control;
+ * `position` is the last known WGS84 position (nest, or the drone when flying); `stream_uav_list`'s first
+ * entry is the drone video url.
+ */
 export const deviceListItemSchema = deviceSchema.extend({
   name: z.string(),
   is_push_on: z.boolean(),
   connected_by: z.object({ u_id: z.string(), nick: z.string() }).nullable(),
   position: latLngSchema.nullable(),
   stream_uav_list: z.array(z.string()),
+  /** Seen through a collaboration group of another company: visible, not controllable. */
+  shared: z.boolean().optional(),
 });
 export type DeviceListItem = z.infer<typeof deviceListItemSchema>;

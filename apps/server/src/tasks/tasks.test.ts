@@ -1,4 +1,4 @@
-import { ResultCode } from '@nest/contracts';
+import { ResultCode, timedTaskRowSchema } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, userClient, type Fields, type TestClient, type TestServer } from '../../test/helpers.js';
 import { createDevice } from '../devices/store.js';
@@ -146,6 +146,7 @@ describe('/task/edit and /task/list', () => {
     expect(all.total).toBe(all.list.length);
     expect(all.total).toBeGreaterThanOrEqual(3);
     expect(all.list[0]).toHaveProperty('create_time');
+    for (const row of all.list) timedTaskRowSchema.parse(row);
     const bySn = await must<{ list: Task[]; total: number }>(wk, 'taskList', { page: 0, size: 50, sn_id: NEST2 });
     expect(bySn.list.every((x) => x.sn_id === NEST2)).toBe(true);
     const search = await must<{ list: Task[]; total: number }>(wk, 'taskList', { page: 0, size: 50, search: 'TWO' });

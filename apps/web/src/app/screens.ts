@@ -18,11 +18,23 @@ const LOADERS: Readonly<Record<string, Loader>> = {
   'features/panorama': () => import('../features/results/PanoramaPage'),
   'features/routeReplay': () => import('../features/routeReplay/RouteReplayPage'),
   'features/dataAnalyse': () => import('../features/dataAnalyse/DataAnalysePage'),
+  // userManage, dictData, teamManage (issue 7, helper A)
+  'features/userManage': () => import('../features/userManage/UserManagePage'),
+  'features/dictData': () => import('../features/dictData/DictDataPage'),
+  'features/teamManage': () => import('../features/teamManage/TeamManagePage'),
   // issue 7, D2
   'features/outLineMap': () => import('../features/outLineMap/OutLineMapPage'),
   'features/googleMap': () => import('../features/googleMap/GoogleMapPage'),
   'features/networkingItem': () => import('../features/networkingItem/NetworkPage'),
   'features/navigationEnvironment': () => import('../features/navigationEnvironment/NavEnvPage'),
+  'features/equipment': () => import('../features/equipment/EquipmentPage'),
+  // issue 7, D1
+  'features/coordination': () => import('../features/coordination/CoordinationPage'),
+  'features/taskManage': () => import('../features/taskManage/TaskManagePage'),
+  // issue 7, helper C
+  'features/deviceType': () => import('../features/deviceType/DeviceTypePage'),
+  'features/firmware': () => import('../features/firmware/FirmwarePage'),
+  'features/teachingVideos': () => import('../features/teachingVideos/TeachingVideosPage'),
 };
 
 const cache = new Map<string, LazyExoticComponent<ComponentType>>();

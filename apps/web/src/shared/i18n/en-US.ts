@@ -1,5 +1,12 @@
 import type { Catalog } from './zh-CN';
+// issue 7, helper C: device types, firmware, teaching videos
+import { deviceTypeEn } from '../../features/deviceType/messages';
+import { firmwareEn } from '../../features/firmware/messages';
+import { teachingEn } from '../../features/teachingVideos/messages';
 import { resultsEn } from '../../features/results/messages';
+import { userManageEn } from '../../features/userManage/messages';
+import { dictDataEn } from '../../features/dictData/messages';
+import { teamManageEn } from '../../features/teamManage/messages';
 // Offline map, Google map, networking, navigation environment (issue 7, D2)
 import { offlineMapEn } from '../../features/outLineMap/messages';
 import { maintenanceEn } from '../../features/equipment/maintenance/messages';
@@ -10,6 +17,10 @@ import { replayEn } from '../../features/routeReplay/messages';
 import { analysisEn } from '../../features/dataAnalyse/messages';
 import { alarmsEn } from '../../features/alarms/messages';
 import { dashboardEn } from '../../features/home/messages';
+import { equipmentEn } from '../../features/equipment/messages';
+// issue 7, D1
+import { coordinationEn } from '../../features/coordination/messages';
+import { taskManageEn } from '../../features/taskManage/messages';
 
 /** English catalog: the same keys as `zh-CN.ts` (checked by the compiler and by a unit test). */
 export const enUS: Catalog = {
@@ -500,11 +511,23 @@ export const enUS: Catalog = {
   analysis: analysisEn,
   alarms: alarmsEn,
   dashboard: dashboardEn,
+  // userManage, dictData, teamManage (issue 7, helper A)
+  userManage: userManageEn,
+  dictData: dictDataEn,
+  teamManage: teamManageEn,
+  equipment: equipmentEn,
   // issue 7, helper B2
   maintenance: maintenanceEn,
+  // issue 7, D1
+  coordination: coordinationEn,
+  taskManage: taskManageEn,
   // issue 7, D2
   offlineMap: offlineMapEn,
   googleMap: googleMapEn,
   network: networkEn,
   navEnv: navEnvEn,
+  // issue 7, helper C
+  deviceType: deviceTypeEn,
+  firmware: firmwareEn,
+  teaching: teachingEn,
 };

@@ -1,4 +1,11 @@
 import { resultsZh } from '../../features/results/messages';
+import { userManageZh } from '../../features/userManage/messages';
+import { dictDataZh } from '../../features/dictData/messages';
+import { teamManageZh } from '../../features/teamManage/messages';
+// issue 7, helper C: device types, firmware, teaching videos
+import { deviceTypeZh } from '../../features/deviceType/messages';
+import { firmwareZh } from '../../features/firmware/messages';
+import { teachingZh } from '../../features/teachingVideos/messages';
 // Offline map, Google map, networking, navigation environment (issue 7, D2)
 import { offlineMapZh } from '../../features/outLineMap/messages';
 import { maintenanceZh } from '../../features/equipment/maintenance/messages';
@@ -9,6 +16,10 @@ import { replayZh } from '../../features/routeReplay/messages';
 import { analysisZh } from '../../features/dataAnalyse/messages';
 import { alarmsZh } from '../../features/alarms/messages';
 import { dashboardZh } from '../../features/home/messages';
+import { equipmentZh } from '../../features/equipment/messages';
+// issue 7, D1
+import { coordinationZh } from '../../features/coordination/messages';
+import { taskManageZh } from '../../features/taskManage/messages';
 
 /**
  * Chinese catalog. Keys are `feature.area.item`; `en-US.ts` must hold exactly the same keys (a unit test
@@ -502,13 +513,25 @@ export const zhCN = {
   analysis: analysisZh,
   alarms: alarmsZh,
   dashboard: dashboardZh,
+  // userManage, dictData, teamManage (issue 7, helper A)
+  userManage: userManageZh,
+  dictData: dictDataZh,
+  teamManage: teamManageZh,
+  equipment: equipmentZh,
   // issue 7, helper B2
   maintenance: maintenanceZh,
+  // issue 7, D1
+  coordination: coordinationZh,
+  taskManage: taskManageZh,
   // issue 7, D2
   offlineMap: offlineMapZh,
   googleMap: googleMapZh,
   network: networkZh,
   navEnv: navEnvZh,
+  // issue 7, helper C
+  deviceType: deviceTypeZh,
+  firmware: firmwareZh,
+  teaching: teachingZh,
 };
 
 export type Catalog = typeof zhCN;

@@ -1,0 +1,199 @@
+import { useCallback, useMemo, useState, type ReactNode } from 'react';
+import { Alert, Badge, Button, Empty, Input, Modal, Space, Table, Tag, Tooltip, type TableColumnsType } from 'antd';
+import { DeleteOutlined, EditOutlined, EyeOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { Company, RecordState, SUPER_ADMINISTRATOR, calls, holds, type CallName, type CollaborationGroup } from '@nest/contracts';
+import { AdminPage, tablePagination, usePagedList } from '../../shared/admin';
+import { formatSeconds } from '../../shared/format';
+import { useI18n } from '../../shared/i18n';
+import { notify } from '../../shared/notify';
+import { call } from '../../shared/request';
+import { useUser } from '../../shared/session';
+import { useFleet } from '../home/useFleet';
+import { GroupDialog } from './GroupDialog';
+import { GroupDrawer } from './GroupDrawer';
+import { groupEditFields, onlineCount } from './groups';
+import './coordination.css';
+
+const PAGE_SIZE = 10;
+const MEMBERS_SHOWN = 3;
+
+/**
+ * coordination: the company's collaboration groups with search and paging; online devices follow the live
+ * fleet (push 310 / 301 through useFleet); add, edit, delete (confirmed), a details drawer.
+ */
+export default function CoordinationPage(): ReactNode {
+  const { t, lang } = useI18n();
+  const user = useUser();
+  const [modal, modalHolder] = Modal.useModal();
+  const [searchText, setSearchText] = useState('');
+  const [search, setSearch] = useState('');
+  const list = usePagedList<'comGetList', CollaborationGroup>('comGetList', search ? { search } : {}, PAGE_SIZE);
+  const fleet = useFleet();
+  const [editing, setEditing] = useState<{ group: CollaborationGroup | null } | null>(null);
+  const [opened, setOpened] = useState<string | null>(null);
+
+  const can = (name: CallName) => holds(user?.fun_list, calls[name].access);
+  const canAdd = can('comAdd');
+  const canEdit = can('comEdit');
+  const canOne = can('comGetOne');
+  const canListUsers = can('userList');
+  const isSuper = user?.fun_list.includes(SUPER_ADMINISTRATOR) ?? false;
+
+  const liveBySn = useMemo(() => new Map(fleet.devices.map((d) => [d.sn, d.state])), [fleet.devices]);
+  const liveState = useCallback((sn: string) => liveBySn.get(sn), [liveBySn]);
+  // Devices that may join a group: the caller's own (shared ones belong to another company).
+  const ownDevices = useMemo(() => fleet.devices.map((d) => d.item).filter((d) => !d.shared), [fleet.devices]);
+  const closeDrawer = useCallback(() => setOpened(null), []);
+  const companyLabel = (c: string) => (Company.has(c) ? Company.label(c, lang) : c);
+
+  const confirmDelete = (g: CollaborationGroup) =>
+    modal.confirm({
+      title: t('admin.delete'),
+      content: t('admin.confirmDelete', { name: g.name }),
+      okButtonProps: { danger: true, 'data-testid': 'confirm-ok' } as never,
+      onOk: async () => {
+        const form = { name: g.name, device_ids: g.device_ids, user_ids: g.user_ids, notes: g.notes };
+        await call('comEdit', groupEditFields(form, g.id, false, 20));
+        notify().success(t('admin.deleted'));
+        await list.reload();
+      },
+    });
+
+  const columns: TableColumnsType<CollaborationGroup> = [
+    {
+      title: t('coordination.col.name'),
+      key: 'name',
+      render: (_, g) => (
+        <div className="group-two-lines">
+          <span>{g.name}</span>
+          {g.notes && <small className="group-muted">{g.notes}</small>}
+        </div>
+      ),
+    },
+    ...(isSuper ? [{ title: t('coordination.col.company'), key: 'company', render: (_: unknown, g: CollaborationGroup) => companyLabel(g.company) }] : []),
+    { title: t('coordination.col.devices'), key: 'devices', align: 'right' as const, render: (_, g) => g.device_count },
+    {
+      title: t('coordination.col.online'),
+      key: 'online',
+      render: (_, g) => {
+        const n = onlineCount(g, liveState);
+        return <Badge className="group-online" status={n > 0 ? 'success' : 'default'} text={`${n} / ${g.device_count}`} data-testid={`group-online-${g.id}`} />;
+      },
+    },
+    {
+      title: t('coordination.col.members'),
+      key: 'members',
+      render: (_, g) =>
+        g.users.length === 0 ? (
+          <span className="group-muted">{t('coordination.noMembers')}</span>
+        ) : (
+          <Tooltip title={g.users.length > MEMBERS_SHOWN ? g.users.map((u) => u.nick).join(', ') : undefined}>
+            <div className="group-members">
+              {g.users.slice(0, MEMBERS_SHOWN).map((u) => (
+                <Tag key={u.u_id}>{u.company !== g.company ? `${u.nick} · ${companyLabel(u.company)}` : u.nick}</Tag>
+              ))}
+              {g.users.length > MEMBERS_SHOWN && <Tag>+{g.users.length - MEMBERS_SHOWN}</Tag>}
+            </div>
+          </Tooltip>
+        ),
+    },
+    { title: t('admin.state'), key: 'state', render: (_, g) => <Tag color={g.state === 10 ? 'green' : 'default'}>{RecordState.label(g.state, lang)}</Tag> },
+    {
+      title: t('admin.createTime'),
+      key: 'created',
+      render: (_, g) => (
+        <div className="group-two-lines">
+          <span style={{ whiteSpace: 'nowrap' }}>{formatSeconds(g.create_time)}</span>
+          {g.creator && <small className="group-muted">{g.creator}</small>}
+        </div>
+      ),
+    },
+    {
+      title: t('admin.actions'),
+      key: 'actions',
+      render: (_, g) => (
+        <Space size={0} wrap>
+          {canOne && (
+            <Button type="link" size="small" icon={<EyeOutlined />} onClick={() => setOpened(g.id)} data-testid={`group-open-${g.id}`}>
+              {t('coordination.details')}
+            </Button>
+          )}
+          {canEdit && (
+            <Button type="link" size="small" icon={<EditOutlined />} onClick={() => setEditing({ group: g })} data-testid={`group-edit-${g.id}`}>
+              {t('admin.edit')}
+            </Button>
+          )}
+          {canEdit && (
+            <Button type="link" size="small" danger icon={<DeleteOutlined />} onClick={() => confirmDelete(g)} data-testid={`group-delete-${g.id}`}>
+              {t('admin.delete')}
+            </Button>
+          )}
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <AdminPage
+      testId="coordination"
+      title={t('coordination.title')}
+      filters={
+        <Input.Search
+          allowClear
+          value={searchText}
+          placeholder={t('coordination.searchPlaceholder')}
+          onChange={(e) => setSearchText(e.target.value)}
+          onSearch={(s) => setSearch(s.trim())}
+          enterButton={t('admin.search')}
+          style={{ width: 320 }}
+          data-testid="group-search"
+        />
+      }
+      actions={
+        <>
+          <Button
+            icon={<ReloadOutlined />}
+            onClick={() => {
+              void list.reload();
+              fleet.reload();
+            }}
+          >
+            {t('admin.refresh')}
+          </Button>
+          {canAdd && (
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ group: null })} data-testid="group-add">
+              {t('admin.add')}
+            </Button>
+          )}
+        </>
+      }
+    >
+      {modalHolder}
+      <Alert className="group-about" type="info" showIcon message={t('coordination.about')} />
+      <Table<CollaborationGroup>
+        rowKey="id"
+        size="middle"
+        loading={list.loading}
+        columns={columns}
+        dataSource={list.rows}
+        pagination={tablePagination(list, (total) => t('admin.total', { total }))}
+        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('coordination.empty')} /> }}
+        data-testid="group-table"
+      />
+      <GroupDialog
+        open={editing !== null}
+        group={editing?.group ?? null}
+        devices={ownDevices}
+        liveState={liveState}
+        canListUsers={canListUsers}
+        showCompany={isSuper}
+        onClose={() => setEditing(null)}
+        onSaved={() => {
+          setEditing(null);
+          void list.reload();
+        }}
+      />
+      <GroupDrawer groupId={opened} liveState={liveState} onClose={closeDrawer} />
+    </AdminPage>
+  );
+}

@@ -1,0 +1,182 @@
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Badge, Form, Input, Modal, Select, Space } from 'antd';
+import { Company, OnlineStatus, type CollaborationGroup, type DeviceListItem, type Page, type UserListItem } from '@nest/contracts';
+import { useI18n } from '../../shared/i18n';
+import { notify } from '../../shared/notify';
+import { call } from '../../shared/request';
+import { displayName } from '../home/fleet';
+import { NAME_MAX, NOTES_MAX, groupAddFields, groupEditFields, groupIssues, type GroupForm } from './groups';
+
+const STATUS_BADGE = { 1: 'success', 2: 'default', 3: 'warning' } as const;
+const USER_PAGE = 50;
+
+interface MemberOption {
+  value: string;
+  label: string;
+}
+
+/** The add / edit dialog of a collaboration group: name, devices (with live status), members, notes. */
+export function GroupDialog({
+  open,
+  group,
+  devices,
+  liveState,
+  canListUsers,
+  showCompany,
+  onClose,
+  onSaved,
+}: {
+  open: boolean;
+  /** null: a new group. */
+  group: CollaborationGroup | null;
+  devices: readonly DeviceListItem[];
+  liveState: (sn: string) => number | undefined;
+  canListUsers: boolean;
+  showCompany: boolean;
+  onClose: () => void;
+  onSaved: () => void;
+}): ReactNode {
+  const { t, lang } = useI18n();
+  const [form, setForm] = useState<GroupForm>({ name: '', device_ids: [], user_ids: [], notes: '' });
+  const [tried, setTried] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [found, setFound] = useState<MemberOption[]>([]);
+  const [searching, setSearching] = useState(false);
+  const seq = useRef(0);
+
+  useEffect(() => {
+    if (!open) return;
+    setForm({ name: group?.name ?? '', device_ids: group?.device_ids ?? [], user_ids: group?.user_ids ?? [], notes: group?.notes ?? '' });
+    setTried(false);
+  }, [open, group]);
+
+  const companyLabel = (c: string) => (Company.has(c) ? Company.label(c, lang) : c);
+  const userLabel = (nick: string, company: string) => (showCompany || (group && company !== group.company) ? `${nick} · ${companyLabel(company)}` : nick);
+
+  const searchUsers = async (text: string) => {
+    const mine = ++seq.current;
+    setSearching(true);
+    try {
+      const page = await call<'userList', Page<UserListItem>>('userList', { page: 0, size: USER_PAGE, state: '10', ...(text ? { search: text } : {}) }, { quiet: true });
+      if (mine === seq.current) setFound((page?.list ?? []).map((u) => ({ value: u.u_id, label: `${userLabel(u.nick, u.in_com.id)} (${u.phone})` })));
+    } catch {
+      if (mine === seq.current) setFound([]);
+    } finally {
+      if (mine === seq.current) setSearching(false);
+    }
+  };
+  useEffect(() => {
+    if (open && canListUsers) void searchUsers('');
+    // Loaded once per opening; typing searches again.
+  }, [open, canListUsers]);
+
+  // The current members keep their labels (they may be of another company, outside the caller's user list).
+  const memberOptions = useMemo(() => {
+    const opts = [...found];
+    for (const u of group?.users ?? []) if (!opts.some((o) => o.value === u.u_id)) opts.push({ value: u.u_id, label: userLabel(u.nick, u.company) });
+    return opts;
+  }, [found, group, lang, showCompany]);
+
+  const deviceOptions = useMemo(() => {
+    const opts = devices.map((d) => {
+      const state = (liveState(d.sn_id) ?? d.state) as 1 | 2 | 3;
+      return {
+        value: d.sn_id,
+        label: `${displayName(d)} (${d.sn_id})`,
+        state,
+        company: d.company,
+      };
+    });
+    for (const sn of form.device_ids) if (!opts.some((o) => o.value === sn)) opts.push({ value: sn, label: sn, state: 2, company: '' });
+    return opts;
+  }, [devices, liveState, form.device_ids]);
+
+  const issues = groupIssues(form);
+  const nameError = issues.includes('name')
+    ? t('admin.required', { field: t('coordination.form.name') })
+    : issues.includes('nameLong')
+      ? `${t('coordination.form.name')} ≤ ${NAME_MAX}`
+      : null;
+  const devicesError = issues.includes('devices') ? t('coordination.form.needDevice') : null;
+  const notesError = issues.includes('notesLong') ? `${t('coordination.form.notes')} ≤ ${NOTES_MAX}` : null;
+  const shown = (e: string | null, extra?: string) => (tried && e ? { validateStatus: 'error' as const, help: e } : extra ? { extra } : {});
+
+  const save = async () => {
+    setTried(true);
+    if (issues.length > 0) return;
+    setSaving(true);
+    try {
+      if (group) await call('comEdit', groupEditFields(form, group.id, canListUsers));
+      else await call('comAdd', groupAddFields(form, canListUsers));
+      notify().success(t('admin.saved'));
+      onSaved();
+    } catch {
+      // The request layer showed why (a device of another company, a taken name, ...).
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Modal
+      open={open}
+      title={group ? t('coordination.form.editTitle') : t('coordination.form.addTitle')}
+      onCancel={onClose}
+      onOk={() => void save()}
+      confirmLoading={saving}
+      destroyOnHidden
+      width={620}
+      okButtonProps={{ 'data-testid': 'group-save' } as never}
+    >
+      <Form layout="vertical" data-testid="group-form">
+        <Form.Item label={t('coordination.form.name')} required {...shown(nameError)}>
+          <Input value={form.name} maxLength={NAME_MAX} onChange={(e) => setForm((f) => ({ ...f, name: e.target.value }))} data-testid="group-name" />
+        </Form.Item>
+        <Form.Item label={t('coordination.form.devices')} required {...shown(devicesError, t('coordination.form.devicesHint'))}>
+          <Select
+            mode="multiple"
+            allowClear
+            showSearch
+            optionFilterProp="label"
+            value={form.device_ids}
+            onChange={(v: string[]) => setForm((f) => ({ ...f, device_ids: v }))}
+            options={deviceOptions}
+            optionRender={(o) => (
+              <Space>
+                <Badge status={STATUS_BADGE[o.data.state]} />
+                <span>{o.data.label}</span>
+                <small className="group-option-note">{OnlineStatus.label(o.data.state, lang)}</small>
+                {showCompany && o.data.company && <small className="group-option-note">{companyLabel(o.data.company)}</small>}
+              </Space>
+            )}
+            data-testid="group-devices"
+          />
+        </Form.Item>
+        <Form.Item label={t('coordination.form.members')} extra={canListUsers ? t('coordination.form.membersHint') : t('coordination.form.membersNoList')}>
+          <Select
+            mode="multiple"
+            allowClear
+            showSearch
+            filterOption={false}
+            disabled={!canListUsers}
+            loading={searching}
+            value={form.user_ids}
+            onSearch={(text) => void searchUsers(text.trim())}
+            onChange={(v: string[]) => setForm((f) => ({ ...f, user_ids: v }))}
+            options={memberOptions}
+            data-testid="group-members"
+          />
+        </Form.Item>
+        <Form.Item label={t('coordination.form.notes')} {...shown(notesError)}>
+          <Input.TextArea
+            value={form.notes}
+            maxLength={NOTES_MAX}
+            autoSize={{ minRows: 2, maxRows: 4 }}
+            onChange={(e) => setForm((f) => ({ ...f, notes: e.target.value }))}
+            data-testid="group-notes"
+          />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
