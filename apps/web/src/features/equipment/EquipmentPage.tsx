@@ -160,7 +160,7 @@ export default function EquipmentPage(): ReactNode {
         );
       },
     },
-    { title: t('admin.createTime'), key: 'created', render: (_, d) => <span className="equipment-nowrap">{formatSeconds(d.create_time)}</span> },
+    { title: t('admin.createTime'), key: 'created', width: 170, render: (_, d) => <span className="equipment-nowrap">{formatSeconds(d.create_time)}</span> },
     {
       title: t('admin.actions'),
       key: 'actions',
