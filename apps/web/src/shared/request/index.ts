@@ -54,7 +54,70 @@ export interface CallOptions {
   /** Show nothing and skip the login-expired box (sign-out, background refreshes). */
   quiet?: boolean;
   signal?: AbortSignal;
+  /**
+   * Without `onUploadProgress`: the whole call's limit. With it: the longest time without any progress
+   * (a slow but moving upload of a large file is never cut).
+   */
   timeoutMs?: number;
+  /**
+   * Multipart calls: called with the fraction of the body sent (0..1) as it goes. The call then travels by
+   * XMLHttpRequest (fetch reports no upload progress), with the same envelope, timeout and error handling.
+   */
+  onUploadProgress?: (fraction: number) => void;
+  /** Multipart calls: the files, by part name (sent after the fields, never signed). */
+  files?: Readonly<Record<string, Blob>>;
+}
+
+/** What the transport answers: the HTTP status and the body text. */
+interface Answer {
+  status: number;
+  text: string;
+}
+
+/** Aborted by the caller's or the timeout's signal: fetch's error, so both transports fail alike. */
+const abortError = (): Error => new DOMException('The operation was aborted.', 'AbortError');
+
+async function sendFetch(url: string, body: BodyInit, signal: AbortSignal): Promise<Answer> {
+  const res = await fetch(url, { method: 'POST', body, signal, credentials: 'same-origin' });
+  return { status: res.status, text: await res.text() };
+}
+
+/**
+ * POST by XMLHttpRequest, reporting upload progress. `activity` is called on every sign of life (bytes sent
+ * or received) so the caller's idle timer restarts; network failures and aborts reject like fetch.
+ */
+function sendXhr(url: string, body: XMLHttpRequestBodyInit, signal: AbortSignal, progress: (fraction: number) => void, activity: () => void): Promise<Answer> {
+  return new Promise<Answer>((resolve, reject) => {
+    if (signal.aborted) {
+      reject(abortError());
+      return;
+    }
+    const xhr = new XMLHttpRequest();
+    const onAbort = () => xhr.abort();
+    const done = () => signal.removeEventListener('abort', onAbort);
+    signal.addEventListener('abort', onAbort);
+    xhr.open('POST', url);
+    xhr.upload.onprogress = (e) => {
+      activity();
+      if (e.lengthComputable && e.total > 0) progress(Math.min(1, e.loaded / e.total));
+    };
+    xhr.upload.onload = () => progress(1);
+    xhr.onprogress = () => activity();
+    xhr.onload = () => {
+      done();
+      resolve({ status: xhr.status, text: typeof xhr.responseText === 'string' ? xhr.responseText : '' });
+    };
+    xhr.onerror = () => {
+      done();
+      reject(new TypeError('Network request failed'));
+    };
+    xhr.onabort = () => {
+      done();
+      reject(abortError());
+    };
+    progress(0);
+    xhr.send(body);
+  });
 }
 
 /** Service bases: contracts defaults, then `VITE_NEST_BASES` (JSON) at build time, then `window.__NEST_BASES__`. */
@@ -153,7 +216,7 @@ export async function call<N extends CallName, D = unknown>(
 ): Promise<D> {
   const def: CallDef = calls[name];
   const lang = getLang();
-  const body = encode(def, buildPayload(def, fields as Record<string, unknown>));
+  const body = encode(def, buildPayload(def, { ...(fields as Record<string, unknown>), ...(def.multipart ? opts.files : undefined) }));
   const url = callUrl(def, serviceBases());
 
   const fail = (err: RequestError): never => {
@@ -163,20 +226,29 @@ export async function call<N extends CallName, D = unknown>(
 
   const controller = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, opts.timeoutMs ?? REQUEST_TIMEOUT_MS);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, opts.timeoutMs ?? REQUEST_TIMEOUT_MS);
+  };
+  arm();
   const onOuterAbort = () => controller.abort();
   opts.signal?.addEventListener('abort', onOuterAbort);
+  if (opts.signal?.aborted) controller.abort();
 
-  let res: Response;
+  let res: Answer;
   let parsed: unknown;
   try {
-    res = await fetch(url, { method: 'POST', body, signal: controller.signal, credentials: 'same-origin' });
-    const text = await res.text();
+    const progress = opts.onUploadProgress;
+    res =
+      progress && def.multipart
+        ? await sendXhr(url, body, controller.signal, progress, arm)
+        : await sendFetch(url, body, controller.signal);
     try {
-      parsed = text ? JSON.parse(text) : undefined;
+      parsed = res.text ? JSON.parse(res.text) : undefined;
     } catch {
       parsed = undefined;
     }
@@ -193,12 +265,13 @@ export async function call<N extends CallName, D = unknown>(
     if (!opts.quiet) loginExpired();
     throw new RequestError('expired', CODE_TEXT[ResultCode.LOGIN_EXPIRED][lang], parsed.code, res.status);
   }
+  const ok = res.status >= 200 && res.status < 300;
   if (res.status === 404 || res.status === 401 || res.status === 500) {
     return fail(new RequestError('http', HTTP_TEXT[res.status][lang], isEnvelope(parsed) ? parsed.code : undefined, res.status));
   }
   if (!isEnvelope(parsed)) {
-    const text = res.ok ? t('request.badResponse') : t('request.httpError', { status: res.status });
-    return fail(new RequestError(res.ok ? 'response' : 'http', text, undefined, res.status));
+    const text = ok ? t('request.badResponse') : t('request.httpError', { status: res.status });
+    return fail(new RequestError(ok ? 'response' : 'http', text, undefined, res.status));
   }
   if (isSuccess(parsed.code)) return parsed.data as D;
   const text = parsed.msg || codeText(parsed.code, lang);

@@ -1,0 +1,177 @@
+import { useState, type ReactNode } from 'react';
+import { Button, Empty, Input, Modal, Select, Space, Table, Tooltip, Typography, type TableColumnsType } from 'antd';
+import { DeleteOutlined, DownloadOutlined, EditOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
+import { FirmwareType, calls, formatSizeKb, holds, type Firmware } from '@nest/contracts';
+import { AdminPage, tablePagination, usePagedList } from '../../shared/admin';
+import { formatSeconds } from '../../shared/format';
+import { useI18n } from '../../shared/i18n';
+import { notify } from '../../shared/notify';
+import { call } from '../../shared/request';
+import { useUser } from '../../shared/session';
+import { EditDialog } from './EditDialog';
+import { UploadDialog } from './UploadDialog';
+import './firmware.css';
+
+const PAGE_SIZE = 10;
+
+/** firmware: nest firmware packages (.wkimg), newest first, with search; upload with progress, edit texts, delete, download. */
+export default function FirmwarePage(): ReactNode {
+  const { t, lang } = useI18n();
+  const user = useUser();
+  const [modal, modalHolder] = Modal.useModal();
+  const [searchText, setSearchText] = useState('');
+  const [search, setSearch] = useState('');
+  const [type, setType] = useState<number | undefined>(undefined);
+  const list = usePagedList<'romList', Firmware>('romList', { search, type }, PAGE_SIZE);
+  const [uploading, setUploading] = useState(false);
+  const [editing, setEditing] = useState<Firmware | null>(null);
+  const canAdd = holds(user?.fun_list, calls.romAdd.access);
+  const canEdit = holds(user?.fun_list, calls.romEdit.access);
+
+  const confirmDelete = (rom: Firmware) =>
+    modal.confirm({
+      title: t('admin.delete'),
+      content: t('admin.confirmDelete', { name: `${rom.version_name} (${rom.version_code})` }),
+      okButtonProps: { danger: true, 'data-testid': 'confirm-ok' } as never,
+      onOk: async () => {
+        try {
+          await call('romEdit', { id: rom.id, version_name: rom.version_name, description: rom.description, description_en: rom.description_en, state: 20 });
+          notify().success(t('admin.deleted'));
+        } catch {
+          // Shown by the request layer.
+        }
+        await list.reload();
+      },
+    });
+
+  const notes = (rom: Firmware) => {
+    const [first, second] = lang === 'zh' ? [rom.description, rom.description_en] : [rom.description_en, rom.description];
+    return (
+      <div className="firmware-notes">
+        <span>{first}</span>
+        <small>{second}</small>
+      </div>
+    );
+  };
+
+  const columns: TableColumnsType<Firmware> = [
+    { title: t('firmware.col.type'), key: 'type', render: (_, r) => FirmwareType.label(r.type, lang) },
+    { title: t('firmware.col.versionCode'), key: 'code', dataIndex: 'version_code' },
+    { title: t('firmware.col.versionName'), key: 'name', render: (_, r) => <Typography.Text strong>{r.version_name}</Typography.Text> },
+    { title: t('firmware.col.description'), key: 'notes', render: (_, r) => notes(r) },
+    {
+      title: t('firmware.col.file'),
+      key: 'file',
+      render: (_, r) => (
+        <div>
+          <div>{r.file_name}</div>
+          <Typography.Text type="secondary" className="firmware-nowrap">
+            {formatSizeKb(r.size_kb)}
+          </Typography.Text>
+        </div>
+      ),
+    },
+    {
+      title: t('firmware.col.md5'),
+      key: 'md5',
+      render: (_, r) => (
+        <Typography.Text className="firmware-md5" copyable={{ text: r.md5 }}>
+          <Tooltip title={`SHA-256 ${r.sha256}`}>{r.md5}</Tooltip>
+        </Typography.Text>
+      ),
+    },
+    { title: t('admin.createTime'), key: 'created', render: (_, r) => <span className="firmware-nowrap">{formatSeconds(r.create_time)}</span> },
+    {
+      title: t('admin.actions'),
+      key: 'actions',
+      render: (_, r) => (
+        <Space size={0} wrap>
+          <Button type="link" size="small" icon={<DownloadOutlined />} href={r.url} download={r.file_name} disabled={!r.url} data-testid={`firmware-download-${r.version_code}`}>
+            {t('firmware.download')}
+          </Button>
+          {canEdit && (
+            <Button type="link" size="small" icon={<EditOutlined />} onClick={() => setEditing(r)} data-testid={`firmware-edit-${r.version_code}`}>
+              {t('admin.edit')}
+            </Button>
+          )}
+          {canEdit && (
+            <Button type="link" size="small" danger icon={<DeleteOutlined />} onClick={() => confirmDelete(r)} data-testid={`firmware-delete-${r.version_code}`}>
+              {t('admin.delete')}
+            </Button>
+          )}
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <AdminPage
+      testId="firmware"
+      title={t('firmware.title')}
+      filters={
+        <>
+          <Input.Search
+            allowClear
+            value={searchText}
+            placeholder={t('firmware.searchPlaceholder')}
+            onChange={(e) => setSearchText(e.target.value)}
+            onSearch={(s) => setSearch(s.trim())}
+            enterButton={t('admin.search')}
+            style={{ width: 320 }}
+            data-testid="firmware-search"
+          />
+          <Select
+            value={type ?? 0}
+            onChange={(v) => setType(v === 0 ? undefined : v)}
+            options={[{ value: 0, label: t('admin.all') }, ...FirmwareType.options(lang)]}
+            style={{ width: 150 }}
+            data-testid="firmware-type"
+          />
+        </>
+      }
+      actions={
+        <>
+          <Button icon={<ReloadOutlined />} onClick={() => void list.reload()}>
+            {t('admin.refresh')}
+          </Button>
+          {canAdd && (
+            <Button type="primary" icon={<UploadOutlined />} onClick={() => setUploading(true)} data-testid="firmware-upload">
+              {t('firmware.upload')}
+            </Button>
+          )}
+        </>
+      }
+    >
+      {modalHolder}
+      <Table<Firmware>
+        rowKey="id"
+        size="middle"
+        loading={list.loading}
+        columns={columns}
+        dataSource={list.rows}
+        pagination={tablePagination(list, (total) => t('admin.total', { total }))}
+        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('firmware.empty')} /> }}
+        data-testid="firmware-table"
+      />
+      {uploading && (
+        <UploadDialog
+          onClose={() => setUploading(false)}
+          onSaved={() => {
+            setUploading(false);
+            void list.reload();
+          }}
+        />
+      )}
+      {editing && (
+        <EditDialog
+          rom={editing}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            void list.reload();
+          }}
+        />
+      )}
+    </AdminPage>
+  );
+}
