@@ -40,7 +40,9 @@ export function DeviceTypeDialog({ type, onClose, onSaved }: { type: DeviceType 
     : { cla_type: 10, cla_name: '', value: '', stream: 1, enabled: true, notes: '' };
 
   const save = async () => {
-    const v = await form.validateFields();
+    // An invalid form shows its messages beside the fields; nothing to send.
+    const v = await form.validateFields().catch(() => null);
+    if (!v) return;
     setSaving(true);
     try {
       const fields = deviceTypeFields(v);

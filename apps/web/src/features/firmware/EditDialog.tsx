@@ -20,7 +20,9 @@ export function EditDialog({ rom, onClose, onSaved }: { rom: Firmware; onClose: 
   const required = (field: string) => ({ required: true, whitespace: true, message: t('admin.required', { field }) });
 
   const save = async () => {
-    const v = await form.validateFields();
+    // An invalid form shows its messages beside the fields; nothing to send.
+    const v = await form.validateFields().catch(() => null);
+    if (!v) return;
     setSaving(true);
     try {
       await call('romEdit', { id: rom.id, version_name: v.version_name.trim(), description: v.description.trim(), description_en: v.description_en.trim(), state: 10 });

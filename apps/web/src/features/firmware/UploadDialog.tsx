@@ -47,7 +47,9 @@ export function UploadDialog({ onClose, onSaved }: { onClose: () => void; onSave
 
   const send = async () => {
     if (!chosen || chosen.problem) return;
-    const v = await form.validateFields();
+    // An invalid form shows its messages beside the fields; nothing to send.
+    const v = await form.validateFields().catch(() => null);
+    if (!v) return;
     const controller = new AbortController();
     abort.current = controller;
     setProgress(0);

@@ -59,7 +59,9 @@ export function UploadVideoDialog({ onClose, onSaved }: { onClose: () => void; o
 
   const send = async () => {
     if (!chosen || chosen.problem) return;
-    const v = await form.validateFields();
+    // An invalid form shows its messages beside the fields; nothing to send.
+    const v = await form.validateFields().catch(() => null);
+    if (!v) return;
     const controller = new AbortController();
     abort.current = controller;
     setProgress(0);
@@ -137,7 +139,9 @@ export function EditVideoDialog({ video, onClose, onSaved }: { video: TeachingVi
   const [form] = Form.useForm<Values>();
   const [saving, setSaving] = useState(false);
   const save = async () => {
-    const v = await form.validateFields();
+    // An invalid form shows its messages beside the fields; nothing to send.
+    const v = await form.validateFields().catch(() => null);
+    if (!v) return;
     setSaving(true);
     try {
       await call('teachEdit', { id: video.id, ...fieldsOf(v), state: 10 });
