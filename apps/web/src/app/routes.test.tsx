@@ -26,8 +26,9 @@ describe('menu-driven routes and header', () => {
 
   it('registers every menu route for the super administrator', async () => {
     renderAt('/userManage', ADMIN);
-    const page = await screen.findByTestId('coming-page');
-    expect(within(page).getByRole('heading', { level: 1 }).textContent).toBe('用户管理');
+    // The user management screen itself (issue 7).
+    const page = await screen.findByTestId('user-manage', {}, { timeout: 20_000 });
+    expect(within(page).getByRole('heading', { level: 2 }).textContent).toBe('用户管理');
     await waitFor(() => expect(document.title).toBe('无人机管理平台 - 用户管理'));
   });
 

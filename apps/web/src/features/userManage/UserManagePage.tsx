@@ -1,0 +1,197 @@
+import { useState, type ReactNode } from 'react';
+import { Button, Empty, Input, Modal, Select, Space, Table, Tag, Tooltip, type TableColumnsType } from 'antd';
+import { DeleteOutlined, EditOutlined, PlusOutlined, ReloadOutlined, UndoOutlined } from '@ant-design/icons';
+import { Company, RecordState, SUPER_ADMINISTRATOR, calls, holds, type UserListItem } from '@nest/contracts';
+import { AdminPage, tablePagination, usePagedList } from '../../shared/admin';
+import { formatAccountEnd, formatSeconds } from '../../shared/format';
+import { useI18n } from '../../shared/i18n';
+import { notify } from '../../shared/notify';
+import { call } from '../../shared/request';
+import { useUser } from '../../shared/session';
+import { USER_EDIT_FUNCTION } from './functionTree';
+import { UserDialog } from './UserDialog';
+import './userManage.css';
+
+const PAGE_SIZE = 10;
+
+/** userManage: users of the company (every company for a super administrator) with search, state and company filters; add, edit, delete, recover. */
+export default function UserManagePage(): ReactNode {
+  const { t, lang } = useI18n();
+  const me = useUser();
+  const funs = me?.fun_list ?? [];
+  const isSuper = funs.includes(SUPER_ADMINISTRATOR);
+  const [modal, modalHolder] = Modal.useModal();
+  const [searchText, setSearchText] = useState('');
+  const [search, setSearch] = useState('');
+  const [state, setState] = useState<number>(0);
+  const [company, setCompany] = useState('');
+  const list = usePagedList<'userList', UserListItem>(
+    'userList',
+    { ...(search ? { search } : {}), ...(state ? { state: String(state) } : {}), ...(company ? { in_com_id: company } : {}) },
+    PAGE_SIZE,
+  );
+  const [editing, setEditing] = useState<{ user: UserListItem | null } | null>(null);
+  const canAdd = holds(funs, calls.userAdd.access);
+  const canEdit = holds(funs, USER_EDIT_FUNCTION);
+  const canDelete = holds(funs, calls.userDelete.access);
+  const canRecover = holds(funs, calls.userRecover.access);
+  // Only a super administrator manages super administrators (the server enforces it too).
+  const manageable = (u: UserListItem) => isSuper || !u.fun_list.includes(SUPER_ADMINISTRATOR);
+
+  const act = (u: UserListItem, kind: 'delete' | 'recover') =>
+    modal.confirm({
+      title: kind === 'delete' ? t('userManage.deleteTitle', { name: u.nick }) : t('userManage.recoverTitle', { name: u.nick }),
+      content: kind === 'delete' ? t('userManage.deleteBody') : t('userManage.recoverBody'),
+      okButtonProps: { danger: kind === 'delete', 'data-testid': 'confirm-ok' } as never,
+      onOk: async () => {
+        try {
+          await call(kind === 'delete' ? 'userDelete' : 'userRecover', { u_id: u.u_id });
+          notify().success(kind === 'delete' ? t('admin.deleted') : t('userManage.recovered'));
+          await list.reload();
+        } catch {
+          // The server's reason (oneself, the last super administrator...) was shown.
+        }
+      },
+    });
+
+  const columns: TableColumnsType<UserListItem> = [
+    {
+      title: t('userManage.col.nick'),
+      key: 'nick',
+      width: 200,
+      render: (_, u) => (
+        <span data-testid={`user-row-${u.phone}`}>
+          {u.nick}
+          <span className="user-manage__tags">
+            {u.u_id === me?.u_id && <Tag color="blue">{t('userManage.self')}</Tag>}
+            {u.fun_list.includes(SUPER_ADMINISTRATOR) && <Tag color="gold">{t('userManage.superAdmin')}</Tag>}
+          </span>
+        </span>
+      ),
+    },
+    { title: t('userManage.col.account'), key: 'phone', dataIndex: 'phone', width: 170, ellipsis: true },
+    { title: t('userManage.col.email'), key: 'email', width: 170, ellipsis: true, render: (_, u) => u.email || '--' },
+    ...(isSuper ? [{ title: t('userManage.col.company'), key: 'company', width: 110, render: (_: unknown, u: UserListItem) => u.in_com.name || u.company }] : []),
+    { title: t('userManage.col.team'), key: 'team', width: 120, ellipsis: true, render: (_, u) => u.team_name || '--' },
+    {
+      title: t('userManage.col.functions'),
+      key: 'functions',
+      width: 120,
+      render: (_, u) =>
+        u.fun_list.length === 0 ? (
+          <span>{t('userManage.noFunctions')}</span>
+        ) : (
+          <Tooltip title={u.fun_list.join(', ')}>
+            <Tag>{t('userManage.functionCount', { count: u.fun_list.length })}</Tag>
+          </Tooltip>
+        ),
+    },
+    {
+      title: t('userManage.col.validity'),
+      key: 'validity',
+      width: 170,
+      render: (_, u) => <span style={{ whiteSpace: 'nowrap' }}>{formatAccountEnd(u.end_time)}</span>,
+    },
+    { title: t('admin.state'), key: 'state', width: 90, render: (_, u) => <Tag color={u.state === 10 ? 'green' : 'default'}>{RecordState.label(u.state as 10 | 20, lang)}</Tag> },
+    { title: t('admin.notes'), key: 'notes', width: 110, ellipsis: true, render: (_, u) => u.notes || '--' },
+    { title: t('admin.createTime'), key: 'created', width: 170, render: (_, u) => <span style={{ whiteSpace: 'nowrap' }}>{formatSeconds(u.create_time)}</span> },
+    {
+      title: t('admin.actions'),
+      key: 'actions',
+      width: 170,
+      fixed: 'right',
+      render: (_, u) => (
+        <Space size={0}>
+          {canEdit && manageable(u) && (
+            <Button type="link" size="small" icon={<EditOutlined />} onClick={() => setEditing({ user: u })} data-testid="user-edit">
+              {t('admin.edit')}
+            </Button>
+          )}
+          {u.state === 10
+            ? canDelete && manageable(u) && u.u_id !== me?.u_id && (
+                <Button type="link" size="small" danger icon={<DeleteOutlined />} onClick={() => act(u, 'delete')} data-testid="user-delete">
+                  {t('admin.delete')}
+                </Button>
+              )
+            : canRecover && manageable(u) && (
+                <Button type="link" size="small" icon={<UndoOutlined />} onClick={() => act(u, 'recover')} data-testid="user-recover">
+                  {t('admin.recover')}
+                </Button>
+              )}
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <AdminPage
+      testId="user-manage"
+      title={t('userManage.title')}
+      filters={
+        <>
+          <Input.Search
+            allowClear
+            value={searchText}
+            placeholder={t('userManage.searchPlaceholder')}
+            onChange={(e) => setSearchText(e.target.value)}
+            onSearch={(s) => setSearch(s.trim())}
+            enterButton={t('admin.search')}
+            style={{ width: 300 }}
+            data-testid="user-search"
+          />
+          <Select
+            value={state}
+            onChange={setState}
+            options={[{ value: 0, label: t('userManage.allStates') }, ...RecordState.options(lang)]}
+            style={{ width: 130 }}
+            data-testid="user-state-filter"
+          />
+          {isSuper && (
+            <Select
+              value={company}
+              onChange={setCompany}
+              options={[{ value: '', label: t('userManage.allCompanies') }, ...Company.options(lang)]}
+              style={{ width: 150 }}
+              data-testid="user-company-filter"
+            />
+          )}
+        </>
+      }
+      actions={
+        <>
+          <Button icon={<ReloadOutlined />} onClick={() => void list.reload()}>
+            {t('admin.refresh')}
+          </Button>
+          {canAdd && (
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ user: null })} data-testid="user-add">
+              {t('admin.add')}
+            </Button>
+          )}
+        </>
+      }
+    >
+      {modalHolder}
+      <Table<UserListItem>
+        rowKey="u_id"
+        size="middle"
+        loading={list.loading}
+        columns={columns}
+        dataSource={list.rows}
+        scroll={{ x: 1450 }}
+        pagination={tablePagination(list, (total) => t('admin.total', { total }))}
+        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('userManage.empty')} /> }}
+        data-testid="user-table"
+      />
+      {editing && (
+        <UserDialog
+          user={editing.user}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            void list.reload();
+          }}
+        />
+      )}
+    </AdminPage>
+  );
+}
