@@ -105,9 +105,10 @@ describe('account dialogs', () => {
     const user = makeUser('menu_home,menu_equipment');
     const page = await newPage(browser, { lang: 'en' });
     await signIn(page, baseUrl, user.account, user.password);
-    // A quiet screen (no calls of its own), so the only call after expiry is the one this test makes.
+    // A quiet screen (the equipment screen without the device list function makes no calls), so the only
+    // call after expiry is the one this test makes.
     await page.goto(`${baseUrl}/nest/equipment`);
-    await page.getByTestId('coming-page').waitFor();
+    await page.getByTestId('equipment-no-permission').waitFor();
     const db = new Database(join(inject('dataDir'), 'nest.sqlite'));
     try {
       db.prepare('UPDATE sessions SET expires_at = 0').run();

@@ -33,8 +33,24 @@ const MAINTENANCE_CALLS = ['deviceUpgrade', 'deviceCalibrate', 'deviceBeacon', '
 
 const STATUS_BADGE = { 1: 'success', 2: 'default', 3: 'warning' } as const;
 
-/** equipment: the devices of the company with search, type filter and paging; add, edit, delete, enable, maintenance. */
+/**
+ * equipment: the devices of the company with search, type filter and paging; add, edit, delete, enable,
+ * maintenance. Without the device list function the screen says so and makes no calls.
+ */
 export default function EquipmentPage(): ReactNode {
+  const { t } = useI18n();
+  const user = useUser();
+  if (!holds(user?.fun_list, calls.deviceList.access)) {
+    return (
+      <AdminPage testId="equipment" title={t('equipment.title')}>
+        <Empty description={t('admin.noPermission')} data-testid="equipment-no-permission" />
+      </AdminPage>
+    );
+  }
+  return <EquipmentScreen />;
+}
+
+function EquipmentScreen(): ReactNode {
   const { t, lang } = useI18n();
   const user = useUser();
   const [modal, modalHolder] = Modal.useModal();
