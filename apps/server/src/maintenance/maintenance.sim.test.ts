@@ -419,6 +419,29 @@ describe('running operations', () => {
     expect(end.state).toBe('timeout');
   });
 
+  it("a row left by an earlier server is finished by the device's next event", async () => {
+    // Written straight into the table, as a stopped instance would have left it: this server never sent it.
+    const id = randomUUID();
+    const now = Date.now();
+    await server.db
+      .insertInto('device_ops')
+      .values({ id, sn_id: 'MT-RAW', company_id: 'wk', kind: 'rtk', state: 'running', progress: 30, params: '{}', outcome: '{"stage":"connect"}', reason: 0, file_key: null, file_name: null, file_size: null, u_id: op.account.u_id, user_name: 'x', created_at: now, updated_at: now, finished_at: null })
+      .execute();
+    const raw = await RawDevice.connect(server, 'MT-RAW');
+    try {
+      await raw.publish('presence', { v: LINK_VERSION, tid: randomUUID(), bid: '', ts: Date.now(), method: 'presence', data: { online: true, rate_hz: 1 } }, { qos: 1 });
+      await raw.publish(
+        'events',
+        { v: LINK_VERSION, tid: randomUUID(), bid: '', ts: Date.now(), method: 'maint.progress', data: { op_id: id, kind: 'rtk', state: 'ok', progress: 100, stage: 'done', ntrip_state: 7, rtk_status: 4 } },
+        { qos: 1 },
+      );
+      const end = await finished(id, 3000);
+      expect(end).toMatchObject({ state: 'ok', progress: 100, outcome: { ntrip_state: 7, rtk_status: 4 } });
+    } finally {
+      await raw.end();
+    }
+  });
+
   it('a late event of a finished operation changes nothing', async () => {
     const m = maintenanceOf(server.app.nest.deps);
     const row = await m.open({ sn_id: 'MT-N2', company_id: 'wk', kind: 'calibrate', params: {}, u_id: '', user_name: 'x' });
