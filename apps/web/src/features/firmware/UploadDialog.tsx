@@ -95,7 +95,7 @@ export function UploadDialog({ onClose, onSaved }: { onClose: () => void; onSave
       open
       title={t('firmware.form.uploadTitle')}
       onCancel={cancel}
-      maskClosable={!sending}
+      mask={{ closable: !sending }}
       footer={[
         <Button key="cancel" onClick={cancel}>
           {t('common.cancel')}
@@ -128,14 +128,14 @@ export function UploadDialog({ onClose, onSaved }: { onClose: () => void; onSave
             </div>
           )}
           {chosen?.problem && (
-            <Alert type="error" showIcon message={t(`firmware.check.${chosen.problem}`, { max })} data-testid="firmware-problem" style={{ marginTop: 8 }} />
+            <Alert type="error" showIcon title={t(`firmware.check.${chosen.problem}`, { max })} data-testid="firmware-problem" style={{ marginTop: 8 }} />
           )}
           {chosen?.header && (
             <Alert
               type="success"
               showIcon
               style={{ marginTop: 8 }}
-              message={t('firmware.form.fromFile', { type: chosen.header.type, code: chosen.header.version_code, name: chosen.header.version_name })}
+              title={t('firmware.form.fromFile', { type: chosen.header.type, code: chosen.header.version_code, name: chosen.header.version_name })}
             />
           )}
         </Form.Item>

@@ -87,7 +87,7 @@ export function UploadVideoDialog({ onClose, onSaved }: { onClose: () => void; o
       open
       title={t('teaching.form.uploadTitle')}
       onCancel={cancel}
-      maskClosable={!sending}
+      mask={{ closable: !sending }}
       destroyOnHidden
       width={600}
       footer={[
@@ -119,7 +119,7 @@ export function UploadVideoDialog({ onClose, onSaved }: { onClose: () => void; o
               <FileOutlined /> {chosen.file.name} · {formatSizeKb(chosen.file.size / 1024)}
             </div>
           )}
-          {chosen?.problem && <Alert type="error" showIcon style={{ marginTop: 8 }} message={t(`teaching.check.${chosen.problem}`, { max })} data-testid="teach-problem" />}
+          {chosen?.problem && <Alert type="error" showIcon style={{ marginTop: 8 }} title={t(`teaching.check.${chosen.problem}`, { max })} data-testid="teach-problem" />}
         </Form.Item>
         <TextFields />
       </Form>
