@@ -3,6 +3,7 @@ import { CallError } from '../calls/errors.js';
 import type { Caller, Handlers } from '../calls/types.js';
 import type { AppDeps } from '../deps.js';
 import { findCompany, findUserByAccount, presentUser } from '../users/store.js';
+import { grantedFunctions } from '../functions/store.js';
 import { dummyHash, openPasswordEnvelope, verifyDigest } from './passwords.js';
 import { createSession, revokeSession, userStatus, type UserStatus } from './sessions.js';
 import { clearAccount, isThrottled, recordFailure } from './throttle.js';
@@ -46,7 +47,9 @@ export function authHandlers(deps: AppDeps): Handlers {
       await clearAccount(db, account);
       const { token } = await createSession(db, user.u_id, deps.sessions, ctx.address);
       const company = await findCompany(db, user.company_id);
-      return { data: presentUser(user, company, token, ctx.lang) };
+      const data = presentUser(user, company, token, ctx.lang);
+      // Deleted functions grant nothing, so the menu built from this answer does not offer them either.
+      return { data: { ...data, fun_list: await grantedFunctions(db, data.fun_list) } };
     },
 
     logout: async (ctx) => {

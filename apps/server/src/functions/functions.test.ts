@@ -8,7 +8,7 @@ import {
   type FunctionItem,
 } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
+import { TestClient, adminClient, startTestServer, userClient, type TestServer } from '../../test/helpers.js';
 import { USER_EDIT_FUNCTION, seedFunctions } from './seed.js';
 
 let server: TestServer;
@@ -162,8 +162,9 @@ describe('/fun/edit', () => {
     const denied = await c.call('funList');
     expect(denied.status).toBe(401);
     expect(denied.body.code).toBe(ResultCode.NO_PERMISSION);
-    // The user keeps it on file; userInfo answers only what grants access now.
+    // The user keeps it on file; userInfo and a new sign-in answer only what grants access now.
     expect((await c.call<{ fun_list: string[] }>('userInfo')).body.data.fun_list).toEqual(['user_list']);
+    expect((await new TestClient(server).login(c.account.account, c.account.password)).body.data.fun_list).toEqual(['user_list']);
     const deleted = await admin.call<ListData>('funList', { state: 20 });
     expect(deleted.body.data.list.map((f) => f.fun_id)).toContain('fun_list');
     // A super administrator is not affected.
