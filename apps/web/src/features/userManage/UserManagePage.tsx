@@ -1,7 +1,8 @@
-import { useState, type ReactNode } from 'react';
-import { Button, Empty, Input, Modal, Select, Space, Table, Tag, Tooltip, type TableColumnsType } from 'antd';
+import { useEffect, useState, type ReactNode } from 'react';
+import { Button, Empty, Input, Modal, Select, Space, Table, Tag, Tooltip, TreeSelect, type TableColumnsType } from 'antd';
 import { DeleteOutlined, EditOutlined, PlusOutlined, ReloadOutlined, UndoOutlined } from '@ant-design/icons';
-import { Company, RecordState, SUPER_ADMINISTRATOR, calls, holds, type UserListItem } from '@nest/contracts';
+import { Company, RecordState, SUPER_ADMINISTRATOR, calls, holds, type DepartmentNode, type UserListItem } from '@nest/contracts';
+import { departmentOptions } from '../teamManage/tree';
 import { AdminPage, tablePagination, usePagedList } from '../../shared/admin';
 import { formatAccountEnd, formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
@@ -25,9 +26,25 @@ export default function UserManagePage(): ReactNode {
   const [search, setSearch] = useState('');
   const [state, setState] = useState<number>(0);
   const [company, setCompany] = useState('');
+  const [team, setTeam] = useState<string | undefined>(undefined);
+  const [teams, setTeams] = useState<DepartmentNode[]>([]);
+  // Departments belong to one company: the filter is offered once the company is known.
+  const teamCompany = isSuper ? company : (me?.in_com.id ?? '');
+  const canListTeams = holds(funs, calls.teamList.access);
+  useEffect(() => {
+    setTeam(undefined);
+    if (!canListTeams || !teamCompany) return setTeams([]);
+    let live = true;
+    call<'teamList', { list: DepartmentNode[] }>('teamList', isSuper ? { in_com_id: teamCompany } : {}, { quiet: true })
+      .then((p) => live && setTeams(p?.list ?? []))
+      .catch(() => live && setTeams([]));
+    return () => {
+      live = false;
+    };
+  }, [canListTeams, teamCompany, isSuper]);
   const list = usePagedList<'userList', UserListItem>(
     'userList',
-    { ...(search ? { search } : {}), ...(state ? { state: String(state) } : {}), ...(company ? { in_com_id: company } : {}) },
+    { ...(search ? { search } : {}), ...(state ? { state: String(state) } : {}), ...(company ? { in_com_id: company } : {}), ...(team ? { team } : {}) },
     PAGE_SIZE,
   );
   const [editing, setEditing] = useState<{ user: UserListItem | null } | null>(null);
@@ -94,7 +111,7 @@ export default function UserManagePage(): ReactNode {
     },
     { title: t('admin.state'), key: 'state', width: 90, render: (_, u) => <Tag color={u.state === 10 ? 'green' : 'default'}>{RecordState.label(u.state as 10 | 20, lang)}</Tag> },
     { title: t('admin.notes'), key: 'notes', width: 110, ellipsis: true, render: (_, u) => u.notes || '--' },
-    { title: t('admin.createTime'), key: 'created', width: 170, render: (_, u) => <span style={{ whiteSpace: 'nowrap' }}>{formatSeconds(u.create_time)}</span> },
+    { title: t('admin.createTime'), key: 'created', width: 190, render: (_, u) => <span style={{ whiteSpace: 'nowrap' }}>{formatSeconds(u.create_time)}</span> },
     {
       title: t('admin.actions'),
       key: 'actions',
@@ -153,6 +170,20 @@ export default function UserManagePage(): ReactNode {
               options={[{ value: '', label: t('userManage.allCompanies') }, ...Company.options(lang)]}
               style={{ width: 150 }}
               data-testid="user-company-filter"
+            />
+          )}
+          {teamCompany && canListTeams && (
+            <TreeSelect
+              allowClear
+              showSearch
+              treeNodeFilterProp="title"
+              treeDefaultExpandAll
+              value={team}
+              onChange={(v?: string) => setTeam(v)}
+              treeData={departmentOptions(teams)}
+              placeholder={t('userManage.allTeams')}
+              style={{ width: 180 }}
+              data-testid="user-team-filter"
             />
           )}
         </>
