@@ -57,6 +57,7 @@ describe('collaboration group screen', () => {
   it('shows the live online count, members with their company, and the details with live statuses', async () => {
     render(<CoordinationPage />);
     await waitFor(() => expect(screen.getByText('Harbour patrol')).toBeTruthy());
+    expect(call).toHaveBeenCalledWith('comGetList', { state: 10, page: 0, size: 10 });
     expect(screen.getByTestId('group-online-g1').textContent).toBe('1 / 2');
     expect(screen.getByText(/Partner Li/).textContent).toContain('Partner Li · ');
     fireEvent.click(screen.getByTestId('group-open-g1'));

@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
-import { Alert, Badge, Button, Empty, Input, Modal, Space, Table, Tag, Tooltip, type TableColumnsType } from 'antd';
+import { Alert, Badge, Button, Empty, Input, Modal, Select, Space, Table, Tag, Tooltip, type TableColumnsType } from 'antd';
 import { DeleteOutlined, EditOutlined, EyeOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { Company, RecordState, SUPER_ADMINISTRATOR, calls, holds, type CallName, type CollaborationGroup } from '@nest/contracts';
 import { AdminPage, tablePagination, usePagedList } from '../../shared/admin';
@@ -27,7 +27,9 @@ export default function CoordinationPage(): ReactNode {
   const [modal, modalHolder] = Modal.useModal();
   const [searchText, setSearchText] = useState('');
   const [search, setSearch] = useState('');
-  const list = usePagedList<'comGetList', CollaborationGroup>('comGetList', search ? { search } : {}, PAGE_SIZE);
+  // Normal groups by default; deleted ones (state 20) can be looked up, not changed.
+  const [state, setState] = useState<10 | 20>(10);
+  const list = usePagedList<'comGetList', CollaborationGroup>('comGetList', { ...(search ? { search } : {}), state }, PAGE_SIZE);
   const fleet = useFleet();
   const [editing, setEditing] = useState<{ group: CollaborationGroup | null } | null>(null);
   const [opened, setOpened] = useState<string | null>(null);
@@ -113,17 +115,17 @@ export default function CoordinationPage(): ReactNode {
       key: 'actions',
       render: (_, g) => (
         <Space size={0} wrap>
-          {canOne && (
+          {canOne && g.state === 10 && (
             <Button type="link" size="small" icon={<EyeOutlined />} onClick={() => setOpened(g.id)} data-testid={`group-open-${g.id}`}>
               {t('coordination.details')}
             </Button>
           )}
-          {canEdit && (
+          {canEdit && g.state === 10 && (
             <Button type="link" size="small" icon={<EditOutlined />} onClick={() => setEditing({ group: g })} data-testid={`group-edit-${g.id}`}>
               {t('admin.edit')}
             </Button>
           )}
-          {canEdit && (
+          {canEdit && g.state === 10 && (
             <Button type="link" size="small" danger icon={<DeleteOutlined />} onClick={() => confirmDelete(g)} data-testid={`group-delete-${g.id}`}>
               {t('admin.delete')}
             </Button>
@@ -138,16 +140,19 @@ export default function CoordinationPage(): ReactNode {
       testId="coordination"
       title={t('coordination.title')}
       filters={
-        <Input.Search
-          allowClear
-          value={searchText}
-          placeholder={t('coordination.searchPlaceholder')}
-          onChange={(e) => setSearchText(e.target.value)}
-          onSearch={(s) => setSearch(s.trim())}
-          enterButton={t('admin.search')}
-          style={{ width: 320 }}
-          data-testid="group-search"
-        />
+        <>
+          <Input.Search
+            allowClear
+            value={searchText}
+            placeholder={t('coordination.searchPlaceholder')}
+            onChange={(e) => setSearchText(e.target.value)}
+            onSearch={(s) => setSearch(s.trim())}
+            enterButton={t('admin.search')}
+            style={{ width: 320 }}
+            data-testid="group-search"
+          />
+          <Select value={state} onChange={setState} options={RecordState.options(lang)} style={{ width: 120 }} data-testid="group-filter-state" />
+        </>
       }
       actions={
         <>
