@@ -4,7 +4,7 @@ import { MemoryRouter, useLocation } from 'react-router-dom';
 import { MENU, type User } from '@nest/contracts';
 import { clearToken, getToken, saveToken } from '../../shared/cookie';
 import { setUser } from '../../shared/session';
-import { ADMIN, LIMITED, installMatchMedia } from '../../test/dom';
+import { ADMIN, LIMITED, installMatchMedia, installResizeObserver } from '../../test/dom';
 import { clearMenu, getMenu } from '../menu/store';
 import { AppRoutes } from '../routes';
 import type * as PushModule from '../../shared/push';
@@ -41,7 +41,10 @@ async function signedIn(user: User) {
 }
 
 describe('route guard', () => {
-  beforeAll(installMatchMedia);
+  beforeAll(() => {
+    installMatchMedia();
+    installResizeObserver();
+  });
   beforeEach(() => {
     window.history.replaceState(null, '', '/nest/');
     localStorage.clear();
@@ -66,7 +69,7 @@ describe('route guard', () => {
   it('restores the user from the saved copy, loads the menu, then shows the screen and starts push', async () => {
     await signedIn(ADMIN);
     renderAt('/equipment?x=1');
-    await screen.findByTestId('coming-page', {}, { timeout: 20_000 });
+    await screen.findByTestId('equipment', {}, { timeout: 20_000 });
     expect(seen?.pathname).toBe('/equipment');
     expect(seen?.search).toBe('?x=1');
     expect(getMenu()).not.toBeNull();
@@ -77,12 +80,12 @@ describe('route guard', () => {
   it('recreates the push connection when the tab becomes visible, except on navigationEnvironment', async () => {
     await signedIn(ADMIN);
     renderAt('/equipment');
-    await screen.findByTestId('coming-page', {}, { timeout: 20_000 });
+    await screen.findByTestId('equipment', {}, { timeout: 20_000 });
     act(() => void document.dispatchEvent(new Event('visibilitychange')));
     expect(push.recreatePush).toHaveBeenCalledTimes(1);
     cleanup();
     renderAt('/navigationEnvironment');
-    await screen.findByTestId('coming-page', {}, { timeout: 20_000 });
+    await screen.findByTestId('nav-env', {}, { timeout: 20_000 });
     act(() => void document.dispatchEvent(new Event('visibilitychange')));
     expect(push.recreatePush).toHaveBeenCalledTimes(1);
   });
@@ -90,7 +93,7 @@ describe('route guard', () => {
   it('entering login clears the menu and the token and closes push with its handlers', async () => {
     await signedIn(LIMITED);
     renderAt('/equipment');
-    await screen.findByTestId('coming-page', {}, { timeout: 20_000 });
+    await screen.findByTestId('equipment', {}, { timeout: 20_000 });
     cleanup();
     renderAt('/');
     await screen.findByTestId('login-submit', {}, { timeout: 20_000 });
