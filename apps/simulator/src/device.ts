@@ -58,6 +58,8 @@ export interface SimDeviceSpec {
   home: { lat: number; lng: number; alt: number };
   /** Alternate landing point; default 250 m north-east of home. */
   alternate?: { lat: number; lng: number };
+  /** Fair weather only: no showers, light wind (tests whose flights must not divert). */
+  calm?: boolean;
 }
 
 /** Events are re-sent this often until their events_reply arrives, at most EVENT_MAX_SENDS times in all. */
@@ -121,7 +123,7 @@ export class SimDevice {
   ) {
     this.rateHz = clampRate(opts.rateHz);
     this.model = new DeviceModel(
-      { kind: spec.kind, uavSn: spec.uavSn, home: spec.home, alternate: spec.alternate },
+      { kind: spec.kind, uavSn: spec.uavSn, home: spec.home, alternate: spec.alternate, calm: spec.calm },
       (hashString(spec.sn) ^ opts.seed) >>> 0,
     );
     this.timeScale = opts.timeScale ?? 1;

@@ -246,3 +246,24 @@ describe('faults in the model', () => {
     expect(m.telemetry().nest!.env.wind_speed).toBeLessThanOrEqual(MODEL.wind.max);
   });
 });
+
+describe('calm weather', () => {
+  it('never rains and keeps the wind light over hours, while the default weather does rain', () => {
+    const home = { lat: 22.55, lng: 114.06, alt: 40 };
+    const run = (calm: boolean) => {
+      const m = new DeviceModel({ kind: 'stable', uavSn: 'CALM-UAV', home, calm }, 7);
+      let rained = false;
+      let maxWind = 0;
+      for (let t = 0; t < 12 * 3600; t += 5) {
+        m.env.step(5, false);
+        rained ||= m.env.rainfall > 0;
+        maxWind = Math.max(maxWind, m.env.windSpeed);
+      }
+      return { rained, maxWind };
+    };
+    const calm = run(true);
+    expect(calm.rained).toBe(false);
+    expect(calm.maxWind).toBeLessThanOrEqual(MODEL.wind.calmMax);
+    expect(run(false).rained).toBe(true);
+  });
+});

@@ -22,13 +22,15 @@ export interface ModelSpec {
   home: { lat: number; lng: number; alt: number };
   /** Alternate landing point; default OPS.alternateOffset m north-east of home. */
   alternate?: { lat: number; lng: number };
+  /** Fair weather only: no showers and wind at most MODEL.wind.calmMax (faults still apply). */
+  calm?: boolean;
 }
 
 /** Numbers of the models, in one place (documented in docs/simulator.md). */
 export const MODEL = {
   /** Longest internal integration step (s); `step` subdivides longer ones. */
   maxSubstep: 0.25,
-  wind: { mean: 4, max: 12, faultMin: 14, faultMax: 18 },
+  wind: { mean: 4, max: 12, calmMax: 6, faultMin: 14, faultMax: 18 },
   /** Patrol of single-soldier drones. */
   patrol: {
     heightMin: 80,
@@ -116,8 +118,11 @@ export class Environment {
   private baseTemp: number;
   private gustTarget: number | null = null;
 
-  constructor(private readonly rng: Rng) {
-    this.windSpeed = rng.range(1, 7);
+  constructor(
+    private readonly rng: Rng,
+    private readonly calm = false,
+  ) {
+    this.windSpeed = rng.range(1, calm ? MODEL.wind.calmMax : 7);
     this.windDirection = rng.range(0, 360);
     this.baseTemp = rng.range(12, 28);
     this.temperature = this.baseTemp;
@@ -137,7 +142,7 @@ export class Environment {
       this.windSpeed += (MODEL.wind.mean - this.windSpeed) * Math.min(1, 0.01 * dt) + rng.normal() * 0.15 * sq;
       // Coming back from a storm: fall quickly into the normal band.
       if (this.windSpeed > MODEL.wind.max) this.windSpeed = Math.max(MODEL.wind.max, this.windSpeed - 2 * dt);
-      else this.windSpeed = clamp(this.windSpeed, 0, MODEL.wind.max);
+      else this.windSpeed = clamp(this.windSpeed, 0, this.calm ? MODEL.wind.calmMax : MODEL.wind.max);
     }
     this.windDirection = normDeg(this.windDirection + rng.normal() * 2 * sq);
     this.temperature = clamp(this.temperature + (this.baseTemp - this.temperature) * 0.001 * dt + rng.normal() * 0.02 * sq, -30, 50);
@@ -145,7 +150,7 @@ export class Environment {
       this.rainLeft -= dt;
       if (this.rainLeft <= 0) this.rainfall = 0;
       else this.rainfall = clamp(this.rainfall + rng.normal() * 0.1 * sq, 0.2, 4);
-    } else if (rng.chance(dt / 3600)) {
+    } else if (!this.calm && rng.chance(dt / 3600)) {
       // About one light shower an hour, 2-10 minutes long.
       this.rainLeft = rng.range(120, 600);
       this.rainfall = rng.range(0.5, 3);
@@ -715,7 +720,7 @@ export class DeviceModel {
     seed: number,
   ) {
     this.rng = createRng(seed);
-    this.env = new Environment(this.rng);
+    this.env = new Environment(this.rng, spec.calm ?? false);
     const isNest = spec.kind !== 'alone';
     this.drone = new DroneModel(spec.uavSn, spec.home, this.rng, isNest);
     this.drone.dockedHome = isNest;

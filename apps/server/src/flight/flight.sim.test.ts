@@ -98,7 +98,7 @@ beforeAll(async () => {
   // timeScale is passed on to every device (DeviceOptions.timeScale); a simulator without it runs at 1x.
   fleet = await sim.startFleet({
     brokerUrl: l.brokerUrl,
-    devices: ['FS-N1', 'FS-N2', 'FS-N3', 'FS-N4'].map((sn) => ({ sn, password: l.devicePassword(sn), kind: 'stable' as const, name: sn, uavSn: `${sn}-UAV`, home: HOME, timeScale: TIME_SCALE })),
+    devices: ['FS-N1', 'FS-N2', 'FS-N3', 'FS-N4'].map((sn) => ({ sn, password: l.devicePassword(sn), kind: 'stable' as const, name: sn, uavSn: `${sn}-UAV`, home: HOME, timeScale: TIME_SCALE, calm: true })),
     rateHz: 5,
     ffmpegPath: null,
     validate: true,
