@@ -602,7 +602,7 @@ export const calls = {
     joint: true,
     summary:
       'Ask the nest to upload its log; the file arrives over HTTP (LOG_UPLOAD_PATH) and /device/ops lists it with a ' +
-      'download path (LOG_DOWNLOAD_PATH/<id>?token=). Answers the DeviceOp.',
+      'signed download link (LOG_DOWNLOAD_PATH/<id>?e=&s=, valid 12 h). Answers the DeviceOp.',
   }),
   deviceOps: call('deviceOps', 'device', '/device/ops', {
     fields: z.object({ sn_id: snField(), kind: optionalText(16), page: page(), size: size(100, 10) }),

@@ -223,7 +223,7 @@ export type MaintProgressEvent = z.infer<typeof maintProgressEvent>;
 export const FIRMWARE_DOWNLOAD_PATH = '/api/device/rom/file';
 /** Log upload from a nest: PUT LOG_UPLOAD_PATH/<op_id>, Basic auth, octet-stream body, header x-content-sha256. */
 export const LOG_UPLOAD_PATH = '/api/device/log/upload';
-/** Log download for the browser: GET LOG_DOWNLOAD_PATH/<op_id>?token=<session token>. */
+/** Log download for the browser: GET LOG_DOWNLOAD_PATH/<op_id>?e=&s=, the signed link /device/ops answers. */
 export const LOG_DOWNLOAD_PATH = '/api/device/log/file';
 /** Largest log file a nest may upload. */
 export const LOG_MAX_BYTES = 16 * 1024 * 1024;

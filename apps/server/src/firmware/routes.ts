@@ -3,7 +3,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppDeps } from '../deps.js';
 import { FILE_KEY_PATTERN, firmwareDir } from './files.js';
-import { linkHolds } from './links.js';
+import { linkHolds } from '../auth/links.js';
 import { DOWNLOAD_PURPOSE, findLiveFirmware, type FirmwareRow } from './store.js';
 
 /** ASCII fallback plus RFC 5987 UTF-8 name, for a download's Content-Disposition. */

@@ -20,7 +20,8 @@ import { updateDeviceRow } from '../devices/store.js';
 import { holdAllows, inAir, processRunning } from '../flight/checks.js';
 import { isSuper } from '../users/store.js';
 import type { Maintenance, Sent } from './service.js';
-import { OpRunningError, listOps, presentOp, type OpRow } from './store.js';
+import { signedLink } from '../auth/links.js';
+import { LOG_LINK_PURPOSE, OpRunningError, listOps, presentOp, type OpRow } from './store.js';
 import { MAINT_TEXTS } from './texts.js';
 
 const STATE_NORMAL = 10;
@@ -191,7 +192,15 @@ export function maintenanceHandlers(deps: AppDeps, maint: Maintenance): Handlers
         azimuth: Number(device.azimuth),
         beacon: device.beacon ? (JSON.parse(device.beacon) as MaintenanceLive['beacon']) : null,
       };
-      return { data: { list: rows.map(presentOp), total, live: liveFacts } };
+      // A log's download link is signed here, for callers of this call only; pushes carry the bare path.
+      const list = await Promise.all(
+        rows.map(async (row) => {
+          const op = presentOp(row);
+          if (op.file) op.file = { ...op.file, url: await signedLink(db, op.file.url, LOG_LINK_PURPOSE, op.id) };
+          return op;
+        }),
+      );
+      return { data: { list, total, live: liveFacts } };
     },
   };
 }

@@ -300,14 +300,16 @@ describe('RTK', () => {
 });
 
 describe('nest log', () => {
-  it('arrives over HTTP and downloads with a token of the company', async () => {
+  it('arrives over HTTP and downloads through the signed link /device/ops hands out', async () => {
     const res = await op.call<DeviceOp>('deviceLog', { sn_id: 'MT-N1' });
     expect(res.body.code).toBe(ResultCode.OK);
     const end = await finished(res.body.data.id);
     expect(end.state).toBe('ok');
-    expect(end.file).toMatchObject({ url: `/api/device/log/file/${end.id}` });
     expect(end.file!.name).toMatch(/^MT-N1-.*\.log$/);
-    const got = await fetch(`${httpBase}${end.file!.url}?token=${encodeURIComponent(op.token)}`);
+    const listed = await op.call<{ list: DeviceOp[] }>('deviceOps', { sn_id: 'MT-N1' });
+    const url = listed.body.data.list.find((o) => o.id === end.id)!.file!.url;
+    expect(url).toMatch(new RegExp(`^/api/device/log/file/${end.id}\\?e=\\d+&s=[A-Za-z0-9_-]{43}$`));
+    const got = await fetch(`${httpBase}${url}`);
     expect(got.status).toBe(200);
     expect(got.headers.get('content-disposition')).toContain(end.file!.name);
     const text = await got.text();
@@ -315,11 +317,17 @@ describe('nest log', () => {
     expect(text).toContain('command maint.log');
     expect(Buffer.byteLength(text)).toBe(end.file!.size);
 
-    expect((await fetch(`${httpBase}${end.file!.url}`)).status).toBe(401);
+    // No link, a session token instead of a link, a forged signature or another operation's link: refused.
+    const bare = `${httpBase}/api/device/log/file/${end.id}`;
+    expect((await fetch(bare)).status).toBe(401);
+    expect((await fetch(`${bare}?token=${encodeURIComponent(op.token)}`)).status).toBe(401);
+    expect((await fetch(`${httpBase}${url.replace(/s=.{5}/, 's=AAAAA')}`)).status).toBe(401);
+    expect((await fetch(`${httpBase}${url.replace(end.id, randomUUID())}`)).status).toBe(401);
+    // Only callers of /device/ops for a device they may see get a link.
     const stranger = await userClient(server, { companyId: 'gzGh', funList: ALL_FUNCTIONS });
-    expect((await fetch(`${httpBase}${end.file!.url}?token=${encodeURIComponent(stranger.token)}`)).status).toBe(404);
+    expect((await stranger.call('deviceOps', { sn_id: 'MT-N1' })).body.code).toBe(ResultCode.NOT_FOUND_OBJECT);
     const noFunction = await userClient(server, { funList: [] });
-    expect((await fetch(`${httpBase}${end.file!.url}?token=${encodeURIComponent(noFunction.token)}`)).status).toBe(401);
+    expect((await noFunction.call('deviceOps', { sn_id: 'MT-N1' })).body.code).toBe(ResultCode.NO_PERMISSION);
   });
 
   it('the upload route takes only the device of a running log operation, with a matching digest', async () => {

@@ -9,17 +9,14 @@ import {
   LOG_MAX_BYTES,
   LOG_UPLOAD_PATH,
   NEST_FIRMWARE_TYPE,
-  calls,
-  holds,
 } from '@nest/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { findLiveSession } from '../auth/sessions.js';
+import { linkHolds } from '../auth/links.js';
 import type { DeviceRow } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { authenticateDevice } from '../media/auth.js';
-import { isSuper } from '../users/store.js';
 import type { Maintenance } from './service.js';
-import { findOp } from './store.js';
+import { LOG_LINK_PURPOSE, findOp } from './store.js';
 
 const OCTET = 'application/octet-stream';
 /** Firmware packages as stored by the firmware screen (/rom/add): DATA_DIR/firmware/<file_key>. */
@@ -36,8 +33,9 @@ const problem = (reply: FastifyReply, status: number, error: string) => reply.co
  *   nest firmware package; `x-content-sha256` names its digest (the device checks it too).
  * - PUT LOG_UPLOAD_PATH/:op_id: the nest's log for its own running `log` operation, one octet-stream body up
  *   to LOG_MAX_BYTES with `x-content-sha256` (422 on a mismatch) and `x-file-name`; a repeat replaces it.
- * - GET LOG_DOWNLOAD_PATH/:op_id?token=: the browser downloads a log with a live session token whose user
- *   holds the /device/ops function, for a device of its company (super administrator: any).
+ * - GET LOG_DOWNLOAD_PATH/:op_id?e=&s=: the browser downloads a log through the signed link that /device/ops
+ *   hands out, i.e. to callers holding its function for a device they may see (auth/links.ts; no session token
+ *   in URLs, where access logs and Referer headers would keep it).
  */
 export async function registerMaintenanceRoutes(app: FastifyInstance, deps: AppDeps, maint: Maintenance): Promise<void> {
   const { dataDir } = deps.config;
@@ -104,13 +102,10 @@ export async function registerMaintenanceRoutes(app: FastifyInstance, deps: AppD
     });
   });
 
-  app.get<{ Params: { op_id: string }; Querystring: { token?: string } }>(`${LOG_DOWNLOAD_PATH}/:op_id`, async (request, reply) => {
-    const caller = await findLiveSession(deps.db, String(request.query.token ?? ''), deps.sessions);
-    if (!caller) return problem(reply, 401, 'unauthorized');
-    if (!holds(caller.funList, calls.deviceOps.access)) return problem(reply, 401, 'no_permission');
+  app.get<{ Params: { op_id: string } }>(`${LOG_DOWNLOAD_PATH}/:op_id`, async (request, reply) => {
+    if (!(await linkHolds(deps.db, LOG_LINK_PURPOSE, request.params.op_id, request.query))) return problem(reply, 401, 'unauthorized');
     const op = await findOp(deps.db, request.params.op_id);
-    const visible = op && (isSuper(caller.funList) || op.company_id === caller.user.company_id);
-    if (!op || !visible || !op.file_key || !SAFE_KEY.test(op.file_key)) return problem(reply, 404, 'not_found');
+    if (!op || !op.file_key || !SAFE_KEY.test(op.file_key)) return problem(reply, 404, 'not_found');
     const file = path.join(dataDir, LOGS_SUBDIR, op.file_key);
     const info = await stat(file).catch(() => null);
     if (!info?.isFile()) return problem(reply, 404, 'not_found');

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.js';
-import { linkHolds } from '../firmware/links.js';
+import { linkHolds } from '../auth/links.js';
 import { POSTER_KEY_PATTERN, VIDEO_KEY_PATTERN, teachingDir } from './files.js';
 import { POSTER_PURPOSE, VIDEO_PURPOSE, findLiveTeaching } from './store.js';
 

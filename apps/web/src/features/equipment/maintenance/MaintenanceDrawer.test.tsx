@@ -155,12 +155,12 @@ describe('maintenance drawer', () => {
     await waitFor(() => expect(call).toHaveBeenCalledWith('deviceBeacon', { sn_id: 'SN1', beacon: '{"lat":22.5,"lng":114.1,"height":30}' }));
   });
 
-  it('lists uploaded logs with a token download link', async () => {
-    answer([op({ kind: 'log', state: 'ok', progress: 100, file: { name: 'SN1-1.log', size: 2048, url: '/api/device/log/file/o1' } })]);
+  it('lists uploaded logs with their signed download link', async () => {
+    answer([op({ kind: 'log', state: 'ok', progress: 100, file: { name: 'SN1-1.log', size: 2048, url: '/api/device/log/file/o1?e=9&s=sig' } })]);
     render(<MaintenanceDrawer device={device()} onClose={() => {}} />);
     tab(/Nest log/);
     const link = await screen.findByTestId('log-download');
-    expect(link.getAttribute('href')).toBe('/api/device/log/file/o1?token=tok%20en');
+    expect(link.getAttribute('href')).toBe('/api/device/log/file/o1?e=9&s=sig');
     expect(link.textContent).toContain('SN1-1.log');
   });
 

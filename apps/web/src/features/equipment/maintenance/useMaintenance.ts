@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { LOG_DOWNLOAD_PATH, PushMsgId, deviceOpPush, type DeviceOp, type MaintenanceLive } from '@nest/contracts';
-import { getToken } from '../../../shared/cookie';
+import { PushMsgId, deviceOpPush, type DeviceOp, type MaintenanceLive } from '@nest/contracts';
 import { onPush } from '../../../shared/push';
 import { call } from '../../../shared/request';
 
@@ -28,9 +27,11 @@ export function mergeOp(list: readonly DeviceOp[], op: DeviceOp, firstPage: bool
 export const latestOf = (list: readonly DeviceOp[], kind: DeviceOp['kind']): DeviceOp | null =>
   list.filter((o) => o.kind === kind).sort((a, b) => b.create_time - a.create_time)[0] ?? null;
 
-/** A download link for an uploaded log (the session token rides in the query: a plain link downloads). */
-export const logHref = (op: DeviceOp): string | null =>
-  op.file ? `${op.file.url || `${LOG_DOWNLOAD_PATH}/${op.id}`}?token=${encodeURIComponent(getToken())}` : null;
+/**
+ * The download link of an uploaded log: the signed link /device/ops answers. A push (390) carries only the
+ * bare path; the list is read again when an operation ends, which brings the signed link.
+ */
+export const logHref = (op: DeviceOp): string | null => (op.file && op.file.url.includes('?') ? op.file.url : null);
 
 export interface MaintenanceData {
   list: DeviceOp[];
