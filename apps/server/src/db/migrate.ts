@@ -6,6 +6,7 @@ import * as m003 from './migrations/003_planning.js';
 import * as m004 from './migrations/004_flight.js';
 import * as m005 from './migrations/005_insight.js';
 import * as m006 from './migrations/006_admin.js';
+import * as m007 from './migrations/007_department_names.js';
 
 /**
  * Versioned migrations, listed statically (no filesystem globbing): add `NNN_name.ts` under migrations/
@@ -18,6 +19,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '004_flight': m004,
   '005_insight': m005,
   '006_admin': m006,
+  '007_department_names': m007,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATIONS }) };

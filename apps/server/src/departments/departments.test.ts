@@ -105,6 +105,22 @@ describe('/team/add and /team/list', () => {
     expect((await add(admin, { name: 'Same' })).name).toBe('Same');
   });
 
+  it('lets only one of two simultaneous adds of a sibling name through', async () => {
+    const root = await add(admin, { name: 'Race root' });
+    const before = await countRows();
+    const answers = await Promise.all([1, 2, 3].map(() => admin.call('teamAdd', { name: 'Racer', parent_id: root.id })));
+    expect(answers.filter((a) => a.body.code === ResultCode.OK)).toHaveLength(1);
+    for (const a of answers.filter((x) => x.body.code !== ResultCode.OK)) {
+      expect(a.body).toMatchObject({ code: ResultCode.BAD_REQUEST, msg: 'Another department under the same parent is already named "Racer"' });
+    }
+    expect(await countRows()).toBe(before + 1);
+    // The index itself: a second live top-level row of one name cannot be written even past the handlers.
+    const row = { description: '', notes: '', state: 10, company_id: 'wk', sort: 0, created_at: 1, updated_at: 1, parent_id: null };
+    await server.db.insertInto('departments').values({ ...row, id: 'idx-a', name: 'Index top' }).execute();
+    await expect(server.db.insertInto('departments').values({ ...row, id: 'idx-b', name: 'INDEX TOP' }).execute()).rejects.toThrow();
+    await server.db.insertInto('departments').values({ ...row, id: 'idx-c', name: 'Index top', state: 20 }).execute();
+  });
+
   it('needs team_list / team_add', async () => {
     const c = await userClient(server, { funList: ['menu_teamManage'] });
     expect((await c.call('teamList')).status).toBe(401);

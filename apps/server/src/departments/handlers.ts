@@ -6,7 +6,7 @@ import type { Caller, Handlers } from '../calls/types.js';
 import { nowSeconds } from '../db/index.js';
 import type { DB } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
-import { STATE_DELETED, STATE_NORMAL, findCompany, isSuper } from '../users/store.js';
+import { STATE_DELETED, STATE_NORMAL, findCompany, isSuper, isUniqueViolation } from '../users/store.js';
 import { departmentTree, findDepartment, listDepartments, newDepartmentId, presentDepartment } from './store.js';
 import { DEPARTMENT_TEXTS } from './texts.js';
 
@@ -39,6 +39,16 @@ async function checkName(db: Kysely<DB>, companyId: string, parentId: string | n
   q = parentId ? q.where('parent_id', '=', parentId) : q.where('parent_id', 'is', null);
   if (exceptId) q = q.where('id', '<>', exceptId);
   if (await q.executeTakeFirst()) throw refuse(DEPARTMENT_TEXTS.nameTaken(name));
+}
+
+/** Runs a write; a sibling of the same name written meanwhile (unique index, migration 007) is the same refusal. */
+async function sameNameGuard(name: string, write: () => Promise<void>): Promise<void> {
+  try {
+    await write();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw refuse(DEPARTMENT_TEXTS.nameTaken(name));
+    throw err;
+  }
 }
 
 /** Refuses deleting a department that still has users (state 10) or live sub-departments, naming how many. */
@@ -119,7 +129,7 @@ export function departmentHandlers(deps: AppDeps): Handlers {
       }
       const id = newDepartmentId();
       const now = nowSeconds();
-      await db.transaction().execute(async (trx) => {
+      await sameNameGuard(f.name, () => db.transaction().execute(async (trx) => {
         await checkName(trx, companyId, parentId, f.name);
         await trx
           .insertInto('departments')
@@ -136,7 +146,7 @@ export function departmentHandlers(deps: AppDeps): Handlers {
             updated_at: now,
           })
           .execute();
-      });
+      }));
       return { data: await answer(id) };
     },
 
@@ -148,7 +158,7 @@ export function departmentHandlers(deps: AppDeps): Handlers {
       const state = f.state ?? (current.state === STATE_NORMAL ? STATE_NORMAL : STATE_DELETED);
       const parentId = f.parent_id || null;
       const now = nowSeconds();
-      await db.transaction().execute(async (trx) => {
+      await sameNameGuard(f.name, () => db.transaction().execute(async (trx) => {
         if (parentId) {
           const all = await listDepartments(trx, companyId);
           const parent = all.find((d) => d.id === parentId);
@@ -164,7 +174,7 @@ export function departmentHandlers(deps: AppDeps): Handlers {
           .set({ parent_id: parentId, name: f.name, description: f.description ?? '', notes: f.notes ?? '', state, sort: f.sort, updated_at: now })
           .where('id', '=', current.id)
           .execute();
-      });
+      }));
       return { data: await answer(current.id) };
     },
 
