@@ -12,25 +12,33 @@ const SECRET_KEY = 'links.secret';
 /** Links live as long as a session may (contracts TOKEN_COOKIE_HOURS): a page left open keeps working. */
 export const LINK_TTL_SECONDS = 12 * 3600;
 
-const secrets = new WeakMap<Database, Promise<Buffer>>();
+const secrets = new WeakMap<Database, Map<string, Promise<Buffer>>>();
 
-function linkSecret(db: Database): Promise<Buffer> {
-  let p = secrets.get(db);
+/**
+ * A 32-byte secret kept under `key` in the `settings` table: made by whichever instance asks first (insert,
+ * ignoring a conflict, then read back), so every instance signs and checks with the same one.
+ */
+export function settingsSecret(db: Database, key: string): Promise<Buffer> {
+  let byKey = secrets.get(db);
+  if (!byKey) secrets.set(db, (byKey = new Map()));
+  let p = byKey.get(key);
   if (!p) {
     p = (async () => {
       await db
         .insertInto('settings')
-        .values({ key: SECRET_KEY, value: randomBytes(32).toString('base64url') })
+        .values({ key, value: randomBytes(32).toString('base64url') })
         .onConflict((oc) => oc.column('key').doNothing())
         .execute();
-      const row = await db.selectFrom('settings').select('value').where('key', '=', SECRET_KEY).executeTakeFirstOrThrow();
+      const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirstOrThrow();
       return Buffer.from(row.value, 'base64url');
     })();
-    p.catch(() => secrets.delete(db));
-    secrets.set(db, p);
+    p.catch(() => byKey.delete(key));
+    byKey.set(key, p);
   }
   return p;
 }
+
+const linkSecret = (db: Database): Promise<Buffer> => settingsSecret(db, SECRET_KEY);
 
 const mac = (secret: Buffer, purpose: string, id: string, expiry: number): Buffer =>
   createHmac('sha256', secret).update(`${purpose}:${id}:${expiry}`).digest();

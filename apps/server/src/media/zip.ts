@@ -13,6 +13,7 @@ import {
 import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import yazl from 'yazl';
+import { settingsSecret } from '../auth/links.js';
 import { CallError } from '../calls/errors.js';
 import { nowSeconds, type Database } from '../db/index.js';
 import type { AppDeps } from '../deps.js';
@@ -48,26 +49,8 @@ interface Payload {
   e: number;
 }
 
-const secrets = new WeakMap<Database, Promise<Buffer>>();
-
 /** The archive secret, created in the database by the first instance that needs it. */
-export function zipSecret(db: Database): Promise<Buffer> {
-  let p = secrets.get(db);
-  if (!p) {
-    p = (async () => {
-      await db
-        .insertInto('settings')
-        .values({ key: SECRET_KEY, value: randomBytes(32).toString('base64url') })
-        .onConflict((oc) => oc.column('key').doNothing())
-        .execute();
-      const row = await db.selectFrom('settings').select('value').where('key', '=', SECRET_KEY).executeTakeFirstOrThrow();
-      return Buffer.from(row.value, 'base64url');
-    })();
-    p.catch(() => secrets.delete(db));
-    secrets.set(db, p);
-  }
-  return p;
-}
+export const zipSecret = (db: Database): Promise<Buffer> => settingsSecret(db, SECRET_KEY);
 
 const sign = (secret: Buffer, body: string): Buffer => createHmac('sha256', secret).update(body).digest();
 
