@@ -1,8 +1,9 @@
-import { useRef, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Alert, Button, Form, Input, InputNumber, Modal, Progress, Select, Upload } from 'antd';
 import { FileOutlined, UploadOutlined } from '@ant-design/icons';
 import { FIRMWARE_FILE_EXT, FIRMWARE_FILE_FIELD, FIRMWARE_MAX_BYTES, FirmwareType, NEST_FIRMWARE_TYPE, formatSizeKb } from '@nest/contracts';
 import type { WkimgHeader } from '@nest/formats';
+import { useUpload } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';
@@ -30,8 +31,7 @@ export function UploadDialog({ onClose, onSaved }: { onClose: () => void; onSave
   const { t, lang } = useI18n();
   const [form] = Form.useForm<Values>();
   const [chosen, setChosen] = useState<Chosen | null>(null);
-  const [progress, setProgress] = useState<number | null>(null);
-  const abort = useRef<AbortController | null>(null);
+  const { percent, sending, run, cancel: abortUpload } = useUpload();
   const max = megabytes(FIRMWARE_MAX_BYTES);
 
   const choose = async (file: File) => {
@@ -50,11 +50,8 @@ export function UploadDialog({ onClose, onSaved }: { onClose: () => void; onSave
     // An invalid form shows its messages beside the fields; nothing to send.
     const v = await form.validateFields().catch(() => null);
     if (!v) return;
-    const controller = new AbortController();
-    abort.current = controller;
-    setProgress(0);
-    try {
-      await call(
+    const sent = await run((opts) =>
+      call(
         'romAdd',
         {
           type: v.type,
@@ -63,25 +60,20 @@ export function UploadDialog({ onClose, onSaved }: { onClose: () => void; onSave
           description: v.description.trim(),
           description_en: v.description_en.trim(),
         },
-        { files: { [FIRMWARE_FILE_FIELD]: chosen.file }, onUploadProgress: setProgress, signal: controller.signal },
-      );
+        { files: { [FIRMWARE_FILE_FIELD]: chosen.file }, ...opts },
+      ),
+    );
+    if (sent) {
       notify().success(t('firmware.uploaded'));
       onSaved();
-    } catch {
-      // Shown by the request layer (or cancelled by the user).
-      setProgress(null);
-    } finally {
-      abort.current = null;
     }
   };
 
   const cancel = () => {
-    abort.current?.abort();
+    abortUpload();
     onClose();
   };
 
-  const sending = progress !== null;
-  const percent = Math.round((progress ?? 0) * 100);
   const agrees = (field: 'type' | 'version_code', label: string) => ({
     validator: (_: unknown, value: number | undefined) =>
       chosen?.header && value !== undefined && value !== chosen.header[field]

@@ -1,7 +1,8 @@
-import { useRef, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Alert, Button, Form, Input, Modal, Progress, Select, Upload } from 'antd';
 import { FileOutlined, UploadOutlined } from '@ant-design/icons';
 import { DeviceKind, TEACHING_VIDEO_EXTS, TEACHING_VIDEO_FILE_FIELD, TEACHING_VIDEO_MAX_BYTES, formatSizeKb, type TeachingVideo } from '@nest/contracts';
+import { useUpload } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';
@@ -47,8 +48,7 @@ export function UploadVideoDialog({ onClose, onSaved }: { onClose: () => void; o
   const { t } = useI18n();
   const [form] = Form.useForm<Values>();
   const [chosen, setChosen] = useState<Chosen | null>(null);
-  const [progress, setProgress] = useState<number | null>(null);
-  const abort = useRef<AbortController | null>(null);
+  const { percent, sending, run, cancel: abortUpload } = useUpload();
   const max = megabytes(TEACHING_VIDEO_MAX_BYTES);
 
   const choose = async (file: File) => {
@@ -62,25 +62,15 @@ export function UploadVideoDialog({ onClose, onSaved }: { onClose: () => void; o
     // An invalid form shows its messages beside the fields; nothing to send.
     const v = await form.validateFields().catch(() => null);
     if (!v) return;
-    const controller = new AbortController();
-    abort.current = controller;
-    setProgress(0);
-    try {
-      await call('teachAdd', fieldsOf(v), { files: { [TEACHING_VIDEO_FILE_FIELD]: chosen.file }, onUploadProgress: setProgress, signal: controller.signal });
+    if (await run((opts) => call('teachAdd', fieldsOf(v), { files: { [TEACHING_VIDEO_FILE_FIELD]: chosen.file }, ...opts }))) {
       notify().success(t('teaching.uploaded'));
       onSaved();
-    } catch {
-      setProgress(null);
-    } finally {
-      abort.current = null;
     }
   };
   const cancel = () => {
-    abort.current?.abort();
+    abortUpload();
     onClose();
   };
-  const sending = progress !== null;
-  const percent = Math.round((progress ?? 0) * 100);
 
   return (
     <Modal

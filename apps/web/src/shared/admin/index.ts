@@ -1,3 +1,5 @@
 export { AdminPage } from './AdminPage';
 export { tablePagination, usePagedList } from './usePagedList';
 export type { PagedList } from './usePagedList';
+export { useUpload } from './useUpload';
+export type { Upload, UploadCallOptions } from './useUpload';
