@@ -274,10 +274,13 @@ const groupMemberIds = () =>
   );
 
 /** Fields of a device-type catalogue entry (state added per call). */
+/** A device type's key (`value`): letters, digits, `_` and `-`. */
+export const DEVICE_TYPE_VALUE_PATTERN = /^[A-Za-z0-9_-]+$/;
+
 const deviceTypeFields = {
   cla_type: enumValue(DeviceKind),
   cla_name: requiredText(64),
-  value: requiredText(64).regex(/^[A-Za-z0-9_-]+$/, { message: 'letters, digits, _ and - only' }),
+  value: requiredText(64).regex(DEVICE_TYPE_VALUE_PATTERN, { message: 'letters, digits, _ and - only' }),
   stream: enumValueDefault(VideoStream, 1),
   notes: optionalText(500),
 };

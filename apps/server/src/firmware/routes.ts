@@ -2,15 +2,10 @@ import { mkdir } from 'node:fs/promises';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppDeps } from '../deps.js';
+import { attachmentHeader } from '../static/headers.js';
 import { FILE_KEY_PATTERN, firmwareDir } from './files.js';
 import { linkHolds } from '../auth/links.js';
 import { DOWNLOAD_PURPOSE, findLiveFirmware, type FirmwareRow } from './store.js';
-
-/** ASCII fallback plus RFC 5987 UTF-8 name, for a download's Content-Disposition. */
-export function attachmentHeader(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
 
 /**
  * The administrators' download of a live firmware package: GET <device base>/rom/download/:id?e=..&s=..,

@@ -14,6 +14,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { linkHolds } from '../auth/links.js';
 import type { DeviceRow } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
+import { attachmentHeader } from '../static/headers.js';
 import { authenticateDevice } from '../media/auth.js';
 import type { Maintenance } from './service.js';
 import { LOG_LINK_PURPOSE, findOp } from './store.js';
@@ -113,7 +114,7 @@ export async function registerMaintenanceRoutes(app: FastifyInstance, deps: AppD
     return reply
       .header('content-type', /\.(log|txt)$/i.test(name) ? 'text/plain; charset=utf-8' : OCTET)
       .header('content-length', info.size)
-      .header('content-disposition', `attachment; filename="${name}"`)
+      .header('content-disposition', attachmentHeader(name))
       .header('x-content-type-options', 'nosniff')
       .header('cache-control', 'private, no-store')
       .send(createReadStream(file));

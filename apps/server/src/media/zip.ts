@@ -17,6 +17,7 @@ import { settingsSecret } from '../auth/links.js';
 import { CallError } from '../calls/errors.js';
 import { nowSeconds, type Database } from '../db/index.js';
 import type { AppDeps } from '../deps.js';
+import { attachmentHeader } from '../static/headers.js';
 import type { PlanScope } from '../fences/store.js';
 import { STATE_NORMAL } from '../sorties/store.js';
 import { fileOfUrl } from './files.js';
@@ -283,11 +284,10 @@ export function registerResultZip(app: FastifyInstance, deps: AppDeps): void {
     zip.end();
     const label = p.s !== undefined ? (sorties.get(p.s)?.mission_name ?? '') : '';
     const base = `results-${label ? `${label}-` : ''}${localDay(Date.now())}`;
-    const ascii = base.replace(/[^A-Za-z0-9._-]/g, '_');
     return reply
       .header('content-type', 'application/zip')
       .header('cache-control', 'no-store')
-      .header('content-disposition', `attachment; filename="${ascii}.zip"; filename*=UTF-8''${encodeURIComponent(`${base}.zip`)}`)
+      .header('content-disposition', attachmentHeader(`${base}.zip`))
       .send(zip.outputStream);
   });
 }

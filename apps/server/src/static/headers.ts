@@ -1,6 +1,15 @@
 import { onlineBasemapOrigins } from '@nest/contracts';
 import type { FastifyInstance } from 'fastify';
 
+/**
+ * Content-Disposition of a download: a plain ASCII fallback (anything else becomes `_`, so no quote, slash or
+ * control character reaches the header) plus the exact UTF-8 name per RFC 6266 / 5987.
+ */
+export function attachmentHeader(name: string): string {
+  const ascii = name.replace(/[^A-Za-z0-9._-]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
 const TILE_ORIGINS = onlineBasemapOrigins().join(' ');
 
 /**

@@ -1,13 +1,12 @@
 import { useState, type ReactNode } from 'react';
 import { Form, Input, Modal, Select, Switch } from 'antd';
-import { DeviceKind, VideoStream, type DeviceType } from '@nest/contracts';
+import { DEVICE_TYPE_VALUE_PATTERN, DeviceKind, VideoStream, type DeviceType } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';
 
 /** The registry's rules for a device type (contracts calls.ts deviceTypeFields), mirrored by the form. */
 export const DEVICE_TYPE_LIMITS = { claName: 64, value: 64, notes: 500 } as const;
-export const VALUE_PATTERN = /^[A-Za-z0-9_-]+$/;
 
 interface Values {
   cla_type: number;
@@ -79,7 +78,7 @@ export function DeviceTypeDialog({ type, onClose, onSaved }: { type: DeviceType 
           name="value"
           label={t('deviceType.form.value')}
           extra={t('deviceType.form.valueHint')}
-          rules={[required(t('deviceType.form.value')), { pattern: VALUE_PATTERN, message: t('deviceType.form.valuePattern') }]}
+          rules={[required(t('deviceType.form.value')), { pattern: DEVICE_TYPE_VALUE_PATTERN, message: t('deviceType.form.valuePattern') }]}
         >
           <Input maxLength={DEVICE_TYPE_LIMITS.value} data-testid="device-type-value" />
         </Form.Item>
