@@ -9,6 +9,7 @@
  * | DATA_DIR             | ./data                         | Data directory, created if missing: `nest.sqlite` (SQLite database), `keys/` (RSA key pairs, `device.key` from which device broker passwords derive, `mqtt-server.secret` the server's broker password; all 0600), `media/` (uploaded media, recordings; served at /media/), `live/` (default LIVE_DIR), `tmp/` (uploads in flight). Relative paths are resolved from the working directory. |
  * | DATABASE_URL         | (unset)                        | `postgres://user:pass@host:port/db` (or `postgresql://`) selects PostgreSQL; when unset the SQLite file `DATA_DIR/nest.sqlite` is used. |
  * | MQTT_URL             | (unset)                        | External MQTT broker (`mqtt://`, `mqtts://`, `ws://`, `wss://`); it must enforce the device ACL itself (docs/device-protocol.md, `cli.ts mosquitto-files`). When unset an embedded broker (aedes) listens on 127.0.0.1:MQTT_PORT and enforces it. |
+ * | MQTT_SHARED_GROUP    | nest-server (with MQTT_URL)    | With an external broker, device events are received through the MQTT shared subscription `$share/<group>/nest/v1/+/events`, so each event is handled by one server instance; every instance of one deployment must use the same group. `off`: every instance receives every event (one instance only). Ignored with the embedded broker (one instance). |
  * | MQTT_PORT            | 1883                           | Port of the embedded broker (ignored when MQTT_URL is set; 0 picks a free port). |
  * | MQTT_USERNAME        | nest-server                    | The server's own user name at the broker (external broker; the embedded one always uses nest-server). |
  * | MQTT_PASSWORD        | (generated)                    | The server's own broker password. When unset: the content of DATA_DIR/keys/mqtt-server.secret (generated on first start); put that user and password in the external broker's password file (docs/device-protocol.md). |
@@ -77,6 +78,8 @@ export interface Config {
   /** PostgreSQL URL, or null for the SQLite file in dataDir. */
   databaseUrl: string | null;
   mqttUrl: string | null;
+  /** MQTT shared-subscription group for device events (external broker only), or null: every instance gets every event. */
+  mqttSharedGroup: string | null;
   mqttPort: number;
   /** The server's own broker login (external broker). */
   mqttUsername: string;
@@ -265,6 +268,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     databaseUrl,
     mqttUrl,
+    mqttSharedGroup: sharedGroupOf(env, mqttUrl),
     mqttPort: integer(env, 'MQTT_PORT', 1883, 0, 65535),
     mqttUsername,
     mqttPassword: env.MQTT_PASSWORD === undefined || env.MQTT_PASSWORD === '' ? null : env.MQTT_PASSWORD,
@@ -298,3 +302,14 @@ export function loadConfig(env: Env = process.env): Config {
 /** True when the built web app is present. */
 export const webAppBuilt = (config: Pick<Config, 'webDist'>): boolean =>
   existsSync(path.join(config.webDist, 'index.html'));
+
+/** MQTT_SHARED_GROUP: a topic level without wildcards or separators; `off` or no external broker: none. */
+function sharedGroupOf(env: Env, mqttUrl: string | null): string | null {
+  const raw = value(env, 'MQTT_SHARED_GROUP');
+  if (mqttUrl === null || raw === 'off') return null;
+  const group = raw ?? 'nest-server';
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(group)) {
+    throw new ConfigError(`MQTT_SHARED_GROUP must be 1-64 letters, digits, '-' or '_', or off (got "${group}")`);
+  }
+  return group;
+}
