@@ -10,7 +10,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['packages/*/src/**/*.test.ts', 'apps/simulator/src/**/*.test.ts', 'scripts/**/*.test.ts'],
+          include: ['packages/*/src/**/*.test.ts', 'apps/simulator/src/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts'],
           environment: 'node',
         },
       },
@@ -42,6 +42,19 @@ export default defineConfig({
           globalSetup: ['apps/server/test/pg-global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          // Several server instances and fault tests against a real PostgreSQL and Mosquitto that the
+          // tests start, stop and restart themselves (apps/server/test/infra.ts); one file at a time.
+          name: 'cluster',
+          include: ['apps/server/cluster/**/*.test.ts'],
+          environment: 'node',
+          env: { NEST_TEST_DB: 'postgres' },
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
       {
