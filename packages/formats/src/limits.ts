@@ -101,6 +101,23 @@ export function decodeText(bytes: Uint8Array, ctx: ReadContext): string {
 }
 
 /**
+ * Index of the `>` that ends the start tag beginning before `from`, skipping quoted attribute values: a
+ * `>` or `/>` inside `x="/>"` must not end the tag, or a start tag would pass for self-closing and its
+ * nesting go uncounted (deep enough, the readers' tree walks overflow the stack).
+ */
+function tagEnd(text: string, from: number): number {
+  let quote = 0;
+  for (let k = from; k < text.length; k++) {
+    const c = text.charCodeAt(k);
+    if (quote) {
+      if (c === quote) quote = 0;
+    } else if (c === 0x22 /* " */ || c === 0x27 /* ' */) quote = c;
+    else if (c === 0x3e /* > */) return k;
+  }
+  return -1;
+}
+
+/**
  * Cheap pass over XML text before it reaches a parser: refuses any DOCTYPE or ENTITY declaration (no
  * entity expansion, no external entities: billion laughs and XXE never get parsed), and bounds element
  * count and nesting depth. Comments, CDATA and processing instructions are skipped.
@@ -132,7 +149,7 @@ export function scanXml(text: string, limits: ImportLimits): void {
     } else {
       elements++;
       if (elements > limits.maxXmlElements) fail(T.xmlTooManyNodes(limits.maxXmlElements));
-      const end = text.indexOf('>', i + 1);
+      const end = tagEnd(text, i + 1);
       if (end === -1) break;
       if (text.charCodeAt(end - 1) !== 0x2f /* self-closing */) {
         depth++;

@@ -35,10 +35,28 @@ export function parseXml(text: string, limits: ImportLimits): Document {
       throw new Error(message);
     },
   });
+  let doc: Document;
   try {
-    return parser.parseFromString(text, 'text/xml');
+    doc = parser.parseFromString(text, 'text/xml');
   } catch (e) {
     return fail(T.xmlMalformed(first ?? (e instanceof Error ? e.message : String(e))));
+  }
+  checkDepth(doc, limits.maxXmlDepth);
+  return doc;
+}
+
+/**
+ * The nesting depth of the parsed tree, walked without recursion. scanXml's count is a cheap first
+ * bound, but the parser is more lenient than the scan (unquoted attribute values holding quotes can
+ * hide tags from it), so the tree the readers walk recursively is measured itself.
+ */
+function checkDepth(doc: Document, max: number): void {
+  const stack: [Node, number][] = [];
+  for (let n = doc.firstChild; n; n = n.nextSibling) if (isElement(n)) stack.push([n, 1]);
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    if (depth > max) fail(T.xmlTooDeep(max));
+    for (let c = node.firstChild; c; c = c.nextSibling) if (isElement(c)) stack.push([c, depth + 1]);
   }
 }
 
