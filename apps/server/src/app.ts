@@ -141,7 +141,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await dummyHash(config.scrypt);
     const live = await startLive(config, db, app.log);
     app.addHook('onClose', async () => live.close());
-    const deps: AppDeps = { config, db, dbKind: kind, keys, sessions: sessionPolicyOf(config), live, changes: new DataChanges() };
+    const deps: AppDeps = { config, db, dbKind: kind, keys, sessions: sessionPolicyOf(config), live, changes: new DataChanges(live.bus) };
     const hub = new PushHub(deps, app.log);
     const flight = startFlight(deps, hub, app.log);
     hub.setFlight(flight);

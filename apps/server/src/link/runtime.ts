@@ -6,6 +6,7 @@ import { DeviceDirectory } from '../devices/directory.js';
 import { CONTROL_NOTICE_TOPIC, DeviceStatusBoard } from '../devices/status.js';
 import { findDeviceBySn } from '../devices/store.js';
 import { VideoOnDemand, WATCH_NOTICE_TOPIC } from '../videos/live.js';
+import { BUS_TOPIC, ClusterBus } from '../push/bus.js';
 import { devicePassword, loadOrCreateLinkSecrets, samePassword, type LinkSecrets } from './credentials.js';
 import { LinkService, type LinkLogger } from './service.js';
 
@@ -23,6 +24,8 @@ export interface LiveRuntime {
   link: LinkService;
   status: DeviceStatusBoard;
   video: VideoOnDemand;
+  /** Notices between server instances (pushes caused on one instance, open sorties). */
+  bus: ClusterBus;
   /** Device password for a registered sn. */
   devicePassword(sn: string): string;
   close(): Promise<void>;
@@ -64,8 +67,17 @@ export async function startLive(config: Config, db: Database, log: LinkLogger): 
     password: broker ? secrets.serverPassword : (config.mqttPassword ?? secrets.serverPassword),
     devices: directory,
     log,
-    internalTopics: [`${CONTROL_NOTICE_TOPIC}/+`, `${WATCH_NOTICE_TOPIC}/+`],
+    // Other instances exist only behind an external broker: only then do they share events and notices.
+    sharedGroup: broker ? null : config.mqttSharedGroup,
+    internalTopics: [`${CONTROL_NOTICE_TOPIC}/+`, `${WATCH_NOTICE_TOPIC}/+`, ...(broker ? [] : [BUS_TOPIC])],
   });
+  const bus = new ClusterBus();
+  if (!broker) {
+    bus.connect({ publish: (topic, payload) => link.publishInternal(topic, payload) });
+    link.on('internal', (topic, payload) => {
+      if (topic === BUS_TOPIC) bus.receive(payload);
+    });
+  }
   const status = new DeviceStatusBoard(db, link, config.deviceHoldSeconds);
   await status.start();
   const video = new VideoOnDemand(link, log, config.videoIdleStopMs);
@@ -87,6 +99,7 @@ export async function startLive(config: Config, db: Database, log: LinkLogger): 
     link,
     status,
     video,
+    bus,
     devicePassword: (sn) => devicePassword(secrets.deviceKeyHex, sn),
     close: () => {
       closed ??= (async () => {

@@ -51,6 +51,13 @@ export interface LinkOptions {
   log: LinkLogger;
   /** Defaults to nest-server-<random>: unique per server instance. */
   clientId?: string;
+  /**
+   * MQTT shared-subscription group for device events, or null/undefined: this instance gets every event.
+   * With a group, the broker hands each event to one subscribed instance of the group, which records it
+   * and acknowledges it (events are the once-only channel; presence, telemetry, state and command replies
+   * reach every instance, since each one serves its own browsers and awaits its own commands' replies).
+   */
+  sharedGroup?: string | null;
   /** Server-internal topics (other instances' notices) to subscribe to as well, e.g. 'nest-server/v1/control/+'. */
   internalTopics?: readonly string[];
 }
@@ -67,6 +74,8 @@ export interface LiveDevice {
   /** Latest telemetry and when it was received (ms); null before the first. */
   telemetry: TelemetryData | null;
   telemetryAt: number | null;
+  /** The device's own time stamp (envelope `ts`, ms) of the latest telemetry; null before the first. */
+  telemetryTs: number | null;
   state: StateData | null;
   /** When the current online/offline period began (ms). */
   since: number;
@@ -177,7 +186,7 @@ export class LinkService extends EventEmitter<LinkEvents> {
     this.client = client;
     client.on('connect', () => {
       const topics: Record<string, { qos: 0 | 1 }> = {};
-      for (const channel of DEVICE_TO_SERVER) topics[channelFilter(channel)] = { qos: CHANNEL_QOS[channel].qos };
+      for (const channel of DEVICE_TO_SERVER) topics[this.filterOf(channel)] = { qos: CHANNEL_QOS[channel].qos };
       for (const t of this.opts.internalTopics ?? []) topics[t] = { qos: 1 };
       client.subscribe(topics, (err, granted) => {
         if (err || granted?.some((g) => g.qos === 128)) {
@@ -198,6 +207,12 @@ export class LinkService extends EventEmitter<LinkEvents> {
       }
     });
     this.scheduleSweep();
+  }
+
+  /** The subscription filter of a device channel: events through the shared group when there is one. */
+  filterOf(channel: DeviceChannel): string {
+    const filter = channelFilter(channel);
+    return channel === 'events' && this.opts.sharedGroup ? `$share/${this.opts.sharedGroup}/${filter}` : filter;
   }
 
   /** Resolves once connected and subscribed for the first time. */
@@ -345,6 +360,7 @@ export class LinkService extends EventEmitter<LinkEvents> {
         const d = this.heard(t.sn, now);
         d.telemetry = data.data;
         d.telemetryAt = now;
+        d.telemetryTs = m.ts;
         this.accept(t.sn, channel);
         this.emit('telemetry', t.sn, d);
         return;
@@ -384,6 +400,8 @@ export class LinkService extends EventEmitter<LinkEvents> {
         if (!data.success) return this.drop('bad_data', topic, issues(data.error));
         this.heard(t.sn, now);
         const p = this.pending.get(m.tid);
+        // With other instances, a reply to a command another instance sent is theirs: not a fault.
+        if (!p && this.opts.sharedGroup) return;
         // A reply for another device's command, or a late repeat: not ours to resolve.
         if (!p || p.sn !== t.sn) return this.drop('unmatched_reply', topic, m.tid);
         this.accept(t.sn, channel);
@@ -409,6 +427,7 @@ export class LinkService extends EventEmitter<LinkEvents> {
         heardAt: 0,
         telemetry: null,
         telemetryAt: null,
+        telemetryTs: null,
         state: null,
         since: now,
       };

@@ -168,6 +168,7 @@ export class PushHub {
   /** 380 throttling, per company. */
   private readonly dataChanged = new Map<string, DataChangedState>();
   private readonly onDataChanged = (companyId: string, topic: DataTopic) => this.noteDataChanged(companyId, topic);
+  private readonly offBus: (() => void)[] = [];
 
   constructor(
     private readonly deps: AppDeps,
@@ -179,10 +180,18 @@ export class PushHub {
       this.bump(sn);
       this.fanOutTelemetry(sn, live);
     });
+    // Every instance sees presence and holds itself: status pushes stay local. Pushes caused by a call or
+    // by a device event (which one instance handles) go through the cluster bus to every instance.
     status.on('status', (sn, snapshot) => {
       this.bump(sn);
-      this.publish(sn, PushMsgId.DEVICE_STATUS, snapshot);
+      this.publishLocal(sn, PushMsgId.DEVICE_STATUS, snapshot);
     });
+    const { bus } = deps.live;
+    this.offBus.push(
+      bus.on('device', ({ sn, msgId, data }) => this.publishLocal(sn, msgId, data)),
+      bus.on('user', ({ userId, msgId, data }) => this.broadcastToUserLocal(userId, msgId, data)),
+      bus.on('alarm', ({ companyId, data }) => this.broadcastAlarmLocal(companyId, data)),
+    );
     directory.onChange((changed) => {
       for (const sn of changed) this.bump(sn);
     });
@@ -309,8 +318,26 @@ export class PushHub {
     });
   }
 
-  /** Sends a message to every verified socket watching a device; answers how many got it. */
+  /** Sends a message to every verified socket watching a device, on every instance; answers how many here got it. */
   publish(snId: string, msgId: number, data: unknown): number {
+    this.deps.live.bus.share('device', { sn: snId, msgId, data });
+    return this.publishLocal(snId, msgId, data);
+  }
+
+  /** Sends a message to every verified socket of a user, on every instance; answers how many here got it. */
+  broadcastToUser(userId: string, msgId: number, data: unknown): number {
+    this.deps.live.bus.share('user', { userId, msgId, data });
+    return this.broadcastToUserLocal(userId, msgId, data);
+  }
+
+  /** 370: an alarm change to its company's sockets whose user holds alarm_list, on every instance; answers how many here got it. */
+  broadcastAlarm(companyId: string, data: AlarmPush): number {
+    this.deps.live.bus.share('alarm', { companyId, data });
+    return this.broadcastAlarmLocal(companyId, data);
+  }
+
+  /** Sends a message to this instance's verified sockets watching a device; answers how many got it. */
+  private publishLocal(snId: string, msgId: number, data: unknown): number {
     let n = 0;
     for (const c of this.clients) {
       if (c.verified && c.watching.has(snId)) {
@@ -321,8 +348,7 @@ export class PushHub {
     return n;
   }
 
-  /** Sends a message to every verified socket of a user; answers how many got it. */
-  broadcastToUser(userId: string, msgId: number, data: unknown): number {
+  private broadcastToUserLocal(userId: string, msgId: number, data: unknown): number {
     let n = 0;
     for (const c of this.clients) {
       if (c.verified?.userId === userId) {
@@ -333,8 +359,7 @@ export class PushHub {
     return n;
   }
 
-  /** 370: an alarm change to the sockets of its company whose user holds alarm_list; answers how many got it. */
-  broadcastAlarm(companyId: string, data: AlarmPush): number {
+  private broadcastAlarmLocal(companyId: string, data: AlarmPush): number {
     let n = 0;
     for (const c of this.clients) {
       const v = c.verified;
@@ -371,6 +396,7 @@ export class PushHub {
 
   close(): void {
     this.deps.changes.off('changed', this.onDataChanged);
+    for (const off of this.offBus) off();
     for (const st of this.dataChanged.values()) if (st.timer) clearTimeout(st.timer);
     this.dataChanged.clear();
     for (const c of this.clients) {

@@ -3,7 +3,7 @@ import { FlightMethod, PushMsgId, ResultCode, callFunId } from '@nest/contracts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
 import { RawDevice, envelope, nestTelemetry, registerDevice, until } from '../../test/live.js';
-import { DEFAULT_RECORDER_OPTIONS, recorders } from './recorder.js';
+import { DEFAULT_RECORDER_OPTIONS, DEVICE_CLOCK_TOLERANCE_MS, recorders, trackTime } from './recorder.js';
 import { keepPoint, type TrackPoint } from './track.js';
 import { haversineDistance } from '@nest/geo';
 
@@ -59,6 +59,19 @@ describe('track downsampling', () => {
     expect(keepPoint(p(0, 22), p(500, 22.0001))).toBe(false); // ~11 m
     expect(keepPoint(p(0, 22, 2), p(500, 22, 3))).toBe(true);
     expect(haversineDistance({ lat: 0, lng: 0 }, { lat: 0, lng: 1 })).toBeCloseTo(111_195, -2);
+  });
+});
+
+describe('track point time', () => {
+  const received = 1_800_000_000_000;
+  it("is the device's own stamp when its clock is sane, so every instance files a message under one time", () => {
+    expect(trackTime({ telemetryAt: received, telemetryTs: received - 150 })).toBe(received - 150);
+    expect(trackTime({ telemetryAt: received, telemetryTs: received + DEVICE_CLOCK_TOLERANCE_MS })).toBe(received + DEVICE_CLOCK_TOLERANCE_MS);
+  });
+  it('is the time of receipt when the device clock is off or unknown', () => {
+    expect(trackTime({ telemetryAt: received, telemetryTs: received - DEVICE_CLOCK_TOLERANCE_MS - 1 })).toBe(received);
+    expect(trackTime({ telemetryAt: received, telemetryTs: 0 })).toBe(received);
+    expect(trackTime({ telemetryAt: received, telemetryTs: null })).toBe(received);
   });
 });
 

@@ -14,6 +14,7 @@ import { nowSeconds } from '../db/index.js';
 import type { AppDeps } from '../deps.js';
 import { findDeviceBySn } from '../devices/store.js';
 import type { LiveDevice } from '../link/service.js';
+import type { BusNotices } from '../push/bus.js';
 import type { PushHub } from '../push/hub.js';
 import { STATE_NORMAL, attachEarlyResults, syncSortieCount } from './store.js';
 import { keepPoint, pointOf, type TrackPoint } from './track.js';
@@ -40,6 +41,20 @@ interface OpenSortie {
   heardAt: number;
 }
 type Row = TrackPoint & { sort_id: string };
+
+/** A device clock further than this from ours is not trusted for track times. */
+export const DEVICE_CLOCK_TOLERANCE_MS = 5 * 60_000;
+
+/**
+ * The time of a track point: the device's own stamp when its clock is sane, so that every server
+ * instance records the same message under the same time (the (sort_id, t) key makes the second write a
+ * no-op); else the time it was received.
+ */
+export function trackTime(d: Pick<LiveDevice, 'telemetryAt' | 'telemetryTs'>, now = Date.now()): number {
+  const received = d.telemetryAt ?? now;
+  const sent = d.telemetryTs;
+  return sent !== null && Math.abs(sent - received) <= DEVICE_CLOCK_TOLERANCE_MS ? sent : received;
+}
 
 /** Device times may come in s or ms: anything past year 5138 in seconds is taken for ms. */
 export const toSeconds = (t: number): number => (t > 1e11 ? Math.floor(t / 1000) : Math.floor(t));
@@ -95,6 +110,23 @@ export class SortieRecorder {
 
   private readonly onEvent = (sn: string, m: LinkEnvelope) => this.enqueue(sn, () => this.handleEvent(sn, m));
   private readonly onTelemetry = (sn: string, d: LiveDevice) => this.track(sn, d);
+  private offBus: (() => void) | null = null;
+
+  /**
+   * Sorties opened or closed by any instance (ourselves included): every instance records the open
+   * sortie's track from the telemetry it receives anyway, so a track goes on when the instance that
+   * recorded the start stops.
+   */
+  private readonly onSortie = (n: BusNotices['sortie']) => {
+    const current = this.open.get(n.sn);
+    if (n.open) {
+      if (current?.sortId !== n.sortId) {
+        this.open.set(n.sn, { sortId: n.sortId, flightId: n.flightId, missionName: n.missionName, last: null, distance: 0, heardAt: Date.now() });
+      }
+    } else if (current?.sortId === n.sortId) {
+      this.open.delete(n.sn);
+    }
+  };
 
   async start(): Promise<void> {
     // Sorties a previous run left open carry on: a flight.end, a new flight or the idle timeout closes them.
@@ -110,6 +142,7 @@ export class SortieRecorder {
       this.open.set(r.sn_id, { sortId: r.id, flightId: r.flight_id, missionName: r.mission_name, last: null, distance: 0, heardAt: now });
     }
     const link = this.deps.live.link;
+    this.offBus = this.deps.live.bus.on('sortie', this.onSortie);
     link.on('event', this.onEvent);
     link.on('telemetry', this.onTelemetry);
     this.timers.push(setInterval(() => void this.flush(), this.opts.flushMs));
@@ -123,6 +156,7 @@ export class SortieRecorder {
     const link = this.deps.live.link;
     link.off('event', this.onEvent);
     link.off('telemetry', this.onTelemetry);
+    this.offBus?.();
     for (const t of this.timers) clearInterval(t);
     await Promise.allSettled([...this.chains.values()]);
     await this.flush();
@@ -168,7 +202,7 @@ export class SortieRecorder {
     const open = this.open.get(sn);
     const drone = d.telemetry?.drone;
     if (!open || !drone) return;
-    const point = pointOf(drone, d.telemetryAt ?? Date.now());
+    const point = pointOf(drone, trackTime(d));
     open.heardAt = Date.now();
     if (!keepPoint(open.last, point)) return;
     if (open.last) open.distance += haversineDistance(open.last, point);
@@ -249,7 +283,7 @@ export class SortieRecorder {
       .onConflict((oc) => oc.column('flight_id').doNothing())
       .executeTakeFirst();
     if (Number(res.numInsertedOrUpdatedRows ?? 1) === 0) return;
-    this.open.set(sn, { sortId: id, flightId: e.flight_id, missionName, last: null, distance: 0, heardAt: Date.now() });
+    this.deps.live.bus.send('sortie', { sn, sortId: id, flightId: e.flight_id, missionName, open: true });
     await attachEarlyResults(db, sn, e.flight_id, id);
     this.push(sn, { sn_id: sn, sort_id: id, state: 'started', mission_name: missionName });
     this.deps.changes.changed(company, 'sorties');
@@ -282,6 +316,7 @@ export class SortieRecorder {
       .where('end_time', 'is', null)
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) === 0) return;
+    this.deps.live.bus.send('sortie', { sn, sortId, flightId: mine?.flightId ?? '', missionName: mine?.missionName ?? '', open: false });
     await syncSortieCount(db, sortId);
     const row = await db.selectFrom('sorties').select(['mission_name', 'company_id']).where('id', '=', sortId).executeTakeFirst();
     this.push(sn, { sn_id: sn, sort_id: sortId, state: 'ended', mission_name: row?.mission_name ?? '' });
