@@ -136,6 +136,8 @@ describe('cli device commands', () => {
       expect(passwd).toMatch(/^nest-server:\$7\$101\$[A-Za-z0-9+/=]{16}\$[A-Za-z0-9+/=]{88}$/m);
       expect((await stat(path.join(dir, 'nest.passwd'))).mode & 0o777).toBe(0o600);
       expect(await readFile(path.join(dir, 'mosquitto.conf'), 'utf8')).toContain('listener 1999 127.0.0.1');
+      // Mosquitto does not create its persistence directory itself.
+      expect((await stat(path.join(dir, 'data'))).isDirectory()).toBe(true);
       expect((await cli('mosquitto-files')).err).toContain('mosquitto-files needs --dir');
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -223,10 +223,11 @@ async function mosquittoFiles(config: Config, args: readonly string[], io: CliIo
     await writeFile(passwordFile, mosquittoPasswordFile(users), { mode: 0o600 });
     await chmod(passwordFile, 0o600);
     await writeFile(aclFile, mosquittoAcl(config.mqttUsername));
-    await writeFile(
-      path.join(target, 'mosquitto.conf'),
-      mosquittoConf({ port, host, passwordFile, aclFile, persistenceDir: path.join(target, 'data') }),
-    );
+    // Mosquitto does not create its persistence directory: without it, retained presence and state are
+    // silently lost on every broker restart.
+    const persistenceDir = path.join(target, 'data');
+    await mkdir(persistenceDir, { recursive: true });
+    await writeFile(path.join(target, 'mosquitto.conf'), mosquittoConf({ port, host, passwordFile, aclFile, persistenceDir }));
     io.out(`Wrote ${path.join(target, 'mosquitto.conf')}, ${aclFile} and ${passwordFile} (${devices.length} devices)`);
     if (config.mqttUsername !== SERVER_MQTT_USER || config.mqttPassword) io.out('Server user from MQTT_USERNAME / MQTT_PASSWORD');
     return 0;

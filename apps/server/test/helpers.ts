@@ -3,7 +3,6 @@
  * database on the server-pg cluster, chosen by NEST_TEST_DB), an app built with buildApp, and a client
  * that builds and signs calls exactly like the browser (contracts signPmd / pmdValueOf / sealPassword).
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,7 +28,6 @@ import {
   type User,
 } from '@nest/contracts';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { hashPassword } from '../src/auth/passwords.js';
@@ -39,6 +37,7 @@ import { openDatabase, type Database } from '../src/db/index.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { seed } from '../src/db/seed.js';
 import { createUser, type NewUser } from '../src/users/store.js';
+import { createDatabase, dropDatabase } from './infra.js';
 
 export const TEST_DB: 'sqlite' | 'postgres' = process.env.NEST_TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
 /** Cheap scrypt for tests (the default cost is tested on its own). */
@@ -60,28 +59,8 @@ export interface TestDatabase {
 export async function createTestDatabase(): Promise<TestDatabase> {
   if (TEST_DB === 'sqlite') return { url: null, drop: async () => undefined };
   const adminUrl = inject('pgAdminUrl');
-  const name = `nest_t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      try {
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await c.end();
-      }
-    },
-  };
+  const url = await createDatabase(adminUrl);
+  return { url, drop: () => dropDatabase(adminUrl, url) };
 }
 
 /** Configuration for tests: loopback, silent logs, cheap scrypt, known first administrator. */
@@ -112,6 +91,8 @@ export interface TestServer {
   keys: PublicKeys;
   /** Builds another app on the same data dir and database (e.g. to check persistence). */
   rebuild(overrides?: Partial<Config>): Promise<FastifyInstance>;
+  /** Closes the apps and connections but keeps the data directory and database (a restart starts another on them). */
+  stop(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -120,12 +101,19 @@ export interface StartOptions {
   handlers?: Handlers;
   /** Use this (existing) data directory instead of a new temporary one. */
   dataDir?: string;
+  /**
+   * Use this (existing) PostgreSQL database instead of a new one, e.g. one infra.ts createDatabase made
+   * (several instances, a restart); close() leaves it in place.
+   */
+  databaseUrl?: string;
 }
 
 /** A migrated, seeded database and an app on it; close() removes everything. */
 export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await tempDir());
-  const database = await createTestDatabase();
+  const database: TestDatabase = options.databaseUrl
+    ? { url: options.databaseUrl, drop: async () => undefined }
+    : await createTestDatabase();
   const config = testConfig(dataDir, database.url, options.config);
   const handle = openDatabase(config);
   await migrateToLatest(handle.db);
@@ -145,6 +133,9 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
       const other = await buildApp({ ...config, ...overrides });
       extra.push(other);
       return other;
+    },
+    stop: async () => {
+      await Promise.allSettled([app.close(), ...extra.map((a) => a.close()), db.destroy()]);
     },
     close: async () => {
       await Promise.allSettled([app.close(), ...extra.map((a) => a.close()), db.destroy()]);

@@ -2,28 +2,20 @@
  * The device link through a real Mosquitto, configured with exactly the files `cli.ts mosquitto-files`
  * writes (docs/device-protocol.md): the broker enforces authentication and the per-device ACL.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { LINK_MAX_MESSAGE_BYTES, topicOf } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../cli.js';
 import { startTestServer, tempDir, type TestServer } from '../../test/helpers.js';
+import { hasMosquitto, startMosquitto, type MosquittoBroker } from '../../test/infra.js';
 import { RawDevice, envelope, live, mqttConnect, nestTelemetry, registerDevice, sleep, startSim, until } from '../../test/live.js';
 import { freePort } from '../../test/process.js';
 import type { SimFleet } from './simulator.js';
 import { mosquittoAcl } from './mosquitto.js';
 
-const MOSQUITTO = '/usr/sbin/mosquitto';
-const run = promisify(execFile);
-
-describe.runIf(existsSync(MOSQUITTO))('device link through Mosquitto', () => {
+describe.runIf(hasMosquitto())('device link through Mosquitto', () => {
   let server: TestServer;
-  let broker: ChildProcess;
-  let brokerLog = '';
+  let broker: MosquittoBroker;
   let url: string;
   let confDir: string;
   let fleet: SimFleet;
@@ -36,24 +28,12 @@ describe.runIf(existsSync(MOSQUITTO))('device link through Mosquitto', () => {
     server = await startTestServer({ dataDir, config: { mqttUrl: url } });
     for (const sn of ['MQ-1', 'MQ-2', 'MQ-RAW']) await registerDevice(server, { sn_id: sn });
     await registerDevice(server, { sn_id: 'MQ-DISABLED', enabled: false });
-    // Its own directory: mosquitto (its own OS user when started as root) must reach the files.
-    confDir = await tempDir('nest-mosq-conf-');
-    const out: string[] = [];
-    const code = await runCli(
-      ['mosquitto-files', '--dir', confDir, '--port', String(port), '--host', '127.0.0.1'],
-      { DATA_DIR: dataDir, DATABASE_URL: server.databaseUrl ?? undefined, LOG_LEVEL: 'silent' },
-      { out: (l) => out.push(l), err: (l) => out.push(l) },
-    );
-    expect(code, out.join('\n')).toBe(0);
-    // Mosquitto started as root drops to its own user, which must read the files and write persistence.
-    if (process.getuid?.() === 0) await run('chown', ['-R', 'mosquitto', confDir]).catch(() => undefined);
-    broker = spawn(MOSQUITTO, ['-c', path.join(confDir, 'mosquitto.conf')], { stdio: ['ignore', 'pipe', 'pipe'] });
-    broker.stdout!.on('data', (d: Buffer) => (brokerLog += d.toString()));
-    broker.stderr!.on('data', (d: Buffer) => (brokerLog += d.toString()));
+    broker = await startMosquitto({ dataDir, databaseUrl: server.databaseUrl, port });
+    confDir = broker.confDir;
     await Promise.race([
       live(server).link.ready(),
       sleep(10_000).then(() => {
-        throw new Error(`server never connected to mosquitto: ${brokerLog}`);
+        throw new Error(`server never connected to mosquitto: ${broker.log()}`);
       }),
     ]);
     fleet = await startSim(server, [{ sn: 'MQ-1' }, { sn: 'MQ-2' }], { rateHz: 10, brokerUrl: url });
@@ -63,11 +43,7 @@ describe.runIf(existsSync(MOSQUITTO))('device link through Mosquitto', () => {
     for (const r of raws) await r.end().catch(() => undefined);
     await fleet?.stop();
     await server?.close();
-    if (broker && broker.exitCode === null) {
-      broker.kill('SIGTERM');
-      await new Promise((resolve) => broker.once('exit', resolve));
-    }
-    if (confDir) await rm(confDir, { recursive: true, force: true });
+    await broker?.close();
   });
 
   const raw = async (sn: string) => {

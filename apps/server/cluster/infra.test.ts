@@ -1,0 +1,82 @@
+/**
+ * The test infrastructure the cluster and fault tests stand on (test/infra.ts): a PostgreSQL that stops
+ * and starts again on the same port with its data, and a Mosquitto whose restart keeps retained messages
+ * (persistence) and whose refresh admits devices registered after it started.
+ */
+import { SERVER_MQTT_USER, topicOf } from '@nest/contracts';
+import type { MqttClient } from 'mqtt';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadOrCreateLinkSecrets } from '../src/link/credentials.js';
+import { startTestServer, tempDir, type TestServer } from '../test/helpers.js';
+import { createDatabase, hasMosquitto, startMosquitto, startPostgres, type MosquittoBroker, type PostgresCluster } from '../test/infra.js';
+import { RawDevice, envelope, mqttConnect, registerDevice, until } from '../test/live.js';
+
+async function query(url: string, sql: string): Promise<unknown[]> {
+  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  await c.connect();
+  try {
+    return (await c.query(sql)).rows;
+  } finally {
+    await c.end();
+  }
+}
+
+describe.runIf(hasMosquitto())('test infrastructure: PostgreSQL and Mosquitto that stop and start', () => {
+  let cluster: PostgresCluster;
+  let databaseUrl: string;
+  let broker: MosquittoBroker;
+  let server: TestServer;
+  const clients: { end(force?: boolean): unknown }[] = [];
+
+  beforeAll(async () => {
+    cluster = await startPostgres();
+    databaseUrl = await createDatabase(cluster.url);
+    const dataDir = await tempDir('nest-infra-');
+    broker = await startMosquitto({ dataDir, databaseUrl });
+    server = await startTestServer({ dataDir, databaseUrl, config: { mqttUrl: broker.url } });
+  });
+
+  afterAll(async () => {
+    for (const c of clients) c.end(true);
+    await server?.close();
+    await broker?.close();
+    await cluster?.close();
+  });
+
+  it('PostgreSQL refuses connections while stopped and serves the same data after start', async () => {
+    await query(databaseUrl, 'CREATE TABLE infra_probe (n int); INSERT INTO infra_probe VALUES (7)');
+    await cluster.stop();
+    await expect(query(databaseUrl, 'SELECT 1')).rejects.toThrow(/ECONNREFUSED|connect/);
+    await cluster.start();
+    expect(await query(databaseUrl, 'SELECT n FROM infra_probe')).toEqual([{ n: 7 }]);
+  });
+
+  it('Mosquitto keeps retained messages across a restart (persistence on)', async () => {
+    await registerDevice(server, { sn_id: 'INFRA-1' });
+    await broker.refresh();
+    const device = await RawDevice.connect(server, 'INFRA-1', { url: broker.url });
+    clients.push(device.client);
+    await device.client.publishAsync(topicOf('INFRA-1', 'presence'), JSON.stringify(envelope('presence', { online: true })), { qos: 1, retain: true });
+    await device.end();
+    await broker.restart();
+
+    const secrets = await loadOrCreateLinkSecrets(server.dataDir);
+    const { client, error } = await mqttConnect(broker.url, { username: SERVER_MQTT_USER, password: secrets.serverPassword, clientId: 'infra-probe' });
+    expect(error).toBeNull();
+    clients.push(client!);
+    const got: string[] = [];
+    (client as MqttClient).on('message', (topic) => got.push(topic));
+    await client!.subscribeAsync(topicOf('INFRA-1', 'presence'), { qos: 1 });
+    await until(() => got.length > 0, 3000, 'retained presence after the restart');
+  });
+
+  it('refresh admits a device registered after the broker started; before it, the broker refuses it', async () => {
+    await registerDevice(server, { sn_id: 'INFRA-LATE' });
+    await expect(RawDevice.connect(server, 'INFRA-LATE', { url: broker.url })).rejects.toThrow();
+    await broker.refresh();
+    const late = await RawDevice.connect(server, 'INFRA-LATE', { url: broker.url });
+    clients.push(late.client);
+    expect(late.client.connected).toBe(true);
+  });
+});
