@@ -1,0 +1,229 @@
+/**
+ * What the fleet benches (fleet-push.ts, fleet-soak.ts) share: the parent/child IPC, the simulator role,
+ * the bench fleet and its registration on a test server, the console-like socket plans, and the run line
+ * and doc splice of docs/performance.md. The clients role is fleet-clients.ts.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { APP_CODE, APP_IDS, DEVICE_PUSH_FUNCTION, EQUIPMENT_VERIFY_SOR, EQUIPMENT_VERIFY_VST, signPmd } from '@nest/contracts';
+import { createDevice } from '../apps/server/src/devices/store.js';
+import { userClient, type TestServer } from '../apps/server/test/helpers.js';
+import { live } from '../apps/server/test/live.js';
+// The test helpers' vitest `inject` key (unused here: no vitest), declared for the type check.
+import type {} from '../apps/server/test/vitest-context.js';
+import { demoFleet, startFleet, type Fleet, type SimDeviceSpec } from '../apps/simulator/src/index.js';
+import { replaceBlock } from './stats.js';
+
+export const DOC = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'performance.md');
+/** Other work on the machine skews everything: recorded with the results. */
+export const LOAD_AT_START = os.loadavg();
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+// ------------------------------------------------------------------------------------------------ IPC
+
+export interface CpuMem {
+  cpu: NodeJS.CpuUsage;
+  rss: number;
+  heap: number;
+  at: number;
+}
+export const snap = (): CpuMem => {
+  const m = process.memoryUsage();
+  return { cpu: process.cpuUsage(), rss: m.rss, heap: m.heapUsed, at: performance.now() };
+};
+/** CPU share of one core over a window, %. */
+export const cpuPercent = (a: CpuMem, b: CpuMem): number =>
+  (100 * (b.cpu.user - a.cpu.user + b.cpu.system - a.cpu.system)) / 1000 / (b.at - a.at);
+
+export type Reply = { type: string } & Record<string, unknown>;
+
+/** A child process of a bench (the same script, its role in FLEET_BENCH_ROLE), asked and answered over IPC. */
+export class Child {
+  private readonly waiting: { type: string; resolve: (m: Reply) => void }[] = [];
+  constructor(readonly proc: ChildProcess) {
+    proc.on('message', (m: Reply) => {
+      const i = this.waiting.findIndex((w) => w.type === m.type);
+      if (i >= 0) this.waiting.splice(i, 1)[0]!.resolve(m);
+      if (m.type === 'error') throw new Error(`child ${String(m.role)}: ${String(m.message)}`);
+    });
+  }
+  static start(script: string, role: 'sim' | 'clients'): Child {
+    return new Child(
+      fork(script, [], {
+        execArgv: ['--import', 'tsx'],
+        env: { ...process.env, FLEET_BENCH_ROLE: role },
+        serialization: 'advanced',
+      }),
+    );
+  }
+  ask<M extends { type: string }>(message: M, answer: string): Promise<Reply> {
+    return new Promise((resolve) => {
+      this.waiting.push({ type: answer, resolve });
+      this.proc.send(message);
+    });
+  }
+}
+
+export function childMain<M>(role: string, handle: (m: M, reply: (r: Reply) => void) => Promise<void>): void {
+  const reply = (r: Reply): void => void process.send?.(r);
+  process.on('message', (m: M) => {
+    handle(m, reply).catch((err: unknown) => reply({ type: 'error', role, message: err instanceof Error ? err.stack : String(err) }));
+  });
+  process.on('disconnect', () => process.exit(0));
+}
+
+/**
+ * A bench script's entry: the role it was forked for (FLEET_BENCH_ROLE), else `main` in the parent, which
+ * exits with process.exitCode (1 on an error).
+ */
+export async function benchEntry(main: () => Promise<void>): Promise<void> {
+  const role = process.env.FLEET_BENCH_ROLE;
+  if (role === 'sim') return simRole();
+  if (role === 'clients') return (await import('./fleet-clients.js')).clientsRole();
+  main().then(
+    () => process.exit(process.exitCode ?? 0),
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}
+
+// ------------------------------------------------------------------------------------------ sim role
+
+/** Fleets the simulator child runs (one startFleet each: the time scale is per fleet). */
+export interface SimFleetPlan {
+  devices: SimDeviceSpec[];
+  timeScale?: number;
+}
+export type ToSim = { type: 'start'; brokerUrl: string; fleets: SimFleetPlan[]; rate: number } | { type: 'cpu' } | { type: 'stop' };
+
+function simRole(): void {
+  let fleets: Fleet[] = [];
+  let cpu0 = snap();
+  childMain<ToSim>('sim', async (m, reply) => {
+    if (m.type === 'start') {
+      // Device-side schema validation off: real devices do not validate; the server does.
+      fleets = await Promise.all(
+        m.fleets.map((f) =>
+          startFleet({ brokerUrl: m.brokerUrl, devices: f.devices, rateHz: m.rate, ffmpegPath: null, validate: false, timeScale: f.timeScale }),
+        ),
+      );
+      reply({ type: 'started' });
+    } else if (m.type === 'cpu') {
+      const now = snap();
+      reply({ type: 'cpu', cpuPercent: cpuPercent(cpu0, now), rss: now.rss });
+      cpu0 = now;
+    } else if (m.type === 'stop') {
+      await Promise.all(fleets.map((f) => f.stop()));
+      fleets = [];
+      reply({ type: 'stopped' });
+    }
+  });
+}
+
+// ------------------------------------------------------------------------------- fleet and plans
+
+export type BenchSpec = Omit<SimDeviceSpec, 'password'>;
+
+/** 4/5 nests, 1/5 single-soldier drones around Shenzhen (apps/simulator demoFleet). */
+export function fleetSpecs(n: number): BenchSpec[] {
+  const drones = Math.floor(n / 5);
+  return demoFleet({ lat: 22.54, lng: 114.05 }, { nests: n - drones, drones }, 'BENCH');
+}
+
+/** Registers the devices straight in the devices store (company wk) and reloads the directory. */
+export async function registerFleet(server: TestServer, specs: BenchSpec[]): Promise<void> {
+  for (const s of specs) {
+    await createDevice(server.db, {
+      sn_id: s.sn,
+      type: s.kind,
+      company_id: 'wk',
+      airport_name: s.kind === 'alone' ? '' : s.name,
+      uav_name: `UAV ${s.sn}`,
+      uav_sn: s.uavSn,
+      airport_point: { lat: s.home.lat, lng: s.home.lng },
+    });
+  }
+  await live(server).directory.reload();
+}
+
+/** What one WebSocket client does (fleet-clients.ts). */
+export interface SocketPlan {
+  kind: 'fleet' | 'devices' | 'relay';
+  verifyUser?: Record<string, unknown>;
+  verifyDevices?: Record<string, unknown>[];
+  /** The serial numbers of verifyDevices. */
+  sns?: string[];
+  /** Date this socket's 310 entries (a ring lookup each; a soak dates a sample of its fleet sockets). Default on. */
+  date310?: boolean;
+  /** 401 gimbal commands, one every periodMs, round robin over these devices. */
+  commands?: { sns: string[]; periodMs: number };
+  /** Nests this socket flies: one-key takeoff (401 cmd 1) every cycleMs, landing (401 cmd 2) half a cycle later. */
+  pilot?: { sns: string[]; cycleMs: number };
+}
+
+/**
+ * The console's sockets, one signed-in user (device_10) each: the first half subscribe to fleet batches
+ * (map view, 210 -> 310), the other half each verify (200) an equal slice of the devices (detail views,
+ * 300 frames), so that every device is watched by exactly one socket.
+ */
+export async function consolePlans(server: TestServer, specs: BenchSpec[], clients: number): Promise<SocketPlan[]> {
+  const fleetSockets = Math.ceil(clients / 2);
+  const deviceSockets = clients - fleetSockets;
+  const perSocket = deviceSockets > 0 ? Math.ceil(specs.length / deviceSockets) : 0;
+  const plans: SocketPlan[] = [];
+  for (let i = 0; i < clients; i++) {
+    const c = await userClient(server, { nick: `Bench ${i}`, funList: [DEVICE_PUSH_FUNCTION] });
+    const verifyUser = { token: c.token, app_ids: APP_IDS, app_code: APP_CODE, licence: await c.licence(), os_language: 'en' };
+    if (i < fleetSockets) {
+      plans.push({ kind: 'fleet', verifyUser });
+      continue;
+    }
+    const k = i - fleetSockets;
+    const sns = specs.slice(k * perSocket, (k + 1) * perSocket).map((s) => s.sn);
+    plans.push({
+      kind: 'devices',
+      verifyUser,
+      sns,
+      verifyDevices: sns.map((sn) => ({
+        token: c.token,
+        sn_id: sn,
+        pmd: signPmd({ token: c.token, pmdValue: sn }),
+        vst: EQUIPMENT_VERIFY_VST,
+        sor: EQUIPMENT_VERIFY_SOR,
+        os_language: 'en',
+      })),
+    });
+  }
+  return plans;
+}
+
+// ------------------------------------------------------------------------------------------- report
+
+export const mb = (n: number) => `${(n / 2 ** 20).toFixed(0)} MB`;
+export const perSecond = (n: number, s: number) => (n / s).toFixed(0);
+
+/** Machine, Node, OS and load average of a run, for the generated block. */
+export function runLine(): string {
+  const cpus = os.cpus();
+  return (
+    `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ` +
+    `${(os.totalmem() / 2 ** 30).toFixed(1)} GB RAM, Node ${process.version}, ${os.platform()} ${os.release()}; ` +
+    `load average at start ${LOAD_AT_START.map((l) => l.toFixed(1)).join(' / ')} (1 / 5 / 15 min).`
+  );
+}
+
+/** Writes `body` between the markers in docs/performance.md (a new document gets `heading` first). */
+export async function writeDocBlock(begin: string, end: string, body: string[], heading: string): Promise<void> {
+  let doc: string;
+  try {
+    doc = await readFile(DOC, 'utf8');
+  } catch {
+    doc = `# Performance\n\n${heading}\n`;
+  }
+  await writeFile(DOC, replaceBlock(doc, begin, end, [begin, '', ...body, '', end].join('\n')));
+}
