@@ -19,6 +19,7 @@ import { sessionPolicyOf, type AppDeps } from './deps.js';
 import { deviceHandlers } from './devices/handlers.js';
 import { deviceAdminHandlers } from './devices/admin.js';
 import { functionHandlers } from './functions/handlers.js';
+import { auditHandlers } from './audit/handlers.js';
 import { departmentHandlers } from './departments/index.js';
 import { startLive } from './link/runtime.js';
 import { PushHub } from './push/hub.js';
@@ -86,6 +87,7 @@ export function featureHandlers(deps: AppDeps, flight: FlightRuntime, hub: PushH
     ...authHandlers(deps),
     ...userHandlers(deps),
     ...functionHandlers(deps),
+    ...auditHandlers(deps),
     ...departmentHandlers(deps),
     ...deviceHandlers(deps),
     ...deviceAdminHandlers(deps),

@@ -51,6 +51,7 @@ import {
   VideoStream,
 } from './enums.js';
 import { ALARM_NOTE_MAX, AlarmKind } from './alarms.js';
+import { isAuditKind } from './audit.js';
 import { ANALYSIS_MAX_DAYS, SORTIE_ORDERS } from './stats.js';
 import { AZIMUTH_INVALID, WAYPOINT_LIMITS, beaconSchema, latLngSchema, waypointSchema } from './entities.js';
 import { MAP_DOWNLOAD_MAX_ZOOM, MAP_DOWNLOAD_MIN_ZOOM, MAP_DOWNLOAD_STATES, MERCATOR_MAX_LAT } from './mapDownload.js';
@@ -479,6 +480,22 @@ export const calls = {
     pmd: ['id'],
     joint: true,
     summary: 'Delete (state 20) a department that has no users (state 10) and no live sub-departments; the refusal names how many.',
+  }),
+  auditList: call('auditList', 'user', '/audit/list', {
+    fields: timeRanged({
+      kind: optionalText(32).refine((v) => v === undefined || isAuditKind(v), { message: 'unknown audit kind' }),
+      account: optionalText(128),
+      start_time: optionalSeconds(),
+      end_time: optionalSeconds(),
+      page: page(),
+      size: size(200),
+    }),
+    pmd: ['page'],
+    joint: true,
+    summary:
+      'Audit log of security events (audit.ts AuditEntry), newest first: sign-ins and failures, sign-outs, password, ' +
+      'user, function and group-membership changes, device commands and device administration. The caller\'s company; ' +
+      'a super administrator sees every company. Filters: kind, account (account or user name), time range.',
   }),
 
   // ---------------------------------------------------------------- device service

@@ -21,3 +21,4 @@ export * from './mapDownload.js';
 export * from './network.js';
 export * from './maintenance.js';
 export * from './departments.js';
+export * from './audit.js';

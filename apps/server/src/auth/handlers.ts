@@ -7,6 +7,7 @@ import { grantedFunctions } from '../functions/store.js';
 import { dummyHash, openPasswordEnvelope, verifyDigest } from './passwords.js';
 import { createSession, revokeSession, userStatus, type UserStatus } from './sessions.js';
 import { clearAccount, isThrottled, recordFailure } from './throttle.js';
+import { actorOf, audit } from '../audit/store.js';
 
 const STATUS_CODE: Record<Exclude<UserStatus, 'ok'>, number> = {
   notYetValid: ResultCode.ACCOUNT_NOT_YET_VALID,
@@ -33,19 +34,32 @@ export function authHandlers(deps: AppDeps): Handlers {
   return {
     login: async (ctx) => {
       const { account, password } = ctx.fields;
-      if (await isThrottled(db, account, ctx.address)) throw new CallError(ResultCode.LOGIN_THROTTLED);
+      // Failed sign-ins are audited under the account's company when it exists ('' otherwise: only a
+      // super administrator sees those), with the actor unknown: nobody proved who they are.
+      const refused = async (kind: 'login_failed' | 'login_locked', detail: Record<string, unknown>, companyId = '') =>
+        audit(db, { kind, outcome: 'refused', companyId, uId: null, account, ip: ctx.address, detail });
+      if (await isThrottled(db, account, ctx.address)) {
+        await refused('login_locked', { reason: 'throttled' }, (await findUserByAccount(db, account))?.company_id);
+        throw new CallError(ResultCode.LOGIN_THROTTLED);
+      }
       const secret = openPasswordEnvelope(keys.password, password);
       if (!secret) throw new CallError(ResultCode.DECRYPT_FAILED);
       const user = await findUserByAccount(db, account);
       const ok = await verifyDigest(secret.d, user?.password_hash ?? (await dummyHash(config.scrypt)));
       if (!user || !ok) {
-        await recordFailure(db, account, ctx.address);
+        const locked = await recordFailure(db, account, ctx.address);
+        await refused('login_failed', { reason: user ? 'wrong_password' : 'unknown_account' }, user?.company_id);
+        if (locked.length > 0) await refused('login_locked', { reason: 'limit_reached', locked }, user?.company_id);
         throw new CallError(ResultCode.LOGIN_FAILED);
       }
       const status = userStatus(user);
-      if (status !== 'ok') throw new CallError(STATUS_CODE[status]);
+      if (status !== 'ok') {
+        await refused('login_failed', { reason: status }, user.company_id);
+        throw new CallError(STATUS_CODE[status]);
+      }
       await clearAccount(db, account);
       const { token } = await createSession(db, user.u_id, deps.sessions, ctx.address);
+      await audit(db, { kind: 'login', companyId: user.company_id, uId: user.u_id, account, ip: ctx.address });
       const company = await findCompany(db, user.company_id);
       const data = presentUser(user, company, token, ctx.lang);
       // Deleted functions grant nothing, so the menu built from this answer does not offer them either.
@@ -54,6 +68,7 @@ export function authHandlers(deps: AppDeps): Handlers {
 
     logout: async (ctx) => {
       await revokeSession(db, callerOf(ctx.caller).sessionId);
+      await audit(db, { kind: 'logout', ...actorOf(ctx) });
       return { data: null };
     },
   };

@@ -36,7 +36,8 @@ export async function isThrottled(db: Kysely<DB>, account: string, address: stri
   return row !== undefined;
 }
 
-async function countFailure(db: Kysely<DB>, kind: ThrottleKind, key: string, limit: number, now: number): Promise<void> {
+/** Counts one failure; answers true when this failure locked the key. */
+async function countFailure(db: Kysely<DB>, kind: ThrottleKind, key: string, limit: number, now: number): Promise<boolean> {
   const stale = now - THROTTLE.windowSeconds;
   // One atomic upsert per counter: concurrent failures cannot lose increments (SQLite and PostgreSQL).
   await db
@@ -49,20 +50,24 @@ async function countFailure(db: Kysely<DB>, kind: ThrottleKind, key: string, lim
       }),
     )
     .execute();
-  await db
+  const locked = await db
     .updateTable('login_attempts')
     .set({ locked_until: now + THROTTLE.lockSeconds })
     .where('kind', '=', kind)
     .where('key', '=', key)
     .where('failures', '>=', limit)
     .where('locked_until', '<=', now)
-    .execute();
+    .executeTakeFirst();
+  return Number(locked.numUpdatedRows ?? 0) > 0;
 }
 
-export async function recordFailure(db: Kysely<DB>, account: string, address: string): Promise<void> {
+/** Counts a failure for the account and the address; answers which of them this failure locked (for the audit log). */
+export async function recordFailure(db: Kysely<DB>, account: string, address: string): Promise<ThrottleKind[]> {
   const now = nowSeconds();
-  await countFailure(db, 'account', accountKey(account), THROTTLE.accountLimit, now);
-  await countFailure(db, 'address', address, THROTTLE.addressLimit, now);
+  const locked: ThrottleKind[] = [];
+  if (await countFailure(db, 'account', accountKey(account), THROTTLE.accountLimit, now)) locked.push('account');
+  if (await countFailure(db, 'address', address, THROTTLE.addressLimit, now)) locked.push('address');
+  return locked;
 }
 
 export async function clearAccount(db: Kysely<DB>, account: string): Promise<void> {

@@ -7,6 +7,7 @@ import * as m004 from './migrations/004_flight.js';
 import * as m005 from './migrations/005_insight.js';
 import * as m006 from './migrations/006_admin.js';
 import * as m007 from './migrations/007_department_names.js';
+import * as m008 from './migrations/008_audit.js';
 
 /**
  * Versioned migrations, listed statically (no filesystem globbing): add `NNN_name.ts` under migrations/
@@ -20,6 +21,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '005_insight': m005,
   '006_admin': m006,
   '007_department_names': m007,
+  '008_audit': m008,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATIONS }) };

@@ -519,6 +519,20 @@ export interface MapDownloadsTable {
   modified_time: number;
 }
 
+/** One security event (migration 008): `u_id` the actor or null, `account` as typed, `detail` JSON, `at` seconds. */
+export interface AuditLogTable {
+  id: string;
+  at: number;
+  company_id: string;
+  u_id: string | null;
+  account: string;
+  kind: string;
+  target: string;
+  detail: string;
+  ip: string;
+  outcome: string;
+}
+
 export interface DB {
   companies: CompaniesTable;
   departments: DepartmentsTable;
@@ -550,6 +564,7 @@ export interface DB {
   teaching_videos: TeachingVideosTable;
   device_ops: DeviceOpsTable;
   map_downloads: MapDownloadsTable;
+  audit_log: AuditLogTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

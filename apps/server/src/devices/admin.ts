@@ -22,6 +22,7 @@ import {
   updateDeviceRow,
   type DeviceFields,
 } from './store.js';
+import { actorOf, audit } from '../audit/store.js';
 
 type AddFields = ParsedFields<'deviceAdd'>;
 
@@ -152,6 +153,7 @@ export function deviceAdminHandlers(deps: AppDeps): Handlers {
           throw err;
         }
       }
+      await audit(db, { kind: 'device_add', ...actorOf(ctx), companyId: row.company_id, target: row.sn_id, detail: { name: row.uav_name, type: row.type } });
       await learn(directory);
       return { data: answer(row) };
     },
@@ -177,6 +179,7 @@ export function deviceAdminHandlers(deps: AppDeps): Handlers {
       notOnMission(row);
       await dropOwnHold(caller, row);
       await updateDeviceRow(db, row.id, { state: STATE_DELETED });
+      await audit(db, { kind: 'device_delete', ...actorOf(ctx), companyId: row.company_id, target: row.sn_id, detail: { name: row.uav_name } });
       // A deleted device may not log in either (broker check: state 10): close what is connected.
       disconnect(row.sn_id);
       await learn(directory);
@@ -194,6 +197,7 @@ export function deviceAdminHandlers(deps: AppDeps): Handlers {
         await dropOwnHold(caller, row);
       }
       const updated = await updateDeviceRow(db, row.id, { enabled });
+      await audit(db, { kind: enabled === 0 ? 'device_disable' : 'device_enable', ...actorOf(ctx), companyId: row.company_id, target: row.sn_id, detail: { name: row.uav_name } });
       if (enabled === 0) disconnect(row.sn_id);
       await learn(directory);
       return { data: answer(updated) };

@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import { nowSeconds } from '../db/index.js';
 import type { CommandLogRow, DB } from '../db/schema.js';
 import { likePattern } from '../users/store.js';
+import { audit } from '../audit/store.js';
 import type { Verdict } from './reply.js';
 import type { Actor } from './types.js';
 
@@ -48,7 +49,14 @@ export async function claimCommand(db: Kysely<DB>, actor: Actor, c: NewCommand):
     .values(row)
     .onConflict((oc) => oc.column('cmd_id').doNothing())
     .executeTakeFirst();
-  if (Number(res.numInsertedOrUpdatedRows ?? 0) > 0) return { fresh: true, row };
+  if (Number(res.numInsertedOrUpdatedRows ?? 0) > 0) {
+    // The security audit names the command by cmd_id; what it did and how it ended stay in command_log.
+    // Demo missions (a simulated operator) are left out so they do not bury people's commands.
+    if (actor.source !== 'demo') {
+      await audit(db, { kind: 'device_command', companyId: c.company_id, uId: actor.u_id || null, target: c.sn_id, detail: { cmd_id: c.cmd_id, source: actor.source } });
+    }
+    return { fresh: true, row };
+  }
   const stored = await db.selectFrom('command_log').selectAll().where('cmd_id', '=', c.cmd_id).executeTakeFirstOrThrow();
   return { fresh: false, row: stored };
 }

@@ -6,6 +6,7 @@ import { nowSeconds } from '../db/index.js';
 import type { AppDeps } from '../deps.js';
 import { STATE_DELETED, isUniqueViolation, likePattern } from '../users/store.js';
 import { FUNCTION_TEXTS } from './texts.js';
+import { actorOf, audit } from '../audit/store.js';
 
 const COLUMNS = ['name', 'name_en', 'fun_id', 'description', 'state', 'notes'] as const;
 
@@ -55,6 +56,7 @@ export function functionHandlers(deps: AppDeps): Handlers {
         if (isUniqueViolation(err)) throw new CallError(ResultCode.BAD_REQUEST, FUNCTION_TEXTS.taken(f.fun_id));
         throw err;
       }
+      await audit(db, { kind: 'fun_add', ...actorOf(ctx), target: f.fun_id, detail: { name: f.name, state: f.state } });
       return { data: await present(f.fun_id) };
     },
 
@@ -68,6 +70,10 @@ export function functionHandlers(deps: AppDeps): Handlers {
         .set({ name: f.name, name_en: f.name_en, description: f.description, notes: f.notes ?? '', state: f.state, updated_at: nowSeconds() })
         .where('fun_id', '=', f.fun_id)
         .execute();
+      // A change of state changes what every holder may do: deleting (20) is its own kind.
+      const kind = f.state === STATE_DELETED && current.state !== STATE_DELETED ? 'fun_delete' : 'fun_edit';
+      const detail = current.state !== f.state ? { name: f.name, state: { before: current.state, after: f.state } } : { name: f.name };
+      await audit(db, { kind, ...actorOf(ctx), target: f.fun_id, detail });
       return { data: await present(f.fun_id) };
     },
 

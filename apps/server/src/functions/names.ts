@@ -36,6 +36,7 @@ export const CALL_FUNCTION_NAMES: Partial<Record<CallName, Text>> = {
   sortiesTrack: { zh: '架次轨迹', en: 'Sortie tracks' },
   alternateList: { zh: '备降记录', en: 'Alternate-landing records' },
   commandLog: { zh: '指令审计日志', en: 'Command audit log' },
+  auditList: { zh: '安全审计日志', en: 'Security audit log' },
   flightCheck: { zh: '起飞前检查', en: 'Pre-flight checks' },
   insRanking: { zh: '巡检排行', en: 'Inspection ranking' },
   resultList: { zh: '成果列表', en: 'List results' },

@@ -11,6 +11,7 @@ import { isSuper, likePattern } from '../users/store.js';
 import { sharesOf } from './shares.js';
 import { GROUP_DELETED, GROUP_NORMAL, presentGroups, type GroupRow } from './store.js';
 import { GROUP_TEXTS } from './texts.js';
+import { actorOf, audit } from '../audit/store.js';
 
 const refuse = (msg: Message, code: number = ResultCode.BAD_REQUEST) => new CallError(code, msg);
 const USER_NORMAL = 10;
@@ -62,6 +63,15 @@ async function replaceLinks(trx: Transaction<DB>, id: string, sns: readonly stri
   await trx.deleteFrom('com_group_users').where('group_id', '=', id).execute();
   if (users.length) await trx.insertInto('com_group_users').values(users.map((u) => ({ group_id: id, u_id: u }))).execute();
 }
+
+/** A group's shared devices and members, sorted (for the audit log's before/after). */
+async function linksOf(db: Kysely<DB>, id: string): Promise<{ device_ids: string[]; user_ids: string[] }> {
+  const devices = await db.selectFrom('com_group_devices').select('sn_id').where('group_id', '=', id).execute();
+  const users = await db.selectFrom('com_group_users').select('u_id').where('group_id', '=', id).execute();
+  return { device_ids: devices.map((d) => d.sn_id).sort(), user_ids: users.map((u) => u.u_id).sort() };
+}
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((v, i) => v === b[i]);
 
 /**
  * Collaboration groups (README.md). A group belongs to one company and shares that company's devices with
@@ -133,6 +143,8 @@ export function groupHandlers(deps: AppDeps): Handlers {
           .values({ id, company_id: company, name: f.name, notes: f.notes ?? '', state: GROUP_NORMAL, u_id: caller.user.u_id, create_time: now, modified_time: now })
           .execute();
         await replaceLinks(trx, id, f.device_ids, f.user_ids);
+        // Membership grants sight of the devices: audited as an access change.
+        await audit(trx, { kind: 'group_members', ...actorOf(ctx), target: id, detail: { name: f.name, action: 'add', after: await linksOf(trx, id) } });
       });
       shares.forget();
       return { data: await one(id) };
@@ -144,7 +156,10 @@ export function groupHandlers(deps: AppDeps): Handlers {
       const current = await visibleGroup(scope, f.id);
       const now = nowSeconds();
       if (f.state === GROUP_DELETED) {
-        await db.updateTable('com_groups').set({ state: GROUP_DELETED, modified_time: now }).where('id', '=', current.id).execute();
+        await db.transaction().execute(async (trx) => {
+          await trx.updateTable('com_groups').set({ state: GROUP_DELETED, modified_time: now }).where('id', '=', current.id).execute();
+          await audit(trx, { kind: 'group_members', ...actorOf(ctx), target: current.id, detail: { name: current.name, action: 'delete', before: await linksOf(trx, current.id) } });
+        });
         shares.forget();
         return { data: await one(current.id) };
       }
@@ -157,7 +172,12 @@ export function groupHandlers(deps: AppDeps): Handlers {
           .set({ name: f.name, notes: f.notes ?? '', modified_time: now })
           .where('id', '=', current.id)
           .execute();
+        const before = await linksOf(trx, current.id);
         await replaceLinks(trx, current.id, f.device_ids, f.user_ids);
+        const after = await linksOf(trx, current.id);
+        if (!sameList(before.device_ids, after.device_ids) || !sameList(before.user_ids, after.user_ids)) {
+          await audit(trx, { kind: 'group_members', ...actorOf(ctx), target: current.id, detail: { name: f.name, action: 'edit', before, after } });
+        }
       });
       shares.forget();
       return { data: await one(current.id) };

@@ -29,6 +29,7 @@ import {
   updateUser,
 } from './store.js';
 import { USER_TEXTS } from './texts.js';
+import { actorOf, audit } from '../audit/store.js';
 
 const refuse = (message: (lang: Lang) => string, code: number = ResultCode.BAD_REQUEST) => new CallError(code, message);
 
@@ -56,6 +57,23 @@ async function checkGrants(db: Kysely<DB>, caller: Caller, wanted: readonly stri
 async function checkTeam(db: Kysely<DB>, companyId: string, team: string): Promise<string> {
   if (team && !(await liveDepartment(db, companyId, team))) throw refuse(USER_TEXTS.noDepartment);
   return team;
+}
+
+/**
+ * What an edit changes in a user's access (functions, state, validity, company, password), for the audit
+ * log: before/after of each changed part, or null when the edit touches none of them.
+ */
+function accessChange(target: UserRow, patch: UserUpdate, passwordReset: boolean): Record<string, unknown> | null {
+  const change: Record<string, unknown> = {};
+  if (patch.fun_list !== undefined && patch.fun_list !== target.fun_list) {
+    change.fun_list = { before: parseFunList(target.fun_list), after: parseFunList(String(patch.fun_list)) };
+  }
+  for (const k of ['state', 'start_time', 'end_time', 'company_id'] as const) {
+    const after = patch[k];
+    if (after !== undefined && String(after) !== String(target[k])) change[k] = { before: target[k], after };
+  }
+  if (passwordReset) change.reset = 'password'; // that it was reset; never the password itself
+  return Object.keys(change).length > 0 ? { account: target.phone, ...change } : null;
 }
 
 /** A user the caller may manage: any for a super administrator, else one of the same company who is not a super administrator. */
@@ -192,6 +210,12 @@ export function userHandlers(deps: AppDeps): Handlers {
           team,
           notes: f.notes ?? '',
         });
+        await audit(db, {
+          kind: 'user_add',
+          ...actorOf(ctx),
+          target: row.u_id,
+          detail: { account: f.phone, company_id: company.id, fun_list: funList, start_time: f.start_time, end_time: endTime },
+        });
         const [item] = await presentListItems(db, [row], ctx.lang);
         return { data: item };
       } catch (err) {
@@ -209,6 +233,7 @@ export function userHandlers(deps: AppDeps): Handlers {
       await db.transaction().execute(async (trx) => {
         await updateUser(trx, target.u_id, { state: STATE_DELETED });
         await revokeUserSessions(trx, target.u_id);
+        await audit(trx, { kind: 'user_delete', ...actorOf(ctx), target: target.u_id, detail: { account: target.phone } });
       });
       const [item] = await presentListItems(db, [{ ...target, state: STATE_DELETED }], ctx.lang);
       return { data: item };
@@ -218,7 +243,10 @@ export function userHandlers(deps: AppDeps): Handlers {
       const caller = callerOf(ctx.caller);
       const target = await manageable(caller, ctx.fields.u_id);
       if (target.state !== STATE_DELETED) throw refuse(USER_TEXTS.notDeleted);
-      await updateUser(db, target.u_id, { state: STATE_NORMAL });
+      await db.transaction().execute(async (trx) => {
+        await updateUser(trx, target.u_id, { state: STATE_NORMAL });
+        await audit(trx, { kind: 'user_recover', ...actorOf(ctx), target: target.u_id, detail: { account: target.phone } });
+      });
       const [item] = await presentListItems(db, [{ ...target, state: STATE_NORMAL }], ctx.lang);
       return { data: item };
     },
@@ -257,6 +285,8 @@ export function userHandlers(deps: AppDeps): Handlers {
         await db.transaction().execute(async (trx) => {
           await updateUser(trx, target.u_id, patch);
           if (newHash) await revokeUserSessions(trx, target.u_id);
+          const change = accessChange(target, patch, Boolean(newHash));
+          if (change) await audit(trx, { kind: 'user_edit', ...actorOf(ctx), target: target.u_id, detail: change });
         });
       } catch (err) {
         if (err instanceof AccountTakenError) throw new CallError(ResultCode.ACCOUNT_TAKEN);
@@ -275,7 +305,9 @@ export function userHandlers(deps: AppDeps): Handlers {
       const next = openPasswordEnvelope(keys.password, f.new_psw);
       if (!old || !next) throw new CallError(ResultCode.DECRYPT_FAILED);
       if (!(await verifyDigest(old.d, caller.user.password_hash))) {
-        await recordFailure(db, account, ctx.address);
+        const locked = await recordFailure(db, account, ctx.address);
+        await audit(db, { kind: 'password_change', outcome: 'refused', ...actorOf(ctx), target: caller.user.u_id, detail: { reason: 'wrong_old_password' } });
+        if (locked.length > 0) await audit(db, { kind: 'login_locked', outcome: 'refused', ...actorOf(ctx), detail: { reason: 'limit_reached', locked } });
         throw new CallError(ResultCode.WRONG_OLD_PASSWORD);
       }
       if (!passwordLengthOk(next.n)) throw new CallError(ResultCode.BAD_REQUEST, textMessage('users.password.length'));
@@ -283,6 +315,7 @@ export function userHandlers(deps: AppDeps): Handlers {
       await db.transaction().execute(async (trx) => {
         await updateUser(trx, caller.user.u_id, { password_hash: hash, password_changed_at: nowSeconds() });
         await revokeUserSessions(trx, caller.user.u_id);
+        await audit(trx, { kind: 'password_change', ...actorOf(ctx), target: caller.user.u_id });
       });
       await clearAccount(db, account);
       return { data: null };
