@@ -6,6 +6,7 @@ import {
   enumValueDefault,
   flag,
   idList,
+  jsonOf,
   optionalEnumValue,
   optionalInt,
   optionalJsonOf,
@@ -53,5 +54,13 @@ describe('form field builders', () => {
     expect(idList().safeParse('a,a').success).toBe(false);
     expect(idList(2).safeParse('a,b,c').success).toBe(false);
     expect(idList().safeParse('[').success).toBe(false);
+  });
+
+  it('refuses NUL characters escaped inside JSON documents and id lists (no stored text may hold one)', () => {
+    expect(jsonOf(z.array(z.string())).safeParse('["a\\u0000b"]').success).toBe(false);
+    expect(jsonOf(z.record(z.string(), z.number())).safeParse('{"k\\u0000":1}').success).toBe(false);
+    expect(jsonOf(z.array(z.string())).parse('["a\\\\u0000b"]')).toEqual(['a\\u0000b']);
+    expect(idList().safeParse('["a","\\u0000"]').success).toBe(false);
+    expect(idList().parse('["a","b"]')).toEqual(['a', 'b']);
   });
 });

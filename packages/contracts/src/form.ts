@@ -21,16 +21,40 @@ export const num = (min = -Number.MAX_VALUE, max = Number.MAX_VALUE) =>
     (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
     z.number().finite().min(min).max(max),
   );
-/** A JSON document carried in one form field (e.g. fun_json). */
+/** Whether a parsed JSON value holds a NUL character in any string or key (walked without recursion). */
+export function jsonHasNul(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === 'string') {
+      if (v.includes('\0')) return true;
+    } else if (Array.isArray(v)) {
+      for (const x of v) stack.push(x);
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        if (k.includes('\0')) return true;
+        stack.push(x);
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * A JSON document carried in one form field (e.g. fun_json). A `\u0000` escape is refused like a raw NUL
+ * in a form value: no stored text may hold one (PostgreSQL cannot).
+ */
 export const jsonOf = <T extends z.ZodTypeAny>(inner: T, maxLength = 65536) =>
   z.preprocess((v) => {
     if (typeof v !== 'string') return v;
     if (v.length > maxLength) return Symbol('too long');
+    let parsed: unknown;
     try {
-      return JSON.parse(v);
+      parsed = JSON.parse(v);
     } catch {
       return Symbol('not json');
     }
+    return v.includes('\\u0000') && jsonHasNul(parsed) ? Symbol('nul') : parsed;
   }, inner);
 
 /** Form values that count as "not given" for optional fields. */
@@ -82,6 +106,7 @@ export const idList = (maxItems = 1000, maxIdLength = 64) =>
       if (s.startsWith('[')) {
         try {
           const parsed: unknown = JSON.parse(s);
+          if (s.includes('\\u0000') && jsonHasNul(parsed)) return Symbol('nul');
           return Array.isArray(parsed) ? parsed.map((x) => (typeof x === 'number' ? String(x) : x)) : parsed;
         } catch {
           return Symbol('not json');

@@ -15,11 +15,11 @@ export const MULTIPART_FIELD_LIMIT = 64 * 1024;
 export const MAX_FIELDS = 500;
 export const MAX_FILES = 10;
 
-export type BodyProblem = { kind: 'repeated' | 'notText' | 'tooLong' | 'tooMany'; field: string };
+export type BodyProblem = { kind: 'repeated' | 'notText' | 'tooLong' | 'tooMany' | 'nul'; field: string };
 
 /**
  * A parsed form body. Values live in a Map, so keys such as `__proto__` or `constructor` are plain data
- * and never reach an object's prototype. A repeated key or a non-text value is recorded as a problem;
+ * and never reach an object's prototype. A repeated key, a non-text value or a NUL character is recorded as a problem;
  * the call layer refuses such a body with BAD_REQUEST.
  */
 export class FormBody {
@@ -30,6 +30,8 @@ export class FormBody {
     if (this.problem) return;
     if (this.fields.has(key)) this.problem = { kind: 'repeated', field: key };
     else if (typeof value !== 'string') this.problem = { kind: 'notText', field: key };
+    // No form text holds NUL; PostgreSQL cannot store it, and it would end the call in a database error.
+    else if (value.includes('\0') || key.includes('\0')) this.problem = { kind: 'nul', field: key.replace(/\0/g, '') };
     else if (this.fields.size >= MAX_FIELDS) this.problem = { kind: 'tooMany', field: key };
     else this.fields.set(key, value);
   }

@@ -44,6 +44,8 @@ export function bodyProblemError(problem: BodyProblem): CallError {
       return badField(problem.field, 'calls.field.notText');
     case 'tooLong':
       return badField(problem.field, 'calls.field.tooLong');
+    case 'nul':
+      return badField(problem.field);
     case 'tooMany':
       return new CallError(ResultCode.PAYLOAD_TOO_LARGE);
   }
