@@ -93,6 +93,7 @@ export const MENU: MenuItem[] = [
       ['navigationEnvironment', '/navigationEnvironment', '导航环境', 'Navigation environment'],
       ['outLineMap', '/outLineMap', '离线地图', 'Offline map'],
       ['googleMap', '/googleMap', '谷歌地图', 'Google map'],
+      ['auditLog', '/auditLog', '安全审计', 'Security audit'],
     ]),
   ]),
   item(1, 7, '', ['teachingVideos', '/teachingVideos', '教学视频', 'Teaching videos', { icon: 'video' }]),

@@ -35,6 +35,8 @@ const LOADERS: Readonly<Record<string, Loader>> = {
   'features/deviceType': () => import('../features/deviceType/DeviceTypePage'),
   'features/firmware': () => import('../features/firmware/FirmwarePage'),
   'features/teachingVideos': () => import('../features/teachingVideos/TeachingVideosPage'),
+  // issue 8, helper C
+  'features/auditLog': () => import('../features/auditLog/AuditLogPage'),
 };
 
 const cache = new Map<string, LazyExoticComponent<ComponentType>>();

@@ -1,6 +1,7 @@
 import type { Catalog } from './zh-CN';
 // issue 7, helper C: device types, firmware, teaching videos
 import { deviceTypeEn } from '../../features/deviceType/messages';
+import { auditLogEn } from '../../features/auditLog/messages';
 import { firmwareEn } from '../../features/firmware/messages';
 import { teachingEn } from '../../features/teachingVideos/messages';
 import { resultsEn } from '../../features/results/messages';
@@ -528,6 +529,8 @@ export const enUS: Catalog = {
   navEnv: navEnvEn,
   // issue 7, helper C
   deviceType: deviceTypeEn,
+  // issue 8, helper C
+  auditLog: auditLogEn,
   firmware: firmwareEn,
   teaching: teachingEn,
 };

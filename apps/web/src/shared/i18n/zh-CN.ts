@@ -4,6 +4,7 @@ import { dictDataZh } from '../../features/dictData/messages';
 import { teamManageZh } from '../../features/teamManage/messages';
 // issue 7, helper C: device types, firmware, teaching videos
 import { deviceTypeZh } from '../../features/deviceType/messages';
+import { auditLogZh } from '../../features/auditLog/messages';
 import { firmwareZh } from '../../features/firmware/messages';
 import { teachingZh } from '../../features/teachingVideos/messages';
 // Offline map, Google map, networking, navigation environment (issue 7, D2)
@@ -530,6 +531,8 @@ export const zhCN = {
   navEnv: navEnvZh,
   // issue 7, helper C
   deviceType: deviceTypeZh,
+  // issue 8, helper C
+  auditLog: auditLogZh,
   firmware: firmwareZh,
   teaching: teachingZh,
 };

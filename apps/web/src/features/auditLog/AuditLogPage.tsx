@@ -1,0 +1,101 @@
+import { useState, type ReactNode } from 'react';
+import { Button, DatePicker, Empty, Input, Select, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { ReloadOutlined } from '@ant-design/icons';
+import type { Dayjs } from 'dayjs';
+import { AUDIT_KINDS, AUDIT_RETENTION_DAYS, type AuditEntry, type AuditKind } from '@nest/contracts';
+import { AdminPage, tablePagination, usePagedList } from '../../shared/admin';
+import { formatSeconds } from '../../shared/format';
+import { useI18n } from '../../shared/i18n';
+import { auditKindKey } from './messages';
+
+const PAGE_SIZE = 20;
+
+/** The detail JSON in one line (the server never stores passwords or tokens in it). */
+const detailText = (d: Record<string, unknown>): string => (Object.keys(d).length === 0 ? '--' : JSON.stringify(d));
+
+/** auditLog: the security audit log of the caller's company (a super administrator: every company), newest first. */
+export default function AuditLogPage(): ReactNode {
+  const { t } = useI18n();
+  const [searchText, setSearchText] = useState('');
+  const [account, setAccount] = useState('');
+  const [kind, setKind] = useState<AuditKind | ''>('');
+  const [range, setRange] = useState<[Dayjs | null, Dayjs | null] | null>(null);
+  const query = {
+    kind: kind || undefined,
+    account: account || undefined,
+    start_time: range?.[0] ? range[0].startOf('day').unix() : undefined,
+    end_time: range?.[1] ? range[1].endOf('day').unix() : undefined,
+  };
+  const list = usePagedList<'auditList', AuditEntry>('auditList', query, PAGE_SIZE);
+  const kindLabel = (k: AuditKind) => t(`auditLog.kind.${auditKindKey(k)}`);
+
+  const columns: TableColumnsType<AuditEntry> = [
+    { title: t('auditLog.col.at'), key: 'at', width: 170, render: (_, e) => <span style={{ whiteSpace: 'nowrap' }}>{formatSeconds(e.at)}</span> },
+    { title: t('auditLog.col.kind'), key: 'kind', render: (_, e) => kindLabel(e.kind) },
+    { title: t('auditLog.col.actor'), key: 'actor', render: (_, e) => (e.u_id ? e.user_name || e.u_id : <Typography.Text type="secondary">{t('auditLog.unknownActor')}</Typography.Text>) },
+    { title: t('auditLog.col.account'), key: 'account', render: (_, e) => e.account || '--' },
+    { title: t('auditLog.col.target'), key: 'target', ellipsis: true, render: (_, e) => e.target || '--' },
+    {
+      title: t('auditLog.col.outcome'),
+      key: 'outcome',
+      render: (_, e) => <Tag color={e.outcome === 'ok' ? 'green' : 'red'}>{t(`auditLog.outcome.${e.outcome}` as never)}</Tag>,
+    },
+    { title: t('auditLog.col.ip'), key: 'ip', render: (_, e) => e.ip || '--' },
+    {
+      title: t('auditLog.col.detail'),
+      key: 'detail',
+      ellipsis: true,
+      render: (_, e) => (
+        <Typography.Text code style={{ fontSize: 12 }} title={detailText(e.detail)}>
+          {detailText(e.detail)}
+        </Typography.Text>
+      ),
+    },
+  ];
+
+  return (
+    <AdminPage
+      testId="audit-log"
+      title={t('auditLog.title')}
+      filters={
+        <>
+          <Input.Search
+            allowClear
+            value={searchText}
+            placeholder={t('auditLog.searchPlaceholder')}
+            onChange={(e) => setSearchText(e.target.value)}
+            onSearch={(s) => setAccount(s.trim())}
+            enterButton={t('admin.search')}
+            style={{ width: 280 }}
+            data-testid="audit-log-search"
+          />
+          <Select
+            value={kind}
+            onChange={(v) => setKind(v)}
+            options={[{ value: '', label: t('auditLog.allKinds') }, ...AUDIT_KINDS.map((k) => ({ value: k, label: kindLabel(k) }))]}
+            style={{ width: 170 }}
+            data-testid="audit-log-kind"
+          />
+          <DatePicker.RangePicker value={range} onChange={(v) => setRange(v)} data-testid="audit-log-range" />
+        </>
+      }
+      actions={
+        <Button icon={<ReloadOutlined />} onClick={() => void list.reload()}>
+          {t('admin.refresh')}
+        </Button>
+      }
+    >
+      <Typography.Text type="secondary">{t('auditLog.hint', { days: AUDIT_RETENTION_DAYS })}</Typography.Text>
+      <Table<AuditEntry>
+        rowKey="id"
+        size="middle"
+        loading={list.loading}
+        columns={columns}
+        dataSource={list.rows}
+        pagination={tablePagination(list, (total) => t('admin.total', { total }))}
+        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('auditLog.empty')} /> }}
+        data-testid="audit-log-table"
+      />
+    </AdminPage>
+  );
+}
