@@ -44,6 +44,7 @@ import { startMaintenance } from './maintenance/index.js';
 // Collaboration groups (issue 7, coordination)
 import { groupHandlers } from './groups/index.js';
 import { registerMediaRoutes } from './videos/routes.js';
+import { createMediaStore } from './storage/index.js';
 import { videoHandlers } from './videos/handlers.js';
 // issue 7, helper C: device types, firmware, teaching videos
 import { deviceTypeHandlers } from './deviceTypes/index.js';
@@ -143,7 +144,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await dummyHash(config.scrypt);
     const live = await startLive(config, db, app.log);
     app.addHook('onClose', async () => live.close());
-    const deps: AppDeps = { config, db, dbKind: kind, keys, sessions: sessionPolicyOf(config), live, changes: new DataChanges(live.bus) };
+    const media = createMediaStore(config);
+    app.addHook('onClose', async () => media.close());
+    const deps: AppDeps = { config, db, dbKind: kind, keys, sessions: sessionPolicyOf(config), live, changes: new DataChanges(live.bus), media };
     const hub = new PushHub(deps, app.log);
     const flight = startFlight(deps, hub, app.log);
     hub.setFlight(flight);
@@ -196,7 +199,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerStaticResources(app, keys);
     registerScreenResources(app, deps);
     registerResultZip(app, deps);
-    await registerMediaRoutes(app, config);
+    await registerMediaRoutes(app, deps);
     const basemap = registerMaps(app, config);
     registerPlanningRoutes(app, deps);
     await registerFirmwareRoutes(app, deps);

@@ -35,6 +35,14 @@
  * | UPLOAD_MAX_MB        | 200                            | Largest file accepted in a multipart call, in MiB (form fields are limited to 64 KiB each). |
  * | FIRMWARE_MAX_MB      | 512 (contracts FIRMWARE_MAX_BYTES) | Largest firmware package /rom/add accepts, in MiB (replaces UPLOAD_MAX_MB for that call). |
  * | TEACHING_VIDEO_MAX_MB | 1024 (contracts TEACHING_VIDEO_MAX_BYTES) | Largest teaching video /teach/add accepts, in MiB (replaces UPLOAD_MAX_MB for that call). |
+ * | MEDIA_STORE          | local                          | Where finished media live (results, thumbnails, recordings, firmware packages, teaching videos, nest logs): `local` = under DATA_DIR (media/, firmware/, teaching/, device-logs/); `s3` = an S3-compatible bucket (needed when several instances serve media). Uploads in progress stay in DATA_DIR/tmp either way. |
+ * | S3_ENDPOINT          | (AWS)                          | With MEDIA_STORE=s3: the http(s) URL of an S3-compatible server (MinIO, Ceph, OSS...), no path; unset for AWS S3. |
+ * | S3_REGION            | us-east-1                      | With MEDIA_STORE=s3: the bucket's region. |
+ * | S3_BUCKET            | (required with s3)             | With MEDIA_STORE=s3: the bucket (it must exist). |
+ * | S3_PREFIX            | (none)                         | With MEDIA_STORE=s3: key prefix inside the bucket (e.g. `nest/prod`), so deployments can share a bucket. |
+ * | S3_ACCESS_KEY_ID     | (SDK default chain)            | With MEDIA_STORE=s3: access key; set together with S3_SECRET_ACCESS_KEY, or neither to use the SDK's default credentials (environment, instance role). |
+ * | S3_SECRET_ACCESS_KEY | (SDK default chain)            | With MEDIA_STORE=s3: secret key. |
+ * | S3_FORCE_PATH_STYLE  | true with S3_ENDPOINT, else false | With MEDIA_STORE=s3: `true` for path-style URLs (host/bucket/key), which most self-hosted servers need. Any S3_* setting without MEDIA_STORE=s3 stops start-up. |
  * | TRUST_PROXY          | false                          | `true` when behind a reverse proxy / load balancer: the client address (used by sign-in throttling) is then taken from X-Forwarded-For. |
  * | WEB_DIST             | apps/web/dist                  | Directory of the built web app, served under /nest/. Relative paths are resolved from the working directory; the default is found relative to this file. |
  * | LOG_LEVEL            | info                           | fatal, error, warn, info, debug, trace or silent. |
@@ -57,6 +65,7 @@ import {
   isAccount,
   type Service,
 } from '@nest/contracts';
+import { mediaStoreConfig, type MediaStoreConfig } from './storage/config.js';
 
 const MIB = 1024 * 1024;
 
@@ -112,6 +121,8 @@ export interface Config {
   firmwareMaxBytes: number;
   teachingVideoMaxBytes: number;
   trustProxy: boolean;
+  /** MEDIA_STORE and S3_* (storage/config.ts). */
+  mediaStore: MediaStoreConfig;
   webDist: string;
   logLevel: LogLevel;
   /** Not an environment variable: tests lower it to keep runs fast. */
@@ -293,6 +304,7 @@ export function loadConfig(env: Env = process.env): Config {
     firmwareMaxBytes: integer(env, 'FIRMWARE_MAX_MB', FIRMWARE_MAX_BYTES / MIB, 1, 100_000) * MIB,
     teachingVideoMaxBytes: integer(env, 'TEACHING_VIDEO_MAX_MB', TEACHING_VIDEO_MAX_BYTES / MIB, 1, 100_000) * MIB,
     trustProxy: trustRaw === 'true' || trustRaw === '1',
+    mediaStore: mediaStoreConfig(env),
     webDist: webDistRaw === undefined ? DEFAULT_WEB_DIST : path.resolve(webDistRaw),
     logLevel: logLevel as LogLevel,
     scrypt: DEFAULT_SCRYPT_COST,

@@ -4,6 +4,7 @@ import type { ServerKeys } from './auth/keys.js';
 import type { SessionPolicy } from './auth/sessions.js';
 import type { LiveRuntime } from './link/runtime.js';
 import type { DataChanges } from './push/changes.js';
+import type { MediaStore } from './storage/store.js';
 
 /** What the feature modules share; built once by buildApp. */
 export interface AppDeps {
@@ -16,6 +17,8 @@ export interface AppDeps {
   live: LiveRuntime;
   /** Notices that a company's sorties / results / alarms / tasks changed (push 380). */
   changes: DataChanges;
+  /** Finished media files: local DATA_DIR or an S3 bucket (storage/). */
+  media: MediaStore;
 }
 
 export const sessionPolicyOf = (config: Pick<Config, 'sessionIdleMinutes' | 'sessionMaxHours'>): SessionPolicy => ({

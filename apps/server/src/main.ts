@@ -124,7 +124,7 @@ async function start(config: Config): Promise<void> {
     }
     // Demo recordings (real files, made with ffmpeg when present) in the background: start-up does not wait.
     const nests = nestSpecs.map((s) => ({ sn: s.sn, companyId: ADMIN_COMPANY }));
-    void seedDemoRecordings(app.nest.deps.db, config.dataDir, nests).catch((err: unknown) => app.log.warn({ err }, 'demo recordings failed'));
+    void seedDemoRecordings(app.nest.deps, nests).catch((err: unknown) => app.log.warn({ err }, 'demo recordings failed'));
   }
 
   let stopping = false;

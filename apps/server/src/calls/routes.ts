@@ -17,6 +17,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { findLiveSession } from '../auth/sessions.js';
 import type { AppDeps } from '../deps.js';
+import { STORAGE_FULL_TEXT, isStorageFull } from '../storage/store.js';
 import { FormBody, multipartFileLimit, readMultipart, removeUploads } from './body.js';
 import { CallError, envelope, httpStatusOf } from './errors.js';
 import type { CallContext, CallResult, Caller, Handler, Handlers, UploadedFile } from './types.js';
@@ -133,6 +134,11 @@ async function runCall(
     return { code: result.code ?? ResultCode.OK, lang, data: result.data ?? null, result };
   } catch (err) {
     if (err instanceof CallError) return { code: err.code, lang, data: null, error: err };
+    // Disk or object store full (a multipart temp file, a media put): say so, in the caller's language.
+    if (isStorageFull(err)) {
+      request.log.warn({ err, call: name }, 'call failed: storage full');
+      return { code: ResultCode.SERVER_ERROR, lang, data: null, error: new CallError(ResultCode.SERVER_ERROR, (l) => STORAGE_FULL_TEXT[l]) };
+    }
     // Multipart limit errors and the like carry an HTTP status: map them like the app error handler.
     const status = (err as { statusCode?: number } | null)?.statusCode;
     if (status === 413) return { code: ResultCode.PAYLOAD_TOO_LARGE, lang, data: null };

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
-import path from 'node:path';
 import { WKIMG_MAX_HEADER, parseWkimg, type WkimgHeader, type WkimgProblem } from '@nest/formats';
 
-/** Firmware packages live in DATA_DIR/firmware/<file_key> (a random name: the uploader's name is only shown). */
-export const firmwareDir = (dataDir: string): string => path.join(dataDir, 'firmware');
-export const firmwareFile = (dataDir: string, fileKey: string): string => path.join(firmwareDir(dataDir), fileKey);
+/**
+ * Firmware packages are the media store's `firmware/<file_key>` (DATA_DIR/firmware/<file_key> in the local
+ * store; a random name: the uploader's name is only shown).
+ */
+export const firmwareKey = (fileKey: string): string => `firmware/${fileKey}`;
 /** A stored package's key: a uuid with the extension (served as application/octet-stream). */
 export const FILE_KEY_PATTERN = /^[0-9a-f-]{36}\.wkimg$/;
 

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, rename, rm } from 'node:fs/promises';
 import { FIRMWARE_FILE_FIELD, ResultCode, isFirmwareFileName, type Lang } from '@nest/contracts';
 import { sql } from 'kysely';
 import { callerOf } from '../auth/handlers.js';
@@ -8,7 +7,7 @@ import type { Handlers } from '../calls/types.js';
 import { nowSeconds } from '../db/index.js';
 import type { AppDeps } from '../deps.js';
 import { isUniqueViolation, likePattern } from '../users/store.js';
-import { checkPackage, firmwareDir, firmwareFile } from './files.js';
+import { checkPackage, firmwareKey } from './files.js';
 import { ROM_DELETED, ROM_LIVE, findLiveFirmware, presentFirmware, type FirmwareRow } from './store.js';
 import { FIRMWARE_TEXTS, problemText } from './texts.js';
 
@@ -86,14 +85,14 @@ export function firmwareHandlers(deps: AppDeps): Handlers {
         create_time: now,
         modified_time: now,
       };
-      const dest = firmwareFile(config.dataDir, row.file_key);
-      await mkdir(firmwareDir(config.dataDir), { recursive: true });
-      // DATA_DIR/tmp and DATA_DIR/firmware share a file system: a rename, not a copy.
-      await rename(upload.path, dest);
+      const key = firmwareKey(row.file_key);
+      // Local store: DATA_DIR/tmp and DATA_DIR/firmware share a file system, so a rename, not a copy.
+      // A full store throws here, before there is a row (the call answers storage full).
+      await deps.media.putFile(key, upload.path, { move: true, contentType: 'application/octet-stream' });
       try {
         await db.insertInto('firmware').values(row).execute();
       } catch (err) {
-        await rm(dest, { force: true });
+        await deps.media.delete(key);
         if (isUniqueViolation(err)) throw refuse(FIRMWARE_TEXTS.taken(f.type, f.version_code));
         throw err;
       }
@@ -112,7 +111,7 @@ export function firmwareHandlers(deps: AppDeps): Handlers {
           .where('state', '=', ROM_LIVE)
           .executeTakeFirst();
         // Only the call that deleted the row removes the file (two deletes at once: one wins).
-        if (Number(done.numUpdatedRows) === 1) await rm(firmwareFile(config.dataDir, current.file_key), { force: true });
+        if (Number(done.numUpdatedRows) === 1) await deps.media.delete(firmwareKey(current.file_key));
         return { data: await presentFirmware(db, deviceBase, { ...current, state: ROM_DELETED, modified_time: now }) };
       }
       const patch = { version_name: f.version_name, description: f.description, description_en: f.description_en, modified_time: now };

@@ -1,7 +1,4 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import {
   FIRMWARE_DOWNLOAD_PATH,
   LOG_DOWNLOAD_PATH,
@@ -16,13 +13,14 @@ import type { DeviceRow } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { attachmentHeader } from '../static/headers.js';
 import { authenticateDevice } from '../media/auth.js';
+import { STORAGE_FULL_TEXT, isStorageFull, sendObject } from '../storage/index.js';
 import type { Maintenance } from './service.js';
 import { LOG_LINK_PURPOSE, findOp } from './store.js';
 
 const OCTET = 'application/octet-stream';
-/** Firmware packages as stored by the firmware screen (/rom/add): DATA_DIR/firmware/<file_key>. */
+/** Firmware packages as stored by the firmware screen (/rom/add): media store key firmware/<file_key>. */
 export const FIRMWARE_SUBDIR = 'firmware';
-/** Uploaded nest logs: DATA_DIR/device-logs/<op id>. */
+/** Uploaded nest logs: media store key device-logs/<op id> (DATA_DIR/device-logs/ locally). */
 export const LOGS_SUBDIR = 'device-logs';
 const SAFE_KEY = /^[A-Za-z0-9._-]{1,200}$/;
 
@@ -39,7 +37,6 @@ const problem = (reply: FastifyReply, status: number, error: string) => reply.co
  *   in URLs, where access logs and Referer headers would keep it).
  */
 export async function registerMaintenanceRoutes(app: FastifyInstance, deps: AppDeps, maint: Maintenance): Promise<void> {
-  const { dataDir } = deps.config;
   await app.register(async (scope) => {
     scope.addContentTypeParser(OCTET, { parseAs: 'buffer', bodyLimit: LOG_MAX_BYTES }, (_req, body, done) => done(null, body));
     const devices = new WeakMap<FastifyRequest, DeviceRow>();
@@ -59,15 +56,12 @@ export async function registerMaintenanceRoutes(app: FastifyInstance, deps: AppD
         .where('type', '=', NEST_FIRMWARE_TYPE)
         .executeTakeFirst();
       if (!rom || !SAFE_KEY.test(rom.file_key)) return problem(reply, 404, 'not_found');
-      const file = path.join(dataDir, FIRMWARE_SUBDIR, rom.file_key);
-      const info = await stat(file).catch(() => null);
-      if (!info?.isFile()) return problem(reply, 404, 'not_found');
-      return reply
-        .header('content-type', OCTET)
-        .header('content-length', info.size)
-        .header('x-content-sha256', rom.sha256)
-        .header('cache-control', 'no-store')
-        .send(createReadStream(file));
+      return sendObject(request, reply, deps.media, `${FIRMWARE_SUBDIR}/${rom.file_key}`, {
+        contentType: OCTET,
+        cacheControl: 'no-store',
+        headers: { 'x-content-sha256': rom.sha256 },
+        missing: (r) => problem(r, 404, 'not_found'),
+      });
     });
 
     scope.put<{ Params: { op_id: string } }>(`${LOG_UPLOAD_PATH}/:op_id`, async (request, reply) => {
@@ -83,20 +77,21 @@ export async function registerMaintenanceRoutes(app: FastifyInstance, deps: AppD
         return problem(reply, 400, 'bad_request');
       }
       if (createHash('sha256').update(body).digest('hex') !== expected) return problem(reply, 422, 'sha256_mismatch');
-      const dir = path.join(dataDir, LOGS_SUBDIR);
-      await mkdir(dir, { recursive: true });
-      const file = path.join(dir, op.id);
-      // Written aside and renamed: a download never sees half a file.
-      const part = `${file}.part`;
-      await writeFile(part, body);
-      await rename(part, file);
+      const key = `${LOGS_SUBDIR}/${op.id}`;
+      // The store never shows half an object; a full one answers 507 and nothing is recorded.
+      try {
+        await deps.media.putBytes(key, body, { contentType: OCTET });
+      } catch (err) {
+        if (isStorageFull(err)) return reply.code(507).send({ error: 'storage_full', msg: STORAGE_FULL_TEXT });
+        throw err;
+      }
       const row = await maint.change(op.id, {
         progress: 90,
         outcome: { stage: 'upload', file_name: name, size: body.length },
         file: { key: op.id, name, size: body.length },
       });
       if (!row) {
-        await rm(file, { force: true });
+        await deps.media.delete(key);
         return problem(reply, 409, 'not_running');
       }
       return reply.code(201).send({ size: body.length });
@@ -107,16 +102,12 @@ export async function registerMaintenanceRoutes(app: FastifyInstance, deps: AppD
     if (!(await linkHolds(deps.db, LOG_LINK_PURPOSE, request.params.op_id, request.query))) return problem(reply, 401, 'unauthorized');
     const op = await findOp(deps.db, request.params.op_id);
     if (!op || !op.file_key || !SAFE_KEY.test(op.file_key)) return problem(reply, 404, 'not_found');
-    const file = path.join(dataDir, LOGS_SUBDIR, op.file_key);
-    const info = await stat(file).catch(() => null);
-    if (!info?.isFile()) return problem(reply, 404, 'not_found');
     const name = op.file_name && LOG_FILE_NAME_PATTERN.test(op.file_name) ? op.file_name : `${op.sn_id}.log`;
-    return reply
-      .header('content-type', /\.(log|txt)$/i.test(name) ? 'text/plain; charset=utf-8' : OCTET)
-      .header('content-length', info.size)
-      .header('content-disposition', attachmentHeader(name))
-      .header('x-content-type-options', 'nosniff')
-      .header('cache-control', 'private, no-store')
-      .send(createReadStream(file));
+    return sendObject(request, reply, deps.media, `${LOGS_SUBDIR}/${op.file_key}`, {
+      contentType: /\.(log|txt)$/i.test(name) ? 'text/plain; charset=utf-8' : OCTET,
+      cacheControl: 'private, no-store',
+      headers: { 'content-disposition': attachmentHeader(name), 'x-content-type-options': 'nosniff' },
+      missing: (r) => problem(r, 404, 'not_found'),
+    });
   });
 }

@@ -1,20 +1,21 @@
 import { ResultCode } from '@nest/contracts';
-import { rm } from 'node:fs/promises';
 import { CallError } from '../calls/errors.js';
 import type { AppDeps } from '../deps.js';
 import { inPlanScope, type PlanScope } from '../fences/store.js';
 import { STATE_DELETED, STATE_NORMAL, syncSortieCount } from '../sorties/store.js';
-import { fileOfUrl } from './files.js';
+import type { MediaStore } from '../storage/index.js';
+import { keyOfUrl } from './files.js';
 
 interface FileRefs {
   url: string;
   thumb_url: string;
 }
 
-/** Removes the files of deleted results; after the transaction, so a rollback never loses a file. */
-export async function removeResultFiles(dataDir: string, rows: readonly FileRefs[]): Promise<void> {
-  const files = rows.flatMap((r) => [fileOfUrl(dataDir, r.url), fileOfUrl(dataDir, r.thumb_url)]).filter((f): f is string => f !== null);
-  await Promise.allSettled(files.map((f) => rm(f, { force: true })));
+/** Removes the objects of deleted results; after the transaction, so a rollback never loses a file. */
+export async function removeResultFiles(media: MediaStore, rows: readonly FileRefs[]): Promise<void> {
+  const keys = rows.flatMap((r) => [keyOfUrl(r.url), keyOfUrl(r.thumb_url)]).filter((k): k is string => k !== null);
+  // The rows are already deleted: an object that could not be removed is only wasted space, not an error.
+  await Promise.allSettled(keys.map((k) => media.delete(k)));
 }
 
 const notFound = () => new CallError(ResultCode.NOT_FOUND_OBJECT);
@@ -38,7 +39,7 @@ export async function deleteResultIds(deps: AppDeps, scope: PlanScope, ids: read
     return found;
   });
   for (const company of new Set(rows.map((r) => r.company_id))) deps.changes.changed(company, 'results');
-  await removeResultFiles(deps.config.dataDir, rows);
+  await removeResultFiles(deps.media, rows);
 }
 
 /** Deletes every result of one sortie the caller may see. */
@@ -52,7 +53,7 @@ export async function deleteResultsOfSortie(deps: AppDeps, scope: PlanScope, sor
     return { found, company: sortie.company_id };
   });
   deps.changes.changed(rows.company, 'results');
-  await removeResultFiles(deps.config.dataDir, rows.found);
+  await removeResultFiles(deps.media, rows.found);
 }
 
 /** Deletes sorties with their results and tracks; all-or-nothing like deleteResultIds. */
@@ -72,5 +73,5 @@ export async function deleteSorties(deps: AppDeps, scope: PlanScope, ids: readon
     deps.changes.changed(company, 'sorties');
     deps.changes.changed(company, 'results');
   }
-  await removeResultFiles(deps.config.dataDir, rows.files);
+  await removeResultFiles(deps.media, rows.files);
 }

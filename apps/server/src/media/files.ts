@@ -17,19 +17,19 @@ export const RESULTS_SUBDIR = 'results';
 export const partPath = (dataDir: string, sn: string, mediaId: string): string =>
   path.join(dataDir, 'tmp', 'uploads', sn, `${mediaId}.part`);
 
-/** DATA_DIR/media/results/<yyyy-mm>/ of a moment (UTC), and its URL prefix. */
-export function resultPlace(dataDir: string, at: Date): { dir: string; url: string } {
+/** The store keys' folder `media/results/<yyyy-mm>/` of a moment (UTC), and its URL prefix. */
+export function resultPlace(at: Date): { prefix: string; url: string } {
   const month = `${at.getUTCFullYear()}-${String(at.getUTCMonth() + 1).padStart(2, '0')}`;
-  return { dir: path.join(dataDir, 'media', RESULTS_SUBDIR, month), url: `${MEDIA_PREFIX}${RESULTS_SUBDIR}/${month}/` };
+  return { prefix: `media/${RESULTS_SUBDIR}/${month}/`, url: `${MEDIA_PREFIX}${RESULTS_SUBDIR}/${month}/` };
 }
 
-/** The file behind a /media/results/ URL, or null for anything else (never leaves DATA_DIR/media/results). */
-export function fileOfUrl(dataDir: string, url: string): string | null {
+/** The store key behind a /media/results/ URL, or null for anything else (never outside media/results). */
+export function keyOfUrl(url: string): string | null {
   const prefix = `${MEDIA_PREFIX}${RESULTS_SUBDIR}/`;
   if (!url.startsWith(prefix)) return null;
   const rel = url.slice(prefix.length);
   if (!/^\d{4}-\d{2}\/[A-Za-z0-9_-]+\.(jpg|mp4)$/.test(rel)) return null;
-  return path.join(dataDir, 'media', RESULTS_SUBDIR, rel);
+  return `media/${RESULTS_SUBDIR}/${rel}`;
 }
 
 export async function sha256Of(file: string): Promise<string> {

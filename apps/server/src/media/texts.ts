@@ -1,4 +1,5 @@
 import type { Text } from '@nest/contracts';
+import { STORAGE_FULL_TEXT } from '../storage/store.js';
 
 /** Texts of the upload endpoint's refusals (devices log them; operators read them in device logs). */
 export const UPLOAD_TEXT = {
@@ -11,6 +12,7 @@ export const UPLOAD_TEXT = {
   unsupported_media: { zh: '不支持的内容类型', en: 'Unsupported content type' },
   sha256_mismatch: { zh: '文件校验失败，请从头重新上传', en: 'Checksum mismatch: upload again from the start' },
   content_mismatch: { zh: '文件内容与声明的类型不符', en: 'The file is not what its type says' },
+  storage_full: STORAGE_FULL_TEXT,
   server_error: { zh: '服务器错误', en: 'Server error' },
 } as const satisfies Record<string, Text>;
 export type UploadError = keyof typeof UPLOAD_TEXT;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
   MEDIA_CHUNK_MAX_BYTES,
@@ -15,6 +15,7 @@ import type { DeviceRow, MediaUploadsTable } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import type { PushHub } from '../push/hub.js';
 import { attachEarlyResults, sortieOfFlight, syncSortieCount } from '../sorties/store.js';
+import { isStorageFull } from '../storage/index.js';
 import { findFfmpeg } from '../videos/demo.js';
 import { authenticateDevice } from './auth.js';
 import { contentMatches, jpegSize, makeThumbnail, partPath, resultPlace, sha256Of } from './files.js';
@@ -88,6 +89,10 @@ export async function registerMediaUpload(app: FastifyInstance, deps: AppDeps, h
 
 function answerError(err: FastifyError | Refusal, request: FastifyRequest, reply: FastifyReply) {
   if (err instanceof Refusal) return reply.code(err.status).send(refusalBody(err.error, err.extra));
+  if (isStorageFull(err)) {
+    request.log.warn({ err: err.message }, 'media upload: storage full');
+    return reply.code(507).send(refusalBody('storage_full'));
+  }
   const status = err.statusCode ?? 500;
   if (status === 413) return reply.code(413).send(refusalBody('too_large'));
   if (status === 415) return reply.code(415).send(refusalBody('unsupported_media'));
@@ -193,6 +198,11 @@ export class MediaUploads {
           // Bytes past `received` (a write whose row update was lost) are overwritten, never kept.
           await fh.truncate(received);
           await fh.write(chunk, 0, chunk.length, received);
+        } catch (err) {
+          // Disk full: give back what this chunk took, keep the offset; the device resumes once there is room.
+          await fh.truncate(received).catch(() => undefined);
+          if (isStorageFull(err)) throw new Refusal(507, 'storage_full', { offset: received });
+          throw err;
         } finally {
           await fh.close();
         }
@@ -211,8 +221,10 @@ export class MediaUploads {
   }
 
   /**
-   * All bytes are in: verify (sha256, content type), move into /media/results/, thumbnail, then ONE
-   * transaction makes the result and marks the upload complete. Files are removed again when it fails.
+   * All bytes are in: verify (sha256, content type), thumbnail, put both into the media store
+   * (media/results/), then ONE transaction makes the result and marks the upload complete. The objects are
+   * removed again when it fails; a store that is full or unreachable leaves the upload complete but
+   * unfinished (507 when full), and the next POST finishes it.
    */
   private async finish(device: DeviceRow, row: UploadRow): Promise<{ offset: number; complete: boolean }> {
     const { db, config } = this.deps;
@@ -223,13 +235,23 @@ export class MediaUploads {
 
     const id = randomUUID();
     const ext = meta.mime === 'image/jpeg' ? 'jpg' : 'mp4';
-    const place = resultPlace(config.dataDir, new Date());
-    await mkdir(place.dir, { recursive: true });
-    const file = path.join(place.dir, `${id}.${ext}`);
-    const thumb = path.join(place.dir, `${id}_thumb.jpg`);
-    await rename(part, file);
-    const dims = meta.mime === 'image/jpeg' && (meta.width === null || meta.height_px === null) ? await jpegSize(file) : null;
-    const thumbed = await makeThumbnail(file, thumb, meta.mime, this.ffmpeg);
+    const place = resultPlace(new Date());
+    const key = `${place.prefix}${id}.${ext}`;
+    const thumbKey = `${place.prefix}${id}_thumb.jpg`;
+    const { media } = this.deps;
+    const dims = meta.mime === 'image/jpeg' && (meta.width === null || meta.height_px === null) ? await jpegSize(part) : null;
+    // The thumbnail is made beside the part file (local), then both go to the store.
+    const thumb = `${part}.thumb.jpg`;
+    const thumbed = await makeThumbnail(part, thumb, meta.mime, this.ffmpeg);
+    try {
+      if (thumbed) await media.putFile(thumbKey, thumb, { contentType: 'image/jpeg', move: true });
+      // Last, and a move: until it succeeds the part file is whole, so a POST can finish the upload later.
+      await media.putFile(key, part, { contentType: meta.mime, move: true });
+    } catch (err) {
+      // Store full or unreachable: nothing stays in the store, every byte stays received.
+      await Promise.allSettled([media.delete(key), media.delete(thumbKey), rm(thumb, { force: true })]);
+      throw err;
+    }
     const url = `${place.url}${id}.${ext}`;
     const thumbUrl = thumbed ? `${place.url}${id}_thumb.jpg` : '';
     let sortId: string | null = null;
@@ -272,7 +294,7 @@ export class MediaUploads {
         if (sortId) await syncSortieCount(trx, sortId);
       });
     } catch (err) {
-      await Promise.allSettled([rm(file, { force: true }), rm(thumb, { force: true })]);
+      await Promise.allSettled([media.delete(key), media.delete(thumbKey)]);
       // Another instance may have finished it (results are unique per sn and media_id).
       const again = await this.row(row.sn_id, row.media_id);
       if (again?.result_id) return { offset: Number(again.size), complete: true };

@@ -1,6 +1,4 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream, type ReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
   RESULT_ZIP_MAX_BYTES,
@@ -20,7 +18,7 @@ import type { AppDeps } from '../deps.js';
 import { attachmentHeader } from '../static/headers.js';
 import type { PlanScope } from '../fences/store.js';
 import { STATE_NORMAL } from '../sorties/store.js';
-import { fileOfUrl } from './files.js';
+import { keyOfUrl } from './files.js';
 
 /**
  * Result archives (/result/zip, then GET RESULT_ZIP_PATH/<token>).
@@ -256,19 +254,23 @@ export function registerResultZip(app: FastifyInstance, deps: AppDeps): void {
     const names = entryNames(rows, sorties);
     const zip = new yazl.ZipFile();
     // Files are opened one at a time as the archive is written; a client that goes away stops the reading.
-    const reading = new Set<ReadStream>();
+    const reading = new Set<Readable>();
     let added = 0;
     for (let i = 0; i < rows.length; i++) {
       const r = rows[i]!;
-      const file = fileOfUrl(deps.config.dataDir, r.url);
-      // A file gone from storage (deleted by hand) is left out rather than failing the whole archive.
-      const st = file ? await stat(file).catch(() => null) : null;
-      if (!file || !st?.isFile()) continue;
+      const key = keyOfUrl(r.url);
+      // An object gone from storage (deleted by hand) is left out rather than failing the whole archive.
+      const st = key ? await deps.media.stat(key) : null;
+      if (!key || !st) continue;
       zip.addReadStreamLazy(names[i]!, { compress: false, mtime: new Date(Number(r.taken_at)), size: st.size }, (cb) => {
-        const stream = createReadStream(file);
-        reading.add(stream);
-        stream.on('close', () => reading.delete(stream));
-        cb(null, stream);
+        deps.media.read(key).then(
+          (stream) => {
+            reading.add(stream);
+            stream.on('close', () => reading.delete(stream));
+            cb(null, stream);
+          },
+          (err: Error) => cb(err, undefined as never),
+        );
       });
       added++;
     }

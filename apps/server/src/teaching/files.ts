@@ -6,8 +6,8 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-/** Teaching videos and their posters live in DATA_DIR/teaching/ under random names. */
-export const teachingDir = (dataDir: string): string => path.join(dataDir, 'teaching');
+/** Teaching videos and their posters are the media store's `teaching/<random name>` (DATA_DIR/teaching/ locally). */
+export const teachingKey = (name: string): string => `teaching/${name}`;
 export const VIDEO_KEY_PATTERN = /^[0-9a-f-]{36}\.(mp4|webm)$/;
 export const POSTER_KEY_PATTERN = /^[0-9a-f-]{36}_poster\.jpg$/;
 /** Posters are this wide (height follows the aspect ratio), like result thumbnails. */

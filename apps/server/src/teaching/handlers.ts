@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, rename, rm } from 'node:fs/promises';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { DeviceKind, ResultCode, TEACHING_VIDEO_FILE_FIELD, isTeachingVideoFileName, type Lang } from '@nest/contracts';
 import { sql } from 'kysely';
 import { callerOf } from '../auth/handlers.js';
@@ -10,7 +9,7 @@ import { nowSeconds } from '../db/index.js';
 import type { AppDeps } from '../deps.js';
 import { likePattern } from '../users/store.js';
 import { findFfmpeg } from '../videos/demo.js';
-import { EXT_OF, findFfprobe, makePoster, probeDuration, sniffFile, teachingDir } from './files.js';
+import { EXT_OF, findFfprobe, makePoster, probeDuration, sniffFile, teachingKey } from './files.js';
 import { TEACH_DELETED, TEACH_LIVE, findLiveTeaching, presentTeaching, type TeachingRow } from './store.js';
 import { TEACHING_TEXTS } from './texts.js';
 
@@ -31,7 +30,6 @@ const refuse = (msg: (lang: Lang) => string, code: number = ResultCode.BAD_REQUE
 export function teachingHandlers(deps: AppDeps): Handlers {
   const { db, config } = deps;
   const videoBase = config.bases.video;
-  const dir = teachingDir(config.dataDir);
   const ffmpeg = findFfmpeg();
   const ffprobe = findFfprobe(ffmpeg);
 
@@ -67,14 +65,20 @@ export function teachingHandlers(deps: AppDeps): Handlers {
       const id = randomUUID();
       const key = randomUUID();
       const fileKey = `${key}${EXT_OF[mime]}`;
-      const dest = path.join(dir, fileKey);
-      await mkdir(dir, { recursive: true });
-      await rename(upload.path, dest);
       const posterKey = `${key}_poster.jpg`;
-      const kept: string[] = [dest];
+      // Poster and length are read from the received temp file; then both go to the media store.
+      const posterFile = `${upload.path}_poster.jpg`;
+      const poster = await makePoster(upload.path, posterFile, ffmpeg);
+      const duration = await probeDuration(upload.path, ffprobe);
+      const kept: string[] = [];
       try {
-        const poster = await makePoster(dest, path.join(dir, posterKey), ffmpeg);
-        if (poster) kept.push(path.join(dir, posterKey));
+        if (poster) {
+          kept.push(teachingKey(posterKey));
+          await deps.media.putFile(teachingKey(posterKey), posterFile, { move: true, contentType: 'image/jpeg' });
+        }
+        kept.push(teachingKey(fileKey));
+        // A full store throws here, before there is a row (the call answers storage full).
+        await deps.media.putFile(teachingKey(fileKey), upload.path, { move: true, contentType: mime });
         const now = nowSeconds();
         const row: TeachingRow = {
           id,
@@ -86,7 +90,7 @@ export function teachingHandlers(deps: AppDeps): Handlers {
           file_name: upload.filename.slice(-255),
           mime,
           size: upload.size,
-          duration: await probeDuration(dest, ffprobe),
+          duration,
           thumb_key: poster ? posterKey : null,
           state: TEACH_LIVE,
           u_id: callerOf(ctx.caller).user.u_id,
@@ -96,7 +100,7 @@ export function teachingHandlers(deps: AppDeps): Handlers {
         await db.insertInto('teaching_videos').values(row).execute();
         return { data: await presentTeaching(db, videoBase, row) };
       } catch (err) {
-        await Promise.all(kept.map((p) => rm(p, { force: true })));
+        await Promise.allSettled([...kept.map((k) => deps.media.delete(k)), rm(posterFile, { force: true })]);
         throw err;
       }
     },
@@ -114,7 +118,7 @@ export function teachingHandlers(deps: AppDeps): Handlers {
           .executeTakeFirst();
         if (Number(done.numUpdatedRows) === 1) {
           const names = [current.file_key, current.thumb_key].filter((k): k is string => !!k);
-          await Promise.all(names.map((k) => rm(path.join(dir, k), { force: true })));
+          await Promise.all(names.map((k) => deps.media.delete(teachingKey(k))));
         }
         return { data: await presentTeaching(db, videoBase, { ...current, state: TEACH_DELETED, modified_time: now }) };
       }

@@ -4,9 +4,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Kysely } from 'kysely';
 import { nowSeconds } from '../db/index.js';
-import type { DB } from '../db/schema.js';
+import type { AppDeps } from '../deps.js';
 import { MEDIA_PREFIX } from './routes.js';
 
 const run = promisify(execFile);
@@ -30,16 +29,17 @@ export const DEMO_RECORDING_SECONDS = 6;
 
 /**
  * Two short recordings (outside cameras 1 and 2) per demo nest that has none yet: real H.264 mp4 files made
- * with ffmpeg's test source, with a jpg thumbnail, under DATA_DIR/media/recordings/<random id>/ (the random
- * directory makes the URL unguessable). Without ffmpeg nothing is made. Answers how many were added.
+ * with ffmpeg's test source, with a jpg thumbnail, made in DATA_DIR/tmp and stored under the media key
+ * media/recordings/<random id>/ (the random folder makes the URL unguessable). Without ffmpeg nothing is
+ * made. Answers how many were added.
  */
 export async function seedDemoRecordings(
-  db: Kysely<DB>,
-  dataDir: string,
+  deps: Pick<AppDeps, 'db' | 'config' | 'media'>,
   nests: readonly { sn: string; companyId: string }[],
   ffmpeg: string | null = findFfmpeg(),
 ): Promise<number> {
   if (!ffmpeg) return 0;
+  const { db, media } = deps;
   let added = 0;
   const now = nowSeconds();
   for (const [i, nest] of nests.entries()) {
@@ -47,7 +47,7 @@ export async function seedDemoRecordings(
     if (has) continue;
     for (const vr of [1, 2] as const) {
       const id = randomUUID();
-      const dir = path.join(dataDir, 'media', 'recordings', id);
+      const dir = path.join(deps.config.dataDir, 'tmp', 'recordings', id);
       await mkdir(dir, { recursive: true });
       const start = now - 3600 * (2 * i + vr) - 600;
       const fileName = `${nest.sn}_cam${vr}_${stamp(start)}.mp4`;
@@ -64,6 +64,16 @@ export async function seedDemoRecordings(
         continue;
       }
       const { size } = await stat(file);
+      const folder = `media/recordings/${id}`;
+      try {
+        await media.putFile(`${folder}/thumb.jpg`, path.join(dir, 'thumb.jpg'), { move: true, contentType: 'image/jpeg' });
+        await media.putFile(`${folder}/${fileName}`, file, { move: true, contentType: 'video/mp4' });
+      } catch (err) {
+        await media.deletePrefix(folder).catch(() => undefined);
+        throw err;
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
       const base = `${MEDIA_PREFIX}recordings/${id}/`;
       await db
         .insertInto('recordings')

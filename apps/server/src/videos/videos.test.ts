@@ -97,8 +97,8 @@ describe('/media/ and /live/', () => {
 
 describe.runIf(findFfmpeg() !== null)('demo recordings', () => {
   it('makes two real mp4 recordings with thumbnails per nest, once, and lists them', async () => {
-    expect(await seedDemoRecordings(server.db, server.dataDir, [{ sn: 'VR-DEMO', companyId: 'wk' }])).toBe(2);
-    expect(await seedDemoRecordings(server.db, server.dataDir, [{ sn: 'VR-DEMO', companyId: 'wk' }])).toBe(0);
+    expect(await seedDemoRecordings(server.app.nest.deps, [{ sn: 'VR-DEMO', companyId: 'wk' }])).toBe(2);
+    expect(await seedDemoRecordings(server.app.nest.deps, [{ sn: 'VR-DEMO', companyId: 'wk' }])).toBe(0);
     const res = await wk.call<Page>('videoUserList', { page: 0, sn_id: 'VR-DEMO' });
     expect(res.body.data.list.map((r) => r.vr_type).sort()).toEqual([1, 2]);
     for (const r of res.body.data.list) {

@@ -1,0 +1,146 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { FIRMWARE_DOWNLOAD_PATH, FIRMWARE_FILE_FIELD, NEST_FIRMWARE_TYPE, TEACHING_VIDEO_FILE_FIELD, ResultCode, callFunId, type Firmware, type Page, type TeachingVideo } from '@nest/contracts';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
+import { live, registerDevice } from '../../test/live.js';
+import { samplePackage } from '../firmware/sample.js';
+import { sendMultipart } from '../firmware/testing.js';
+import { DeviceUploader, makeJpeg, photoMeta } from '../media/testing.js';
+import { S3MediaStore } from './s3.js';
+import { startTestS3, type TestS3 } from './testing.js';
+
+/**
+ * MEDIA_STORE=s3 end to end, against a real S3 server on loopback: files uploaded through the product land
+ * in the bucket (not in DATA_DIR), and a second instance serves them through the product's own URLs.
+ */
+let s3: TestS3;
+let server: TestServer;
+let other: FastifyInstance;
+let bucket: S3MediaStore;
+let wk: TestClient;
+const SN = 'S3-NEST-1';
+const PREFIX = 'nest/test';
+const funs = [...['/result/list', '/result/zip', '/result/delete/one'].map(callFunId), 'rom_list', 'rom_add', 'rom_edit', 'menu_teachingVideos', 'teach_add', 'teach_edit'];
+const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+const localFiles = async (sub: string) => {
+  const dir = path.join(server.dataDir, sub);
+  return existsSync(dir) ? (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => e.name) : [];
+};
+
+beforeAll(async () => {
+  s3 = await startTestS3();
+  server = await startTestServer({ config: { simulator: false, mediaStore: s3.config(PREFIX) } });
+  other = await server.rebuild();
+  bucket = new S3MediaStore(s3.config(PREFIX));
+  await registerDevice(server, { sn_id: SN });
+  wk = await userClient(server, { funList: funs });
+});
+afterAll(async () => {
+  await server?.close();
+  await bucket?.close();
+  await s3?.close();
+});
+
+describe('MEDIA_STORE=s3', () => {
+  it('a device result: stored in the bucket, served by another instance with ranges, zipped, deleted', async () => {
+    expect(server.app.nest.deps.media.kind).toBe('s3');
+    const photo = makeJpeg(800, 600);
+    const device = new DeviceUploader(server.app, DeviceUploader.basic(SN, live(server).devicePassword(SN)));
+    const done = await device.send(photoMeta(photo), photo, 50_000);
+    expect(done.json()).toEqual({ offset: photo.length, complete: true });
+    const list = (await wk.call<{ list: { id: string; url: string; thumb_url: string }[] }>('resultList', { page: 0 })).body.data.list;
+    expect(list).toHaveLength(1);
+    const r = list[0]!;
+    expect(r.url).toMatch(/^\/media\/results\/\d{4}-\d{2}\/[0-9a-f-]+\.jpg$/);
+    const key = r.url.slice(1);
+    expect(await bucket.list('media/results')).toEqual([key, r.thumb_url.slice(1)].sort());
+    expect(await localFiles('media')).toEqual([]);
+
+    const whole = await other.inject({ method: 'GET', url: r.url });
+    expect(whole.statusCode).toBe(200);
+    expect(whole.headers['content-type']).toBe('image/jpeg');
+    expect(sha(whole.rawPayload)).toBe(sha(photo));
+    const part = await other.inject({ method: 'GET', url: r.url, headers: { range: 'bytes=100-1099' } });
+    expect(part.statusCode).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 100-1099/${photo.length}`);
+    expect(part.rawPayload).toEqual(photo.subarray(100, 1100));
+    const again = await other.inject({ method: 'GET', url: r.url, headers: { 'if-none-match': String(whole.headers.etag) } });
+    expect(again.statusCode).toBe(304);
+    expect((await other.inject({ method: 'GET', url: r.url, headers: { range: `bytes=${photo.length}-` } })).statusCode).toBe(416);
+    const thumb = await other.inject({ method: 'GET', url: r.thumb_url });
+    expect(thumb.statusCode).toBe(200);
+    expect(thumb.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+
+    const zip = (await wk.call<{ url: string }>('resultZip', { ids: r.id })).body.data;
+    const archive = await other.inject({ method: 'GET', url: zip.url });
+    expect(archive.statusCode).toBe(200);
+    expect(archive.headers['content-type']).toBe('application/zip');
+    // Stored, not compressed: the photo's bytes are in the archive as they are.
+    expect(archive.rawPayload.includes(photo)).toBe(true);
+
+    expect((await wk.call('resultDeleteOne', { id: r.id })).body.code).toBe(ResultCode.OK);
+    expect(await bucket.list('media/results')).toEqual([]);
+    expect((await other.inject({ method: 'GET', url: r.url })).statusCode).toBe(404);
+  });
+
+  it('a firmware package: stored in the bucket, downloaded by administrators (Range) and by a nest from another instance', async () => {
+    const pkg = samplePackage({ type: NEST_FIRMWARE_TYPE, versionCode: 7, payloadBytes: 200_000 });
+    const res = await sendMultipart<Firmware>(wk, 'romAdd', { type: NEST_FIRMWARE_TYPE, version_code: 7, version_name: '1.0.7', description: '修复', description_en: 'Fixes' }, [
+      { field: FIRMWARE_FILE_FIELD, name: 'nest.wkimg', bytes: pkg },
+    ]);
+    expect(res.body.code).toBe(ResultCode.OK);
+    const row = await server.db.selectFrom('firmware').selectAll().where('id', '=', res.body.data.id).executeTakeFirstOrThrow();
+    expect(await bucket.list('firmware')).toEqual([`firmware/${row.file_key}`]);
+    expect(await localFiles('firmware')).toEqual([]);
+
+    const url = (await wk.call<Page<Firmware>>('romList', { page: 0 })).body.data.list[0]!.url;
+    const whole = await other.inject({ method: 'GET', url });
+    expect(whole.statusCode).toBe(200);
+    expect(whole.rawPayload).toEqual(Buffer.from(pkg));
+    expect(whole.headers['x-firmware-sha256']).toBe(sha(pkg));
+    const part = await other.inject({ method: 'GET', url, headers: { range: 'bytes=0-7' } });
+    expect(part.statusCode).toBe(206);
+    expect(part.body).toBe('WKIMG01\n');
+
+    const byNest = await other.inject({
+      method: 'GET',
+      url: `${FIRMWARE_DOWNLOAD_PATH}/${row.id}`,
+      headers: { authorization: DeviceUploader.basic(SN, live(server).devicePassword(SN)) },
+    });
+    expect(byNest.statusCode).toBe(200);
+    expect(byNest.headers['x-content-sha256']).toBe(sha(pkg));
+    expect(byNest.rawPayload).toEqual(Buffer.from(pkg));
+
+    expect((await wk.call('romEdit', { id: row.id, state: 20, version_name: '1.0.7', description: '修复', description_en: 'Fixes' })).body.code).toBe(ResultCode.OK);
+    expect(await bucket.list('firmware')).toEqual([]);
+  });
+
+  it('a teaching video: stored in the bucket, played from another instance with seeking (Range)', async () => {
+    const video = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.alloc(300_000, 3)]);
+    const res = await sendMultipart<TeachingVideo>(wk, 'teachAdd', { title: '起飞', cla_type: 10 }, [
+      { field: TEACHING_VIDEO_FILE_FIELD, name: 'lesson.mp4', bytes: video, type: 'video/mp4' },
+    ]);
+    expect(res.body.code).toBe(ResultCode.OK);
+    const row = await server.db.selectFrom('teaching_videos').selectAll().where('id', '=', res.body.data.id).executeTakeFirstOrThrow();
+    expect(await bucket.list('teaching')).toContain(`teaching/${row.file_key}`);
+    expect(await localFiles('teaching')).toEqual([]);
+
+    const listed = (await wk.call<Page<TeachingVideo>>('teachList', { page: 0 })).body.data.list.find((v) => v.id === row.id)!;
+    const whole = await other.inject({ method: 'GET', url: listed.preview_url });
+    expect(whole.statusCode).toBe(200);
+    expect(whole.headers['content-type']).toBe('video/mp4');
+    expect(whole.headers['accept-ranges']).toBe('bytes');
+    expect(whole.rawPayload).toEqual(video);
+    const seek = await other.inject({ method: 'GET', url: listed.preview_url, headers: { range: 'bytes=4-' } });
+    expect(seek.statusCode).toBe(206);
+    expect(seek.headers['content-length']).toBe(String(video.length - 4));
+    expect(seek.rawPayload).toEqual(video.subarray(4));
+
+    expect((await wk.call('teachEdit', { id: row.id, state: 20, title: '起飞', cla_type: 10 })).body.code).toBe(ResultCode.OK);
+    expect(await bucket.list('teaching')).toEqual([]);
+  });
+});
