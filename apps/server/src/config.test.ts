@@ -61,16 +61,16 @@ describe('loadConfig: device link, simulator and live video', () => {
   });
 });
 
-describe('MQTT_SHARED_GROUP', () => {
-  it('shares device events among the instances of an external broker only', () => {
-    expect(loadConfig({ MQTT_SHARED_GROUP: 'site-a' }).mqttSharedGroup).toBeNull();
-    expect(loadConfig({ MQTT_URL: 'mqtt://b:1883', MQTT_SHARED_GROUP: 'site-a' }).mqttSharedGroup).toBe('site-a');
-    expect(loadConfig({ MQTT_URL: 'mqtt://b:1883', MQTT_SHARED_GROUP: 'off' }).mqttSharedGroup).toBeNull();
+describe('CLUSTER_NAME', () => {
+  it('makes a cluster of the instances of an external broker only', () => {
+    expect(loadConfig({ CLUSTER_NAME: 'site-a' }).clusterName).toBeNull();
+    expect(loadConfig({ MQTT_URL: 'mqtt://b:1883', CLUSTER_NAME: 'site-a' }).clusterName).toBe('site-a');
+    expect(loadConfig({ MQTT_URL: 'mqtt://b:1883', CLUSTER_NAME: 'off' }).clusterName).toBeNull();
   });
 
-  it('refuses a group that is not one topic level', () => {
+  it('refuses a name that is not one topic level', () => {
     for (const bad of ['a/b', 'a+', '#', 'x'.repeat(65)]) {
-      expect(() => loadConfig({ MQTT_URL: 'mqtt://b:1883', MQTT_SHARED_GROUP: bad })).toThrow(/MQTT_SHARED_GROUP/);
+      expect(() => loadConfig({ MQTT_URL: 'mqtt://b:1883', CLUSTER_NAME: bad })).toThrow(/CLUSTER_NAME/);
     }
   });
 });
@@ -84,7 +84,7 @@ describe('loadConfig', () => {
       dataDir: path.resolve('./data'),
       databaseUrl: null,
       mqttUrl: null,
-      mqttSharedGroup: null,
+      clusterName: null,
       mqttPort: 1883,
       bases: DEFAULT_SERVICE_BASES,
       adminAccount: 'admin@nest.local',
@@ -127,7 +127,7 @@ describe('loadConfig', () => {
       dataDir: '/tmp/nest-data',
       databaseUrl: 'postgres://u:p@db:5432/nest',
       mqttUrl: 'mqtt://broker:1883',
-      mqttSharedGroup: 'nest-server',
+      clusterName: 'nest',
       mqttPort: 1884,
       bases: { user: '/svc/user', device: '/svc/device', zone: '/svc/zone', mt: '/svc/mt', video: '/svc/video' },
       adminAccount: '13800000000',

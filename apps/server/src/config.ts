@@ -9,7 +9,7 @@
  * | DATA_DIR             | ./data                         | Data directory, created if missing: `nest.sqlite` (SQLite database), `keys/` (RSA key pairs, `device.key` from which device broker passwords derive, `mqtt-server.secret` the server's broker password; all 0600), `media/` (uploaded media, recordings; served at /media/), `live/` (default LIVE_DIR), `tmp/` (uploads in flight). Relative paths are resolved from the working directory. |
  * | DATABASE_URL         | (unset)                        | `postgres://user:pass@host:port/db` (or `postgresql://`) selects PostgreSQL; when unset the SQLite file `DATA_DIR/nest.sqlite` is used. |
  * | MQTT_URL             | (unset)                        | External MQTT broker (`mqtt://`, `mqtts://`, `ws://`, `wss://`); it must enforce the device ACL itself (docs/device-protocol.md, `cli.ts mosquitto-files`). When unset an embedded broker (aedes) listens on 127.0.0.1:MQTT_PORT and enforces it. |
- * | MQTT_SHARED_GROUP    | nest-server (with MQTT_URL)    | With an external broker, device events are received through the MQTT shared subscription `$share/<group>/nest/v1/+/events`, so each event is handled by one server instance; every instance of one deployment must use the same group. `off`: every instance receives every event (one instance only). Ignored with the embedded broker (one instance). |
+ * | CLUSTER_NAME         | nest (with MQTT_URL)           | With an external broker, the server instances of one deployment find each other on `nest-server/v1/cluster/<name>/` and split the devices among them: each device's events are handled, in order, by exactly one live instance (rendezvous hashing on the serial number), and pushes caused on one instance reach the browsers of all. Every instance of a deployment uses the same name. `off`: this instance handles every device's events (a single instance). Ignored with the embedded broker (always one instance). |
  * | MQTT_PORT            | 1883                           | Port of the embedded broker (ignored when MQTT_URL is set; 0 picks a free port). |
  * | MQTT_USERNAME        | nest-server                    | The server's own user name at the broker (external broker; the embedded one always uses nest-server). |
  * | MQTT_PASSWORD        | (generated)                    | The server's own broker password. When unset: the content of DATA_DIR/keys/mqtt-server.secret (generated on first start); put that user and password in the external broker's password file (docs/device-protocol.md). |
@@ -87,8 +87,8 @@ export interface Config {
   /** PostgreSQL URL, or null for the SQLite file in dataDir. */
   databaseUrl: string | null;
   mqttUrl: string | null;
-  /** MQTT shared-subscription group for device events (external broker only), or null: every instance gets every event. */
-  mqttSharedGroup: string | null;
+  /** Name of the cluster of instances sharing the external broker, or null: one instance handles everything. */
+  clusterName: string | null;
   mqttPort: number;
   /** The server's own broker login (external broker). */
   mqttUsername: string;
@@ -279,7 +279,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     databaseUrl,
     mqttUrl,
-    mqttSharedGroup: sharedGroupOf(env, mqttUrl),
+    clusterName: clusterNameOf(env, mqttUrl),
     mqttPort: integer(env, 'MQTT_PORT', 1883, 0, 65535),
     mqttUsername,
     mqttPassword: env.MQTT_PASSWORD === undefined || env.MQTT_PASSWORD === '' ? null : env.MQTT_PASSWORD,
@@ -315,13 +315,13 @@ export function loadConfig(env: Env = process.env): Config {
 export const webAppBuilt = (config: Pick<Config, 'webDist'>): boolean =>
   existsSync(path.join(config.webDist, 'index.html'));
 
-/** MQTT_SHARED_GROUP: a topic level without wildcards or separators; `off` or no external broker: none. */
-function sharedGroupOf(env: Env, mqttUrl: string | null): string | null {
-  const raw = value(env, 'MQTT_SHARED_GROUP');
+/** CLUSTER_NAME: one topic level without wildcards or separators; `off` or no external broker: none. */
+function clusterNameOf(env: Env, mqttUrl: string | null): string | null {
+  const raw = value(env, 'CLUSTER_NAME');
   if (mqttUrl === null || raw === 'off') return null;
-  const group = raw ?? 'nest-server';
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(group)) {
-    throw new ConfigError(`MQTT_SHARED_GROUP must be 1-64 letters, digits, '-' or '_', or off (got "${group}")`);
+  const name = raw ?? 'nest';
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) {
+    throw new ConfigError(`CLUSTER_NAME must be 1-64 letters, digits, '-' or '_', or off (got "${name}")`);
   }
-  return group;
+  return name;
 }

@@ -3,6 +3,7 @@
  * the test server's broker, raw MQTT clients acting as (misbehaving) devices, and a push socket that
  * records every frame.
  */
+import { randomUUID } from 'node:crypto';
 import {
   APP_CODE,
   APP_IDS,
@@ -21,6 +22,7 @@ import WebSocket from 'ws';
 import { createDevice, type NewDevice } from '../src/devices/store.js';
 import { loadSimulator, type SimFleet } from '../src/link/simulator.js';
 import type { DeviceRow } from '../src/db/schema.js';
+import type { Database } from '../src/db/index.js';
 import type { TestClient, TestServer } from './helpers.js';
 
 export const live = (server: TestServer) => server.app.nest.deps.live;
@@ -54,7 +56,7 @@ export interface SimSpecInput {
 export async function startSim(
   server: TestServer,
   devices: SimSpecInput[],
-  opts: { rateHz?: number; video?: boolean; brokerUrl?: string } = {},
+  opts: { rateHz?: number; video?: boolean; brokerUrl?: string; timeScale?: number; calm?: boolean } = {},
 ): Promise<SimFleet> {
   const sim = await loadSimulator();
   const l = live(server);
@@ -67,7 +69,10 @@ export async function startSim(
       name: d.name ?? d.sn,
       uavSn: `${d.sn}-UAV`,
       home: d.home ?? { lat: 22.54 + i * 0.01, lng: 114.05 + i * 0.01, alt: 30 },
+      ...(opts.timeScale ? { timeScale: opts.timeScale } : {}),
+      ...(opts.calm ? { calm: true } : {}),
     })),
+    ...(opts.timeScale ? { timeScale: opts.timeScale } : {}),
     rateHz: opts.rateHz ?? 5,
     liveDir: opts.video ? server.config.liveDir : undefined,
     ffmpegPath: opts.video ? undefined : null,
@@ -269,4 +274,75 @@ export class PushSocket {
 export async function listen(server: TestServer): Promise<string> {
   const address = await server.app.listen({ port: 0, host: '127.0.0.1' });
   return address.replace(/^http/, 'ws');
+}
+
+/**
+ * A fence of about 2 km around `home` bound to the device and a six-waypoint patrol route inside it, as
+ * the planning screens would store them (company wk); answers the route id.
+ */
+export async function addPatrolRoute(db: Database, sn: string, home: { lat: number; lng: number }): Promise<string> {
+  const HOME = home;
+  const now = Math.floor(Date.now() / 1000);
+  const fenceId = randomUUID();
+  const d = 0.01;
+  await db
+    .insertInto('fences')
+    .values({
+      id: fenceId,
+      name: `Fence ${sn}`,
+      max_height: 120,
+      boundary: JSON.stringify([
+        { lat: HOME.lat - d, lng: HOME.lng - d },
+        { lat: HOME.lat - d, lng: HOME.lng + d },
+        { lat: HOME.lat + d, lng: HOME.lng + d },
+        { lat: HOME.lat + d, lng: HOME.lng - d },
+      ]),
+      sn_id: sn,
+      company_id: 'wk',
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  const id = randomUUID();
+  const waypoints = [0, 1, 2, 3, 4, 5].map((i) => ({ lat: HOME.lat - 0.004 + i * 0.0015, lng: HOME.lng - 0.004 + (i % 2) * 0.002, height: 50 }));
+  await db
+    .insertInto('missions')
+    .values({
+      id,
+      name: 'Sim patrol',
+      fence_id: fenceId,
+      mission_type: 1,
+      height_type: 0,
+      auto_speed: 12,
+      max_speed: 15,
+      default_height: 50,
+      return_height: 60,
+      finish_action: 20,
+      exec_type: 0,
+      camera_type: '',
+      sensor_width: null,
+      sensor_height: null,
+      image_width: null,
+      image_height: null,
+      focal_length: null,
+      course_overlap: 0,
+      lateral_overlap: 0,
+      turn_distance: 0,
+      angle: 0,
+      interval_height: 0,
+      elevation: 0,
+      photo_type: 2,
+      waypoints: JSON.stringify(waypoints),
+      survey_polygon: null,
+      distance: 1000,
+      est_time: 100,
+      breakpoint: null,
+      u_id: 'u',
+      user_name: 'Planner',
+      company_id: 'wk',
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  return id;
 }

@@ -8,7 +8,7 @@ import { DEVICE_PUSH_FUNCTION, FlightMethod, PushMsgId, Reason, ResultCode, type
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
-import { PushSocket, listen, live, registerDevice, until } from '../../test/live.js';
+import { PushSocket, addPatrolRoute, listen, live, registerDevice, until } from '../../test/live.js';
 import { loadSimulator, type SimFleet } from '../link/simulator.js';
 
 const TIME_SCALE = 30;
@@ -23,71 +23,7 @@ let missionId: string;
 let routeN2: string;
 let routeN4: string;
 
-async function addRoute(sn: string): Promise<string> {
-  const now = Math.floor(Date.now() / 1000);
-  const fenceId = randomUUID();
-  const d = 0.01;
-  await server.db
-    .insertInto('fences')
-    .values({
-      id: fenceId,
-      name: `Fence ${sn}`,
-      max_height: 120,
-      boundary: JSON.stringify([
-        { lat: HOME.lat - d, lng: HOME.lng - d },
-        { lat: HOME.lat - d, lng: HOME.lng + d },
-        { lat: HOME.lat + d, lng: HOME.lng + d },
-        { lat: HOME.lat + d, lng: HOME.lng - d },
-      ]),
-      sn_id: sn,
-      company_id: 'wk',
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
-  const id = randomUUID();
-  const waypoints = [0, 1, 2, 3, 4, 5].map((i) => ({ lat: HOME.lat - 0.004 + i * 0.0015, lng: HOME.lng - 0.004 + (i % 2) * 0.002, height: 50 }));
-  await server.db
-    .insertInto('missions')
-    .values({
-      id,
-      name: 'Sim patrol',
-      fence_id: fenceId,
-      mission_type: 1,
-      height_type: 0,
-      auto_speed: 12,
-      max_speed: 15,
-      default_height: 50,
-      return_height: 60,
-      finish_action: 20,
-      exec_type: 0,
-      camera_type: '',
-      sensor_width: null,
-      sensor_height: null,
-      image_width: null,
-      image_height: null,
-      focal_length: null,
-      course_overlap: 0,
-      lateral_overlap: 0,
-      turn_distance: 0,
-      angle: 0,
-      interval_height: 0,
-      elevation: 0,
-      photo_type: 2,
-      waypoints: JSON.stringify(waypoints),
-      survey_polygon: null,
-      distance: 1000,
-      est_time: 100,
-      breakpoint: null,
-      u_id: 'u',
-      user_name: 'Planner',
-      company_id: 'wk',
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
-  return id;
-}
+const addRoute = (sn: string) => addPatrolRoute(server.db, sn, HOME);
 
 beforeAll(async () => {
   server = await startTestServer();

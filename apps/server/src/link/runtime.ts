@@ -6,7 +6,7 @@ import { DeviceDirectory } from '../devices/directory.js';
 import { CONTROL_NOTICE_TOPIC, DeviceStatusBoard } from '../devices/status.js';
 import { findDeviceBySn } from '../devices/store.js';
 import { VideoOnDemand, WATCH_NOTICE_TOPIC } from '../videos/live.js';
-import { BUS_TOPIC, ClusterBus } from '../push/bus.js';
+import { ClusterBus, busTopic } from '../push/bus.js';
 import { devicePassword, loadOrCreateLinkSecrets, samePassword, type LinkSecrets } from './credentials.js';
 import { LinkService, type LinkLogger } from './service.js';
 
@@ -61,21 +61,23 @@ export async function startLive(config: Config, db: Database, log: LinkLogger): 
     throw err;
   }
   const brokerUrl = broker ? `mqtt://${EMBEDDED_BROKER_HOST}:${broker.port}` : config.mqttUrl!;
+  const cluster = broker ? null : config.clusterName;
   const link = new LinkService({
     url: brokerUrl,
     username: broker ? SERVER_MQTT_USER : config.mqttUsername,
     password: broker ? secrets.serverPassword : (config.mqttPassword ?? secrets.serverPassword),
     devices: directory,
     log,
-    // Other instances exist only behind an external broker: only then do they share events and notices.
-    sharedGroup: broker ? null : config.mqttSharedGroup,
-    internalTopics: [`${CONTROL_NOTICE_TOPIC}/+`, `${WATCH_NOTICE_TOPIC}/+`, ...(broker ? [] : [BUS_TOPIC])],
+    // Other instances exist only behind an external broker: only then is there a cluster to share with.
+    cluster,
+    internalTopics: [`${CONTROL_NOTICE_TOPIC}/+`, `${WATCH_NOTICE_TOPIC}/+`, ...(cluster ? [busTopic(cluster)] : [])],
   });
   const bus = new ClusterBus();
-  if (!broker) {
-    bus.connect({ publish: (topic, payload) => link.publishInternal(topic, payload) });
-    link.on('internal', (topic, payload) => {
-      if (topic === BUS_TOPIC) bus.receive(payload);
+  if (cluster) {
+    const topic = busTopic(cluster);
+    bus.connect({ publish: (payload) => link.publishInternal(topic, payload) });
+    link.on('internal', (t, payload) => {
+      if (t === topic) bus.receive(payload);
     });
   }
   const status = new DeviceStatusBoard(db, link, config.deviceHoldSeconds);

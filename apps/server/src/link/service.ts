@@ -6,6 +6,8 @@ import {
   COMMAND_TIMEOUT_MS,
   DEFAULT_TELEMETRY_HZ,
   DEVICE_TO_SERVER,
+  LINK_DEVICE_BURST,
+  LINK_DEVICE_MAX_MESSAGES_PER_SECOND,
   LINK_MAX_MESSAGE_BYTES,
   LinkMethod,
   MISSED_TELEMETRY_PERIODS,
@@ -28,6 +30,7 @@ import {
 } from '@nest/contracts';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import type { DeviceRow } from '../db/schema.js';
+import { ClusterMembers, MEMBER_HEARTBEAT_MS, membersTopic } from './members.js';
 import { LinkCounters } from './stats.js';
 
 /** What the link needs to know about registered devices (the DeviceDirectory). */
@@ -52,12 +55,13 @@ export interface LinkOptions {
   /** Defaults to nest-server-<random>: unique per server instance. */
   clientId?: string;
   /**
-   * MQTT shared-subscription group for device events, or null/undefined: this instance gets every event.
-   * With a group, the broker hands each event to one subscribed instance of the group, which records it
-   * and acknowledges it (events are the once-only channel; presence, telemetry, state and command replies
-   * reach every instance, since each one serves its own browsers and awaits its own commands' replies).
+   * Name of the cluster of server instances sharing this broker, or null/undefined: this instance handles
+   * every device's events. In a cluster the instances announce themselves (link/members.ts) and each
+   * device's events are handled and acknowledged only by the instance that owns the device; presence,
+   * telemetry, state and command replies reach every instance, since each serves its own browsers and
+   * awaits its own commands' replies.
    */
-  sharedGroup?: string | null;
+  cluster?: string | null;
   /** Server-internal topics (other instances' notices) to subscribe to as well, e.g. 'nest-server/v1/control/+'. */
   internalTopics?: readonly string[];
 }
@@ -118,6 +122,7 @@ export type DropReason =
   | 'bad_method'
   | 'bad_data'
   | 'unmatched_reply'
+  | 'rate_limited'
   | 'error';
 
 export interface LinkEvents {
@@ -125,8 +130,12 @@ export interface LinkEvents {
   online: [sn: string, online: boolean, live: LiveDevice];
   telemetry: [sn: string, live: LiveDevice];
   state: [sn: string, live: LiveDevice];
-  /** A device event (acknowledged already; repeats of one tid are reported once). */
-  event: [sn: string, message: LinkEnvelope];
+  /**
+   * A device event (repeats of one tid are reported once). A listener that stores something hands the
+   * promise of that work to `settle`: the event is acknowledged once all of them resolved, and not at all
+   * when one rejects (the device re-sends it).
+   */
+  event: [sn: string, message: LinkEnvelope, settle: (stored: Promise<unknown>) => void];
   /** A message on one of the internal topics. */
   internal: [topic: string, payload: Buffer];
   connected: [];
@@ -154,19 +163,31 @@ export class LinkService extends EventEmitter<LinkEvents> {
   private client: MqttClient | null = null;
   private readonly live = new Map<string, LiveDevice>();
   private readonly pending = new Map<string, Pending>();
-  private readonly seenEvents = new Map<string, string[]>();
+  /** Per device: recent event tids and whether their listeners stored them. */
+  private readonly seenEvents = new Map<string, Map<string, Promise<boolean>>>();
   private readonly lastLog = new Map<string, number>();
   private sweepTimer: NodeJS.Timeout | null = null;
+  private memberTimer: NodeJS.Timeout | null = null;
+  private readonly members: ClusterMembers | null;
+  private readonly membersTopic: string;
   private stopped = false;
   private readyPromise: Promise<void>;
   private markReady!: () => void;
-  readonly stats = { received: 0, accepted: 0, dropped: {} as Partial<Record<DropReason, number>> };
+  readonly stats = {
+    received: 0,
+    accepted: 0,
+    dropped: {} as Partial<Record<DropReason, number>>,
+    /** Events of devices another cluster instance owns (left to it). */
+    othersEvents: 0,
+  };
   /** Per-device counts for /link/stats (counting only). */
   readonly counters = new LinkCounters();
 
   constructor(private readonly opts: LinkOptions) {
     super();
     this.clientId = opts.clientId ?? `${SERVER_CLIENT_ID_PREFIX}${randomBytes(6).toString('hex')}`;
+    this.members = opts.cluster ? new ClusterMembers(this.clientId) : null;
+    this.membersTopic = opts.cluster ? membersTopic(opts.cluster) : '';
     this.readyPromise = new Promise((resolve) => (this.markReady = resolve));
   }
 
@@ -181,12 +202,15 @@ export class LinkService extends EventEmitter<LinkEvents> {
       reconnectPeriod: 1000,
       connectTimeout: 10_000,
       keepalive: 30,
+      // A member that drops off the broker leaves the cluster at once (an empty retained announcement).
+      ...(this.members ? { will: { topic: `${this.membersTopic}/${this.clientId}`, payload: Buffer.alloc(0), qos: 1 as const, retain: true } } : {}),
     };
     const client = mqtt.connect(this.opts.url, options);
     this.client = client;
     client.on('connect', () => {
       const topics: Record<string, { qos: 0 | 1 }> = {};
-      for (const channel of DEVICE_TO_SERVER) topics[this.filterOf(channel)] = { qos: CHANNEL_QOS[channel].qos };
+      for (const channel of DEVICE_TO_SERVER) topics[channelFilter(channel)] = { qos: CHANNEL_QOS[channel].qos };
+      if (this.members) topics[`${this.membersTopic}/+`] = { qos: 1 };
       for (const t of this.opts.internalTopics ?? []) topics[t] = { qos: 1 };
       client.subscribe(topics, (err, granted) => {
         if (err || granted?.some((g) => g.qos === 128)) {
@@ -194,6 +218,7 @@ export class LinkService extends EventEmitter<LinkEvents> {
           return;
         }
         this.opts.log.info({ clientId: this.clientId }, 'device link: connected and subscribed');
+        this.announce();
         this.markReady();
         this.emit('connected');
       });
@@ -207,12 +232,24 @@ export class LinkService extends EventEmitter<LinkEvents> {
       }
     });
     this.scheduleSweep();
+    if (this.members) {
+      this.memberTimer = setInterval(() => {
+        this.announce();
+        for (const id of this.members!.expire(Date.now())) this.opts.log.warn({ member: id }, 'cluster: instance not heard, its devices move');
+      }, MEMBER_HEARTBEAT_MS);
+      this.memberTimer.unref();
+    }
   }
 
-  /** The subscription filter of a device channel: events through the shared group when there is one. */
-  filterOf(channel: DeviceChannel): string {
-    const filter = channelFilter(channel);
-    return channel === 'events' && this.opts.sharedGroup ? `$share/${this.opts.sharedGroup}/${filter}` : filter;
+  /** Tells the other instances this one is alive (retained: an instance that starts later learns it at once). */
+  private announce(): void {
+    if (!this.members || !this.client?.connected) return;
+    this.client.publish(`${this.membersTopic}/${this.clientId}`, JSON.stringify({ at: Date.now() }), { qos: 1, retain: true });
+  }
+
+  /** The cluster's live instances and device ownership; null without a cluster. */
+  get cluster(): ClusterMembers | null {
+    return this.members;
   }
 
   /** Resolves once connected and subscribed for the first time. */
@@ -231,8 +268,19 @@ export class LinkService extends EventEmitter<LinkEvents> {
       this.pending.delete(tid);
       p.resolve({ result: -1, message: 'server stopping' });
     }
+    if (this.memberTimer) clearInterval(this.memberTimer);
     const client = this.client;
     this.client = null;
+    if (client && this.members && client.connected) {
+      // Leave at once, so the other instances take this one's devices over now rather than at expiry.
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 1000);
+        client.publish(`${this.membersTopic}/${this.clientId}`, Buffer.alloc(0), { qos: 1, retain: true }, () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
     if (client) await new Promise<void>((resolve) => client.end(true, {}, () => resolve()));
   }
 
@@ -320,6 +368,12 @@ export class LinkService extends EventEmitter<LinkEvents> {
   // ------------------------------------------------------------------------------------------ messages
 
   private onMessage(topic: string, payload: Buffer): void {
+    if (this.members && topic.startsWith(`${this.membersTopic}/`)) {
+      const id = topic.slice(this.membersTopic.length + 1);
+      const changed = payload.byteLength === 0 ? this.members.leave(id) : this.members.announce(id, Date.now());
+      if (changed) this.opts.log.info({ members: this.members.list() }, 'cluster: members changed');
+      return;
+    }
     if (this.opts.internalTopics?.some((filter) => matches(filter, topic))) {
       this.emit('internal', topic, payload);
       return;
@@ -334,6 +388,7 @@ export class LinkService extends EventEmitter<LinkEvents> {
       return this.drop('unknown_device', topic);
     }
     if (Number(device.enabled) !== 1) return this.drop('disabled_device', topic);
+    if (!this.withinRate(t.sn, Date.now())) return this.drop('rate_limited', topic);
     const parsed = parseLinkMessage(payload);
     if (!parsed.ok) return this.drop('bad_envelope', topic, parsed.reason);
     const m = parsed.message;
@@ -380,19 +435,40 @@ export class LinkService extends EventEmitter<LinkEvents> {
         const data = eventData.safeParse(m.data);
         if (!data.success) return this.drop('bad_data', topic, issues(data.error));
         this.heard(t.sn, now);
+        // Another instance owns this device: it handles and acknowledges the event.
+        if (this.members && !this.members.owns(t.sn)) {
+          this.stats.othersEvents++;
+          return;
+        }
         this.accept(t.sn, channel);
-        this.client?.publish(
-          topicOf(t.sn, 'events_reply'),
-          JSON.stringify(linkMessage(m.method, { result: 0 }, { tid: m.tid, bid: m.bid })),
-          { qos: CHANNEL_QOS.events_reply.qos },
-        );
-        // A re-sent event (our reply was lost) is acknowledged again but reported once.
-        const seen = this.seenEvents.get(t.sn) ?? [];
-        if (seen.includes(m.tid)) return;
-        seen.push(m.tid);
-        if (seen.length > EVENT_TID_MEMORY) seen.shift();
+        // Acknowledged once every listener has stored it: an event the server could not store (database
+        // down) is not acknowledged, so the device sends it again (same tid) and it is handled afresh.
+        // A re-send (our reply was lost, or still being stored) is reported once and waits for the first.
+        const seen = this.seenEvents.get(t.sn) ?? new Map<string, Promise<boolean>>();
         this.seenEvents.set(t.sn, seen);
-        this.emit('event', t.sn, m);
+        let stored = seen.get(m.tid);
+        if (!stored) {
+          const work: Promise<unknown>[] = [];
+          this.emit('event', t.sn, m, (p) => work.push(p));
+          stored = Promise.all(work).then(
+            () => true,
+            (err: unknown) => {
+              seen.delete(m.tid);
+              this.logOnce(`unstored:${t.sn}`, 'warn', { sn: t.sn, tid: m.tid, err: String(err) }, 'device link: event not stored, not acknowledged (the device re-sends it)');
+              return false;
+            },
+          );
+          seen.set(m.tid, stored);
+          if (seen.size > EVENT_TID_MEMORY) seen.delete(seen.keys().next().value!);
+        }
+        void stored.then((ok) => {
+          if (!ok) return;
+          this.client?.publish(
+            topicOf(t.sn, 'events_reply'),
+            JSON.stringify(linkMessage(m.method, { result: 0 }, { tid: m.tid, bid: m.bid })),
+            { qos: CHANNEL_QOS.events_reply.qos },
+          );
+        });
         return;
       }
       case 'commands_reply': {
@@ -400,8 +476,8 @@ export class LinkService extends EventEmitter<LinkEvents> {
         if (!data.success) return this.drop('bad_data', topic, issues(data.error));
         this.heard(t.sn, now);
         const p = this.pending.get(m.tid);
-        // With other instances, a reply to a command another instance sent is theirs: not a fault.
-        if (!p && this.opts.sharedGroup) return;
+        // In a cluster, a reply to a command another instance sent is theirs: not a fault.
+        if (!p && this.members) return;
         // A reply for another device's command, or a late repeat: not ours to resolve.
         if (!p || p.sn !== t.sn) return this.drop('unmatched_reply', topic, m.tid);
         this.accept(t.sn, channel);
@@ -409,6 +485,19 @@ export class LinkService extends EventEmitter<LinkEvents> {
         return;
       }
     }
+  }
+
+  /** Messages each registered device may still send now (token bucket, see LINK_DEVICE_MAX_MESSAGES_PER_SECOND). */
+  private readonly rateBuckets = new Map<string, { tokens: number; at: number }>();
+
+  private withinRate(sn: string, now: number): boolean {
+    const b = this.rateBuckets.get(sn) ?? { tokens: LINK_DEVICE_BURST, at: now };
+    b.tokens = Math.min(LINK_DEVICE_BURST, b.tokens + ((now - b.at) * LINK_DEVICE_MAX_MESSAGES_PER_SECOND) / 1000);
+    b.at = now;
+    this.rateBuckets.set(sn, b);
+    if (b.tokens < 1) return false;
+    b.tokens -= 1;
+    return true;
   }
 
   private accept(sn: string, channel: DeviceChannel): void {

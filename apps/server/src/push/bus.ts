@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { AlarmPush, DataTopic } from '@nest/contracts';
+import { clusterTopicRoot } from '../link/members.js';
 
-/** The server-internal topic of the bus (never a device topic: the broker ACL keeps devices out of it). */
-export const BUS_TOPIC = 'nest-server/v1/bus';
+/** The cluster's bus topic (server-internal: the broker ACL keeps devices out of nest-server/#). */
+export const busTopic = (cluster: string): string => `${clusterTopicRoot(cluster)}/bus`;
 
 /**
  * What one instance tells all instances (itself included). Each notice is something that happened once,
@@ -25,7 +26,7 @@ export type BusKind = keyof BusNotices;
 
 /** What carries notices to the other instances (the link's MQTT client), or null for one instance. */
 export interface BusTransport {
-  publish(topic: string, payload: string): void;
+  publish(payload: string): void;
 }
 
 interface Wire {
@@ -40,7 +41,7 @@ type Handler<K extends BusKind> = (notice: BusNotices[K]) => void;
 const KINDS: readonly BusKind[] = ['device', 'user', 'alarm', 'changed', 'sortie'];
 
 /**
- * Notices between server instances over the MQTT broker they share (QoS 1 on BUS_TOPIC).
+ * Notices between server instances over the MQTT broker they share (QoS 1 on the cluster's bus topic).
  *
  * `send` applies a notice locally at once (same code path with one instance or many) and, when the
  * deployment can have other instances (an external broker), publishes it; each instance applies what
@@ -76,10 +77,10 @@ export class ClusterBus {
   share<K extends BusKind>(kind: K, notice: BusNotices[K]): void {
     if (!this.transport) return;
     this.stats.sent++;
-    this.transport.publish(BUS_TOPIC, JSON.stringify({ o: this.instanceId, k: kind, n: notice } satisfies Wire));
+    this.transport.publish(JSON.stringify({ o: this.instanceId, k: kind, n: notice } satisfies Wire));
   }
 
-  /** A message on BUS_TOPIC (from any instance; our own echo is skipped). */
+  /** A message on the bus topic (from any instance; our own echo is skipped). */
   receive(payload: Buffer): void {
     let wire: Partial<Wire>;
     try {

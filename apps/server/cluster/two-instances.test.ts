@@ -1,0 +1,312 @@
+/**
+ * Two server instances on loopback against one PostgreSQL and one Mosquitto, as docs/deployment.md
+ * "Several instances" lays them out (each its own DATA_DIR with the same keys, the devices split between
+ * them by link/members.ts). What must hold: sessions work on either instance; an instance started later
+ * rebuilds device state from the broker; a browser on either instance gets the telemetry and the events
+ * it is entitled to; a command through either instance reaches its device once and its answer returns to
+ * the caller; device events are handled once (sorties, alarms); pushes caused by a call on one instance
+ * reach browsers on the other; a timed task fires once.
+ */
+import { cp } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  calls,
+  CmdType,
+  DEVICE_PUSH_FUNCTION,
+  FlightMethod,
+  GimbalAction,
+  LinkMethod,
+  PushMsgId,
+  ResultCode,
+  SERVER_MQTT_USER,
+  topicOf,
+  type LinkEnvelope,
+  type PushReply,
+} from '@nest/contracts';
+import type { MqttClient } from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadOrCreateLinkSecrets } from '../src/link/credentials.js';
+import { ALARM_PUSH_FUNCTION } from '../src/push/hub.js';
+import type { SimFleet } from '../src/link/simulator.js';
+import { adminClient, startTestServer, tempDir, userClient, type TestClient, type TestServer } from '../test/helpers.js';
+import { createDatabase, hasMosquitto, startMosquitto, startPostgres, type MosquittoBroker, type PostgresCluster } from '../test/infra.js';
+import { PushSocket, RawDevice, addPatrolRoute, envelope, listen, live, mqttConnect, registerDevice, startSim, until } from '../test/live.js';
+
+const CLUSTER = 'cluster-test';
+const NEST = 'CL-N1';
+const RAW = 'CL-RAW';
+const HOME = { lat: 22.54, lng: 114.05, alt: 30 };
+
+let postgres: PostgresCluster;
+let databaseUrl: string;
+let broker: MosquittoBroker;
+let a: TestServer;
+let b: TestServer;
+let fleet: SimFleet;
+let raw: RawDevice;
+let spy: MqttClient;
+let op: TestClient;
+const sockets: PushSocket[] = [];
+/** Every message the broker delivered on the devices' command topics (the spy is the server user). */
+const commandsSeen: { sn: string; m: LinkEnvelope }[] = [];
+/** Device events each instance's link handed to its modules. */
+const handled = { a: 0, b: 0 };
+
+async function socket(base: string, watch: string[]): Promise<PushSocket> {
+  const s = await PushSocket.open(base);
+  sockets.push(s);
+  expect((await s.verifyUser(op)).code).toBe(ResultCode.OK);
+  for (const sn of watch) expect((await s.verifyDevice(op, sn)).code).toBe(ResultCode.OK);
+  return s;
+}
+
+const sortieFrames = (s: PushSocket) => s.of(PushMsgId.SORTIE).map((f) => f.data as { sort_id: string; state: string; sn_id: string });
+const alarmFrames = (s: PushSocket, sn: string) =>
+  s.of(PushMsgId.ALARM).map((f) => f.data as { event: string; alarm: { id: string; kind: string; sn_id: string } }).filter((d) => d.alarm.sn_id === sn);
+
+describe.runIf(hasMosquitto())('two server instances, one PostgreSQL, one Mosquitto', () => {
+  let baseA: string;
+  let baseB: string;
+
+  beforeAll(async () => {
+    postgres = await startPostgres();
+    databaseUrl = await createDatabase(postgres.url);
+    const dirA = await tempDir('nest-cluster-a-');
+    const dirB = await tempDir('nest-cluster-b-');
+    broker = await startMosquitto({ dataDir: dirA, databaseUrl });
+    const cluster = { mqttUrl: broker.url, clusterName: CLUSTER };
+    a = await startTestServer({ dataDir: dirA, databaseUrl, config: cluster });
+    for (const sn of [NEST, RAW]) await registerDevice(a, { sn_id: sn, airport_point: { lat: HOME.lat, lng: HOME.lng } });
+    await broker.refresh();
+    await live(a).link.ready();
+
+    // The devices come online before the second instance exists: it must learn them from the broker.
+    fleet = await startSim(a, [{ sn: NEST, home: HOME }], { rateHz: 5, brokerUrl: broker.url, timeScale: 30, calm: true });
+    raw = await RawDevice.connect(a, RAW, { url: broker.url });
+    await raw.publish('presence', envelope('presence', { online: true, rate_hz: 1 }), { qos: 1, retain: true });
+    await raw.subscribe(topicOf(RAW, 'commands'));
+    // The raw device answers every command it gets.
+    raw.client.on('message', (topic, payload) => {
+      if (topic !== topicOf(RAW, 'commands')) return;
+      const m = JSON.parse(payload.toString()) as LinkEnvelope;
+      void raw.publish('commands_reply', envelope(m.method, { result: 0 }, m.tid), { qos: 1 });
+    });
+    await until(() => live(a).link.isOnline(NEST) && live(a).link.isOnline(RAW), 10_000, 'devices online on instance A');
+
+    // Instance B: its own data directory with the keys of A (deployment.md: every instance shares keys/).
+    await cp(path.join(dirA, 'keys'), path.join(dirB, 'keys'), { recursive: true });
+    b = await startTestServer({ dataDir: dirB, databaseUrl, config: cluster });
+    await live(b).link.ready();
+
+    for (const [name, server] of [['a', a], ['b', b]] as const) live(server).link.on('event', () => handled[name]++);
+    const secrets = await loadOrCreateLinkSecrets(dirA);
+    const spied = await mqttConnect(broker.url, { username: SERVER_MQTT_USER, password: secrets.serverPassword, clientId: 'cluster-spy', protocolVersion: 4 });
+    if (!spied.client) throw spied.error ?? new Error('spy not connected');
+    spy = spied.client;
+    spy.on('message', (topic, payload) => commandsSeen.push({ sn: topic.split('/')[2]!, m: JSON.parse(payload.toString()) as LinkEnvelope }));
+    await spy.subscribeAsync('nest/v1/+/commands', { qos: 1 });
+
+    op = await userClient(a, { nick: 'Cluster pilot', funList: [DEVICE_PUSH_FUNCTION, ALARM_PUSH_FUNCTION, String(calls.alarmProcess.access), String(calls.alarmList.access)] });
+    baseA = await listen(a);
+    baseB = await listen(b);
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const s of sockets) s.close();
+    spy?.end(true);
+    await raw?.end().catch(() => undefined);
+    await fleet?.stop();
+    await a?.stop();
+    await b?.stop();
+    await broker?.close();
+    await postgres?.close();
+  });
+
+  it('a session started on one instance is honoured by the other, and ended everywhere at sign-out', async () => {
+    const admin = await adminClient(a);
+    const onB = await admin.call('userInfo', {}, { app: b.app });
+    expect(onB.body.code).toBe(ResultCode.OK);
+    const again = await userClient(b, { nick: 'Short-lived' });
+    expect((await again.call('userInfo', {}, { app: a.app })).body.code).toBe(ResultCode.OK);
+    expect((await again.call('logout', {}, { app: b.app })).body.code).toBe(ResultCode.OK);
+    expect((await again.call('userInfo', {}, { app: a.app })).body.code).toBe(ResultCode.LOGIN_EXPIRED);
+  });
+
+  it('the instances know each other and split the devices between them', async () => {
+    const ids = [live(a).link.clientId, live(b).link.clientId].sort();
+    await until(() => live(a).link.cluster!.list().length === 2 && live(b).link.cluster!.list().length === 2, 10_000, 'members');
+    expect(live(a).link.cluster!.list()).toEqual(ids);
+    expect(live(b).link.cluster!.list()).toEqual(ids);
+    const sns = Array.from({ length: 200 }, (_, i) => `SPLIT-${i}`);
+    const ofA = sns.filter((sn) => live(a).link.cluster!.owns(sn));
+    const ofB = sns.filter((sn) => live(b).link.cluster!.owns(sn));
+    expect(ofA.length + ofB.length).toBe(sns.length);
+    expect(ofA.length).toBeGreaterThan(50);
+    expect(ofB.length).toBeGreaterThan(50);
+  });
+
+  it('an instance started after the devices rebuilds their state from the broker', async () => {
+    // B never saw the devices connect: retained presence and state tell it, telemetry follows.
+    await until(() => live(b).link.isOnline(NEST) && live(b).link.isOnline(RAW), 5000, 'devices online on B');
+    expect(live(b).link.device(NEST)?.state).not.toBeNull();
+    await until(() => Boolean(live(b).link.device(NEST)?.telemetry?.drone), 5000, 'telemetry on B');
+  });
+
+  it('a browser on either instance gets the telemetry of the device it watches', async () => {
+    const [onA, onB] = await Promise.all([socket(baseA, [NEST]), socket(baseB, [NEST])]);
+    for (const s of [onA, onB]) {
+      await s.wait((f) => f.msg_id === PushMsgId.DEVICE_TELEMETRY && (f.data as { sn_id: string }).sn_id === NEST, 5000);
+    }
+  });
+
+  it('a command through either instance reaches its device once and its answer returns to the caller', async () => {
+    const [onA, onB] = await Promise.all([socket(baseA, [RAW]), socket(baseB, [RAW])]);
+    for (const [s, label] of [[onA, 'A'], [onB, 'B']] as const) {
+      const before = commandsSeen.filter((c) => c.sn === RAW && c.m.method !== LinkMethod.VIDEO_START).length;
+      const cmdId = `cluster-${label}-${Date.now()}`;
+      const from = s.frames.length;
+      s.send(PushMsgId.CONTROL, { sn_id: RAW, cmd_type: CmdType.GIMBAL, action_cmd: GimbalAction.RESET, value: 0, cmd_id: cmdId });
+      const reply = await s.wait((f) => f.msg_id === PushMsgId.CONTROL, 10_000, from);
+      expect(reply).toMatchObject({ code: ResultCode.OK, data: { outcome: 'ok', cmd_id: cmdId } });
+      // (Verifying the device with 200 started its video: that command is not the one looked at.)
+      const sent = commandsSeen.filter((c) => c.sn === RAW && c.m.method !== LinkMethod.VIDEO_START).slice(before);
+      expect(sent.map((c) => [c.m.method, c.m.tid])).toEqual([[FlightMethod.GIMBAL, cmdId]]);
+    }
+  });
+
+  it('device events are handled once, by one instance, and every browser hears of them once', async () => {
+    const [onA, onB] = await Promise.all([socket(baseA, [RAW]), socket(baseB, [RAW])]);
+    const startHandled = { ...handled };
+    const flights = Array.from({ length: 10 }, (_, i) => `cl-flight-${Date.now()}-${i}`);
+    const t0 = Math.floor(Date.now() / 1000) - 3600;
+    for (const [i, flightId] of flights.entries()) {
+      await raw.publish('events', envelope(FlightMethod.FLIGHT_START, { flight_id: flightId, uav_sn: `${RAW}-UAV`, mission_id: null, mission_name: null, started_at: t0 + i * 60 }), { qos: 1 });
+      await raw.publish('events', envelope(FlightMethod.FLIGHT_END, { flight_id: flightId, ended_at: t0 + i * 60 + 30, distance: 100 + i, place: 1, photos: 0 }), { qos: 1 });
+    }
+    const rows = () => a.db.selectFrom('sorties').select(['flight_id', 'end_time', 'distance']).where('sn_id', '=', RAW).execute();
+    await until(async () => (await rows()).filter((r) => r.end_time !== null).length === flights.length, 15_000, 'ten closed sorties');
+    const stored = await rows();
+    expect(stored.map((r) => r.flight_id).sort()).toEqual([...flights].sort());
+    // Each closed by its own flight.end (in order), not by the next flight's start.
+    expect(stored.map((r) => Number(r.distance)).sort((x, y) => x - y)).toEqual(flights.map((_, i) => 100 + i));
+    // Both instances agree on the device's owner; it alone handled the events, in the order sent.
+    const owner = live(a).link.cluster!.owner(RAW);
+    expect(live(b).link.cluster!.owner(RAW)).toBe(owner);
+    const ownerName = owner === live(a).link.clientId ? 'a' : 'b';
+    expect(handled[ownerName] - startHandled[ownerName]).toBe(flights.length * 2);
+    expect(handled[ownerName === 'a' ? 'b' : 'a'] - startHandled[ownerName === 'a' ? 'b' : 'a']).toBe(0);
+    for (const s of [onA, onB]) {
+      await until(() => sortieFrames(s).filter((d) => d.sn_id === RAW).length >= flights.length * 2, 5000, 'sortie pushes');
+      const frames = sortieFrames(s).filter((d) => d.sn_id === RAW);
+      expect(frames.filter((d) => d.state === 'started')).toHaveLength(flights.length);
+      expect(frames.filter((d) => d.state === 'ended')).toHaveLength(flights.length);
+    }
+  });
+
+  it('alarms raised by device events reach every browser once; processing them on one instance reaches browsers on the other', async () => {
+    const [onA, onB] = await Promise.all([socket(baseA, []), socket(baseB, [])]);
+    const t0 = Date.now() - 30_000;
+    const failed = (flowId: string) => ({
+      flow_id: flowId,
+      kind: 'takeoff',
+      state: 'failed',
+      steps: [{ step: 'hatch_open', state: 'failed', elapsed: 20 }],
+      current: 0,
+      error: 3,
+      tip: null,
+      started_at: t0,
+      elapsed: 20,
+    });
+    for (const flowId of ['cl-flow-1', 'cl-flow-2', 'cl-flow-3']) {
+      // Sent twice (a re-send, possibly handed to the other instance): still one alarm.
+      for (let i = 0; i < 2; i++) await raw.publish('events', envelope(FlightMethod.FLOW_PROGRESS, failed(flowId)), { qos: 1 });
+    }
+    const alarms = () => a.db.selectFrom('alarms').select(['id', 'kind', 'value']).where('sn_id', '=', RAW).where('kind', '=', 'flow_failed').execute();
+    await until(async () => (await alarms()).length >= 3, 10_000, 'three alarms');
+    for (const s of [onA, onB]) await until(() => alarmFrames(s, RAW).filter((d) => d.event === 'raised').length >= 3, 5000, '370 raised');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await alarms()).toHaveLength(3);
+    for (const s of [onA, onB]) expect(alarmFrames(s, RAW).filter((d) => d.event === 'raised')).toHaveLength(3);
+
+    // Processed through instance A: the browser on B hears of it (370 processed, 380 alarms).
+    const ids = (await alarms()).map((r) => r.id);
+    const fromB = onB.frames.length;
+    const res = await op.call('alarmProcess', { ids: ids.join(','), note: 'checked the hatch' }, { app: a.app });
+    expect(res.body.code).toBe(ResultCode.OK);
+    await until(() => alarmFrames(onB, RAW).filter((d) => d.event === 'processed').length === 3, 5000, '370 processed on B');
+    await onB.wait((f) => f.msg_id === PushMsgId.DATA_CHANGED && (f.data as { topics: string[] }).topics.includes('alarms'), 5000, fromB);
+  });
+
+  it('a timed task fires once, through one instance, and its flight is recorded once', async () => {
+    const onB = await socket(baseB, [NEST]);
+    const route = await addPatrolRoute(a.db, NEST, HOME);
+    const mission = await a.db.selectFrom('missions').select(['name', 'fence_id']).where('id', '=', route).executeTakeFirstOrThrow();
+    const now = Math.floor(Date.now() / 1000);
+    await a.db
+      .insertInto('timed_tasks')
+      .values({
+        id: `cl-task-${now}`,
+        mission_id: route,
+        fence_id: mission.fence_id,
+        f_title: 'Fence',
+        m_title: mission.name,
+        sn_id: NEST,
+        company_id: 'wk',
+        u_id: op.user!.u_id,
+        user_name: 'Cluster pilot',
+        task_tms: now,
+        interval_min: 0,
+        task_state: 1,
+        state: 0,
+        claimed_by: null,
+        claimed_at: null,
+        last_run: null,
+        last_outcome: '',
+        create_time: now,
+        modified_time: now,
+      })
+      .execute();
+    const task = () => a.db.selectFrom('timed_tasks').select(['task_state', 'last_run']).where('id', '=', `cl-task-${now}`).executeTakeFirstOrThrow();
+    // Both schedulers poll every 5 s; the claim lets one of them fire it.
+    await until(async () => (await task()).task_state !== 1, 20_000, 'task fired');
+    expect((await task()).task_state).toBe(10);
+    const launches = commandsSeen.filter((c) => c.sn === NEST && c.m.method === FlightMethod.TAKEOFF);
+    expect(launches).toHaveLength(1);
+    const logged = await a.db.selectFrom('command_log').select(['cmd_id', 'outcome']).where('sn_id', '=', NEST).where('cmd_type', '=', CmdType.NAVIGATION).execute();
+    expect(logged).toHaveLength(1);
+    // The flight's start is one sortie, heard once by the browser on B.
+    await until(async () => (await a.db.selectFrom('sorties').select('id').where('sn_id', '=', NEST).execute()).length === 1, 60_000, 'sortie of the task');
+    await onB.wait((f: PushReply) => f.msg_id === PushMsgId.SORTIE && (f.data as { state: string }).state === 'started', 5000);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(sortieFrames(onB).filter((d) => d.sn_id === NEST && d.state === 'started')).toHaveLength(1);
+    // Both instances record the track of the open sortie; the point key keeps each point once.
+    const sortId = (await a.db.selectFrom('sorties').select('id').where('sn_id', '=', NEST).executeTakeFirstOrThrow()).id;
+    await until(async () => (await a.db.selectFrom('sortie_track').select('t').where('sort_id', '=', sortId).execute()).length >= 3, 30_000, 'track points');
+    const points = await a.db.selectFrom('sortie_track').select('t').where('sort_id', '=', sortId).execute();
+    expect(new Set(points.map((p) => Number(p.t))).size).toBe(points.length);
+  }, 120_000);
+
+  it('when an instance stops, the other takes its devices over and handles their events', async () => {
+    const idB = live(b).link.clientId;
+    const sn = Array.from({ length: 100 }, (_, i) => `CL-TAKE-${i}`).find((x) => live(a).link.cluster!.owner(x) === idB)!;
+    await registerDevice(a, { sn_id: sn });
+    await live(b).directory.reload();
+    await broker.refresh();
+    const device = await RawDevice.connect(a, sn, { url: broker.url });
+    await device.publish('presence', envelope('presence', { online: true, rate_hz: 1 }), { qos: 1, retain: true });
+    const flight = `cl-take-${Date.now()}`;
+    const t0 = Math.floor(Date.now() / 1000);
+    const sortie = () => a.db.selectFrom('sorties').select(['id', 'end_time']).where('flight_id', '=', flight).executeTakeFirst();
+    await device.publish('events', envelope(FlightMethod.FLIGHT_START, { flight_id: flight, uav_sn: `${sn}-UAV`, mission_id: null, mission_name: null, started_at: t0 }), { qos: 1 });
+    await until(async () => (await sortie()) !== undefined, 10_000, 'sortie started through B');
+    const beforeA = handled.a;
+
+    await b.stop();
+    await until(() => live(a).link.cluster!.list().length === 1, 5000, 'B left');
+    expect(live(a).link.cluster!.owns(sn)).toBe(true);
+    await device.publish('events', envelope(FlightMethod.FLIGHT_END, { flight_id: flight, ended_at: t0 + 60, distance: 420, place: 1, photos: 0 }), { qos: 1 });
+    await until(async () => (await sortie())?.end_time != null, 10_000, 'sortie ended through A');
+    expect(handled.a - beforeA).toBe(1);
+    await device.end();
+  });
+});
