@@ -61,6 +61,14 @@ export function deviceSubscribeAllowed(sn: string, topic: string): boolean {
 
 /** Largest device message accepted; larger ones are dropped unread. */
 export const LINK_MAX_MESSAGE_BYTES = 32 * 1024;
+/**
+ * Messages a second one device may send on average (ten times the fastest telemetry), and the burst
+ * above that (a reconnect's retained state and queued QoS-1 events). Beyond, its messages are dropped as
+ * `rate_limited` (events are then not acknowledged, so the device sends them again): a flooding device
+ * cannot take the server's time from the others.
+ */
+export const LINK_DEVICE_MAX_MESSAGES_PER_SECOND = 100;
+export const LINK_DEVICE_BURST = 200;
 /** A device is offline when no telemetry arrived for this many periods. */
 export const MISSED_TELEMETRY_PERIODS = 3;
 export const DEFAULT_TELEMETRY_HZ = 1;

@@ -15,6 +15,7 @@ export const LINK_DROP_REASONS = [
   'bad_method',
   'bad_data',
   'unmatched_reply',
+  'rate_limited',
   'error',
 ] as const;
 export type LinkDropReason = (typeof LINK_DROP_REASONS)[number];

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserPayload, startTestServer, userClient, type Fields, type TestClient, type TestServer } from '../../test/helpers.js';
 import { registerDevice } from '../../test/live.js';
+import { installWriteLog, type WriteLog } from '../../test/writes.js';
 import { FORM_BODY_LIMIT } from './body.js';
 
 /**
@@ -99,22 +100,20 @@ let server: TestServer;
 let admin: TestClient;
 const stats = new Map<number, number>();
 let tables: string[] = [];
+let writes: WriteLog;
 const CODES = new Set<number>(Object.values(ResultCode));
 const CJK = /[\u4e00-\u9fff]/;
 
 beforeAll(async () => {
   server = await startTestServer();
   await registerDevice(server, { sn_id: 'FUZZ-SN' });
-  const sqlite = server.databaseUrl === null;
-  const rows = sqlite
-    ? await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`.execute(server.db)
-    : await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`.execute(server.db);
-  tables = rows.rows.map((r) => r.name).filter((t) => !BOOKKEEPING.has(t)).sort();
+  writes = await installWriteLog(server, BOOKKEEPING);
+  tables = writes.tables;
   admin = await userClient(server, { funList: [SUPER_ADMINISTRATOR] });
   const fence = await admin.call<{ id: string }>('fenceAdd', { name: 'fuzz fence', max_height: 120, boundary: JSON.stringify([{ lat: 29.99, lng: 119.99 }, { lat: 30.01, lng: 119.99 }, { lat: 30.01, lng: 120.01 }, { lat: 29.99, lng: 120.01 }]), sn_id: 'FUZZ-SN' });
   fenceId = fence.body.data?.id ?? '';
   expect(fenceId).not.toBe('');
-  await installWriteLog(sqlite);
+  await writes.take();
 });
 
 /** The shared super administrator, signed in again should a call have ended its session. */
@@ -125,41 +124,8 @@ async function superAdmin(): Promise<TestClient> {
 }
 afterAll(async () => server?.close());
 
-/**
- * Row triggers on every table (this test's own database only) that log each insert, update and delete
- * into fuzz_writes: a cheap and exact "did this request change any row" after every request.
- */
-async function installWriteLog(sqlite: boolean): Promise<void> {
-  await sql`create table fuzz_writes (tbl text not null, op text not null)`.execute(server.db);
-  if (!sqlite) {
-    await sql`create function fuzz_log() returns trigger language plpgsql as $$ begin insert into fuzz_writes values (TG_TABLE_NAME, TG_OP); return null; end $$`.execute(server.db);
-  }
-  for (const t of tables) {
-    for (const op of ['insert', 'update', 'delete']) {
-      const name = sql.raw(`fuzz_${t}_${op}`);
-      if (sqlite) {
-        await sql`create trigger ${name} after ${sql.raw(op)} on ${sql.table(t)} begin insert into fuzz_writes values (${sql.lit(t)}, ${sql.lit(op)}); end`.execute(server.db);
-      } else {
-        await sql`create trigger ${name} after ${sql.raw(op)} on ${sql.table(t)} for each row execute function fuzz_log()`.execute(server.db);
-      }
-    }
-  }
-}
-
-/** Waits until nothing has been written for a while (background work of an accepted call finished). */
-async function settle(): Promise<void> {
-  for (let quiet = 0, i = 0; quiet < 3 && i < 200; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    quiet = (await takeWrites()).length ? 0 : quiet + 1;
-  }
-}
-
-/** The writes logged since the last call (and clears the log). */
-async function takeWrites(): Promise<string[]> {
-  const rows = await sql<{ tbl: string; op: string }>`select tbl, op from fuzz_writes`.execute(server.db);
-  if (rows.rows.length) await sql`delete from fuzz_writes`.execute(server.db);
-  return rows.rows.map((r) => `${r.op} ${r.tbl}`.toLowerCase());
-}
+const takeWrites = (): Promise<string[]> => writes.take();
+const settle = (): Promise<void> => writes.settle();
 
 /** Every row of every table (bookkeeping tables aside), as text: equal snapshots = nothing changed. */
 async function snapshot(): Promise<Map<string, string[]>> {

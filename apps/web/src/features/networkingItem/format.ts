@@ -35,6 +35,7 @@ const REASON_KEYS: Readonly<Record<LinkDropReason, keyof typeof networkZh.reason
   bad_method: 'badMethod',
   bad_data: 'badData',
   unmatched_reply: 'unmatchedReply',
+  rate_limited: 'rateLimited',
   error: 'error',
 };
 export const reasonKey = (r: LinkDropReason): keyof typeof networkZh.reason => REASON_KEYS[r];

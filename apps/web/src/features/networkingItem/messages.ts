@@ -57,6 +57,7 @@ export const networkZh = {
     badMethod: '方法错误',
     badData: '数据校验失败',
     unmatchedReply: '无对应指令的回复',
+    rateLimited: '发送过于频繁',
     error: '处理异常',
   },
 };
@@ -119,6 +120,7 @@ export const networkEn: typeof networkZh = {
     badMethod: 'Wrong method',
     badData: 'Invalid data',
     unmatchedReply: 'Reply to no command',
+    rateLimited: 'Sent too often',
     error: 'Processing error',
   },
 };
