@@ -12,6 +12,7 @@ import { sendMultipart } from '../firmware/testing.js';
 import { DeviceUploader, makeJpeg, photoMeta } from '../media/testing.js';
 import { S3MediaStore } from './s3.js';
 import { startTestS3, type TestS3 } from './testing.js';
+import { findFfmpeg, seedDemoRecordings } from '../videos/demo.js';
 
 /**
  * MEDIA_STORE=s3 end to end, against a real S3 server on loopback: files uploaded through the product land
@@ -142,5 +143,18 @@ describe('MEDIA_STORE=s3', () => {
 
     expect((await wk.call('teachEdit', { id: row.id, state: 20, title: '起飞', cla_type: 10 })).body.code).toBe(ResultCode.OK);
     expect(await bucket.list('teaching')).toEqual([]);
+  });
+
+  it.runIf(findFfmpeg() !== null)('recordings: made locally, stored in the bucket, played from another instance', async () => {
+    expect(await seedDemoRecordings(server.app.nest.deps, [{ sn: SN, companyId: 'wk' }])).toBe(2);
+    const rows = await server.db.selectFrom('recordings').selectAll().where('sn_id', '=', SN).execute();
+    expect((await bucket.list('media/recordings')).sort()).toEqual(rows.flatMap((r) => [r.url.slice(1), r.thumb_url.slice(1)]).sort());
+    expect(await localFiles('media')).toEqual([]);
+    expect(await localFiles('tmp/recordings')).toEqual([]);
+    const r = rows[0]!;
+    const head = await other.inject({ method: 'GET', url: r.url, headers: { range: 'bytes=0-11' } });
+    expect(head.statusCode).toBe(206);
+    expect(head.rawPayload.subarray(4, 8).toString()).toBe('ftyp');
+    expect((await other.inject({ method: 'GET', url: r.thumb_url })).headers['content-type']).toBe('image/jpeg');
   });
 });
