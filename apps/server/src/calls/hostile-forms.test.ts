@@ -287,6 +287,55 @@ describe('hostile form input on every call with fields', () => {
     expectNoProblems(problems);
   });
 
+  it('imported routes and fences (the browser reads the file, the server gets its JSON): hostile documents refused, nothing stored', async () => {
+    const admin = await superAdmin();
+    const problems: Problem[] = [];
+    await takeWrites();
+    const before = await snapshot();
+    const ring = (pts: unknown[]) => JSON.stringify(pts);
+    const boundaries = [
+      ring([{ lat: 1e308, lng: 1e308 }, { lat: 30, lng: 120 }, { lat: 30.001, lng: 120.001 }]),
+      `[{"lat":NaN,"lng":120},{"lat":30,"lng":120},{"lat":30.001,"lng":120.001}]`,
+      ring([{ lat: 'NaN', lng: 'Infinity' }, { lat: 30, lng: 120 }, { lat: 30.001, lng: 120.001 }]),
+      ring([{ lat: 90.0000001, lng: 120 }, { lat: 30, lng: 180.0000001 }, { lat: 30.001, lng: 120.001 }]),
+      `[{"__proto__":{"lat":30,"lng":120}},{"lat":30,"lng":120},{"lat":30.001,"lng":120.001}]`,
+      ring([{ lat: 30, lng: 120 }, { lat: 30, lng: 120 }, { lat: 30, lng: 120 }]),
+      ring([{ lat: 30, lng: 120 }, { lat: 30.001, lng: 120.001 }, { lat: 30, lng: 120.001 }, { lat: 30.001, lng: 120 }]),
+      ring(Array.from({ length: 1001 }, (_, i) => ({ lat: 30 + Math.sin(i) / 1000, lng: 120 + Math.cos(i) / 1000 }))),
+      ring([[120, 30], [120.001, 30], [120.001, 30.001]]),
+      '{"type":"Polygon","coordinates":[[[120,30],[120.001,30],[120.001,30.001],[120,30]]]}',
+    ];
+    for (const [i, boundary] of boundaries.entries()) {
+      const lang = i % 2 ? 'zh' : 'en';
+      const fields = { name: 'imported', max_height: 120, boundary, sn_id: 'FUZZ-SN' };
+      await judge('fenceAdd', `boundary #${i}`, await send('fenceAdd', admin, fields, lang), lang, before, fields, problems);
+    }
+    const wp = (pts: unknown[]) => JSON.stringify(pts);
+    const routes = [
+      wp([{ lat: 30.0002, lng: 120.0002, height: 1e308 }, { lat: 30.0005, lng: 120.0002, height: 50 }]),
+      wp([{ lat: 30.0002, lng: 120.0002, height: 'NaN' }, { lat: 30.0005, lng: 120.0002, height: 50 }]),
+      wp([{ lat: 30.0002, lng: 120.0002, height: 50, hover: 1e9, speed: -1, gimbal_ctrl: { pitch: 'x', yaw: null } }, { lat: 30.0005, lng: 120.0002, height: 50 }]),
+      wp([{ lat: 60, lng: 10, height: 50 }, { lat: 30.0005, lng: 120.0002, height: 50 }]),
+      wp(Array.from({ length: 2001 }, (_, i) => ({ lat: 30.0002 + i / 1e7, lng: 120.0002, height: 50 }))),
+      `[{"__proto__":{"height":50},"lat":30.0002,"lng":120.0002},{"lat":30.0005,"lng":120.0002,"height":50}]`,
+      '{"waypoints":[]}',
+    ];
+    for (const [i, waypoints] of routes.entries()) {
+      const lang = i % 2 ? 'zh' : 'en';
+      const fields = { ...baselineOf('missionAdd'), name: 'imported', fence_id: fenceId, waypoints };
+      await judge('missionAdd', `waypoints #${i}`, await send('missionAdd', admin, fields, lang), lang, before, fields, problems);
+    }
+    expectNoProblems(problems);
+    // Every one refused: the tables are as they were.
+    expect(changedRows(before, await snapshot())).toEqual([]);
+    // The same calls take sound documents: the refusals above were the documents' doing.
+    const fence = await send('fenceAdd', admin, { name: 'imported', max_height: 120, boundary: ring([{ lat: 40, lng: 100 }, { lat: 40.001, lng: 100 }, { lat: 40.001, lng: 100.001 }]), sn_id: 'FUZZ-SN' }, 'en');
+    expect(fence.body.msg).toBe('Success');
+    const mission = await send('missionAdd', admin, { ...baselineOf('missionAdd'), name: 'imported', fence_id: fenceId }, 'en');
+    expect(mission.body.msg).toBe('Success');
+    await takeWrites();
+  });
+
   it('left no prototype polluted', () => {
     // The passes reached handlers: some calls accepted, some refused after validation.
     expect(stats.get(ResultCode.OK) ?? 0).toBeGreaterThan(50);
