@@ -136,6 +136,11 @@ describe('MEDIA_STORE=s3', () => {
     expect(whole.headers['content-type']).toBe('video/mp4');
     expect(whole.headers['accept-ranges']).toBe('bytes');
     expect(whole.rawPayload).toEqual(video);
+    // HEAD (players probe with it): the headers without the bytes.
+    const head = await other.inject({ method: 'HEAD', url: listed.preview_url });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-length']).toBe(String(video.length));
+    expect(head.rawPayload.length).toBe(0);
     const seek = await other.inject({ method: 'GET', url: listed.preview_url, headers: { range: 'bytes=4-' } });
     expect(seek.statusCode).toBe(206);
     expect(seek.headers['content-length']).toBe(String(video.length - 4));

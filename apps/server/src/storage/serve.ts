@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isValidKey, type ByteRange, type MediaStore } from './store.js';
 
@@ -67,6 +68,8 @@ export async function sendObject(request: FastifyRequest, reply: FastifyReply, s
   } else {
     void reply.header('content-length', info.size);
   }
-  if (request.method === 'HEAD') return reply.send();
+  // HEAD: the headers only, without fetching the object. An empty stream, not an empty body: Fastify's HEAD
+  // handling keeps the Content-Length set above for a stream and resets it to 0 for an empty body.
+  if (request.method === 'HEAD') return reply.send(Readable.from([]));
   return reply.send(await store.read(key, range ?? undefined));
 }
