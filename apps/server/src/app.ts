@@ -130,7 +130,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     bodyLimit: FORM_BODY_LIMIT,
-    trustProxy: config.trustProxy,
+    // One proxy hop only: the client address is the one our proxy appended to X-Forwarded-For, never an
+    // entry the client sent itself (it would pick its own address and slip past sign-in throttling).
+    // (A hop count would not do: this fastify treats a number as trusting nobody.)
+    trustProxy: config.trustProxy ? (_address: string, hop: number) => hop === 0 : false,
     // Per-request lines only at debug/trace; errors are logged by the handlers.
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
   });

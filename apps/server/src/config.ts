@@ -43,7 +43,7 @@
  * | S3_ACCESS_KEY_ID     | (SDK default chain)            | With MEDIA_STORE=s3: access key; set together with S3_SECRET_ACCESS_KEY, or neither to use the SDK's default credentials (environment, instance role). |
  * | S3_SECRET_ACCESS_KEY | (SDK default chain)            | With MEDIA_STORE=s3: secret key. |
  * | S3_FORCE_PATH_STYLE  | true with S3_ENDPOINT, else false | With MEDIA_STORE=s3: `true` for path-style URLs (host/bucket/key), which most self-hosted servers need. Any S3_* setting without MEDIA_STORE=s3 stops start-up. |
- * | TRUST_PROXY          | false                          | `true` when behind a reverse proxy / load balancer: the client address (used by sign-in throttling) is then taken from X-Forwarded-For. |
+ * | TRUST_PROXY          | false                          | `true` when behind a reverse proxy / load balancer: the client address (used by sign-in throttling and the audit log) is then the last X-Forwarded-For entry, the one that proxy appended (one trusted hop). |
  * | WEB_DIST             | apps/web/dist                  | Directory of the built web app, served under /nest/. Relative paths are resolved from the working directory; the default is found relative to this file. |
  * | LOG_LEVEL            | info                           | fatal, error, warn, info, debug, trace or silent. |
  */
