@@ -67,30 +67,31 @@ export class AlarmMonitor {
     if (transitions.length === 0) return;
     const at = d.telemetryAt ?? Date.now();
     for (const t of transitions) {
-      if (t.action === 'raise') this.enqueue(sn, () => this.raiseLasting(sn, t.kind, { kind: t.kind, value: t.value, detail: t.detail, at }));
-      else this.enqueue(sn, () => this.clear(sn, t.kind, at));
+      if (t.action === 'raise') void this.enqueue(sn, () => this.raiseLasting(sn, t.kind, { kind: t.kind, value: t.value, detail: t.detail, at }));
+      else void this.enqueue(sn, () => this.clear(sn, t.kind, at));
     }
   };
 
   private readonly onOnline = (sn: string, online: boolean, d: LiveDevice) => {
     const now = Date.now();
     if (online) {
-      this.enqueue(sn, () => this.clear(sn, 'offline_in_flight', now));
+      void this.enqueue(sn, () => this.clear(sn, 'offline_in_flight', now));
       return;
     }
     this.rules.resetCounts(sn);
     const flying = inAir(d.telemetry?.drone) || Boolean(recorders.get(this.deps)?.openOf(sn));
-    if (flying) this.enqueue(sn, () => this.raise(sn, { kind: 'offline_in_flight', value: null, detail: '', at: now }));
+    if (flying) void this.enqueue(sn, () => this.raise(sn, { kind: 'offline_in_flight', value: null, detail: '', at: now }));
   };
 
-  private readonly onEvent = (sn: string, m: LinkEnvelope) => {
+  /** One-off alarms from events: the event is acknowledged once the alarm is stored (else the device re-sends it). */
+  private readonly onEvent = (sn: string, m: LinkEnvelope, settle?: (stored: Promise<unknown>) => void) => {
     if (m.method === FlightMethod.FLOW_PROGRESS) {
       const flow = flowProgressSchema.safeParse(m.data);
       if (!flow.success || flow.data.state !== 'failed') return;
       const f = flow.data;
       const failed = f.steps.find((s) => s.state === 'failed') ?? f.steps[f.current];
       const step = failed?.step ?? '';
-      this.enqueue(sn, () =>
+      const stored = this.enqueue(sn, () =>
         this.raise(sn, {
           kind: 'flow_failed',
           value: f.error,
@@ -100,10 +101,11 @@ export class AlarmMonitor {
           flightId: f.flow_id,
         }),
       );
+      settle?.(stored);
     } else if (m.method === FlightMethod.ALTERNATE) {
       const a = alternateLandingEvent.safeParse(m.data);
       if (!a.success) return;
-      this.enqueue(sn, () =>
+      const stored = this.enqueue(sn, () =>
         this.raise(sn, {
           kind: 'alternate_landing',
           value: a.data.reason,
@@ -113,6 +115,7 @@ export class AlarmMonitor {
           flightId: a.data.flight_id || null,
         }),
       );
+      settle?.(stored);
     }
   };
 
@@ -146,13 +149,16 @@ export class AlarmMonitor {
     while (this.chains.size > 0) await Promise.allSettled([...this.chains.values()]);
   }
 
-  private enqueue(sn: string, job: () => Promise<void>): void {
+  /** Runs the job after the device's earlier ones; answers the job's own outcome (the chain goes on regardless). */
+  private enqueue(sn: string, job: () => Promise<void>): Promise<void> {
     const prev = this.chains.get(sn) ?? Promise.resolve();
-    const next = prev.then(job).catch((err: unknown) => this.log.warn({ err: (err as Error).message, sn }, 'alarm monitor: write failed'));
+    const run = prev.then(job);
+    const next = run.catch((err: unknown) => this.log.warn({ err: (err as Error).message, sn }, 'alarm monitor: write failed'));
     this.chains.set(sn, next);
     void next.then(() => {
       if (this.chains.get(sn) === next) this.chains.delete(sn);
     });
+    return run;
   }
 
   /** Where the device is: the drone while it flies, else the nest, else the drone, else its registered place. */

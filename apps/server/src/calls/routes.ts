@@ -17,6 +17,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { findLiveSession } from '../auth/sessions.js';
 import type { AppDeps } from '../deps.js';
+import { DATABASE_UNAVAILABLE_TEXT, isDatabaseUnavailable } from '../db/unavailable.js';
 import { STORAGE_FULL_TEXT, isStorageFull } from '../storage/store.js';
 import { FormBody, multipartFileLimit, readMultipart, removeUploads } from './body.js';
 import { CallError, envelope, httpStatusOf } from './errors.js';
@@ -138,6 +139,11 @@ async function runCall(
     if (isStorageFull(err)) {
       request.log.warn({ err, call: name }, 'call failed: storage full');
       return { code: ResultCode.SERVER_ERROR, lang, data: null, error: new CallError(ResultCode.SERVER_ERROR, (l) => STORAGE_FULL_TEXT[l]) };
+    }
+    // PostgreSQL stopped or unreachable: say so (the pool reconnects by itself once it is back).
+    if (isDatabaseUnavailable(err)) {
+      request.log.warn({ err: (err as Error).message, call: name }, 'call failed: database unavailable');
+      return { code: ResultCode.SERVER_ERROR, lang, data: null, error: new CallError(ResultCode.SERVER_ERROR, (l) => DATABASE_UNAVAILABLE_TEXT[l]) };
     }
     // Multipart limit errors and the like carry an HTTP status: map them like the app error handler.
     const status = (err as { statusCode?: number } | null)?.statusCode;

@@ -15,6 +15,7 @@ import {
 } from '@nest/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DeviceRow } from '../db/schema.js';
+import { DATABASE_UNAVAILABLE_TEXT, isDatabaseUnavailable } from '../db/unavailable.js';
 import type { AppDeps } from '../deps.js';
 import { buildCommand, navigationOf, type Needs } from './commands.js';
 import { firstFailure, holdAllows, inAir, preflight, type CheckFacts } from './checks.js';
@@ -51,8 +52,12 @@ export class Runtime implements FlightRuntime {
   private readonly stickSeq = new Map<string, number>();
   /** flight_id -> route id of the flights this instance launched (the log answers for older ones). */
   private readonly flights = new Map<string, string>();
-  private readonly onEvent = (sn: string, m: LinkEnvelope) => {
-    if (m.method === FlightMethod.MISSION_PROGRESS) void this.progress(sn, m.data).catch((err: unknown) => this.log.warn({ err, sn }, 'flight: breakpoint update failed'));
+  /** Breakpoints from mission progress: the event is acknowledged once stored (else the device re-sends it). */
+  private readonly onEvent = (sn: string, m: LinkEnvelope, settle?: (stored: Promise<unknown>) => void) => {
+    if (m.method !== FlightMethod.MISSION_PROGRESS) return;
+    const stored = this.progress(sn, m.data);
+    settle?.(stored);
+    void stored.catch((err: unknown) => this.log.warn({ err, sn }, 'flight: breakpoint update failed'));
   };
 
   constructor(
@@ -168,7 +173,9 @@ export class Runtime implements FlightRuntime {
       });
     } catch (err) {
       this.log.error({ err, cmd_id: head.cmd_id }, 'flight: command log insert failed');
-      return answerOf(head, refused(Reason.DEVICE_REFUSED), lang);
+      const answer = answerOf(head, refused(Reason.DEVICE_REFUSED), lang);
+      // Not sent, since it could not be logged first; the device refused nothing.
+      return isDatabaseUnavailable(err) ? { ...answer, msg: DATABASE_UNAVAILABLE_TEXT[lang] } : answer;
     }
     if (!claimed.fresh) {
       // The same cmd_id for another device is not a repeat: refuse rather than leak or re-send.

@@ -50,14 +50,17 @@ export class Maintenance {
   private sweepTimer: NodeJS.Timeout | null = null;
   /** Per operation: its changes are applied one after the other (events of one op arrive in bursts). */
   private readonly chains = new Map<string, Promise<unknown>>();
-  private readonly onEvent = (sn: string, m: LinkEnvelope) => {
+  /** The progress event is acknowledged once stored (else the device re-sends it). */
+  private readonly onEvent = (sn: string, m: LinkEnvelope, settle?: (stored: Promise<unknown>) => void) => {
     if (m.method !== MaintenanceMethod.PROGRESS) return;
     const parsed = maintProgressEvent.safeParse(m.data);
     if (!parsed.success) {
       this.log.warn({ sn, issues: parsed.error.issues.slice(0, 3) }, 'maintenance: bad progress event dropped');
       return;
     }
-    void this.progress(sn, parsed.data).catch((err: unknown) => this.log.warn({ err, sn }, 'maintenance: progress update failed'));
+    const stored = this.progress(sn, parsed.data);
+    settle?.(stored);
+    void stored.catch((err: unknown) => this.log.warn({ err, sn }, 'maintenance: progress update failed'));
   };
   private readonly onOnline = (sn: string, online: boolean, live: LiveDevice) => {
     void this.presence(sn, online, live).catch((err: unknown) => this.log.warn({ err, sn }, 'maintenance: presence update failed'));

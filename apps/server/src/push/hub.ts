@@ -34,6 +34,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { WebSocket, type RawData } from 'ws';
 import { decryptOaep } from '../auth/keys.js';
 import { findLiveSession, hashToken, liveSessionFunctions } from '../auth/sessions.js';
+import { DATABASE_UNAVAILABLE_TEXT, isDatabaseUnavailable } from '../db/unavailable.js';
 import type { AppDeps } from '../deps.js';
 import { inScope, sees, type Scope } from '../devices/directory.js';
 import { sharesOf } from '../groups/shares.js';
@@ -117,6 +118,9 @@ export class PushClient {
     this.send(code, msgId, null, key ? say(key, this.lang, params) : undefined);
   }
 }
+
+/** The database-unavailable text when that is why a frame failed, else undefined (the generic server error). */
+const unavailableText = (err: unknown, lang: Lang): string | undefined => (isDatabaseUnavailable(err) ? DATABASE_UNAVAILABLE_TEXT[lang] : undefined);
 
 const frameSize = (data: RawData): number =>
   Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : (data as ArrayBuffer | Buffer).byteLength;
@@ -313,7 +317,7 @@ export class PushHub {
         .then(() => this.handle(client, data, isBinary))
         .catch((err: unknown) => {
           this.log.error({ err }, 'push message failed');
-          client.send(ResultCode.SERVER_ERROR, 0);
+          client.send(ResultCode.SERVER_ERROR, 0, null, unavailableText(err, client.lang));
         });
     });
   }
@@ -559,7 +563,7 @@ export class PushHub {
       })
       .catch((err: unknown) => {
         this.log.error({ err }, 'push command failed');
-        client.send(ResultCode.SERVER_ERROR, msgId);
+        client.send(ResultCode.SERVER_ERROR, msgId, null, unavailableText(err, client.lang));
       });
   }
 

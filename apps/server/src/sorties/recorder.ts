@@ -108,7 +108,9 @@ export class SortieRecorder {
     private readonly opts: RecorderOptions = DEFAULT_RECORDER_OPTIONS,
   ) {}
 
-  private readonly onEvent = (sn: string, m: LinkEnvelope) => this.enqueue(sn, () => this.handleEvent(sn, m));
+  /** The device's event is acknowledged once stored (a failed write leaves it to the device's re-send). */
+  private readonly onEvent = (sn: string, m: LinkEnvelope, settle?: (stored: Promise<unknown>) => void) =>
+    settle?.(this.enqueue(sn, () => this.handleEvent(sn, m)));
   private readonly onTelemetry = (sn: string, d: LiveDevice) => this.track(sn, d);
   private offBus: (() => void) | null = null;
 
@@ -189,13 +191,16 @@ export class SortieRecorder {
     return this.flushing;
   }
 
-  private enqueue(sn: string, job: () => Promise<void>): void {
+  /** Runs the job after the device's earlier ones; answers the job's own outcome (the chain goes on regardless). */
+  private enqueue(sn: string, job: () => Promise<void>): Promise<void> {
     const prev = this.chains.get(sn) ?? Promise.resolve();
-    const next = prev.then(job).catch((err: unknown) => this.log.warn({ err: (err as Error).message, sn }, 'sortie recorder: event failed'));
+    const run = prev.then(job);
+    const next = run.catch((err: unknown) => this.log.warn({ err: (err as Error).message, sn }, 'sortie recorder: event failed'));
     this.chains.set(sn, next);
     void next.then(() => {
       if (this.chains.get(sn) === next) this.chains.delete(sn);
     });
+    return run;
   }
 
   private track(sn: string, d: LiveDevice): void {
@@ -337,7 +342,7 @@ export class SortieRecorder {
   async sweep(now = Date.now()): Promise<void> {
     const cutoff = now - this.opts.idleMs;
     for (const [sn, o] of this.open) {
-      if (o.heardAt < cutoff) this.enqueue(sn, () => this.close(sn, o.sortId, {}));
+      if (o.heardAt < cutoff) void this.enqueue(sn, () => this.close(sn, o.sortId, {}));
     }
     await Promise.allSettled([...this.chains.values()]);
   }
