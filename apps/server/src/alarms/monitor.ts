@@ -64,7 +64,8 @@ export class AlarmMonitor {
   private readonly onTelemetry = (sn: string, d: LiveDevice) => {
     if (!d.telemetry) return;
     const transitions = this.rules.evaluate(sn, d.telemetry, d.telemetryAt ?? Date.now());
-    if (transitions.length === 0) return;
+    // Every instance keeps the rules' state (it may take the device over); the device's owner acts.
+    if (transitions.length === 0 || !this.deps.live.link.owns(sn)) return;
     const at = d.telemetryAt ?? Date.now();
     for (const t of transitions) {
       if (t.action === 'raise') void this.enqueue(sn, () => this.raiseLasting(sn, t.kind, { kind: t.kind, value: t.value, detail: t.detail, at }));
@@ -74,6 +75,10 @@ export class AlarmMonitor {
 
   private readonly onOnline = (sn: string, online: boolean, d: LiveDevice) => {
     const now = Date.now();
+    if (!this.deps.live.link.owns(sn)) {
+      if (!online) this.rules.resetCounts(sn);
+      return;
+    }
     if (online) {
       void this.enqueue(sn, () => this.clear(sn, 'offline_in_flight', now));
       return;

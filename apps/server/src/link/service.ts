@@ -247,6 +247,14 @@ export class LinkService extends EventEmitter<LinkEvents> {
     this.client.publish(`${this.membersTopic}/${this.clientId}`, JSON.stringify({ at: Date.now() }), { qos: 1, retain: true });
   }
 
+  /**
+   * Whether this instance acts for the device: writes what its presence and telemetry imply (alarms, track
+   * points, maintenance outcomes) and handles its events. Always, without a cluster.
+   */
+  owns(sn: string): boolean {
+    return this.members ? this.members.owns(sn) : true;
+  }
+
   /** The cluster's live instances and device ownership; null without a cluster. */
   get cluster(): ClusterMembers | null {
     return this.members;

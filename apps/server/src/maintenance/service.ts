@@ -63,6 +63,8 @@ export class Maintenance {
     void stored.catch((err: unknown) => this.log.warn({ err, sn }, 'maintenance: progress update failed'));
   };
   private readonly onOnline = (sn: string, online: boolean, live: LiveDevice) => {
+    // What presence means for an operation is written once, by the device's owner.
+    if (!this.deps.live.link.owns(sn)) return;
     void this.presence(sn, online, live).catch((err: unknown) => this.log.warn({ err, sn }, 'maintenance: presence update failed'));
   };
 

@@ -212,7 +212,8 @@ export class SortieRecorder {
     if (!keepPoint(open.last, point)) return;
     if (open.last) open.distance += haversineDistance(open.last, point);
     open.last = point;
-    this.buffer.push({ sort_id: open.sortId, ...point });
+    // Every instance follows the flight (it may take the device over); its owner writes the track.
+    if (this.deps.live.link.owns(sn)) this.buffer.push({ sort_id: open.sortId, ...point });
   }
 
   private async handleEvent(sn: string, m: LinkEnvelope): Promise<void> {
