@@ -1,3 +1,4 @@
+import { isDeviceSn } from '@nest/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps.js';
 import { findDeviceBySn } from '../devices/store.js';
@@ -22,7 +23,8 @@ export function basicCredentials(header: string | undefined): { sn: string; pass
  */
 export async function authenticateDevice(deps: AppDeps, request: FastifyRequest): Promise<DeviceRow | null> {
   const cred = basicCredentials(request.headers.authorization);
-  if (!cred || cred.sn.length > 64) return null;
+  // Only what could be a device's sn reaches the database (a NUL in it would end the call in an error).
+  if (!cred || !isDeviceSn(cred.sn)) return null;
   const ok = samePassword(cred.password, deps.live.devicePassword(cred.sn));
   const row = deps.live.directory.get(cred.sn) ?? (await findDeviceBySn(deps.db, cred.sn));
   if (!ok || !row || Number(row.enabled) !== 1 || Number(row.state) !== 10) return null;

@@ -81,6 +81,8 @@ export async function registerMediaUpload(app: FastifyInstance, deps: AppDeps, h
       if (!/^\d{1,15}$/.test(String(request.headers['upload-offset'] ?? '')) || !Number.isSafeInteger(offset)) {
         throw new Refusal(400, 'bad_offset_header');
       }
+      // An id no start request could have made is not looked up (nor put in a path): a NUL in it would end in a database error.
+      if (!mediaUploadStart.shape.media_id.safeParse(request.params.media_id).success) throw new Refusal(404, 'not_found');
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       return uploads.append(devices.get(request)!, request.params.media_id, offset, body);
     });
