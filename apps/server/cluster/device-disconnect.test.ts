@@ -1,0 +1,86 @@
+/**
+ * Fault: a drone's link drops in the air (the simulator's connection dies; the broker publishes its
+ * last-will). Presence goes offline at once, the offline-in-flight alarm is raised, commands answer
+ * "offline" at once without being sent, and the open sortie stays open; when the link comes back the
+ * alarm clears and the same sortie goes on recording the same flight.
+ */
+import { PushMsgId, Reason, ResultCode, SERVER_MQTT_USER, topicOf } from '@nest/contracts';
+import { randomUUID } from 'node:crypto';
+import type { MqttClient } from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadOrCreateLinkSecrets } from '../src/link/credentials.js';
+import type { SimFleet } from '../src/link/simulator.js';
+import { hasMosquitto } from '../test/infra.js';
+import { addPatrolRoute, live, mqttConnect, until, type PushSocket } from '../test/live.js';
+import { HOME, request, startStack, type Stack } from './stack.js';
+
+const SN = 'DC-1';
+type Mission = { flight_id: string; state: string; waypoint_index: number };
+const missionOf = (f: { data: unknown }) => (f.data as { mission: Mission | null }).mission;
+
+describe.runIf(hasMosquitto())('fault: device disconnect mid-flight', () => {
+  let stack: Stack;
+  let fleet: SimFleet;
+  let spy: MqttClient;
+  const sent: string[] = [];
+
+  beforeAll(async () => {
+    stack = await startStack();
+    fleet = await stack.fly([SN]);
+    const secrets = await loadOrCreateLinkSecrets(stack.dataDir);
+    spy = (await mqttConnect(stack.broker.url, { username: SERVER_MQTT_USER, password: secrets.serverPassword, clientId: 'command-spy' })).client!;
+    spy.on('message', (_topic, payload) => sent.push((JSON.parse(payload.toString()) as { tid: string }).tid));
+    await spy.subscribeAsync(topicOf(SN, 'commands'), { qos: 1 });
+  });
+  afterAll(async () => {
+    spy?.end(true);
+    await stack?.close();
+  });
+
+  it('goes offline with an alarm, refuses commands at once, and the sortie goes on after the link returns', async () => {
+    const l = () => live(stack.server);
+    const route = await addPatrolRoute(stack.server.db, SN, HOME);
+    const watch: PushSocket = await stack.socket(SN);
+    const launch = await request(watch, PushMsgId.CONTROL, { sn_id: SN, cmd_type: 8, action_cmd: 1, value: route });
+    expect(launch.code, JSON.stringify(launch)).toBe(ResultCode.OK);
+    const flightId = (launch.data as { flight_id: string }).flight_id;
+    await watch.wait((f) => f.msg_id === PushMsgId.MISSION_PROGRESS && (missionOf(f)?.waypoint_index ?? 0) >= 1, 90_000);
+    const sortie = await stack.server.db.selectFrom('sorties').select('id').where('flight_id', '=', flightId).executeTakeFirstOrThrow();
+
+    const t0 = Date.now();
+    fleet.inject(SN, 'offline');
+    await until(() => !l().link.isOnline(SN), 3000, 'offline (last-will)');
+    const alarm = () =>
+      stack.server.db.selectFrom('alarms').select(['id', 'cleared_at']).where('sn_id', '=', SN).where('kind', '=', 'offline_in_flight').executeTakeFirst();
+    await until(async () => (await alarm()) !== undefined, 5000, 'offline-in-flight alarm');
+    expect((await alarm())!.cleared_at).toBeNull();
+    expect(Date.now() - t0).toBeLessThan(5000);
+
+    // A command to it: "offline" at once, nothing published.
+    const before = sent.length;
+    const cmdId = randomUUID();
+    const t1 = Date.now();
+    const pause = await request(watch, PushMsgId.PROCESS_CONTROL, { sn_id: SN, control_cmd: 1, cmd_id: cmdId });
+    expect(Date.now() - t1).toBeLessThan(1000);
+    expect(pause).toMatchObject({ code: ResultCode.PUSH_FAILED, data: { outcome: 'offline', reason: Reason.OFFLINE } });
+    expect(sent.slice(before)).not.toContain(cmdId);
+
+    // The sortie stays open while the drone is out of touch.
+    const open = async () => (await stack.server.db.selectFrom('sorties').select('end_time').where('id', '=', sortie.id).executeTakeFirstOrThrow()).end_time === null;
+    expect(await open()).toBe(true);
+
+    const back = Date.now();
+    fleet.clear(SN, 'offline');
+    await until(() => l().link.isOnline(SN), 15_000, 'back online');
+    await until(async () => (await alarm())?.cleared_at != null, 10_000, 'alarm cleared');
+    // Same flight, same sortie: progress and track go on.
+    await watch.wait((f) => f.msg_id === PushMsgId.MISSION_PROGRESS && f.at > back && missionOf(f)?.flight_id === flightId, 20_000);
+    await until(
+      async () => (await stack.server.db.selectFrom('sortie_track').select('t').where('sort_id', '=', sortie.id).where('t', '>', back).execute()).length >= 2,
+      20_000,
+      'track points after the return',
+    );
+    expect(await open()).toBe(true);
+    expect(await stack.server.db.selectFrom('sorties').select('id').where('sn_id', '=', SN).execute()).toHaveLength(1);
+  });
+});
