@@ -23,6 +23,15 @@ import { samePassword } from '../link/credentials.js';
  *   must be its sn or start with `<sn>-`, so no client can take over another's session;
  * - no MQTT packet may exceed MAX_PACKET_BYTES: the connection is cut as soon as a larger one is announced.
  */
+/**
+ * Messages aedes delivers at once. Its default (100) was exhausted at 2,000 devices at 1 Hz
+ * (bench/fleet-soak.ts): while a subscriber's socket waits for `drain` (the server's own link client when
+ * its event loop is busy, a second full subscriber) each message holds a slot, the rest queue up, the
+ * queue's O(n) shift() took an eighth of the server's CPU, and draining it recursively overflowed the stack
+ * (RangeError in mqemitter `released`). Room for a few seconds of such a fleet.
+ */
+export const BROKER_CONCURRENCY = 10_000;
+
 export interface EmbeddedBroker {
   readonly aedes: Aedes;
   readonly host: string;
@@ -182,6 +191,7 @@ class PacketSizeGuard extends Duplex {
 export async function startEmbeddedBroker(opts: { host: string; port: number; auth?: BrokerAuth }): Promise<EmbeddedBroker> {
   const auth = opts.auth ?? null;
   const aedes = await Aedes.createBroker({
+    concurrency: BROKER_CONCURRENCY,
     authenticate: authenticator(auth),
     authorizePublish: (client, packet, callback) => {
       // client null: the broker's own publications (e.g. retained clean-up).
