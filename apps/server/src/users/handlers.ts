@@ -76,10 +76,15 @@ function accessChange(target: UserRow, patch: UserUpdate, passwordReset: boolean
   return Object.keys(change).length > 0 ? { account: target.phone, ...change } : null;
 }
 
-/** A user the caller may manage: any for a super administrator, else one of the same company who is not a super administrator. */
+/**
+ * A user the caller may manage: any for a super administrator, else one of the same company who is not a
+ * super administrator. Another company's user does not exist for the caller (NOT_FOUND_OBJECT, as for an
+ * unknown id), so a user id cannot be probed across companies.
+ */
 function checkManageable(caller: Caller, target: UserRow): void {
   if (isSuper(caller.funList)) return;
-  if (target.company_id !== caller.user.company_id || isSuper(parseFunList(target.fun_list))) throw new CallError(ResultCode.NO_PERMISSION);
+  if (target.company_id !== caller.user.company_id) throw new CallError(ResultCode.NOT_FOUND_OBJECT);
+  if (isSuper(parseFunList(target.fun_list))) throw new CallError(ResultCode.NO_PERMISSION);
 }
 
 /**

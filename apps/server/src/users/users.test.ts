@@ -237,7 +237,8 @@ describe('/user/edit: other users', () => {
     expect((await grant(['unknown_function'])).body).toMatchObject({ code: ResultCode.BAD_REQUEST, msg: 'The function unknown_function does not exist' });
 
     const foreign = await addUser(server, { companyId: 'zrhk' });
-    expect((await editor.call('userEdit', await editFields(foreign.u_id, { nick: 'X' }))).status).toBe(401);
+    // Another company's user does not exist for the editor.
+    expect((await editor.call('userEdit', await editFields(foreign.u_id, { nick: 'X' }))).body.code).toBe(ResultCode.NOT_FOUND_OBJECT);
     const superTarget = await addUser(server, { funList: ['super_administrator'] });
     expect((await editor.call('userEdit', await editFields(superTarget.u_id, { nick: 'X' }))).status).toBe(401);
     // Moving a user to another company needs super_administrator.
@@ -555,10 +556,9 @@ describe('/user/delete and /user/recover', () => {
     const foreign = await addUser(server, { companyId: 'zrhk' });
     const superUser = await addUser(server, { funList: ['super_administrator'] });
     const colleague = await addUser(server);
-    for (const u_id of [foreign.u_id, superUser.u_id]) {
-      expect((await manager.call('userDelete', { u_id })).status).toBe(401);
-      expect((await findUserById(server.db, u_id))!.state).toBe(10);
-    }
+    expect((await manager.call('userDelete', { u_id: foreign.u_id })).body.code).toBe(ResultCode.NOT_FOUND_OBJECT);
+    expect((await manager.call('userDelete', { u_id: superUser.u_id })).status).toBe(401);
+    for (const u_id of [foreign.u_id, superUser.u_id]) expect((await findUserById(server.db, u_id))!.state).toBe(10);
     expect((await manager.call('userDelete', { u_id: colleague.u_id })).body.code).toBe(ResultCode.OK);
     expect((await manager.call('userRecover', { u_id: colleague.u_id })).body.code).toBe(ResultCode.OK);
     const lister = await userClient(server, { funList: ['user_list'] });
