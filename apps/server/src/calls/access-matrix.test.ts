@@ -8,7 +8,7 @@ import { SUPER_ADMINISTRATOR, browserPayload, startTestServer, userClient, type 
  * - nobody (no token), and by a user whose session has expired: 40263 for every call that is not public;
  * - a user without the call's function: NO_PERMISSION with HTTP 401 for every call guarded by a function;
  * - a user holding exactly that function, and a super administrator: never refused for access.
- * Company scope depends on each call's object and is tested in each module's own tests.
+ * The other-company column (a user of another company holding the function) is company-scope.test.ts.
  */
 const NAMES = Object.keys(calls) as CallName[];
 const ACCESS_REFUSALS: readonly number[] = [ResultCode.LOGIN_EXPIRED, ResultCode.NO_PERMISSION];

@@ -19,8 +19,11 @@ import { adminClient, startTestServer, userClient, type Fields, type TestClient,
  * test fails on it at run time too.
  */
 type Scope =
-  /** Names no object of a company (own account, global catalogues, lists scoped to the caller's company). */
-  | { none: string }
+  /**
+   * Names no object of a company (own account, global catalogues, lists scoped to the caller's company).
+   * `probe`: fields of a harmless read whose answer must hold nothing of company A.
+   */
+  | { none: string; probe?: Fields }
   /** Names an object of company A: fields to send, and the expected code (default NOT_FOUND_OBJECT). */
   | { fields: (a: World) => Fields; code?: number; filtered?: true };
 
@@ -68,8 +71,8 @@ const SCOPES: Record<CallName, Scope> = {
   teamAdd: { fields: (a) => ({ name: 'B dept', parent_id: a.deptId }), code: ResultCode.BAD_REQUEST },
   teamEdit: { fields: (a) => ({ id: a.deptId, name: 'B renamed', state: 10 }) },
   teamDelete: { fields: (a) => ({ id: a.deptId }) },
-  auditList: { none: "the caller's company only (audit tests)" },
-  deviceList: { none: "the caller's company's devices only (devices tests)" },
+  auditList: { none: "the caller's company only", probe: { size: 200 } },
+  deviceList: { none: "the caller's company's devices only", probe: {} },
   userGetDeviceType: { none: 'global catalogue' },
   deviceAdd: { fields: () => ({ type: 'alone', uav_name: 'B drone', sn_id: 'ZB-NEW', company: 'wk' }), code: ResultCode.NO_PERMISSION },
   deviceEdit: { fields: (a) => ({ id: a.deviceId, type: 'alone', uav_name: 'B renamed', sn_id: a.sn }) },
@@ -83,7 +86,7 @@ const SCOPES: Record<CallName, Scope> = {
   deviceRtk: { fields: (a) => ({ sn_id: a.sn, url: 'rtk.example.com', port: 2101, mount_point: 'M', user: 'u', password: 'p' }) },
   deviceLog: { fields: (a) => ({ sn_id: a.sn }) },
   deviceOps: { fields: (a) => ({ sn_id: a.sn }) },
-  insRanking: { none: "the caller's company's figures only (stats tests)" },
+  insRanking: { none: "the caller's company's figures only", probe: {} },
   resultList: { fields: (a) => ({ sn_id: a.sn }), code: ResultCode.OK, filtered: true },
   resultZip: { fields: (a) => ({ ids: a.resultId }) },
   resultDeleteOne: { fields: (a) => ({ id: a.resultId }) },
@@ -121,7 +124,7 @@ const SCOPES: Record<CallName, Scope> = {
   deviceTypeAdd: { none: 'global catalogue' },
   deviceTypeEdit: { none: 'global catalogue' },
   deviceTypeList: { none: 'global catalogue' },
-  comGetList: { none: "the caller's company's groups only (groups tests)" },
+  comGetList: { none: "the caller's company's groups only", probe: {} },
   comGetOne: { fields: (a) => ({ id: a.groupId }) },
   // Devices are checked within the caller's company: "does not exist or is not your company's".
   comAdd: { fields: (a) => ({ name: 'B group', device_ids: a.sn, user_ids: '[]' }), code: ResultCode.BAD_REQUEST },
@@ -129,7 +132,7 @@ const SCOPES: Record<CallName, Scope> = {
   linkStats: { fields: (a) => ({ sn_id: a.sn }) },
   deviceNavEnv: { fields: (a) => ({ sn_id: a.sn }) },
   mapDown: { none: "creates a job in the caller's company" },
-  mapDownList: { none: "the caller's company's jobs only (maps tests)" },
+  mapDownList: { none: "the caller's company's jobs only", probe: {} },
   mapDownCancel: { fields: (a) => ({ id: a.mapJobId }) },
   videoUserList: { fields: (a) => ({ sn_id: a.sn }), code: ResultCode.OK, filtered: true },
   videoDeviceTypeList: { none: 'global catalogue' },
@@ -164,6 +167,7 @@ const TABLES = [
 
 let server: TestServer;
 let world: World;
+let superAdmin: TestClient;
 const holders = new Map<string, TestClient>();
 
 async function snapshot(): Promise<string> {
@@ -182,6 +186,7 @@ async function must<D>(c: TestClient, name: CallName, fields: Fields): Promise<D
 beforeAll(async () => {
   server = await startTestServer();
   const admin = await adminClient(server);
+  superAdmin = admin;
   const now = nowSeconds();
   const device = await must<{ id: string; sn_id: string }>(admin, 'deviceAdd', { type: 'alone', uav_name: `${MARK} drone`, sn_id: 'ZA-1', uav_sn: 'ZA-1' });
   const dept = await must<{ id: string }>(admin, 'teamAdd', { name: `${MARK} dept`, in_com_id: 'wk' });
@@ -221,7 +226,18 @@ afterAll(async () => server?.close());
 const NAMES = Object.keys(calls) as CallName[];
 const OBJECT_CALLS = NAMES.filter((n) => SCOPES[n] && 'fields' in SCOPES[n]);
 
+const PROBES = NAMES.filter((n) => SCOPES[n] && 'probe' in SCOPES[n] && SCOPES[n].probe);
+
 describe('authorization matrix: a user of another company', () => {
+  it.each(PROBES)('%s: lists nothing of company A', async (name) => {
+    const scope = SCOPES[name] as Extract<Scope, { none: string }>;
+    const res = await holders.get(calls[name].access)!.call(name, scope.probe!);
+    expect(res.body.code, JSON.stringify(res.body)).toBe(ResultCode.OK);
+    expect(JSON.stringify(res.body)).not.toContain(MARK);
+    // The same read by a super administrator does show A's objects, so the probe can see a leak.
+    expect(JSON.stringify((await superAdmin.call(name, scope.probe!)).body)).toContain(MARK);
+  });
+
   it('has an entry for every registry call (a new call must say whether it names a company object)', () => {
     expect(NAMES.filter((n) => !(n in SCOPES))).toEqual([]);
     expect(Object.keys(SCOPES).filter((n) => !(n in calls))).toEqual([]);
