@@ -11,6 +11,7 @@ import { dummyHash } from './auth/passwords.js';
 import { FORM_BODY_LIMIT, MAX_FIELDS, MAX_FILES, MULTIPART_FIELD_LIMIT, parseForm } from './calls/body.js';
 import { envelope, httpStatusOf } from './calls/errors.js';
 import { headerLang, registerCalls } from './calls/routes.js';
+import { refuseNulInUrls } from './calls/url-guard.js';
 import type { Handlers } from './calls/types.js';
 import { openDatabase, type DatabaseHandle } from './db/index.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -192,6 +193,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       options: { maxPayload: PUSH_MAX_FRAME_BYTES * 16 },
     });
     registerSecurityHeaders(app);
+    refuseNulInUrls(app);
 
     app.setErrorHandler((err: FastifyError, request, reply) => {
       const code = errorCode(err);
