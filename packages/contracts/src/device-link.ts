@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { cameraSettingsSchema, flowProgressSchema, missionProgressSchema } from './flight.js';
+import { jsonHasNul } from './form.js';
 
 /**
  * The device link (MQTT) between the server and nests / drones, version 1. Written down for people in
@@ -175,11 +176,15 @@ export function parseLinkMessage(payload: Uint8Array | string):
   const size = typeof payload === 'string' ? payload.length : payload.byteLength;
   if (size > LINK_MAX_MESSAGE_BYTES) return { ok: false, reason: `message too large (${size} bytes)` };
   let json: unknown;
+  const text = typeof payload === 'string' ? payload : new TextDecoder().decode(payload);
   try {
-    json = JSON.parse(typeof payload === 'string' ? payload : new TextDecoder().decode(payload));
+    json = JSON.parse(text);
   } catch {
     return { ok: false, reason: 'not JSON' };
   }
+  // No text a device sends may hold NUL: PostgreSQL cannot store it, so an event carrying one could never
+  // be stored, nor acknowledged, and would be re-sent forever.
+  if (text.includes('\\u0000') && jsonHasNul(json)) return { ok: false, reason: 'NUL character' };
   const parsed = linkEnvelope.safeParse(json);
   if (!parsed.success) return { ok: false, reason: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
   return { ok: true, message: parsed.data as LinkEnvelope };

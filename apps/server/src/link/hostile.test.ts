@@ -204,6 +204,32 @@ describe('hostile device messages', () => {
     expect(({} as Record<string, unknown>).nest).toBeUndefined();
   });
 
+  it('NUL in otherwise valid data (it could never be stored, so never acknowledged) is dropped as a bad envelope', async () => {
+    const fuzz = await device(FUZZ);
+    await fuzz.subscribe(`nest/v1/${FUZZ}/events_reply`);
+    const before = { bad: stats().dropped.bad_envelope ?? 0, errors: stats().dropped.error ?? 0 };
+    const events: string[] = [];
+    const onEvent = (sn: string, m: { tid: string }) => sn === FUZZ && events.push(m.tid);
+    live(server).link.on('event', onEvent);
+    await writes.take();
+    const nul = [
+      envelope(FlightMethod.FLIGHT_START, { ...VALID_EVENTS[FlightMethod.FLIGHT_START]!.data, flight_id: 'F\u0000' }, 'nul-1'),
+      envelope(FlightMethod.MISSION_PROGRESS, { ...VALID_EVENTS[FlightMethod.MISSION_PROGRESS]!.data, mission_id: '\u0000' }, 'nul-2'),
+      envelope(MaintenanceMethod.PROGRESS, { ...VALID_EVENTS[MaintenanceMethod.PROGRESS]!.data, op_id: 'O\u0000' }, 'nul-3'),
+    ];
+    // JSON.stringify writes each NUL as the escape \u0000, as a device's JSON library would.
+    for (const m of nul) await fuzz.publish('events', JSON.stringify(m), { qos: 1 });
+    await fuzz.publish('state', JSON.stringify(envelope('state', { video: { streaming: false }, note: 'a\u0000' })), { qos: 1 });
+    await fuzz.publish('events', JSON.stringify(envelope('x', { code: 'x\u0000' }, 'nul-4')), { qos: 1 });
+    await until(() => (stats().dropped.bad_envelope ?? 0) - before.bad >= 5, 3000, 'NUL messages dropped');
+    await writes.settle();
+    live(server).link.off('event', onEvent);
+    expect(events).toEqual([]);
+    expect(await writes.take()).toEqual([]);
+    expect(stats().dropped.error ?? 0).toBe(before.errors);
+    expect(fuzz.received.filter((r) => r.topic.endsWith('events_reply'))).toEqual([]);
+  });
+
   it('wrong topics (published by a client allowed to: the server user) are dropped as bad topics', async () => {
     const before = { bad: stats().dropped.bad_topic ?? 0, unknown: stats().dropped.unknown_device ?? 0, errors: stats().dropped.error ?? 0 };
     const topics = [`nest/v1/${FUZZ}/unknown`, `nest/v1/${FUZZ}/telemetry/extra`, 'nest/v1//telemetry', `nest/v2/${FUZZ}/telemetry`, `nest/v1/${FUZZ}/commands`, `nest/v1/${FUZZ}/events_reply`, 'nest/v1/__proto__/telemetry', `nest/v1/${'S'.repeat(500)}/telemetry`];
