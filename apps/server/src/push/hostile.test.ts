@@ -91,7 +91,7 @@ const verifyData = async (c: TestClient) => ({ token: c.token, app_ids: APP_IDS,
 
 const HOSTILE_KEYS = ['__proto__', 'constructor', 'prototype'];
 const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
-  fc.constantFrom(null, true, 0, -1, 1e308, -1e308, 'NaN', 'Infinity', '', 'PUSH-FUZZ', 'x'.repeat(300), [], {}, [1, 2]),
+  fc.constantFrom(null, true, 0, -1, 1e308, -1e308, 'NaN', 'Infinity', '', 'PUSH-FUZZ', 'PUSH\u0000FUZZ', '\u0000', 'x'.repeat(300), [], {}, [1, 2]),
   fc.string({ maxLength: 10 }),
   fc.integer(),
   fc.double(),
