@@ -1,12 +1,16 @@
 /**
  * The test infrastructure the cluster and fault tests stand on (test/infra.ts): a PostgreSQL that stops
  * and starts again on the same port with its data, and a Mosquitto whose restart keeps retained messages
- * (persistence) and whose refresh admits devices registered after it started.
+ * (persistence) and whose refresh admits devices registered after it started. Also the server's pool
+ * against a frozen PostgreSQL: a new connection gives up after the connect timeout instead of hanging.
  */
 import { SERVER_MQTT_USER, topicOf } from '@nest/contracts';
 import type { MqttClient } from 'mqtt';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { DB_CONNECT_TIMEOUT_MS, openDatabase } from '../src/db/index.js';
+import { isDatabaseUnavailable } from '../src/db/unavailable.js';
 import { loadOrCreateLinkSecrets } from '../src/link/credentials.js';
 import { startTestServer, tempDir, type TestServer } from '../test/helpers.js';
 import { createDatabase, hasMosquitto, startMosquitto, startPostgres, type MosquittoBroker, type PostgresCluster } from '../test/infra.js';
@@ -50,6 +54,22 @@ describe.runIf(hasMosquitto())('test infrastructure: PostgreSQL and Mosquitto th
     await expect(query(databaseUrl, 'SELECT 1')).rejects.toThrow(/ECONNREFUSED|connect/);
     await cluster.start();
     expect(await query(databaseUrl, 'SELECT n FROM infra_probe')).toEqual([{ n: 7 }]);
+  });
+
+  it('a frozen PostgreSQL (connection accepted, never answered) fails a new connection after the connect timeout, as "database unavailable"', async () => {
+    const { db } = openDatabase({ databaseUrl, dataDir: server.dataDir });
+    await cluster.freeze();
+    try {
+      const t0 = Date.now();
+      const err = await sql`SELECT 1`.execute(db).then(() => null, (e: unknown) => e);
+      expect(isDatabaseUnavailable(err), String(err)).toBe(true);
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(DB_CONNECT_TIMEOUT_MS - 500);
+      expect(Date.now() - t0).toBeLessThan(DB_CONNECT_TIMEOUT_MS + 5000);
+    } finally {
+      await cluster.thaw();
+    }
+    expect((await sql<{ one: number }>`SELECT 1 AS one`.execute(db)).rows).toEqual([{ one: 1 }]);
+    await db.destroy();
   });
 
   it('Mosquitto keeps retained messages across a restart (persistence on)', async () => {

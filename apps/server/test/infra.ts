@@ -14,7 +14,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chown, mkdtemp, rm } from 'node:fs/promises';
+import { chown, mkdtemp, readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,6 +49,10 @@ export interface PostgresCluster {
   stop(): Promise<void>;
   /** Starts it again: same data directory, same port. */
   start(): Promise<void>;
+  /** Freezes the postmaster (SIGSTOP): connections are accepted by the kernel but never answered. */
+  freeze(): Promise<void>;
+  /** Lets a frozen postmaster go on (SIGCONT). */
+  thaw(): Promise<void>;
   /** Stops it and removes the data directory. */
   close(): Promise<void>;
 }
@@ -87,10 +91,17 @@ export async function startPostgres(): Promise<PostgresCluster> {
     await exec('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
   };
   await start();
+  const postmaster = async () => Number((await readFile(path.join(data, 'postmaster.pid'), 'utf8')).split('\n')[0]);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     start,
     stop,
+    freeze: async () => {
+      process.kill(await postmaster(), 'SIGSTOP');
+    },
+    thaw: async () => {
+      process.kill(await postmaster(), 'SIGCONT');
+    },
     close: async () => {
       await exec('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
       await rm(dir, { recursive: true, force: true });

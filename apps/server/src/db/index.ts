@@ -14,6 +14,8 @@ export interface DatabaseHandle {
 }
 
 export const SQLITE_FILE = 'nest.sqlite';
+/** How long a new PostgreSQL connection may take before the query fails as "database unavailable". */
+export const DB_CONNECT_TIMEOUT_MS = 10_000;
 
 /** int8 (bigint: our time columns, COUNT(*)) as a JS number; values stay far below 2^53. */
 const INT8_OID = 20;
@@ -30,7 +32,9 @@ const pgTypes = {
  */
 export function openDatabase(opts: { databaseUrl: string | null; dataDir: string }): DatabaseHandle {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10, types: pgTypes });
+    // A database host that accepts the connection but never answers (frozen, half-open network) fails the
+    // connect after DB_CONNECT_TIMEOUT_MS instead of holding the request forever.
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10, types: pgTypes, connectionTimeoutMillis: DB_CONNECT_TIMEOUT_MS });
     // An idle client losing its connection must not crash the process; the next query reconnects.
     pool.on('error', () => undefined);
     return { kind: 'postgres', db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }) };
