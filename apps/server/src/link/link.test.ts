@@ -211,4 +211,34 @@ describe('commands and events', () => {
     expect(reply).toMatchObject({ v: 1, tid: 'evt-1', method: 'alarm', data: { result: 0 } });
     expect(events).toEqual(['evt-1']);
   });
+
+  it('acknowledges an event only once its listeners stored it; a failed store is not acknowledged and the re-send is handled afresh', async () => {
+    const d = await device('LK-EVT');
+    await d.subscribe(topicOf('LK-EVT', 'events_reply'));
+    const replies = () => d.received.filter((r) => r.topic === topicOf('LK-EVT', 'events_reply') && r.payload.toString().includes('evt-store'));
+    let attempt = 0;
+    let release!: () => void;
+    const listener = (sn: string, m: { tid: string }, settle: (p: Promise<unknown>) => void) => {
+      if (sn !== 'LK-EVT' || m.tid !== 'evt-store') return;
+      attempt++;
+      // The first store fails (database down); the second waits until the test lets it finish.
+      settle(attempt === 1 ? Promise.reject(new Error('database down')) : new Promise<void>((resolve) => (release = resolve)));
+    };
+    live(server).link.on('event', listener);
+    try {
+      const ev = envelope('alarm', { code: 'low_battery', level: 30 }, 'evt-store');
+      await d.publish('events', ev, { qos: 1 });
+      await until(() => attempt === 1, 2000, 'first delivery');
+      await sleep(300);
+      expect(replies()).toEqual([]);
+      await d.publish('events', ev, { qos: 1 });
+      await until(() => attempt === 2, 2000, 'the re-send handled afresh');
+      await sleep(300);
+      expect(replies()).toEqual([]);
+      release();
+      await until(() => replies().length === 1, 2000, 'acknowledged once stored');
+    } finally {
+      live(server).link.off('event', listener);
+    }
+  });
 });
