@@ -1,4 +1,4 @@
-import { PERMANENT_END_TIME, ResultCode, calls, type CallName } from '@nest/contracts';
+import { MapDownloadState, PERMANENT_END_TIME, ResultCode, calls, type CallName } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowSeconds } from '../db/index.js';
 import { findUserById } from '../users/store.js';
@@ -207,7 +207,7 @@ beforeAll(async () => {
     .insertInto('map_downloads')
     .values({
       id: mapJobId, company_id: 'wk', name: `${MARK} area`, min_lat: 22.5, min_lng: 114, max_lat: 22.51, max_lng: 114.01, min_zoom: 1, max_zoom: 2,
-      total: 10, done: 0, state: 0, error: '', claimed_by: 'reserved', claimed_at: now + 50_000, u_id: '', create_time: now, modified_time: now,
+      total: 10, done: 0, state: MapDownloadState.WAITING, error: '', claimed_by: 'reserved', claimed_at: now + 50_000, u_id: '', create_time: now, modified_time: now,
     })
     .execute();
   world = {
