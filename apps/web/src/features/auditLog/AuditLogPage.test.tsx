@@ -35,11 +35,13 @@ describe('security audit screen', () => {
     expect(screen.getByText('拒绝')).toBeTruthy();
     expect(screen.getByText('未登录')).toBeTruthy();
     expect(screen.getByText('Alice')).toBeTruthy();
-    expect(screen.getByText('{"reason":"wrong_password"}')).toBeTruthy();
+    expect(screen.getByText('密码错误')).toBeTruthy();
+    expect(screen.getByText('功能: +menu_home')).toBeTruthy();
     act(() => applyLang('en'));
     await waitFor(() => expect(screen.getByText('Sign-in failed')).toBeTruthy());
     expect(screen.getByText('User access changed')).toBeTruthy();
     expect(screen.getByText('Refused')).toBeTruthy();
+    expect(screen.getByText('Wrong password')).toBeTruthy();
     expect(call).toHaveBeenCalledWith('auditList', { page: 0, size: 20 });
   });
 

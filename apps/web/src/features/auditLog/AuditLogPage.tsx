@@ -6,12 +6,11 @@ import { AUDIT_KINDS, AUDIT_RETENTION_DAYS, type AuditEntry, type AuditKind } fr
 import { AdminPage, tablePagination, usePagedList } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
+import { describeDetail } from './detail';
 import { auditKindKey } from './messages';
 
 const PAGE_SIZE = 20;
 
-/** The detail JSON in one line (the server never stores passwords or tokens in it). */
-const detailText = (d: Record<string, unknown>): string => (Object.keys(d).length === 0 ? '--' : JSON.stringify(d));
 
 /** auditLog: the security audit log of the caller's company (a super administrator: every company), newest first. */
 export default function AuditLogPage(): ReactNode {
@@ -45,11 +44,10 @@ export default function AuditLogPage(): ReactNode {
       title: t('auditLog.col.detail'),
       key: 'detail',
       ellipsis: true,
-      render: (_, e) => (
-        <Typography.Text code style={{ fontSize: 12 }} title={detailText(e.detail)}>
-          {detailText(e.detail)}
-        </Typography.Text>
-      ),
+      render: (_, e) => {
+        const text = describeDetail(e.detail, t);
+        return <span title={text}>{text}</span>;
+      },
     },
   ];
 
