@@ -264,7 +264,7 @@ export function clientsRole(): void {
   }
 
   /** The soak's steady traffic of one socket: heartbeats, gimbal commands, pilot cycles. */
-  function drive(ws: WebSocket, index: number, plan: SocketPlan, heartbeatMs: number | undefined): void {
+  function drive(ws: WebSocket, index: number, plan: SocketPlan, heartbeatMs: number | undefined, heartbeats: boolean[]): void {
     const send = (msgId: number, data: Record<string, unknown>) => {
       if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ msg_id: msgId, tms: Date.now(), version: 0, data }));
     };
@@ -292,6 +292,7 @@ export function clientsRole(): void {
     if (heartbeatMs) {
       every(heartbeatMs, phase, () => {
         if (counting) stats.heartbeats.sent++;
+        heartbeats.push(counting);
         send(PushMsgId.HEARTBEAT, {});
       });
     }
@@ -329,6 +330,8 @@ export function clientsRole(): void {
           ws.send(JSON.stringify({ msg_id: msgId, tms: Date.now(), version: 0, data }));
         });
       const date310 = plan.date310 !== false;
+      /** Heartbeats sent and not answered yet, in order: counted or not. */
+      const heartbeats: boolean[] = [];
       ws.on('message', (raw: Buffer) => {
         const now = Date.now();
         const text = raw.toString();
@@ -351,7 +354,8 @@ export function clientsRole(): void {
         const f = JSON.parse(text) as PushReply;
         if (f.msg_id === PushMsgId.CONTROL) return commandAnswered(f);
         if (f.msg_id === PushMsgId.HEARTBEAT && sending) {
-          if (counting) stats.heartbeats[f.code === 2000 ? 'ok' : 'failed']++;
+          // Answered in order: the first replies after `measure` may be for heartbeats sent before it.
+          if (heartbeats.shift()) stats.heartbeats[f.code === 2000 ? 'ok' : 'failed']++;
           return;
         }
         const w = replies.findIndex((r) => r.msgId === f.msg_id);
@@ -390,7 +394,7 @@ export function clientsRole(): void {
             // Stay under the push hub's flood limit (50 frames a second per socket).
             if (i % 20 === 19) await sleep(1000);
           }
-          drive(ws, index, plan, heartbeatMs);
+          drive(ws, index, plan, heartbeatMs, heartbeats);
           resolve(ws);
         })().catch(reject);
       });
