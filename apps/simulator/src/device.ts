@@ -62,9 +62,22 @@ export interface SimDeviceSpec {
   calm?: boolean;
 }
 
-/** Events are re-sent this often until their events_reply arrives, at most EVENT_MAX_SENDS times in all. */
+/**
+ * An unacknowledged event is re-sent (same tid) every EVENT_RESEND_MS for its first EVENT_FAST_SENDS sends,
+ * then with the interval doubling up to EVENT_RESEND_MAX_MS, until its events_reply arrives or
+ * EVENT_GIVE_UP_MS after it was first sent: a server that is slow, restarting, or without its database for
+ * a while still gets every event (docs/device-protocol.md section 5).
+ */
 export const EVENT_RESEND_MS = 5_000;
-export const EVENT_MAX_SENDS = 5;
+export const EVENT_FAST_SENDS = 5;
+export const EVENT_RESEND_MAX_MS = 60_000;
+export const EVENT_GIVE_UP_MS = 60 * 60_000;
+
+/** How long after its `sends`-th send (1-based) an unacknowledged event goes out again. */
+export function eventResendDelay(sends: number): number {
+  if (sends < EVENT_FAST_SENDS) return EVENT_RESEND_MS;
+  return Math.min(EVENT_RESEND_MAX_MS, EVENT_RESEND_MS * 2 ** (sends - EVENT_FAST_SENDS + 1));
+}
 const MAX_PENDING_EVENTS = 1_000;
 
 export interface DeviceOptions {
@@ -114,7 +127,7 @@ export class SimDevice {
   private stopped = false;
   private stateVersion = -1;
   /** Events waiting for their events_reply, by tid. */
-  private pendingEvents = new Map<string, { topicData: string; sends: number; at: number }>();
+  private pendingEvents = new Map<string, { topicData: string; sends: number; at: number; first: number }>();
   online = false;
 
   constructor(
@@ -350,7 +363,7 @@ export class SimDevice {
         return;
       }
     }
-    const p = { topicData, sends: 0, at: 0 };
+    const p = { topicData, sends: 0, at: 0, first: 0 };
     this.pendingEvents.set(env.tid, p);
     // Offline for long: keep the newest events only (the retained state has the latest facts anyway).
     for (const tid of this.pendingEvents.keys()) {
@@ -364,11 +377,13 @@ export class SimDevice {
     const c = this.client;
     if (!c?.connected) return;
     for (const [tid, p] of this.pendingEvents) {
-      if (p.sends >= EVENT_MAX_SENDS) {
+      if (p.sends > 0 && now - p.first > EVENT_GIVE_UP_MS) {
+        this.opts.log(`${this.spec.sn}: event ${tid} not acknowledged within ${EVENT_GIVE_UP_MS / 60_000} min, given up`);
         this.pendingEvents.delete(tid);
         continue;
       }
-      if (p.sends > 0 && now - p.at < EVENT_RESEND_MS) continue;
+      if (p.sends > 0 && now - p.at < eventResendDelay(p.sends)) continue;
+      if (p.sends === 0) p.first = now;
       p.sends += 1;
       p.at = now;
       c.publish(topicOf(this.spec.sn, 'events'), p.topicData, CHANNEL_QOS.events);

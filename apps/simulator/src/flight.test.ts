@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { FlightMethod, FlightResult, LINK_VERSION, parseLinkMessage, stateData, topicOf } from '@nest/contracts';
 import type { LinkEnvelope } from '@nest/contracts';
 import type { MqttClient } from 'mqtt';
-import { demoFleet, devicePassword, startFleet } from './index.js';
+import { EVENT_FAST_SENDS, EVENT_GIVE_UP_MS, EVENT_RESEND_MAX_MS, demoFleet, devicePassword, eventResendDelay, startFleet } from './index.js';
 import type { Fleet } from './index.js';
 import { startBroker } from './test/broker.js';
 import type { TestBroker } from './test/broker.js';
@@ -150,4 +150,17 @@ describe('flight commands over the broker', () => {
     await sleep(5_600);
     expect(events().filter((m) => m.env.tid === first.env.tid).length).toBe(n);
   }, 30_000);
+});
+
+describe('event re-send schedule', () => {
+  it('re-sends every 5 s at first, then backs off to once a minute, and keeps trying for an hour', () => {
+    const delays = Array.from({ length: 10 }, (_, i) => eventResendDelay(i + 1));
+    expect(delays).toEqual([5_000, 5_000, 5_000, 5_000, 10_000, 20_000, 40_000, 60_000, 60_000, 60_000]);
+    // Sends within the first minute: enough for a server restart; the last one long after a short outage.
+    let t = 0;
+    let sends = 1;
+    while (t + eventResendDelay(sends) <= EVENT_GIVE_UP_MS) t += eventResendDelay(sends++);
+    expect(sends).toBeGreaterThan(EVENT_FAST_SENDS + 50);
+    expect(eventResendDelay(1000)).toBe(EVENT_RESEND_MAX_MS);
+  });
 });

@@ -19,7 +19,7 @@ export type DeviceKindKey = DeviceTypeKeyValue;
 export type { SimDeviceSpec, StateSnapshot, StateMessageData } from './device.js';
 export type { Fault } from './model.js';
 export { FAULTS, isFault, DeviceModel, MODEL } from './model.js';
-export { RESULT, FIRMWARE, validateOutgoing, EVENT_RESEND_MS, EVENT_MAX_SENDS } from './device.js';
+export { RESULT, FIRMWARE, validateOutgoing, EVENT_RESEND_MS, EVENT_FAST_SENDS, EVENT_RESEND_MAX_MS, EVENT_GIVE_UP_MS, eventResendDelay } from './device.js';
 export { FlightOps, OPS } from './ops.js';
 export type { MediaRequest, OpsEvent, Refusal } from './ops.js';
 export { STEP_SECONDS, STEP_TIP, flowProgress } from './flows.js';

@@ -8,8 +8,8 @@ export const membersTopic = (cluster: string): string => `${clusterTopicRoot(clu
 export const MEMBER_HEARTBEAT_MS = 3_000;
 /**
  * An instance not heard for this long is gone (its last will says so sooner). Devices re-send an
- * unacknowledged event every 5 s, five times (docs/device-protocol.md), so the devices of an instance that
- * died are taken over while their events are still being re-sent.
+ * unacknowledged event every 5 s at first (docs/device-protocol.md), so the events of a dead instance's
+ * devices are handled by their new owner within seconds of the takeover.
  */
 export const MEMBER_EXPIRY_MS = 10_000;
 
