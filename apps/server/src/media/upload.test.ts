@@ -15,6 +15,7 @@ import {
 import jpeg from 'jpeg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, tempDir, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
+import { makeJpeg, photoMeta } from './testing.js';
 import { live, registerDevice } from '../../test/live.js';
 import { findFfmpeg } from '../videos/demo.js';
 import { contentMatches, jpegSize, makeThumbnail } from './files.js';
@@ -27,44 +28,11 @@ let gz: TestClient;
 const SN = 'MEDIA-SN-1';
 const funs = ['/result/list', '/result/delete/one', '/result/delete/ids', '/result/delete/sort', '/sorties/list'].map(callFunId);
 
-/** A real JPEG (a gradient) made with jpeg-js. */
-function makeJpeg(width = 640, height = 360): Buffer {
-  const data = Buffer.alloc(width * height * 4);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const o = (y * width + x) * 4;
-      data[o] = (x * 255) / width;
-      data[o + 1] = (y * 255) / height;
-      data[o + 2] = 128;
-      data[o + 3] = 255;
-    }
-  }
-  return Buffer.from(jpeg.encode({ data, width, height }, 85).data);
-}
-
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const authOf = (sn: string, password = live(server).devicePassword(sn)) => `Basic ${Buffer.from(`${sn}:${password}`).toString('base64')}`;
 
-function metaOf(file: Buffer, over: Partial<MediaUploadStart> = {}): MediaUploadStart {
-  return {
-    media_id: randomUUID(),
-    flight_id: null,
-    type: 10,
-    file_name: 'DJI_0001.JPG',
-    mime: 'image/jpeg',
-    size: file.length,
-    sha256: sha(file),
-    taken_at: Date.now(),
-    lat: 22.54,
-    lng: 114.05,
-    height: 80,
-    waypoint_index: 3,
-    width: null,
-    height_px: null,
-    duration: null,
-    ...over,
-  };
-}
+/** The shared photo metadata, at waypoint 3 (the assertions below read it back). */
+const metaOf = (file: Buffer, over: Partial<MediaUploadStart> = {}): MediaUploadStart => photoMeta(file, { waypoint_index: 3, ...over });
 
 function post(meta: unknown, auth = authOf(SN)) {
   return server.app.inject({ method: 'POST', url: MEDIA_UPLOAD_PATH, headers: { authorization: auth, 'content-type': 'application/json' }, payload: JSON.stringify(meta) });
