@@ -30,6 +30,7 @@ import {
 } from '@nest/contracts';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import type { DeviceRow } from '../db/schema.js';
+import { refill, type TokenBucket } from './bucket.js';
 import { ClusterMembers, MEMBER_HEARTBEAT_MS, membersTopic } from './members.js';
 import { LinkCounters } from './stats.js';
 
@@ -306,6 +307,7 @@ export class LinkService extends EventEmitter<LinkEvents> {
     const d = this.live.get(sn);
     if (d?.online) this.setOnline(d, false, Date.now());
     this.live.delete(sn);
+    this.rateBuckets.delete(sn);
   }
 
   /** Publishes on a server-internal topic (notices to other instances). */
@@ -496,12 +498,10 @@ export class LinkService extends EventEmitter<LinkEvents> {
   }
 
   /** Messages each registered device may still send now (token bucket, see LINK_DEVICE_MAX_MESSAGES_PER_SECOND). */
-  private readonly rateBuckets = new Map<string, { tokens: number; at: number }>();
+  private readonly rateBuckets = new Map<string, TokenBucket>();
 
   private withinRate(sn: string, now: number): boolean {
-    const b = this.rateBuckets.get(sn) ?? { tokens: LINK_DEVICE_BURST, at: now };
-    b.tokens = Math.min(LINK_DEVICE_BURST, b.tokens + ((now - b.at) * LINK_DEVICE_MAX_MESSAGES_PER_SECOND) / 1000);
-    b.at = now;
+    const b = refill(this.rateBuckets.get(sn), now, LINK_DEVICE_MAX_MESSAGES_PER_SECOND, LINK_DEVICE_BURST);
     this.rateBuckets.set(sn, b);
     if (b.tokens < 1) return false;
     b.tokens -= 1;

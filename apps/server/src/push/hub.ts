@@ -39,6 +39,7 @@ import type { AppDeps } from '../deps.js';
 import { inScope, sees, type Scope } from '../devices/directory.js';
 import { sharesOf } from '../groups/shares.js';
 import { fleetEntryOf } from '../devices/view.js';
+import { refill, type TokenBucket } from '../link/bucket.js';
 import type { LiveDevice } from '../link/service.js';
 import { isSuper } from '../users/store.js';
 import { say, type TextKey } from '../texts.js';
@@ -86,7 +87,7 @@ export class PushClient {
   verified: Verified | null = null;
   readonly watching = new Set<string>();
   /** Token bucket per watched device for 300 frames: tokens left and when they were counted (ms). */
-  readonly telemetrySentAt = new Map<string, { tokens: number; at: number }>();
+  readonly telemetrySentAt = new Map<string, TokenBucket>();
   /** Fleet updates on: the version of each device last sent. */
   fleet: Map<string, number> | null = null;
   fleetTimer: NodeJS.Timeout | null = null;
@@ -241,9 +242,7 @@ export class PushHub {
       if (!c.verified || !c.watching.has(sn)) continue;
       // Throttle: a token bucket filled at the device's announced rate (burst TELEMETRY_BURST), so in the
       // long run a socket gets at most the device rate, whatever the device sends; jitter costs nothing.
-      const bucket = c.telemetrySentAt.get(sn) ?? { tokens: TELEMETRY_BURST, at: now };
-      bucket.tokens = Math.min(TELEMETRY_BURST, bucket.tokens + ((now - bucket.at) * live.rateHz) / 1000);
-      bucket.at = now;
+      const bucket = refill(c.telemetrySentAt.get(sn), now, live.rateHz, TELEMETRY_BURST);
       c.telemetrySentAt.set(sn, bucket);
       if (bucket.tokens < 1) continue;
       data ??= { sn_id: sn, state: this.deps.live.status.status(sn), telemetry: live.telemetry, at: live.telemetryAt ?? now };
