@@ -72,7 +72,7 @@ export async function startLive(config: Config, db: Database, log: LinkLogger): 
     cluster,
     internalTopics: [`${CONTROL_NOTICE_TOPIC}/+`, `${WATCH_NOTICE_TOPIC}/+`, ...(cluster ? [busTopic(cluster)] : [])],
   });
-  const bus = new ClusterBus();
+  const bus = new ClusterBus(link.clientId);
   if (cluster) {
     const topic = busTopic(cluster);
     bus.connect({ publish: (payload) => link.publishInternal(topic, payload) });

@@ -50,10 +50,12 @@ const KINDS: readonly BusKind[] = ['device', 'user', 'alarm', 'changed', 'sortie
  * (they catch up at their next list refresh) and which sortie tracks it helps record.
  */
 export class ClusterBus {
-  readonly instanceId = randomBytes(6).toString('hex');
   private readonly handlers = new Map<BusKind, Set<(notice: unknown) => void>>();
   private transport: BusTransport | null = null;
   readonly stats = { sent: 0, received: 0, rejected: 0 };
+
+  /** `instanceId`: the instance's name on the bus (the link's MQTT client id, as in the member list). */
+  constructor(readonly instanceId: string = randomBytes(6).toString('hex')) {}
 
   /** Other instances exist only with an external broker: then notices go out through it. */
   connect(transport: BusTransport | null): void {
