@@ -63,6 +63,7 @@ export default defineConfig({
           include: ['e2e/**/*.e2e.ts'],
           environment: 'node',
           globalSetup: ['e2e/global-setup.ts'],
+          setupFiles: ['e2e/support/failures.ts'],
           fileParallelism: false,
           testTimeout: 90_000,
           hookTimeout: 120_000,

@@ -1,4 +1,4 @@
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { existsSync } from 'node:fs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
@@ -20,9 +20,18 @@ export async function launch(): Promise<Browser> {
   });
 }
 
-/** A fresh browser context (own storage and cookies) and page. */
+/** Contexts not closed yet: a test that fails leaves its own open (it closes them as its last step). */
+export const openContexts = new Set<BrowserContext>();
+
+/**
+ * A fresh browser context (own storage and cookies) and page. It asks for reduced motion, as a user's system
+ * setting can: the console then opens dialogs and menus without antd's zoom, so a click never lands on a
+ * dialog still growing in (a loaded CI machine missed a confirmation and a theme choice that way).
+ */
 export async function newPage(browser: Browser, opts: { lang?: 'zh' | 'en' } = {}): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1600, height: 900 } });
+  const context = await browser.newContext({ viewport: { width: 1600, height: 900 }, reducedMotion: 'reduce' });
+  context.on('close', () => openContexts.delete(context));
+  openContexts.add(context);
   if (opts.lang) {
     await context.addInitScript((lang) => {
       if (!localStorage.getItem('language')) localStorage.setItem('language', lang);

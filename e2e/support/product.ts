@@ -25,6 +25,8 @@ export interface Product {
   dataDir: string;
   env: NodeJS.ProcessEnv;
   stop(): Promise<void>;
+  /** What the product printed (its warnings and errors), the last 200 KB. */
+  log(): string;
 }
 
 export const ADMIN = { account: 'admin@e2e.test', password: 'Admin#e2e-2026' };
@@ -56,8 +58,12 @@ export async function startProduct(extraEnv: Record<string, string> = {}): Promi
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  const keep = (d: Buffer) => {
+    // The product logs warnings and errors only (LOG_LEVEL warn); the tail is printed when the run ends.
+    output = (output + d.toString()).slice(-200_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -87,6 +93,7 @@ export async function startProduct(extraEnv: Record<string, string> = {}): Promi
       }
       rmSync(dataDir, { recursive: true, force: true });
     },
+    log: () => output,
   };
 }
 

@@ -58,6 +58,8 @@ describe('loadConfig: device link, simulator and live video', () => {
       demoMissionMinutes: 5,
     });
     expect(loadConfig({ SIM_TIME_SCALE: '0.5' }).simTimeScale).toBe(0.5);
+    expect(loadConfig({}).simWeather).toBe('varied');
+    expect(loadConfig({ SIM_WEATHER: 'Calm' }).simWeather).toBe('calm');
   });
 });
 
@@ -161,6 +163,7 @@ describe('loadConfig', () => {
     [{ HOST: 'a b' }, 'HOST must be a host name or address'],
     [{ SIMULATOR: 'maybe' }, 'SIMULATOR must be on or off'],
     [{ SIM_CENTER: '22.5' }, 'SIM_CENTER must be "lat,lng"'],
+    [{ SIM_WEATHER: 'stormy' }, 'SIM_WEATHER must be varied or calm'],
     [{ SIM_CENTER: '95,10' }, 'SIM_CENTER must be "lat,lng"'],
     [{ SIM_NESTS: '201' }, 'SIM_NESTS must be an integer from 0 to 200'],
     [{ SIM_DRONES: '-1' }, 'SIM_DRONES must be an integer'],

@@ -19,6 +19,7 @@
  * | SIM_DRONES           | 2                              | Number of simulated single-soldier drones (0-200). |
  * | SIM_RATE_HZ          | 1                              | Telemetry rate of the simulated devices, 0.5 to 10 Hz. |
  * | SIM_TIME_SCALE       | 1                              | Speed of simulated time (0.1 to 100; 10 = flights, charging and batteries run ten times faster). Telemetry keeps SIM_RATE_HZ. |
+ * | SIM_WEATHER          | varied                         | varied: simulated wind changes and light showers now and then (an approach may divert to the alternate point); calm: fair weather only (faults still apply), for rehearsals and tests that need a nest landing. |
  * | DEMO_MISSIONS        | on when SIMULATOR is on        | on: the server flies the demo patrol route on an idle simulated nest about a minute after start, then every DEMO_MISSION_MINUTES on the next idle nest. Needs SIMULATOR=on. (With the simulator each nest gets a demo fence and routes on the first start either way.) |
  * | DEMO_MISSION_MINUTES | 20                             | Minutes between demo missions (5 to 1440). |
  * | LIVE_DIR             | DATA_DIR/live                  | Directory of live video (HLS: <sn>/index.m3u8 and segments), served at /live/. |
@@ -101,6 +102,8 @@ export interface Config {
   simRateHz: number;
   /** Simulated time runs this many times faster than real time. */
   simTimeScale: number;
+  /** SIM_WEATHER: calm keeps the simulated nests in fair weather (no showers, light wind). */
+  simWeather: 'varied' | 'calm';
   /** Demo routes and periodic demo missions on the simulated nests (only with simulator). */
   demoMissions: boolean;
   demoMissionMinutes: number;
@@ -185,6 +188,12 @@ function onOff(env: Env, name: string, def: boolean): boolean {
   if (['on', 'true', '1', 'yes'].includes(raw)) return true;
   if (['off', 'false', '0', 'no'].includes(raw)) return false;
   throw new ConfigError(`${name} must be on or off (got "${raw}")`);
+}
+
+function simWeatherOf(env: Env): 'varied' | 'calm' {
+  const raw = (value(env, 'SIM_WEATHER') ?? 'varied').toLowerCase();
+  if (raw === 'varied' || raw === 'calm') return raw;
+  throw new ConfigError(`SIM_WEATHER must be varied or calm (got "${raw}")`);
 }
 
 export const DEFAULT_SIM_CENTER = { lat: 22.5431, lng: 114.0579 };
@@ -289,6 +298,7 @@ export function loadConfig(env: Env = process.env): Config {
     simDrones: integer(env, 'SIM_DRONES', 2, 0, 200),
     simRateHz: decimal(env, 'SIM_RATE_HZ', 1, MIN_TELEMETRY_HZ, MAX_TELEMETRY_HZ),
     simTimeScale: decimal(env, 'SIM_TIME_SCALE', 1, 0.1, 100),
+    simWeather: simWeatherOf(env),
     demoMissions,
     demoMissionMinutes: integer(env, 'DEMO_MISSION_MINUTES', 20, 5, 1440),
     liveDir: liveDirRaw === undefined ? path.join(dataDir, 'live') : path.resolve(liveDirRaw),

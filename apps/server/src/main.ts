@@ -103,7 +103,7 @@ async function start(config: Config): Promise<void> {
       fleet = await sim.startFleet({
         brokerUrl: live.brokerUrl,
         // Nests get an alternate landing point (used by the simulator once it supports one).
-        devices: specs.map((s) => withAlternate({ ...s, password: live.devicePassword(s.sn) })),
+        devices: specs.map((s) => withAlternate({ ...s, password: live.devicePassword(s.sn), calm: config.simWeather === 'calm' })),
         // Time scale and media upload URL (this server on loopback): see demo/fleet.ts.
         ...fleetExtras(config, port),
         rateHz: config.simRateHz,

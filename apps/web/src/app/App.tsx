@@ -5,7 +5,7 @@ import antdZh from 'antd/es/locale/zh_CN';
 import antdEn from 'antd/es/locale/en_US';
 import { useI18n } from '../shared/i18n';
 import { useModalsWanted } from '../shared/notify';
-import { THEME_CONFIG, themeClass, useTheme } from '../shared/theme';
+import { themeClass, themeConfig, useReducedMotion, useTheme } from '../shared/theme';
 import { BASENAME } from './basename';
 import { useLanguageSwitching } from './language';
 import { LoadingState } from './pages/LoadingState';
@@ -22,6 +22,7 @@ function LanguageMask(): ReactNode {
 export function App(): ReactNode {
   const { lang } = useI18n();
   const theme = useTheme();
+  const reducedMotion = useReducedMotion();
   const modalsWanted = useModalsWanted();
   useEffect(() => {
     document.documentElement.lang = lang === 'en' ? 'en-US' : 'zh-CN';
@@ -29,7 +30,7 @@ export function App(): ReactNode {
   }, [lang, theme]);
   return (
     <div id="app-root" className={`app-root ${themeClass(theme)}`}>
-      <ConfigProvider locale={lang === 'en' ? antdEn : antdZh} theme={THEME_CONFIG[theme]}>
+      <ConfigProvider locale={lang === 'en' ? antdEn : antdZh} theme={themeConfig(theme, reducedMotion)}>
         <Suspense fallback={null}>
           <MessageHost />
           {modalsWanted && <ModalHost />}

@@ -25,6 +25,12 @@ export function setTheme(next: Theme): void {
   listeners.forEach((l) => l());
 }
 
+export { useReducedMotion } from './motion';
+
+/** antd's configuration of a theme, without motion when the system asks for reduced motion. */
+export const themeConfig = (theme: Theme, reducedMotion: boolean): ThemeConfig =>
+  reducedMotion ? { ...THEME_CONFIG[theme], token: { ...THEME_CONFIG[theme].token, motion: false } } : THEME_CONFIG[theme];
+
 export function useTheme(): Theme {
   return useSyncExternalStore(
     (cb) => {
