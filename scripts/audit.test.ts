@@ -47,7 +47,8 @@ const advisory = (severity: string, range: string) => ({
   vulnerable_versions: range,
 });
 
-describe('dependency audit script', () => {
+// Each case runs the script (a node process reading the installed tree) once or twice: slow on a busy machine.
+describe('dependency audit script', { timeout: 30_000 }, () => {
   it('sends the production dependencies (not dev-only ones) and passes with no advisory', async () => {
     answer = { status: 200, body: {} };
     const r = await run();
