@@ -1,9 +1,9 @@
 import { useState, type ReactNode } from 'react';
-import { Button, DatePicker, Empty, Input, Select, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { Button, DatePicker, Empty, Select, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
 import { AUDIT_KINDS, AUDIT_RETENTION_DAYS, type AuditEntry, type AuditKind } from '@nest/contracts';
-import { AdminPage, tablePagination, usePagedList } from '../../shared/admin';
+import { AdminPage, SearchFilter, tablePagination, usePagedList } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { describeDetail } from './detail';
@@ -15,7 +15,6 @@ const PAGE_SIZE = 20;
 /** auditLog: the security audit log of the caller's company (a super administrator: every company), newest first. */
 export default function AuditLogPage(): ReactNode {
   const { t } = useI18n();
-  const [searchText, setSearchText] = useState('');
   const [account, setAccount] = useState('');
   const [kind, setKind] = useState<AuditKind | ''>('');
   const [range, setRange] = useState<[Dayjs | null, Dayjs | null] | null>(null);
@@ -57,16 +56,7 @@ export default function AuditLogPage(): ReactNode {
       title={t('auditLog.title')}
       filters={
         <>
-          <Input.Search
-            allowClear
-            value={searchText}
-            placeholder={t('auditLog.searchPlaceholder')}
-            onChange={(e) => setSearchText(e.target.value)}
-            onSearch={(s) => setAccount(s.trim())}
-            enterButton={t('admin.search')}
-            style={{ width: 280 }}
-            data-testid="audit-log-search"
-          />
+          <SearchFilter placeholder={t('auditLog.searchPlaceholder')} onSearch={setAccount} width={280} testId="audit-log-search" />
           <Select
             value={kind}
             onChange={(v) => setKind(v)}

@@ -1,8 +1,8 @@
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
-import { Alert, Badge, Button, Empty, Input, Modal, Select, Space, Table, Tag, Tooltip, type TableColumnsType } from 'antd';
+import { Alert, Badge, Button, Empty, Modal, Select, Space, Table, Tag, Tooltip, type TableColumnsType } from 'antd';
 import { DeleteOutlined, EditOutlined, EyeOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { Company, RecordState, SUPER_ADMINISTRATOR, calls, holds, type CallName, type CollaborationGroup } from '@nest/contracts';
-import { AdminPage, tablePagination, usePagedList } from '../../shared/admin';
+import { AdminPage, SearchFilter, tablePagination, usePagedList } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
@@ -25,7 +25,6 @@ export default function CoordinationPage(): ReactNode {
   const { t, lang } = useI18n();
   const user = useUser();
   const [modal, modalHolder] = Modal.useModal();
-  const [searchText, setSearchText] = useState('');
   const [search, setSearch] = useState('');
   // Normal groups by default; deleted ones (state 20) can be looked up, not changed.
   const [state, setState] = useState<10 | 20>(10);
@@ -141,16 +140,7 @@ export default function CoordinationPage(): ReactNode {
       title={t('coordination.title')}
       filters={
         <>
-          <Input.Search
-            allowClear
-            value={searchText}
-            placeholder={t('coordination.searchPlaceholder')}
-            onChange={(e) => setSearchText(e.target.value)}
-            onSearch={(s) => setSearch(s.trim())}
-            enterButton={t('admin.search')}
-            style={{ width: 320 }}
-            data-testid="group-search"
-          />
+          <SearchFilter placeholder={t('coordination.searchPlaceholder')} onSearch={setSearch} width={320} testId="group-search" />
           <Select value={state} onChange={setState} options={RecordState.options(lang)} style={{ width: 120 }} data-testid="group-filter-state" />
         </>
       }

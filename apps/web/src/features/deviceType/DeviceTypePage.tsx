@@ -1,8 +1,8 @@
 import { useState, type ReactNode } from 'react';
-import { Button, Empty, Input, Modal, Select, Space, Switch, Table, Typography, type TableColumnsType } from 'antd';
+import { Button, Empty, Modal, Select, Space, Switch, Table, Typography, type TableColumnsType } from 'antd';
 import { DeleteOutlined, EditOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { DeviceKind, DeviceTypeState, VideoStream, calls, holds, type DeviceType } from '@nest/contracts';
-import { AdminPage, tablePagination, usePagedList } from '../../shared/admin';
+import { AdminPage, SearchFilter, tablePagination, usePagedList } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
@@ -17,7 +17,6 @@ export default function DeviceTypePage(): ReactNode {
   const { t, lang } = useI18n();
   const user = useUser();
   const [modal, modalHolder] = Modal.useModal();
-  const [searchText, setSearchText] = useState('');
   const [search, setSearch] = useState('');
   const [kind, setKind] = useState<number | undefined>(undefined);
   const [state, setState] = useState<number | undefined>(undefined);
@@ -115,16 +114,7 @@ export default function DeviceTypePage(): ReactNode {
       title={t('deviceType.title')}
       filters={
         <>
-          <Input.Search
-            allowClear
-            value={searchText}
-            placeholder={t('deviceType.searchPlaceholder')}
-            onChange={(e) => setSearchText(e.target.value)}
-            onSearch={(s) => setSearch(s.trim())}
-            enterButton={t('admin.search')}
-            style={{ width: 300 }}
-            data-testid="device-type-search"
-          />
+          <SearchFilter placeholder={t('deviceType.searchPlaceholder')} onSearch={setSearch} width={300} testId="device-type-search" />
           <Select
             value={kind ?? 0}
             onChange={(v) => setKind(v === 0 ? undefined : v)}

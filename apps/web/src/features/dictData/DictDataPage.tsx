@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { Alert, Button, Empty, Input, Modal, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { Alert, Button, Empty, Modal, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { DeleteOutlined, EditOutlined, PlusOutlined, ReloadOutlined, UndoOutlined } from '@ant-design/icons';
 import { RecordState, SUPER_ADMINISTRATOR, calls, holds, type FunctionItem, type Page } from '@nest/contracts';
-import { AdminPage } from '../../shared/admin';
+import { AdminPage, SearchFilter } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';
@@ -17,7 +17,6 @@ export default function DictDataPage(): ReactNode {
   const { t, lang } = useI18n();
   const user = useUser();
   const [modal, modalHolder] = Modal.useModal();
-  const [searchText, setSearchText] = useState('');
   const [search, setSearch] = useState('');
   const [state, setState] = useState<number>(0);
   const [rows, setRows] = useState<FunctionItem[]>([]);
@@ -114,16 +113,7 @@ export default function DictDataPage(): ReactNode {
       title={t('dictData.title')}
       filters={
         <>
-          <Input.Search
-            allowClear
-            value={searchText}
-            placeholder={t('dictData.searchPlaceholder')}
-            onChange={(e) => setSearchText(e.target.value)}
-            onSearch={(s) => setSearch(s.trim())}
-            enterButton={t('admin.search')}
-            style={{ width: 320 }}
-            data-testid="function-search"
-          />
+          <SearchFilter placeholder={t('dictData.searchPlaceholder')} onSearch={setSearch} width={320} testId="function-search" />
           <Select
             value={state}
             onChange={setState}

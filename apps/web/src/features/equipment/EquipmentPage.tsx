@@ -1,5 +1,5 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import { Badge, Button, Empty, Input, Modal, Select, Space, Switch, Table, Tag, Tooltip, type TableColumnsType } from 'antd';
+import { Badge, Button, Empty, Modal, Select, Space, Switch, Table, Tag, Tooltip, type TableColumnsType } from 'antd';
 import { DeleteOutlined, EditOutlined, PlusOutlined, ReloadOutlined, ToolOutlined } from '@ant-design/icons';
 import {
   Company,
@@ -13,7 +13,7 @@ import {
   type Device,
   type DeviceListItem,
 } from '@nest/contracts';
-import { AdminPage, tablePagination, usePagedList } from '../../shared/admin';
+import { AdminPage, SearchFilter, tablePagination, usePagedList } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
@@ -54,7 +54,6 @@ function EquipmentScreen(): ReactNode {
   const { t, lang } = useI18n();
   const user = useUser();
   const [modal, modalHolder] = Modal.useModal();
-  const [searchText, setSearchText] = useState('');
   const [search, setSearch] = useState('');
   const [kind, setKind] = useState(0);
   const list = usePagedList<'deviceList', DeviceListItem>('deviceList', { type: kind, search }, PAGE_SIZE);
@@ -201,16 +200,7 @@ function EquipmentScreen(): ReactNode {
       title={t('equipment.title')}
       filters={
         <>
-          <Input.Search
-            allowClear
-            value={searchText}
-            placeholder={t('equipment.searchPlaceholder')}
-            onChange={(e) => setSearchText(e.target.value)}
-            onSearch={(s) => setSearch(s.trim())}
-            enterButton={t('admin.search')}
-            style={{ width: 320 }}
-            data-testid="equipment-search"
-          />
+          <SearchFilter placeholder={t('equipment.searchPlaceholder')} onSearch={setSearch} width={320} testId="equipment-search" />
           <Select value={kind} options={kindFilterOptions(lang, t('equipment.allTypes'))} onChange={setKind} style={{ width: 160 }} data-testid="equipment-kind" />
         </>
       }

@@ -1,8 +1,8 @@
 import { useState, type ReactNode } from 'react';
-import { Button, Empty, Input, Modal, Select, Space, Table, Tooltip, Typography, type TableColumnsType } from 'antd';
+import { Button, Empty, Modal, Select, Space, Table, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { DeleteOutlined, DownloadOutlined, EditOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { FirmwareType, calls, formatSizeKb, holds, type Firmware } from '@nest/contracts';
-import { AdminPage, tablePagination, usePagedList } from '../../shared/admin';
+import { AdminPage, SearchFilter, tablePagination, usePagedList } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
@@ -19,7 +19,6 @@ export default function FirmwarePage(): ReactNode {
   const { t, lang } = useI18n();
   const user = useUser();
   const [modal, modalHolder] = Modal.useModal();
-  const [searchText, setSearchText] = useState('');
   const [search, setSearch] = useState('');
   const [type, setType] = useState<number | undefined>(undefined);
   const list = usePagedList<'romList', Firmware>('romList', { search, type }, PAGE_SIZE);
@@ -110,16 +109,7 @@ export default function FirmwarePage(): ReactNode {
       title={t('firmware.title')}
       filters={
         <>
-          <Input.Search
-            allowClear
-            value={searchText}
-            placeholder={t('firmware.searchPlaceholder')}
-            onChange={(e) => setSearchText(e.target.value)}
-            onSearch={(s) => setSearch(s.trim())}
-            enterButton={t('admin.search')}
-            style={{ width: 320 }}
-            data-testid="firmware-search"
-          />
+          <SearchFilter placeholder={t('firmware.searchPlaceholder')} onSearch={setSearch} width={320} testId="firmware-search" />
           <Select
             value={type ?? 0}
             onChange={(v) => setType(v === 0 ? undefined : v)}

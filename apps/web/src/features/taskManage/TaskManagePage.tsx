@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { Alert, Button, Empty, Input, Modal, Select, Space, Table, Tag, type TableColumnsType } from 'antd';
+import { Alert, Button, Empty, Modal, Select, Space, Table, Tag, type TableColumnsType } from 'antd';
 import { DeleteOutlined, EditOutlined, PauseCircleOutlined, PlayCircleOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import {
   DEVICE_LIST_DEFAULT_SIZE,
@@ -13,7 +13,7 @@ import {
   type Page,
   type TimedTaskRow,
 } from '@nest/contracts';
-import { AdminPage, tablePagination, usePagedList } from '../../shared/admin';
+import { AdminPage, SearchFilter, tablePagination, usePagedList } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
@@ -36,7 +36,6 @@ export default function TaskManagePage(): ReactNode {
   const { t, lang } = useI18n();
   const user = useUser();
   const [modal, modalHolder] = Modal.useModal();
-  const [searchText, setSearchText] = useState('');
   const [search, setSearch] = useState('');
   const [sn, setSn] = useState<string | undefined>(undefined);
   const [state, setState] = useState<number | undefined>(undefined);
@@ -195,16 +194,7 @@ export default function TaskManagePage(): ReactNode {
       title={t('taskManage.title')}
       filters={
         <>
-          <Input.Search
-            allowClear
-            value={searchText}
-            placeholder={t('taskManage.searchPlaceholder')}
-            onChange={(e) => setSearchText(e.target.value)}
-            onSearch={(s) => setSearch(s.trim())}
-            enterButton={t('admin.search')}
-            style={{ width: 300 }}
-            data-testid="task-search"
-          />
+          <SearchFilter placeholder={t('taskManage.searchPlaceholder')} onSearch={setSearch} width={300} testId="task-search" />
           <Select
             allowClear
             showSearch

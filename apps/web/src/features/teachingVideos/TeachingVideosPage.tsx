@@ -1,8 +1,8 @@
 import { Suspense, lazy, useCallback, useEffect, useState, type ReactNode } from 'react';
-import { Button, Empty, Input, Modal, Pagination, Select, Spin } from 'antd';
+import { Button, Empty, Modal, Pagination, Select, Spin } from 'antd';
 import { DeleteOutlined, EditOutlined, PlayCircleOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { DeviceKind, calls, formatHms, formatSizeKb, holds, type Page, type TeachingVideo } from '@nest/contracts';
-import { AdminPage } from '../../shared/admin';
+import { AdminPage, SearchFilter } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
@@ -27,7 +27,6 @@ export default function TeachingVideosPage(): ReactNode {
   const { t, lang } = useI18n();
   const user = useUser();
   const [modal, modalHolder] = Modal.useModal();
-  const [searchText, setSearchText] = useState('');
   const [search, setSearch] = useState('');
   const [kind, setKind] = useState(0);
   const [page, setPage] = useState(0);
@@ -147,18 +146,13 @@ export default function TeachingVideosPage(): ReactNode {
       title={t('teaching.title')}
       filters={
         <>
-          <Input.Search
-            allowClear
-            value={searchText}
+          <SearchFilter
             placeholder={t('teaching.searchPlaceholder')}
-            onChange={(e) => setSearchText(e.target.value)}
-            onSearch={(s) => {
-              setSearch(s.trim());
+            onSearch={(text) => {
+              setSearch(text);
               setPage(0);
             }}
-            enterButton={t('admin.search')}
-            style={{ width: 300 }}
-            data-testid="teach-search"
+            testId="teach-search"
           />
           <Select
             value={kind}

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { Alert, Button, Empty, Input, Modal, Select, Space, Switch, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { Alert, Button, Empty, Modal, Select, Space, Switch, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { DeleteOutlined, DragOutlined, EditOutlined, PlusOutlined, ReloadOutlined, SubnodeOutlined, UndoOutlined } from '@ant-design/icons';
 import { Company, RecordState, SUPER_ADMINISTRATOR, calls, holds, type DepartmentNode } from '@nest/contracts';
-import { AdminPage } from '../../shared/admin';
+import { AdminPage, SearchFilter } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
@@ -180,7 +180,7 @@ export default function TeamManagePage(): ReactNode {
               data-testid="team-company"
             />
           )}
-          <Input.Search allowClear placeholder={t('teamManage.searchPlaceholder')} onSearch={(s) => setSearch(s)} onChange={(e) => !e.target.value && setSearch('')} enterButton={t('admin.search')} style={{ width: 260 }} data-testid="team-search" />
+          <SearchFilter placeholder={t('teamManage.searchPlaceholder')} onSearch={setSearch} width={260} testId="team-search" />
           <Space size={6}>
             <Switch size="small" checked={showDeleted} onChange={setShowDeleted} data-testid="team-show-deleted" />
             <span>{t('teamManage.showDeleted')}</span>

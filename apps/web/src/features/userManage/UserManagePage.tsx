@@ -1,9 +1,9 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { Button, Empty, Input, Modal, Select, Space, Table, Tag, Tooltip, TreeSelect, type TableColumnsType } from 'antd';
+import { Button, Empty, Modal, Select, Space, Table, Tag, Tooltip, TreeSelect, type TableColumnsType } from 'antd';
 import { DeleteOutlined, EditOutlined, PlusOutlined, ReloadOutlined, UndoOutlined } from '@ant-design/icons';
 import { Company, RecordState, SUPER_ADMINISTRATOR, calls, holds, type DepartmentNode, type UserListItem } from '@nest/contracts';
 import { departmentOptions } from '../teamManage/tree';
-import { AdminPage, tablePagination, usePagedList } from '../../shared/admin';
+import { AdminPage, SearchFilter, tablePagination, usePagedList } from '../../shared/admin';
 import { formatAccountEnd, formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
@@ -22,7 +22,6 @@ export default function UserManagePage(): ReactNode {
   const funs = me?.fun_list ?? [];
   const isSuper = funs.includes(SUPER_ADMINISTRATOR);
   const [modal, modalHolder] = Modal.useModal();
-  const [searchText, setSearchText] = useState('');
   const [search, setSearch] = useState('');
   const [state, setState] = useState<number>(0);
   const [company, setCompany] = useState('');
@@ -146,16 +145,7 @@ export default function UserManagePage(): ReactNode {
       title={t('userManage.title')}
       filters={
         <>
-          <Input.Search
-            allowClear
-            value={searchText}
-            placeholder={t('userManage.searchPlaceholder')}
-            onChange={(e) => setSearchText(e.target.value)}
-            onSearch={(s) => setSearch(s.trim())}
-            enterButton={t('admin.search')}
-            style={{ width: 300 }}
-            data-testid="user-search"
-          />
+          <SearchFilter placeholder={t('userManage.searchPlaceholder')} onSearch={setSearch} width={300} testId="user-search" />
           <Select
             value={state}
             onChange={setState}
