@@ -2,7 +2,8 @@
  * The test infrastructure the cluster and fault tests stand on (test/infra.ts): a PostgreSQL that stops
  * and starts again on the same port with its data, and a Mosquitto whose restart keeps retained messages
  * (persistence) and whose refresh admits devices registered after it started. Also the server's pool
- * against a frozen PostgreSQL: a new connection gives up after the connect timeout instead of hanging.
+ * against a frozen PostgreSQL: a new connection gives up after the connect timeout, and a query on an open
+ * connection after the query timeout, instead of hanging.
  */
 import { SERVER_MQTT_USER, topicOf } from '@nest/contracts';
 import type { MqttClient } from 'mqtt';
@@ -69,6 +70,25 @@ describe.runIf(hasMosquitto())('test infrastructure: PostgreSQL and Mosquitto th
       await cluster.thaw();
     }
     expect((await sql<{ one: number }>`SELECT 1 AS one`.execute(db)).rows).toEqual([{ one: 1 }]);
+    await db.destroy();
+  });
+
+  it('a PostgreSQL that freezes under an open connection fails the query after the query timeout, as "database unavailable", and the connection serves again after', async () => {
+    const timeoutMs = 1500;
+    const { db } = openDatabase({ databaseUrl, dataDir: server.dataDir, queryTimeoutMs: timeoutMs });
+    // The pool's connection is open before the freeze: the connect timeout does not apply.
+    expect((await sql<{ one: number }>`SELECT 1 AS one`.execute(db)).rows).toEqual([{ one: 1 }]);
+    await cluster.freeze({ backends: true });
+    try {
+      const t0 = Date.now();
+      const err = await sql`SELECT 2`.execute(db).then(() => null, (e: unknown) => e);
+      expect(isDatabaseUnavailable(err), String(err)).toBe(true);
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(timeoutMs - 200);
+      expect(Date.now() - t0).toBeLessThan(timeoutMs + 5000);
+    } finally {
+      await cluster.thaw();
+    }
+    expect((await sql<{ three: number }>`SELECT 3 AS three`.execute(db)).rows).toEqual([{ three: 3 }]);
     await db.destroy();
   });
 

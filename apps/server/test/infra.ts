@@ -14,7 +14,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chown, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chown, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,9 +49,12 @@ export interface PostgresCluster {
   stop(): Promise<void>;
   /** Starts it again: same data directory, same port. */
   start(): Promise<void>;
-  /** Freezes the postmaster (SIGSTOP): connections are accepted by the kernel but never answered. */
-  freeze(): Promise<void>;
-  /** Lets a frozen postmaster go on (SIGCONT). */
+  /**
+   * Freezes the postmaster (SIGSTOP): new connections are accepted by the kernel but never answered. With
+   * `backends`, the processes serving open connections freeze too: their queries are never answered.
+   */
+  freeze(opts?: { backends?: boolean }): Promise<void>;
+  /** Lets what freeze stopped go on (SIGCONT). */
   thaw(): Promise<void>;
   /** Stops it and removes the data directory. */
   close(): Promise<void>;
@@ -92,21 +95,44 @@ export async function startPostgres(): Promise<PostgresCluster> {
   };
   await start();
   const postmaster = async () => Number((await readFile(path.join(data, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+  let frozen: number[] = [];
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     start,
     stop,
-    freeze: async () => {
-      process.kill(await postmaster(), 'SIGSTOP');
+    freeze: async (opts = {}) => {
+      const main = await postmaster();
+      frozen = opts.backends ? [main, ...(await childrenOf(main))] : [main];
+      for (const pid of frozen) process.kill(pid, 'SIGSTOP');
     },
     thaw: async () => {
-      process.kill(await postmaster(), 'SIGCONT');
+      for (const pid of frozen) {
+        try {
+          process.kill(pid, 'SIGCONT');
+        } catch {
+          // a backend that ended meanwhile
+        }
+      }
+      frozen = [];
     },
     close: async () => {
       await exec('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Child processes of `parent` (Linux /proc: the fourth field of /proc/<pid>/stat is the parent's pid). */
+async function childrenOf(parent: number): Promise<number[]> {
+  const pids = (await readdir('/proc')).filter((d) => /^\d+$/.test(d));
+  const children: number[] = [];
+  for (const pid of pids) {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after the last ')'.
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (ppid === parent) children.push(Number(pid));
+  }
+  return children;
 }
 
 /** A new empty database on the server `adminUrl` names (CREATE DATABASE with a random name); answers its URL. */

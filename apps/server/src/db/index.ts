@@ -16,6 +16,12 @@ export interface DatabaseHandle {
 export const SQLITE_FILE = 'nest.sqlite';
 /** How long a new PostgreSQL connection may take before the query fails as "database unavailable". */
 export const DB_CONNECT_TIMEOUT_MS = 10_000;
+/**
+ * How long a PostgreSQL query may wait for its answer before it fails as "database unavailable": a database
+ * that freezes mid-query (stopped process, lost network without a reset) would otherwise hold the call,
+ * and its pooled connection, for ever. Far above any query of this product; migrations included.
+ */
+export const DB_QUERY_TIMEOUT_MS = 30_000;
 
 /** int8 (bigint: our time columns, COUNT(*)) as a JS number; values stay far below 2^53. */
 const INT8_OID = 20;
@@ -30,11 +36,18 @@ const pgTypes = {
  * Opens the database: PostgreSQL when a URL is given, else the SQLite file DATA_DIR/nest.sqlite
  * (WAL journal, foreign keys on, busy timeout so the CLI and the server can share the file).
  */
-export function openDatabase(opts: { databaseUrl: string | null; dataDir: string }): DatabaseHandle {
+export function openDatabase(opts: { databaseUrl: string | null; dataDir: string; queryTimeoutMs?: number }): DatabaseHandle {
   if (opts.databaseUrl) {
     // A database host that accepts the connection but never answers (frozen, half-open network) fails the
-    // connect after DB_CONNECT_TIMEOUT_MS instead of holding the request forever.
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10, types: pgTypes, connectionTimeoutMillis: DB_CONNECT_TIMEOUT_MS });
+    // connect after DB_CONNECT_TIMEOUT_MS, and a query on an open connection after DB_QUERY_TIMEOUT_MS,
+    // instead of holding the request forever.
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: 10,
+      types: pgTypes,
+      connectionTimeoutMillis: DB_CONNECT_TIMEOUT_MS,
+      query_timeout: opts.queryTimeoutMs ?? DB_QUERY_TIMEOUT_MS,
+    });
     // An idle client losing its connection must not crash the process; the next query reconnects.
     pool.on('error', () => undefined);
     return { kind: 'postgres', db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }) };

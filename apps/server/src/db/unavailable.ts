@@ -11,6 +11,8 @@ const MESSAGES = [
   'timeout exceeded when trying to connect',
   'Client has encountered a connection error',
   'Connection terminated due to connection timeout',
+  // A query on an open connection got no answer within DB_QUERY_TIMEOUT_MS (a frozen database).
+  'Query read timeout',
 ];
 
 export function isDatabaseUnavailable(err: unknown): boolean {
