@@ -13,9 +13,23 @@ const run = promisify(execFile);
 export const THUMB_WIDTH = 320;
 export const RESULTS_SUBDIR = 'results';
 
-/** Where a half-received upload lives: outside /media/, so nothing unverified is ever served. */
-export const partPath = (dataDir: string, sn: string, mediaId: string): string =>
-  path.join(dataDir, 'tmp', 'uploads', sn, `${mediaId}.part`);
+/**
+ * Where the chunks of an upload in progress live in the media store: one object per accepted chunk, named
+ * by its offset, under `uploads/<sn>/<media_id>/` (outside media/, so nothing unverified is ever served).
+ * In the store rather than on one instance's disk, so any instance can take the next chunk.
+ */
+export const uploadFolder = (sn: string, mediaId: string): string => `uploads/${sn}/${mediaId}`;
+/** Offsets are zero-padded so that the names sort in byte order. */
+export const chunkKey = (sn: string, mediaId: string, offset: number): string => `${uploadFolder(sn, mediaId)}/${String(offset).padStart(15, '0')}`;
+/** The offset a chunk key names, or null for anything else in the folder. */
+export const chunkOffset = (key: string): number | null => {
+  const m = /\/(\d{15})$/.exec(key);
+  return m ? Number(m[1]) : null;
+};
+/** Before the chunks went into the store (a one-time cleanup removes what is left there). */
+export const legacyPartDir = (dataDir: string): string => path.join(dataDir, 'tmp', 'uploads');
+/** Local scratch of one finishing upload: the chunks are joined here to be verified and thumbnailed. */
+export const scratchPath = (dataDir: string, name: string): string => path.join(dataDir, 'tmp', 'finishing', name);
 
 /** The store keys' folder `media/results/<yyyy-mm>/` of a moment (UTC), and its URL prefix. */
 export function resultPlace(at: Date): { prefix: string; url: string } {

@@ -18,7 +18,7 @@ import { startTestServer, tempDir, userClient, type TestClient, type TestServer 
 import { makeJpeg, photoMeta } from './testing.js';
 import { live, registerDevice } from '../../test/live.js';
 import { findFfmpeg } from '../videos/demo.js';
-import { contentMatches, jpegSize, makeThumbnail } from './files.js';
+import { chunkKey, contentMatches, jpegSize, makeThumbnail, uploadFolder } from './files.js';
 import { sweepStaleUploads } from './sweep.js';
 
 let server: TestServer;
@@ -122,8 +122,9 @@ describe('device media upload', () => {
     expect(again.json()).toEqual({ offset: file.length, complete: true });
     expect((await patch(meta.media_id, 0, file.subarray(0, 100))).json()).toEqual({ offset: file.length, complete: true });
     expect(await resultsOf(meta.media_id)).toHaveLength(1);
-    // Nothing is left in the upload area.
-    expect(await readdir(path.join(server.dataDir, 'tmp', 'uploads', SN))).toEqual([]);
+    // Nothing is left of the upload: no chunk in the store, no scratch file.
+    expect(await server.app.nest.deps.media.list(`uploads/${SN}`)).toEqual([]);
+    expect(await readdir(path.join(server.dataDir, 'tmp', 'finishing'))).toEqual([]);
   });
 
   it('resumes after a PATCH interrupted mid-body: the partial chunk is dropped, the device continues at the offset', async () => {
@@ -156,6 +157,23 @@ describe('device media upload', () => {
     const done = await patch(meta.media_id, half, file.subarray(half));
     expect(done.json()).toEqual({ offset: file.length, complete: true });
     expect(await resultsOf(meta.media_id)).toHaveLength(1);
+  });
+
+  it('chunks lost from the store (a wiped folder): the last chunk answers where they still follow on, and the device goes on from there', async () => {
+    const file = makeJpeg(400, 300);
+    const meta = metaOf(file);
+    const { media } = server.app.nest.deps;
+    await post(meta);
+    const q = Math.floor(file.length / 4);
+    for (let i = 0; i < 3; i++) expect((await patch(meta.media_id, i * q, file.subarray(i * q, (i + 1) * q))).statusCode).toBe(200);
+    // The second chunk is gone: only the first follows on from 0.
+    await media.delete(chunkKey(SN, meta.media_id, q));
+    expect((await patch(meta.media_id, 3 * q, file.subarray(3 * q))).json()).toEqual({ offset: q, complete: false });
+    expect(await resultsOf(meta.media_id)).toHaveLength(0);
+    expect((await post(meta)).json()).toEqual({ offset: q, complete: false });
+    expect((await patch(meta.media_id, q, file.subarray(q))).json()).toEqual({ offset: file.length, complete: true });
+    const [r] = await resultsOf(meta.media_id);
+    expect((await server.app.inject({ method: 'GET', url: r!.url })).rawPayload).toEqual(file);
   });
 
   it.skipIf(!findFfmpeg())('uploads an MP4 video: type 20, a thumbnail frame from ffmpeg', async () => {
@@ -199,7 +217,7 @@ describe('device media upload', () => {
     expect(res.json()).toMatchObject({ error: 'sha256_mismatch', offset: 0 });
     expect((await post(meta)).json()).toEqual({ offset: 0, complete: false });
     expect(await resultsOf(meta.media_id)).toHaveLength(0);
-    expect(existsSync(path.join(server.dataDir, 'tmp', 'uploads', SN, `${meta.media_id}.part`))).toBe(false);
+    expect(await server.app.nest.deps.media.list(uploadFolder(SN, meta.media_id))).toEqual([]);
   });
 
   it('refuses a file that is not what its mime says', async () => {
@@ -236,12 +254,14 @@ describe('device media upload', () => {
     const meta = metaOf(file);
     await post(meta);
     await patch(meta.media_id, 0, file.subarray(0, 100));
-    const part = path.join(server.dataDir, 'tmp', 'uploads', SN, `${meta.media_id}.part`);
-    expect(existsSync(part)).toBe(true);
+    const { media } = server.app.nest.deps;
+    expect(await media.list(uploadFolder(SN, meta.media_id))).toEqual([chunkKey(SN, meta.media_id, 0)]);
     const done = metaOf(makeJpeg(50, 50));
     expect((await upload(done, makeJpeg(50, 50))).json()).toMatchObject({ complete: true });
+    // A chunk left behind by a finished upload (its removal failed) goes too.
+    await media.putBytes(chunkKey(SN, done.media_id, 0), Buffer.from('left over'));
     await sweepStaleUploads(server.app.nest.deps, Math.floor(Date.now() / 1000) + 10);
-    expect(existsSync(part)).toBe(false);
+    expect(await media.list(`uploads/${SN}`)).toEqual([]);
     expect((await post(meta)).json()).toEqual({ offset: 0, complete: false });
     expect((await post(done)).json()).toMatchObject({ complete: true });
   });

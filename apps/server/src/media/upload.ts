@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, rm, stat } from 'node:fs/promises';
+import { mkdir, open, rm, truncate } from 'node:fs/promises';
 import path from 'node:path';
 import {
   MEDIA_CHUNK_MAX_BYTES,
@@ -18,7 +18,7 @@ import { attachEarlyResults, sortieOfFlight, syncSortieCount } from '../sorties/
 import { isStorageFull } from '../storage/index.js';
 import { findFfmpeg } from '../videos/demo.js';
 import { authenticateDevice } from './auth.js';
-import { contentMatches, jpegSize, makeThumbnail, partPath, resultPlace, sha256Of } from './files.js';
+import { chunkKey, chunkOffset, contentMatches, jpegSize, legacyPartDir, makeThumbnail, resultPlace, scratchPath, sha256Of, uploadFolder } from './files.js';
 import { STALE_UPLOAD_SECONDS, UPLOAD_SWEEP_MS, sweepStaleUploads } from './sweep.js';
 import { refusalBody, type UploadError } from './texts.js';
 import type { Selectable } from 'kysely';
@@ -46,6 +46,8 @@ class Refusal extends Error {
  */
 export async function registerMediaUpload(app: FastifyInstance, deps: AppDeps, hub: Pick<PushHub, 'publish'>): Promise<void> {
   const uploads = new MediaUploads(deps, hub, findFfmpeg());
+  // Part files of the layout before chunks went into the store: their uploads start over (finish finds no chunks).
+  await rm(legacyPartDir(deps.config.dataDir), { recursive: true, force: true });
   const sweep = setInterval(() => {
     sweepStaleUploads(deps, nowSeconds() - STALE_UPLOAD_SECONDS).catch((err: unknown) => app.log.warn({ err }, 'media upload sweep failed'));
   }, UPLOAD_SWEEP_MS);
@@ -103,9 +105,14 @@ function answerError(err: FastifyError | Refusal, request: FastifyRequest, reply
   return reply.code(500).send(refusalBody('server_error'));
 }
 
-/** The upload state machine: rows in media_uploads, bytes in DATA_DIR/tmp/uploads, results when complete. */
+/**
+ * The upload state machine: rows in media_uploads, the accepted chunks as objects of the media store
+ * (`uploads/<sn>/<media_id>/<offset>`), results when complete. The row's `received` is the truth: a chunk
+ * is stored first, then `received` moves on only from the value it was read at, so two instances taking
+ * chunks of one upload can never both count theirs.
+ */
 export class MediaUploads {
-  /** One operation at a time per upload (two PATCHes of one media_id must not interleave). */
+  /** One operation at a time per upload on this instance (two PATCHes of one media_id must not interleave). */
   private readonly locks = new Map<string, Promise<unknown>>();
 
   constructor(
@@ -129,22 +136,29 @@ export class MediaUploads {
     return this.deps.db.selectFrom('media_uploads').selectAll().where('sn_id', '=', sn).where('media_id', '=', mediaId).executeTakeFirst();
   }
 
-  private async setReceived(sn: string, mediaId: string, received: number): Promise<void> {
-    await this.deps.db
+  /** Moves `received` from `from` to `to`; false when it was not `from` any more (another instance moved it). */
+  private async advance(sn: string, mediaId: string, from: number, to: number): Promise<boolean> {
+    const r = await this.deps.db
       .updateTable('media_uploads')
-      .set({ received, updated_at: nowSeconds() })
+      .set({ received: to, updated_at: nowSeconds() })
       .where('sn_id', '=', sn)
       .where('media_id', '=', mediaId)
-      .execute();
+      .where('received', '=', from)
+      .where('result_id', 'is', null)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
   }
 
-  /** What is really on disk: the row may be ahead of the file after a crash or a wiped tmp directory. */
-  private async resumable(row: UploadRow): Promise<number> {
-    const received = Number(row.received);
-    const onDisk = await stat(partPath(this.deps.config.dataDir, row.sn_id, row.media_id)).then((s) => s.size, () => 0);
-    if (onDisk >= received) return received;
-    await this.setReceived(row.sn_id, row.media_id, onDisk);
-    return onDisk;
+  /** Starts an upload over at 0: its chunks go, its row counts nothing. */
+  private async restart(sn: string, mediaId: string, set: Partial<Pick<UploadRow, 'meta' | 'size' | 'sha256'>> = {}): Promise<void> {
+    await this.deps.media.deletePrefix(uploadFolder(sn, mediaId));
+    await this.deps.db
+      .updateTable('media_uploads')
+      .set({ ...set, received: 0, updated_at: nowSeconds() })
+      .where('sn_id', '=', sn)
+      .where('media_id', '=', mediaId)
+      .where('result_id', 'is', null)
+      .execute();
   }
 
   /** POST: creates the upload or answers where it stands (a finished one: complete, never a second result). */
@@ -154,19 +168,13 @@ export class MediaUploads {
       const { db } = this.deps;
       const row = await this.row(sn, meta.media_id);
       if (row?.result_id) return { offset: Number(row.size), complete: true };
-      const now = nowSeconds();
       if (row && (row.sha256 !== meta.sha256 || Number(row.size) !== meta.size)) {
         // Another file under the same id (the device re-encoded it): start it over.
-        await rm(partPath(this.deps.config.dataDir, sn, meta.media_id), { force: true });
-        await db
-          .updateTable('media_uploads')
-          .set({ meta: JSON.stringify(meta), size: meta.size, sha256: meta.sha256, received: 0, updated_at: now })
-          .where('sn_id', '=', sn)
-          .where('media_id', '=', meta.media_id)
-          .execute();
+        await this.restart(sn, meta.media_id, { meta: JSON.stringify(meta), size: meta.size, sha256: meta.sha256 });
         return { offset: 0, complete: false };
       }
       if (!row) {
+        const now = nowSeconds();
         await db
           .insertInto('media_uploads')
           .values({ media_id: meta.media_id, sn_id: sn, meta: JSON.stringify(meta), size: meta.size, sha256: meta.sha256, received: 0, created_at: now, updated_at: now })
@@ -174,14 +182,14 @@ export class MediaUploads {
           .execute();
         return { offset: 0, complete: false };
       }
-      const offset = await this.resumable(row);
-      // Every byte arrived but the result was not made (a crash while finishing): finish now.
+      const offset = Number(row.received);
+      // Every byte arrived but the result was not made (a crash or a full store while finishing): finish now.
       if (offset === meta.size) return this.finish(device, row);
       return { offset, complete: false };
     });
   }
 
-  /** PATCH: appends one chunk at `offset`; the last one finishes the upload. */
+  /** PATCH: stores one chunk at `offset`; the last one finishes the upload. */
   append(device: DeviceRow, mediaId: string, offset: number, chunk: Buffer): Promise<{ offset: number; complete: boolean }> {
     const sn = device.sn_id;
     return this.locked(`${sn}/${mediaId}`, async () => {
@@ -189,49 +197,98 @@ export class MediaUploads {
       if (!row) throw new Refusal(404, 'not_found');
       const size = Number(row.size);
       if (row.result_id) return { offset: size, complete: true };
-      const received = await this.resumable(row);
+      const received = Number(row.received);
       if (offset !== received) throw new Refusal(409, 'offset_mismatch', { offset: received });
       if (received + chunk.length > size) throw new Refusal(413, 'too_large', { offset: received });
       if (chunk.length > 0) {
-        const file = partPath(this.deps.config.dataDir, sn, mediaId);
-        await mkdir(path.dirname(file), { recursive: true });
-        const fh = await open(file, received === 0 ? 'w' : 'r+');
         try {
-          // Bytes past `received` (a write whose row update was lost) are overwritten, never kept.
-          await fh.truncate(received);
-          await fh.write(chunk, 0, chunk.length, received);
+          // A whole object or none (disk or bucket full): the offset stays, the device resumes once there is room.
+          await this.deps.media.putBytes(chunkKey(sn, mediaId, received), chunk, { contentType: 'application/octet-stream' });
         } catch (err) {
-          // Disk full: give back what this chunk took, keep the offset; the device resumes once there is room.
-          await fh.truncate(received).catch(() => undefined);
           if (isStorageFull(err)) throw new Refusal(507, 'storage_full', { offset: received });
           throw err;
-        } finally {
-          await fh.close();
         }
-        await this.setReceived(sn, mediaId, received + chunk.length);
+        if (!(await this.advance(sn, mediaId, received, received + chunk.length))) {
+          // Another instance took a chunk of this upload meanwhile: the device asks again where it stands.
+          const again = await this.row(sn, mediaId);
+          if (again?.result_id) return { offset: size, complete: true };
+          throw new Refusal(409, 'offset_mismatch', { offset: Number(again?.received ?? 0) });
+        }
       }
       if (received + chunk.length < size) return { offset: received + chunk.length, complete: false };
       return this.finish(device, { ...row, received: size });
     });
   }
 
+  /**
+   * Joins the stored chunks of an upload, from offset 0 on, into the local file `dest`; answers how many
+   * bytes follow on from 0 without a gap. Chunks left over from a write that was not counted (another
+   * instance, a lost row update) are skipped or overwritten: the chain follows the offsets.
+   */
+  private async assemble(row: UploadRow, dest: string): Promise<number> {
+    const { media } = this.deps;
+    const size = Number(row.size);
+    const chunks = (await media.list(uploadFolder(row.sn_id, row.media_id)))
+      .map((key) => ({ key, offset: chunkOffset(key) }))
+      .filter((c): c is { key: string; offset: number } => c.offset !== null)
+      .sort((a, b) => a.offset - b.offset);
+    await mkdir(path.dirname(dest), { recursive: true });
+    const fh = await open(dest, 'w');
+    let pos = 0;
+    try {
+      for (const c of chunks) {
+        if (pos >= size || c.offset > pos) break;
+        if (c.offset < pos) continue;
+        for await (const b of await media.read(c.key)) {
+          await fh.write(b as Buffer);
+          pos += (b as Buffer).length;
+        }
+      }
+    } finally {
+      await fh.close();
+    }
+    return pos;
+  }
+
   /** Restarts an upload at 0 (the whole file was wrong). */
   private async reset(row: UploadRow, error: UploadError): Promise<never> {
-    await rm(partPath(this.deps.config.dataDir, row.sn_id, row.media_id), { force: true });
-    await this.setReceived(row.sn_id, row.media_id, 0);
+    await this.restart(row.sn_id, row.media_id);
     throw new Refusal(422, error, { offset: 0 });
   }
 
   /**
-   * All bytes are in: verify (sha256, content type), thumbnail, put both into the media store
-   * (media/results/), then ONE transaction makes the result and marks the upload complete. The objects are
-   * removed again when it fails; a store that is full or unreachable leaves the upload complete but
-   * unfinished (507 when full), and the next POST finishes it.
+   * All bytes are in: join the chunks (local scratch), verify (sha256, content type), thumbnail, put both
+   * into the media store (media/results/), then ONE transaction makes the result and marks the upload
+   * complete; the chunks go last. The objects are removed again when it fails, and the chunks stay: a store
+   * that is full or unreachable leaves the upload complete but unfinished (507 when full), and the next POST
+   * finishes it, on any instance.
    */
   private async finish(device: DeviceRow, row: UploadRow): Promise<{ offset: number; complete: boolean }> {
-    const { db, config } = this.deps;
+    const part = scratchPath(this.deps.config.dataDir, `${row.sn_id}-${row.media_id}-${randomUUID()}.part`);
+    try {
+      return await this.finishFrom(device, row, part);
+    } finally {
+      await Promise.allSettled([rm(part, { force: true }), rm(`${part}.thumb.jpg`, { force: true })]);
+    }
+  }
+
+  private async finishFrom(device: DeviceRow, row: UploadRow, part: string): Promise<{ offset: number; complete: boolean }> {
+    const { db } = this.deps;
     const meta = JSON.parse(row.meta) as MediaUploadStart;
-    const part = partPath(config.dataDir, row.sn_id, row.media_id);
+    const size = Number(row.size);
+    const joined = await this.assemble(row, part);
+    if (joined < size) {
+      // Chunks were lost (a wiped store folder): the device goes on from where they still follow on.
+      await this.deps.db
+        .updateTable('media_uploads')
+        .set({ received: joined, updated_at: nowSeconds() })
+        .where('sn_id', '=', row.sn_id)
+        .where('media_id', '=', row.media_id)
+        .where('result_id', 'is', null)
+        .execute();
+      return { offset: joined, complete: false };
+    }
+    if (joined > size) await truncate(part, size);
     if ((await sha256Of(part)) !== row.sha256) return this.reset(row, 'sha256_mismatch');
     if (!(await contentMatches(part, meta.mime))) return this.reset(row, 'content_mismatch');
 
@@ -242,16 +299,15 @@ export class MediaUploads {
     const thumbKey = `${place.prefix}${id}_thumb.jpg`;
     const { media } = this.deps;
     const dims = meta.mime === 'image/jpeg' && (meta.width === null || meta.height_px === null) ? await jpegSize(part) : null;
-    // The thumbnail is made beside the part file (local), then both go to the store.
+    // The thumbnail is made beside the joined file (local scratch), then both go to the store.
     const thumb = `${part}.thumb.jpg`;
     const thumbed = await makeThumbnail(part, thumb, meta.mime, this.ffmpeg);
     try {
       if (thumbed) await media.putFile(thumbKey, thumb, { contentType: 'image/jpeg', move: true });
-      // Last, and a move: until it succeeds the part file is whole, so a POST can finish the upload later.
       await media.putFile(key, part, { contentType: meta.mime, move: true });
     } catch (err) {
-      // Store full or unreachable: nothing stays in the store, every byte stays received.
-      await Promise.allSettled([media.delete(key), media.delete(thumbKey), rm(thumb, { force: true })]);
+      // Store full or unreachable: nothing new stays in the store; the chunks and every received byte stay.
+      await Promise.allSettled([media.delete(key), media.delete(thumbKey)]);
       throw err;
     }
     const url = `${place.url}${id}.${ext}`;
@@ -300,9 +356,11 @@ export class MediaUploads {
       // Another instance may have finished it (results are unique per sn and media_id).
       const again = await this.row(row.sn_id, row.media_id);
       if (again?.result_id) return { offset: Number(again.size), complete: true };
-      await this.setReceived(row.sn_id, row.media_id, 0);
+      // The chunks are still there: the next POST finishes it.
       throw err;
     }
+    // The result is made: the chunks are not needed any more (the sweep removes any this misses).
+    await media.deletePrefix(uploadFolder(row.sn_id, row.media_id)).catch(() => undefined);
     if (sortId === null && meta.flight_id) {
       // The sortie may have been recorded while this transaction ran (it attaches only committed results).
       const late = await sortieOfFlight(db, row.sn_id, meta.flight_id);

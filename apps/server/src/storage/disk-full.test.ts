@@ -22,8 +22,9 @@ import { DeviceUploader, makeJpeg, photoMeta } from '../media/testing.js';
 import { STORAGE_FULL_TEXT } from './store.js';
 
 /**
- * Disk full for real: small tmpfs file systems mounted over DATA_DIR/tmp (uploads being received), and
- * DATA_DIR/media and DATA_DIR/teaching (the local media store), filled up with a filler file. The tests
+ * Disk full for real: small tmpfs file systems mounted over DATA_DIR/tmp (files being received, scratch),
+ * DATA_DIR/uploads (chunks of device uploads in progress), and DATA_DIR/media and DATA_DIR/teaching (the
+ * local media store), filled up with a filler file. The tests
  * run as root (like CI); a machine that cannot mount fails here rather than skipping.
  */
 let server: TestServer;
@@ -46,6 +47,14 @@ async function fill(dir: string, leave: number): Promise<void> {
 }
 const unfill = (dir: string) => rm(path.join(dir, 'filler'), { force: true });
 
+/** Bytes of the stored chunks of one upload (local store: files under DATA_DIR/uploads/<sn>/<media_id>/). */
+async function chunkBytes(dir: string): Promise<number> {
+  if (!existsSync(dir)) return 0;
+  let n = 0;
+  for (const e of await readdir(dir, { withFileTypes: true })) if (e.isFile()) n += (await stat(path.join(dir, e.name))).size;
+  return n;
+}
+
 /** Every file under `dir` but the filler: leftovers of a failed write would show here. */
 async function filesIn(dir: string): Promise<string[]> {
   if (!existsSync(dir)) return [];
@@ -54,15 +63,18 @@ async function filesIn(dir: string): Promise<string[]> {
 }
 
 let tmp: string;
+let uploads: string;
 let media: string;
 let teaching: string;
 
 beforeAll(async () => {
   server = await startTestServer({ config: { simulator: false } });
   tmp = path.join(server.dataDir, 'tmp');
+  uploads = path.join(server.dataDir, 'uploads');
   media = path.join(server.dataDir, 'media');
   teaching = path.join(server.dataDir, 'teaching');
   await mountTmpfs(tmp, '1m');
+  await mountTmpfs(uploads, '1m');
   await mountTmpfs(media, '2m');
   await mountTmpfs(teaching, '1m');
   await registerDevice(server, { sn_id: SN });
@@ -87,7 +99,7 @@ describe('disk full on upload', () => {
     const photo = makeJpeg(640, 400, true);
     expect(photo.length).toBeGreaterThan(300_000);
     const meta = photoMeta(photo);
-    await fill(tmp, 128 * 1024);
+    await fill(uploads, 128 * 1024);
     const res = await device.send(meta, photo, 64 * 1024);
     expect(res.statusCode).toBe(507);
     const body = res.json<{ error: string; offset: number; msg: { zh: string; en: string } }>();
@@ -96,13 +108,14 @@ describe('disk full on upload', () => {
     expect(body.msg.en).toContain('out of storage space');
     expect(body.offset).toBeGreaterThan(0);
     expect(body.offset).toBeLessThan(photo.length);
-    // The refused chunk left nothing behind: the part file holds exactly the acknowledged bytes.
-    expect((await stat(path.join(tmp, 'uploads', SN, `${meta.media_id}.part`))).size).toBe(body.offset);
+    // The refused chunk left nothing behind: the stored chunks hold exactly the acknowledged bytes.
+    expect(await chunkBytes(path.join(uploads, SN, meta.media_id))).toBe(body.offset);
+    expect((await filesIn(uploads)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     expect(Number((await uploadRow(meta.media_id)).received)).toBe(body.offset);
     expect(await resultsOf(meta.media_id)).toEqual([]);
     expect(await filesIn(media)).toEqual([]);
 
-    await unfill(tmp);
+    await unfill(uploads);
     const resumed = await device.send(meta, photo, 64 * 1024);
     expect(resumed.json()).toEqual({ offset: photo.length, complete: true });
     const [row] = await resultsOf(meta.media_id);
@@ -123,14 +136,15 @@ describe('disk full on upload', () => {
     expect(await filesIn(media)).toEqual(before);
     // Every byte is still received, so nothing has to be sent again.
     expect(Number((await uploadRow(meta.media_id)).received)).toBe(photo.length);
-    expect((await stat(path.join(tmp, 'uploads', SN, `${meta.media_id}.part`))).size).toBe(photo.length);
+    expect(await chunkBytes(path.join(uploads, SN, meta.media_id))).toBe(photo.length);
 
     await unfill(media);
     const again = await device.post(meta);
     expect(again.json()).toEqual({ offset: photo.length, complete: true });
     const [row] = await resultsOf(meta.media_id);
     expect((await server.app.inject({ method: 'GET', url: row!.url })).rawPayload).toEqual(photo);
-    expect(await filesIn(path.join(tmp, 'uploads'))).toEqual([]);
+    expect(await filesIn(uploads)).toEqual([]);
+    expect(await filesIn(path.join(tmp, 'finishing'))).toEqual([]);
   });
 
   it('a firmware package while the upload area is full: a clear error in zh and en, no row, no file; accepted once there is room', async () => {

@@ -88,6 +88,34 @@ describe('MEDIA_STORE=s3', () => {
     expect((await other.inject({ method: 'GET', url: r.url })).statusCode).toBe(404);
   });
 
+  it('a device upload goes on at another instance: chunks in the bucket, one chunk counted once when both take it', async () => {
+    const photo = makeJpeg(640, 480);
+    const meta = photoMeta(photo);
+    const auth = DeviceUploader.basic(SN, live(server).devicePassword(SN));
+    const a = new DeviceUploader(server.app, auth);
+    const b = new DeviceUploader(other, auth);
+    const third = Math.floor(photo.length / 3);
+    expect((await a.post(meta)).json()).toEqual({ offset: 0, complete: false });
+    expect((await a.patch(meta.media_id, 0, photo.subarray(0, third))).json()).toEqual({ offset: third, complete: false });
+    // The chunk is in the bucket, not on the first instance's disk.
+    expect(await bucket.list(`uploads/${SN}/${meta.media_id}`)).toHaveLength(1);
+    expect(await localFiles('uploads')).toEqual([]);
+    // The device's next request reaches the other instance: it knows the offset and takes the chunk.
+    expect((await b.post(meta)).json()).toEqual({ offset: third, complete: false });
+    // A retry lands on both instances at once: one counts it, the other answers where the upload stands.
+    const both = await Promise.all([a, b].map((d) => d.patch(meta.media_id, third, photo.subarray(third, 2 * third))));
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    expect(both.map((r) => r.json<{ offset: number }>().offset)).toEqual([2 * third, 2 * third]);
+    const last = await b.patch(meta.media_id, 2 * third, photo.subarray(2 * third));
+    expect(last.json()).toEqual({ offset: photo.length, complete: true });
+    const results = await server.db.selectFrom('results').selectAll().where('media_id', '=', meta.media_id).execute();
+    expect(results).toHaveLength(1);
+    const served = await server.app.inject({ method: 'GET', url: results[0]!.url });
+    expect(sha(served.rawPayload)).toBe(sha(photo));
+    // Finished: no chunk is left in the bucket.
+    expect(await bucket.list(`uploads/${SN}`)).toEqual([]);
+  });
+
   it('a firmware package: stored in the bucket, downloaded by administrators (Range) and by a nest from another instance', async () => {
     const pkg = samplePackage({ type: NEST_FIRMWARE_TYPE, versionCode: 7, payloadBytes: 200_000 });
     const res = await sendMultipart<Firmware>(wk, 'romAdd', { type: NEST_FIRMWARE_TYPE, version_code: 7, version_name: '1.0.7', description: '修复', description_en: 'Fixes' }, [
