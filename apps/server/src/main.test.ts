@@ -16,19 +16,37 @@ import {
 } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, tempDir, type TestDatabase } from '../test/helpers.js';
-import { freePort, runTs, type Child } from '../test/process.js';
+import { runTs, type Child } from '../test/process.js';
 
 let dataDir: string;
 let database: TestDatabase;
-let port: number;
-let mqttPort: number;
+/**
+ * A cold start compiles the server (tsx), migrates and seeds a new database and hashes the first password:
+ * on a busy 2-core machine running other test files beside this one that takes far longer than on a
+ * quiet one. How long it takes is not what these tests check.
+ */
+const STARTUP_MS = 90_000;
+
+/**
+ * The ports the running instance listens on, read from what it prints: it is started on port 0 (the system
+ * picks a free one at bind time). A port probed free beforehand can be taken by another test file's
+ * connection during a cold start of many seconds, which made this file fail when files ran side by side.
+ */
+let port = 0;
+let mqttPort = 0;
 const children: Child[] = [];
 
 beforeAll(async () => {
   dataDir = await tempDir('nest-main-');
   database = await createTestDatabase();
-  [port, mqttPort] = [await freePort(), await freePort()];
 });
+
+/** Waits until `child` listens; answers its HTTP and embedded-broker ports. */
+async function listening(child: Child): Promise<{ http: number; mqtt: number }> {
+  const line = await child.waitFor(/Drone nest console listening on http:\/\/127\.0\.0\.1:\d+\/nest\//, STARTUP_MS);
+  const broker = await child.waitFor(/Embedded MQTT broker listening on mqtt:\/\/127\.0\.0\.1:\d+/, STARTUP_MS);
+  return { http: Number(/:(\d+)\/nest\//.exec(line)![1]), mqtt: Number(/:(\d+)$/.exec(broker)![1]) };
+}
 afterAll(async () => {
   for (const c of children) if (c.proc.exitCode === null) c.proc.kill('SIGKILL');
   await database?.drop();
@@ -42,8 +60,8 @@ function start(env: Record<string, string>): Child {
     DATABASE_URL: database.url ?? undefined,
     LOG_LEVEL: 'warn',
     WEB_DIST: `${dataDir}/no-web`,
-    PORT: String(port),
-    MQTT_PORT: String(mqttPort),
+    PORT: '0',
+    MQTT_PORT: '0',
     ...env,
   });
   children.push(child);
@@ -79,20 +97,15 @@ async function signIn(account: string, password: string): Promise<number> {
   return (await signInToken(account, password)).code;
 }
 
-/**
- * A cold start compiles the server (tsx), migrates and seeds a new database and hashes the first password:
- * on a busy 2-core machine running other test files beside this one that takes far longer than on a
- * quiet one. How long it takes is not what these tests check.
- */
-const STARTUP_MS = 90_000;
-
 describe('main.ts', { timeout: 180_000 }, () => {
   let first: Child;
   let password = '';
 
   it('starts on a new data dir, prints the address and the first sign-in once', async () => {
     first = start({});
-    await first.waitFor(`Drone nest console listening on http://127.0.0.1:${port}/nest/`, STARTUP_MS);
+    ({ http: port, mqtt: mqttPort } = await listening(first));
+    expect(port).toBeGreaterThan(0);
+    expect(mqttPort).toBeGreaterThan(0);
     const line = await first.waitFor(/Sign in at \S+ as \S+ with password \S+/, STARTUP_MS);
     expect(line.startsWith(`Sign in at http://127.0.0.1:${port}/nest/ as admin@nest.local with password `)).toBe(true);
     password = line.split(' ').pop()!;
@@ -128,13 +141,13 @@ describe('main.ts', { timeout: 180_000 }, () => {
   });
 
   it('exits 1 with one clear line when the HTTP port is taken', async () => {
-    const second = start({ MQTT_PORT: String(await freePort()), SIMULATOR: 'off' });
+    const second = start({ PORT: String(port), SIMULATOR: 'off' });
     expect(await second.exited).toBe(1);
     expect(second.stderr().trim()).toBe(`Port ${port} on 127.0.0.1 is already in use; set PORT to another port`);
   });
 
   it('exits 1 with one clear line when the MQTT port is taken', async () => {
-    const third = start({ PORT: String(await freePort()), SIMULATOR: 'off' });
+    const third = start({ MQTT_PORT: String(mqttPort), SIMULATOR: 'off' });
     expect(await third.exited).toBe(1);
     expect(third.stderr().trim()).toBe(`Port ${mqttPort} on 127.0.0.1 is already in use; set MQTT_PORT to another port`);
   });
@@ -150,7 +163,7 @@ describe('main.ts', { timeout: 180_000 }, () => {
     first.proc.kill('SIGTERM');
     expect(await first.exited).toBe(0);
     const again = start({});
-    await again.waitFor('Drone nest console listening on', STARTUP_MS);
+    ({ http: port } = await listening(again));
     expect(again.stdout()).not.toContain('Sign in at');
     expect(await (await fetch(`http://127.0.0.1:${port}${PUBLIC_KEYS_PATH}`)).json()).toEqual(keys);
     expect(await signIn('admin@nest.local', password)).toBe(ResultCode.OK);

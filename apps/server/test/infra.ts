@@ -76,8 +76,9 @@ export async function startPostgres(): Promise<PostgresCluster> {
     });
     await chown(dir, pgUser.uid, pgUser.gid);
   }
-  const port = await freePort();
   await exec('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C', '--no-sync']);
+  // Probed right before the start, not before initdb: other test files open connections meanwhile.
+  const port = await freePort();
   const options = [
     `-p ${port}`,
     `-k ${dir}`,
