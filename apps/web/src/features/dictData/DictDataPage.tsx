@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import { Alert, Button, Empty, Modal, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { DeleteOutlined, EditOutlined, PlusOutlined, ReloadOutlined, UndoOutlined } from '@ant-design/icons';
 import { RecordState, SUPER_ADMINISTRATOR, calls, holds, type FunctionItem, type Page } from '@nest/contracts';
-import { AdminPage, SearchFilter } from '../../shared/admin';
+import { AdminPage, SearchFilter, columnsWidth } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';
@@ -149,7 +149,7 @@ export default function DictDataPage(): ReactNode {
           loading={loading}
           columns={columns}
           dataSource={rows}
-          scroll={{ x: 1100 }}
+          scroll={{ x: columnsWidth(columns) }}
           pagination={{ current: page, pageSize: PAGE_SIZE, total: rows.length, showSizeChanger: false, size: 'small', onChange: setPage, showTotal: (total) => t('admin.total', { total }) }}
           locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('dictData.empty')} /> }}
           data-testid="function-table"

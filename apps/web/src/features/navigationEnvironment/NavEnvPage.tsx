@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import { Alert, Button, Empty, Input, Table, Tag, Tooltip } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import { NtripState, RtkStatus, calls, formatDistanceText, holds, type NavEnv } from '@nest/contracts';
-import { AdminPage } from '../../shared/admin';
+import { AdminPage, columnsWidth } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
 import { call } from '../../shared/request';
 import { useUser } from '../../shared/session';
@@ -176,7 +176,7 @@ export default function NavEnvPage(): ReactNode {
         loading={loading}
         dataSource={rows}
         columns={columns}
-        scroll={{ x: 1500 }}
+        scroll={{ x: columnsWidth(columns) }}
         locale={{ emptyText: <Empty description={list.length === 0 ? t('navEnv.empty') : t('navEnv.noMatch')} /> }}
         pagination={{ pageSize: PAGE_SIZE, showSizeChanger: false, size: 'small', showTotal: (n) => t('admin.total', { total: n }) }}
         data-testid="nav-env-table"

@@ -3,6 +3,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { Alert, Badge, Button, Modal, Select, Space, Table, Tooltip, type TableColumnsType } from 'antd';
 import { DeleteOutlined, PictureOutlined, PlayCircleOutlined, ClearOutlined, ReloadOutlined } from '@ant-design/icons';
 import { MissionType, formatDistanceText, formatHms, type Page, type Sortie } from '@nest/contracts';
+import { columnsWidth } from '../../shared/admin/tableWidth';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';
@@ -212,7 +213,7 @@ export default function SortieListPage(): ReactNode {
             columns={columns}
             dataSource={data.list}
             loading={loading}
-            scroll={{ x: 1280 }}
+            scroll={{ x: columnsWidth(columns) }}
             onRow={(s) => ({ 'data-testid': 'sortie-row', 'data-id': s.sort_id }) as never}
             rowSelection={{
               selectedRowKeys: selected,

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import { Alert, Button, Empty, Modal, Select, Space, Switch, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { DeleteOutlined, DragOutlined, EditOutlined, PlusOutlined, ReloadOutlined, SubnodeOutlined, UndoOutlined } from '@ant-design/icons';
 import { Company, RecordState, SUPER_ADMINISTRATOR, calls, holds, type DepartmentNode } from '@nest/contracts';
-import { AdminPage, SearchFilter } from '../../shared/admin';
+import { AdminPage, SearchFilter, columnsWidth } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
@@ -213,7 +213,7 @@ export default function TeamManagePage(): ReactNode {
           loading={loading}
           columns={columns}
           dataSource={rows}
-          scroll={{ x: 1300 }}
+          scroll={{ x: columnsWidth(columns) }}
           expandable={{
             expandedRowKeys: expandedKeys,
             onExpandedRowsChange: (keys) => {

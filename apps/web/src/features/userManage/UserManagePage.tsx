@@ -3,7 +3,7 @@ import { Button, Empty, Modal, Select, Space, Table, Tag, Tooltip, TreeSelect, t
 import { DeleteOutlined, EditOutlined, PlusOutlined, ReloadOutlined, UndoOutlined } from '@ant-design/icons';
 import { Company, RecordState, SUPER_ADMINISTRATOR, calls, holds, type DepartmentNode, type UserListItem } from '@nest/contracts';
 import { departmentOptions } from '../teamManage/tree';
-import { AdminPage, SearchFilter, tablePagination, usePagedList } from '../../shared/admin';
+import { AdminPage, SearchFilter, columnsWidth, tablePagination, usePagedList } from '../../shared/admin';
 import { formatAccountEnd, formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
@@ -70,11 +70,12 @@ export default function UserManagePage(): ReactNode {
       },
     });
 
+  // 1,550 px with the company column: the whole row fits a 1,600 px window without scrolling.
   const columns: TableColumnsType<UserListItem> = [
     {
       title: t('userManage.col.nick'),
       key: 'nick',
-      width: 200,
+      width: 180,
       render: (_, u) => (
         <span data-testid={`user-row-${u.phone}`}>
           {u.nick}
@@ -86,7 +87,7 @@ export default function UserManagePage(): ReactNode {
       ),
     },
     { title: t('userManage.col.account'), key: 'phone', dataIndex: 'phone', width: 170, ellipsis: true },
-    { title: t('userManage.col.email'), key: 'email', width: 170, ellipsis: true, render: (_, u) => u.email || '--' },
+    { title: t('userManage.col.email'), key: 'email', width: 160, ellipsis: true, render: (_, u) => u.email || '--' },
     ...(isSuper ? [{ title: t('userManage.col.company'), key: 'company', width: 110, render: (_: unknown, u: UserListItem) => u.in_com.name || u.company }] : []),
     { title: t('userManage.col.team'), key: 'team', width: 120, ellipsis: true, render: (_, u) => u.team_name || '--' },
     {
@@ -105,12 +106,12 @@ export default function UserManagePage(): ReactNode {
     {
       title: t('userManage.col.validity'),
       key: 'validity',
-      width: 170,
+      width: 160,
       render: (_, u) => <span style={{ whiteSpace: 'nowrap' }}>{formatAccountEnd(u.end_time)}</span>,
     },
     { title: t('admin.state'), key: 'state', width: 90, render: (_, u) => <Tag color={u.state === 10 ? 'green' : 'default'}>{RecordState.label(u.state as 10 | 20, lang)}</Tag> },
-    { title: t('admin.notes'), key: 'notes', width: 110, ellipsis: true, render: (_, u) => u.notes || '--' },
-    { title: t('admin.createTime'), key: 'created', width: 190, render: (_, u) => <span style={{ whiteSpace: 'nowrap' }}>{formatSeconds(u.create_time)}</span> },
+    { title: t('admin.notes'), key: 'notes', width: 100, ellipsis: true, render: (_, u) => u.notes || '--' },
+    { title: t('admin.createTime'), key: 'created', width: 170, render: (_, u) => <span style={{ whiteSpace: 'nowrap' }}>{formatSeconds(u.create_time)}</span> },
     {
       title: t('admin.actions'),
       key: 'actions',
@@ -198,7 +199,7 @@ export default function UserManagePage(): ReactNode {
         loading={list.loading}
         columns={columns}
         dataSource={list.rows}
-        scroll={{ x: 1450 }}
+        scroll={{ x: columnsWidth(columns) }}
         pagination={tablePagination(list, (total) => t('admin.total', { total }))}
         locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('userManage.empty')} /> }}
         data-testid="user-table"

@@ -4,3 +4,4 @@ export type { PagedList } from './usePagedList';
 export { useUpload } from './useUpload';
 export type { Upload, UploadCallOptions } from './useUpload';
 export { SearchFilter } from './SearchFilter';
+export { columnsWidth } from './tableWidth';
