@@ -279,13 +279,7 @@ export class MediaUploads {
     const joined = await this.assemble(row, part);
     if (joined < size) {
       // Chunks were lost (a wiped store folder): the device goes on from where they still follow on.
-      await this.deps.db
-        .updateTable('media_uploads')
-        .set({ received: joined, updated_at: nowSeconds() })
-        .where('sn_id', '=', row.sn_id)
-        .where('media_id', '=', row.media_id)
-        .where('result_id', 'is', null)
-        .execute();
+      await this.advance(row.sn_id, row.media_id, size, joined);
       return { offset: joined, complete: false };
     }
     if (joined > size) await truncate(part, size);
