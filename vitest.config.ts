@@ -1,21 +1,55 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * One runner for the whole tree. Server tests run twice: on SQLite and on a real PostgreSQL that the
- * pg global setup starts on loopback (or the one DATABASE_URL_TEST names).
+ * One runner for the whole tree. Server tests run twice: on SQLite and on a real PostgreSQL that the pg global
+ * setup starts on loopback once per run (or the one DATABASE_URL_TEST names). How to write a test that holds on
+ * a busy machine, and how long each part takes: docs/testing.md.
  */
+
+/**
+ * One fast-check seed per run, fixed here before any worker starts (scripts/test-support/fast-check.ts applies
+ * it in every worker): FC_SEED=<n> repeats a run's cases, FC_SEED=random draws a new seed, and without it every
+ * run draws the same cases.
+ */
+const DEFAULT_FC_SEED = 20261126;
+const fcSeed =
+  process.env.FC_SEED === 'random' ? Math.floor(Math.random() * 2 ** 31) : process.env.FC_SEED ? Number(process.env.FC_SEED) : DEFAULT_FC_SEED;
+if (!Number.isSafeInteger(fcSeed)) throw new Error(`FC_SEED must be an integer or "random", got ${process.env.FC_SEED}`);
+process.env.FC_SEED = String(fcSeed);
+if (!process.env.VITEST_POOL_ID) console.log(`fast-check seed ${fcSeed} (FC_SEED=${fcSeed} draws the same cases again)`);
+const setupFiles = ['scripts/test-support/fast-check.ts'];
+
+/**
+ * Time limits are safety nets against a hang, not expectations: tests wait for events (docs/testing.md). A
+ * server test's waits give up after 60 s (apps/server/test/live.ts WAIT_LIMIT_MS), under the test's limit, so
+ * the failure says what was awaited.
+ */
+const SERVER_TIMEOUTS = { testTimeout: 120_000, hookTimeout: 180_000 };
+
+/**
+ * Server test files share their worker's module cache (isolate: false): importing the server (fastify, aedes,
+ * mqtt, kysely, the AWS SDK, the contracts) took about four seconds per file, more than most files' tests. A
+ * file must therefore leave nothing behind: close what it starts in afterAll, restore real timers, and never
+ * change module state (process.env, globals) that another file reads.
+ */
+const SHARED_MODULES = { isolate: false };
+const serverTests = ['apps/server/src/**/*.test.ts'];
+
 export default defineConfig({
   test: {
     // Three test files at a time. Vitest's default on a 2-core machine is one, but most server files wait
-    // on sockets, timers and databases rather than compute: three cut the non-e2e run from about 25 to
-    // about 16 minutes there. Files that must run alone say so (fileParallelism: false).
+    // on sockets, timers and databases rather than compute. Files that must run alone say so
+    // (fileParallelism: false).
     maxWorkers: 3,
+    reporters: ['default', './scripts/test-support/timing-reporter.ts'],
     projects: [
       {
         test: {
           name: 'unit',
           include: ['packages/*/src/**/*.test.ts', 'apps/simulator/src/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts'],
           environment: 'node',
+          setupFiles,
+          testTimeout: 60_000,
         },
       },
       {
@@ -23,42 +57,49 @@ export default defineConfig({
           name: 'web',
           include: ['apps/web/src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
+          setupFiles,
           // The first render of a test file loads antd's modules into jsdom: slow on a busy 2-core machine.
-          testTimeout: 30_000,
+          testTimeout: 60_000,
         },
       },
       {
         test: {
           name: 'server-sqlite',
-          include: ['apps/server/src/**/*.test.ts'],
+          include: serverTests,
           environment: 'node',
           env: { NEST_TEST_DB: 'sqlite' },
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          ...SHARED_MODULES,
+          globalSetup: ['apps/server/test/build-setup.ts', 'apps/server/test/template-setup.ts'],
+          setupFiles,
+          ...SERVER_TIMEOUTS,
         },
       },
       {
         test: {
           name: 'server-pg',
-          include: ['apps/server/src/**/*.test.ts'],
+          include: serverTests,
           environment: 'node',
           env: { NEST_TEST_DB: 'postgres' },
-          globalSetup: ['apps/server/test/pg-global-setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          ...SHARED_MODULES,
+          globalSetup: ['apps/server/test/build-setup.ts', 'apps/server/test/pg-global-setup.ts', 'apps/server/test/template-setup.ts'],
+          setupFiles,
+          ...SERVER_TIMEOUTS,
         },
       },
       {
         test: {
-          // Several server instances and fault tests against a real PostgreSQL and Mosquitto that the
-          // tests start, stop and restart themselves (apps/server/test/infra.ts); one file at a time.
+          // Several server instances and fault tests against a real PostgreSQL and Mosquitto (apps/server/test/
+          // infra.ts): the shared cluster where a test only needs a database, a cluster of its own where it stops
+          // or freezes PostgreSQL. One file at a time.
           name: 'cluster',
           include: ['apps/server/cluster/**/*.test.ts'],
           environment: 'node',
           env: { NEST_TEST_DB: 'postgres' },
+          globalSetup: ['apps/server/test/pg-global-setup.ts', 'apps/server/test/template-setup.ts'],
+          setupFiles,
           fileParallelism: false,
-          testTimeout: 120_000,
-          hookTimeout: 120_000,
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
         },
       },
       {
@@ -67,10 +108,10 @@ export default defineConfig({
           include: ['e2e/**/*.e2e.ts'],
           environment: 'node',
           globalSetup: ['e2e/global-setup.ts'],
-          setupFiles: ['e2e/support/failures.ts'],
+          setupFiles: [...setupFiles, 'e2e/support/failures.ts'],
           fileParallelism: false,
-          testTimeout: 90_000,
-          hookTimeout: 120_000,
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
         },
       },
     ],

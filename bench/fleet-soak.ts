@@ -139,9 +139,9 @@ async function startServer(p: Params): Promise<Started> {
     return { server, brokerUrl: live(server).brokerUrl, startBroker: async () => undefined, closeBroker: async () => undefined };
   }
   const { startMosquitto } = await import('../apps/server/test/infra.js');
-  const { freePort } = await import('../apps/server/test/process.js');
+  const { reservedPort } = await import('../apps/server/test/process.js');
   const dataDir = await tempDir('nest-soak-');
-  const port = await freePort();
+  const port = await reservedPort();
   const brokerUrl = `mqtt://127.0.0.1:${port}`;
   const server = await startTestServer({ dataDir, config: { simulator: false, mqttUrl: brokerUrl, ...db } });
   let broker: { close(): Promise<void> } | null = null;

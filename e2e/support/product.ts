@@ -1,24 +1,10 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 /** Starts the real product (server + embedded broker + built web app) on loopback for e2e tests. */
 export const ROOT = resolve(import.meta.dirname, '..', '..');
-
-export async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', rej);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => res(port));
-    });
-  });
-}
 
 export interface Product {
   baseUrl: string;
@@ -29,22 +15,26 @@ export interface Product {
   log(): string;
 }
 
+/** The built server (`npm run build` makes apps/server/dist with the web app): nothing is compiled on start. */
+const SERVER_DIST = join(ROOT, 'apps/server/dist');
+const productArgs = (): string[] => ['--enable-source-maps', join(SERVER_DIST, 'main.js')];
+
 export const ADMIN = { account: 'admin@e2e.test', password: 'Admin#e2e-2026' };
 
 /** `extraEnv`: product settings of the whole e2e run (e.g. simulator speed), over the defaults below. */
 export async function startProduct(extraEnv: Record<string, string> = {}): Promise<Product> {
-  if (!existsSync(join(ROOT, 'apps/web/dist/index.html'))) {
-    throw new Error('apps/web/dist is missing: run `npm run build` before the e2e tests');
+  for (const built of ['apps/web/dist/index.html', 'apps/server/dist/main.js', 'apps/server/dist/cli.js']) {
+    if (!existsSync(join(ROOT, built))) throw new Error(`${built} is missing: run \`npm run build\` before the e2e tests`);
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'nest-e2e-'));
-  const port = await freePort();
-  const mqttPort = await freePort();
+  // Port 0 for the web server and the embedded broker: the system picks free ports at bind time and the
+  // product prints them (a port probed free beforehand can be taken by another program before the start).
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    PORT: String(port),
+    PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
-    MQTT_PORT: String(mqttPort),
+    MQTT_PORT: '0',
     ADMIN_ACCOUNT: ADMIN.account,
     ADMIN_PASSWORD: ADMIN.password,
     LOG_LEVEL: 'warn',
@@ -52,34 +42,49 @@ export async function startProduct(extraEnv: Record<string, string> = {}): Promi
   };
   delete env.DATABASE_URL;
   delete env.MQTT_URL;
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, productArgs(), {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  let stdout = '';
   const keep = (d: Buffer) => {
     // The product logs warnings and errors only (LOG_LEVEL warn); the tail is printed when the run ends.
     output = (output + d.toString()).slice(-200_000);
   };
-  child.stdout?.on('data', keep);
+  child.stdout?.on('data', (d: Buffer) => {
+    stdout += d.toString();
+    keep(d);
+  });
   child.stderr?.on('data', keep);
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the product exited early (${child.exitCode}):\n${output}`);
-    try {
-      const res = await fetch(`${baseUrl}/nest/`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
+  // Waits for the lines that say where it listens (they come once the database is migrated and seeded); the
+  // limit is a safety net far above a cold start on a loaded machine.
+  const ports = await new Promise<{ http: number; mqtt: number }>((resolvePorts, reject) => {
+    const limit = setTimeout(() => {
       child.kill('SIGKILL');
-      throw new Error(`the product did not come up within 60 s:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
+      reject(new Error(`the product did not say where it listens within 180 s:\n${output}`));
+    }, 180_000);
+    const check = () => {
+      const http = /Drone nest console listening on http:\/\/127\.0\.0\.1:(\d+)\//.exec(stdout);
+      const mqtt = /Embedded MQTT broker listening on mqtt:\/\/[^:]+:(\d+)/.exec(stdout);
+      if (http && mqtt) {
+        clearTimeout(limit);
+        child.stdout?.off('data', check);
+        child.off('exit', exited);
+        resolvePorts({ http: Number(http[1]), mqtt: Number(mqtt[1]) });
+      }
+    };
+    const exited = (code: number | null) => {
+      clearTimeout(limit);
+      reject(new Error(`the product exited early (${code}):\n${output}`));
+    };
+    child.stdout?.on('data', check);
+    child.once('exit', exited);
+  });
+  env.PORT = String(ports.http);
+  env.MQTT_PORT = String(ports.mqtt);
+  const baseUrl = `http://127.0.0.1:${ports.http}`;
   return {
     baseUrl,
     dataDir,
@@ -99,7 +104,7 @@ export async function startProduct(extraEnv: Record<string, string> = {}): Promi
 
 /** Runs the server's admin CLI against the product's data dir; answers its stdout. */
 export function cli(env: NodeJS.ProcessEnv, args: string[]): string {
-  return execFileSync(process.execPath, ['--import', 'tsx', 'apps/server/src/cli.ts', ...args], {
+  return execFileSync(process.execPath, [join(SERVER_DIST, 'cli.js'), ...args], {
     cwd: ROOT,
     env,
     encoding: 'utf8',

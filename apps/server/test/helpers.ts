@@ -3,7 +3,7 @@
  * database on the server-pg cluster, chosen by NEST_TEST_DB), an app built with buildApp, and a client
  * that builds and signs calls exactly like the browser (contracts signPmd / pmdValueOf / sealPassword).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -106,11 +106,29 @@ export interface StartOptions {
    * (several instances, a restart); close() leaves it in place.
    */
   databaseUrl?: string;
+  /** Start on an empty DATA_DIR: the server generates its keys and cuts its basemap itself (no template). */
+  fresh?: boolean;
+}
+
+/**
+ * Copies the run's template DATA_DIR (keys and prebuilt basemap, template-setup.ts) into `dataDir`, leaving
+ * whatever is there already. Outside a project that provides the template, nothing is copied and the server
+ * makes them itself on start.
+ */
+export async function seedDataDir(dataDir: string): Promise<void> {
+  let template: string | undefined;
+  try {
+    template = inject('dataTemplate');
+  } catch {
+    template = undefined;
+  }
+  if (template) await cp(template, dataDir, { recursive: true, force: false, errorOnExist: false });
 }
 
 /** A migrated, seeded database and an app on it; close() removes everything. */
 export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await tempDir());
+  if (!options.fresh) await seedDataDir(dataDir);
   const database: TestDatabase = options.databaseUrl
     ? { url: options.databaseUrl, drop: async () => undefined }
     : await createTestDatabase();

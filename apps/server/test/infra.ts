@@ -20,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { freePort } from './process.js';
+import { reservedPort } from './process.js';
 
 const run = promisify(execFile);
 
@@ -78,7 +78,7 @@ export async function startPostgres(): Promise<PostgresCluster> {
   }
   await exec('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C', '--no-sync']);
   // Probed right before the start, not before initdb: other test files open connections meanwhile.
-  const port = await freePort();
+  const port = await reservedPort();
   const options = [
     `-p ${port}`,
     `-k ${dir}`,
@@ -198,7 +198,7 @@ export interface MosquittoBroker {
 
 /** A Mosquitto broker with the generated configuration, started and accepting connections. */
 export async function startMosquitto(o: MosquittoOptions): Promise<MosquittoBroker> {
-  const port = o.port ?? (await freePort());
+  const port = o.port ?? (await reservedPort());
   // Its own directory: mosquitto (its own OS user when started as root) must reach the files.
   const confDir = await mkdtemp(path.join(os.tmpdir(), 'nest-mosq-conf-'));
   const conf = path.join(confDir, 'mosquitto.conf');

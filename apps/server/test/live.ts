@@ -81,11 +81,22 @@ export async function startSim(
   });
 }
 
-/** Polls until `cond` holds (rejects after timeoutMs). */
-export async function until(cond: () => boolean | Promise<boolean>, timeoutMs = 5000, what = 'condition'): Promise<void> {
+/**
+ * The safety limit of a wait: far above how long anything a test awaits takes, even on a loaded 2-core
+ * machine, so reaching it means a hang or a bug, never a slow run. Kept under the server projects'
+ * testTimeout (vitest.config.ts) so the failure names what was awaited rather than the test's timeout.
+ */
+export const WAIT_LIMIT_MS = 60_000;
+
+/**
+ * Waits until `cond` holds: a row written, a state reached, a frame received (checked every 10 ms). Tests wait
+ * for what they need, never for an amount of time. `what` names it in the failure; `limitMs` only raises the
+ * safety limit for a wait that takes long on purpose (a simulated flight).
+ */
+export async function until(cond: () => boolean | Promise<boolean>, what: string, limitMs = WAIT_LIMIT_MS): Promise<void> {
   const start = Date.now();
   while (!(await cond())) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() - start > limitMs) throw new Error(`waited ${Math.round(limitMs / 1000)} s (a safety limit) for ${what}, which did not happen`);
     await sleep(10);
   }
 }

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decimalAt, parseCoordinates } from './coords.js';
 import { DEFAULT_LIMITS, ReadContext } from './limits.js';
+import { fuzzRuns } from '../../../scripts/test-support/fuzz.js';
 
 const ctx = () => new ReadContext(DEFAULT_LIMITS, 'x', 100, 'fence');
 
@@ -14,7 +15,7 @@ describe('coordinate text', () => {
       fc.property(fc.oneof(decimal, fc.double().map(String), fc.string({ maxLength: 12 })).filter((s) => s !== ''), (s) => {
         expect(Object.is(decimalAt(`x${s}y`, 1, s.length + 1), Number(s))).toBe(true);
       }),
-      { numRuns: 2000 },
+      { numRuns: fuzzRuns(2000) },
     );
   });
   it('tolerates any whitespace between tuples and around commas, and a trailing empty altitude', () => {

@@ -7,6 +7,7 @@ import { strToU8, unzipSync, zipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ImportResult, PlanDocument } from './index.js';
 import { buildWkimg, checkAgainstTask, exportPlanFile, importPlanFile, parseWkimg } from './index.js';
+import { fuzzRuns } from '../../../scripts/test-support/fuzz.js';
 
 /**
  * Hostile input for every importer (issue 8), as properties: whatever the bytes, importPlanFile answers
@@ -21,7 +22,7 @@ const fixture = (name: string): Uint8Array => new Uint8Array(readFileSync(new UR
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 const fromUtf8 = (b: Uint8Array): string => new TextDecoder().decode(b);
 const sha256 = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
-const RUNS = { numRuns: 150 };
+const RUNS = { numRuns: fuzzRuns(150) };
 const UNEXPECTED = 'The file could not be read';
 
 afterEach(() => {
@@ -456,7 +457,7 @@ describe('KMZ: hostile archives', () => {
         for (const [at, v] of edits) b[at % b.length] = v;
         expectWellBehaved(importPlanFile('t.kmz', b));
       }),
-      { numRuns: 300 },
+      { numRuns: fuzzRuns(300) },
     );
   });
 
@@ -474,7 +475,7 @@ describe('any bytes, any name', () => {
       fc.property(fc.constantFrom('a.kml', 'a.kmz', 'a.json', 'a.plan', 'a.geojson', 'a.KML', 'a', '.kml', 'a.kml.exe', 'a.txt'), fc.uint8Array({ maxLength: 600 }), (name, bytes) => {
         expectWellBehaved(importPlanFile(name, bytes));
       }),
-      { numRuns: 300 },
+      { numRuns: fuzzRuns(300) },
     );
   });
 
@@ -484,7 +485,7 @@ describe('any bytes, any name', () => {
       fc.property(fc.constantFrom(...starts), fc.string({ maxLength: 200 }), fc.constantFrom('a.kml', 'a.json', 'a.plan'), (start, rest, name) => {
         expectWellBehaved(importPlanFile(name, utf8(start + rest)));
       }),
-      { numRuns: 300 },
+      { numRuns: fuzzRuns(300) },
     );
   });
 });

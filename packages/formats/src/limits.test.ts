@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { ImportResult } from './index.js';
 import { DEFAULT_LIMITS, exportPlanFile, importPlanFile } from './index.js';
 import { isSafeZipPath } from './zip.js';
+import { fuzzRuns } from '../../../scripts/test-support/fuzz.js';
 
 const fixture = (name: string): Uint8Array => new Uint8Array(readFileSync(new URL(`./fixtures/${name}`, import.meta.url)));
 const text = (s: string): Uint8Array => new TextEncoder().encode(s);
@@ -133,7 +134,7 @@ describe('never throws', () => {
         expect(typeof r.ok).toBe('boolean');
         if (!r.ok) expect(r.error.en.length).toBeGreaterThan(0);
       }),
-      { numRuns: 300 },
+      { numRuns: fuzzRuns(300) },
     );
   });
   it('mutated valid files give a result, not an exception', () => {
@@ -146,7 +147,7 @@ describe('never throws', () => {
         const r = importPlanFile(`m${exts[k]}`, b);
         expect(typeof r.ok).toBe('boolean');
       }),
-      { numRuns: 300 },
+      { numRuns: fuzzRuns(300) },
     );
   });
   it('random JSON values give a result, not an exception', () => {
@@ -155,7 +156,7 @@ describe('never throws', () => {
         const r = importPlanFile(name, text(JSON.stringify(v) ?? 'null'));
         expect(typeof r.ok).toBe('boolean');
       }),
-      { numRuns: 300 },
+      { numRuns: fuzzRuns(300) },
     );
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Waypoint } from '@nest/contracts';
 import type { ExportFormat, PlanDocument, PlanRoute } from './index.js';
 import { exportPlanFile, importPlanFile } from './index.js';
+import { fuzzRuns } from '../../../scripts/test-support/fuzz.js';
 
 /**
  * Export then import keeps every coordinate to 1e-7 degrees and every height exactly, for every format.
@@ -94,7 +95,7 @@ describe('round trips keep coordinates to 1e-7 degrees and heights exactly', () 
           expect(r.mission_type).toBe(doc.routes[i]!.mission_type);
         });
       }),
-      { numRuns: 150 },
+      { numRuns: fuzzRuns(150) },
     );
   });
 
@@ -105,7 +106,7 @@ describe('round trips keep coordinates to 1e-7 degrees and heights exactly', () 
         expectSameGeometry(doc, back, doc.routes.length);
         back.fences.forEach((f, i) => expect(f.name).toBe(doc.fences.filter((x) => dedupe(x.boundary).length >= 3)[i]!.name));
       }),
-      { numRuns: 150 },
+      { numRuns: fuzzRuns(150) },
     );
   });
 
@@ -115,7 +116,7 @@ describe('round trips keep coordinates to 1e-7 degrees and heights exactly', () 
         const back = roundTrip(doc, 'plan');
         expectSameGeometry(doc, back, 1);
       }),
-      { numRuns: 150 },
+      { numRuns: fuzzRuns(150) },
     );
   });
 
@@ -125,7 +126,7 @@ describe('round trips keep coordinates to 1e-7 degrees and heights exactly', () 
         const back = roundTrip(doc, 'kmz');
         expectSameGeometry(doc, back, 1);
       }),
-      { numRuns: 100 },
+      { numRuns: fuzzRuns(100) },
     );
   });
 });
@@ -174,7 +175,7 @@ describe('KML and GeoJSON keep waypoint actions and route settings', () => {
             expect(got.settings ?? {}).toEqual(r.settings);
           },
         ),
-        { numRuns: 150 },
+        { numRuns: fuzzRuns(150) },
       );
     });
   }

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EARTH_RADIUS_M, gcj02ToWgs84, haversineDistance, pathLength, wgs84ToGcj02 } from './coords.js';
+import { fuzzRuns } from '../../../scripts/test-support/fuzz.js';
 
 const TIANANMEN_WGS84 = { lat: 39.9087, lng: 116.3975 };
 
@@ -75,7 +76,7 @@ describe('GCJ-02 round trip (property)', () => {
         expect(haversineDistance(p, gcj02ToWgs84(wgs84ToGcj02(p)))).toBeLessThan(0.001);
         expect(haversineDistance(p, wgs84ToGcj02(gcj02ToWgs84(p)))).toBeLessThan(0.001);
       }),
-      { numRuns: 1000 },
+      { numRuns: fuzzRuns(1000) },
     );
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { formatMmSs } from '@nest/contracts';
 import { STOP_TURN_ANGLE_DEG, estimateFlight, estimateFlightTime, legTime, polygonArea, routeDistance, turnAngle, type EstimateRoute } from './estimate.js';
 import { metres, square } from './test-fixtures.js';
+import { fuzzRuns } from '../../../scripts/test-support/fuzz.js';
 
 const line = (xs: number[], height = 50) => xs.map((x) => ({ ...metres(x, 0), height }));
 
@@ -104,7 +105,7 @@ describe('estimateFlight', () => {
         expect(b.distance).toBeGreaterThanOrEqual(a.distance - 1e-6);
         expect(b.total).toBeGreaterThanOrEqual(a.total - 1e-6);
       }),
-      { numRuns: 200 },
+      { numRuns: fuzzRuns(200) },
     );
   });
 
@@ -118,7 +119,7 @@ describe('estimateFlight', () => {
         });
         expect(estimateFlightTime(route(v + dv))).toBeLessThanOrEqual(estimateFlightTime(route(v)) + 1e-9);
       }),
-      { numRuns: 200 },
+      { numRuns: fuzzRuns(200) },
     );
     const long = (speed: number) => estimateFlightTime({ waypoints: line([0, 2000, 0]), auto_speed: speed });
     expect(long(12)).toBeLessThan(long(8));

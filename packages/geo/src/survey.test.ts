@@ -21,6 +21,7 @@ import { surveyFromSettings, surveyGrid, surveyWaypointOptions, surveyWaypoints,
 import { flatTerrain, type TerrainProvider } from './terrain.js';
 import { arbConcavePolygon, arbConvexPolygon, arbStarPolygon, combXY, lShape, metres, shape, square, toMetres, uShape } from './test-fixtures.js';
 import { ringArea, validateRoute } from './validation.js';
+import { fuzzRuns } from '../../../scripts/test-support/fuzz.js';
 
 /** REFERENCE section 5 worked check: Mavic 3E wide camera. */
 const MAVIC_3E: CameraSensor = {
@@ -284,7 +285,7 @@ describe('survey properties', () => {
         const photos = g.transects.reduce((n, [a, b]) => n + transectPhotoCount(haversineDistance(a!, b!), g.triggerDistance), 0);
         expect(g.photoCount).toBe(photos);
       }),
-      { numRuns: 60 },
+      { numRuns: fuzzRuns(60) },
     );
   });
 
@@ -293,7 +294,7 @@ describe('survey properties', () => {
       fc.property(fc.oneof(arbConcavePolygon(), arbStarPolygon(undefined, 100, 1200)), fc.double({ min: 0, max: 360, noNaN: true }), (area, angle) => {
         insideChecks(area, angle);
       }),
-      { numRuns: 120 },
+      { numRuns: fuzzRuns(120) },
     );
   });
 });

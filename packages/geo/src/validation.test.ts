@@ -17,6 +17,7 @@ import {
   waypointValueIssues,
   type RouteInput,
 } from './validation.js';
+import { fuzzRuns } from '../../../scripts/test-support/fuzz.js';
 
 const codes = (issues: { code: string }[]) => issues.map((i) => i.code);
 const fence = (boundary = square(1000), extra: Partial<{ id: string; name: string; max_height: number; sn_id: string }> = {}) => ({
@@ -295,7 +296,7 @@ describe('properties', () => {
         // Legs from the centre to every vertex stay inside (the centre sees the whole star).
         expect(legsInFenceIssues(poly.flatMap((p) => [ORIGIN, p]), f)).toEqual([]);
       }),
-      { numRuns: 150 },
+      { numRuns: fuzzRuns(150) },
     );
   });
 
@@ -315,7 +316,7 @@ describe('properties', () => {
           expect(codes(validateFence({ max_height: 100, boundary: bowTie }))).toEqual(['fence.self_intersecting']);
         },
       ),
-      { numRuns: 150 },
+      { numRuns: fuzzRuns(150) },
     );
   });
 
@@ -327,7 +328,7 @@ describe('properties', () => {
         const c = { id: 'c', max_height: 100, boundary: square(size, size, 0) };
         expect(codes(fenceOverlapIssues(a, [b, c]))).toEqual(['fence.overlap']);
       }),
-      { numRuns: 100 },
+      { numRuns: fuzzRuns(100) },
     );
   });
 });

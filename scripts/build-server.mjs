@@ -1,0 +1,71 @@
+// Builds the server's two entry points (main.ts, cli.ts) into apps/server/dist as plain JavaScript, so the
+// product starts without compiling TypeScript on every start (`npm start`, the e2e product, spawned tests).
+//
+// esbuild bundles our own code (apps/server, apps/simulator and the @nest packages, which ship TypeScript
+// sources) and leaves every npm package external, loaded from node_modules as usual. Code that finds files
+// next to itself through import.meta.url (the web dist, the terrain sample, the simulator's render worker)
+// keeps its source file's URL: each import.meta.url is rewritten to that source file's address, relative to
+// the bundle, so the tree can be moved as a whole. The entry points keep their own import.meta.url: they
+// compare it with process.argv[1] to know they were started as programs.
+import { build } from 'esbuild';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const outdir = path.join(root, 'apps/server/dist');
+
+/** Bare imports stay external, except our workspace packages (TypeScript sources: they must be bundled). */
+const externals = {
+  name: 'externals',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith('@nest/') || args.kind === 'entry-point') return undefined;
+      return { path: args.path, external: true };
+    });
+  },
+};
+
+/** import.meta.url of a bundled source file -> that file's URL, computed from the bundle's own URL. */
+const entryPoints = { main: 'apps/server/src/main.ts', cli: 'apps/server/src/cli.ts' };
+const entryFiles = new Set(Object.values(entryPoints).map((f) => path.join(root, f)));
+
+const sourceUrls = {
+  name: 'source-urls',
+  setup(b) {
+    b.onLoad({ filter: /\.ts$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      if (!text.includes('import.meta.url') || entryFiles.has(args.path)) return { contents: text, loader: 'ts' };
+      const relative = path.relative(outdir, args.path).split(path.sep).join('/');
+      const expr = `new URL(${JSON.stringify(relative)}, import.meta.url).href`;
+      return { contents: text.replaceAll('import.meta.url', expr), loader: 'ts' };
+    });
+  },
+};
+
+/** Builds the bundle; answers how long it took (ms). */
+export async function buildServer() {
+  const started = Date.now();
+  await build({
+    entryPoints,
+    absWorkingDir: root,
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: 'linked',
+    chunkNames: 'chunks/[name]-[hash]',
+    logLevel: 'warning',
+    plugins: [externals, sourceUrls],
+  });
+  return Date.now() - started;
+}
+
+export const SERVER_DIST = outdir;
+
+if (process.argv[1] && pathToFileURL(path.resolve(process.argv[1])).href === import.meta.url) {
+  const ms = await buildServer();
+  console.log(`server built into ${path.relative(root, outdir)} in ${ms} ms`);
+}
