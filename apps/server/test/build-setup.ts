@@ -5,9 +5,12 @@
  */
 import { buildServer } from '../../../scripts/build-server.mjs';
 
-let built: Promise<number> | null = null;
+// Kept on the process, not in this module: vitest imports a global setup module once per project.
+const state = ((globalThis as Record<symbol, unknown>)[Symbol.for('nest.test.serverBuild')] ??= { built: null }) as {
+  built: Promise<number> | null;
+};
 
 export default async function setup(): Promise<void> {
-  built ??= buildServer();
-  await built;
+  state.built ??= buildServer();
+  await state.built;
 }

@@ -14,9 +14,11 @@ import type { TestProject } from 'vitest/node';
 import { loadOrCreateKeys } from '../src/auth/keys.js';
 import { Basemap, DEFAULT_PREBUILD_ZOOM, basemapFile } from '../src/maps/basemap.js';
 
-// Vitest imports a global setup module once per run: the projects that list it share one template.
-let shared: Promise<string> | null = null;
-let users = 0;
+// Kept on the process, not in this module: vitest imports a global setup module once per project.
+const state = ((globalThis as Record<symbol, unknown>)[Symbol.for('nest.test.template')] ??= { shared: null, users: 0 }) as {
+  shared: Promise<string> | null;
+  users: number;
+};
 
 async function makeTemplate(): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'nest-template-'));
@@ -33,14 +35,14 @@ async function makeTemplate(): Promise<string> {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  shared ??= makeTemplate();
-  users += 1;
-  project.provide('dataTemplate', await shared);
+  state.shared ??= makeTemplate();
+  state.users += 1;
+  project.provide('dataTemplate', await state.shared);
   return async () => {
-    users -= 1;
-    if (users > 0 || !shared) return;
-    const dir = await shared;
-    shared = null;
+    state.users -= 1;
+    if (state.users > 0 || !state.shared) return;
+    const dir = await state.shared;
+    state.shared = null;
     await rm(dir, { recursive: true, force: true });
   };
 }
