@@ -9,6 +9,7 @@ import { fleetFileProblems, parseCli } from './cli.js';
 import { demoFleet, devicePassword } from './index.js';
 import { startBroker } from './test/broker.js';
 import type { TestBroker } from './test/broker.js';
+import { until } from './test/wait.js';
 
 const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
 let broker: TestBroker | null = null;
@@ -72,20 +73,19 @@ describe('cli process', () => {
     let out = '';
     child.stdout.on('data', (b: Buffer) => (out += b.toString()));
     child.stderr.on('data', (b: Buffer) => (out += b.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const t0 = Date.now();
-    while (!out.includes('all devices connected') && Date.now() - t0 < 15_000) await new Promise((r) => setTimeout(r, 50));
+    let exitCode: number | null | undefined;
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve((exitCode = code))));
+    await until('all devices connected', () => out.includes('all devices connected') || exitCode !== undefined);
+    expect(exitCode, out).toBeUndefined();
     expect(out).toContain('SIM-STABLE-01 (stable, 机场 A01) online');
     expect(out).toContain('SIM-ALONE-01 (alone, 单兵 D01) online');
     // The retained presence reaches the observer through the broker a moment after the CLI's own line.
-    for (let i = 0; i < 100 && presence.get(topicOf('SIM-ALONE-01', 'presence')) !== true; i++) await new Promise((r) => setTimeout(r, 50));
-    expect(presence.get(topicOf('SIM-ALONE-01', 'presence'))).toBe(true);
+    await until('SIM-ALONE-01 online on the broker', () => presence.get(topicOf('SIM-ALONE-01', 'presence')) === true);
     child.kill('SIGINT');
     expect(await exited).toBe(0);
     expect(out).toContain('SIGINT: stopping');
     expect(out).toMatch(/SIM-STABLE-01 \(stable, 机场 A01\) offline/);
     // A clean stop says offline itself (retained).
-    for (let i = 0; i < 40 && presence.get(topicOf('SIM-STABLE-01', 'presence')) !== false; i++) await new Promise((r) => setTimeout(r, 50));
-    expect(presence.get(topicOf('SIM-STABLE-01', 'presence'))).toBe(false);
-  }, 30_000);
+    await until('SIM-STABLE-01 offline on the broker', () => presence.get(topicOf('SIM-STABLE-01', 'presence')) === false);
+  });
 });

@@ -8,6 +8,7 @@ import { FIRMWARE } from './index.js';
 import type { Fleet, StateMessageData } from './index.js';
 import { startBroker } from './test/broker.js';
 import type { TestBroker } from './test/broker.js';
+import { until } from './test/wait.js';
 
 const SECRET = 'test-secret';
 let broker: TestBroker | null = null;
@@ -26,10 +27,12 @@ function specs(nests: number, drones: number) {
   return demoFleet({ lat: 22.54, lng: 114.05 }, { nests, drones }).map((d) => ({ ...d, password: devicePassword(SECRET, d.sn) }));
 }
 
-async function setup(nests: number, drones: number, rateHz = 1) {
+/** A fleet over a fresh broker; `before` runs once the broker is up, before the devices connect. */
+async function setup(nests: number, drones: number, rateHz = 10, before?: (broker: TestBroker) => Promise<void>) {
   const devices = specs(nests, drones);
   broker = await startBroker({ passwords: new Map(devices.map((d) => [d.sn, d.password])) });
-  fleet = await startFleet({ brokerUrl: broker.url, devices, rateHz, log: (l) => logs.push(l), ffmpegPath: null });
+  await before?.(broker);
+  fleet = await startFleet({ brokerUrl: broker.url, devices, rateHz, seed: 1, log: (l) => logs.push(l), ffmpegPath: null });
   return { devices, broker, fleet };
 }
 
@@ -51,17 +54,6 @@ async function collect(client: MqttClient, filter: string): Promise<Msg[]> {
   return got;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until<T>(what: string, f: () => T | undefined | null | false, ms = 8_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = f();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
-
 const on = (got: Msg[], sn: string, channel: Parameters<typeof topicOf>[1]) => got.filter((m) => m.topic === topicOf(sn, channel));
 
 function command(client: MqttClient, sn: string, method: string, data: unknown, tid = randomUUID()) {
@@ -71,17 +63,21 @@ function command(client: MqttClient, sn: string, method: string, data: unknown, 
 
 describe('fleet over a real broker', () => {
   it('publishes retained presence online and valid telemetry for every kind', async () => {
-    const { broker } = await setup(3, 1);
-    // A late subscriber still gets the retained presence.
-    await sleep(2_300);
+    const SNS = ['SIM-STABLE-01', 'SIM-MINI-01', 'SIM-MOBILE-01', 'SIM-ALONE-01'];
+    let early: Msg[] = [];
+    const { broker } = await setup(3, 1, 10, async (b) => {
+      early = await collect(await b.observer(), 'nest/v1/+/+');
+    });
+    // A subscriber that comes after the broker passed on every device's presence and state still gets them.
+    await until('presence and state of every device passed on', () => SNS.every((sn) => on(early, sn, 'presence').length > 0 && on(early, sn, 'state').length > 0));
     const obs = await broker.observer();
     const got = await collect(obs, 'nest/v1/+/+');
-    await sleep(1_200);
-    for (const sn of ['SIM-STABLE-01', 'SIM-MINI-01', 'SIM-MOBILE-01', 'SIM-ALONE-01']) {
+    await until('telemetry of every device', () => SNS.every((sn) => on(got, sn, 'telemetry').length > 0));
+    for (const sn of SNS) {
       const presence = on(got, sn, 'presence');
       expect(presence[0]?.retain).toBe(true);
       expect(presence[0]?.env.method).toBe('presence');
-      expect(presenceData.parse(presence[0]?.env.data)).toMatchObject({ online: true, rate_hz: 1 });
+      expect(presenceData.parse(presence[0]?.env.data)).toMatchObject({ online: true, rate_hz: 10 });
       const tel = on(got, sn, 'telemetry');
       expect(tel.length).toBeGreaterThanOrEqual(1);
       for (const t of tel) {
@@ -113,12 +109,16 @@ describe('fleet over a real broker', () => {
     const { broker, fleet } = await setup(1, 1, 5);
     const obs = await broker.observer();
     const got = await collect(obs, 'nest/v1/+/+');
-    const t0 = Date.now();
-    await sleep(2_000);
-    const tel = on(got, 'SIM-ALONE-01', 'telemetry');
-    const n = tel.filter((m) => m.env.ts >= t0).length;
-    expect(n).toBeGreaterThanOrEqual(8);
-    expect(n).toBeLessThanOrEqual(12);
+    // Six messages in a row, five periods by the device's own time stamps: 5 Hz is 200 ms apart. Timers never
+    // fire early, so the lower bound holds on any machine; the upper one only tells 5 Hz from the default 1 Hz
+    // (a busy machine delays ticks, it never makes them faster).
+    const tel = await until('six telemetry messages', () => {
+      const t = on(got, 'SIM-ALONE-01', 'telemetry');
+      return t.length >= 6 && t;
+    });
+    const span = tel[5]!.env.ts - tel[0]!.env.ts;
+    expect(span).toBeGreaterThanOrEqual(5 * 200 - 10);
+    expect(span).toBeLessThan(5 * 1000);
     for (const m of tel) telemetryData.parse(m.env.data);
     fleet.setRate(0.5);
     await until('presence with the new rate', () => on(got, 'SIM-ALONE-01', 'presence').find((m) => (m.env.data as { rate_hz?: number }).rate_hz === 0.5));
