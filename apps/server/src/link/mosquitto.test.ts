@@ -4,14 +4,15 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { LINK_MAX_MESSAGE_BYTES, topicOf } from '@nest/contracts';
+import { LINK_MAX_MESSAGE_BYTES, MIN_TELEMETRY_HZ, SERVER_MQTT_USER, topicOf } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, tempDir, type TestServer } from '../../test/helpers.js';
 import { hasMosquitto, startMosquitto, type MosquittoBroker } from '../../test/infra.js';
-import { RawDevice, envelope, live, mqttConnect, nestTelemetry, registerDevice, sleep, startSim, until } from '../../test/live.js';
+import { RawDevice, WAIT_LIMIT_MS, envelope, live, mqttConnect, nestTelemetry, registerDevice, startSim, until } from '../../test/live.js';
 import { freePort } from '../../test/process.js';
 import type { SimFleet } from './simulator.js';
 import { mosquittoAcl } from './mosquitto.js';
+import type { LiveDevice } from './service.js';
 
 describe.runIf(hasMosquitto())('device link through Mosquitto', () => {
   let server: TestServer;
@@ -30,12 +31,14 @@ describe.runIf(hasMosquitto())('device link through Mosquitto', () => {
     await registerDevice(server, { sn_id: 'MQ-DISABLED', enabled: false });
     broker = await startMosquitto({ dataDir, databaseUrl: server.databaseUrl, port });
     confDir = broker.confDir;
+    // A safety limit only, so a broker that never lets the server in is reported with its log.
+    let limit: NodeJS.Timeout | undefined;
     await Promise.race([
       live(server).link.ready(),
-      sleep(10_000).then(() => {
-        throw new Error(`server never connected to mosquitto: ${broker.log()}`);
+      new Promise((_, reject) => {
+        limit = setTimeout(() => reject(new Error(`server never connected to mosquitto: ${broker.log()}`)), WAIT_LIMIT_MS);
       }),
-    ]);
+    ]).finally(() => clearTimeout(limit));
     fleet = await startSim(server, [{ sn: 'MQ-1' }, { sn: 'MQ-2' }], { rateHz: 10, brokerUrl: url });
   });
 
@@ -62,8 +65,8 @@ describe.runIf(hasMosquitto())('device link through Mosquitto', () => {
   });
 
   it('brings simulated devices online through the broker; telemetry reaches the link', async () => {
-    await until(() => live(server).link.isOnline('MQ-1') && live(server).link.isOnline('MQ-2'), 5000, 'online via mosquitto');
-    await until(() => live(server).link.device('MQ-1')?.telemetry !== null, 2000, 'telemetry');
+    await until(() => live(server).link.isOnline('MQ-1') && live(server).link.isOnline('MQ-2'), 'MQ-1 and MQ-2 online via mosquitto');
+    await until(() => live(server).link.device('MQ-1')?.telemetry !== null, 'MQ-1 telemetry');
     expect(live(server).link.device('MQ-1')?.rateHz).toBe(10);
   });
 
@@ -80,12 +83,27 @@ describe.runIf(hasMosquitto())('device link through Mosquitto', () => {
 
   it("does not let a device publish on another device's topics", async () => {
     const d = await raw('MQ-RAW');
-    await d.publish('telemetry', envelope('telemetry', nestTelemetry(10.5, 10.5)), { qos: 1, sn: 'MQ-2' });
-    await d.publish('presence', envelope('presence', { online: false }), { qos: 1, sn: 'MQ-2', retain: true });
-    await d.publish('telemetry', envelope('telemetry', nestTelemetry(11.5, 11.5)), { qos: 1 });
-    await until(() => live(server).link.device('MQ-RAW')?.telemetry?.nest?.lat === 11.5, 3000, 'own telemetry');
-    await sleep(300);
-    expect(live(server).link.device('MQ-2')?.telemetry?.nest?.lat).not.toBe(10.5);
+    // What reaches the link for MQ-2 meanwhile (its simulator keeps sending its own telemetry).
+    const mq2: string[] = [];
+    const onTelemetry = (sn: string, state: LiveDevice) => {
+      if (sn === 'MQ-2' && state.telemetry?.nest?.lat === 10.5) mq2.push('forged telemetry');
+    };
+    const onOnline = (sn: string, online: boolean) => {
+      if (sn === 'MQ-2' && !online) mq2.push('offline');
+    };
+    live(server).link.on('telemetry', onTelemetry);
+    live(server).link.on('online', onOnline);
+    try {
+      await d.publish('telemetry', envelope('telemetry', nestTelemetry(10.5, 10.5)), { qos: 1, sn: 'MQ-2' });
+      await d.publish('presence', envelope('presence', { online: false }), { qos: 1, sn: 'MQ-2', retain: true });
+      await d.publish('telemetry', envelope('telemetry', nestTelemetry(11.5, 11.5)), { qos: 1 });
+      // Mosquitto handles one connection's messages in order: the refused ones would have reached the link first.
+      await until(() => live(server).link.device('MQ-RAW')?.telemetry?.nest?.lat === 11.5, 'the own telemetry of MQ-RAW');
+    } finally {
+      live(server).link.off('telemetry', onTelemetry);
+      live(server).link.off('online', onOnline);
+    }
+    expect(mq2).toEqual([]);
     expect(live(server).link.isOnline('MQ-2')).toBe(true);
   });
 
@@ -93,10 +111,19 @@ describe.runIf(hasMosquitto())('device link through Mosquitto', () => {
     const d = await raw('MQ-RAW');
     await d.subscribe(topicOf('MQ-1', 'commands')).catch(() => [128]);
     await d.subscribe('nest/v1/#').catch(() => [128]);
-    const outcome = await live(server).link.command('MQ-1', 'video.start', {}, { timeoutMs: 2000 });
+    // The timeout only guards against a lost reply: far above any reply time, so the command is sent once.
+    const outcome = await live(server).link.command('MQ-1', 'video.start', {}, { timeoutMs: WAIT_LIMIT_MS });
     // The simulator answered (no video in this test: "video unavailable").
     expect(outcome).toMatchObject({ status: 'failed', attempts: 1, reply: { result: 2 } });
-    await sleep(200);
+    // Mosquitto handled the command before the simulator could answer it; a message for MQ-RAW published now
+    // reaches MQ-RAW after anything Mosquitto passed on to it for that command.
+    const { client: publisher } = await mqttConnect(url, { username: SERVER_MQTT_USER, password: live(server).secrets.serverPassword, clientId: 'nest-server-mq-barrier' });
+    try {
+      await publisher!.publishAsync(topicOf('MQ-RAW', 'commands'), 'barrier', { qos: 1 });
+      await until(() => d.received.some((r) => r.topic === topicOf('MQ-RAW', 'commands')), 'the message for MQ-RAW');
+    } finally {
+      publisher?.end(true);
+    }
     expect(d.received.filter((r) => r.topic.includes('MQ-1'))).toEqual([]);
   });
 
@@ -104,7 +131,7 @@ describe.runIf(hasMosquitto())('device link through Mosquitto', () => {
     const d = await raw('MQ-RAW');
     const before = live(server).link.stats.dropped.too_large ?? 0;
     await d.publish('telemetry', Buffer.alloc(LINK_MAX_MESSAGE_BYTES + 200, 0x20), { qos: 1 });
-    await until(() => (live(server).link.stats.dropped.too_large ?? 0) > before, 3000, 'too_large drop');
+    await until(() => (live(server).link.stats.dropped.too_large ?? 0) > before, 'the too_large drop');
     const closed = new Promise<void>((resolve) => d.client.once('close', () => resolve()));
     d.client.publish(topicOf('MQ-RAW', 'telemetry'), Buffer.alloc(LINK_MAX_MESSAGE_BYTES + 4096, 0x20));
     await closed;
@@ -112,9 +139,35 @@ describe.runIf(hasMosquitto())('device link through Mosquitto', () => {
   });
 
   it('marks a device offline on its last-will through Mosquitto', async () => {
-    const t0 = Date.now();
-    fleet.inject('MQ-2', 'offline');
-    await until(() => !live(server).link.isOnline('MQ-2'), 1500, 'offline via last-will');
-    expect(Date.now() - t0).toBeLessThan(1500);
+    // At the slowest rate, silence makes a device offline only after 3 periods of 2 s: the will comes first.
+    fleet.setRate(MIN_TELEMETRY_HZ);
+    await until(() => live(server).link.device('MQ-2')?.rateHz === MIN_TELEMETRY_HZ, 'MQ-2 at the slowest rate');
+    // The link counts an accepted message before it acts on it; a silence sweep counts nothing. So the count
+    // when MQ-2 goes offline is one above the count after its last other message only if a presence (the will
+    // Mosquitto published) took it offline.
+    const link = live(server).link;
+    const accepted = () => link.counters.read('MQ-2')?.accepted ?? 0;
+    let lastOther = accepted();
+    let whenOffline = -1;
+    const onMessage = (sn: string) => {
+      if (sn === 'MQ-2') lastOther = accepted();
+    };
+    const onOnline = (sn: string, online: boolean) => {
+      if (sn === 'MQ-2' && !online) whenOffline = accepted();
+    };
+    link.on('telemetry', onMessage);
+    link.on('state', onMessage);
+    link.on('event', onMessage);
+    link.on('online', onOnline);
+    try {
+      fleet.inject('MQ-2', 'offline');
+      await until(() => !link.isOnline('MQ-2'), 'MQ-2 offline via its last-will');
+    } finally {
+      link.off('telemetry', onMessage);
+      link.off('state', onMessage);
+      link.off('event', onMessage);
+      link.off('online', onOnline);
+    }
+    expect(whenOffline).toBe(lastOther + 1);
   });
 });
