@@ -1,3 +1,5 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -33,6 +35,25 @@ const SERVER_TIMEOUTS = { testTimeout: 120_000, hookTimeout: 180_000 };
  * change module state (process.env, globals) that another file reads.
  */
 const SHARED_MODULES = { isolate: false };
+
+/**
+ * Test files under `dir` (matching `pattern`) that replace modules (vi.mock, vi.doMock): they run isolated, in a
+ * project of their own, because a replaced module would stay replaced for the next file of a shared worker.
+ * Found by reading the files, so a new test that mocks is isolated without anyone listing it.
+ */
+function filesThatMock(dir: string, pattern: RegExp): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !pattern.test(entry.name)) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    if (/\bvi\.(do)?[mM]ock\(/.test(readFileSync(file, 'utf8'))) found.push(file.split(path.sep).join('/'));
+  }
+  return found.sort();
+}
+const webMocking = filesThatMock('apps/web/src', /\.test\.tsx?$/);
+// Server tests run real parts (databases, brokers, the simulator): they never replace a module.
+const serverMocking = filesThatMock('apps/server', /\.test\.ts$/).filter((f) => !f.includes('/node_modules/'));
+if (serverMocking.length > 0) throw new Error(`server tests must not replace modules (vi.mock): ${serverMocking.join(', ')}`);
 const serverTests = ['apps/server/src/**/*.test.ts'];
 
 export default defineConfig({
@@ -56,9 +77,20 @@ export default defineConfig({
         test: {
           name: 'web',
           include: ['apps/web/src/**/*.test.{ts,tsx}'],
+          exclude: webMocking,
+          environment: 'jsdom',
+          ...SHARED_MODULES,
+          setupFiles: [...setupFiles, 'apps/web/src/test/fresh-page.ts'],
+          // The first render of a test file loads antd's modules into jsdom: slow on a busy 2-core machine.
+          testTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'web-mocks',
+          include: webMocking,
           environment: 'jsdom',
           setupFiles,
-          // The first render of a test file loads antd's modules into jsdom: slow on a busy 2-core machine.
           testTimeout: 60_000,
         },
       },
