@@ -29,10 +29,10 @@ const setupFiles = ['scripts/test-support/fast-check.ts'];
 const SERVER_TIMEOUTS = { testTimeout: 120_000, hookTimeout: 180_000 };
 
 /**
- * Server test files share their worker's module cache (isolate: false): importing the server (fastify, aedes,
- * mqtt, kysely, the AWS SDK, the contracts) took about four seconds per file, more than most files' tests. A
- * file must therefore leave nothing behind: close what it starts in afterAll, restore real timers, and never
- * change module state (process.env, globals) that another file reads.
+ * Test files share their worker's module cache (isolate: false): importing the server (fastify, aedes, mqtt,
+ * kysely, the AWS SDK, the contracts) took about four seconds per file, more than most files' tests, and antd
+ * as long in jsdom. A file must therefore leave nothing behind: close what it starts in afterAll, restore real
+ * timers, and never change module state (process.env, globals) that another file reads.
  */
 const SHARED_MODULES = { isolate: false };
 
@@ -51,9 +51,12 @@ function filesThatMock(dir: string, pattern: RegExp): string[] {
   return found.sort();
 }
 const webMocking = filesThatMock('apps/web/src', /\.test\.tsx?$/);
-// Server tests run real parts (databases, brokers, the simulator): they never replace a module.
-const serverMocking = filesThatMock('apps/server', /\.test\.ts$/).filter((f) => !f.includes('/node_modules/'));
-if (serverMocking.length > 0) throw new Error(`server tests must not replace modules (vi.mock): ${serverMocking.join(', ')}`);
+// Server and unit tests run real parts (databases, brokers, the simulator, the packages): they never replace a
+// module, so all of them can share their workers' modules.
+const noMocking = ['apps/server', 'packages', 'apps/simulator', 'scripts', 'bench']
+  .flatMap((dir) => filesThatMock(dir, /\.test\.ts$/))
+  .filter((f) => !f.includes('/node_modules/'));
+if (noMocking.length > 0) throw new Error(`server and unit tests must not replace modules (vi.mock): ${noMocking.join(', ')}`);
 const serverTests = ['apps/server/src/**/*.test.ts'];
 
 export default defineConfig({
@@ -69,6 +72,7 @@ export default defineConfig({
           name: 'unit',
           include: ['packages/*/src/**/*.test.ts', 'apps/simulator/src/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts'],
           environment: 'node',
+          ...SHARED_MODULES,
           setupFiles,
           testTimeout: 60_000,
         },
