@@ -131,7 +131,7 @@ async function runOurs(p: Params, sim: Child, clients: Child): Promise<Result> {
       wsUrl: base + PUSH_PATH,
       plans,
       tracker: { url: l.brokerUrl, password: l.secrets.serverPassword },
-      online: () => until(() => specs.every((s) => l.link.isOnline(s.sn)), 60_000, 'fleet online'),
+      online: () => until(() => specs.every((s) => l.link.isOnline(s.sn)), 'fleet online'),
     });
   } finally {
     await server.close();
@@ -173,7 +173,7 @@ async function runRelay(p: Params, sim: Child, clients: Child): Promise<Result> 
       wsUrl: `ws://127.0.0.1:${port}`,
       plans: Array.from({ length: p.clients }, () => ({ kind: 'relay' as const })),
       tracker: { url: brokerUrl, password: serverPassword },
-      online: () => until(() => connected.size >= specs.length, 60_000, 'fleet publishing'),
+      online: () => until(() => connected.size >= specs.length, 'fleet publishing'),
     });
   } finally {
     await relay.endAsync(true);

@@ -183,7 +183,7 @@ async function run(p: Params, sim: Child, clients: Child): Promise<Outcome> {
     const t = Date.now();
     process.stdout.write(`starting ${p.devices} devices at ${p.rate} Hz (${pilots.size} pilots) ... `);
     await sim.ask({ type: 'start', brokerUrl, fleets, rate: p.rate }, 'started');
-    await until(() => specs.every((s) => l.link.isOnline(s.sn)), 180_000, 'fleet online');
+    await until(() => specs.every((s) => l.link.isOnline(s.sn)), 'fleet online', 180_000);
     process.stdout.write(`online in ${((Date.now() - t) / 1000).toFixed(0)} s; opening ${p.clients} clients ... `);
     const base = await listen(server);
     await clients.ask({ type: 'open', url: base + PUSH_PATH, plans, tracker: { url: brokerUrl, password: l.secrets.serverPassword }, heartbeatMs: HEARTBEAT_MS, trackEvents: true }, 'opened');
