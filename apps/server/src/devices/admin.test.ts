@@ -1,4 +1,4 @@
-import { ResultCode, deviceSchema, type Device } from '@nest/contracts';
+import { MIN_TELEMETRY_HZ, ResultCode, deviceSchema, type Device } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, startTestServer, userClient, type Fields, type TestClient, type TestServer } from '../../test/helpers.js';
 import { RawDevice, envelope, live, mqttConnect, nestTelemetry, registerDevice, until } from '../../test/live.js';
@@ -52,15 +52,45 @@ async function must<D>(c: TestClient, name: Parameters<TestClient['call']>[0], f
 
 const countDevices = async () => Number((await server.db.selectFrom('devices').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 
-/** A device on the link: presence online and telemetry (the drone in the air when `flying`). */
-async function online(sn: string, flying = false): Promise<RawDevice> {
-  const d = await RawDevice.connect(server, sn);
-  await d.publish('presence', envelope('presence', { online: true, rate_hz: 1 }), { qos: 1, retain: true });
-  const telemetry = { ...nestTelemetry(), ...(flying ? { drone: drone({ flight_state: 2 }) } : {}) };
-  await d.publish('telemetry', envelope('telemetry', telemetry));
-  await until(() => live(server).link.isOnline(sn) && live(server).link.device(sn)?.telemetry !== null, 3000, `${sn} online`);
-  return d;
+/**
+ * A device on the link that keeps sending its latest telemetry (the drone in the air when `flying`), as a real
+ * one does: it stays online however long a test takes. It announces the slowest rate, so only seconds of
+ * silence would take it offline.
+ */
+class OnlineDevice {
+  private readonly timer: NodeJS.Timeout;
+  private constructor(
+    readonly raw: RawDevice,
+    private telemetry: object,
+  ) {
+    this.timer = setInterval(() => void raw.publish('telemetry', envelope('telemetry', this.telemetry)), 200);
+    raw.client.once('close', () => clearInterval(this.timer));
+  }
+
+  static async connect(sn: string, flying = false): Promise<OnlineDevice> {
+    const raw = await RawDevice.connect(server, sn);
+    await raw.publish('presence', envelope('presence', { online: true, rate_hz: MIN_TELEMETRY_HZ }), { qos: 1, retain: true });
+    const d = new OnlineDevice(raw, { ...nestTelemetry(), ...(flying ? { drone: drone({ flight_state: 2 }) } : {}) });
+    await until(() => live(server).link.isOnline(sn) && live(server).link.device(sn)?.telemetry != null, `${sn} online`);
+    return d;
+  }
+
+  get client() {
+    return this.raw.client;
+  }
+
+  /** Sends this telemetry from now on (at once, then with every beat). */
+  send(telemetry: object): Promise<void> {
+    this.telemetry = telemetry;
+    return this.raw.publish('telemetry', envelope('telemetry', telemetry));
+  }
+
+  end(): Promise<void> {
+    clearInterval(this.timer);
+    return this.raw.end();
+  }
 }
+const online = (sn: string, flying = false) => OnlineDevice.connect(sn, flying);
 
 describe('/device/add', () => {
   it('registers a nest with every field; the directory knows it and its broker login works', async () => {
@@ -218,8 +248,8 @@ describe('held by someone else, on a mission, disabled', () => {
       expect((await wk.call('deviceEnable', { id: d.id, enabled: 0 })).body.code).toBe(ResultCode.BAD_REQUEST);
       expect(await findDeviceBySn(server.db, 'ADM-F1')).toMatchObject({ state: 10, enabled: 1 });
       // Landed: now it may go.
-      await dev.publish('telemetry', envelope('telemetry', { ...nestTelemetry(), drone: drone({ flight_state: 4 }) }));
-      await until(() => live(server).link.device('ADM-F1')?.telemetry?.drone?.flight_state === 4, 3000, 'landed');
+      await dev.send({ ...nestTelemetry(), drone: drone({ flight_state: 4 }) });
+      await until(() => live(server).link.device('ADM-F1')?.telemetry?.drone?.flight_state === 4, 'ADM-F1 landed');
       expect((await wk.call('deviceDelete', { id: d.id })).body.code).toBe(ResultCode.OK);
     } finally {
       await dev.end().catch(() => undefined);

@@ -4,19 +4,25 @@
  * the progress frames (320 / 330) and the route breakpoint. Cases the simulator cannot produce (a lost
  * reply, a device that never answers) need a raw device anyway.
  */
-import { DEVICE_PUSH_FUNCTION, FlightMethod, PushMsgId, Reason, ResultCode, topicOf, type LinkEnvelope, type TelemetryData } from '@nest/contracts';
+import { DEVICE_PUSH_FUNCTION, FlightMethod, MIN_TELEMETRY_HZ, PushMsgId, Reason, ResultCode, topicOf, type LinkEnvelope, type TelemetryData } from '@nest/contracts';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
-import { PushSocket, RawDevice, envelope, listen, live, registerDevice, sleep, until } from '../../test/live.js';
+import { PushSocket, RawDevice, WAIT_LIMIT_MS, envelope, listen, live, registerDevice, sleep, until } from '../../test/live.js';
 import { nestDroneTelemetry } from './fixtures.js';
+import { STICK_MIN_INTERVAL_MS } from './runtime.js';
 
+/** How often a fake nest sends its telemetry. */
 const RATE_HZ = 10;
 const OPERATOR_FUNS = [DEVICE_PUSH_FUNCTION, 'device_list', 'device_connect', 'flight_check', 'command_log'];
 
 type Reply = { result: number; output?: unknown } | null;
 
-/** A nest driven by the test: keeps itself online, records commands, answers them as told. */
+/**
+ * A nest driven by the test: keeps itself online, records commands, answers them as told. It announces the
+ * slowest rate a device may, so only seconds of silence take it offline (a busy machine never does), while
+ * it sends telemetry at RATE_HZ so a change of its telemetry shows at once.
+ */
 class FakeNest {
   readonly commands: LinkEnvelope[] = [];
   telemetry: TelemetryData = nestDroneTelemetry();
@@ -25,10 +31,13 @@ class FakeNest {
   private constructor(
     readonly sn: string,
     public raw: RawDevice,
+    /** Connects with a last-will: a dropped connection takes it offline at once. */
+    private readonly withWill: boolean,
   ) {}
 
-  static async start(server: TestServer, sn: string): Promise<FakeNest> {
-    const n = new FakeNest(sn, await RawDevice.connect(server, sn));
+  static async start(server: TestServer, sn: string, opts: { withWill?: boolean } = {}): Promise<FakeNest> {
+    const withWill = opts.withWill ?? false;
+    const n = new FakeNest(sn, await RawDevice.connect(server, sn, { withWill }), withWill);
     await n.attach(server);
     return n;
   }
@@ -42,17 +51,17 @@ class FakeNest {
       const reply = this.respond(m);
       if (reply) void this.raw.publish('commands_reply', envelope(`${m.method}_reply`, reply, m.tid), { qos: 1 });
     });
-    await this.raw.publish('presence', envelope('presence', { online: true, rate_hz: RATE_HZ }), { qos: 1 });
+    await this.raw.publish('presence', envelope('presence', { online: true, rate_hz: MIN_TELEMETRY_HZ }), { qos: 1 });
     this.timer = setInterval(() => void this.raw.publish('telemetry', envelope('telemetry', this.telemetry)), 1000 / RATE_HZ);
-    await until(() => live(server).link.isOnline(this.sn) && live(server).link.device(this.sn)?.telemetry !== null, 3000, `${this.sn} online`);
+    await until(() => live(server).link.isOnline(this.sn) && live(server).link.device(this.sn)?.telemetry != null, `${this.sn} online`);
   }
 
   async reconnect(server: TestServer): Promise<void> {
-    this.raw = await RawDevice.connect(server, this.sn);
+    this.raw = await RawDevice.connect(server, this.sn, { withWill: this.withWill });
     await this.attach(server);
   }
 
-  /** Drops the link without a word: no telemetry, the server sees silence. */
+  /** Drops the link without a word (the broker publishes the last-will, if it has one). */
   drop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
@@ -184,11 +193,23 @@ async function watching(c: TestClient, sn: string): Promise<PushSocket> {
   return s;
 }
 
-/** Sends a push command and waits for its reply (longer than the link's timeouts). */
-async function command(s: PushSocket, msgId: number, data: Record<string, unknown>, timeoutMs = 12_000) {
+/** Sends a push command and waits for its reply (which may come only after the link's timeouts). */
+async function command(s: PushSocket, msgId: number, data: Record<string, unknown>) {
   const from = s.frames.length;
   s.send(msgId, data);
-  return s.wait((f) => f.msg_id === msgId, timeoutMs, from);
+  return s.wait((f) => f.msg_id === msgId, WAIT_LIMIT_MS, from);
+}
+
+/** A heartbeat round trip: every frame the server sent this socket before the heartbeat has arrived. */
+async function roundTrip(s: PushSocket): Promise<void> {
+  const from = s.frames.length;
+  s.send(PushMsgId.HEARTBEAT);
+  await s.wait((f) => f.msg_id === PushMsgId.HEARTBEAT, WAIT_LIMIT_MS, from);
+}
+
+/** Waits until Date.now() (the clock the runtime reads) is `ms` past `from` (a timer may fire a little early). */
+async function clockPast(from: number, ms: number): Promise<void> {
+  while (Date.now() - from < ms) await sleep(from + ms - Date.now());
 }
 
 const progress = (flightId: string, state: string, index: number, count = 4) => ({
@@ -234,15 +255,15 @@ describe('navigation (401 cmd_type 8) on a nest on the ground', () => {
     expect(sent[0]!.bid).toBe(data.flight_id);
 
     await nest.event(FlightMethod.FLOW_PROGRESS, flow(data.flight_id, 'running'));
-    const f320 = await s.wait((f) => f.msg_id === PushMsgId.FLOW_PROGRESS && (f.data as { flow: unknown }).flow !== null);
+    const f320 = await s.wait((f) => f.msg_id === PushMsgId.FLOW_PROGRESS && (f.data as { flow: unknown }).flow !== null, WAIT_LIMIT_MS);
     expect(f320.data).toMatchObject({ sn_id: 'FO-N1', flow: { flow_id: data.flight_id, state: 'running' } });
     await nest.event(FlightMethod.MISSION_PROGRESS, progress(data.flight_id, 'running', 1));
-    const f330 = await s.wait((f) => f.msg_id === PushMsgId.MISSION_PROGRESS && (f.data as { mission: unknown }).mission !== null);
+    const f330 = await s.wait((f) => f.msg_id === PushMsgId.MISSION_PROGRESS && (f.data as { mission: unknown }).mission !== null, WAIT_LIMIT_MS);
     expect(f330.data).toMatchObject({ sn_id: 'FO-N1', mission_name: 'Patrol', mission: { waypoint_index: 1 } });
 
     // A panel opened mid-flight gets the current timeline from the retained state.
     await nest.state({ flow: flow(data.flight_id, 'done'), mission: progress(data.flight_id, 'running', 2) });
-    await until(() => live(server).link.device('FO-N1')?.state?.mission?.waypoint_index === 2, 3000, 'state');
+    await until(() => live(server).link.device('FO-N1')?.state?.mission?.waypoint_index === 2, 'the retained state at waypoint 2');
     const late = await watching(opA, 'FO-N1');
     expect(late.of(PushMsgId.FLOW_PROGRESS)[0]?.data).toMatchObject({ flow: { flow_id: data.flight_id, state: 'done' } });
     expect(late.of(PushMsgId.MISSION_PROGRESS)[0]?.data).toMatchObject({ mission: { waypoint_index: 2 }, mission_name: 'Patrol' });
@@ -250,7 +271,7 @@ describe('navigation (401 cmd_type 8) on a nest on the ground', () => {
     // Finished: the breakpoint stays clear; the log has the whole story.
     await nest.event(FlightMethod.MISSION_PROGRESS, progress(data.flight_id, 'done', 4));
     await nest.state({ flow: flow(data.flight_id, 'done'), mission: progress(data.flight_id, 'done', 4) });
-    await until(() => live(server).link.device('FO-N1')?.state?.mission?.state === 'done', 3000, 'done state');
+    await until(() => live(server).link.device('FO-N1')?.state?.mission?.state === 'done', 'the done state');
     expect(await logRow(cmdId)).toMatchObject({
       sn_id: 'FO-N1',
       u_id: opA.account.u_id,
@@ -287,11 +308,11 @@ describe('navigation (401 cmd_type 8) on a nest on the ground', () => {
     };
     try {
       s.send(PushMsgId.CONTROL, { sn_id: 'FO-N1', cmd_type: 7, value: 3, cmd_id: cmdId });
-      await until(() => release !== null, 3000, 'command at the device');
+      await until(() => release !== null, 'the command at the device');
       const pending = await command(s, PushMsgId.CONTROL, { sn_id: 'FO-N1', cmd_type: 7, value: 3, cmd_id: cmdId });
       expect(pending).toMatchObject({ code: ResultCode.PUSH_FAILED, data: { outcome: 'pending', reason: Reason.IN_PROGRESS } });
       release!();
-      const done = await s.wait((f) => f.msg_id === PushMsgId.CONTROL && (f.data as { outcome: string }).outcome === 'ok');
+      const done = await s.wait((f) => f.msg_id === PushMsgId.CONTROL && (f.data as { outcome: string }).outcome === 'ok', WAIT_LIMIT_MS);
       expect(done.data).toMatchObject({ cmd_id: cmdId });
       expect(nest.commands.filter((c) => c.tid === cmdId)).toHaveLength(1);
     } finally {
@@ -306,7 +327,7 @@ describe('process control (473) and breakpoints', () => {
     // In the air now: navigation becomes mission.start.
     nest.telemetry = nestDroneTelemetry({ fs: 2 });
     await nest.state({ flow: null, mission: null });
-    await until(() => live(server).link.device('FO-N1')?.telemetry?.drone?.flight_state === 2, 3000, 'in the air');
+    await until(() => live(server).link.device('FO-N1')?.telemetry?.drone?.flight_state === 2, 'FO-N1 in the air');
     const start = await command(s, PushMsgId.CONTROL, { sn_id: 'FO-N1', cmd_type: 8, action_cmd: 1, value: missionId });
     expect(start).toMatchObject({ code: ResultCode.OK });
     const flightId = (start.data as { flight_id: string }).flight_id;
@@ -328,14 +349,14 @@ describe('process control (473) and breakpoints', () => {
     expect(await command(s, PushMsgId.PROCESS_CONTROL, { sn_id: 'FO-N1', control_cmd: 3 })).toMatchObject({ code: ResultCode.OK });
     expect(nest.of(FlightMethod.PROCESS).map((c) => (c.data as { control_cmd: number }).control_cmd)).toEqual([1, 2, 1, 3]);
     await nest.event(FlightMethod.MISSION_PROGRESS, progress(flightId, 'interrupted', 2));
-    await until(async () => (await breakpoint()) === 2, 3000, 'breakpoint stored');
+    await until(async () => (await breakpoint()) === 2, 'the breakpoint stored');
 
     const resume = await command(s, PushMsgId.CONTROL, { sn_id: 'FO-N1', cmd_type: 8, action_cmd: 2, value: missionId });
     expect(resume).toMatchObject({ code: ResultCode.OK });
     const resumed = resume.data as { flight_id: string };
     expect(nest.of(FlightMethod.MISSION_START).at(-1)?.data).toMatchObject({ flight_id: resumed.flight_id, mission: { start_index: 2 } });
     await nest.event(FlightMethod.MISSION_PROGRESS, { ...progress(resumed.flight_id, 'done', 4) });
-    await until(async () => (await breakpoint()) === null, 3000, 'breakpoint cleared');
+    await until(async () => (await breakpoint()) === null, 'the breakpoint cleared');
     nest.telemetry = nestDroneTelemetry();
   });
 
@@ -352,7 +373,7 @@ describe('refusals', () => {
   it('low battery: refused with reason 4 and the checks, nothing sent', async () => {
     const s = await watching(opA, 'FO-N1');
     nest.telemetry = nestDroneTelemetry({ battery: 30 });
-    await until(() => live(server).link.device('FO-N1')?.telemetry?.drone?.battery.percent === 30, 3000, 'low battery seen');
+    await until(() => live(server).link.device('FO-N1')?.telemetry?.drone?.battery.percent === 30, 'the low battery seen');
     const before = nest.commands.length;
     try {
       const r = await command(s, PushMsgId.CONTROL, { sn_id: 'FO-N1', cmd_type: 8, action_cmd: 1, value: missionId });
@@ -420,7 +441,7 @@ describe('virtual stick', () => {
   it('frames are published without a reply, rate-limited; refused frames are answered; stick mode is logged', async () => {
     const s = await watching(opA, 'FO-N1');
     nest.telemetry = nestDroneTelemetry({ fs: 2 });
-    await until(() => live(server).link.device('FO-N1')?.telemetry?.drone?.flight_state === 2, 3000, 'in the air');
+    await until(() => live(server).link.device('FO-N1')?.telemetry?.drone?.flight_state === 2, 'FO-N1 in the air');
     try {
       const on = await command(s, PushMsgId.CONTROL, { sn_id: 'FO-N1', cmd_type: 12, action_cmd: 1 });
       expect(on).toMatchObject({ code: ResultCode.OK, data: { outcome: 'ok' } });
@@ -428,13 +449,18 @@ describe('virtual stick', () => {
       const before = nest.of(FlightMethod.STICK).length;
       const replies = s.of(PushMsgId.CONTROL).length;
       const sticks = { roll: 1600, pitch: 1500, throttle: 1500, yaw: 1500 };
-      // Two frames back to back: the second is within STICK_MIN_INTERVAL_MS and dropped.
+      // Two frames back to back (one read of the socket): the second is within STICK_MIN_INTERVAL_MS and dropped.
       s.send(PushMsgId.CONTROL, { sn_id: 'FO-N1', cmd_type: 5, sticks });
       s.send(PushMsgId.CONTROL, { sn_id: 'FO-N1', cmd_type: 5, sticks });
-      await sleep(100);
+      // The server forwarded the first before the device got it: a frame sent STICK_MIN_INTERVAL_MS later is
+      // outside the interval on the runtime's clock.
+      await until(() => nest.of(FlightMethod.STICK).length > before, 'the first stick frame at the device');
+      await clockPast(Date.now(), STICK_MIN_INTERVAL_MS);
       s.send(PushMsgId.CONTROL, { sn_id: 'FO-N1', cmd_type: 5, sticks: { ...sticks, roll: 1400 } });
-      await until(() => nest.of(FlightMethod.STICK).length >= before + 2, 2000, 'frames at the device');
-      await sleep(100);
+      // Frames reach the device in the order the server handled them: the second, had it been forwarded,
+      // would be there before the third. Replies would be on the socket before the heartbeat's.
+      await until(() => nest.of(FlightMethod.STICK).some((f) => (f.data as { roll: number }).roll === 1400), 'the third stick frame at the device');
+      await roundTrip(s);
       const frames = nest.of(FlightMethod.STICK).slice(before);
       expect(frames).toHaveLength(2);
       expect(frames.map((f) => f.data)).toEqual([
@@ -463,11 +489,17 @@ describe('virtual stick', () => {
 describe('the link under a physical command', () => {
   it('a lost takeoff reply is confirmed from the device state (sent once, no re-send)', async () => {
     const s = await watching(opA, 'FO-N1');
+    const timeouts = () => live(server).link.counters.read('FO-N1')?.commandTimeouts ?? 0;
+    const timedOut = timeouts();
     nest.respond = (m) => {
       if (m.method !== FlightMethod.TAKEOFF) return { result: 0 };
       const id = (m.data as { flight_id: string }).flight_id;
-      // The device takes off but its reply never arrives; its state shows the flow.
-      setTimeout(() => void nest.state({ flow: flow(id, 'running'), mission: null }), 3500);
+      // The device takes off but its reply never arrives; its state shows the flow once the server, its
+      // command timed out, looks at the state to confirm it.
+      void until(() => timeouts() > timedOut, 'the takeoff to time out at the server')
+        .then(() => nest.state({ flow: flow(id, 'running'), mission: null }))
+        // Without the state, the command's outcome says what went wrong.
+        .catch(() => undefined);
       return null;
     };
     try {
@@ -485,24 +517,26 @@ describe('the link under a physical command', () => {
 
   it('a device dropping while a command waits: outcome offline at once, nothing re-sent on reconnect', async () => {
     await registerDevice(server, { sn_id: 'FO-N3' });
-    const n3 = await FakeNest.start(server, 'FO-N3');
+    const n3 = await FakeNest.start(server, 'FO-N3', { withWill: true });
     nests.push(n3);
     await addRoute('FO-N3', 'Drop route');
     const s = await watching(opA, 'FO-N3');
-    n3.respond = () => {
+    const cmdId = randomUUID();
+    // The device drops shortly after it got this command (other commands, e.g. the video start a watching
+    // panel asks for, are answered).
+    n3.respond = (m) => {
+      if (m.tid !== cmdId) return { result: 0 };
       setTimeout(() => n3.drop(), 100);
       return null;
     };
-    const cmdId = randomUUID();
-    const started = Date.now();
     const r = await command(s, PushMsgId.CONTROL, { sn_id: 'FO-N3', cmd_type: 10, cmd_id: cmdId });
+    // The broker publishes the dropped device's last-will: the wait ends as offline, not at the command timeout.
     expect(r).toMatchObject({ code: ResultCode.PUSH_FAILED, data: { outcome: 'offline', reason: Reason.OFFLINE } });
-    // Silence is noticed after 3 telemetry periods, well before the 3 s command timeout.
-    expect(Date.now() - started).toBeLessThan(2500);
-    expect((await logRow(cmdId))?.outcome).toBe('offline');
+    expect(await logRow(cmdId)).toMatchObject({ outcome: 'offline', detail: 'device dropped while waiting' });
     n3.respond = () => ({ result: 0 });
     await n3.reconnect(server);
-    await sleep(500);
+    // Another command reaches the device after anything the reconnection made the server send.
+    expect(await command(s, PushMsgId.CONTROL, { sn_id: 'FO-N3', cmd_type: 10 })).toMatchObject({ code: ResultCode.OK });
     expect(n3.commands.filter((c) => c.tid === cmdId)).toHaveLength(1);
     // The same cmd_id again is answered from the log, not sent.
     expect(await command(s, PushMsgId.CONTROL, { sn_id: 'FO-N3', cmd_type: 10, cmd_id: cmdId })).toMatchObject({ data: { outcome: 'offline' } });
