@@ -16,14 +16,15 @@ import {
 } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, tempDir, type TestDatabase } from '../test/helpers.js';
+import { until } from '../test/live.js';
 import { runTs, type Child } from '../test/process.js';
 
 let dataDir: string;
 let database: TestDatabase;
 /**
- * A cold start compiles the server (tsx), migrates and seeds a new database and hashes the first password:
- * on a busy 2-core machine running other test files beside this one that takes far longer than on a
- * quiet one. How long it takes is not what these tests check.
+ * The safety limit of a wait for a line: a cold start compiles the server (tsx), migrates and seeds a new
+ * database and hashes the first password, far slower on a busy 2-core machine running other test files (and
+ * here several starts at once) than on a quiet one. How long it takes is not what these tests check.
  */
 const STARTUP_MS = 90_000;
 
@@ -36,9 +37,37 @@ let port = 0;
 let mqttPort = 0;
 const children: Child[] = [];
 
+/**
+ * The instance most tests use, and two that need nothing of it (an invalid setting; ADMIN_PASSWORD on a data
+ * directory and database of their own): all three start at once, so their cold starts overlap.
+ */
+let first: Child;
+let badSetting: Child;
+let fromEnv: { child: Child; dir: string; db: TestDatabase };
+
 beforeAll(async () => {
   dataDir = await tempDir('nest-main-');
   database = await createTestDatabase();
+  const envDir = await tempDir('nest-main-env-');
+  const envDb = await createTestDatabase();
+  first = start({});
+  badSetting = start({ PORT: 'eighty', SIMULATOR: 'off' });
+  fromEnv = {
+    dir: envDir,
+    db: envDb,
+    child: runTs('main.ts', [], {
+      HOST: '127.0.0.1',
+      PORT: '0',
+      MQTT_URL: 'mqtt://127.0.0.1:1',
+      SIMULATOR: 'off',
+      DATA_DIR: envDir,
+      DATABASE_URL: envDb.url ?? undefined,
+      LOG_LEVEL: 'warn',
+      ADMIN_ACCOUNT: '13812345678',
+      ADMIN_PASSWORD: 'given-password',
+    }),
+  };
+  children.push(fromEnv.child);
 });
 
 /** Waits until `child` listens; answers its HTTP and embedded-broker ports. */
@@ -49,8 +78,11 @@ async function listening(child: Child): Promise<{ http: number; mqtt: number }> 
 }
 afterAll(async () => {
   for (const c of children) if (c.proc.exitCode === null) c.proc.kill('SIGKILL');
+  await Promise.all(children.map((c) => c.exited));
   await database?.drop();
+  await fromEnv?.db.drop();
   await rm(dataDir, { recursive: true, force: true });
+  if (fromEnv) await rm(fromEnv.dir, { recursive: true, force: true });
 });
 
 function start(env: Record<string, string>): Child {
@@ -98,11 +130,11 @@ async function signIn(account: string, password: string): Promise<number> {
 }
 
 describe('main.ts', { timeout: 180_000 }, () => {
-  let first: Child;
   let password = '';
+  /** A session of the first administrator on the first instance. */
+  let token = '';
 
   it('starts on a new data dir, prints the address and the first sign-in once', async () => {
-    first = start({});
     ({ http: port, mqtt: mqttPort } = await listening(first));
     expect(port).toBeGreaterThan(0);
     expect(mqttPort).toBeGreaterThan(0);
@@ -111,28 +143,26 @@ describe('main.ts', { timeout: 180_000 }, () => {
     password = line.split(' ').pop()!;
     expect(password).toMatch(/^[A-Za-z0-9_-]{20}$/);
     expect(first.stdout()).toContain(`Embedded MQTT broker listening on mqtt://127.0.0.1:${mqttPort}`);
-    expect(await signIn('admin@nest.local', password)).toBe(ResultCode.OK);
+    const signedIn = await signInToken('admin@nest.local', password);
+    expect(signedIn.code).toBe(ResultCode.OK);
+    token = signedIn.token;
   });
 
   it('runs the simulated fleet by default: 3 nests and 2 drones online in /device/list', async () => {
     await first.waitFor('Simulated fleet: 3 nests, 2 drones around 22.5431,114.0579', STARTUP_MS);
-    const { token } = await signInToken('admin@nest.local', password);
-    const deadline = Date.now() + 60_000;
     let list: DeviceListItem[] = [];
-    while (Date.now() < deadline) {
+    await until(async () => {
       const res = await post<{ list: DeviceListItem[]; total: number }>('deviceList', { type: '0', page: '0', size: '200' }, token);
       expect(res.code).toBe(ResultCode.OK);
       list = res.data.list;
-      if (list.length === 5 && list.every((d) => d.state === 1)) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+      return list.length === 5 && list.every((d) => d.state === 1);
+    }, 'five simulated devices online in /device/list');
     expect(list.map((d) => d.sn_id).sort()).toEqual(['SIM-ALONE-01', 'SIM-ALONE-02', 'SIM-MINI-01', 'SIM-MOBILE-01', 'SIM-STABLE-01']);
     expect(list.every((d) => d.state === 1 && d.company === 'wk' && d.position !== null)).toBe(true);
   });
 
   it('gives the simulated nests demo routes on the first start and announces the demo missions', async () => {
     await first.waitFor('Demo missions: a patrol route about a minute after start, then every 20 minutes on the next idle nest', STARTUP_MS);
-    const { token } = await signInToken('admin@nest.local', password);
     const res = await post<{ list: { name: string; mission_type: number; sn_id: string }[]; total: number }>('missionList', { page: '0', size: '50' }, token);
     expect(res.code).toBe(ResultCode.OK);
     expect(res.data.total).toBe(6);
@@ -140,22 +170,31 @@ describe('main.ts', { timeout: 180_000 }, () => {
     expect(res.data.list.every((m) => / · (Patrol|Survey) /.test(m.name))).toBe(true);
   });
 
-  it('exits 1 with one clear line when the HTTP port is taken', async () => {
+  // The two instances that find a port taken start (and fail) side by side.
+  it.concurrent('exits 1 with one clear line when the HTTP port is taken', async () => {
     const second = start({ PORT: String(port), SIMULATOR: 'off' });
     expect(await second.exited).toBe(1);
     expect(second.stderr().trim()).toBe(`Port ${port} on 127.0.0.1 is already in use; set PORT to another port`);
   });
 
-  it('exits 1 with one clear line when the MQTT port is taken', async () => {
+  it.concurrent('exits 1 with one clear line when the MQTT port is taken', async () => {
     const third = start({ MQTT_PORT: String(mqttPort), SIMULATOR: 'off' });
     expect(await third.exited).toBe(1);
     expect(third.stderr().trim()).toBe(`Port ${mqttPort} on 127.0.0.1 is already in use; set MQTT_PORT to another port`);
   });
 
   it('exits 1 on an invalid setting', async () => {
-    const bad = start({ PORT: 'eighty', SIMULATOR: 'off' });
-    expect(await bad.exited).toBe(1);
-    expect(bad.stderr().trim()).toBe('Configuration error: PORT must be an integer from 0 to 65535 (got "eighty")');
+    expect(await badSetting.exited).toBe(1);
+    expect(badSetting.stderr().trim()).toBe('Configuration error: PORT must be an integer from 0 to 65535 (got "eighty")');
+  });
+
+  it('says where the password came from when ADMIN_PASSWORD is set', async () => {
+    const { child } = fromEnv;
+    await child.waitFor(/Sign in at \S+ as 13812345678 with the password from ADMIN_PASSWORD/, STARTUP_MS);
+    expect(child.stdout()).toContain('Using the MQTT broker at mqtt://127.0.0.1:1');
+    expect(child.stdout()).not.toContain('given-password');
+    child.proc.kill('SIGTERM');
+    await child.exited;
   });
 
   it('shuts down on SIGTERM and starts again on the same data dir without a new administrator', async () => {
@@ -169,32 +208,5 @@ describe('main.ts', { timeout: 180_000 }, () => {
     expect(await signIn('admin@nest.local', password)).toBe(ResultCode.OK);
     again.proc.kill('SIGINT');
     expect(await again.exited).toBe(0);
-  });
-
-  it('says where the password came from when ADMIN_PASSWORD is set', async () => {
-    const dir = await tempDir('nest-main-env-');
-    const db = await createTestDatabase();
-    const child = runTs('main.ts', [], {
-      HOST: '127.0.0.1',
-      PORT: '0',
-      MQTT_URL: 'mqtt://127.0.0.1:1',
-      SIMULATOR: 'off',
-      DATA_DIR: dir,
-      DATABASE_URL: db.url ?? undefined,
-      LOG_LEVEL: 'warn',
-      ADMIN_ACCOUNT: '13812345678',
-      ADMIN_PASSWORD: 'given-password',
-    });
-    children.push(child);
-    try {
-      await child.waitFor(/Sign in at \S+ as 13812345678 with the password from ADMIN_PASSWORD/, STARTUP_MS);
-      expect(child.stdout()).toContain('Using the MQTT broker at mqtt://127.0.0.1:1');
-      expect(child.stdout()).not.toContain('given-password');
-    } finally {
-      child.proc.kill('SIGTERM');
-      await child.exited;
-      await db.drop();
-      await rm(dir, { recursive: true, force: true });
-    }
   });
 });
