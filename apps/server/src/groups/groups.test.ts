@@ -15,11 +15,13 @@ import {
 } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
-import { PushSocket, listen, live, registerDevice, sleep, startSim, until } from '../../test/live.js';
+import { PushSocket, WAIT_LIMIT_MS, listen, live, registerDevice, sleep, startSim, until } from '../../test/live.js';
 import type { SimFleet } from '../link/simulator.js';
 import { GroupShares, SHARE_CACHE_MS } from './shares.js';
 
 const COM_FUNS = ['com_getList', 'com_getOne', 'com_add', 'com_edit'];
+/** The simulated devices' telemetry rate: silence takes them offline only after 3 periods (1.5 s). */
+const SIM_RATE_HZ = 2;
 const OPERATOR_FUNS = [DEVICE_PUSH_FUNCTION, 'device_list', 'device_connect'];
 
 type Page = { list: CollaborationGroup[]; total: number };
@@ -47,8 +49,8 @@ beforeAll(async () => {
   await registerDevice(server, { sn_id: 'GR-N2', type: 'stable', airport_name: 'Group nest 2' });
   await registerDevice(server, { sn_id: 'GR-N3', type: 'alone', airport_name: '', uav_name: 'Group drone 3' });
   await registerDevice(server, { sn_id: 'GR-GZ', type: 'stable', airport_name: 'GZ nest', company_id: 'gzGh' });
-  fleet = await startSim(server, [{ sn: 'GR-N1' }, { sn: 'GR-GZ' }], { rateHz: 5 });
-  await until(() => ['GR-N1', 'GR-GZ'].every((sn) => live(server).link.isOnline(sn)), 5000, 'fleet online');
+  fleet = await startSim(server, [{ sn: 'GR-N1' }, { sn: 'GR-GZ' }], { rateHz: SIM_RATE_HZ });
+  await until(() => ['GR-N1', 'GR-GZ'].every((sn) => live(server).link.isOnline(sn)), 'GR-N1 and GR-GZ online');
   admin = await adminClient(server);
   manager = await userClient(server, { nick: 'Manager', funList: [...COM_FUNS, ...OPERATOR_FUNS] });
   plain = await userClient(server, { nick: 'Plain', funList: OPERATOR_FUNS });
@@ -68,6 +70,18 @@ const edit = (c: TestClient, fields: Record<string, string | number>) => c.call<
 const list = (c: TestClient, fields: Record<string, string | number> = {}) => c.call<Page>('comGetList', { page: 0, ...fields });
 const groupCount = async () => Number((await server.db.selectFrom('com_groups').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n);
 const deviceSns = async (c: TestClient) => (await c.call<DevicePage>('deviceList', { type: 0, page: 0 })).body.data.list;
+
+/** A heartbeat round trip: every frame the server sent this socket before the heartbeat has arrived. */
+async function roundTrip(s: PushSocket): Promise<void> {
+  const from = s.frames.length;
+  s.send(PushMsgId.HEARTBEAT);
+  expect((await s.wait((f) => f.msg_id === PushMsgId.HEARTBEAT, WAIT_LIMIT_MS, from)).code).toBe(ResultCode.OK);
+}
+
+/** Waits until Date.now() (the clock the server's caches read) is `ms` past `from` (a timer may fire a little early). */
+async function clockPast(from: number, ms: number): Promise<void> {
+  while (Date.now() - from < ms) await sleep(from + ms - Date.now());
+}
 
 async function socket(c: TestClient): Promise<PushSocket> {
   const s = await PushSocket.open(base);
@@ -176,12 +190,13 @@ describe('members see the devices without controlling them', () => {
   it('push: a member watches (200), gets telemetry (300) and fleet batches (310); an outsider does not', async () => {
     const s = await socket(member);
     expect(await s.verifyDevice(member, 'GR-N1')).toMatchObject({ code: ResultCode.OK, data: { sn_id: 'GR-N1' } });
-    await s.wait((f) => f.msg_id === PushMsgId.DEVICE_TELEMETRY && (f.data as { sn_id: string }).sn_id === 'GR-N1', 3000);
+    await s.wait((f) => f.msg_id === PushMsgId.DEVICE_TELEMETRY && (f.data as { sn_id: string }).sn_id === 'GR-N1', WAIT_LIMIT_MS);
     expect((await s.request(PushMsgId.FLEET_SUBSCRIBE, { on: true })).code).toBe(ResultCode.OK);
-    await sleep(1200);
-    const sns = new Set(s.of(PushMsgId.FLEET_UPDATE).flatMap((f) => fleetUpdatePush.parse(f.data).devices.map((d) => d.sn_id)));
+    const sns = () => new Set(s.of(PushMsgId.FLEET_UPDATE).flatMap((f) => fleetUpdatePush.parse(f.data).devices.map((d) => d.sn_id)));
+    // The first batch has every visible device; later ones only those that changed.
+    await until(() => ['GR-N1', 'GR-N2', 'GR-GZ'].every((sn) => sns().has(sn)), 'fleet batches naming the visible devices');
     // Shared GR-N1 (online) and GR-N2 (offline, at its airport point) and the own GR-GZ; not wk's GR-N3.
-    expect(sns).toEqual(new Set(['GR-N1', 'GR-N2', 'GR-GZ']));
+    expect(sns()).toEqual(new Set(['GR-N1', 'GR-N2', 'GR-GZ']));
 
     const o = await socket(outsider);
     expect((await o.verifyDevice(outsider, 'GR-N1')).code).toBe(ResultCode.NOT_FOUND_OBJECT);
@@ -216,9 +231,14 @@ describe('/com/edit', () => {
     expect((await deviceSns(member)).map((d) => d.sn_id)).toEqual(['GR-GZ']);
     // The open socket: a new 200 is refused, and the heartbeat drops the watch (telemetry stops).
     expect((await s.verifyDevice(member, 'GR-N1')).code).toBe(ResultCode.NOT_FOUND_OBJECT);
-    expect((await s.request(PushMsgId.HEARTBEAT)).code).toBe(ResultCode.OK);
+    await roundTrip(s);
     const from = s.frames.length;
-    await sleep(800);
+    const unwatched = Date.now();
+    // GR-N1 goes on sending: once the server has handled its telemetry of two periods later (a watching
+    // socket's telemetry allowance refills at the device rate, so one of them would be forwarded), a
+    // heartbeat's round trip brings any frame the server sent for them.
+    await until(() => (live(server).link.device('GR-N1')?.telemetryAt ?? 0) >= unwatched + 2000 / SIM_RATE_HZ, 'GR-N1 telemetry two periods after the watch ended');
+    await roundTrip(s);
     expect(s.frames.slice(from).filter((f) => f.msg_id === PushMsgId.DEVICE_TELEMETRY)).toEqual([]);
   });
 
@@ -261,12 +281,14 @@ describe('share cache', () => {
     // Another instance adds the outsider to a wk group (straight into the shared database).
     const [g] = (await list(manager)).body.data.list;
     await server.db.insertInto('com_group_users').values({ group_id: g!.id, u_id: outsiderId }).execute();
+    const inserted = Date.now();
     now += SHARE_CACHE_MS - 1;
     expect([...(await shares.of(outsiderId))]).toEqual([]);
     now += 1;
     expect([...(await shares.of(outsiderId))]).toEqual(g!.device_ids);
-    // And this instance's own handlers (their cache entries are at most as old) see it on the next call.
-    await sleep(SHARE_CACHE_MS);
+    // And this instance's own handlers (their cache entries are older than the insert) see it on the next call
+    // once SHARE_CACHE_MS passed on the clock their cache reads.
+    await clockPast(inserted, SHARE_CACHE_MS);
     expect((await deviceSns(outsider)).map((d) => d.sn_id).sort()).toEqual(['GR-GZ', ...g!.device_ids].sort());
   });
 });

@@ -1,7 +1,7 @@
 import { DEVICE_PUSH_FUNCTION, PushMsgId, ResultCode, type DataTopic } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, userClient, type Fields, type TestClient, type TestServer } from '../../test/helpers.js';
-import { PushSocket, listen } from '../../test/live.js';
+import { PushSocket, WAIT_LIMIT_MS, listen } from '../../test/live.js';
 import { createDevice } from '../devices/store.js';
 import { CENTER, json, offset, rect } from '../fences/test-fixtures.js';
 import { addResult, addSortie } from '../stats/test-fixtures.js';
@@ -72,7 +72,7 @@ describe('data-changed notices', () => {
       ['wk', 'sorties'],
       ['wk', 'results'],
     ]);
-    const frame = await s.wait((f) => f.msg_id === PushMsgId.DATA_CHANGED, 4000);
+    const frame = await s.wait((f) => f.msg_id === PushMsgId.DATA_CHANGED, WAIT_LIMIT_MS);
     expect((frame.data as { topics: string[] }).topics).toContain('results');
     s.close();
   });

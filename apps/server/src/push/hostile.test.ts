@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, startTestServer, type TestClient, type TestServer } from '../../test/helpers.js';
-import { PushSocket, listen, registerDevice, sleep } from '../../test/live.js';
+import { PushSocket, WAIT_LIMIT_MS, listen, registerDevice, sleep } from '../../test/live.js';
 import { CLOSE_POLICY, PUSH_FLOOD_FRAMES_PER_SECOND } from './hub.js';
 
 /**
@@ -42,18 +42,26 @@ async function counts(): Promise<Record<string, number>> {
   return out;
 }
 
-/** Sends at most `perSecond` frames a second on one socket (below the flood limit). */
+/**
+ * Sends at most `perSecond` frames a second on one socket (below the flood limit), by the time the server sees
+ * them arrive: a frame goes out only a second after the answer to the frame `perSecond` places before it came
+ * back (that one had arrived by then), so the server never counts more than `perSecond` within a second.
+ */
 class Paced {
-  private sent: number[] = [];
+  /** For each frame sent, when its answer had come back (Infinity until then). */
+  private answered: number[] = [];
   constructor(
     readonly s: PushSocket,
     private readonly perSecond = PUSH_FLOOD_FRAMES_PER_SECOND - 10,
   ) {}
   async send(frame: string | Buffer, binary = false): Promise<void> {
-    const now = Date.now();
-    this.sent = this.sent.filter((t) => now - t < 1100);
-    if (this.sent.length >= this.perSecond) await sleep(1100 - (now - this.sent[0]!));
-    this.sent.push(Date.now());
+    for (;;) {
+      const back = this.answered[this.answered.length - this.perSecond];
+      if (back === undefined || Date.now() - back >= 1000) break;
+      if (back === Infinity) throw new Error('more frames unanswered than may be sent in a second');
+      await sleep(back + 1000 - Date.now());
+    }
+    this.answered.push(Infinity);
     this.s.ws.send(frame, { binary });
   }
   private marker = 100_000;
@@ -66,7 +74,9 @@ class Paced {
     const marker = ++this.marker;
     await this.send(frame, binary);
     await this.send(JSON.stringify({ msg_id: marker, tms: Date.now(), version: 0, data: {} }));
-    await this.s.wait((f) => f.msg_id === marker, 5000, from);
+    await this.s.wait((f) => f.msg_id === marker, WAIT_LIMIT_MS, from);
+    const now = Date.now();
+    this.answered = this.answered.slice(-this.perSecond).map((t) => Math.min(t, now));
     const got = this.s.frames.slice(from);
     return got.slice(0, got.findIndex((f) => f.msg_id === marker));
   }
