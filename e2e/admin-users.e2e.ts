@@ -15,7 +15,7 @@ afterAll(async () => {
 
 const rowOf = (page: Page, testId: string) => page.getByTestId(testId).locator('xpath=ancestor::tr');
 
-describe('users, departments and functions (issue 7)', () => {
+describe('users, departments and functions', () => {
   it('an administrator makes a department and a limited user; the user sees only what the functions allow, and loses a function at once', async () => {
     const stamp = String(Date.now() % 1_000_000).padStart(6, '0');
     const dept = `Patrol ${stamp}`;
@@ -42,9 +42,10 @@ describe('users, departments and functions (issue 7)', () => {
     await adminPage.locator('.ant-select-tree-title', { hasText: dept }).first().click();
     await adminPage.getByText('Functions (0)').click();
     for (const fun of ['menu_home', 'menu_system', 'menu_teamManage', 'team_list']) await adminPage.getByTestId(`fun-node-${fun}`).click();
+    await adminPage.getByText('Functions (4)').waitFor();
     await expect(adminPage.getByText('Functions (4)').count()).resolves.toBe(1);
     await adminPage.getByTestId('user-submit').click();
-    await adminPage.getByTestId(`user-row-${account}`).waitFor({ timeout: 30_000 });
+    await adminPage.getByTestId(`user-row-${account}`).waitFor();
     await expect(rowOf(adminPage, `user-row-${account}`).getByText(dept).count()).resolves.toBe(1);
 
     // The user signs in: the data screen and System > Departments, nothing else; no editing buttons.
@@ -56,12 +57,13 @@ describe('users, departments and functions (issue 7)', () => {
       await expect(userPage.getByTestId(`nav-${name}`).count()).resolves.toBe(0);
     }
     await userPage.goto(`${baseUrl}/nest/teamManage`);
-    await rowOf(userPage, `team-row-${dept}`).waitFor({ timeout: 30_000 });
+    await rowOf(userPage, `team-row-${dept}`).waitFor();
     await expect(rowOf(userPage, `team-row-${dept}`).locator('td').nth(2).textContent()).resolves.toBe('1');
     await expect(userPage.getByTestId('team-add').count()).resolves.toBe(0);
     await expect(userPage.getByTestId('team-delete').count()).resolves.toBe(0);
     await userPage.goto(`${baseUrl}/nest/userManage`);
     await userPage.getByTestId('app-header').waitFor();
+    await userPage.getByTestId('not-found-page').waitFor();
     await expect(userPage.getByTestId('user-manage').count()).resolves.toBe(0);
 
     // The administrator takes team_list away: the user's next request is refused, without signing in again.
@@ -69,10 +71,10 @@ describe('users, departments and functions (issue 7)', () => {
     await adminPage.getByText('Functions (4)').click();
     await adminPage.getByTestId('fun-node-team_list').click();
     await adminPage.getByTestId('user-submit').click();
-    await adminPage.getByTestId('user-dialog').waitFor({ state: 'detached', timeout: 30_000 });
+    await adminPage.getByTestId('user-dialog').waitFor({ state: 'detached' });
     await userPage.goto(`${baseUrl}/nest/teamManage`);
-    await userPage.getByTestId('team-manage').waitFor({ timeout: 30_000 });
-    await userPage.getByText('No permission to access').first().waitFor({ timeout: 30_000 });
+    await userPage.getByTestId('team-manage').waitFor();
+    await userPage.getByText('No permission to access').first().waitFor();
     await expect(userPage.getByTestId(`team-row-${dept}`).count()).resolves.toBe(0);
 
     await userPage.context().close();

@@ -94,15 +94,24 @@ describe('content security policy', () => {
       if (/CSP violation|Content Security Policy/i.test(m.text())) violations.push(m.text());
     });
     await signIn(page, baseUrl, admin.account, admin.password);
-    // The data screen: MapLibre, its blob: workers and tiles, the push WebSocket.
-    await page.goto(`${baseUrl}/nest/home`);
-    await page.locator('canvas').first().waitFor({ timeout: 30_000 });
-    await page.waitForTimeout(3_000);
-    for (const path of ['/nest/auditLog', '/nest/userManage', '/nest/equipment']) {
+    // Each screen is checked once it has loaded everything it loads on opening: its main content is shown
+    // and its network has gone quiet (no request for Playwright's 500 ms). The check is for the absence of
+    // violations, so it must come after all of the page's loading.
+    const screens: [string, string][] = [
+      // The data screen: MapLibre, its blob: workers and tiles, the push WebSocket; the fleet's markers are
+      // drawn once the map has its style and the devices.
+      ['/nest/home', '.fleet-marker, .fleet-cluster'],
+      ['/nest/auditLog', '[data-testid=audit-log-table]'],
+      ['/nest/userManage', '[data-testid=user-manage]'],
+      ['/nest/equipment', '[data-testid=equipment-table]'],
+    ];
+    for (const [path, content] of screens) {
       await page.goto(baseUrl + path);
-      await page.getByTestId('app-header').waitFor({ timeout: 30_000 });
-      await page.waitForTimeout(1_500);
+      await page.locator(content).first().waitFor();
+      await page.waitForLoadState('networkidle');
     }
+    // A round trip to the page: console messages it sent before are delivered by then.
+    await page.evaluate(() => undefined);
     expect(violations).toEqual([]);
     await page.context().close();
   });

@@ -3,9 +3,10 @@ import type { Browser, Page } from 'playwright-core';
 import type { Device, Page as ListPage } from '@nest/contracts';
 import { ApiClient } from './support/api.js';
 import { launch, newPage, signIn } from './support/browser.js';
+import { until } from './support/wait.js';
 
 /**
- * Equipment management (issue 7): an administrator registers a nest whose coordinate is picked on the map,
+ * Equipment management: an administrator registers a nest whose coordinate is picked on the map,
  * finds it, edits it, disables and re-enables it, and deletes it. The server's answers are read back
  * through the API so the test checks what was stored, not only what the table shows.
  */
@@ -27,14 +28,6 @@ async function stored(sn: string): Promise<Device | undefined> {
   return page.list.find((d) => d.sn_id === sn);
 }
 
-async function until(what: string, ok: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await ok())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 300));
-  }
-}
-
 const row = (page: Page, sn: string) => page.getByTestId(`status-${sn}`).locator('xpath=ancestor::tr');
 
 describe('equipment management', () => {
@@ -44,7 +37,7 @@ describe('equipment management', () => {
     const page = await newPage(browser, { lang: 'en' });
     await signIn(page, baseUrl, admin.account, admin.password);
     await page.goto(`${baseUrl}/nest/equipment`);
-    await page.getByTestId('equipment-table').waitFor({ timeout: 30_000 });
+    await page.getByTestId('equipment-table').waitFor();
 
     // Saving an empty form is refused on the spot and sends nothing.
     await page.getByTestId('device-add').click();
@@ -60,16 +53,17 @@ describe('equipment management', () => {
     // The airport coordinate: click the map once it is drawn (off centre: the company's other devices are
     // drawn for orientation and their pins take clicks).
     const map = page.getByTestId('equipment-map');
-    await until('the map', async () => (await map.getAttribute('data-ready')) === '1', 60_000);
+    await page.locator('[data-testid=equipment-map][data-ready="1"]').waitFor();
     // A new device's dialog opens ready to pick the airport coordinate.
     const picking = async () => ((await map.getAttribute('class')) ?? '').includes('is-picking');
     if (!(await picking())) await page.getByTestId('pick-airport_point').click();
     await until('picking mode', picking);
+    // A locator click: Playwright clicks once the map is steady and nothing covers that point.
     const box = (await map.boundingBox())!;
-    await page.mouse.click(box.x + box.width * 0.2, box.y + box.height * 0.8);
-    await until('the picked coordinate', async () => /-?\d+\.\d+, -?\d+\.\d+/.test((await page.getByTestId('coord-airport_point').textContent()) ?? ''));
+    await map.click({ position: { x: box.width * 0.2, y: box.height * 0.8 } });
+    await until('the picked coordinate', () => page.getByTestId('coord-airport_point').textContent(), (v) => /-?\d+\.\d+, -?\d+\.\d+/.test(v ?? ''));
     await page.getByTestId('device-save').click();
-    await page.getByTestId('device-form').waitFor({ state: 'detached', timeout: 30_000 });
+    await page.getByTestId('device-form').waitFor({ state: 'detached' });
 
     const added = await stored(sn);
     expect(added).toMatchObject({ sn_id: sn, type: 'stable', airport_name: `E2E nest ${stamp}`, address: 'Test field', enabled: true, state: 2 });
@@ -77,7 +71,7 @@ describe('equipment management', () => {
     const search = page.locator('input[data-testid=equipment-search], [data-testid=equipment-search] input').first();
     await search.fill(sn);
     await search.press('Enter');
-    await row(page, sn).waitFor({ timeout: 30_000 });
+    await row(page, sn).waitFor();
     expect(await row(page, sn).textContent()).toContain('Offline');
 
     // Edit: the SN is fixed, the description changes.
@@ -86,24 +80,24 @@ describe('equipment management', () => {
     expect(await page.getByTestId('field-sn').isDisabled()).toBe(true);
     await page.getByTestId('field-description').fill('Edited by the e2e test');
     await page.getByTestId('device-save').click();
-    await page.getByTestId('device-form').waitFor({ state: 'detached', timeout: 30_000 });
-    await until('the edit stored', async () => (await stored(sn))?.description === 'Edited by the e2e test');
+    await page.getByTestId('device-form').waitFor({ state: 'detached' });
+    await until('the edit stored', async () => (await stored(sn))?.description, (d) => d === 'Edited by the e2e test');
 
     // Disable (confirmed), then the row's actions are blocked; enable again.
     await page.getByTestId(`enable-${sn}`).click();
     await page.getByTestId('confirm-ok').click();
-    await until('disabled', async () => (await stored(sn))?.enabled === false);
-    await until('edit blocked', () => page.getByTestId(`device-edit-${sn}`).isDisabled());
+    await until('the device stored disabled', async () => (await stored(sn))?.enabled, (e) => e === false);
+    await until('the edit button disabled', () => page.getByTestId(`device-edit-${sn}`).isDisabled());
     await page.getByTestId(`enable-${sn}`).click();
     await page.getByTestId('confirm-ok').click();
-    await until('enabled', async () => (await stored(sn))?.enabled === true);
+    await until('the device stored enabled', async () => (await stored(sn))?.enabled, (e) => e === true);
 
     // Delete (confirmed): gone from the list and from the server's answer.
-    await until('delete allowed', async () => !(await page.getByTestId(`device-delete-${sn}`).isDisabled()));
+    await until('the delete button enabled', () => page.getByTestId(`device-delete-${sn}`).isEnabled());
     await page.getByTestId(`device-delete-${sn}`).click();
     await page.getByTestId('confirm-ok').click();
-    await until('deleted', async () => (await stored(sn)) === undefined);
-    await page.getByTestId(`status-${sn}`).waitFor({ state: 'detached', timeout: 30_000 });
+    await until('the device gone from the server', () => stored(sn), (d) => d === undefined);
+    await page.getByTestId(`status-${sn}`).waitFor({ state: 'detached' });
     await page.context().close();
   });
 });

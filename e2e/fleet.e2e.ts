@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launch, newPage, signIn } from './support/browser.js';
+import { until } from './support/wait.js';
 
 /**
  * Live fleet screens against the product with its default simulated fleet (nests SIM-STABLE-01...,
@@ -31,16 +32,23 @@ const mapRows = (page: Page): Promise<MapRow[]> =>
     }),
   );
 
-async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T = await read();
-  while (!ok(last)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last)}`);
-    await new Promise((r) => setTimeout(r, 500));
-    last = await read();
-  }
-  return last;
-}
+/**
+ * The map's device list, the left list's states of the same devices and its online count, read in one
+ * evaluation: one rendered state of the page, so a telemetry frame arriving between two reads cannot make
+ * them disagree.
+ */
+const fleetSnapshot = (page: Page) =>
+  page.evaluate(() => {
+    const rows = Array.from(document.querySelectorAll<HTMLElement>('[data-testid=map-devices] li')).map((el) => ({
+      sn: el.dataset.sn ?? '',
+      state: el.dataset.state ?? '',
+      lat: el.dataset.lat ?? '',
+      lng: el.dataset.lng ?? '',
+    }));
+    const listed = Object.fromEntries(rows.map((r) => [r.sn, document.querySelector<HTMLElement>(`[data-testid="device-item-${r.sn}"]`)?.dataset.state ?? null]));
+    const online = document.querySelector('[data-testid=count-online]')?.textContent ?? null;
+    return { rows, listed, online };
+  });
 
 describe('data screen fleet map', () => {
   it('shows every simulated device on the map, online, with a marker coloured by state', async () => {
@@ -49,14 +57,14 @@ describe('data screen fleet map', () => {
     await page.goto(`${baseUrl}/nest/home`);
     await page.getByTestId('fleet-map').waitFor();
     // The demo fleet: at least 3 nests and 2 drones, all online once their first telemetry arrived.
-    const rows = await until('every demo device online on the map', () => mapRows(page), (r) => r.length >= 5 && r.every((x) => x.state === '1'), 45_000);
+    const { rows, listed, online } = await until('every demo device online on the map', () => fleetSnapshot(page), (f) => f.rows.length >= 5 && f.rows.every((x) => x.state === '1'));
     const sns = rows.map((r) => r.sn);
     expect(sns.some((sn) => sn.startsWith('SIM-STABLE-'))).toBe(true);
     expect(sns.filter((sn) => sn.startsWith('SIM-ALONE-')).length).toBeGreaterThanOrEqual(2);
     for (const r of rows) expect(Number.isFinite(Number(r.lat)) && Number.isFinite(Number(r.lng))).toBe(true);
-    // The list on the left agrees, with its counts.
-    for (const sn of sns) await expect(page.getByTestId(`device-item-${sn}`).getAttribute('data-state')).resolves.toBe('1');
-    await expect(page.getByTestId('count-online').textContent()).resolves.toBe(String(rows.length));
+    // The list on the left agrees, with its counts (the same rendered state as the map's list).
+    expect(listed).toEqual(Object.fromEntries(sns.map((sn) => [sn, '1'])));
+    expect(online).toBe(String(rows.length));
     // Drawn markers: each device alone (state attribute, green) or inside a cluster bubble.
     const drawn = await until(
       'markers drawn for every device',
@@ -79,11 +87,11 @@ describe('data screen fleet map', () => {
     await page.context().close();
   });
 
-  it('opening a flying drone shows telemetry that changes and a playing video', async () => {
+  it('opening a flying drone shows telemetry that changes and a playing video', { timeout: 240_000 }, async () => {
     const page = await newPage(browser, { lang: 'en' });
     await signIn(page, baseUrl, admin.account, admin.password);
     await page.goto(`${baseUrl}/nest/home`);
-    const rows = await until('the demo drones listed', () => mapRows(page), (r) => r.some((x) => x.sn.startsWith('SIM-ALONE-')), 45_000);
+    const rows = await until('the demo drones listed', () => mapRows(page), (r) => r.some((x) => x.sn.startsWith('SIM-ALONE-')));
     const sn = rows.find((r) => r.sn.startsWith('SIM-ALONE-'))!.sn;
     await page.getByTestId(`device-item-${sn}`).click();
     const panel = page.getByTestId('device-panel');
@@ -96,16 +104,16 @@ describe('data screen fleet map', () => {
     expect(await readout('homeDistance')).toMatch(/^\d+ m$|^\d+\.\d{2} km$/);
     expect(await readout('hSpeed')).toMatch(/^\d+\.\d m\/s$/);
     expect(await readout('battery')).toMatch(/^\d+%/);
-    await until('the readouts to change', async () => [await readout('flightTime'), await page.getByTestId('telemetry-updated').textContent()], ([t, u]) => t !== first && u !== firstUpdated, 20_000);
+    await until('the readouts to change', async () => [await readout('flightTime'), await page.getByTestId('telemetry-updated').textContent()], ([t, u]) => t !== first && u !== firstUpdated);
     // The patrol moves the drone on the map too.
     const at = (await mapRows(page)).find((r) => r.sn === sn)!;
-    await until('the drone to move', async () => (await mapRows(page)).find((r) => r.sn === sn)!, (r) => r.lat !== at.lat || r.lng !== at.lng, 20_000);
+    await until('the drone to move', async () => (await mapRows(page)).find((r) => r.sn === sn), (r) => !!r && (r.lat !== at.lat || r.lng !== at.lng));
 
     // Live video: the device starts it on verification; the player retries until it plays.
     const video = page.getByTestId('live-video-video');
     const state = () => video.evaluate((v: HTMLVideoElement) => ({ ready: v.readyState, time: v.currentTime }));
-    const playing = await until('the live video to play', state, (s) => s.ready >= 2 && s.time > 0, 75_000);
-    await until('the video time to advance', state, (s) => s.time > playing.time + 0.5, 20_000);
+    const playing = await until('the live video to play', state, (s) => s.ready >= 2 && s.time > 0);
+    await until('the video time to advance', state, (s) => s.time > playing.time + 0.5);
     await expect(page.getByTestId('live-video').getAttribute('data-status')).resolves.toBe('playing');
     await page.context().close();
   });

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
+import { callUrl, calls } from '@nest/contracts';
 import { launch, newPage, signIn } from './support/browser.js';
+import { until } from './support/wait.js';
 
 /**
- * One flight from the console (issue 5): take control of a simulated nest, one-key takeoff with a saved
+ * One flight from the console: take control of a simulated nest, one-key takeoff with a saved
  * demo route after the pre-flight checks pass, the nest flow advancing step by step, the drone moving on the
  * map, and after landing the new sortie with its photos. global-setup runs the simulator 15x fast and without
  * demo launches, so this flight is the only one on the nest.
@@ -24,16 +26,9 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T = await read();
-  while (!ok(last)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last)}`);
-    await new Promise((r) => setTimeout(r, 500));
-    last = await read();
-  }
-  return last;
-}
+/** The safety limit of a wait that spans a phase of the simulated flight (takeoff flow, route, landing). */
+const FLIGHT_LIMIT_MS = 300_000;
+const FLIGHT_CHECK_PATH = callUrl(calls.flightCheck);
 
 const attr = (page: Page, testId: string, name: string) =>
   page.evaluate(([id, n]) => document.querySelector(`[data-testid="${id}"]`)?.getAttribute(n!) ?? null, [testId, name] as const);
@@ -44,6 +39,17 @@ const stepStates = (page: Page) =>
 describe('flight from the console', () => {
   it('takes control, launches a saved route after the checks, follows the flow and the map, then sees the sortie and its photos', { timeout: 600_000 }, async () => {
     const page = await newPage(browser, { lang: 'en' });
+    // The pre-flight checks the launch dialog asked for: which route each was for and whether it was answered.
+    const checks: { mission: string; request: Request; done: boolean }[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === FLIGHT_CHECK_PATH) checks.push({ mission: new URLSearchParams(request.postData() ?? '').get('mission_id') ?? '', request, done: false });
+    });
+    const answered = (request: Request) => {
+      const c = checks.find((x) => x.request === request);
+      if (c) c.done = true;
+    };
+    page.on('requestfinished', answered);
+    page.on('requestfailed', answered);
     await signIn(page, baseUrl, admin.account, admin.password);
     let ready = false;
     for (const sn of NESTS) {
@@ -53,7 +59,7 @@ describe('flight from the console', () => {
       // Before control is taken the commands are disabled and say why.
       await page.getByTestId('flight-blocked').waitFor();
       expect(await attr(page, 'flight-controls', 'data-blocked')).toBe('1');
-      await until('live telemetry', () => page.getByTestId('readout-battery').locator('dd').textContent(), (v) => !!v && v !== '--', 45_000);
+      await until('live telemetry', () => page.getByTestId('readout-battery').locator('dd').textContent(), (v) => !!v && v !== '--');
 
       await page.getByTestId('control-take').click();
       await page.getByTestId('control-release').waitFor();
@@ -65,72 +71,94 @@ describe('flight from the console', () => {
       await page.getByTestId('launch-mode-route').click();
       await page.locator('[data-testid=launch-route]').click();
       const option = page.locator('.ant-select-dropdown [data-testid^=route-option-]').first();
-      await option.waitFor({ timeout: 30_000 });
+      const mission = ((await option.getAttribute('data-testid')) ?? '').slice('route-option-'.length);
       await option.click();
-      await page.getByTestId('checks-summary').waitFor({ timeout: 30_000 });
+      // The checklist of the chosen route, once every check asked for is answered and shown: the dialog also
+      // checks without a route while the routes load, and that answer must not be read as this route's.
+      await until(
+        `the pre-flight checks of ${sn} for its route`,
+        async () => ({
+          last: checks.at(-1)?.mission ?? null,
+          pending: checks.filter((c) => !c.done).length,
+          shown: await page.evaluate(
+            () =>
+              !!document.querySelector('[data-testid=checks-summary]') &&
+              !document.querySelector('[data-testid=checks-refresh]')?.classList.contains('ant-btn-loading'),
+          ),
+        }),
+        (v) => v.last === mission && v.pending === 0 && v.shown,
+      );
       expect(await page.locator('[data-testid=preflight-list] li').count()).toBeGreaterThan(3);
-      try {
-        await until('pre-flight checks pass', () => attr(page, 'checks-summary', 'data-ready'), (v) => v === '1', 15_000);
+      if ((await attr(page, 'checks-summary', 'data-ready')) === '1') {
         ready = true;
         break;
-      } catch {
-        // Checks failed here (the refusal is shown): give this nest back and try the next one.
-        expect(await page.locator('[data-testid=preflight-list] li[data-ok="0"]').count()).toBeGreaterThan(0);
-        expect(await page.locator('[data-testid=launch-confirm]').isDisabled()).toBe(true);
-        await page.keyboard.press('Escape');
-        await page.getByTestId('control-release').click();
-        await page.getByTestId('control-take').waitFor();
       }
+      // Checks failed here (the refusal is shown): give this nest back and try the next one.
+      expect(await page.locator('[data-testid=preflight-list] li[data-ok="0"]').count()).toBeGreaterThan(0);
+      expect(await page.locator('[data-testid=launch-confirm]').isDisabled()).toBe(true);
+      await page.keyboard.press('Escape');
+      await page.getByTestId('launch-dialog').waitFor({ state: 'detached' });
+      await page.getByTestId('control-release').click();
+      await page.getByTestId('control-take').waitFor();
     }
     expect(ready).toBe(true);
     expect(await page.locator('[data-testid=preflight-list] li[data-ok="0"]').count()).toBe(0);
+
+    // Every number of finished steps the takeoff timeline shows, recorded in the page as each render lands
+    // (reading it from the test now and then could miss steps that pass quickly on a fast simulation).
+    await page.evaluate(() => {
+      const w = window as unknown as { flowDoneCounts: number[] };
+      w.flowDoneCounts = [];
+      const record = () => {
+        const steps = Array.from(document.querySelectorAll<HTMLElement>('[data-testid=flow-timeline][data-kind=takeoff] [data-testid^=flow-step-]'));
+        if (steps.length === 0) return;
+        const done = steps.filter((e) => e.dataset.state === 'done').length;
+        if (w.flowDoneCounts.at(-1) !== done) w.flowDoneCounts.push(done);
+      };
+      new MutationObserver(record).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-state', 'data-kind'] });
+    });
     await page.getByTestId('launch-confirm').click();
     await page.getByTestId('launch-dialog').waitFor({ state: 'detached' });
 
     // The takeoff flow advances step by step.
-    await page.getByTestId('flow-timeline').waitFor({ timeout: 60_000 });
+    await page.getByTestId('flow-timeline').waitFor();
     const first = await stepStates(page);
     expect(first[0]).toMatch(/^drone_start:/);
-    const doneCount = (s: string[]) => s.filter((x) => x.endsWith(':done')).length;
-    const seen = new Set<number>();
     await until(
       'the takeoff flow to complete',
-      async () => {
-        const s = await stepStates(page);
-        seen.add(doneCount(s));
-        return { kind: await attr(page, 'flow-timeline', 'data-kind'), state: await attr(page, 'flow-timeline', 'data-flow-state'), s };
-      },
+      async () => ({ kind: await attr(page, 'flow-timeline', 'data-kind'), state: await attr(page, 'flow-timeline', 'data-flow-state'), steps: await stepStates(page) }),
       (v) => v.kind === 'takeoff' && v.state === 'done',
-      240_000,
+      FLIGHT_LIMIT_MS,
     );
     // Progress was seen in between, not only the end.
+    const seen = new Set(await page.evaluate(() => (window as unknown as { flowDoneCounts: number[] }).flowDoneCounts));
     expect(seen.size).toBeGreaterThan(2);
 
     // The drone moves on the map along its route; mission progress rises.
     await page.getByTestId('map-flight').waitFor();
-    await until('the route drawn', () => attr(page, 'map-flight', 'data-route'), (v) => Number(v) > 1, 60_000);
+    await until('the route drawn', () => attr(page, 'map-flight', 'data-route'), (v) => Number(v) > 1);
     const start = { lat: Number(await attr(page, 'map-flight', 'data-lat')), lng: Number(await attr(page, 'map-flight', 'data-lng')) };
     await until(
       'the drone to move',
       async () => ({ lat: Number(await attr(page, 'map-flight', 'data-lat')), lng: Number(await attr(page, 'map-flight', 'data-lng')), track: Number(await attr(page, 'map-flight', 'data-track')) }),
       (p) => p.track > 2 && (Math.abs(p.lat - start.lat) > 1e-5 || Math.abs(p.lng - start.lng) > 1e-5),
-      120_000,
+      FLIGHT_LIMIT_MS,
     );
-    await page.getByTestId('mission-progress').waitFor({ timeout: 60_000 });
-    await until('mission progress', () => attr(page, 'mission-progress', 'data-percent'), (v) => Number(v) > 0, 120_000);
+    await page.getByTestId('mission-progress').waitFor();
+    await until('mission progress', () => attr(page, 'mission-progress', 'data-percent'), (v) => Number(v) > 0, FLIGHT_LIMIT_MS);
 
     // After landing: the new sortie with its photos.
     await until(
       'the landing flow to finish',
       async () => ({ kind: await attr(page, 'flow-timeline', 'data-kind'), state: await attr(page, 'flow-timeline', 'data-flow-state') }),
       (v) => v.kind === 'landing' && v.state === 'done',
-      420_000,
+      FLIGHT_LIMIT_MS,
     );
-    await page.getByTestId('latest-sortie').waitFor({ timeout: 60_000 });
-    await until('photos of the sortie', () => page.locator('[data-testid=sortie-thumbs] img').count(), (n) => n > 0, 120_000);
+    await page.getByTestId('latest-sortie').waitFor();
+    await until('photos of the sortie', () => page.locator('[data-testid=sortie-thumbs] img').count(), (n) => n > 0);
     // A thumbnail opens the full image.
     await page.locator('[data-testid=sortie-thumbs] img').first().click();
-    await page.locator('.ant-image-preview').first().waitFor({ timeout: 15_000 });
+    await page.locator('.ant-image-preview').first().waitFor();
     await page.context().close();
   });
 });

@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { readFileSync } from 'node:fs';
 import { exportPlanFile, importPlanFile, type PlanDocument } from '@nest/formats';
 import { choosePopoverItem, launch, newPage, signIn } from './support/browser.js';
+import { until } from './support/wait.js';
 
 /** Flight planning: draw a fence, draw a survey inside it, see the estimate, save, find it in the list. */
 const baseUrl = inject('baseUrl');
@@ -16,11 +17,17 @@ afterAll(async () => {
   await browser?.close();
 });
 
+/** The centre of the planning map, once the map has drawn its style and layers (it takes clicks then). */
 async function mapCentre(page: Page): Promise<{ x: number; y: number }> {
-  await page.waitForSelector('[data-testid=plan-map][data-ready="1"]', { timeout: 30_000 });
+  await page.locator('[data-testid=plan-map][data-ready="1"]').waitFor();
   const box = (await page.getByTestId('plan-map-canvas').boundingBox())!;
-  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  return { x: box.width / 2, y: box.height / 2 };
 }
+
+/** The import's refusal shown above the list, read as it is now (null: none). */
+const importError = (page: Page) => page.evaluate(() => document.querySelector('[data-testid=import-error]')?.textContent ?? null);
+
+const pointCount = (page: Page) => page.locator('[data-testid=plan-points] li').count();
 
 /** Downloads what the routeplan toolbar exports for the selected item. */
 async function exportKml(page: Page): Promise<Uint8Array> {
@@ -40,10 +47,18 @@ function routeOf(bytes: Uint8Array) {
   return route;
 }
 
+/**
+ * Adds points by clicking the map around its centre, one at a time: after each click the point list must
+ * grow by one before the next, so every point is known to be taken, in order, and a click the map did not
+ * take fails at that click. Locator clicks: Playwright clicks once nothing (a closing dropdown) covers the
+ * spot.
+ */
 async function clickPoints(page: Page, c: { x: number; y: number }, offsets: [number, number][]): Promise<void> {
+  const canvas = page.getByTestId('plan-map-canvas');
   for (const [dx, dy] of offsets) {
-    await page.mouse.click(c.x + dx, c.y + dy);
-    await page.waitForTimeout(150);
+    const before = await pointCount(page);
+    await canvas.click({ position: { x: c.x + dx, y: c.y + dy } });
+    await until(`point ${before + 1} added at (${dx}, ${dy}) from the map centre`, () => pointCount(page), (n) => n === before + 1);
   }
 }
 
@@ -55,7 +70,7 @@ describe('flight planning', () => {
     await page.goto(`${baseUrl}/nest/editWork?mode=fence`);
     let c = await mapCentre(page);
     await clickPoints(page, c, [[-200, -150], [200, -150], [200, 150], [-200, 150]]);
-    await expect(page.$$eval('[data-testid=plan-points] li', (l) => l.length)).resolves.toBe(4);
+    await expect(pointCount(page)).resolves.toBe(4);
     await page.getByTestId('fence-name').fill(`Fence ${stamp}`);
     await page.getByTestId('save').click();
     await page.getByTestId('routeplan').waitFor();
@@ -64,17 +79,19 @@ describe('flight planning', () => {
     await page.getByTestId('edit-work').waitFor();
     await page.getByTestId('route-name').fill(`Survey ${stamp}`);
     await page.getByTestId('route-fence').click();
-    await page.getByText(`Fence ${stamp}`, { exact: true }).last().click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: `Fence ${stamp}` }).click();
+    // The survey's points are taken once the fence is chosen (the editor then draws it and fits the map to it).
+    await page.getByTestId('route-fence').getByText(`Fence ${stamp}`, { exact: true }).waitFor();
     c = await mapCentre(page);
-    await page.waitForTimeout(500);
     await clickPoints(page, c, [[-60, -40], [60, -40], [60, 40], [-60, 40]]);
     await expect(page.getByTestId('est-photos').textContent()).resolves.toMatch(/^\d+$/);
     await expect(page.getByTestId('est-time').textContent()).resolves.toMatch(/^(?!00:00$)\d{2,}:\d{2}$/);
     await expect(page.getByTestId('save').isEnabled()).resolves.toBe(true);
     await page.getByTestId('save').click();
+    // Saving returns to the list, which is loaded from the server as it opens: the survey is stored.
     await page.getByTestId('routeplan').waitFor();
-    await page.reload();
-    await page.locator(`[data-testid=plan-item][data-name="Survey ${stamp}"]`).waitFor({ timeout: 15_000 });
+    await page.locator(`[data-testid=plan-item][data-name="Survey ${stamp}"]`).waitFor();
+    await page.context().close();
   });
 
   it('exports the survey as KML, re-imports it, and the route comes back unchanged', async () => {
@@ -90,9 +107,10 @@ describe('flight planning', () => {
     const renamed = new TextDecoder().decode(exported).split(`Survey ${stamp}`).join(`Reimport ${stamp}`);
     await importFile(page, `reimport-${stamp}.kml`, new TextEncoder().encode(renamed));
     const reimported = page.locator(`[data-testid=plan-item][data-name="Reimport ${stamp}"]`).first();
-    await Promise.race([reimported.waitFor({ timeout: 15_000 }), page.getByTestId('import-error').waitFor({ timeout: 15_000 })]);
-    expect(await page.getByTestId('import-error').count(), (await page.getByTestId('import-error').textContent().catch(() => '')) ?? '').toBe(0);
-    await reimported.waitFor({ timeout: 15_000 });
+    // Whichever comes first: the imported route in the list, or the import's refusal (which fails the test).
+    await page.locator(`[data-testid=plan-item][data-name="Reimport ${stamp}"], [data-testid=import-error]`).first().waitFor();
+    expect(await importError(page), 'the import refused').toBeNull();
+    await reimported.waitFor();
     await reimported.click();
     const again = routeOf(await exportKml(page));
     expect(again.waypoints).toHaveLength(original.waypoints.length);
@@ -122,7 +140,7 @@ describe('flight planning', () => {
     const file = exportPlanFile(far, 'kml');
     if (!file.ok) throw new Error(file.error.en);
     await importFile(page, 'outside.kml', file.bytes);
-    await expect.poll(() => page.getByTestId('import-error').textContent()).toMatch(/outside the fence/);
+    await until('the import refused', () => importError(page), (t) => /outside the fence/.test(t ?? ''));
     await expect(page.locator(`[data-testid=plan-item][data-name="Outside ${stamp}"]`).count()).resolves.toBe(0);
     await expect(page.getByTestId('plan-item').count()).resolves.toBe(before);
     await page.context().close();

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { choosePopoverItem, launch, newPage, signIn } from './support/browser.js';
 import { cli } from './support/product.js';
+import { until } from './support/wait.js';
 
 const baseUrl = inject('baseUrl');
 const admin = inject('admin');
@@ -50,6 +51,8 @@ describe('shell and permissions', () => {
     }
     await page.goto(`${baseUrl}/nest/userManage`);
     await page.getByTestId('app-header').waitFor();
+    // The route is answered with the not-found page (not a placeholder screen for a function held later).
+    await page.getByTestId('not-found-page').waitFor();
     await expect(page.getByTestId('coming-page').count()).resolves.toBe(0);
     await expect(page.getByText(/not found|does not exist/i).count()).resolves.toBeGreaterThan(0);
     await page.context().close();
@@ -151,7 +154,7 @@ describe('language and theme', () => {
     await expect(page.locator('#app-root').getAttribute('class')).resolves.toContain('theme-default');
     await openSettings(page);
     await page.getByTestId('settings-theme-concise').click();
-    await expect.poll(() => page.locator('#app-root').getAttribute('class')).toContain('theme-concise');
+    await until('the concise theme on the app root', () => page.locator('#app-root').getAttribute('class'), (c) => (c ?? '').includes('theme-concise'));
     await page.reload();
     await page.getByTestId('app-header').waitFor();
     await expect(page.locator('#app-root').getAttribute('class')).resolves.toContain('theme-concise');
