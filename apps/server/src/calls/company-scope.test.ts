@@ -220,7 +220,7 @@ beforeAll(async () => {
     const fun = def.access === 'session' ? 'user_edit' : def.access;
     if (def.access !== 'public' && !holders.has(fun)) holders.set(fun, await userClient(server, { funList: [fun], companyId: 'zrhk' }));
   }
-}, 120_000);
+});
 afterAll(async () => server?.close());
 
 const NAMES = Object.keys(calls) as CallName[];

@@ -11,7 +11,7 @@ import {
 } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
-import { PushSocket, listen, until } from '../../test/live.js';
+import { PushSocket, WAIT_LIMIT_MS, listen, until } from '../../test/live.js';
 import { createDownloads, DOWNLOAD_STALE_CLAIM_S } from './downloads.js';
 
 /** Shenzhen and its surroundings (about 30 x 30 km). */
@@ -99,7 +99,7 @@ describe('/map/down', () => {
     expect(res.body.code).toBe(ResultCode.OK);
     expect(res.body.data.total).toBe(tileCount(SZ, 6, 10));
     const { id, total } = res.body.data;
-    const end = await push.wait((f) => f.msg_id === PushMsgId.MAP_DOWNLOAD && (f.data as MapDownload).id === id && (f.data as MapDownload).state === 'done', 20_000);
+    const end = await push.wait((f) => f.msg_id === PushMsgId.MAP_DOWNLOAD && (f.data as MapDownload).id === id && (f.data as MapDownload).state === 'done', WAIT_LIMIT_MS);
     expect(end.data).toMatchObject({ id, done: total, total, state: 'done', name: 'Shenzhen' });
     push.close();
     expect(await job(id)).toMatchObject({ state: 'done', done: total });
@@ -256,7 +256,7 @@ describe('the download runner', () => {
     await until(async () => {
       await runner.tick();
       return (await rowOf('cancel-run')).state === 'cancelled';
-    });
+    }, 'the job cancelled while the runner cuts it');
     const row = await rowOf('cancel-run');
     expect(row.state).toBe('cancelled');
     expect(s.cut.length).toBeLessThan(Number(row.total));

@@ -5,6 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../../test/live.js';
 import { Basemap, basemapFile, isTileInRange } from './basemap.js';
 import { MbTiles } from './mbtiles.js';
 import { BASEMAP_PREFIX, BASEMAP_TILE_TEMPLATE, registerMaps } from './routes.js';
@@ -56,7 +57,7 @@ beforeAll(async () => {
   app = Fastify({ logger: false });
   registerMaps(app, { dataDir }, { prebuildZoom: 2 });
   await app.ready();
-}, 60_000);
+});
 afterAll(async () => {
   await app?.close();
   await rm(dataDir, { recursive: true, force: true });
@@ -134,8 +135,7 @@ describe('basemap tile route', () => {
 describe('basemap file', () => {
   it('is an MBTiles file with metadata, TMS rows and the prebuilt levels', async () => {
     const file = basemapFile(dataDir);
-    // The background build of z0-z2 finishes quickly.
-    for (let i = 0; i < 100 && new MbTilesProbe(file).complete() < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    await until(() => new MbTilesProbe(file).complete() >= 2, 'the background build of z0-z2');
     const db = new SQLite(file, { readonly: true });
     try {
       const meta = Object.fromEntries((db.prepare('SELECT name, value FROM metadata').all() as { name: string; value: string }[]).map((r) => [r.name, r.value]));

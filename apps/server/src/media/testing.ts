@@ -3,14 +3,30 @@ import { MEDIA_UPLOAD_PATH, type MediaUploadStart } from '@nest/contracts';
 import type { FastifyInstance } from 'fastify';
 import jpeg from 'jpeg-js';
 
-/** A real JPEG (a gradient) made with jpeg-js; `noise` makes it compress badly (a bigger file). */
+/** Noise bytes from a seed (mulberry32): the same seed gives the same bytes on every run. */
+function noiseFrom(seed: number): () => number {
+  let state = seed | 0;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) & 0xff;
+  };
+}
+
+/**
+ * A real JPEG (a gradient) made with jpeg-js; `noise` makes it compress badly (a bigger file). The noise comes
+ * from a fixed seed, so the same call makes the same file on every run.
+ */
 export function makeJpeg(width = 640, height = 360, noise = false): Buffer {
   const data = Buffer.alloc(width * height * 4);
+  const next = noiseFrom(width * 65_536 + height);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const o = (y * width + x) * 4;
-      data[o] = noise ? Math.floor(Math.random() * 256) : (x * 255) / width;
-      data[o + 1] = noise ? Math.floor(Math.random() * 256) : (y * 255) / height;
+      data[o] = noise ? next() : (x * 255) / width;
+      data[o + 1] = noise ? next() : (y * 255) / height;
       data[o + 2] = 128;
       data[o + 3] = 255;
     }

@@ -1,7 +1,7 @@
-import { ResultCode, topicOf, type LinkStats, type NavEnv } from '@nest/contracts';
+import { MIN_TELEMETRY_HZ, ResultCode, topicOf, type LinkStats, type NavEnv } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
-import { RawDevice, envelope, live, nestTelemetry, registerDevice, until } from '../../test/live.js';
+import { RawDevice, WAIT_LIMIT_MS, envelope, live, nestTelemetry, registerDevice, until } from '../../test/live.js';
 import { brokerAddress } from './handlers.js';
 
 let server: TestServer;
@@ -9,6 +9,7 @@ let wk: TestClient;
 let gz: TestClient;
 let nobody: TestClient;
 const devices: RawDevice[] = [];
+let beat: NodeJS.Timeout | undefined;
 
 /** A valid drone part of telemetry with the given GNSS figures. */
 function drone(rtk: { status: number; satellites: number; ntrip_state: number }, gps: number) {
@@ -48,10 +49,12 @@ beforeAll(async () => {
 
   const d = await RawDevice.connect(server, 'NW-1');
   devices.push(d);
-  await d.publish('presence', envelope('presence', { online: true, rate_hz: 5, firmware: 'fw-9' }), { qos: 1, retain: true });
-  for (let i = 0; i < 5; i++) {
-    await d.publish('telemetry', envelope('telemetry', { ...nestTelemetry(22.54, 114.05), drone: drone({ status: 4, satellites: 28, ntrip_state: 7 }, 31) }), { qos: 1 });
-  }
+  // The slowest rate a device may announce: only seconds of silence would take NW-1 offline.
+  await d.publish('presence', envelope('presence', { online: true, rate_hz: MIN_TELEMETRY_HZ, firmware: 'fw-9' }), { qos: 1, retain: true });
+  const telemetry = () => d.publish('telemetry', envelope('telemetry', { ...nestTelemetry(22.54, 114.05), drone: drone({ status: 4, satellites: 28, ntrip_state: 7 }, 31) }), { qos: 1 });
+  for (let i = 0; i < 5; i++) await telemetry();
+  // Then it keeps sending, as a real device does, so it stays online however long the tests take.
+  beat = setInterval(() => void telemetry(), 500);
   await d.publish('telemetry', envelope('telemetry', { nest: { lat: 500 } }), { qos: 1 }); // bad data: dropped
   // A command answered by the device: one round trip.
   await d.subscribe(topicOf('NW-1', 'commands'));
@@ -60,11 +63,16 @@ beforeAll(async () => {
     const m = JSON.parse(String(payload)) as { tid: string; method: string };
     void d.publish('commands_reply', envelope(m.method, { result: 0 }, m.tid), { qos: 1 });
   });
-  const outcome = await live(server).link.command('NW-1', 'ping', {}, { timeoutMs: 2000 });
+  // The timeout only guards against a lost reply: far above any reply time, so the command is sent once.
+  const outcome = await live(server).link.command('NW-1', 'ping', {}, { timeoutMs: WAIT_LIMIT_MS });
   expect(outcome.status).toBe('ok');
-  await until(() => (live(server).link.counters.read('NW-1')?.dropped.bad_data ?? 0) === 1 && (live(server).link.counters.read('NW-1')?.accepted ?? 0) >= 7);
+  await until(
+    () => (live(server).link.counters.read('NW-1')?.dropped.bad_data ?? 0) === 1 && (live(server).link.counters.read('NW-1')?.accepted ?? 0) >= 7,
+    'the bad message dropped and the others accepted',
+  );
 });
 afterAll(async () => {
+  clearInterval(beat);
   for (const d of devices) await d.end().catch(() => undefined);
   await server?.close();
 });
@@ -78,7 +86,7 @@ describe('/link/stats', () => {
     expect(s.broker.address).toMatch(/^127\.0\.0\.1:\d+$/);
     expect(s.devices.map((d) => d.sn_id)).toEqual(['NW-1', 'NW-2']);
     const one = s.devices[0]!;
-    expect(one).toMatchObject({ name: 'Nest One', link_type: 2, online: true, state: 1, rate_hz: 5, firmware: 'fw-9', dropped: { bad_data: 1 }, command_timeouts: 0 });
+    expect(one).toMatchObject({ name: 'Nest One', link_type: 2, online: true, state: 1, rate_hz: MIN_TELEMETRY_HZ, firmware: 'fw-9', dropped: { bad_data: 1 }, command_timeouts: 0 });
     expect(one.accepted).toBeGreaterThanOrEqual(7); // presence, 5 telemetry, the reply
     expect(one.telemetry_hz).toBeGreaterThan(0);
     expect(one.messages_per_min).toBeGreaterThan(0);

@@ -156,26 +156,26 @@ describe('planned route', () => {
       { qos: 1 },
     );
     const sortieOf = (f: string) => server.db.selectFrom('sorties').selectAll().where('flight_id', '=', f).executeTakeFirst();
-    await until(async () => (await sortieOf(flightId)) !== undefined, 5000, 'sortie');
+    await until(async () => (await sortieOf(flightId)) !== undefined, 'the sortie of the flight');
     const row = (await sortieOf(flightId))!;
     expect(row.mission_name).toBe('Ridge');
     expect(JSON.parse(row.plan!)).toEqual(wps.map(({ lat, lng, height }) => ({ lat, lng, height })));
     const track = await wk.call<{ planned: unknown[]; sortie: { device_name: string } }>('sortiesTrack', { id: row.id });
     expect(track.body.data.planned).toHaveLength(3);
     expect(track.body.data.sortie.device_name).toBe('Hill nest');
-    await until(() => topics.some(([c, t]) => c === 'wk' && t === 'sorties'), 2000, 'changed on start');
+    await until(() => topics.some(([c, t]) => c === 'wk' && t === 'sorties'), 'the sorties changed notice on start');
     topics.length = 0;
 
     await dev.publish('events', envelope(FlightMethod.FLIGHT_END, { flight_id: flightId, ended_at: now + 60_000, distance: 321, place: 3, photos: 0 }), { qos: 1 });
-    await until(async () => (await sortieOf(flightId))?.end_time !== null, 5000, 'sortie end');
-    await until(() => topics.some(([c, t]) => c === 'wk' && t === 'sorties'), 2000, 'changed on end');
+    await until(async () => (await sortieOf(flightId))?.end_time !== null, 'the sortie ended');
+    await until(() => topics.some(([c, t]) => c === 'wk' && t === 'sorties'), 'the sorties changed notice on end');
 
     // A one-key flight: no plan.
     const oneKey = `F-${randomUUID()}`;
     await dev.publish('events', envelope(FlightMethod.FLIGHT_START, { flight_id: oneKey, uav_sn: 'SL-A-UAV', mission_id: null, mission_name: null, started_at: now + 120_000 }), {
       qos: 1,
     });
-    await until(async () => (await sortieOf(oneKey)) !== undefined, 5000, 'one-key sortie');
+    await until(async () => (await sortieOf(oneKey)) !== undefined, 'the one-key sortie');
     expect((await sortieOf(oneKey))!.plan).toBeNull();
     const t2 = await wk.call<{ planned: unknown[] }>('sortiesTrack', { id: (await sortieOf(oneKey))!.id });
     expect(t2.body.data.planned).toEqual([]);

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { FlightMethod, PushMsgId, ResultCode, callFunId } from '@nest/contracts';
+import { FlightMethod, PushMsgId, ResultCode, callFunId, topicOf } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
-import { RawDevice, envelope, nestTelemetry, registerDevice, until } from '../../test/live.js';
+import { RawDevice, envelope, live, nestTelemetry, registerDevice, until } from '../../test/live.js';
 import { DEFAULT_RECORDER_OPTIONS, DEVICE_CLOCK_TOLERANCE_MS, recorders, trackTime } from './recorder.js';
 import { keepPoint, type TrackPoint } from './track.js';
 import { haversineDistance } from '@nest/geo';
@@ -88,17 +88,21 @@ describe('sortie recorder', () => {
     // A repeat (another tid) is ignored; bad data is ignored.
     await event(dev, FlightMethod.FLIGHT_START, { flight_id: flightId, uav_sn: `${SN}-UAV`, mission_id: null, mission_name: 'Dam patrol', started_at: started * 1000 });
     await event(dev, FlightMethod.FLIGHT_START, { flight_id: 42 });
-    await until(async () => (await sortiesOf(SN)).length === 1, 5000, 'sortie');
+    await until(async () => (await sortiesOf(SN)).length === 1, 'the sortie');
     const [sortie] = await sortiesOf(SN);
     expect(sortie).toMatchObject({ flight_id: flightId, uav_id: `${SN}-UAV`, company_id: 'wk', mission_name: 'Dam patrol', u_id: 'u-1', user_name: 'Pilot Li' });
     expect(Number(sortie!.start_time)).toBe(started);
-    await until(() => recorders.get(server.app.nest.deps)?.openOf(SN) === sortie!.id, 2000, 'open sortie');
+    await until(() => recorders.get(server.app.nest.deps)?.openOf(SN) === sortie!.id, 'the open sortie');
 
-    // 10 Hz telemetry for ~1.2 s moving ~5 m per frame: about one point per 15 m, plus the state change.
+    // 10 Hz telemetry for ~1.2 s by the device's own clock (its time stamps, which the track keeps when they are
+    // sane), moving ~5 m per frame: about one point per 15 m, plus the state change.
+    const t0 = Date.now();
     for (let i = 0; i < 12; i++) {
-      await dev.publish('telemetry', envelope('telemetry', { ...nestTelemetry(), drone: drone(22.54 + i * 0.000045, 114.05, i < 11 ? 2 : 3) }));
-      await new Promise((r) => setTimeout(r, 100));
+      const frame = { ...envelope('telemetry', { ...nestTelemetry(), drone: drone(22.54 + i * 0.000045, 114.05, i < 11 ? 2 : 3) }), ts: t0 + i * 100 };
+      await dev.publish('telemetry', frame, { qos: 1 });
     }
+    // The recorder takes each telemetry as the link hands it on.
+    await until(() => live(server).link.device(SN)?.telemetryTs === t0 + 1100, 'the last telemetry handled');
     // A result of this flight (the upload path is tested in media/).
     await server.db
       .insertInto('results')
@@ -114,7 +118,7 @@ describe('sortie recorder', () => {
     expect(track.body.data.sortie.end_time).toBe(0);
 
     await event(dev, FlightMethod.FLIGHT_END, { flight_id: flightId, ended_at: (started + 600) * 1000, distance: 1234.5, place: 3, photos: 1 });
-    await until(async () => (await sortiesOf(SN))[0]!.end_time !== null, 5000, 'closed sortie');
+    await until(async () => (await sortiesOf(SN))[0]!.end_time !== null, 'the closed sortie');
     const [closed] = await sortiesOf(SN);
     expect(closed).toMatchObject({ place: 3 });
     expect(Number(closed!.end_time)).toBe(started + 600);
@@ -147,13 +151,13 @@ describe('sortie recorder', () => {
     const a = `F-${randomUUID()}`;
     const b = `F-${randomUUID()}`;
     await event(dev, FlightMethod.FLIGHT_START, { flight_id: a, uav_sn: 'U', mission_id: null, mission_name: null, started_at: 1_700_000_000 });
-    await until(async () => (await sortiesOf(sn)).length === 1);
+    await until(async () => (await sortiesOf(sn)).length === 1, 'the first sortie');
     await event(dev, FlightMethod.FLIGHT_START, { flight_id: b, uav_sn: 'U', mission_id: null, mission_name: null, started_at: 1_700_000_500 });
-    await until(async () => (await sortiesOf(sn)).length === 2);
+    await until(async () => (await sortiesOf(sn)).length === 2, 'the second sortie');
     const rows = await sortiesOf(sn);
     expect(rows.find((r) => r.flight_id === a)!.end_time).not.toBeNull();
     expect(rows.find((r) => r.flight_id === b)!.end_time).toBeNull();
-    await until(() => pushes.length === 3);
+    await until(() => pushes.length === 3, 'three 360 pushes');
     expect(pushes.map((p) => (p as { state: string }).state)).toEqual(['started', 'ended', 'started']);
     hub.publish = publish;
     await dev.end();
@@ -161,12 +165,13 @@ describe('sortie recorder', () => {
 
   it('stores an alternate-landing record once', async () => {
     const dev = await RawDevice.connect(server, SN);
+    await dev.subscribe(topicOf(SN, 'events_reply'));
     const rec = { flight_id: 'F-ALT', reason: 2, solution: 1, timestamp: 1_700_000_000_000, drone_int: 2, altn_int: 0, place_int: 1, lat: 22.5, lng: 114.1 };
     await event(dev, FlightMethod.ALTERNATE, rec);
     await event(dev, FlightMethod.ALTERNATE, rec);
     await event(dev, FlightMethod.ALTERNATE, { ...rec, reason: 9 });
-    await until(async () => (await server.db.selectFrom('alternate_landings').select('id').execute()).length >= 1);
-    await new Promise((r) => setTimeout(r, 300));
+    // Each event (a tid of its own) is acknowledged once the recorder is done with it.
+    await until(() => dev.received.filter((r) => r.topic === topicOf(SN, 'events_reply')).length === 3, 'the three events acknowledged');
     const list = await wk.call<{ list: { flight_id: string; reason: number; lat: number; place_int: number }[]; total: number }>('alternateList', { sn_id: SN });
     expect(list.body.data.total).toBe(1);
     expect(list.body.data.list[0]).toMatchObject({ flight_id: 'F-ALT', reason: 2, lat: 22.5, place_int: 1 });
@@ -188,8 +193,8 @@ describe('sortie recorder', () => {
       .values({ media_id: 'early-1', sn_id: sn, meta: JSON.stringify({ flight_id: flightId }), size: 1, received: 1, sha256: 'x', result_id: resultId, created_at: 1, updated_at: 1 })
       .execute();
     await event(dev, FlightMethod.FLIGHT_START, { flight_id: flightId, uav_sn: 'U', mission_id: null, mission_name: null, started_at: 1_700_000_000 });
-    await until(async () => (await sortiesOf(sn)).length === 1);
-    await until(async () => (await server.db.selectFrom('results').select('sort_id').where('id', '=', resultId).executeTakeFirstOrThrow()).sort_id !== null);
+    await until(async () => (await sortiesOf(sn)).length === 1, 'the sortie');
+    await until(async () => (await server.db.selectFrom('results').select('sort_id').where('id', '=', resultId).executeTakeFirstOrThrow()).sort_id !== null, 'the early result attached');
     const [sortie] = await sortiesOf(sn);
     expect(Number(sortie!.count)).toBe(1);
     await dev.end();
@@ -199,16 +204,18 @@ describe('sortie recorder', () => {
     await registerDevice(server, { sn_id: sn });
     const dev = await RawDevice.connect(server, sn);
     const flightId = `F-${randomUUID()}`;
+    // The recorder last heard of the device at this time or later (the sweep compares with its clock).
+    const heard = Date.now();
     await event(dev, FlightMethod.FLIGHT_START, { flight_id: flightId, uav_sn: 'U', mission_id: null, mission_name: 'Quiet', started_at: 1_700_000_000 });
-    await until(async () => (await sortiesOf(sn)).length === 1);
+    await until(async () => (await sortiesOf(sn)).length === 1, 'the sortie');
     const recorder = recorders.get(server.app.nest.deps)!;
-    await until(() => recorder.openOf(sn) !== null);
+    await until(() => recorder.openOf(sn) !== null, 'the open sortie');
     // A second app on the same database picks the open sortie up.
     const other = await server.rebuild();
     const otherRecorder = recorders.get(other.nest.deps)!;
-    await until(() => otherRecorder.openOf(sn) !== null, 5000, 'carried over');
+    await until(() => otherRecorder.openOf(sn) !== null, 'the open sortie carried over');
     await otherRecorder.stop();
-    await recorder.sweep(Date.now() + DEFAULT_RECORDER_OPTIONS.idleMs - 1000);
+    await recorder.sweep(heard + DEFAULT_RECORDER_OPTIONS.idleMs - 1);
     expect((await sortiesOf(sn))[0]!.end_time).toBeNull();
     await recorder.sweep(Date.now() + DEFAULT_RECORDER_OPTIONS.idleMs + 1000);
     expect((await sortiesOf(sn))[0]!.end_time).not.toBeNull();
