@@ -104,7 +104,7 @@ describe.runIf(hasMosquitto())('test infrastructure: PostgreSQL and Mosquitto th
     const got: string[] = [];
     (client as MqttClient).on('message', (topic) => got.push(topic));
     await client!.subscribeAsync(topicOf('INFRA-1', 'presence'), { qos: 1 });
-    await until(() => got.length > 0, 3000, 'retained presence after the restart');
+    await until(() => got.length > 0, 'the retained presence after the restart');
   });
 
   it('refresh admits a device registered after the broker started; before it, the broker refuses it', async () => {

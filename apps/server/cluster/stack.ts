@@ -1,19 +1,28 @@
 /**
- * One production-shaped stack for the fault tests: a PostgreSQL of its own, a Mosquitto with the
- * generated configuration, an in-process server on them (restartable: same DATA_DIR, same database), the
- * real simulator flying fast, and browser push sockets.
+ * One production-shaped stack for the fault tests: a database on the run's PostgreSQL (a PostgreSQL of its
+ * own for a test that stops or freezes it), a Mosquitto with the generated configuration, an in-process
+ * server on them (restartable: same DATA_DIR, same database), the real simulator flying fast in calm
+ * weather, and browser push sockets.
  */
+import { rm } from 'node:fs/promises';
 import { DEVICE_PUSH_FUNCTION, ResultCode, type PushReply } from '@nest/contracts';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
 import { loadSimulator, type SimFleet } from '../src/link/simulator.js';
+import { recorders } from '../src/sorties/recorder.js';
 import { startTestServer, tempDir, userClient, type TestClient, type TestServer } from '../test/helpers.js';
-import { createDatabase, startMosquitto, startPostgres, type MosquittoBroker, type PostgresCluster } from '../test/infra.js';
-import { PushSocket, listen, live, registerDevice, until } from '../test/live.js';
+import { createDatabase, dropDatabase, startMosquitto, startPostgres, type MosquittoBroker, type PostgresCluster } from '../test/infra.js';
+import { PushSocket, WAIT_LIMIT_MS, addPatrolRoute, listen, live, registerDevice, until } from '../test/live.js';
 
 export const HOME = { lat: 22.54, lng: 114.05, alt: 30 };
 
+export interface StackOptions {
+  /** A PostgreSQL of the stack's own, which the test may stop and freeze; default a database on the run's. */
+  ownPostgres?: boolean;
+}
+
 export interface Stack {
-  pg: PostgresCluster;
+  /** The stack's own PostgreSQL (ownPostgres), else null: the run's is shared and never stopped. */
+  pg: PostgresCluster | null;
   databaseUrl: string;
   dataDir: string;
   broker: MosquittoBroker;
@@ -24,26 +33,36 @@ export interface Stack {
   pilot: TestClient;
   /** Stops the server (app and connections) and starts a new one on the same DATA_DIR and database. */
   restartServer(): Promise<void>;
-  /** Registers devices (database + broker password file) and starts the simulator for them. */
+  /** Registers devices (database + broker password file) and starts the simulator for them, in calm weather. */
   fly(sns: string[], opts?: { timeScale?: number; rateHz?: number }): Promise<SimFleet>;
   /** A push socket verified as the pilot (100), watching `sn` (200) when given. */
   socket(sn?: string): Promise<PushSocket>;
   close(): Promise<void>;
 }
 
-export async function startStack(): Promise<Stack> {
-  const pg = await startPostgres();
-  const databaseUrl = await createDatabase(pg.url);
+export async function startStack(opts: StackOptions & { ownPostgres: true }): Promise<Stack & { pg: PostgresCluster }>;
+export async function startStack(opts?: StackOptions): Promise<Stack>;
+export async function startStack(opts: StackOptions = {}): Promise<Stack> {
+  const pg = opts.ownPostgres ? await startPostgres() : null;
+  const adminUrl = pg ? pg.url : inject('pgAdminUrl');
+  const databaseUrl = await createDatabase(adminUrl);
   const dataDir = await tempDir('nest-fault-');
   const broker = await startMosquitto({ dataDir, databaseUrl });
   const fleets: SimFleet[] = [];
   const sockets: PushSocket[] = [];
   const boot = async () => {
     const server = await startTestServer({ dataDir, databaseUrl, config: { mqttUrl: broker.url } });
-    await Promise.race([
-      live(server).link.ready(),
-      new Promise((_, reject) => setTimeout(() => reject(new Error(`server never connected to mosquitto: ${broker.log()}`)), 15_000)),
-    ]);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        live(server).link.ready(),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`server never connected to mosquitto: ${broker.log()}`)), WAIT_LIMIT_MS);
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
     return server;
   };
   const stack: Stack = {
@@ -71,10 +90,11 @@ export async function startStack(): Promise<Stack> {
         rateHz: opts.rateHz ?? 5,
         ffmpegPath: null,
         validate: true,
+        seed: 1,
         timeScale,
       });
       fleets.push(fleet);
-      await until(() => sns.every((sn) => l.link.isOnline(sn) && l.link.device(sn)?.telemetry?.drone), 15_000, 'fleet online');
+      await until(() => sns.every((sn) => l.link.isOnline(sn) && l.link.device(sn)?.telemetry?.drone), 'the fleet online with telemetry');
       return fleet;
     },
     socket: async (sn) => {
@@ -89,7 +109,9 @@ export async function startStack(): Promise<Stack> {
       for (const f of fleets) await f.stop().catch(() => undefined);
       await stack.server?.close();
       await broker.close();
-      await pg.close();
+      if (pg) await pg.close();
+      else await dropDatabase(adminUrl, databaseUrl);
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
   stack.base = await listen(stack.server);
@@ -97,9 +119,29 @@ export async function startStack(): Promise<Stack> {
   return stack;
 }
 
-/** Sends a push request and waits for its answer (commands wait for their device: up to 15 s). */
-export async function request(s: PushSocket, msgId: number, data: Record<string, unknown>, timeoutMs = 15_000): Promise<PushReply> {
+/** Sends a push request and waits for its answer (a command waits for its device). */
+export async function request(s: PushSocket, msgId: number, data: Record<string, unknown>): Promise<PushReply> {
   const from = s.frames.length;
   s.send(msgId, data);
-  return s.wait((f) => f.msg_id === msgId, timeoutMs, from);
+  return s.wait((f) => f.msg_id === msgId, WAIT_LIMIT_MS, from);
+}
+
+/**
+ * The patrol route there and back (twelve waypoints, about 4 km, inside the fence of addPatrolRoute): for the
+ * tests that act on a drone on its route, so that the route is far from over when they are done.
+ */
+export async function addLongRoute(stack: Stack, sn: string): Promise<string> {
+  const id = await addPatrolRoute(stack.server.db, sn, HOME);
+  const waypoints = Array.from({ length: 12 }, (_, i) => {
+    const j = i < 6 ? i : 11 - i;
+    return { lat: HOME.lat - 0.004 + j * 0.0015, lng: HOME.lng + (i < 6 ? -0.004 : 0.002) + (i % 2) * 0.002, height: 50 };
+  });
+  await stack.server.db.updateTable('missions').set({ waypoints: JSON.stringify(waypoints), distance: 4000, est_time: 340 }).where('id', '=', id).execute();
+  return id;
+}
+
+/** Points of a sortie's track stored after `after` (ms), once the current server wrote what it buffered. */
+export async function trackPointsAfter(stack: Stack, sortId: string, after: number): Promise<number> {
+  await recorders.get(stack.server.app.nest.deps)?.flush();
+  return (await stack.server.db.selectFrom('sortie_track').select('t').where('sort_id', '=', sortId).where('t', '>', after).execute()).length;
 }

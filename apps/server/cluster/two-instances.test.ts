@@ -24,20 +24,22 @@ import {
   type PushReply,
 } from '@nest/contracts';
 import type { MqttClient } from 'mqtt';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadOrCreateLinkSecrets } from '../src/link/credentials.js';
 import { ALARM_PUSH_FUNCTION } from '../src/push/hub.js';
 import type { SimFleet } from '../src/link/simulator.js';
+import { recorders } from '../src/sorties/recorder.js';
+import { createScheduler } from '../src/tasks/scheduler.js';
 import { adminClient, startTestServer, tempDir, userClient, type TestClient, type TestServer } from '../test/helpers.js';
-import { createDatabase, hasMosquitto, startMosquitto, startPostgres, type MosquittoBroker, type PostgresCluster } from '../test/infra.js';
-import { PushSocket, RawDevice, addPatrolRoute, envelope, listen, live, mqttConnect, nestTelemetry, registerDevice, startSim, until } from '../test/live.js';
+import { createDatabase, dropDatabase, hasMosquitto, startMosquitto, type MosquittoBroker } from '../test/infra.js';
+import { PushSocket, RawDevice, WAIT_LIMIT_MS, addPatrolRoute, envelope, listen, live, mqttConnect, nestTelemetry, registerDevice, startSim, until } from '../test/live.js';
 
 const CLUSTER = 'cluster-test';
 const NEST = 'CL-N1';
 const RAW = 'CL-RAW';
 const HOME = { lat: 22.54, lng: 114.05, alt: 30 };
 
-let postgres: PostgresCluster;
+let adminUrl: string;
 let databaseUrl: string;
 let broker: MosquittoBroker;
 let a: TestServer;
@@ -64,15 +66,26 @@ async function socket(base: string, watch: string[]): Promise<PushSocket> {
 
 const sortieFrames = (s: PushSocket) => s.of(PushMsgId.SORTIE).map((f) => f.data as { sort_id: string; state: string; sn_id: string });
 const alarmFrames = (s: PushSocket, sn: string) =>
-  s.of(PushMsgId.ALARM).map((f) => f.data as { event: string; alarm: { id: string; kind: string; sn_id: string } }).filter((d) => d.alarm.sn_id === sn);
+  s.of(PushMsgId.ALARM)
+    .map((f) => f.data as { event: string; alarm: { id: string; kind: string; sn_id: string; flight_id: string | null } })
+    .filter((d) => d.alarm.sn_id === sn);
+
+/**
+ * Resolves once the socket got every frame its server sent it before: a server handles a socket's frames in
+ * order, so the reply to this heartbeat comes after them.
+ */
+async function drained(s: PushSocket): Promise<void> {
+  expect((await s.request(PushMsgId.HEARTBEAT)).code).toBe(ResultCode.OK);
+}
 
 describe.runIf(hasMosquitto())('two server instances, one PostgreSQL, one Mosquitto', () => {
   let baseA: string;
   let baseB: string;
 
   beforeAll(async () => {
-    postgres = await startPostgres();
-    databaseUrl = await createDatabase(postgres.url);
+    // A database of its own on the run's PostgreSQL (nothing here stops it).
+    adminUrl = inject('pgAdminUrl');
+    databaseUrl = await createDatabase(adminUrl);
     const dirA = await tempDir('nest-cluster-a-');
     const dirB = await tempDir('nest-cluster-b-');
     broker = await startMosquitto({ dataDir: dirA, databaseUrl });
@@ -83,7 +96,7 @@ describe.runIf(hasMosquitto())('two server instances, one PostgreSQL, one Mosqui
     await live(a).link.ready();
 
     // The devices come online before the second instance exists: it must learn them from the broker.
-    fleet = await startSim(a, [{ sn: NEST, home: HOME }], { rateHz: 5, brokerUrl: broker.url, timeScale: 30, calm: true });
+    fleet = await startSim(a, [{ sn: NEST, home: HOME }], { rateHz: 5, brokerUrl: broker.url, timeScale: 60, calm: true });
     raw = await RawDevice.connect(a, RAW, { url: broker.url });
     await raw.publish('presence', envelope('presence', { online: true, rate_hz: 1 }), { qos: 1, retain: true });
     await raw.subscribe(topicOf(RAW, 'commands'));
@@ -95,7 +108,7 @@ describe.runIf(hasMosquitto())('two server instances, one PostgreSQL, one Mosqui
       const m = JSON.parse(payload.toString()) as LinkEnvelope;
       void raw.publish('commands_reply', envelope(m.method, { result: 0 }, m.tid), { qos: 1 });
     });
-    await until(() => live(a).link.isOnline(NEST) && live(a).link.isOnline(RAW), 10_000, 'devices online on instance A');
+    await until(() => live(a).link.isOnline(NEST) && live(a).link.isOnline(RAW), 'the devices online on instance A');
 
     // Instance B: its own data directory with the keys of A (deployment.md: every instance shares keys/).
     await cp(path.join(dirA, 'keys'), path.join(dirB, 'keys'), { recursive: true });
@@ -113,7 +126,7 @@ describe.runIf(hasMosquitto())('two server instances, one PostgreSQL, one Mosqui
     op = await userClient(a, { nick: 'Cluster pilot', funList: [DEVICE_PUSH_FUNCTION, ALARM_PUSH_FUNCTION, String(calls.alarmProcess.access), String(calls.alarmList.access)] });
     baseA = await listen(a);
     baseB = await listen(b);
-  }, 120_000);
+  });
 
   afterAll(async () => {
     clearInterval(heartbeat);
@@ -124,7 +137,7 @@ describe.runIf(hasMosquitto())('two server instances, one PostgreSQL, one Mosqui
     await a?.stop();
     await b?.stop();
     await broker?.close();
-    await postgres?.close();
+    if (databaseUrl) await dropDatabase(adminUrl, databaseUrl);
   });
 
   it('a session started on one instance is honoured by the other, and ended everywhere at sign-out', async () => {
@@ -139,7 +152,7 @@ describe.runIf(hasMosquitto())('two server instances, one PostgreSQL, one Mosqui
 
   it('the instances know each other and split the devices between them', async () => {
     const ids = [live(a).link.clientId, live(b).link.clientId].sort();
-    await until(() => live(a).link.cluster!.list().length === 2 && live(b).link.cluster!.list().length === 2, 10_000, 'members');
+    await until(() => live(a).link.cluster!.list().length === 2 && live(b).link.cluster!.list().length === 2, 'both instances members on both');
     expect(live(a).link.cluster!.list()).toEqual(ids);
     expect(live(b).link.cluster!.list()).toEqual(ids);
     const sns = Array.from({ length: 200 }, (_, i) => `SPLIT-${i}`);
@@ -152,15 +165,15 @@ describe.runIf(hasMosquitto())('two server instances, one PostgreSQL, one Mosqui
 
   it('an instance started after the devices rebuilds their state from the broker', async () => {
     // B never saw the devices connect: retained presence and state tell it, telemetry follows.
-    await until(() => live(b).link.isOnline(NEST) && live(b).link.isOnline(RAW), 5000, 'devices online on B');
+    await until(() => live(b).link.isOnline(NEST) && live(b).link.isOnline(RAW), 'the devices online on B');
     expect(live(b).link.device(NEST)?.state).not.toBeNull();
-    await until(() => Boolean(live(b).link.device(NEST)?.telemetry?.drone), 5000, 'telemetry on B');
+    await until(() => Boolean(live(b).link.device(NEST)?.telemetry?.drone), 'telemetry on B');
   });
 
   it('a browser on either instance gets the telemetry of the device it watches', async () => {
     const [onA, onB] = await Promise.all([socket(baseA, [NEST]), socket(baseB, [NEST])]);
     for (const s of [onA, onB]) {
-      await s.wait((f) => f.msg_id === PushMsgId.DEVICE_TELEMETRY && (f.data as { sn_id: string }).sn_id === NEST, 5000);
+      await s.wait((f) => f.msg_id === PushMsgId.DEVICE_TELEMETRY && (f.data as { sn_id: string }).sn_id === NEST, WAIT_LIMIT_MS);
     }
   });
 
@@ -171,9 +184,11 @@ describe.runIf(hasMosquitto())('two server instances, one PostgreSQL, one Mosqui
       const cmdId = `cluster-${label}-${Date.now()}`;
       const from = s.frames.length;
       s.send(PushMsgId.CONTROL, { sn_id: RAW, cmd_type: CmdType.GIMBAL, action_cmd: GimbalAction.RESET, value: 0, cmd_id: cmdId });
-      const reply = await s.wait((f) => f.msg_id === PushMsgId.CONTROL, 10_000, from);
+      const reply = await s.wait((f) => f.msg_id === PushMsgId.CONTROL, WAIT_LIMIT_MS, from);
       expect(reply).toMatchObject({ code: ResultCode.OK, data: { outcome: 'ok', cmd_id: cmdId } });
-      // (Verifying the device with 200 started its video: that command is not the one looked at.)
+      // (Verifying the device with 200 started its video: that command is not the one looked at.) The device
+      // answered, so the broker passed the command on; the spy may get its copy a moment later.
+      await until(() => commandsSeen.some((c) => c.sn === RAW && c.m.tid === cmdId), 'the spy to see the command');
       const sent = commandsSeen.filter((c) => c.sn === RAW && c.m.method !== LinkMethod.VIDEO_START).slice(before);
       expect(sent.map((c) => [c.m.method, c.m.tid])).toEqual([[FlightMethod.GIMBAL, cmdId]]);
     }
@@ -189,7 +204,7 @@ describe.runIf(hasMosquitto())('two server instances, one PostgreSQL, one Mosqui
       await raw.publish('events', envelope(FlightMethod.FLIGHT_END, { flight_id: flightId, ended_at: t0 + i * 60 + 30, distance: 100 + i, place: 1, photos: 0 }), { qos: 1 });
     }
     const rows = () => a.db.selectFrom('sorties').select(['flight_id', 'end_time', 'distance']).where('sn_id', '=', RAW).execute();
-    await until(async () => (await rows()).filter((r) => r.end_time !== null).length === flights.length, 15_000, 'ten closed sorties');
+    await until(async () => (await rows()).filter((r) => r.end_time !== null).length === flights.length, 'ten closed sorties');
     const stored = await rows();
     expect(stored.map((r) => r.flight_id).sort()).toEqual([...flights].sort());
     // Each closed by its own flight.end (in order), not by the next flight's start.
@@ -202,7 +217,8 @@ describe.runIf(hasMosquitto())('two server instances, one PostgreSQL, one Mosqui
     expect(handled(ownerName, RAW) - startHandled[ownerName]).toBe(flights.length * 2);
     expect(handled(other, RAW) - startHandled[other]).toBe(0);
     for (const s of [onA, onB]) {
-      await until(() => sortieFrames(s).filter((d) => d.sn_id === RAW).length >= flights.length * 2, 5000, 'sortie pushes');
+      await until(() => sortieFrames(s).filter((d) => d.sn_id === RAW).length >= flights.length * 2, 'the sortie pushes');
+      await drained(s);
       const frames = sortieFrames(s).filter((d) => d.sn_id === RAW);
       expect(frames.filter((d) => d.state === 'started')).toHaveLength(flights.length);
       expect(frames.filter((d) => d.state === 'ended')).toHaveLength(flights.length);
@@ -223,24 +239,33 @@ describe.runIf(hasMosquitto())('two server instances, one PostgreSQL, one Mosqui
       started_at: t0,
       elapsed: 20,
     });
-    for (const flowId of ['cl-flow-1', 'cl-flow-2', 'cl-flow-3']) {
+    const flowIds = ['cl-flow-1', 'cl-flow-2', 'cl-flow-3'];
+    for (const flowId of flowIds) {
       // Sent twice (a re-send, possibly handed to the other instance): still one alarm.
       for (let i = 0; i < 2; i++) await raw.publish('events', envelope(FlightMethod.FLOW_PROGRESS, failed(flowId)), { qos: 1 });
     }
-    const alarms = () => a.db.selectFrom('alarms').select(['id', 'kind', 'value']).where('sn_id', '=', RAW).where('kind', '=', 'flow_failed').execute();
-    await until(async () => (await alarms()).length >= 3, 10_000, 'three alarms');
-    for (const s of [onA, onB]) await until(() => alarmFrames(s, RAW).filter((d) => d.event === 'raised').length >= 3, 5000, '370 raised');
-    await new Promise((r) => setTimeout(r, 500));
+    // A last failure after them: the device's events are handled in order, so once its alarm reached both
+    // browsers, whatever the six before caused has too.
+    await raw.publish('events', envelope(FlightMethod.FLOW_PROGRESS, failed('cl-flow-last')), { qos: 1 });
+    const ofFlows = (d: { alarm: { flight_id: string | null } }) => flowIds.includes(d.alarm.flight_id ?? '');
+    for (const s of [onA, onB]) {
+      await until(() => alarmFrames(s, RAW).some((d) => d.event === 'raised' && d.alarm.flight_id === 'cl-flow-last'), '370 raised for the last failure');
+      await drained(s);
+    }
+    const alarms = async () =>
+      (await a.db.selectFrom('alarms').select(['id', 'kind', 'value', 'flight_id']).where('sn_id', '=', RAW).where('kind', '=', 'flow_failed').execute()).filter((r) =>
+        flowIds.includes(r.flight_id ?? ''),
+      );
     expect(await alarms()).toHaveLength(3);
-    for (const s of [onA, onB]) expect(alarmFrames(s, RAW).filter((d) => d.event === 'raised')).toHaveLength(3);
+    for (const s of [onA, onB]) expect(alarmFrames(s, RAW).filter((d) => d.event === 'raised' && ofFlows(d))).toHaveLength(3);
 
     // Processed through instance A: the browser on B hears of it (370 processed, 380 alarms).
     const ids = (await alarms()).map((r) => r.id);
     const fromB = onB.frames.length;
     const res = await op.call('alarmProcess', { ids: ids.join(','), note: 'checked the hatch' }, { app: a.app });
     expect(res.body.code).toBe(ResultCode.OK);
-    await until(() => alarmFrames(onB, RAW).filter((d) => d.event === 'processed').length === 3, 5000, '370 processed on B');
-    await onB.wait((f) => f.msg_id === PushMsgId.DATA_CHANGED && (f.data as { topics: string[] }).topics.includes('alarms'), 5000, fromB);
+    await until(() => alarmFrames(onB, RAW).filter((d) => d.event === 'processed' && ofFlows(d)).length === 3, '370 processed on B');
+    await onB.wait((f) => f.msg_id === PushMsgId.DATA_CHANGED && (f.data as { topics: string[] }).topics.includes('alarms'), WAIT_LIMIT_MS, fromB);
   });
 
   it('a timed task fires once, through one instance, and its flight is recorded once', async () => {
@@ -273,24 +298,41 @@ describe.runIf(hasMosquitto())('two server instances, one PostgreSQL, one Mosqui
       })
       .execute();
     const task = () => a.db.selectFrom('timed_tasks').select(['task_state', 'last_run']).where('id', '=', `cl-task-${now}`).executeTakeFirstOrThrow();
-    // Both schedulers poll every 5 s; the claim lets one of them fire it.
-    await until(async () => (await task()).task_state !== 1, 20_000, 'task fired');
+    // Both instances look for due tasks at the same moment: a pass of each instance's scheduler, side by side
+    // (the instances' own schedulers poll every POLL_MS too and may be the ones to fire it). The claim lets
+    // exactly one pass fire it.
+    const schedulerOf = (server: TestServer) => createScheduler({ db: server.app.nest.deps.db, flight: server.app.nest.flight, log: server.app.log });
+    const fired = await Promise.all([schedulerOf(a).tick(), schedulerOf(b).tick()]);
+    expect(fired[0] + fired[1]).toBeLessThanOrEqual(1);
+    await until(async () => (await task()).task_state !== 1, 'the task fired');
     expect((await task()).task_state).toBe(10);
-    const launches = commandsSeen.filter((c) => c.sn === NEST && c.m.method === FlightMethod.TAKEOFF);
-    expect(launches).toHaveLength(1);
+    const launches = () => commandsSeen.filter((c) => c.sn === NEST && c.m.method === FlightMethod.TAKEOFF);
+    await until(() => launches().length > 0, 'the spy to see the launch');
     const logged = await a.db.selectFrom('command_log').select(['cmd_id', 'outcome']).where('sn_id', '=', NEST).where('cmd_type', '=', CmdType.NAVIGATION).execute();
     expect(logged).toHaveLength(1);
     // The flight's start is one sortie, heard once by the browser on B.
-    await until(async () => (await a.db.selectFrom('sorties').select('id').where('sn_id', '=', NEST).execute()).length === 1, 60_000, 'sortie of the task');
-    await onB.wait((f: PushReply) => f.msg_id === PushMsgId.SORTIE && (f.data as { state: string }).state === 'started', 5000);
-    await new Promise((r) => setTimeout(r, 1000));
+    const sortie = async () => a.db.selectFrom('sorties').select('id').where('sn_id', '=', NEST).execute();
+    await until(async () => (await sortie()).length === 1, 'the sortie of the task');
+    const startedBy = Date.now();
+    await onB.wait((f: PushReply) => f.msg_id === PushMsgId.SORTIE && (f.data as { state: string }).state === 'started', WAIT_LIMIT_MS);
+    // Both instances record the track of the open sortie (each writes what it buffered); the point key keeps
+    // each point once.
+    const sortId = (await sortie())[0]!.id;
+    const points = async () => {
+      await Promise.all([a, b].map((server) => recorders.get(server.app.nest.deps)?.flush()));
+      return a.db.selectFrom('sortie_track').select('t').where('sort_id', '=', sortId).execute();
+    };
+    await until(async () => (await points()).length >= 3, 'track points');
+    const stored = await points();
+    expect(new Set(stored.map((p) => Number(p.t))).size).toBe(stored.length);
+    // Both instances take telemetry the device stamped after the sortie was stored, so after its flight.start
+    // (each handles the device's messages in order): whatever either did with that event (a second push) was
+    // sent to the browser before this round trip's reply.
+    await until(() => [a, b].every((server) => (live(server).link.device(NEST)?.telemetryTs ?? 0) > startedBy), 'telemetry after the start on both instances');
+    await drained(onB);
     expect(sortieFrames(onB).filter((d) => d.sn_id === NEST && d.state === 'started')).toHaveLength(1);
-    // Both instances record the track of the open sortie; the point key keeps each point once.
-    const sortId = (await a.db.selectFrom('sorties').select('id').where('sn_id', '=', NEST).executeTakeFirstOrThrow()).id;
-    await until(async () => (await a.db.selectFrom('sortie_track').select('t').where('sort_id', '=', sortId).execute()).length >= 3, 30_000, 'track points');
-    const points = await a.db.selectFrom('sortie_track').select('t').where('sort_id', '=', sortId).execute();
-    expect(new Set(points.map((p) => Number(p.t))).size).toBe(points.length);
-  }, 120_000);
+    expect(launches()).toHaveLength(1);
+  });
 
   it('when an instance stops, the other takes its devices over and handles their events', async () => {
     const idB = live(b).link.clientId;
@@ -304,15 +346,15 @@ describe.runIf(hasMosquitto())('two server instances, one PostgreSQL, one Mosqui
     const t0 = Math.floor(Date.now() / 1000);
     const sortie = () => a.db.selectFrom('sorties').select(['id', 'end_time']).where('flight_id', '=', flight).executeTakeFirst();
     await device.publish('events', envelope(FlightMethod.FLIGHT_START, { flight_id: flight, uav_sn: `${sn}-UAV`, mission_id: null, mission_name: null, started_at: t0 }), { qos: 1 });
-    await until(async () => (await sortie()) !== undefined, 10_000, 'sortie started through B');
+    await until(async () => (await sortie()) !== undefined, 'the sortie started through B');
     expect(handled('b', sn)).toBe(1);
     expect(handled('a', sn)).toBe(0);
 
     await b.stop();
-    await until(() => live(a).link.cluster!.list().length === 1, 5000, 'B left');
+    await until(() => live(a).link.cluster!.list().length === 1, 'B gone from the members A knows');
     expect(live(a).link.cluster!.owns(sn)).toBe(true);
     await device.publish('events', envelope(FlightMethod.FLIGHT_END, { flight_id: flight, ended_at: t0 + 60, distance: 420, place: 1, photos: 0 }), { qos: 1 });
-    await until(async () => (await sortie())?.end_time != null, 10_000, 'sortie ended through A');
+    await until(async () => (await sortie())?.end_time != null, 'the sortie ended through A');
     expect(handled('a', sn)).toBe(1);
     expect(handled('b', sn)).toBe(1);
     await device.end();
