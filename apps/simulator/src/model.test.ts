@@ -38,7 +38,7 @@ describe('device model', () => {
         if (s.nest) expect(s.nest.env.wind_speed).toBeLessThanOrEqual(MODEL.wind.max);
       }
     }
-  }, 30_000);
+  });
 
   it('a docked drone does not move and its nest reports its parts', () => {
     const m = nest('stable');

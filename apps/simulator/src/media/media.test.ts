@@ -37,7 +37,7 @@ describe('media files', () => {
     const img = jpeg.decode(pano);
     expect([img.width, img.height]).toEqual([2048, 1024]);
     expect(readExif(pano)!.lat).toBeCloseTo(AT.lat, 6);
-  }, 20_000);
+  });
 
   it('renders a request into a file and a mediaUploadStart that the contracts accept', async () => {
     const r = (await renderMedia(
@@ -46,10 +46,10 @@ describe('media files', () => {
     ))!;
     const start = mediaUploadStart.parse({ ...r.meta, size: r.body.length, sha256: 'a'.repeat(64) });
     expect(start).toMatchObject({ type: 15, mime: 'image/jpeg', width: 2048, height_px: 1024, waypoint_index: 3 });
-  }, 20_000);
+  });
 
   it.skipIf(!findFfmpeg())('renders an MP4 clip with ffmpeg', async () => {
     const mp4 = await makeVideo(1, { ffmpegPath: findFfmpeg()! });
     expect(mp4.subarray(4, 8).toString('latin1')).toBe('ftyp');
-  }, 30_000);
+  });
 });
