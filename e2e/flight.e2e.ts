@@ -159,6 +159,11 @@ describe('flight from the console', () => {
     // A thumbnail opens the full image.
     await page.locator('[data-testid=sortie-thumbs] img').first().click();
     await page.locator('.ant-image-preview').first().waitFor();
+    await page.keyboard.press('Escape');
+    // Control is given back: the nest is left as the other tests expect it, online and held by nobody
+    // (a held nest shows "connected by someone" until its control lease runs out).
+    await page.getByTestId('control-release').click();
+    await page.getByTestId('control-take').waitFor();
     await page.context().close();
   });
 });
