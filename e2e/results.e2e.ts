@@ -49,8 +49,11 @@ const sortieResults = async (sortId: string) => (await api.data<ListPage<ResultI
 
 /** A finished sortie with results: an existing one, or one flown now by a timed task on a waypoint route. */
 async function finishedSortie(): Promise<Sortie> {
-  const existing = finishedWithPhotos((await api.data<ListPage<Sortie>>('sortiesList', { page: 0, size: 50 })).list);
-  if (existing) return existing;
+  // Looked up per nest: the patrols' sorties (other devices) keep coming and would crowd a company-wide page.
+  for (const sn of NESTS) {
+    const existing = finishedWithPhotos((await api.data<ListPage<Sortie>>('sortiesList', { sn_id: sn, page: 0, size: 50 })).list);
+    if (existing) return existing;
+  }
   const routes = (await api.data<ListPage<{ id: string; sn_id: string; mission_type: number }>>('missionList', { page: 0, size: 200 })).list;
   let sn = '';
   for (const candidate of NESTS) {
@@ -189,7 +192,9 @@ describe('results, replay and the data screen after a mission', () => {
     const files = results.flatMap((r) => [r.url, r.thumb_url]).filter(Boolean).map((u) => join(dataDir, u.replace(/^\/media\//, 'media/')));
     expect(files.every((f) => existsSync(f))).toBe(true);
     const page2 = await page.context().newPage();
-    await page2.goto(`${baseUrl}/nest/achievementAdmin`);
+    // The sortie list filtered to the sortie's nest: the patrols' sorties (other devices) keep coming and
+    // would otherwise push it off the first page.
+    await page2.goto(`${baseUrl}/nest/achievementAdmin?sn_id=${encodeURIComponent(sortie.sn_id)}&size=100`);
     const row = page2.locator(`[data-testid=sortie-row][data-id="${sortie.sort_id}"]`);
     await row.getByTestId('sortie-delete-results').click();
     const others = otherResultIds(sortie.sort_id);
