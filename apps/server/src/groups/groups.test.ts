@@ -6,6 +6,7 @@
  */
 import {
   DEVICE_PUSH_FUNCTION,
+  MIN_TELEMETRY_HZ,
   PushMsgId,
   ResultCode,
   collaborationGroupSchema,
@@ -20,8 +21,8 @@ import type { SimFleet } from '../link/simulator.js';
 import { GroupShares, SHARE_CACHE_MS } from './shares.js';
 
 const COM_FUNS = ['com_getList', 'com_getOne', 'com_add', 'com_edit'];
-/** The simulated devices' telemetry rate: silence takes them offline only after 3 periods (1.5 s). */
-const SIM_RATE_HZ = 2;
+/** The simulated devices' telemetry rate, the slowest a device may announce: only 6 s of silence take them offline. */
+const SIM_RATE_HZ = MIN_TELEMETRY_HZ;
 const OPERATOR_FUNS = [DEVICE_PUSH_FUNCTION, 'device_list', 'device_connect'];
 
 type Page = { list: CollaborationGroup[]; total: number };
@@ -234,10 +235,10 @@ describe('/com/edit', () => {
     await roundTrip(s);
     const from = s.frames.length;
     const unwatched = Date.now();
-    // GR-N1 goes on sending: once the server has handled its telemetry of two periods later (a watching
-    // socket's telemetry allowance refills at the device rate, so one of them would be forwarded), a
-    // heartbeat's round trip brings any frame the server sent for them.
-    await until(() => (live(server).link.device('GR-N1')?.telemetryAt ?? 0) >= unwatched + 2000 / SIM_RATE_HZ, 'GR-N1 telemetry two periods after the watch ended');
+    // GR-N1 goes on sending: once the server has handled its telemetry of a period later (a watching socket's
+    // telemetry allowance refills at the device rate, so that one would be forwarded), a heartbeat's round trip
+    // brings any frame the server sent for it.
+    await until(() => (live(server).link.device('GR-N1')?.telemetryAt ?? 0) >= unwatched + 1000 / SIM_RATE_HZ, 'GR-N1 telemetry a period after the watch ended');
     await roundTrip(s);
     expect(s.frames.slice(from).filter((f) => f.msg_id === PushMsgId.DEVICE_TELEMETRY)).toEqual([]);
   });
