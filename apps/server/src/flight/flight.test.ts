@@ -494,8 +494,8 @@ describe('the link under a physical command', () => {
     nest.respond = (m) => {
       if (m.method !== FlightMethod.TAKEOFF) return { result: 0 };
       const id = (m.data as { flight_id: string }).flight_id;
-      // The device takes off but its reply never arrives; its state shows the flow once the server, its
-      // command timed out, looks at the state to confirm it.
+      // The device takes off but its reply never arrives. Its state shows the flow only after the server's wait
+      // for the reply timed out: the server confirms the takeoff from a state that comes while it looks.
       void until(() => timeouts() > timedOut, 'the takeoff to time out at the server')
         .then(() => nest.state({ flow: flow(id, 'running'), mission: null }))
         // Without the state, the command's outcome says what went wrong.

@@ -1,4 +1,4 @@
-import { LINK_MAX_MESSAGE_BYTES, MISSED_TELEMETRY_PERIODS, SERVER_MQTT_USER, topicOf } from '@nest/contracts';
+import { LINK_MAX_MESSAGE_BYTES, MIN_TELEMETRY_HZ, MISSED_TELEMETRY_PERIODS, SERVER_MQTT_USER, topicOf } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers.js';
 import { RawDevice, WAIT_LIMIT_MS, envelope, live, mqttConnect, nestTelemetry, registerDevice, until } from '../../test/live.js';
@@ -123,11 +123,11 @@ describe('presence', () => {
     const d = await device('LK-SWEEP');
     // The slowest rate a device may announce: 3 periods are 6 s, so the link's own sweep leaves it alone while
     // the test drives the sweep with explicit times.
-    await d.publish('presence', envelope('presence', { online: true, rate_hz: 0.5 }), { qos: 1, retain: true });
+    await d.publish('presence', envelope('presence', { online: true, rate_hz: MIN_TELEMETRY_HZ }), { qos: 1, retain: true });
     await d.publish('telemetry', envelope('telemetry', nestTelemetry()), { qos: 1 });
     await until(() => live(server).link.device('LK-SWEEP')?.telemetry != null, 'LK-SWEEP telemetry');
     const heardAt = live(server).link.device('LK-SWEEP')!.heardAt;
-    const period = 1000 / 0.5;
+    const period = 1000 / MIN_TELEMETRY_HZ;
     live(server).link.sweep(heardAt + MISSED_TELEMETRY_PERIODS * period);
     expect(live(server).link.isOnline('LK-SWEEP')).toBe(true);
     live(server).link.sweep(heardAt + MISSED_TELEMETRY_PERIODS * period + 1);
@@ -243,8 +243,8 @@ describe('commands and events', () => {
     await d.subscribe(topicOf('LK-EVT', 'events_reply'));
     const replies = () => d.received.filter((r) => r.topic === topicOf('LK-EVT', 'events_reply') && r.payload.toString().includes('evt-store'));
     /**
-     * Sends another event (stored at once: no listener hands in work) and waits for its acknowledgement: the
-     * link handled it after everything before it, so an acknowledgement of evt-store due by then has arrived.
+     * Sends another event and waits for its acknowledgement: the link handled it after evt-store, whose failed
+     * store is known at once, so an acknowledgement of evt-store sent regardless would have come first.
      */
     let barriers = 0;
     const barrier = async () => {
