@@ -228,14 +228,14 @@ export class PushSocket {
     return this.frames.filter((f) => f.msg_id === msgId);
   }
 
-  /** The first frame after index `from` matching `pred`. */
-  async wait(pred: (f: PushReply & { at: number }) => boolean, timeoutMs = 5000, from = 0): Promise<PushReply & { at: number }> {
+  /** The first frame after index `from` matching `pred` (the limit is a safety net, WAIT_LIMIT_MS by default). */
+  async wait(pred: (f: PushReply & { at: number }) => boolean, timeoutMs = WAIT_LIMIT_MS, from = 0): Promise<PushReply & { at: number }> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const hit = this.frames.slice(from).find(pred);
       if (hit) return hit;
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`no matching push frame within ${timeoutMs} ms; got ${JSON.stringify(this.frames.map((f) => [f.msg_id, f.code]))}`);
+      if (left <= 0) throw new Error(`waited ${Math.round(timeoutMs / 1000)} s (a safety limit) for a matching push frame; got ${JSON.stringify(this.frames.map((f) => [f.msg_id, f.code]))}`);
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, left);
         this.waiters.push(() => {
@@ -250,7 +250,7 @@ export class PushSocket {
   async request(msgId: number, data: Record<string, unknown> = {}): Promise<PushReply> {
     const from = this.frames.length;
     this.send(msgId, data);
-    return this.wait((f) => f.msg_id === msgId, 5000, from);
+    return this.wait((f) => f.msg_id === msgId, WAIT_LIMIT_MS, from);
   }
 
   /** 100 user verification as the browser does it. */

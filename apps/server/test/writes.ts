@@ -11,7 +11,10 @@ export interface WriteLog {
   tables: string[];
   /** The writes logged since the last call, as "op table", and clears the log. */
   take(): Promise<string[]>;
-  /** Waits until nothing has been written for a while (background work finished); at most ~4 s. */
+  /**
+   * Waits until the log has not grown over three reads 20 ms apart (background work of the last request
+   * finished), keeping what was logged for the next take(); gives up waiting after about 4 s.
+   */
   settle(): Promise<void>;
 }
 
@@ -41,10 +44,15 @@ export async function installWriteLog(server: TestServer, skip: ReadonlySet<stri
     if (logged.rows.length) await sql`delete from fuzz_writes`.execute(db);
     return logged.rows.map((r) => `${r.op} ${r.tbl}`.toLowerCase());
   };
+  const count = async (): Promise<number> =>
+    Number((await sql<{ n: number | string }>`select count(*) as n from fuzz_writes`.execute(db)).rows[0]?.n ?? 0);
   const settle = async (): Promise<void> => {
+    let last = await count();
     for (let quiet = 0, i = 0; quiet < 3 && i < 200; i++) {
       await new Promise((resolve) => setTimeout(resolve, 20));
-      quiet = (await take()).length ? 0 : quiet + 1;
+      const now = await count();
+      quiet = now === last ? quiet + 1 : 0;
+      last = now;
     }
   };
   return { tables, take, settle };

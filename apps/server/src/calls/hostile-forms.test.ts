@@ -206,6 +206,8 @@ async function judge(
     await admin.call('mapDownCancel', { id: (res.body.data as { id: string }).id });
   }
   await settle();
+  // What the accepted call went on writing in the background is its own, not the next request's.
+  await takeWrites();
   const after = await snapshot();
   const changed = changedRows(before, after);
   // Accepted: every text value sent that looks stored (a name-like field) must be in the changed rows as sent.
