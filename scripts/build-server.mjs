@@ -51,12 +51,13 @@ export async function buildServer() {
     absWorkingDir: root,
     outdir,
     bundle: true,
-    splitting: true,
+    // One file per entry point, no shared chunks: the rewritten import.meta.url below is relative to outdir,
+    // so every bundled module must end up in a file directly inside it.
+    splitting: false,
     format: 'esm',
     platform: 'node',
     target: 'node20',
     sourcemap: 'linked',
-    chunkNames: 'chunks/[name]-[hash]',
     logLevel: 'warning',
     plugins: [externals, sourceUrls],
   });
