@@ -25,7 +25,12 @@ import { PUSH_BUFFER_LIMIT, PushClient, TELEMETRY_BURST } from './hub.js';
 import type { LiveDevice } from '../link/service.js';
 import type { SimFleet } from '../link/simulator.js';
 
-const RATE_HZ = 5;
+/**
+ * The simulated devices' telemetry rate: fast enough that both online devices change within every fleet batch
+ * period, slow enough that only 1.5 s of silence (three periods) takes them offline, which a busy machine's
+ * pauses never reach: these tests check the devices' status all along.
+ */
+const RATE_HZ = 2;
 const HOLD_SECONDS = 2;
 const OPERATOR_FUNS = [DEVICE_PUSH_FUNCTION, 'device_list', 'device_connect'];
 
@@ -111,7 +116,7 @@ describe('300 DEVICE_TELEMETRY', () => {
     // and the server share this process, so a busy machine slows both alike and messages never bunch up.
     const taken = telemetryTaken('FL-N1');
     try {
-      await until(() => taken.all().length >= 6, 'six telemetry messages of FL-N1 taken by the server');
+      await until(() => taken.all().length >= 4, 'four telemetry messages of FL-N1 taken by the server');
     } finally {
       taken.stop();
     }
@@ -151,7 +156,7 @@ describe('300 DEVICE_TELEMETRY', () => {
     expect(await s.verifyDevice(opG, 'FL-N1')).toMatchObject({ code: ResultCode.NOT_FOUND_OBJECT, msg_id: 200 });
     expect(await s.verifyDevice(opG, 'NO-SUCH-SN')).toMatchObject({ code: ResultCode.NOT_FOUND_OBJECT, msg_id: 200 });
     expect(await s.verifyDevice(opG, 'FL-X1')).toMatchObject({ code: ResultCode.OK });
-    // The complete first batch and a periodic one, while the wk devices move (5 Hz).
+    // The complete first batch and a periodic one, while the wk devices move.
     const taken = telemetryTaken('FL-N1', 'FL-D1');
     try {
       expect((await s.request(PushMsgId.FLEET_SUBSCRIBE, { on: true })).code).toBe(ResultCode.OK);
@@ -230,7 +235,7 @@ describe('310 FLEET_UPDATE', () => {
     await until(() => batchesOf(s, from).length >= 3, 'the first batch and two periodic ones');
     const batches = batchesOf(s, from);
     // The first at once, then one per period on this socket's own clock. As received, never much closer than a
-    // period (a batch per change would come at the devices' 5 Hz, a second timer at once).
+    // period (a batch per change would come at the devices' rate, four per period here; a second timer at once).
     for (let i = 1; i < batches.length; i++) expect(batches[i]!.at - batches[i - 1]!.at).toBeGreaterThanOrEqual(FLEET_UPDATE_PERIOD_MS / 2);
     for (const b of batches.slice(1)) {
       const data: FleetUpdatePush = fleetUpdatePush.parse(b.data);
