@@ -87,7 +87,9 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       const fleet = await sim.startFleet({
         brokerUrl: broker.url,
         devices: sns.map((sn) => ({ sn, password: l.devicePassword(sn), kind: 'stable' as const, name: sn, uavSn: `${sn}-UAV`, home: HOME, calm: true })),
-        rateHz: opts.rateHz ?? 5,
+        // At 2 Hz only 1.5 s of silence (three periods) takes a device offline, which a busy machine's pauses
+        // never reach (commands to an offline device are refused); a broker outage is noticed that fast too.
+        rateHz: opts.rateHz ?? 2,
         ffmpegPath: null,
         validate: true,
         seed: 1,
