@@ -69,7 +69,7 @@ describe('cli user-list', () => {
     expect(res.out.some((l) => l.includes('13911112222'))).toBe(true);
   });
 
-  it('runs as a command (node --import tsx apps/server/src/cli.ts)', async () => {
+  it('runs as a command (the built apps/server/dist/cli.js)', async () => {
     const child = runTs('cli.ts', ['user-list'], env);
     expect(await child.exited).toBe(0);
     expect(child.stdout()).toContain('admin@nest.local');
