@@ -70,13 +70,6 @@ async function socket(c: TestClient): Promise<PushSocket> {
   return s;
 }
 
-/** A heartbeat round trip: every frame the server sent this socket before the heartbeat has arrived. */
-async function roundTrip(s: PushSocket): Promise<void> {
-  const from = s.frames.length;
-  s.send(PushMsgId.HEARTBEAT);
-  expect((await s.wait((f) => f.msg_id === PushMsgId.HEARTBEAT, WAIT_LIMIT_MS, from)).code).toBe(ResultCode.OK);
-}
-
 type ListData = { list: Alarm[]; total: number; pending: number };
 const list = async (c: TestClient, fields: Record<string, string | number> = {}) => {
   const res = await c.call<ListData>('alarmList', fields);
@@ -181,7 +174,7 @@ describe('/alarm/process', () => {
     expect(data).toMatchObject({ event: 'processed', pending: 2, alarm: { id: ids.hatch, state: 20 } });
     await readerSocket.wait((f) => f.msg_id === PushMsgId.ALARM, WAIT_LIMIT_MS);
     // The 370s went out before the call answered: a heartbeat round trip on each socket brings any of them.
-    for (const s of [mine, other, blind]) await roundTrip(s);
+    for (const s of [mine, other, blind]) await s.roundTrip();
     // Exactly one 370 (the battery one was already processed); none for another company or without alarm_list.
     expect(mine.of(PushMsgId.ALARM)).toHaveLength(1);
     expect(other.of(PushMsgId.ALARM)).toHaveLength(0);
@@ -221,7 +214,7 @@ describe('380 DATA_CHANGED', () => {
     expect(third.data).toEqual({ topics: ['tasks'] });
     expect(dataChanged(from)).toEqual([second, third]);
     // Another company's socket: a heartbeat round trip brings anything sent to it.
-    await roundTrip(other);
+    await other.roundTrip();
     expect(other.of(PushMsgId.DATA_CHANGED)).toHaveLength(0);
   });
 });

@@ -8,7 +8,7 @@ import { DEVICE_PUSH_FUNCTION, FlightMethod, MIN_TELEMETRY_HZ, PushMsgId, Reason
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
-import { PushSocket, RawDevice, WAIT_LIMIT_MS, envelope, listen, live, registerDevice, sleep, until } from '../../test/live.js';
+import { PushSocket, RawDevice, WAIT_LIMIT_MS, envelope, listen, live, registerDevice, until, clockPast } from '../../test/live.js';
 import { nestDroneTelemetry } from './fixtures.js';
 import { STICK_MIN_INTERVAL_MS } from './runtime.js';
 
@@ -198,18 +198,6 @@ async function command(s: PushSocket, msgId: number, data: Record<string, unknow
   const from = s.frames.length;
   s.send(msgId, data);
   return s.wait((f) => f.msg_id === msgId, WAIT_LIMIT_MS, from);
-}
-
-/** A heartbeat round trip: every frame the server sent this socket before the heartbeat has arrived. */
-async function roundTrip(s: PushSocket): Promise<void> {
-  const from = s.frames.length;
-  s.send(PushMsgId.HEARTBEAT);
-  await s.wait((f) => f.msg_id === PushMsgId.HEARTBEAT, WAIT_LIMIT_MS, from);
-}
-
-/** Waits until Date.now() (the clock the runtime reads) is `ms` past `from` (a timer may fire a little early). */
-async function clockPast(from: number, ms: number): Promise<void> {
-  while (Date.now() - from < ms) await sleep(from + ms - Date.now());
 }
 
 const progress = (flightId: string, state: string, index: number, count = 4) => ({
@@ -460,7 +448,7 @@ describe('virtual stick', () => {
       // Frames reach the device in the order the server handled them: the second, had it been forwarded,
       // would be there before the third. Replies would be on the socket before the heartbeat's.
       await until(() => nest.of(FlightMethod.STICK).some((f) => (f.data as { roll: number }).roll === 1400), 'the third stick frame at the device');
-      await roundTrip(s);
+      await s.roundTrip();
       const frames = nest.of(FlightMethod.STICK).slice(before);
       expect(frames).toHaveLength(2);
       expect(frames.map((f) => f.data)).toEqual([

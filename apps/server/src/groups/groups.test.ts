@@ -16,7 +16,7 @@ import {
 } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
-import { PushSocket, WAIT_LIMIT_MS, listen, live, registerDevice, sleep, startSim, until } from '../../test/live.js';
+import { PushSocket, WAIT_LIMIT_MS, listen, live, registerDevice, startSim, until, clockPast } from '../../test/live.js';
 import type { SimFleet } from '../link/simulator.js';
 import { GroupShares, SHARE_CACHE_MS } from './shares.js';
 
@@ -71,18 +71,6 @@ const edit = (c: TestClient, fields: Record<string, string | number>) => c.call<
 const list = (c: TestClient, fields: Record<string, string | number> = {}) => c.call<Page>('comGetList', { page: 0, ...fields });
 const groupCount = async () => Number((await server.db.selectFrom('com_groups').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n);
 const deviceSns = async (c: TestClient) => (await c.call<DevicePage>('deviceList', { type: 0, page: 0 })).body.data.list;
-
-/** A heartbeat round trip: every frame the server sent this socket before the heartbeat has arrived. */
-async function roundTrip(s: PushSocket): Promise<void> {
-  const from = s.frames.length;
-  s.send(PushMsgId.HEARTBEAT);
-  expect((await s.wait((f) => f.msg_id === PushMsgId.HEARTBEAT, WAIT_LIMIT_MS, from)).code).toBe(ResultCode.OK);
-}
-
-/** Waits until Date.now() (the clock the server's caches read) is `ms` past `from` (a timer may fire a little early). */
-async function clockPast(from: number, ms: number): Promise<void> {
-  while (Date.now() - from < ms) await sleep(from + ms - Date.now());
-}
 
 async function socket(c: TestClient): Promise<PushSocket> {
   const s = await PushSocket.open(base);
@@ -232,14 +220,14 @@ describe('/com/edit', () => {
     expect((await deviceSns(member)).map((d) => d.sn_id)).toEqual(['GR-GZ']);
     // The open socket: a new 200 is refused, and the heartbeat drops the watch (telemetry stops).
     expect((await s.verifyDevice(member, 'GR-N1')).code).toBe(ResultCode.NOT_FOUND_OBJECT);
-    await roundTrip(s);
+    await s.roundTrip();
     const from = s.frames.length;
     const unwatched = Date.now();
     // GR-N1 goes on sending: once the server has handled its telemetry of a period later (a watching socket's
     // telemetry allowance refills at the device rate, so that one would be forwarded), a heartbeat's round trip
     // brings any frame the server sent for it.
     await until(() => (live(server).link.device('GR-N1')?.telemetryAt ?? 0) >= unwatched + 1000 / SIM_RATE_HZ, 'GR-N1 telemetry a period after the watch ended');
-    await roundTrip(s);
+    await s.roundTrip();
     expect(s.frames.slice(from).filter((f) => f.msg_id === PushMsgId.DEVICE_TELEMETRY)).toEqual([]);
   });
 

@@ -19,7 +19,7 @@ import fc from 'fast-check';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers.js';
-import { RawDevice, envelope, live, mqttConnect, nestTelemetry, registerDevice, sleep, until } from '../../test/live.js';
+import { RawDevice, envelope, live, mqttConnect, nestTelemetry, registerDevice, until, clockPast } from '../../test/live.js';
 import type { LiveDevice } from './service.js';
 import { installWriteLog, type WriteLog } from '../../test/writes.js';
 
@@ -59,14 +59,6 @@ async function device(sn: string): Promise<RawDevice> {
 }
 
 const stats = () => live(server).link.stats;
-
-/**
- * Waits until the clock the link's per-device rate limit reads has moved `ms` past `from` (a timer may fire a
- * little early by that clock, so it is checked again).
- */
-async function clockPast(from: number, ms: number): Promise<void> {
-  while (Date.now() - from < ms) await sleep(from + ms - Date.now());
-}
 
 /** The tids of events acknowledged on a device's events_reply topic. */
 const acknowledged = (d: RawDevice) =>
