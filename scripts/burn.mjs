@@ -1,7 +1,8 @@
 // Keeps one CPU core busy, to prove that the tests hold on a loaded machine.
 //
-//   node scripts/burn.mjs -- npm test     runs the command while a core is busy; prints its time and the load
-//   node scripts/burn.mjs                 burns until stopped (Ctrl-C)
+//   npm run burn -- npm test              runs the command while a core is busy; prints its time and the load
+//   node scripts/burn.mjs -- npm test     the same
+//   npm run burn                          burns until stopped (Ctrl-C)
 //
 // The burner is a child process spinning in a loop at normal priority, the way a second product, a browser or a
 // build sharing the machine would take a core. The command's exit code is passed on.
@@ -23,8 +24,9 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
-const dash = process.argv.indexOf('--');
-const command = dash >= 0 ? process.argv.slice(dash + 1) : [];
+// `node scripts/burn.mjs -- cmd` and `npm run burn -- cmd` (npm drops the `--`) both run cmd.
+const args = process.argv.slice(2);
+const command = args[0] === '--' ? args.slice(1) : args;
 if (command.length === 0) {
   console.log(`Burning ${cores} core(s) of ${os.cpus().length} until stopped (Ctrl-C).`);
 } else {
