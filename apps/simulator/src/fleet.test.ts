@@ -72,10 +72,14 @@ describe('fleet over a real broker', () => {
     await until('presence and state of every device passed on', () => SNS.every((sn) => on(early, sn, 'presence').length > 0 && on(early, sn, 'state').length > 0));
     const obs = await broker.observer();
     const got = await collect(obs, 'nest/v1/+/+');
-    await until('telemetry of every device', () => SNS.every((sn) => on(got, sn, 'telemetry').length > 0));
+    // The retained copies reach the new subscriber; a device publishing a fresh state at the same moment may
+    // deliver that live copy (retain false) first, so the retained one is looked for among what came.
+    const retained = (sn: string, channel: 'presence' | 'state') => on(got, sn, channel).filter((m) => m.retain);
+    await until('telemetry, retained presence and retained state of every device', () =>
+      SNS.every((sn) => on(got, sn, 'telemetry').length > 0 && retained(sn, 'presence').length > 0 && retained(sn, 'state').length > 0),
+    );
     for (const sn of SNS) {
-      const presence = on(got, sn, 'presence');
-      expect(presence[0]?.retain).toBe(true);
+      const presence = retained(sn, 'presence');
       expect(presence[0]?.env.method).toBe('presence');
       expect(presenceData.parse(presence[0]?.env.data)).toMatchObject({ online: true, rate_hz: 10 });
       const tel = on(got, sn, 'telemetry');
@@ -87,8 +91,7 @@ describe('fleet over a real broker', () => {
         expect(data.drone).toBeDefined();
         expect(data.nest !== undefined).toBe(sn !== 'SIM-ALONE-01');
       }
-      const state = on(got, sn, 'state');
-      expect(state[0]?.retain).toBe(true);
+      const state = retained(sn, 'state');
       expect(state[0]?.env.method).toBe('state');
       const snap = stateData.parse(state[0]?.env.data) as unknown as StateMessageData;
       expect(snap.firmware).toBe(FIRMWARE);
