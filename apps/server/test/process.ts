@@ -109,4 +109,3 @@ export function runTs(file: string, args: string[], env: Record<string, string |
     },
   };
 }
-export const freePort = reservedPort; // TEMP

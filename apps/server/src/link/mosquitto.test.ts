@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, tempDir, type TestServer } from '../../test/helpers.js';
 import { hasMosquitto, startMosquitto, type MosquittoBroker } from '../../test/infra.js';
 import { RawDevice, WAIT_LIMIT_MS, envelope, live, mqttConnect, nestTelemetry, registerDevice, startSim, until } from '../../test/live.js';
-import { freePort } from '../../test/process.js';
+import { reservedPort } from '../../test/process.js';
 import type { SimFleet } from './simulator.js';
 import { mosquittoAcl } from './mosquitto.js';
 import type { LiveDevice } from './service.js';
@@ -24,7 +24,7 @@ describe.runIf(hasMosquitto())('device link through Mosquitto', () => {
 
   beforeAll(async () => {
     const dataDir = await tempDir('nest-mosq-');
-    const port = await freePort();
+    const port = await reservedPort();
     url = `mqtt://127.0.0.1:${port}`;
     server = await startTestServer({ dataDir, config: { mqttUrl: url } });
     for (const sn of ['MQ-1', 'MQ-2', 'MQ-RAW']) await registerDevice(server, { sn_id: sn });
