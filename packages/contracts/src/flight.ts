@@ -348,6 +348,9 @@ export const CommandReason = enumeration('CommandReason', [
   [18, '航线没有断点可续飞', 'The route has no breakpoint to resume from'],
   [19, '航线与设备不匹配', 'The route belongs to another device'],
   [20, '指令正在执行中', 'This command is still being carried out'],
+  [21, '请先获取该设备的控制权', 'Take control of this device first'],
+  [22, '您没有飞行控制功能（连接设备），请联系管理员', 'You do not have the flight control function (Connect devices); ask an administrator'],
+  [23, '协同组共享的设备只能查看，不能控制', 'Devices shared through a collaboration group can be watched, not controlled'],
 ] as const);
 export const Reason = {
   OFFLINE: 1,
@@ -370,6 +373,12 @@ export const Reason = {
   NO_BREAKPOINT: 18,
   WRONG_DEVICE: 19,
   IN_PROGRESS: 20,
+  /** Nobody holds the device's control connection: the sender must take it (/device/connect) first. */
+  NOT_HOLDING: 21,
+  /** The sender lacks DEVICE_CONTROL_FUNCTION. */
+  NO_CONTROL_FUNCTION: 22,
+  /** The device is only shared with the sender through a collaboration group (watch, never control). */
+  SHARED_ONLY: 23,
 } as const;
 
 /** Outcome of a command as reported to the console and written to the audit log. */

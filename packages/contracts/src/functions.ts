@@ -6,6 +6,13 @@ export const SUPER_ADMINISTRATOR = 'super_administrator';
 /** Enables the push connection (SPEC section 6). */
 export const DEVICE_PUSH_FUNCTION = 'device_10';
 
+/**
+ * Flying a device (push 401 control, 473 process control) and taking its control connection
+ * (/device/connect): the function of the /device/connect call. A command is carried out only while the
+ * sender also holds the device's control connection.
+ */
+export const DEVICE_CONTROL_FUNCTION = 'device_connect';
+
 export const menuFunId = (menuName: string): string => `menu_${menuName}`;
 /** '/device/uav/type' -> 'device_uav_type' */
 export const callFunId = (path: string): string => path.replace(/^\//, '').replace(/\//g, '_');

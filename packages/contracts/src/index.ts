@@ -7,6 +7,7 @@ export * from './constants.js';
 export * from './calls.js';
 export * from './push.js';
 export * from './push-texts.js';
+export * from './push-access.js';
 export * from './password.js';
 export * from './menu.js';
 export * from './enums.js';

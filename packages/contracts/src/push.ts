@@ -41,6 +41,9 @@ export const PUSH_PATH = '/api/push';
 export const SocketState = { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 } as const;
 export type SocketState = (typeof SocketState)[keyof typeof SocketState];
 
+/** A socket that has not verified its user (100) within this long after opening is closed. */
+export const PUSH_VERIFY_LIMIT_MS = 30_000;
+
 /** Largest push frame either side accepts. */
 export const PUSH_MAX_FRAME_BYTES = 64 * 1024;
 

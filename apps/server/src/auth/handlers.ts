@@ -67,7 +67,10 @@ export function authHandlers(deps: AppDeps): Handlers {
     },
 
     logout: async (ctx) => {
-      await revokeSession(db, callerOf(ctx.caller).sessionId);
+      const caller = callerOf(ctx.caller);
+      await revokeSession(db, caller.sessionId);
+      // That session's push sockets end at once, on every instance.
+      deps.live.bus.send('access', { userIds: [caller.user.u_id] });
       await audit(db, { kind: 'logout', ...actorOf(ctx) });
       return { data: null };
     },

@@ -83,22 +83,40 @@ export async function findLiveSession(db: Database, token: string, policy: Sessi
   return { sessionId, token, user, funList: await grantedFunctions(db, parseFunList(user.fun_list)) };
 }
 
+/** What a live session may do now and until when it stays live unless something changes. */
+export interface SessionAccess {
+  funList: string[];
+  /**
+   * Unix seconds: the first moment the session stops being live by the clock alone (absolute limit, idle
+   * limit as of its last use, the end of the user's validity). A holder re-reads it then.
+   */
+  liveUntil: number;
+}
+
 /**
- * The function ids of a session's user while the session is live, else null (push heartbeat and
- * equipment verification); does not touch last_seen_at.
+ * The functions of a session's user and how long the session stays live, or null when it is not live
+ * (push verification, heartbeat and every push socket re-check); does not touch last_seen_at.
  */
-export async function liveSessionFunctions(db: Database, sessionId: string, policy: SessionPolicy): Promise<string[] | null> {
+export async function sessionAccess(db: Database, sessionId: string, policy: SessionPolicy): Promise<SessionAccess | null> {
   const now = nowSeconds();
   const row = await db
     .selectFrom('sessions')
     .innerJoin('users', 'users.u_id', 'sessions.user_id')
-    .select(['users.start_time', 'users.end_time', 'users.state', 'users.fun_list'])
+    .select(['users.start_time', 'users.end_time', 'users.state', 'users.fun_list', 'sessions.expires_at', 'sessions.last_seen_at'])
     .where('sessions.id', '=', sessionId)
     .where('sessions.revoked_at', 'is', null)
     .where('sessions.expires_at', '>', now)
     .where('sessions.last_seen_at', '>', now - policy.idleSeconds)
     .executeTakeFirst();
-  return row !== undefined && userStatus(row, now) === 'ok' ? grantedFunctions(db, parseFunList(row.fun_list)) : null;
+  if (row === undefined || userStatus(row, now) !== 'ok') return null;
+  const ends = [Number(row.expires_at), Number(row.last_seen_at) + policy.idleSeconds];
+  if (row.end_time < PERMANENT_END_TIME) ends.push(Number(row.end_time) + 1);
+  return { funList: await grantedFunctions(db, parseFunList(row.fun_list)), liveUntil: Math.min(...ends) };
+}
+
+/** The function ids of a session's user while the session is live, else null. */
+export async function liveSessionFunctions(db: Database, sessionId: string, policy: SessionPolicy): Promise<string[] | null> {
+  return (await sessionAccess(db, sessionId, policy))?.funList ?? null;
 }
 
 export async function revokeSession(db: Kysely<DB>, sessionId: string): Promise<void> {

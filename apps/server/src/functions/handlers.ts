@@ -74,6 +74,8 @@ export function functionHandlers(deps: AppDeps): Handlers {
       const kind = f.state === STATE_DELETED && current.state !== STATE_DELETED ? 'fun_delete' : 'fun_edit';
       const detail = current.state !== f.state ? { name: f.name, state: { before: current.state, after: f.state } } : { name: f.name };
       await audit(db, { kind, ...actorOf(ctx), target: f.fun_id, detail });
+      // Every holder's push sockets are re-read: a deleted function (device_10 included) grants nothing now.
+      if (current.state !== f.state) deps.live.bus.send('access', { userIds: null });
       return { data: await present(f.fun_id) };
     },
 

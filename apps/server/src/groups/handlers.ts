@@ -91,6 +91,10 @@ export function groupHandlers(deps: AppDeps): Handlers {
   const { status } = deps.live;
   const statusOf = (sn: string) => status.status(sn);
   const shares = sharesOf(db);
+  /** Members gained or lost sight of devices: their push sockets are re-scoped on every instance. */
+  const membersChanged = (userIds: readonly string[]) => {
+    if (userIds.length > 0) deps.live.bus.send('access', { userIds: [...userIds] });
+  };
 
   async function visibleGroup(scope: GroupScope, id: string): Promise<GroupRow> {
     const row = await db.selectFrom('com_groups').selectAll().where('id', '=', id).where('state', '=', GROUP_NORMAL).executeTakeFirst();
@@ -147,6 +151,7 @@ export function groupHandlers(deps: AppDeps): Handlers {
         await audit(trx, { kind: 'group_members', ...actorOf(ctx), target: id, detail: { name: f.name, action: 'add', after: await linksOf(trx, id) } });
       });
       shares.forget();
+      membersChanged(f.user_ids);
       return { data: await one(id) };
     },
 
@@ -156,17 +161,20 @@ export function groupHandlers(deps: AppDeps): Handlers {
       const current = await visibleGroup(scope, f.id);
       const now = nowSeconds();
       if (f.state === GROUP_DELETED) {
-        await db.transaction().execute(async (trx) => {
+        const members = await db.transaction().execute(async (trx) => {
           await trx.updateTable('com_groups').set({ state: GROUP_DELETED, modified_time: now }).where('id', '=', current.id).execute();
-          await audit(trx, { kind: 'group_members', ...actorOf(ctx), target: current.id, detail: { name: current.name, action: 'delete', before: await linksOf(trx, current.id) } });
+          const before = await linksOf(trx, current.id);
+          await audit(trx, { kind: 'group_members', ...actorOf(ctx), target: current.id, detail: { name: current.name, action: 'delete', before } });
+          return before.user_ids;
         });
         shares.forget();
+        membersChanged(members);
         return { data: await one(current.id) };
       }
       await checkedDevices(db, scope, f.device_ids, current.company_id);
       if (f.user_ids) await checkedMembers(db, f.user_ids);
       await checkName(db, current.company_id, f.name, current.id);
-      await db.transaction().execute(async (trx) => {
+      const members = await db.transaction().execute(async (trx) => {
         await trx
           .updateTable('com_groups')
           .set({ name: f.name, notes: f.notes ?? '', modified_time: now })
@@ -178,8 +186,10 @@ export function groupHandlers(deps: AppDeps): Handlers {
         if (!sameList(before.device_ids, after.device_ids) || !sameList(before.user_ids, after.user_ids)) {
           await audit(trx, { kind: 'group_members', ...actorOf(ctx), target: current.id, detail: { name: f.name, action: 'edit', before, after } });
         }
+        return [...new Set([...before.user_ids, ...after.user_ids])];
       });
       shares.forget();
+      membersChanged(members);
       return { data: await one(current.id) };
     },
   };

@@ -19,6 +19,12 @@ export interface BusNotices {
   alarm: { companyId: string; data: AlarmPush };
   /** A company's data changed (380 DATA_CHANGED is throttled per instance). */
   changed: { companyId: string; topic: DataTopic };
+  /**
+   * What some users (null: everybody) may do changed: signed out, deleted, disabled, password or validity
+   * changed, functions or collaboration groups changed. Every instance re-reads those users' push sockets
+   * at once: a session no longer live ends (46010, then closed), the rest are re-scoped.
+   */
+  access: { userIds: string[] | null };
   /** A sortie began or ended: every instance records the open sortie's track. */
   sortie: { sn: string; sortId: string; flightId: string; missionName: string; open: boolean };
 }
@@ -38,7 +44,7 @@ interface Wire {
 
 type Handler<K extends BusKind> = (notice: BusNotices[K]) => void;
 
-const KINDS: readonly BusKind[] = ['device', 'user', 'alarm', 'changed', 'sortie'];
+const KINDS: readonly BusKind[] = ['device', 'user', 'alarm', 'changed', 'access', 'sortie'];
 
 /**
  * Notices between server instances over the MQTT broker they share (QoS 1 on the cluster's bus topic).

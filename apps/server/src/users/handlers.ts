@@ -109,6 +109,8 @@ function checkManageable(caller: Caller, target: UserRow): void {
  */
 export function userHandlers(deps: AppDeps): Handlers {
   const { db, keys, config } = deps;
+  /** After a committed change to a user: their push sockets are re-read (ended or re-scoped) on every instance. */
+  const accessChanged = (uId: string) => deps.live.bus.send('access', { userIds: [uId] });
 
   async function answer(uId: string, token: string, lang: Parameters<typeof presentUser>[3]) {
     const row = await findUserById(db, uId);
@@ -240,6 +242,7 @@ export function userHandlers(deps: AppDeps): Handlers {
         await revokeUserSessions(trx, target.u_id);
         await audit(trx, { kind: 'user_delete', ...actorOf(ctx), target: target.u_id, detail: { account: target.phone } });
       });
+      accessChanged(target.u_id);
       const [item] = await presentListItems(db, [{ ...target, state: STATE_DELETED }], ctx.lang);
       return { data: item };
     },
@@ -252,6 +255,7 @@ export function userHandlers(deps: AppDeps): Handlers {
         await updateUser(trx, target.u_id, { state: STATE_NORMAL });
         await audit(trx, { kind: 'user_recover', ...actorOf(ctx), target: target.u_id, detail: { account: target.phone } });
       });
+      accessChanged(target.u_id);
       const [item] = await presentListItems(db, [{ ...target, state: STATE_NORMAL }], ctx.lang);
       return { data: item };
     },
@@ -297,6 +301,8 @@ export function userHandlers(deps: AppDeps): Handlers {
         if (err instanceof AccountTakenError) throw new CallError(ResultCode.ACCOUNT_TAKEN);
         throw err;
       }
+      // State, validity, functions, company or password may have changed: the user's sockets are re-read.
+      accessChanged(target.u_id);
       return { data: await answer(target.u_id, self ? caller.token : '', ctx.lang) };
     },
 
@@ -322,6 +328,7 @@ export function userHandlers(deps: AppDeps): Handlers {
         await revokeUserSessions(trx, caller.user.u_id);
         await audit(trx, { kind: 'password_change', ...actorOf(ctx), target: caller.user.u_id });
       });
+      accessChanged(caller.user.u_id);
       await clearAccount(db, account);
       return { data: null };
     },
