@@ -15,6 +15,8 @@ export const ResultCode = {
   STALE_TIMESTAMP: 40003,
   UNSUPPORTED_MEDIA: 40004,
   PAYLOAD_TOO_LARGE: 40005,
+  /** Too many file uploads in progress (the caller's own, or the server's): try again once one ends. */
+  UPLOAD_BUSY: 40006,
   LOGIN_FAILED: 40010,
   LOGIN_THROTTLED: 40011,
   ACCOUNT_NOT_YET_VALID: 40012,
@@ -51,6 +53,7 @@ export const HTTP_STATUS_OF: Readonly<Partial<Record<number, number>>> = {
   [ResultCode.SERVER_ERROR]: 500,
   [ResultCode.PAYLOAD_TOO_LARGE]: 413,
   [ResultCode.UNSUPPORTED_MEDIA]: 415,
+  [ResultCode.UPLOAD_BUSY]: 429,
 };
 
 export const CODE_TEXT: Readonly<Record<ResultCode, Text>> = {
@@ -66,6 +69,7 @@ export const CODE_TEXT: Readonly<Record<ResultCode, Text>> = {
   },
   [ResultCode.UNSUPPORTED_MEDIA]: { zh: '不支持的请求格式', en: 'Unsupported request format' },
   [ResultCode.PAYLOAD_TOO_LARGE]: { zh: '请求内容过大', en: 'Request is too large' },
+  [ResultCode.UPLOAD_BUSY]: { zh: '正在进行的上传过多，请稍后再试', en: 'Too many uploads in progress; please try again later' },
   [ResultCode.LOGIN_FAILED]: { zh: '账号或密码错误', en: 'Wrong account or password' },
   [ResultCode.LOGIN_THROTTLED]: {
     zh: '登录失败次数过多，请稍后再试',
