@@ -10,6 +10,7 @@ import { inScope, sees, type Scope } from './directory.js';
 import { STATUS_OFFLINE } from './status.js';
 import { categoriesOfTypeFilter, deviceName, findDeviceBySn, presentDevice, queryDevices } from './store.js';
 import { positionOf } from './view.js';
+import { mediaLinks, type MediaLinks } from '../videos/links.js';
 
 /** The caller's control scope (own company; super_administrator: all). */
 export const scopeOf = (caller: Caller): Scope => ({ companyId: caller.user.company_id, all: isSuper(caller.funList) });
@@ -20,8 +21,11 @@ export const viewScopeOf = async (db: AppDeps['db'], caller: Caller): Promise<Sc
   return scope.all ? scope : { ...scope, shared: await sharesOf(db).of(caller.user.u_id) };
 };
 
-/** The drone video URL of a device: <LIVE_URL_BASE>/<sn>/index.m3u8. */
-export const liveVideoUrl = (base: string, sn: string): string => `${base}/${encodeURIComponent(sn)}/index.m3u8`;
+/**
+ * The drone video URL of a device: <LIVE_URL_BASE>/<sn>/index.m3u8, as a signed, expiring path of the
+ * device's directory when this server serves it (videos/links.ts); only for devices the caller sees.
+ */
+export const liveVideoUrl = (links: MediaLinks, base: string, sn: string): string => links.live(base, sn);
 
 /**
  * Device calls:
@@ -40,7 +44,7 @@ export function deviceHandlers(deps: AppDeps): Handlers {
   const { db, config } = deps;
   const { link, status, directory } = deps.live;
 
-  function listItem(row: DeviceRow): DeviceListItem {
+  function listItem(row: DeviceRow, links: MediaLinks): DeviceListItem {
     const online = link.isOnline(row.sn_id);
     const snapshot = status.snapshot(row.sn_id);
     return {
@@ -50,7 +54,7 @@ export function deviceHandlers(deps: AppDeps): Handlers {
       connected_by: snapshot.connected_by,
       position: positionOf(row, link.device(row.sn_id)?.telemetry),
       // The console asks for video when it opens the device (push 200); the player retries until it plays.
-      stream_uav_list: online ? [liveVideoUrl(config.liveUrlBase, row.sn_id)] : [],
+      stream_uav_list: online ? [liveVideoUrl(links, config.liveUrlBase, row.sn_id)] : [],
     };
   }
 
@@ -73,7 +77,8 @@ export function deviceHandlers(deps: AppDeps): Handlers {
         (r) => sees(scope, r),
       );
       const locale = ctx.lang === 'zh' ? 'zh-CN' : 'en';
-      const items = rows.map((r) => (inScope(scope, r) ? listItem(r) : { ...listItem(r), shared: true }));
+      const links = await mediaLinks(db);
+      const items = rows.map((r) => (inScope(scope, r) ? listItem(r, links) : { ...listItem(r, links), shared: true }));
       const rank = (s: number) => (s === STATUS_OFFLINE ? 1 : 0);
       items.sort((a, b) => rank(a.state) - rank(b.state) || a.name.localeCompare(b.name, locale) || a.sn_id.localeCompare(b.sn_id));
       return { data: { list: items.slice(page * size, page * size + size), total: items.length } };

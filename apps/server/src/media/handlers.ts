@@ -6,14 +6,16 @@ import type { AppDeps } from '../deps.js';
 import { planScopeOf } from '../fences/store.js';
 import { STATE_NORMAL, deviceNames } from '../sorties/store.js';
 import { likePattern } from '../users/store.js';
+import { mediaLinks, type MediaLinks } from '../videos/links.js';
 import { deleteResultIds, deleteResultsOfSortie } from './delete.js';
 import { prepareZip } from './zip.js';
 
 /**
  * A result row for the console. `width`/`height` are pixels; the drone's height above takeoff when it was
- * taken is `altitude` (m) so it does not clash with the pixel height.
+ * taken is `altitude` (m) so it does not clash with the pixel height. `url` and `thumb_url` are the files'
+ * signed, expiring paths (videos/links.ts): only rows the caller may see are presented.
  */
-export function presentResult(r: Selectable<ResultsTable>, deviceName: string = r.sn_id) {
+export function presentResult(r: Selectable<ResultsTable>, links: MediaLinks, deviceName: string = r.sn_id) {
   return {
     id: r.id,
     sort_id: r.sort_id,
@@ -21,8 +23,8 @@ export function presentResult(r: Selectable<ResultsTable>, deviceName: string = 
     device_name: deviceName,
     type: Number(r.type),
     file_name: r.file_name,
-    url: r.url,
-    thumb_url: r.thumb_url,
+    url: links.media(r.url),
+    thumb_url: links.media(r.thumb_url),
     mime: r.mime,
     size: Number(r.size),
     width: r.width === null ? null : Number(r.width),
@@ -69,7 +71,8 @@ export function resultHandlers(deps: AppDeps): Handlers {
       const total = Number((await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0);
       const rows = await q.selectAll().orderBy('taken_at', 'desc').orderBy('id').limit(f.size).offset(f.page * f.size).execute();
       const names = await deviceNames(db, rows.map((r) => r.sn_id));
-      return { data: { list: rows.map((r) => presentResult(r, names.get(r.sn_id))), total } };
+      const links = await mediaLinks(db);
+      return { data: { list: rows.map((r) => presentResult(r, links, names.get(r.sn_id))), total } };
     },
     resultZip: async (ctx) => ({ data: await prepareZip(deps, planScopeOf(callerOf(ctx.caller)), ctx.fields) }),
     resultDeleteOne: async (ctx) => {

@@ -3,11 +3,13 @@ import type { Handlers } from '../calls/types.js';
 import type { AppDeps } from '../deps.js';
 import { callerOf } from '../auth/handlers.js';
 import { scopeOf } from '../devices/handlers.js';
+import { mediaLinks } from './links.js';
 
 /**
  * /video/user/list: recordings of the nests' outside cameras of the caller's company (super_administrator:
  * all), newest first. Filters: `sn_id`, `vr_type` (1 or 2), `start_time`/`end_time` (s): recordings that
- * started within the range. Answers `{list: RecordingVideo[], total}`.
+ * started within the range. Answers `{list: RecordingVideo[], total}`; `url` and `thumb_url` are signed,
+ * expiring paths (links.ts), made only for the rows of the caller's scope.
  */
 export function videoHandlers(deps: AppDeps): Handlers {
   const { db } = deps;
@@ -30,16 +32,17 @@ export function videoHandlers(deps: AppDeps): Handlers {
         .limit(f.size)
         .offset(f.page * f.size)
         .execute();
+      const links = await mediaLinks(db);
       const list: RecordingVideo[] = rows.map((r) => ({
         id: r.id,
         sn_id: r.sn_id,
-        thumb_url: r.thumb_url,
+        thumb_url: links.media(r.thumb_url),
         vr_type: r.vr_type as 1 | 2,
         start_time: Number(r.start_time),
         end_time: Number(r.end_time),
         file_name: r.file_name,
         size_kb: Number(r.size_kb),
-        url: r.url,
+        url: links.media(r.url),
       }));
       return { data: { list, total } };
     },

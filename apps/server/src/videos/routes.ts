@@ -1,12 +1,14 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import { ResultCode } from '@nest/contracts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { envelope } from '../calls/errors.js';
+import { headerLang } from '../calls/routes.js';
 import type { AppDeps } from '../deps.js';
-import { isValidKey, sendObject } from '../storage/index.js';
+import { LocalMediaStore, isValidKey, sendObject } from '../storage/index.js';
+import { LIVE_PREFIX, MEDIA_PREFIX, SIGNED_MEDIA_PREFIX, linkTokenHolds } from './links.js';
 
-export const MEDIA_PREFIX = '/media/';
-export const LIVE_PREFIX = '/live/';
+export { LIVE_PREFIX, MEDIA_PREFIX } from './links.js';
 /** The media store key of everything under /media/ (results, thumbnails, recordings). */
 export const MEDIA_KEY_ROOT = 'media';
 
@@ -18,43 +20,77 @@ const TYPES: Readonly<Record<string, string>> = {
   '.webm': 'video/webm',
 };
 
+const LIVE_TYPES: Readonly<Record<string, string>> = {
+  '.m3u8': 'application/vnd.apple.mpegurl',
+  '.ts': 'video/mp2t',
+  '.m4s': 'video/iso.segment',
+  '.mp4': 'video/mp4',
+  '.aac': 'audio/aac',
+};
+
 /** The store key behind a /media/ URL path, or null for anything that is not a plain media key. */
 export function mediaKeyOfPath(rel: string): string | null {
   const key = `${MEDIA_KEY_ROOT}/${rel}`;
   return isValidKey(key) ? key : null;
 }
 
+/** `<token>/<rest>` of a signed path, or null. */
+function splitToken(rest: string): { token: string; rel: string } | null {
+  const slash = rest.indexOf('/');
+  return slash <= 0 ? null : { token: rest.slice(0, slash), rel: rest.slice(slash + 1) };
+}
+
+/** The answer to a path without a live signature: 401 with the envelope, nothing of the file. */
+const refuse = (request: FastifyRequest, reply: FastifyReply): FastifyReply =>
+  reply.code(401).header('cache-control', 'no-store').send(envelope(ResultCode.NO_PERMISSION, headerLang(request)));
+
+const notFound = (reply: FastifyReply): FastifyReply => {
+  reply.callNotFound();
+  return reply;
+};
+
 /**
- * Files: the media store's `media/` keys at /media/ (results, thumbnails, recordings; from any instance
- * when the store is S3) and LIVE_DIR at /live/ (HLS playlists and segments written by devices' video
- * pipelines). Media keys are checked (no `..`, no dot files); Range requests, ETag and 304 come from
- * storage/serve.ts. Playlists are never cached, segments and recordings are immutable once written.
+ * Company files, only through the signed paths the calls hand out (links.ts; the calls sign only what the
+ * caller may see):
+ * - `/media/s/<exp>.<sig>/<rel>`: the media store's key `media/<rel>` (results, thumbnails, recordings; from
+ *   any instance when the store is S3);
+ * - `/live/<exp>.<sig>/<sn>/<file>`: LIVE_DIR/<sn>/<file> (HLS playlists and segments written by devices'
+ *   video pipelines).
+ * Anything else under /media/ and /live/ (the plain paths, a bad, expired or other path's signature) is
+ * refused with 401 and the NO_PERMISSION envelope, before any file is looked at. Keys are checked (no `..`,
+ * no dot files); Range requests, ETag and 304 come from storage/serve.ts. Playlists are never cached,
+ * segments and recordings are immutable once written. /media/zip/ (zip.ts) has its own signed tokens.
  */
-export async function registerMediaRoutes(app: FastifyInstance, deps: Pick<AppDeps, 'config' | 'media'>): Promise<void> {
-  const { config, media } = deps;
+export async function registerMediaRoutes(app: FastifyInstance, deps: Pick<AppDeps, 'config' | 'media' | 'db'>): Promise<void> {
+  const { config, media, db } = deps;
   await mkdir(config.liveDir, { recursive: true });
-  app.get(`${MEDIA_PREFIX}*`, async (request, reply) => {
-    const key = mediaKeyOfPath((request.params as { '*': string })['*']);
-    if (!key) return reply.callNotFound();
+  const liveFiles = new LocalMediaStore(config.liveDir);
+
+  app.get(`${SIGNED_MEDIA_PREFIX}*`, async (request, reply) => {
+    const signed = splitToken((request.params as { '*': string })['*']);
+    if (!signed || !(await linkTokenHolds(db, 'media', signed.rel, signed.token))) return refuse(request, reply);
+    const key = mediaKeyOfPath(signed.rel);
+    if (!key) return notFound(reply);
     return sendObject(request, reply, media, key, {
       contentType: TYPES[path.extname(key).toLowerCase()] ?? 'application/octet-stream',
       cacheControl: 'private, max-age=3600',
-      missing: (r) => {
-        r.callNotFound();
-        return r;
-      },
+      missing: notFound,
     });
   });
-  await app.register(fastifyStatic, {
-    root: config.liveDir,
-    prefix: LIVE_PREFIX,
-    decorateReply: false,
-    index: false,
-    list: false,
-    dotfiles: 'deny',
-    cacheControl: false,
-    setHeaders: (res, filePath) => {
-      res.header('cache-control', filePath.endsWith('.m3u8') ? 'no-cache' : 'private, max-age=60');
-    },
+  app.get(`${MEDIA_PREFIX}*`, async (request, reply) => refuse(request, reply));
+
+  app.get(`${LIVE_PREFIX}*`, async (request, reply) => {
+    const signed = splitToken((request.params as { '*': string })['*']);
+    const slash = signed ? signed.rel.indexOf('/') : -1;
+    const sn = signed && slash > 0 ? signed.rel.slice(0, slash) : '';
+    if (!signed || !sn || !(await linkTokenHolds(db, 'live', sn, signed.token))) return refuse(request, reply);
+    const key = signed.rel;
+    if (!isValidKey(key)) return notFound(reply);
+    const ext = path.extname(key).toLowerCase();
+    return sendObject(request, reply, liveFiles, key, {
+      contentType: LIVE_TYPES[ext] ?? 'application/octet-stream',
+      cacheControl: ext === '.m3u8' ? 'no-cache' : 'private, max-age=60',
+      missing: notFound,
+    });
   });
 }

@@ -5,6 +5,7 @@ import { ResultCode, recordingVideoSchema, type RecordingVideo } from '@nest/con
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
 import { DEMO_RECORDING_SECONDS, findFfmpeg, seedDemoRecordings } from './demo.js';
+import { mediaLinks } from './links.js';
 
 let server: TestServer;
 let wk: TestClient;
@@ -70,28 +71,31 @@ describe('/video/user/list', () => {
 });
 
 describe('/media/ and /live/', () => {
-  it('serves files under DATA_DIR/media and LIVE_DIR, and nothing outside them', async () => {
+  it('serve files under DATA_DIR/media and LIVE_DIR through signed links only, and nothing outside them', async () => {
     await mkdir(path.join(server.dataDir, 'media', 'x'), { recursive: true });
     await writeFile(path.join(server.dataDir, 'media', 'x', 'a.txt'), 'media file');
     await writeFile(path.join(server.dataDir, 'secret.txt'), 'secret');
     await mkdir(path.join(server.config.liveDir, 'SN1'), { recursive: true });
     await writeFile(path.join(server.config.liveDir, 'SN1', 'index.m3u8'), '#EXTM3U\n');
     const get = (url: string) => server.app.inject({ method: 'GET', url });
-    expect((await get('/media/x/a.txt')).body).toBe('media file');
-    const playlist = await get('/live/SN1/index.m3u8');
+    const links = await mediaLinks(server.db);
+    expect((await get(links.media('/media/x/a.txt'))).body).toBe('media file');
+    expect((await get('/media/x/a.txt')).statusCode).toBe(401);
+    const playlist = await get(links.live('/live', 'SN1'));
     expect(playlist.statusCode).toBe(200);
     expect(playlist.headers['cache-control']).toBe('no-cache');
+    expect((await get('/live/SN1/index.m3u8')).statusCode).toBe(401);
     for (const url of ['/media/../secret.txt', '/media/%2e%2e/secret.txt', '/media/x/%2e%2e/%2e%2e/secret.txt', '/live/..%2fsecret.txt', '/media/..%5csecret.txt', '/media/x/']) {
       const res = await get(url);
-      // Refused: 404, or the error envelope (a 4xx from the file server answers BAD_REQUEST).
+      // Refused: 404, or the error envelope.
       expect(res.statusCode === 404 || JSON.parse(res.body).code !== ResultCode.OK, url).toBe(true);
       expect(res.body, url).not.toContain('secret');
     }
     await writeFile(path.join(server.dataDir, 'media', '.hidden'), 'hidden');
-    const hidden = await get('/media/.hidden');
+    const hidden = await get(links.media('/media/.hidden'));
     expect(hidden.body).not.toContain('hidden');
     expect(JSON.parse(hidden.body).code).not.toBe(ResultCode.OK);
-    expect((await get('/media/keys/device.key')).statusCode).toBe(404);
+    expect((await get(links.media('/media/keys/device.key'))).statusCode).toBe(404);
   });
 });
 
