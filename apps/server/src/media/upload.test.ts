@@ -18,6 +18,7 @@ import { startTestServer, tempDir, userClient, type TestClient, type TestServer 
 import { makeJpeg, photoMeta } from './testing.js';
 import { live, registerDevice } from '../../test/live.js';
 import { findFfmpeg } from '../videos/demo.js';
+import { mediaLinks, unsignedMediaUrl } from '../videos/links.js';
 import { chunkKey, contentMatches, jpegSize, makeThumbnail, uploadFolder } from './files.js';
 import { sweepStaleUploads } from './sweep.js';
 
@@ -67,7 +68,8 @@ async function listed(client = wk, fields: Record<string, string | number> = {})
   expect(res.body.code).toBe(ResultCode.OK);
   return res.body.data;
 }
-const fileOf = (url: string) => path.join(server.dataDir, url.replace(/^\//, ''));
+/** The file behind a result URL, signed (as listed) or stored. */
+const fileOf = (url: string) => path.join(server.dataDir, unsignedMediaUrl(url).replace(/^\//, ''));
 const resultsOf = (mediaId: string) => server.db.selectFrom('results').selectAll().where('media_id', '=', mediaId).execute();
 
 beforeAll(async () => {
@@ -105,16 +107,18 @@ describe('device media upload', () => {
     expect(list).toHaveLength(1);
     const r = list[0]!;
     expect(r).toMatchObject({ sort_id: sortId, width: 640, height: 360, altitude: 80, waypoint_index: 3 });
-    expect(r.url).toMatch(/^\/media\/results\/\d{4}-\d{2}\/[0-9a-f-]+\.jpg$/);
+    // Listed as its signed path (videos/links.ts); stored under /media/results/.
+    expect(r.url).toMatch(/^\/media\/s\/[^/]+\/results\/\d{4}-\d{2}\/[0-9a-f-]+\.jpg$/);
     expect(await readFile(fileOf(r.url))).toEqual(file);
     expect(existsSync(fileOf(r.thumb_url))).toBe(true);
     const thumb = jpeg.decode(await readFile(fileOf(r.thumb_url)));
     expect(thumb.width).toBe(320);
     expect(pushes).toEqual([
-      { msgId: PushMsgId.RESULT_ADDED, data: { sn_id: SN, sort_id: sortId, id: r.id, type: 10, url: r.url, thumb_url: r.thumb_url } },
+      { msgId: PushMsgId.RESULT_ADDED, data: { sn_id: SN, sort_id: sortId, id: r.id, type: 10, url: unsignedMediaUrl(r.url), thumb_url: unsignedMediaUrl(r.thumb_url) } },
     ]);
     const served = await server.app.inject({ method: 'GET', url: r.url });
     expect(served.statusCode).toBe(200);
+    expect((await server.app.inject({ method: 'GET', url: unsignedMediaUrl(r.url) })).statusCode).toBe(401);
     const sortie = await server.db.selectFrom('sorties').select('count').where('id', '=', sortId).executeTakeFirstOrThrow();
     expect(Number(sortie.count)).toBe(1);
     // The same media_id again: complete at once, never a second result.
@@ -174,7 +178,7 @@ describe('device media upload', () => {
     expect((await post(meta)).json()).toEqual({ offset: q, complete: false });
     expect((await patch(meta.media_id, q, file.subarray(q))).json()).toEqual({ offset: file.length, complete: true });
     const [r] = await resultsOf(meta.media_id);
-    expect((await server.app.inject({ method: 'GET', url: r!.url })).rawPayload).toEqual(file);
+    expect((await server.app.inject({ method: 'GET', url: (await mediaLinks(server.db)).media(r!.url) })).rawPayload).toEqual(file);
   });
 
   it.skipIf(!findFfmpeg())('uploads an MP4 video: type 20, a thumbnail frame from ffmpeg', async () => {
