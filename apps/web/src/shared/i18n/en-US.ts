@@ -188,6 +188,9 @@ export const enUS: Catalog = {
     httpError: 'Request failed (HTTP {status})',
     badResponse: 'The server returned an unreadable response',
   },
+  push: {
+    sessionEnded: 'Your session has ended; please sign in again',
+  },
   map: {
     flight: {
       route: 'Route',
@@ -273,6 +276,7 @@ export const enUS: Catalog = {
     },
     flight: {
       takeControlFirst: 'Take control first (button above) to command this device',
+      refused: 'Command not completed: {text}',
       takeoff: 'Takeoff',
       land: 'Land',
       returnHome: 'Return',

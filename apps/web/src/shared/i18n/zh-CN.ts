@@ -190,6 +190,9 @@ export const zhCN = {
     httpError: '请求失败（HTTP {status}）',
     badResponse: '服务器返回了无法识别的数据',
   },
+  push: {
+    sessionEnded: '您的登录已失效，请重新登录',
+  },
   map: {
     flight: {
       route: '航线',
@@ -275,6 +278,7 @@ export const zhCN = {
     },
     flight: {
       takeControlFirst: '请先点击上方“获取控制权”再操作该设备',
+      refused: '指令未完成：{text}',
       takeoff: '一键起飞',
       land: '一键降落',
       returnHome: '返航',

@@ -47,19 +47,32 @@ export function backoffDelay(attempt: number, random: () => number = Math.random
 }
 
 /**
- * The text of a failed (2002) control reply, SPEC 8: 473 names the process command that failed; 401
- * navigation (cmd_type 8) with a non-zero reason is looked up by reason (CommandReason); else the server msg.
+ * The text of a failed (2002) control reply, SPEC 8. The server's msg comes first: it is in the socket's
+ * language (message 100) and names the precise reason (CommandReason, the device's refusal, a failed
+ * pre-flight item). A 473 text always names the process command that failed ("Pause failed: ..."). Without
+ * a server msg: 401 navigation (cmd_type 8) with a non-zero reason is looked up by reason (CommandReason),
+ * a 473 by its control_cmd, anything else is the code's text.
  */
 export function pushFailureText(msgId: number, data: unknown, serverMsg: string, lang: Lang): string {
   const d = (data ?? {}) as { control_cmd?: unknown; cmd_type?: unknown; reason?: unknown };
-  if (msgId === PushMsgId.PROCESS_CONTROL) return processControlFailedText(d.control_cmd, lang) ?? serverMsg;
+  const msg = serverMsg.trim();
+  if (msgId === PushMsgId.PROCESS_CONTROL) {
+    const head = processControlFailedText(d.control_cmd, lang);
+    if (!head) return msg || codeText(ResultCode.PUSH_FAILED, lang);
+    if (!msg || msg === head) return head;
+    return msg.startsWith(head) ? msg : `${head}${lang === 'zh' ? '：' : ': '}${msg}`;
+  }
+  if (msg) return msg;
   if (msgId === PushMsgId.CONTROL && Number(d.cmd_type) === 8 && typeof d.reason === 'number' && d.reason !== 0) {
     return commandReasonText(d.reason, lang);
   }
-  return serverMsg;
+  return codeText(ResultCode.PUSH_FAILED, lang);
 }
 
 type WebSocketCtor = new (url: string) => WebSocket;
+
+/** The close reason of a socket whose session the server ended (it sends 46010 just before). */
+export const SESSION_ENDED_REASON = 'session ended';
 
 export interface PushClientOptions {
   url: string;
@@ -72,6 +85,13 @@ export interface PushClientOptions {
   onFailure?: FailureHandler;
   /** How failures are shown to the user. */
   showError?: (text: string) => void;
+  /**
+   * The server ended the session (46010, a close with SESSION_ENDED_REASON, or 40263 to user verification):
+   * the client has closed for good. `serverMsg` is the server's text in the user's language, or ''.
+   */
+  onSessionEnded?: (serverMsg: string) => void;
+  /** User verification was refused for good (40100: no push function): the client has closed. */
+  onRefused?: (message: PushMessage) => void;
   heartbeatMs?: number;
   backoff?: Backoff;
   random?: () => number;
@@ -79,28 +99,50 @@ export interface PushClientOptions {
   WebSocketImpl?: WebSocketCtor | undefined;
 }
 
+const isSuccess = (code: number | undefined): boolean => code === undefined || code === ResultCode.OK || code === ResultCode.OK_CREATED;
+
 /**
  * The push connection (SPEC sections 4, 7, 8): user verification (100) on open, heartbeat (101) at once
- * and then every PUSH_HEARTBEAT_MS, equipment verification (200), replies dispatched by msg_id, failures
- * shown and broadcast, reconnect with backoff after an unexpected close for as long as it is alive.
+ * and then every PUSH_HEARTBEAT_MS, replies dispatched by msg_id, failures shown and broadcast, reconnect
+ * with backoff after an unexpected close for as long as it is alive.
+ *
+ * The server answers every frame but 100 and 101 with LOGIN_EXPIRED until 100 succeeds, so nothing else
+ * goes out before the 2000 to 100: the subscriptions (200 of the watched devices, 210 of the fleet) are
+ * kept here and sent once each connection is verified, and any other frame sent meanwhile waits for it.
+ * The heartbeat follows 100 at once: the server handles a socket's frames in order.
+ *
+ * A session that ended (46010, or 40263 to 100) and a user without the push function (40100 to 100) stop
+ * the client instead of reconnecting: a new socket would be refused the same way.
  */
 export class PushClient {
-  /** Created on demand and alive until closed (manually, or by a 46010 reply to the heartbeat). */
+  /** Created on demand and alive until closed (manually, by the end of the session, or refused). */
   alive = false;
   private ws: WebSocket | null = null;
+  /** The current socket passed user verification (100 answered 2000). */
+  private verified = false;
+  /** Frames sent on the current socket before it was verified, in order. */
+  private waiting: { msgId: number; data: Record<string, unknown> }[] = [];
   private heartbeat: ReturnType<typeof setInterval> | null = null;
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Reconnect attempts since the last verified connection (a socket that opens but is refused counts). */
   private attempt = 0;
   private readonly handlers = new Map<number, Set<PushHandler>>();
   private readonly failureHandlers = new Set<FailureHandler>();
-  /** Devices verified on this connection; verified again after a reconnect. */
+  /** Devices watched (200); verified again on every verified connection. */
   private readonly equipment = new Set<string>();
+  /** Fleet updates asked for (210 on); asked for again on every verified connection. */
+  private fleet = false;
   private lastState: SocketState = SocketState.CLOSED;
 
   constructor(private readonly opts: PushClientOptions) {}
 
   get state(): SocketState {
     return this.lastState;
+  }
+
+  /** The current socket passed user verification: frames go out at once. */
+  get isVerified(): boolean {
+    return this.verified;
   }
 
   /** Opens the connection. Throws a PushError when the browser has no WebSocket. */
@@ -118,12 +160,13 @@ export class PushClient {
 
   private open(Impl: WebSocketCtor): void {
     this.clearReconnect();
+    this.verified = false;
+    this.waiting = [];
     const ws = new Impl(this.opts.url);
     this.ws = ws;
     this.report(SocketState.CONNECTING);
     ws.onopen = () => {
       if (this.ws !== ws) return;
-      this.attempt = 0;
       this.report(SocketState.OPEN);
       void this.afterOpen(ws);
     };
@@ -133,12 +176,17 @@ export class PushClient {
     ws.onerror = () => {
       /* a close event follows */
     };
-    ws.onclose = () => {
+    ws.onclose = (ev: CloseEvent) => {
       if (this.ws !== ws) return;
       this.ws = null;
+      this.verified = false;
+      this.waiting = [];
       this.stopHeartbeat();
       this.report(SocketState.CLOSED);
-      if (this.alive) this.scheduleReconnect(Impl);
+      if (!this.alive) return;
+      // The 46010 before such a close may have been lost; the close alone says the same.
+      if (ev?.reason === SESSION_ENDED_REASON) this.sessionEnded('');
+      else this.scheduleReconnect(Impl);
     };
   }
 
@@ -153,21 +201,30 @@ export class PushClient {
       return;
     }
     if (this.ws !== ws || ws.readyState !== SocketState.OPEN) return;
-    this.send(PushMsgId.USER_VERIFY, {
+    this.write(ws, PushMsgId.USER_VERIFY, {
       token,
       app_ids: APP_IDS,
       app_code: APP_CODE,
       licence,
       os_language: this.opts.lang(),
     });
-    for (const sn of this.equipment) this.sendEquipment(sn);
     this.startHeartbeat();
+  }
+
+  /** 100 answered 2000: the subscriptions, then the frames that waited, in the order they were sent. */
+  private onVerified(ws: WebSocket): void {
+    this.verified = true;
+    this.attempt = 0;
+    for (const sn of this.equipment) this.sendEquipment(sn);
+    if (this.fleet) this.write(ws, PushMsgId.FLEET_SUBSCRIBE, { on: true });
+    for (const frame of this.waiting.splice(0)) this.write(ws, frame.msgId, frame.data);
   }
 
   private startHeartbeat(): void {
     this.stopHeartbeat();
     const beat = () => {
-      if (this.ws?.readyState === SocketState.OPEN) this.send(PushMsgId.HEARTBEAT, {});
+      const ws = this.ws;
+      if (ws?.readyState === SocketState.OPEN) this.write(ws, PushMsgId.HEARTBEAT, {});
     };
     beat();
     this.heartbeat = setInterval(beat, this.opts.heartbeatMs ?? PUSH_HEARTBEAT_MS);
@@ -192,23 +249,48 @@ export class PushClient {
     this.reconnectTimer = null;
   }
 
-  /** Sends one envelope; throws "the connection has been closed" when not open. */
-  send(msgId: number, data: Record<string, unknown>): void {
-    const ws = this.ws;
-    if (!ws || ws.readyState !== SocketState.OPEN) throw new PushError('closed', this.opts.lang());
+  private write(ws: WebSocket, msgId: number, data: Record<string, unknown>): void {
     const envelope: PushEnvelope = { msg_id: msgId, tms: Date.now(), version: 0, data };
     ws.send(JSON.stringify(envelope));
   }
 
-  /** Equipment verification (200) for one device; repeated automatically after a reconnect. */
+  /**
+   * Sends one envelope; throws "the connection has been closed" when not open. Before the socket is
+   * verified the frame waits and goes out right after the 2000 to 100 (a 210 is only remembered: the
+   * fleet subscription is sent then anyway).
+   */
+  send(msgId: number, data: Record<string, unknown>): void {
+    // The fleet subscription outlives the socket: whatever the screen last asked for is asked again.
+    if (msgId === PushMsgId.FLEET_SUBSCRIBE) this.fleet = data.on === true;
+    const ws = this.ws;
+    if (!ws || ws.readyState !== SocketState.OPEN) throw new PushError('closed', this.opts.lang());
+    if (this.verified || msgId === PushMsgId.USER_VERIFY || msgId === PushMsgId.HEARTBEAT) this.write(ws, msgId, data);
+    else if (msgId !== PushMsgId.FLEET_SUBSCRIBE) this.waiting.push({ msgId, data });
+  }
+
+  /** Fleet updates (210) on or off, on this connection and on every later one; never throws. */
+  subscribeFleet(on: boolean): void {
+    this.fleet = on;
+    const ws = this.ws;
+    if (this.verified && ws?.readyState === SocketState.OPEN) this.write(ws, PushMsgId.FLEET_SUBSCRIBE, { on });
+  }
+
+  /**
+   * Equipment verification (200) for one device: sent now when the socket is verified, else once it is;
+   * repeated on every later verified connection. Throws "the connection has been closed" when not open.
+   */
   verifyEquipment(snId: string): void {
-    this.sendEquipment(snId);
+    const ws = this.ws;
+    if (!ws || ws.readyState !== SocketState.OPEN) throw new PushError('closed', this.opts.lang());
     this.equipment.add(snId);
+    if (this.verified) this.sendEquipment(snId);
   }
 
   private sendEquipment(snId: string): void {
+    const ws = this.ws;
+    if (!ws) return;
     const token = this.opts.token();
-    this.send(PushMsgId.EQUIPMENT_VERIFY, {
+    this.write(ws, PushMsgId.EQUIPMENT_VERIFY, {
       token,
       sn_id: snId,
       pmd: signPmd({ token, pmdValue: snId }),
@@ -242,18 +324,38 @@ export class PushClient {
       return;
     }
     const code = msg.code;
+    const ws = this.ws;
+    if (msg.msg_id === PushMsgId.USER_VERIFY && ws) {
+      if (isSuccess(code)) {
+        this.onVerified(ws);
+      } else if (code === ResultCode.LOGIN_EXPIRED) {
+        return this.sessionEnded(msg.msg ?? '');
+      } else if (code === ResultCode.NO_PERMISSION) {
+        return this.refused(msg);
+      } else {
+        // Anything else may pass (a database outage, keys being replaced): a new socket, after the backoff.
+        this.fail(msg);
+        if (this.ws === ws) ws.close();
+        return;
+      }
+    }
     // Server-initiated envelopes carry no code: they are data like a successful reply.
-    if (code === undefined || code === ResultCode.OK || code === ResultCode.OK_CREATED) {
+    if (isSuccess(code)) {
       this.handlers.get(msg.msg_id)?.forEach((h) => h(msg.data, msg));
       return;
     }
-    if (msg.msg_id === PushMsgId.HEARTBEAT) {
-      if (code === ResultCode.PUSH_NOT_ALIVE) this.close();
-      return;
-    }
+    if (code === ResultCode.PUSH_NOT_ALIVE) return this.sessionEnded(msg.msg ?? '');
+    // Other heartbeat failures (an answer before verification) say nothing the next heartbeat would not.
+    if (msg.msg_id === PushMsgId.HEARTBEAT) return;
+    this.fail(msg);
+  }
+
+  /** Shows a failure (44020 quietly), calls the failure handler and broadcasts it. */
+  private fail(msg: PushMessage): void {
+    const code = msg.code ?? ResultCode.SERVER_ERROR;
     const lang = this.opts.lang();
     if (code === ResultCode.PUSH_FAILED && (msg.msg_id === PushMsgId.PROCESS_CONTROL || msg.msg_id === PushMsgId.CONTROL)) {
-      this.showError(pushFailureText(msg.msg_id, msg.data, msg.msg || codeText(code, lang), lang));
+      this.showError(pushFailureText(msg.msg_id, msg.data, msg.msg || '', lang));
     } else if (code !== ResultCode.OK_QUIET) {
       this.showError(msg.msg || codeText(code, lang));
     }
@@ -261,20 +363,38 @@ export class PushClient {
     this.failureHandlers.forEach((h) => h(msg));
   }
 
+  /** The session is over: closed for good, then the caller is told (it signs the user out). */
+  private sessionEnded(serverMsg: string): void {
+    if (!this.alive) return;
+    this.close();
+    this.opts.onSessionEnded?.(serverMsg);
+  }
+
+  /** This user may not have a push connection: closed for good, the refusal shown once. */
+  private refused(msg: PushMessage): void {
+    if (!this.alive) return;
+    this.close();
+    this.showError(msg.msg || codeText(msg.code ?? ResultCode.NO_PERMISSION, this.opts.lang()));
+    this.opts.onRefused?.(msg);
+  }
+
   private showError(text: string): void {
     this.opts.showError?.(text);
   }
 
-  /** Closes on purpose: not alive, no reconnect, timers, handlers and verified devices cleared. */
+  /** Closes on purpose: not alive, no reconnect, timers, handlers and subscriptions cleared. */
   close(): void {
     this.alive = false;
     this.clearReconnect();
     this.stopHeartbeat();
     const ws = this.ws;
     this.ws = null;
+    this.verified = false;
+    this.waiting = [];
     this.handlers.clear();
     this.failureHandlers.clear();
     this.equipment.clear();
+    this.fleet = false;
     if (ws) {
       ws.onopen = ws.onmessage = ws.onerror = ws.onclose = null;
       if (ws.readyState === SocketState.CONNECTING || ws.readyState === SocketState.OPEN) {

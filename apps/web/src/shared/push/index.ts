@@ -13,12 +13,13 @@ import {
   type User,
 } from '@nest/contracts';
 import { getToken } from '../cookie';
-import { getLang } from '../i18n';
+import { getLang, t } from '../i18n';
 import { notify } from '../notify';
 import { publicKeys } from '../request/keys';
+import { endSession } from '../session';
 import { PushClient, PushError, type FailureHandler, type PushHandler } from './client';
 
-export { PushClient, PushError, backoffDelay, pushFailureText } from './client';
+export { PushClient, PushError, SESSION_ENDED_REASON, backoffDelay, pushFailureText } from './client';
 export type { PushHandler, FailureHandler, PushMessage } from './client';
 
 declare global {
@@ -51,6 +52,11 @@ const stateListeners = new Set<() => void>();
 /** Handlers registered by screens; attached to every (re)created connection until login clears them. */
 const handlers = new Map<number, Set<PushHandler>>();
 const failureHandlers = new Set<FailureHandler>();
+/**
+ * The token whose user verification was refused for want of the push function (40100): no connection is
+ * made again for it (every navigation would otherwise try, and show the refusal, once more).
+ */
+let refusedToken: string | null = null;
 
 function setState(next: SocketState) {
   state = next;
@@ -64,6 +70,7 @@ export const getPushState = (): SocketState => state;
 export function ensurePush(user: User | null): PushClient | null {
   if (!pushAllowed(user)) return null;
   if (client?.alive) return client;
+  if (refusedToken !== null && refusedToken === getToken()) return null;
   const next = new PushClient({
     url: pushUrl(),
     token: getToken,
@@ -73,6 +80,14 @@ export function ensurePush(user: User | null): PushClient | null {
       if (client === next) setState(s);
     },
     showError: (text) => notify().error(text),
+    onSessionEnded: (serverMsg) => {
+      if (client === next) sessionEnded(serverMsg);
+    },
+    onRefused: () => {
+      if (client !== next) return;
+      refusedToken = getToken();
+      closePush(false);
+    },
   });
   for (const [msgId, set] of handlers) for (const h of set) next.on(msgId, h);
   for (const h of failureHandlers) next.onFailure(h);
@@ -86,6 +101,21 @@ export function ensurePush(user: User | null): PushClient | null {
     return null;
   }
   return next;
+}
+
+/**
+ * The server ended the session (signed out elsewhere, user deleted or disabled, password changed, validity
+ * over, push function taken away): the user is told why, in the server's words when it gave them, and
+ * taken to sign-in, which clears the token and the push handlers.
+ */
+function sessionEnded(serverMsg: string): void {
+  closePush(false);
+  notify().alert('warning', {
+    title: t('common.notice'),
+    content: serverMsg || t('push.sessionEnded'),
+    okText: t('common.ok'),
+  });
+  endSession();
 }
 
 /** Closes the connection; `clearHandlers` also forgets what screens registered (entering login). */

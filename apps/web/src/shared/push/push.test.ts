@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   APP_CODE,
   APP_IDS,
+  CODE_TEXT,
   EQUIPMENT_VERIFY_SOR,
   EQUIPMENT_VERIFY_VST,
   PUSH_HEARTBEAT_MS,
@@ -12,7 +13,7 @@ import {
   signPmd,
   type PushEnvelope,
 } from '@nest/contracts';
-import { PushClient, PushError, backoffDelay, type PushClientOptions } from './client';
+import { PushClient, PushError, SESSION_ENDED_REASON, backoffDelay, type PushClientOptions } from './client';
 import { pushAllowed } from './index';
 
 /** A scriptable stand-in for the browser WebSocket. */
@@ -53,6 +54,8 @@ class FakeWebSocket {
 }
 
 const last = () => FakeWebSocket.instances[FakeWebSocket.instances.length - 1]!;
+/** The server's answer to user verification (100). */
+const verified = (ws: FakeWebSocket = last()) => ws.serverSend({ code: 2000, msg: '', msg_id: PushMsgId.USER_VERIFY, data: { u_id: 'u1' } });
 const flush = async () => {
   for (let i = 0; i < 5; i++) await Promise.resolve();
 };
@@ -126,6 +129,7 @@ describe('push client', () => {
     client.connect();
     last().serverOpen();
     await flush();
+    verified();
     client.verifyEquipment('SN001');
     const msg = last().sent.find((m) => m.msg_id === PushMsgId.EQUIPMENT_VERIFY)!;
     expect(msg.data).toEqual({
@@ -196,13 +200,18 @@ describe('push client', () => {
     expect(failures).toEqual([]);
   });
 
-  it('shows the process-control texts for 2002 on 473 by control_cmd', () => {
+  it('shows 2002 on 473 naming the process command that failed, with the server reason', () => {
     const { client, errors, failures } = makeClient();
     client.connect();
     last().serverOpen();
-    for (const cmd of [1, 2, 3]) last().serverSend({ code: 2002, msg: 'x', msg_id: 473, data: { control_cmd: cmd } });
+    for (const cmd of [1, 2, 3]) last().serverSend({ code: 2002, msg: '', msg_id: 473, data: { control_cmd: cmd } });
     expect(errors).toEqual([PROCESS_CONTROL_FAILED_TEXT[1].en, PROCESS_CONTROL_FAILED_TEXT[2].en, PROCESS_CONTROL_FAILED_TEXT[3].en]);
-    expect(failures).toHaveLength(3);
+    // The server's msg already names the command ("Pause failed: ..."), or is the reason alone.
+    const pause = PROCESS_CONTROL_FAILED_TEXT[1].en;
+    last().serverSend({ code: 2002, msg: `${pause}: Take control of this device first`, msg_id: 473, data: { control_cmd: 1 } });
+    last().serverSend({ code: 2002, msg: 'Take control of this device first', msg_id: 473, data: { control_cmd: 1 } });
+    expect(errors.slice(3)).toEqual([`${pause}: Take control of this device first`, `${pause}: Take control of this device first`]);
+    expect(failures).toHaveLength(5);
   });
 
   it('shows other failures (not 44020), calls the failure handler and broadcasts', () => {
@@ -235,10 +244,11 @@ describe('push client', () => {
       expect(states[states.length - 1]).toBe(SocketState.CONNECTING);
     }
     expect(client.alive).toBe(true);
-    // A successful open resets the backoff and verifies again, including devices verified before.
+    // A verified connection resets the backoff.
     last().serverOpen();
     await flush();
     expect(last().ids()).toEqual([100, 101]);
+    verified();
     last().serverClose();
     vi.advanceTimersByTime(1000);
     expect(last().readyState).toBe(SocketState.CONNECTING);
@@ -249,12 +259,15 @@ describe('push client', () => {
     client.connect();
     last().serverOpen();
     await flush();
+    verified();
     client.verifyEquipment('SN9');
     last().serverClose();
     vi.advanceTimersByTime(1000);
     last().serverOpen();
     await flush();
-    expect(last().ids()).toEqual([100, 200, 101]);
+    expect(last().ids()).toEqual([100, 101]);
+    verified();
+    expect(last().ids()).toEqual([100, 101, 200]);
   });
 
   it('does not reconnect after close(), and close() clears handlers', async () => {
@@ -269,6 +282,133 @@ describe('push client', () => {
     vi.advanceTimersByTime(60_000);
     expect(FakeWebSocket.instances).toHaveLength(1);
     expect(got).toEqual([]);
+  });
+
+  it('holds every frame but 100 and 101 until the 2000 to 100, then subscriptions first and the rest in order', async () => {
+    const { client } = makeClient();
+    client.connect();
+    const ws = last();
+    ws.serverOpen();
+    // The screens act as soon as the socket is open, before the licence is even sealed.
+    client.verifyEquipment('SN1');
+    client.send(PushMsgId.FLEET_SUBSCRIBE, { on: true });
+    client.send(PushMsgId.CONTROL, { sn_id: 'SN1', cmd_id: 'c1', cmd_type: 2 });
+    await flush();
+    expect(ws.ids()).toEqual([100, 101]);
+    expect(client.isVerified).toBe(false);
+    verified(ws);
+    expect(client.isVerified).toBe(true);
+    expect(ws.ids()).toEqual([100, 101, 200, 210, 401]);
+    expect(ws.sent[3]!.data).toEqual({ on: true });
+    // Once verified, frames go out at once.
+    client.send(PushMsgId.CONTROL, { sn_id: 'SN1', cmd_id: 'c2', cmd_type: 3 });
+    expect(ws.ids()).toEqual([100, 101, 200, 210, 401, 401]);
+  });
+
+  it('re-sends the fleet subscription after a reconnect only while it is on', async () => {
+    const { client } = makeClient();
+    client.connect();
+    last().serverOpen();
+    await flush();
+    verified();
+    client.subscribeFleet(true);
+    expect(last().ids()).toEqual([100, 101, 210]);
+    last().serverClose();
+    vi.advanceTimersByTime(1000);
+    last().serverOpen();
+    await flush();
+    verified();
+    expect(last().ids()).toEqual([100, 101, 210]);
+    // Leaving the screen while the socket is down: not asked for on the next connection.
+    last().serverClose();
+    expect(() => client.send(PushMsgId.FLEET_SUBSCRIBE, { on: false })).toThrow(PushError);
+    vi.advanceTimersByTime(1000);
+    last().serverOpen();
+    await flush();
+    verified();
+    expect(last().ids()).toEqual([100, 101]);
+  });
+
+  it('a verification refused for a passing reason closes the socket and backs off until one is verified', async () => {
+    const { client, errors } = makeClient();
+    client.connect();
+    for (const delay of [1000, 2000, 4000]) {
+      last().serverOpen();
+      await flush();
+      const before = FakeWebSocket.instances.length;
+      last().serverSend({ code: 50000, msg: 'database unavailable', msg_id: PushMsgId.USER_VERIFY, data: null });
+      expect(last().closedWith).toBeUndefined();
+      expect(last().readyState).toBe(SocketState.CLOSED);
+      last().serverClose();
+      vi.advanceTimersByTime(delay - 1);
+      expect(FakeWebSocket.instances.length).toBe(before);
+      vi.advanceTimersByTime(1);
+      expect(FakeWebSocket.instances.length).toBe(before + 1);
+    }
+    expect(errors).toEqual(['database unavailable', 'database unavailable', 'database unavailable']);
+    expect(client.alive).toBe(true);
+  });
+
+  it('46010 to any message ends the session: closed for good, the server msg handed on, nothing shown', async () => {
+    const ended: string[] = [];
+    const { client, errors, states } = makeClient({ onSessionEnded: (m) => ended.push(m) });
+    client.connect();
+    last().serverOpen();
+    await flush();
+    verified();
+    last().serverSend({ code: 46010, msg: 'You signed out on another device', msg_id: PushMsgId.HEARTBEAT, data: null });
+    expect(ended).toEqual(['You signed out on another device']);
+    expect(client.alive).toBe(false);
+    expect(states[states.length - 1]).toBe(SocketState.CLOSED);
+    expect(errors).toEqual([]);
+    vi.advanceTimersByTime(120_000);
+    expect(FakeWebSocket.instances).toHaveLength(1);
+  });
+
+  it('a close for "session ended" without its 46010 ends the session too', async () => {
+    const ended: string[] = [];
+    const { client } = makeClient({ onSessionEnded: (m) => ended.push(m) });
+    client.connect();
+    last().serverOpen();
+    await flush();
+    verified();
+    const ws = last();
+    ws.readyState = SocketState.CLOSED;
+    ws.onclose?.(new CloseEvent('close', { code: 1000, reason: SESSION_ENDED_REASON }));
+    expect(ended).toEqual(['']);
+    expect(client.alive).toBe(false);
+    vi.advanceTimersByTime(120_000);
+    expect(FakeWebSocket.instances).toHaveLength(1);
+  });
+
+  it('40263 to user verification ends the session instead of reconnecting', async () => {
+    const ended: string[] = [];
+    const { client, errors } = makeClient({ onSessionEnded: (m) => ended.push(m) });
+    client.connect();
+    last().serverOpen();
+    await flush();
+    last().serverSend({ code: 40263, msg: '', msg_id: PushMsgId.USER_VERIFY, data: null });
+    expect(ended).toEqual(['']);
+    expect(client.alive).toBe(false);
+    expect(errors).toEqual([]);
+    vi.advanceTimersByTime(120_000);
+    expect(FakeWebSocket.instances).toHaveLength(1);
+  });
+
+  it('40100 to user verification: the refusal is shown once and the client stops', async () => {
+    const refused: unknown[] = [];
+    const ended: string[] = [];
+    const { client, errors } = makeClient({ onRefused: (m) => refused.push(m.code), onSessionEnded: (m) => ended.push(m) });
+    client.connect();
+    last().serverOpen();
+    await flush();
+    last().serverSend({ code: 40100, msg: '', msg_id: PushMsgId.USER_VERIFY, data: null });
+    expect(refused).toEqual([40100]);
+    expect(ended).toEqual([]);
+    expect(errors).toEqual([CODE_TEXT[40100]!.en]);
+    expect(client.alive).toBe(false);
+    vi.advanceTimersByTime(120_000);
+    expect(FakeWebSocket.instances).toHaveLength(1);
   });
 
   it('backoff jitter stays within half to full of the ceiling', () => {
