@@ -23,6 +23,14 @@ export const TEXTS = {
   'push.frame.malformed': { zh: '推送消息格式不正确', en: 'The push message is malformed' },
   'push.msg.unknown': { zh: '未知的消息类型 {msg_id}', en: 'Unknown message type {msg_id}' },
   'push.licence.invalid': { zh: '授权校验失败', en: 'The licence is invalid' },
+  'push.session.ended': {
+    zh: '登录已失效（已退出、账号或权限已变更），请重新登录',
+    en: 'Your session has ended (signed out, or the account or its permissions changed); please sign in again',
+  },
+  'push.verify.timeout': {
+    zh: '连接未在规定时间内完成用户校验，已断开',
+    en: 'The connection did not verify its user in time and was closed',
+  },
   'devices.connect.busy': {
     zh: '设备已被 {nick} 连接，请稍后再试',
     en: 'The device is connected by {nick}; please try again later',

@@ -2,7 +2,7 @@ import { PREFLIGHT, Reason, ResultCode, type TelemetryData } from '@nest/contrac
 import { describe, expect, it } from 'vitest';
 import { buildCommand, navigationOf } from './commands.js';
 import { nestDroneTelemetry } from './fixtures.js';
-import { firstFailure, holdAllows, inAir, preflight, processRunning, type CheckFacts } from './checks.js';
+import { controlRefusal, firstFailure, holdAllows, inAir, preflight, processRunning, type CheckFacts } from './checks.js';
 import { answerOf, detailOf, deviceRefusal, refused, verdictOfRow } from './reply.js';
 import { tookEffect } from './runtime.js';
 
@@ -14,7 +14,7 @@ const telemetry = nestDroneTelemetry;
 const facts = (over: Partial<CheckFacts> = {}): CheckFacts => ({
   enabled: true,
   online: true,
-  holder: null,
+  holder: { u_id: 'u1', nick: 'me' },
   state: null,
   telemetry: telemetry(),
   ...over,
@@ -66,6 +66,16 @@ describe('pre-flight checks', () => {
     expect(holdAllows(task, null)).toBe(true);
     expect(holdAllows(task, { u_id: 'system', nick: 'x' })).toBe(false);
     expect(firstFailure(preflight(console_, facts({ holder: { u_id: 'u2', nick: 'B' } })))).toBe(Reason.HELD);
+  });
+
+  it('control: a person flies only while holding the device; a system actor only while nobody does', () => {
+    expect(controlRefusal(console_, { u_id: 'u1', nick: 'me' })).toBeNull();
+    expect(controlRefusal(console_, null)).toBe(Reason.NOT_HOLDING);
+    expect(controlRefusal(console_, { u_id: 'u2', nick: 'B' })).toBe(Reason.HELD);
+    expect(controlRefusal(task, null)).toBeNull();
+    expect(controlRefusal(task, { u_id: 'u2', nick: 'B' })).toBe(Reason.HELD);
+    expect(firstFailure(preflight(console_, facts({ holder: null })))).toBe(Reason.NOT_HOLDING);
+    expect(preflight(task, facts({ holder: null })).find((c) => c.item === 'control')).toMatchObject({ ok: true });
   });
 
   it('a running or paused flow, or an unfinished mission, is a process', () => {

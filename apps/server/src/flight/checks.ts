@@ -22,10 +22,22 @@ const item = (name: PreflightItemValue, ok: boolean, reason: number, value: numb
 /**
  * The hold rule: nobody holds the device, or the actor does. System actors (timed tasks, the demo
  * launcher) never fly a device a person holds, whoever it is: the person is working with it.
+ * (Maintenance operations use this rule; flight commands use `controlRefusal`.)
  */
 export function holdAllows(actor: Pick<Actor, 'u_id' | 'source'>, holder: CheckFacts['holder']): boolean {
   if (!holder) return true;
   return actor.source === 'console' && holder.u_id === actor.u_id;
+}
+
+/**
+ * The control rule of flight commands: a person flies a device only while holding its control connection
+ * (taken with /device/connect: the lock that tells everyone else who is flying); a system actor only while
+ * no person holds it. Answers the CommandReason refusing the actor, or null.
+ */
+export function controlRefusal(actor: Pick<Actor, 'u_id' | 'source'>, holder: CheckFacts['holder']): number | null {
+  if (actor.source !== 'console') return holder ? Reason.HELD : null;
+  if (!holder) return Reason.NOT_HOLDING;
+  return holder.u_id === actor.u_id ? null : Reason.HELD;
 }
 
 /** A flow running or paused, or a mission not finished: the device is busy with a process. */
@@ -54,7 +66,7 @@ export function preflight(actor: Pick<Actor, 'u_id' | 'source'>, f: CheckFacts):
   const checks: PreflightCheck[] = [
     item('enabled', f.enabled, Reason.DISABLED),
     item('online', f.online, Reason.OFFLINE),
-    item('control', holdAllows(actor, f.holder), Reason.HELD, f.holder?.nick ?? null),
+    item('control', controlRefusal(actor, f.holder) === null, controlRefusal(actor, f.holder) ?? Reason.HELD, f.holder?.nick ?? null),
     item('idle', !processRunning(f.state), Reason.BUSY),
   ];
   const battery = drone?.battery.percent ?? null;

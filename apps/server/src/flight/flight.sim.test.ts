@@ -5,7 +5,7 @@
  * (`timeScale`, FleetOptions of apps/simulator) in calm weather, and the tests side by side: each flies
  * its own nest and watches it on its own socket.
  */
-import { DEVICE_PUSH_FUNCTION, FlightMethod, PushMsgId, Reason, ResultCode, type PushReply } from '@nest/contracts';
+import { DEVICE_CONTROL_FUNCTION, DEVICE_PUSH_FUNCTION, FlightMethod, PushMsgId, Reason, ResultCode, type PushReply } from '@nest/contracts';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
@@ -64,7 +64,7 @@ beforeAll(async () => {
   routeN2 = await addLongRoute('FS-N2');
   await addRoute('FS-N3');
   routeN4 = await addLongRoute('FS-N4');
-  op = await userClient(server, { nick: 'Pilot', funList: [DEVICE_PUSH_FUNCTION] });
+  op = await userClient(server, { nick: 'Pilot', funList: [DEVICE_PUSH_FUNCTION, DEVICE_CONTROL_FUNCTION] });
   base = await listen(server);
 });
 afterAll(async () => {
@@ -78,6 +78,8 @@ async function watching(sn: string): Promise<PushSocket> {
   sockets.push(s);
   expect((await s.verifyUser(op)).code).toBe(ResultCode.OK);
   expect((await s.verifyDevice(op, sn)).code).toBe(ResultCode.OK);
+  // Flight commands need the device's control connection.
+  expect((await op.call('deviceConnect', { sn_id: sn })).body.code).toBe(ResultCode.OK);
   return s;
 }
 

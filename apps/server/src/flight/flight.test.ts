@@ -6,7 +6,7 @@
  */
 import { DEVICE_PUSH_FUNCTION, FlightMethod, MIN_TELEMETRY_HZ, PushMsgId, Reason, ResultCode, topicOf, type LinkEnvelope, type TelemetryData } from '@nest/contracts';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
 import { PushSocket, RawDevice, WAIT_LIMIT_MS, envelope, listen, live, registerDevice, until, clockPast } from '../../test/live.js';
 import { nestDroneTelemetry } from './fixtures.js';
@@ -185,13 +185,23 @@ afterAll(async () => {
   await server?.close();
 });
 
+/**
+ * A socket of `c` watching a device whose control connection `c` takes (flight commands need it), unless
+ * someone else holds it (the refusal is then what the test looks at).
+ */
 async function watching(c: TestClient, sn: string): Promise<PushSocket> {
   const s = await PushSocket.open(base);
   sockets.push(s);
   expect((await s.verifyUser(c)).code).toBe(ResultCode.OK);
   expect((await s.verifyDevice(c, sn)).code).toBe(ResultCode.OK);
+  expect([ResultCode.OK, ResultCode.DEVICE_BUSY]).toContain((await c.call('deviceConnect', { sn_id: sn })).body.code);
   return s;
 }
+
+// Every test starts with nobody holding a device.
+afterEach(async () => {
+  for (const sn of ['FO-N1', 'FO-N2', 'FO-N3']) for (const u of [opA, opB]) await live(server).status.release(sn, u.account.u_id);
+});
 
 /** Sends a push command and waits for its reply (which may come only after the link's timeouts). */
 async function command(s: PushSocket, msgId: number, data: Record<string, unknown>) {
@@ -460,6 +470,12 @@ describe('virtual stick', () => {
       const logged = await server.db.selectFrom('command_log').select('cmd_type').where('cmd_type', '=', 5).execute();
       expect(logged).toHaveLength(0);
 
+      // Control given back: frames are refused (take control first); someone else holding it: reason 2.
+      expect((await opA.call('deviceConnect', { sn_id: 'FO-N1', action: 'release' })).body.code).toBe(ResultCode.OK);
+      expect(await command(s, PushMsgId.CONTROL, { sn_id: 'FO-N1', cmd_type: 5, sticks })).toMatchObject({
+        code: ResultCode.PUSH_FAILED,
+        data: { reason: Reason.NOT_HOLDING },
+      });
       await live(server).status.connect('FO-N1', { u_id: opB.account.u_id, nick: 'Operator B' });
       try {
         const refused = await command(s, PushMsgId.CONTROL, { sn_id: 'FO-N1', cmd_type: 5, sticks });
@@ -467,6 +483,7 @@ describe('virtual stick', () => {
       } finally {
         await live(server).status.release('FO-N1', opB.account.u_id);
       }
+      expect((await opA.call('deviceConnect', { sn_id: 'FO-N1' })).body.code).toBe(ResultCode.OK);
       expect(await command(s, PushMsgId.CONTROL, { sn_id: 'FO-N1', cmd_type: 12, action_cmd: 0 })).toMatchObject({ code: ResultCode.OK });
     } finally {
       nest.telemetry = nestDroneTelemetry();
@@ -534,6 +551,11 @@ describe('the link under a physical command', () => {
 
 describe('calls', () => {
   it('/flight/check answers the checks; /command/log is company-scoped and filterable', async () => {
+    // Without the control connection the control check fails: the operator takes control first.
+    const free = await opA.call<{ ready: boolean; checks: { item: string; ok: boolean; reason: number | null }[] }>('flightCheck', { sn_id: 'FO-N1', mission_id: missionId });
+    expect(free.body.data.ready).toBe(false);
+    expect(free.body.data.checks.find((c) => c.item === 'control')).toMatchObject({ ok: false, reason: Reason.NOT_HOLDING });
+    expect((await opA.call('deviceConnect', { sn_id: 'FO-N1' })).body.code).toBe(ResultCode.OK);
     const check = await opA.call<{ ready: boolean; checks: { item: string; ok: boolean }[] }>('flightCheck', { sn_id: 'FO-N1', mission_id: missionId });
     expect(check.body.code).toBe(ResultCode.OK);
     expect(check.body.data.ready).toBe(true);

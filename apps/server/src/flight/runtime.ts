@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import {
   CmdType,
+  DEVICE_CONTROL_FUNCTION,
   FlightMethod,
+  holds,
   ONE_KEY_TAKEOFF_HEIGHT,
   Reason,
   missionProgressSchema,
@@ -18,7 +20,7 @@ import type { DeviceRow } from '../db/schema.js';
 import { DATABASE_UNAVAILABLE_TEXT, isDatabaseUnavailable } from '../db/unavailable.js';
 import type { AppDeps } from '../deps.js';
 import { buildCommand, navigationOf, type Needs } from './commands.js';
-import { firstFailure, holdAllows, inAir, preflight, type CheckFacts } from './checks.js';
+import { controlRefusal, firstFailure, inAir, preflight, type CheckFacts } from './checks.js';
 import { PROCESS_CMD_TYPE, claimCommand, finishCommand, missionOfFlight } from './log.js';
 import { OK, answerOf, detailOf, deviceRefusal, refused, verdictOfRow, type ReplyHead, type Verdict } from './reply.js';
 import { planOf, routeFor } from './route.js';
@@ -36,6 +38,17 @@ interface Sent {
 }
 
 const visible = (actor: Actor, device: DeviceRow): boolean => actor.all || device.company_id === actor.company_id;
+
+/**
+ * Who may not fly this device at all, whatever its state: a device outside the actor's company (shared
+ * through a collaboration group: watched, never controlled), or a console user without the control
+ * function. Refused before anything is logged or sent.
+ */
+function authorityRefusal(actor: Actor, device: DeviceRow | undefined, sn: string): number | null {
+  if (!device || !visible(actor, device)) return actor.shared?.has(sn) ? Reason.SHARED_ONLY : Reason.NO_PERMISSION;
+  if (actor.source === 'console' && !holds(actor.funList, DEVICE_CONTROL_FUNCTION)) return Reason.NO_CONTROL_FUNCTION;
+  return null;
+}
 
 /**
  * Flight operations: every 401 / 473 command and launched route goes through `execute`:
@@ -110,7 +123,8 @@ export class Runtime implements FlightRuntime {
     }
     if (!f.enabled) return refused(Reason.DISABLED);
     if (!f.online) return refused(Reason.OFFLINE);
-    if (!holdAllows(actor, f.holder)) return refused(Reason.HELD);
+    const control = controlRefusal(actor, f.holder);
+    if (control !== null) return refused(control);
     // Unknown (no telemetry yet): the device decides.
     if (needs === 'air' && inAir(f.telemetry) === false) return refused(Reason.STATE);
     return null;
@@ -158,8 +172,9 @@ export class Runtime implements FlightRuntime {
   ): Promise<CommandAnswer> {
     const { db } = this.deps;
     const device = this.deps.live.directory.get(head.sn_id);
-    // Not logged: a device the actor may not see is not theirs to audit (and has no company to file under).
-    if (!device || !visible(actor, device)) return answerOf(head, refused(Reason.NO_PERMISSION), lang);
+    // Not logged: a device the actor may not fly at all is not theirs to audit.
+    const authority = authorityRefusal(actor, device, head.sn_id);
+    if (authority !== null || !device) return answerOf(head, refused(authority ?? Reason.NO_PERMISSION), lang);
     let claimed: Awaited<ReturnType<typeof claimCommand>>;
     try {
       claimed = await claimCommand(db, actor, {
@@ -288,7 +303,8 @@ export class Runtime implements FlightRuntime {
   private stick(actor: Actor, data: ControlCommandData, lang: Lang): CommandAnswer {
     const head: ReplyHead = { sn_id: data.sn_id, cmd_id: data.cmd_id ?? randomUUID(), cmd_type: data.cmd_type, action_cmd: data.action_cmd };
     const device = this.deps.live.directory.get(data.sn_id);
-    if (!device || !visible(actor, device)) return answerOf(head, refused(Reason.NO_PERMISSION), lang);
+    const authority = authorityRefusal(actor, device, data.sn_id);
+    if (authority !== null || !device) return answerOf(head, refused(authority ?? Reason.NO_PERMISSION), lang);
     if (!data.sticks) return answerOf(head, refused(Reason.BAD_VALUE), lang);
     const gate = this.gate(actor, device, 'basic');
     if (gate) return answerOf(head, gate, lang);

@@ -8,6 +8,13 @@ export interface Actor {
   /** super_administrator: every company's devices. */
   all: boolean;
   source: 'console' | 'task' | 'demo';
+  /**
+   * A console user's functions as last read: flying needs DEVICE_CONTROL_FUNCTION (system actors need
+   * none: a timed task was set up by someone allowed to).
+   */
+  funList?: readonly string[];
+  /** Devices shared with a console user through collaboration groups: watched, never controlled. */
+  shared?: ReadonlySet<string>;
 }
 
 /** A command's answer: the push reply code (2000 or 2002), its localisable text and the reply data. */

@@ -5,9 +5,11 @@
  * The live part runs the real simulator against the test server's broker.
  */
 import {
+  CommandReason,
   DEVICE_PUSH_FUNCTION,
   MIN_TELEMETRY_HZ,
   PushMsgId,
+  Reason,
   ResultCode,
   collaborationGroupSchema,
   fleetUpdatePush,
@@ -191,14 +193,15 @@ describe('members see the devices without controlling them', () => {
     expect((await o.verifyDevice(outsider, 'GR-N1')).code).toBe(ResultCode.NOT_FOUND_OBJECT);
   });
 
-  it('refuses control: /device/connect, 401 and 473 answer NOT_FOUND_OBJECT; the device is not held', async () => {
+  it('refuses control: /device/connect answers NOT_FOUND_OBJECT, 401 and 473 "watch, not control"; the device is not held', async () => {
     expect((await member.call('deviceConnect', { sn_id: 'GR-N1', action: 'connect' })).body.code).toBe(ResultCode.NOT_FOUND_OBJECT);
     expect(live(server).status.status('GR-N1')).toBe(1);
     const s = await socket(member);
     const control = await s.request(PushMsgId.CONTROL, { sn_id: 'GR-N1', cmd_type: 8, action_cmd: 1, value: 'm' });
-    expect(control.code).toBe(ResultCode.NOT_FOUND_OBJECT);
+    expect(control).toMatchObject({ code: ResultCode.PUSH_FAILED, data: { outcome: 'refused', reason: Reason.SHARED_ONLY } });
+    expect(control.msg).toBe(CommandReason.label(Reason.SHARED_ONLY, 'en'));
     const process = await s.request(PushMsgId.PROCESS_CONTROL, { sn_id: 'GR-N1', control_cmd: 1 });
-    expect(process.code).toBe(ResultCode.NOT_FOUND_OBJECT);
+    expect(process).toMatchObject({ code: ResultCode.PUSH_FAILED, data: { outcome: 'refused', reason: Reason.SHARED_ONLY } });
     // The owner company still controls it.
     expect((await plain.call('deviceConnect', { sn_id: 'GR-N1', action: 'connect' })).body.code).toBe(ResultCode.OK);
     expect((await plain.call('deviceConnect', { sn_id: 'GR-N1', action: 'release' })).body.code).toBe(ResultCode.OK);

@@ -6,7 +6,6 @@ import {
   PushMsgId,
   ResultCode,
   FlightMethod,
-  codeText,
   controlCommandData,
   equipmentVerifyData,
   flowProgressSchema,
@@ -28,22 +27,27 @@ import {
   type FlowProgress,
   type MissionProgress,
   type Lang,
-  type PushReply,
+  ALARM_PUSH_FUNCTION,
+  PUSH_VERIFY_LIMIT_MS,
 } from '@nest/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { WebSocket, type RawData } from 'ws';
 import { decryptOaep } from '../auth/keys.js';
-import { findLiveSession, hashToken, liveSessionFunctions } from '../auth/sessions.js';
+import { findLiveSession, hashToken, sessionAccess, type SessionAccess } from '../auth/sessions.js';
 import { DATABASE_UNAVAILABLE_TEXT, isDatabaseUnavailable } from '../db/unavailable.js';
 import type { AppDeps } from '../deps.js';
-import { inScope, sees, type Scope } from '../devices/directory.js';
+import { sees } from '../devices/directory.js';
 import { sharesOf } from '../groups/shares.js';
 import { fleetEntryOf } from '../devices/view.js';
-import { refill, type TokenBucket } from '../link/bucket.js';
+import { refill } from '../link/bucket.js';
 import type { LiveDevice } from '../link/service.js';
 import { isSuper } from '../users/store.js';
-import { say, type TextKey } from '../texts.js';
+import { say } from '../texts.js';
 import type { Actor, CommandAnswer, FlightRuntime } from '../flight/types.js';
+import { PushClient, type Verified } from './client.js';
+
+export { PUSH_BUFFER_LIMIT, PushClient } from './client.js';
+export { ALARM_PUSH_FUNCTION } from '@nest/contracts';
 
 /** More frames than this within one second close the socket with 1008 (policy violation). */
 export const PUSH_FLOOD_FRAMES_PER_SECOND = 50;
@@ -51,73 +55,18 @@ export const PUSH_FLOOD_FRAMES_PER_SECOND = 50;
 export const PUSH_MAX_WATCHES = 2000;
 export const CLOSE_POLICY = 1008;
 export const CLOSE_NORMAL = 1000;
-/** Above this many bytes waiting in a socket's send buffer, live frames (300, 310) are dropped for it. */
-export const PUSH_BUFFER_LIMIT = 1024 * 1024;
 /** 300 frames a socket may get in a burst above the device rate (jitter). */
 export const TELEMETRY_BURST = 2;
-
-interface Verified {
-  sessionId: string;
-  userId: string;
-  tokenHash: string;
-  /** Shown in the command audit log. */
-  nick: string;
-  /**
-   * Which devices this user may see (`shared`: through collaboration groups, re-read at every heartbeat,
-   * equipment verification and fleet batch, so membership changes apply without a new sign-in) and control
-   * (the company part only).
-   */
-  scope: Scope;
-  /** The user's functions as last read (verification, heartbeat): who gets 370. */
-  funList: readonly string[];
-}
-
-/** The function a user needs to get push 370 ALARM (the one /alarm/list asks for). */
-export const ALARM_PUSH_FUNCTION = 'alarm_list';
+/** A flight command re-reads a session last read longer ago than this (stick frames come 10-20 a second). */
+export const COMMAND_RECHECK_MS = 1000;
+/** How often sessions past their clock limit and sockets that never verified are looked for. */
+export const SESSION_SWEEP_MS = 5000;
 
 /** Topics of a company waiting for their 380, and when its last 380 went out. */
 interface DataChangedState {
   topics: Set<DataTopic>;
   sentAt: number;
   timer: NodeJS.Timeout | null;
-}
-
-export class PushClient {
-  lang: Lang = 'zh';
-  verified: Verified | null = null;
-  readonly watching = new Set<string>();
-  /** Token bucket per watched device for 300 frames: tokens left and when they were counted (ms). */
-  readonly telemetrySentAt = new Map<string, TokenBucket>();
-  /** Fleet updates on: the version of each device last sent. */
-  fleet: Map<string, number> | null = null;
-  fleetTimer: NodeJS.Timeout | null = null;
-  /** Live frames dropped because the socket could not keep up. */
-  dropped = 0;
-  windowStart = 0;
-  frames = 0;
-  queue: Promise<void> = Promise.resolve();
-  constructor(readonly ws: WebSocket) {}
-
-  send(code: number, msgId: number, data: unknown = null, msg?: string): void {
-    if (this.ws.readyState !== WebSocket.OPEN) return;
-    const reply: PushReply = { code, msg: msg ?? codeText(code, this.lang), msg_id: msgId, data };
-    this.ws.send(JSON.stringify(reply));
-  }
-
-  /** A live frame: dropped (answers false) while the socket's send buffer is over PUSH_BUFFER_LIMIT. */
-  sendLive(msgId: number, data: unknown): boolean {
-    if (this.ws.readyState !== WebSocket.OPEN) return false;
-    if (this.ws.bufferedAmount > PUSH_BUFFER_LIMIT) {
-      this.dropped++;
-      return false;
-    }
-    this.send(ResultCode.OK, msgId, data);
-    return true;
-  }
-
-  fail(code: number, msgId: number, key?: TextKey, params?: Record<string, string | number>): void {
-    this.send(code, msgId, null, key ? say(key, this.lang, params) : undefined);
-  }
 }
 
 /** The database-unavailable text when that is why a frame failed, else undefined (the generic server error). */
@@ -133,6 +82,20 @@ const frameText = (data: RawData): string =>
  * The push (WebSocket) hub at contracts PUSH_PATH. Frames are contracts pushEnvelope JSON; replies are
  * `{code, msg, msg_id, data}` in the language given by message 100.
  *
+ * Who may send and get what is contracts push-access.ts (PUSH_ACCESS, CONTROL_REQUIREMENTS).
+ *
+ * Sessions. Every frame in and out is bound to the live session that verified the socket:
+ * - the session (and the user's functions, validity, state and collaboration groups) is read at 100, at
+ *   every heartbeat and 200, before a flight command when last read over COMMAND_RECHECK_MS ago, and at
+ *   once on an `access` notice of the cluster bus (sign-out, user deleted / disabled / edited, password
+ *   changed, group membership or function catalogue changed: sent by the call that made the change, applied
+ *   by every instance);
+ * - between reads, nothing goes out or is carried out past the session's clock limit (`liveUntil`: absolute
+ *   and idle limits, end of the user's validity); a sweep every SESSION_SWEEP_MS re-reads those past it;
+ * - a session no longer live, or without device_10, ends the socket: 46010 (PUSH_NOT_ALIVE, msg_id 101)
+ *   and close 1000 'session ended'; a narrower scope unwatches what the user may no longer see;
+ * - a socket that has not verified within PUSH_VERIFY_LIMIT_MS of opening is closed (1008).
+ *
  * - 100 user verification: live session token + licence (RSA-OAEP of md5(token + app_ids + app_code) with
  *   the licence key) + function device_10 or super_administrator. Until it succeeds every other message
  *   answers LOGIN_EXPIRED.
@@ -146,8 +109,11 @@ const frameText = (data: RawData): string =>
  * - 210 FLEET_SUBSCRIBE `{on}`: with on, 310 FLEET_UPDATE batches every FLEET_UPDATE_PERIOD_MS with every
  *   visible device that changed since the last batch (one entry per device); the first batch, sent at
  *   once, holds every visible device with a known position.
- * - 401 CONTROL / 473 PROCESS_CONTROL: validated (contracts controlCommandData / processControlData, else
- *   BAD_REQUEST; a device outside the user's company, shared ones included: NOT_FOUND_OBJECT), then run by the flight runtime
+ * - 401 CONTROL / 473 PROCESS_CONTROL: the session read again when stale, validated (contracts
+ *   controlCommandData / processControlData, else BAD_REQUEST; a device the user cannot see:
+ *   NOT_FOUND_OBJECT), then handed to the flight runtime with the user's functions and shares, which
+ *   refuses a shared device, a user without the control function and one not holding the device's
+ *   control connection (contracts CONTROL_REQUIREMENTS) before anything is sent; run by the flight runtime
  *   off the socket's queue (a command may wait seconds for its device; stick frames and heartbeats must
  *   not wait behind it) and answered with its CommandAnswer (2000 / 2002); accepted stick frames get none.
  * - 370 ALARM (alarms/monitor.ts, alarms/handlers.ts through broadcastAlarm): to every verified socket
@@ -174,6 +140,7 @@ export class PushHub {
   private readonly dataChanged = new Map<string, DataChangedState>();
   private readonly onDataChanged = (companyId: string, topic: DataTopic) => this.noteDataChanged(companyId, topic);
   private readonly offBus: (() => void)[] = [];
+  private readonly sweepTimer: NodeJS.Timeout;
 
   constructor(
     private readonly deps: AppDeps,
@@ -196,10 +163,14 @@ export class PushHub {
       bus.on('device', ({ sn, msgId, data }) => this.publishLocal(sn, msgId, data)),
       bus.on('user', ({ userId, msgId, data }) => this.broadcastToUserLocal(userId, msgId, data)),
       bus.on('alarm', ({ companyId, data }) => this.broadcastAlarmLocal(companyId, data)),
+      bus.on('access', (notice) => this.accessChanged(notice)),
     );
     directory.onChange((changed) => {
       for (const sn of changed) this.bump(sn);
+      this.unwatchUnseen(changed);
     });
+    this.sweepTimer = setInterval(() => this.sweep(), SESSION_SWEEP_MS);
+    this.sweepTimer.unref();
     link.on('event', (sn, m) => {
       if (m.method === FlightMethod.FLOW_PROGRESS) {
         const flow = flowProgressSchema.safeParse(m.data);
@@ -239,7 +210,7 @@ export class PushHub {
     const now = Date.now();
     let data: DeviceTelemetryPush | null = null;
     for (const c of this.clients) {
-      if (!c.verified || !c.watching.has(sn)) continue;
+      if (!c.watching.has(sn) || !this.deliverable(c, now)) continue;
       // Throttle: a token bucket filled at the device's announced rate (burst TELEMETRY_BURST), so in the
       // long run a socket gets at most the device rate, whatever the device sends; jitter costs nothing.
       const bucket = refill(c.telemetrySentAt.get(sn), now, live.rateHz, TELEMETRY_BURST);
@@ -260,13 +231,14 @@ export class PushHub {
   /** One 310 batch for a subscribed socket: every visible device that changed since its last batch. */
   fleetBatch(c: PushClient): void {
     const { directory, link, status } = this.deps.live;
-    if (!c.verified || !c.fleet) return;
+    const verified = c.verified;
+    if (!c.fleet || !verified || !this.deliverable(c, Date.now())) return;
     // Shares read now apply from the next batch (this one stays synchronous).
     void this.refreshShares(c).catch((err: unknown) => this.log.debug({ err }, 'group shares refresh failed'));
     const sent = c.fleet;
     const entries: FleetEntry[] = [];
     const versions: [string, number][] = [];
-    for (const row of directory.visible(c.verified.scope)) {
+    for (const row of directory.visible(verified.scope)) {
       const v = this.versions.get(row.sn_id) ?? 0;
       if (sent.has(row.sn_id) && sent.get(row.sn_id)! >= v) continue;
       const entry = fleetEntryOf(row, link.device(row.sn_id), status.status(row.sn_id));
@@ -342,8 +314,9 @@ export class PushHub {
   /** Sends a message to this instance's verified sockets watching a device; answers how many got it. */
   private publishLocal(snId: string, msgId: number, data: unknown): number {
     let n = 0;
+    const now = Date.now();
     for (const c of this.clients) {
-      if (c.verified && c.watching.has(snId)) {
+      if (c.watching.has(snId) && this.deliverable(c, now)) {
         c.send(ResultCode.OK, msgId, data);
         n++;
       }
@@ -353,8 +326,9 @@ export class PushHub {
 
   private broadcastToUserLocal(userId: string, msgId: number, data: unknown): number {
     let n = 0;
+    const now = Date.now();
     for (const c of this.clients) {
-      if (c.verified?.userId === userId) {
+      if (c.verified?.userId === userId && this.deliverable(c, now)) {
         c.send(ResultCode.OK, msgId, data);
         n++;
       }
@@ -364,9 +338,10 @@ export class PushHub {
 
   private broadcastAlarmLocal(companyId: string, data: AlarmPush): number {
     let n = 0;
+    const now = Date.now();
     for (const c of this.clients) {
       const v = c.verified;
-      if (!v || !(v.scope.all || v.scope.companyId === companyId) || !holds(v.funList, ALARM_PUSH_FUNCTION)) continue;
+      if (!v || !this.deliverable(c, now) || !(v.scope.all || v.scope.companyId === companyId) || !holds(v.funList, ALARM_PUSH_FUNCTION)) continue;
       c.send(ResultCode.OK, PushMsgId.ALARM, data);
       n++;
     }
@@ -391,13 +366,15 @@ export class PushHub {
     const topics = [...st.topics].sort();
     st.topics.clear();
     if (topics.length === 0) return;
+    const now = Date.now();
     for (const c of this.clients) {
       const v = c.verified;
-      if (v && (v.scope.all || v.scope.companyId === companyId)) c.send(ResultCode.OK, PushMsgId.DATA_CHANGED, { topics });
+      if (v && this.deliverable(c, now) && (v.scope.all || v.scope.companyId === companyId)) c.send(ResultCode.OK, PushMsgId.DATA_CHANGED, { topics });
     }
   }
 
   close(): void {
+    clearInterval(this.sweepTimer);
     this.deps.changes.off('changed', this.onDataChanged);
     for (const off of this.offBus) off();
     for (const st of this.dataChanged.values()) if (st.timer) clearTimeout(st.timer);
@@ -441,7 +418,7 @@ export class PushHub {
         return this.fleetSubscribe(client, body);
       case PushMsgId.CONTROL:
       case PushMsgId.PROCESS_CONTROL:
-        return this.command(client, client.verified, msgId, body);
+        return this.command(client, msgId, body);
       default:
         return client.fail(ResultCode.BAD_REQUEST, msgId, 'push.msg.unknown', { msg_id: msgId });
     }
@@ -461,24 +438,134 @@ export class PushHub {
       return client.fail(ResultCode.BAD_SIGNATURE, id, 'push.licence.invalid');
     }
     if (!holds(caller.funList, DEVICE_PUSH_FUNCTION)) return client.fail(ResultCode.NO_PERMISSION, id);
+    const access = await sessionAccess(this.deps.db, caller.sessionId, this.deps.sessions);
+    if (!access) return client.fail(ResultCode.LOGIN_EXPIRED, id);
     if (client.verified && client.verified.userId !== caller.user.u_id) this.unwatchAll(client);
+    const now = Date.now();
     client.verified = {
       sessionId: caller.sessionId,
       userId: caller.user.u_id,
       tokenHash: hashToken(token),
       nick: caller.user.nick,
-      scope: { companyId: caller.user.company_id, all: isSuper(caller.funList) },
-      funList: caller.funList,
+      scope: { companyId: caller.user.company_id, all: isSuper(access.funList) },
+      funList: access.funList,
+      liveUntil: access.liveUntil * 1000,
+      checkedAt: now,
     };
     await this.refreshShares(client);
     client.send(ResultCode.OK, id, { u_id: caller.user.u_id });
   }
 
-  /** Still allowed to push: session live and device_10 (or super_administrator) held, read now. */
-  private async stillAllowed(verified: Verified): Promise<boolean> {
-    const funList = await liveSessionFunctions(this.deps.db, verified.sessionId, this.deps.sessions);
-    if (funList !== null) verified.funList = funList;
-    return funList !== null && holds(funList, DEVICE_PUSH_FUNCTION);
+  // ------------------------------------------------------------------------------------------ sessions
+
+  /** Verified, open and inside its session's clock limit; past the limit a re-read is started. */
+  private deliverable(c: PushClient, now: number): boolean {
+    if (c.deliverable(now)) return true;
+    if (c.verified && now >= c.verified.liveUntil) void this.recheck(c);
+    return false;
+  }
+
+  /**
+   * Reads the socket's session again: ended (not live, or device_10 gone) -> 46010 and closed; else its
+   * functions, clock limit and shares are updated and devices no longer visible are unwatched. Answers
+   * whether the socket still speaks for a live session. Concurrent calls share one read.
+   */
+  recheck(client: PushClient): Promise<boolean> {
+    if (!client.verified) return Promise.resolve(false);
+    client.rechecking ??= this.readSession(client).finally(() => {
+      client.rechecking = null;
+    });
+    return client.rechecking;
+  }
+
+  private async readSession(client: PushClient): Promise<boolean> {
+    const v = client.verified;
+    if (!v) return false;
+    let access: SessionAccess | null;
+    try {
+      access = await sessionAccess(this.deps.db, v.sessionId, this.deps.sessions);
+    } catch (err) {
+      // The database cannot say: nothing is carried out for the socket now; it is read again on its next
+      // frame or sweep. A connection is not ended for the database's trouble.
+      this.log.warn({ err }, 'push: session re-read failed');
+      v.checkedAt = 0;
+      throw err;
+    }
+    if (client.verified !== v) return client.verified !== null;
+    if (!access || !holds(access.funList, DEVICE_PUSH_FUNCTION)) {
+      this.endSession(client);
+      return false;
+    }
+    v.funList = access.funList;
+    v.scope = { ...v.scope, all: isSuper(access.funList) };
+    v.liveUntil = access.liveUntil * 1000;
+    v.checkedAt = Date.now();
+    await this.refreshShares(client);
+    return client.verified === v;
+  }
+
+  /**
+   * The socket's verified session, read again first when past its clock limit or last read over
+   * `maxAgeMs` ago; null when the socket no longer speaks for a live session.
+   */
+  private async current(client: PushClient, maxAgeMs: number): Promise<Verified | null> {
+    const v = client.verified;
+    if (!v) return null;
+    const now = Date.now();
+    if (now < v.liveUntil && now - v.checkedAt <= maxAgeMs) return v;
+    return (await this.recheck(client)) ? client.verified : null;
+  }
+
+  /** The session behind the socket ended: 46010 (as an answer to the heartbeat), then closed. */
+  private endSession(client: PushClient): void {
+    client.verified = null;
+    this.unwatchAll(client);
+    client.fail(ResultCode.PUSH_NOT_ALIVE, PushMsgId.HEARTBEAT, 'push.session.ended');
+    if (client.ws.readyState === WebSocket.OPEN) client.ws.close(CLOSE_NORMAL, 'session ended');
+  }
+
+  /** An access notice: the named users' sockets (null: every socket) are read again at once. */
+  private accessChanged(notice: { userIds: string[] | null }): void {
+    const ids = Array.isArray(notice?.userIds) ? new Set(notice.userIds.filter((u) => typeof u === 'string')) : null;
+    if (notice?.userIds !== null && ids === null) return;
+    // Group membership may be what changed: shares are read from the database again.
+    sharesOf(this.deps.db).forget();
+    for (const c of this.clients) {
+      if (c.verified && (ids === null || ids.has(c.verified.userId))) {
+        void this.recheck(c).catch(() => undefined);
+      }
+    }
+  }
+
+  /** Devices whose row changed (moved to another company, deleted): watchers who may no longer see them stop. */
+  private unwatchUnseen(changed: Iterable<string>): void {
+    const { directory, video } = this.deps.live;
+    for (const sn of changed) {
+      const row = directory.get(sn);
+      for (const c of this.clients) {
+        if (!c.watching.has(sn) || (c.verified && row && sees(c.verified.scope, row))) continue;
+        c.watching.delete(sn);
+        c.telemetrySentAt.delete(sn);
+        video.unwatch(sn, c);
+      }
+    }
+  }
+
+  /**
+   * Closes sockets that never verified within PUSH_VERIFY_LIMIT_MS and re-reads sessions past their clock
+   * limit (`now` is injectable so tests need not wait).
+   */
+  sweep(now = Date.now()): void {
+    for (const c of this.clients) {
+      if (!c.verified) {
+        if (now - c.openedAt >= PUSH_VERIFY_LIMIT_MS && c.ws.readyState === WebSocket.OPEN) {
+          c.fail(ResultCode.LOGIN_EXPIRED, PushMsgId.USER_VERIFY, 'push.verify.timeout');
+          c.ws.close(CLOSE_POLICY, 'not verified');
+        }
+      } else if (now >= c.verified.liveUntil) {
+        void this.recheck(c).catch(() => undefined);
+      }
+    }
   }
 
   /**
@@ -501,15 +588,8 @@ export class PushHub {
   }
 
   private async heartbeat(client: PushClient): Promise<void> {
-    const verified = client.verified;
-    if (verified && (await this.stillAllowed(verified))) {
-      await this.refreshShares(client);
-      return client.send(ResultCode.OK, PushMsgId.HEARTBEAT, null);
-    }
-    client.verified = null;
-    this.unwatchAll(client);
-    client.send(ResultCode.PUSH_NOT_ALIVE, PushMsgId.HEARTBEAT);
-    client.ws.close(CLOSE_NORMAL, 'session ended');
+    // A session that ended was answered 46010 and closed by the re-read.
+    if (await this.recheck(client)) client.send(ResultCode.OK, PushMsgId.HEARTBEAT, null);
   }
 
   private async verifyEquipment(client: PushClient, verified: Verified, body: Record<string, unknown>): Promise<void> {
@@ -517,14 +597,12 @@ export class PushHub {
     const parsed = equipmentVerifyData.safeParse(body);
     if (!parsed.success) return client.fail(ResultCode.BAD_REQUEST, id, 'push.frame.malformed');
     const { token, sn_id: snId, pmd } = parsed.data;
-    if (hashToken(token) !== verified.tokenHash || !(await this.stillAllowed(verified))) {
-      return client.fail(ResultCode.LOGIN_EXPIRED, id);
-    }
+    if (hashToken(token) !== verified.tokenHash) return client.fail(ResultCode.LOGIN_EXPIRED, id);
+    if (!(await this.recheck(client))) return;
     if (!sameHex(signPmd({ token, pmdValue: snId }), pmd.toLowerCase())) return client.fail(ResultCode.BAD_SIGNATURE, id);
     if (!client.watching.has(snId) && client.watching.size >= PUSH_MAX_WATCHES) {
       return client.fail(ResultCode.BAD_REQUEST, id, 'push.frame.tooLarge');
     }
-    await this.refreshShares(client);
     const device = this.deps.live.directory.get(snId);
     if (!device || !sees(verified.scope, device)) return client.fail(ResultCode.NOT_FOUND_OBJECT, id);
     const fresh = !client.watching.has(snId);
@@ -535,22 +613,30 @@ export class PushHub {
     await this.progressSnapshot(client, snId);
   }
 
-  /** 401 / 473: checked here, run by the flight runtime without holding up the socket's queue. */
-  private command(client: PushClient, verified: Verified, msgId: number, body: Record<string, unknown>): void {
+  /**
+   * 401 / 473: the session (read again when stale), the frame and the device's visibility are checked here;
+   * the flight runtime refuses what the user may not fly; run without holding up the socket's queue.
+   */
+  private async command(client: PushClient, msgId: number, body: Record<string, unknown>): Promise<void> {
     const flight = this.flight;
     if (!flight) return client.fail(ResultCode.NOT_IMPLEMENTED, msgId);
+    const verified = await this.current(client, COMMAND_RECHECK_MS);
+    // Ended: the socket was answered 46010 and closed.
+    if (!verified) return;
     const control = msgId === PushMsgId.CONTROL ? controlCommandData.safeParse(body) : null;
     const processing = msgId === PushMsgId.CONTROL ? null : processControlData.safeParse(body);
     const snId = control?.success ? control.data.sn_id : processing?.success ? processing.data.sn_id : null;
     if (snId === null) return client.fail(ResultCode.BAD_REQUEST, msgId, 'push.frame.malformed');
     const device = this.deps.live.directory.get(snId);
-    if (!device || !inScope(verified.scope, device)) return client.fail(ResultCode.NOT_FOUND_OBJECT, msgId);
+    if (!device || !sees(verified.scope, device)) return client.fail(ResultCode.NOT_FOUND_OBJECT, msgId);
     const actor: Actor = {
       u_id: verified.userId,
       nick: verified.nick,
       company_id: verified.scope.companyId,
       all: verified.scope.all,
       source: 'console',
+      funList: verified.funList,
+      shared: verified.scope.shared ?? new Set(),
     };
     const lang = client.lang;
     const run: Promise<CommandAnswer> = control?.success
