@@ -42,7 +42,6 @@ import { fleetEntryOf } from '../devices/view.js';
 import { refill } from '../link/bucket.js';
 import type { LiveDevice } from '../link/service.js';
 import { isSuper } from '../users/store.js';
-import { say } from '../texts.js';
 import type { Actor, CommandAnswer, FlightRuntime } from '../flight/types.js';
 import { PushClient, type Verified } from './client.js';
 
