@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import type { Page as ListPage, ResultItem, Sortie } from '@nest/contracts';
+import { ResultCode, type Page as ListPage, type ResultItem, type Sortie } from '@nest/contracts';
 import { ApiClient } from './support/api.js';
 import { launch, newPage, signIn } from './support/browser.js';
 import { until } from './support/wait.js';
@@ -159,6 +159,11 @@ describe('results, replay and the data screen after a mission', () => {
       (w) => w > 0,
     );
     await page.keyboard.press('Escape');
+    // The photo is served through the signed path the list gave, never through its stored path.
+    expect((await fetch(baseUrl + photo.url)).status).toBe(200);
+    const plain = await fetch(baseUrl + photo.url.replace(/^\/media\/s\/[^/]+\//, '/media/'));
+    expect(plain.status).toBe(401);
+    expect(((await plain.json()) as { code: number }).code).toBe(ResultCode.NO_PERMISSION);
 
     // Replay: playing moves the aircraft along the track.
     await page.goto(`${baseUrl}/nest/routeReplay?sort_id=${sortie.sort_id}`);
@@ -189,7 +194,9 @@ describe('results, replay and the data screen after a mission', () => {
 
     // Deleting the sortie's results from the sortie list removes rows and files, and nothing else; the data
     // screen follows.
-    const files = results.flatMap((r) => [r.url, r.thumb_url]).filter(Boolean).map((u) => join(dataDir, u.replace(/^\/media\//, 'media/')));
+    // The listed URLs are signed paths, /media/s/<exp>.<sig>/<rel>: the file is DATA_DIR/media/<rel>.
+    const files = results.flatMap((r) => [r.url, r.thumb_url]).filter(Boolean).map((u) => join(dataDir, u.replace(/^\/media\/s\/[^/]+\//, 'media/')));
+    expect(files.length).toBeGreaterThan(0);
     expect(files.every((f) => existsSync(f))).toBe(true);
     const page2 = await page.context().newPage();
     // The sortie list filtered to the sortie's nest: the patrols' sorties (other devices) keep coming and
