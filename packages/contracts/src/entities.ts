@@ -363,7 +363,8 @@ export type Sortie = z.infer<typeof sortieSchema>;
 
 /**
  * An achievement (result) file, as /result/list answers it. The SPEC does not give its fields; ours:
- * `type` AchievementType, `url` the file and `thumb_url` its preview (both unguessable paths under /media/),
+ * `type` AchievementType, `url` the file and `thumb_url` its preview (both signed paths under /media/s/ that
+ * expire after hours: a list read again renews them),
  * `size` bytes, `width`/`height` pixels, `duration` s (videos), where it was taken (WGS84; `altitude` m
  * above takeoff), the waypoint that took it, `taken_at` ms, `create_time` s (arrival).
  */
@@ -555,7 +556,8 @@ export type CollaborationGroup = z.infer<typeof collaborationGroupSchema>;
  * A row of /device/list: the registry fields plus what the console shows live. `state` is the online
  * status (1 online, 2 offline, 3 connected by someone); `connected_by` names who holds control;
  * `position` is the last known WGS84 position (nest, or the drone when flying); `stream_uav_list`'s first
- * entry is the drone video url.
+ * entry is the drone video url (on this server a signed path valid for an hour or two: read the list again
+ * for a fresh one).
  */
 export const deviceListItemSchema = deviceSchema.extend({
   name: z.string(),

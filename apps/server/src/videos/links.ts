@@ -4,7 +4,7 @@ import { nowSeconds, type Database } from '../db/index.js';
 
 /**
  * Signed, expiring paths for the company files served under /media/ (results, thumbnails, recordings) and
- * the live video under /live/ (README.md, "Signed media and live links").
+ * the live video under /live/ (media/README.md, "Signed media and live links").
  *
  * - media: `/media/<rel>` is handed out as `/media/s/<exp>.<sig>/<rel>`; the signature covers that one file;
  * - live: `<LIVE_URL_BASE>/<sn>/index.m3u8` is handed out as `/live/<exp>.<sig>/<sn>/index.m3u8`; the
