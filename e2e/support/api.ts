@@ -23,9 +23,9 @@ export class ApiClient {
 
   constructor(readonly baseUrl: string) {}
 
-  async call<D = unknown>(name: CallName, fields: Record<string, string | number> = {}): Promise<Envelope<D>> {
+  /** `timestamp`: the os_timestamp to send (a password envelope is sealed for the request's own). */
+  async call<D = unknown>(name: CallName, fields: Record<string, string | number> = {}, timestamp = Date.now()): Promise<Envelope<D>> {
     const def = calls[name];
-    const timestamp = Date.now();
     const text = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, String(v)]));
     const pmd = signPmd({ token: this.token, pmdValue: pmdValueOf(text, def.pmd), timestamp: def.timestamp ? timestamp : undefined });
     const body = new URLSearchParams({
@@ -48,8 +48,8 @@ export class ApiClient {
   }
 
   /** Answers the call's data, or throws with the server's code and message. */
-  async data<D = unknown>(name: CallName, fields: Record<string, string | number> = {}): Promise<D> {
-    const env = await this.call<D>(name, fields);
+  async data<D = unknown>(name: CallName, fields: Record<string, string | number> = {}, timestamp = Date.now()): Promise<D> {
+    const env = await this.call<D>(name, fields, timestamp);
     if (env.code !== 2000 && env.code !== 2201 && env.code !== 44020) throw new Error(`${name}: ${env.code} ${env.msg}`);
     return env.data;
   }
@@ -57,7 +57,9 @@ export class ApiClient {
   static async signIn(baseUrl: string, account: string, password: string): Promise<ApiClient> {
     const keys = publicKeysSchema.parse(await (await fetch(baseUrl + PUBLIC_KEYS_PATH)).json());
     const client = new ApiClient(baseUrl);
-    const user = await client.data<{ token: string }>('login', { account, password: await sealPassword(password, keys.password) });
+    const timestamp = Date.now();
+    const sealed = await sealPassword(password, keys.password, timestamp);
+    const user = await client.data<{ token: string }>('login', { account, password: sealed }, timestamp);
     client.token = user.token;
     return client;
   }

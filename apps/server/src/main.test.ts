@@ -100,9 +100,8 @@ function start(env: Record<string, string>): Child {
   return child;
 }
 
-async function post<D>(name: CallName, fields: Record<string, string>, token = ''): Promise<{ code: number; data: D }> {
+async function post<D>(name: CallName, fields: Record<string, string>, token = '', ts = Date.now()): Promise<{ code: number; data: D }> {
   const base = `http://127.0.0.1:${port}`;
-  const ts = Date.now();
   const def = calls[name];
   const body = new URLSearchParams({
     app_type: '3',
@@ -121,7 +120,9 @@ async function post<D>(name: CallName, fields: Record<string, string>, token = '
 
 async function signInToken(account: string, password: string): Promise<{ code: number; token: string }> {
   const keys = (await (await fetch(`http://127.0.0.1:${port}${PUBLIC_KEYS_PATH}`)).json()) as PublicKeys;
-  const res = await post<{ token: string } | null>('login', { account, password: await sealPassword(password, keys.password) });
+  // The envelope is bound to the os_timestamp of the request that carries it.
+  const ts = Date.now();
+  const res = await post<{ token: string } | null>('login', { account, password: await sealPassword(password, keys.password, ts) }, '', ts);
   return { code: res.code, token: res.data?.token ?? '' };
 }
 

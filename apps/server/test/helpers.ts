@@ -1,7 +1,8 @@
 /**
  * Test helpers: a fresh database per test file (SQLite file in a temp DATA_DIR, or a new PostgreSQL
  * database on the server-pg cluster, chosen by NEST_TEST_DB), an app built with buildApp, and a client
- * that builds and signs calls exactly like the browser (contracts signPmd / pmdValueOf / sealPassword).
+ * that builds and signs calls exactly like the browser (contracts signPmd / pmdValueOf / sealPassword, each
+ * password envelope bound to the os_timestamp of the call that carries it).
  */
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -186,10 +187,26 @@ export interface CallResponse<D = unknown> {
   body: Envelope<D>;
 }
 
+/**
+ * The os_timestamp each password envelope sealed by TestClient.seal was bound to: a call carrying one of
+ * them is sent with that timestamp (unless the test gives another), as the browser sends a request with the
+ * timestamp it sealed the envelope for.
+ */
+const sealedAt = new Map<string, number>();
+
+/** The timestamp of the first sealed envelope among the fields, if any. */
+const envelopeStamp = (fields: Fields): number | undefined => {
+  for (const v of Object.values(fields)) {
+    const stamp = typeof v === 'string' ? sealedAt.get(v) : undefined;
+    if (stamp !== undefined) return stamp;
+  }
+  return undefined;
+};
+
 /** Builds the payload the browser sends: common fields, the call's fields, and the pmd signature. */
 export function browserPayload(name: CallName, fields: Fields, token: string, opts: CallOptions = {}): URLSearchParams {
   const def = calls[name];
-  const timestamp = opts.timestamp ?? Date.now();
+  const timestamp = opts.timestamp ?? envelopeStamp(fields) ?? Date.now();
   const text: Record<string, string> = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, String(v)]));
   const pmd =
     opts.pmd ??
@@ -214,13 +231,25 @@ export class TestClient {
 
   constructor(readonly server: TestServer) {}
 
-  seal(password: string): Promise<string> {
-    return sealPassword(password, this.server.keys.password);
+  /** The timestamp the envelopes sealed for this client's next call are bound to (its first seal's time). */
+  private nextStamp: number | null = null;
+
+  /**
+   * Seals a password like the browser, bound to the timestamp of the next call this client makes: every
+   * envelope sealed before that call shares one timestamp (/user/psw carries two), and the call is sent
+   * with it. `timestamp` and `nonce` pin them, for tests of replays and mismatches.
+   */
+  async seal(password: string, opts: { timestamp?: number; nonce?: string } = {}): Promise<string> {
+    const timestamp = opts.timestamp ?? (this.nextStamp ??= Date.now());
+    const sealed = await sealPassword(password, this.server.keys.password, timestamp, opts.nonce);
+    sealedAt.set(sealed, timestamp);
+    return sealed;
   }
 
   async call<D = unknown>(name: CallName, fields: Fields = {}, opts: CallOptions = {}): Promise<CallResponse<D>> {
     const app = opts.app ?? this.server.app;
     const token = opts.token ?? this.token;
+    this.nextStamp = null;
     const payload = opts.rawBody ?? browserPayload(name, fields, token, opts).toString();
     const res = await app.inject({
       method: 'POST',

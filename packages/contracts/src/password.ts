@@ -1,14 +1,32 @@
 import { z } from 'zod';
+import type { Lang } from './i18n.js';
 
 /**
- * Passwords never travel in clear: the browser hashes the password (SHA-256), wraps the digest with the
- * length of the original (so the server can enforce 6-32 characters) and encrypts that envelope with the
- * server's public key (RSA-OAEP, SHA-256). The server decrypts, checks, and stores only a slow hash of the
- * digest. Web Crypto is used on both sides (browsers in a secure context, Node 20).
+ * Passwords never travel in clear: the browser hashes the password (SHA-256) and encrypts an envelope with
+ * the server's public key (RSA-OAEP, SHA-256). The server decrypts, checks, and stores only a slow hash of
+ * the digest. Web Crypto is used on both sides (browsers in a secure context, Node 20).
+ *
+ * The envelope (JSON, at most 190 bytes: what RSA-OAEP with SHA-256 seals under a 2048-bit key):
+ * - `d`: SHA-256 of the password (hex). The stored hash is a slow hash of it; sign-in compares it.
+ * - `n`: the length of the password in characters (code points). Declared by the client: the server never
+ *   sees the password, so it can only hold the client to its word (6-32).
+ * - `c`: the first 128 bits of the SHA-256 of the lower-cased password (hex), for the server's check of new
+ *   passwords against its list of the most common ones, whatever their letter case. Like `n`, it is declared
+ *   by the client: the server cannot tie it to `d`. It tells whoever opens the envelope nothing `d` does not
+ *   already let them guess (both are unsalted hashes of the same password, useful only to confirm a guess),
+ *   it is never stored, and it is cut to 128 bits because the list check needs no more and the envelope
+ *   has no room for more.
+ * - `t`: the os_timestamp (ms) of the request that carries the envelope, and `r`: a random nonce (128 bits,
+ *   hex). They bind the envelope to one request: the server refuses an envelope whose `t` is not the
+ *   request's os_timestamp or is outside the accepted clock window, and a nonce it has seen within that
+ *   window, so a captured envelope cannot be sent again with a new timestamp and signature.
  */
 export const passwordEnvelopeContent = z.object({
   d: z.string().regex(/^[0-9a-f]{64}$/),
   n: z.number().int().min(0).max(10_000),
+  c: z.string().regex(/^[0-9a-f]{32}$/),
+  t: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  r: z.string().regex(/^[0-9a-f]{32}$/),
 });
 export type PasswordEnvelopeContent = z.infer<typeof passwordEnvelopeContent>;
 
@@ -46,10 +64,58 @@ export async function sealWithPublicKey(plain: string, spkiBase64: string): Prom
   return bytesToBase64(new Uint8Array(cipher));
 }
 
-export async function sealPassword(password: string, spkiBase64: string): Promise<string> {
-  const content: PasswordEnvelopeContent = { d: await passwordDigest(password), n: [...password].length };
+/** The `c` of an envelope: the first 128 bits of the SHA-256 of the lower-cased password (hex). */
+export async function commonCheckDigest(password: string): Promise<string> {
+  return (await passwordDigest(password.toLowerCase())).slice(0, 32);
+}
+
+/** A fresh random nonce for an envelope: 128 bits, hex. */
+export const envelopeNonce = (): string => {
+  const bytes = new Uint8Array(16);
+  globalThis.crypto.getRandomValues(bytes);
+  return toHex(bytes.buffer);
+};
+
+/**
+ * Seals a password for one request: `timestamp` must be the os_timestamp that request carries (ms); the
+ * nonce is fresh unless given (tests give one to show that a reused nonce is refused).
+ */
+export async function sealPassword(
+  password: string,
+  spkiBase64: string,
+  timestamp: number | string,
+  nonce: string = envelopeNonce(),
+): Promise<string> {
+  const content: PasswordEnvelopeContent = {
+    d: await passwordDigest(password),
+    n: [...password].length,
+    c: await commonCheckDigest(password),
+    t: Number(timestamp),
+    r: nonce,
+  };
   return sealWithPublicKey(JSON.stringify(content), spkiBase64);
 }
+
+/**
+ * What the server answers when it refuses an envelope or a new password, in both console languages: the
+ * envelope refusals with STALE_TIMESTAMP, the common password with BAD_REQUEST. The web forms recognise the
+ * common-password text and show it on the password field.
+ */
+export const PASSWORD_REFUSALS = {
+  mismatch: {
+    zh: '密码数据与本次请求不符，请重新提交',
+    en: 'The password data does not belong to this request; submit again',
+  },
+  stale: {
+    zh: '密码数据已过期，请检查本机时间后重新提交',
+    en: 'The password data is out of date; check this computer’s clock and submit again',
+  },
+  replayed: { zh: '密码数据已被使用过，请重新提交', en: 'The password data was already used; submit again' },
+  common: {
+    zh: '该密码过于常见，容易被猜中，请换一个',
+    en: 'This password is too common and easy to guess; choose another one',
+  },
+} as const satisfies Record<string, Record<Lang, string>>;
 
 /** Public keys as served to the browser (base64 DER SPKI). */
 export const publicKeysSchema = z.object({ password: z.string().min(1), licence: z.string().min(1) });

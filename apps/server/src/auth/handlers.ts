@@ -4,7 +4,8 @@ import type { Caller, Handlers } from '../calls/types.js';
 import type { AppDeps } from '../deps.js';
 import { findCompany, findUserByAccount, presentUser } from '../users/store.js';
 import { grantedFunctions } from '../functions/store.js';
-import { dummyHash, openPasswordEnvelope, verifyDigest } from './passwords.js';
+import { openRequestEnvelope } from './envelopes.js';
+import { dummyHash, verifyDigest } from './passwords.js';
 import { createSession, revokeSession, userStatus, type UserStatus } from './sessions.js';
 import { clearAccount, isThrottled, recordFailure } from './throttle.js';
 import { actorOf, audit } from '../audit/store.js';
@@ -42,8 +43,7 @@ export function authHandlers(deps: AppDeps): Handlers {
         await refused('login_locked', { reason: 'throttled' }, (await findUserByAccount(db, account))?.company_id);
         throw new CallError(ResultCode.LOGIN_THROTTLED);
       }
-      const secret = openPasswordEnvelope(keys.password, password);
-      if (!secret) throw new CallError(ResultCode.DECRYPT_FAILED);
+      const secret = await openRequestEnvelope(db, keys.password, password, ctx.raw.get('os_timestamp'));
       const user = await findUserByAccount(db, account);
       const ok = await verifyDigest(secret.d, user?.password_hash ?? (await dummyHash(config.scrypt)));
       if (!user || !ok) {

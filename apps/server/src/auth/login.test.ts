@@ -128,8 +128,9 @@ describe('/user/login', () => {
     const c = client();
     const garbage = await c.call('login', { account: ADMIN_ACCOUNT, password: 'bm90IGVuY3J5cHRlZA==' }, { token: '' });
     expect(garbage.body.code).toBe(ResultCode.DECRYPT_FAILED);
-    const otherKey = await sealPassword(ADMIN_PASSWORD, server.keys.licence);
-    const wrongKey = await c.call('login', { account: ADMIN_ACCOUNT, password: otherKey }, { token: '' });
+    const stamp = Date.now();
+    const otherKey = await sealPassword(ADMIN_PASSWORD, server.keys.licence, stamp);
+    const wrongKey = await c.call('login', { account: ADMIN_ACCOUNT, password: otherKey }, { token: '', timestamp: stamp });
     expect(wrongKey.body.code).toBe(ResultCode.DECRYPT_FAILED);
   });
 });

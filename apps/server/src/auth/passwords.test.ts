@@ -53,13 +53,21 @@ describe('password hashes', () => {
 describe('password envelopes', () => {
   it('opens what contracts sealPassword produced with the public key', async () => {
     const keys = pair();
-    const sealed = await sealPassword('pässwörd-€', keys.publicSpki);
-    expect(openPasswordEnvelope(keys, sealed)).toEqual({ d: sha256Hex('pässwörd-€'), n: 10 });
+    const sealed = await sealPassword('Pässwörd-€', keys.publicSpki, 1_767_225_600_000, 'cd'.repeat(16));
+    expect(openPasswordEnvelope(keys, sealed)).toEqual({
+      d: sha256Hex('Pässwörd-€'),
+      n: 10,
+      c: sha256Hex('pässwörd-€').slice(0, 32),
+      t: 1_767_225_600_000,
+      r: 'cd'.repeat(16),
+    });
   });
 
   it('answers null for other keys, garbage and wrong contents', async () => {
     const keys = pair();
-    expect(openPasswordEnvelope(keys, await sealPassword('secret-1', pair().publicSpki))).toBeNull();
+    expect(openPasswordEnvelope(keys, await sealPassword('secret-1', pair().publicSpki, Date.now()))).toBeNull();
+    // The envelope of before the request binding (no timestamp, nonce nor common-list hash).
+    expect(openPasswordEnvelope(keys, await sealWithPublicKey(JSON.stringify({ d: sha256Hex('secret-1'), n: 8 }), keys.publicSpki))).toBeNull();
     expect(openPasswordEnvelope(keys, 'not base64 !')).toBeNull();
     expect(openPasswordEnvelope(keys, await sealWithPublicKey('{"d":"zz","n":3}', keys.publicSpki))).toBeNull();
     expect(openPasswordEnvelope(keys, await sealWithPublicKey('not json', keys.publicSpki))).toBeNull();

@@ -65,7 +65,10 @@ export function dummyHash(cost: ScryptCost): Promise<string> {
   return hash;
 }
 
-/** Decrypts and checks a password envelope (contracts password.ts); null when it is unusable. */
+/**
+ * Decrypts and checks the shape of a password envelope (contracts password.ts); null when it is unusable.
+ * Calls open envelopes with envelopes.ts openRequestEnvelope, which also binds them to the request.
+ */
 export function openPasswordEnvelope(pair: KeyPair, base64: string): PasswordEnvelopeContent | null {
   const plain = decryptOaep(pair, base64);
   if (plain === null) return null;

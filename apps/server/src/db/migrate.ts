@@ -8,6 +8,7 @@ import * as m005 from './migrations/005_insight.js';
 import * as m006 from './migrations/006_admin.js';
 import * as m007 from './migrations/007_department_names.js';
 import * as m008 from './migrations/008_audit.js';
+import * as m009 from './migrations/009_password_nonces.js';
 
 /**
  * Versioned migrations, listed statically (no filesystem globbing): add `NNN_name.ts` under migrations/
@@ -22,6 +23,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '006_admin': m006,
   '007_department_names': m007,
   '008_audit': m008,
+  '009_password_nonces': m009,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATIONS }) };

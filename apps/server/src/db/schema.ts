@@ -94,6 +94,13 @@ export interface LoginAttemptsTable {
   locked_until: number;
 }
 
+/** Nonces of accepted password envelopes, kept until their timestamp leaves the clock window (auth/envelopes.ts). */
+export interface PasswordNoncesTable {
+  nonce: string;
+  /** ms */
+  expires_at: number;
+}
+
 export interface SettingsTable {
   key: string;
   value: string;
@@ -540,6 +547,7 @@ export interface DB {
   functions: FunctionsTable;
   sessions: SessionsTable;
   login_attempts: LoginAttemptsTable;
+  password_nonces: PasswordNoncesTable;
   settings: SettingsTable;
   devices: DevicesTable;
   device_control: DeviceControlTable;

@@ -5,7 +5,8 @@ import type { Caller, Handlers } from '../calls/types.js';
 import type { AppDeps } from '../deps.js';
 import type { DB, UserRow, UserUpdate } from '../db/schema.js';
 import { callerOf } from '../auth/handlers.js';
-import { hashDigest, openPasswordEnvelope, passwordLengthOk, verifyDigest } from '../auth/passwords.js';
+import { checkNewPassword, openRequestEnvelope } from '../auth/envelopes.js';
+import { hashDigest, verifyDigest } from '../auth/passwords.js';
 import { revokeUserSessions } from '../auth/sessions.js';
 import { accountKey, clearAccount, isThrottled, recordFailure } from '../auth/throttle.js';
 import { liveDepartment } from '../departments/store.js';
@@ -118,12 +119,14 @@ export function userHandlers(deps: AppDeps): Handlers {
     return presentUser(row, await findCompany(db, row.company_id), token, lang);
   }
 
-  /** The digest of a new password envelope after its checks, or null for an empty one. */
-  function newDigest(envelope: string | undefined): string | null {
+  /**
+   * The digest of a new password envelope after its checks (bound to the request's os_timestamp, declared
+   * length, not a common password), or null for an empty one.
+   */
+  async function newDigest(envelope: string | undefined, osTimestamp: string | undefined): Promise<string | null> {
     if (!envelope) return null;
-    const secret = openPasswordEnvelope(keys.password, envelope);
-    if (!secret) throw new CallError(ResultCode.DECRYPT_FAILED);
-    if (!passwordLengthOk(secret.n)) throw new CallError(ResultCode.BAD_REQUEST, textMessage('users.password.length'));
+    const secret = await openRequestEnvelope(db, keys.password, envelope, osTimestamp);
+    checkNewPassword(secret);
     return secret.d;
   }
 
@@ -132,6 +135,7 @@ export function userHandlers(deps: AppDeps): Handlers {
     target: UserRow,
     f: ParsedFields<'userEdit'>,
     patch: UserUpdate,
+    osTimestamp: string | undefined,
   ): Promise<string | null> {
     const callerSuper = isSuper(caller.funList);
     let companyId = target.company_id;
@@ -145,7 +149,7 @@ export function userHandlers(deps: AppDeps): Handlers {
     }
     const team = f.team ?? '';
     patch.team = team !== target.team || companyId !== target.company_id ? await checkTeam(db, companyId, team) : team;
-    const digest = newDigest(f.password);
+    const digest = await newDigest(f.password, osTimestamp);
     // The slow hash comes last, once every cheap check passed.
     const newHash = () => (digest === null ? null : hashDigest(digest, config.scrypt));
     if (target.u_id === caller.user.u_id) return newHash();
@@ -201,7 +205,7 @@ export function userHandlers(deps: AppDeps): Handlers {
       const team = await checkTeam(db, company.id, f.team ?? '');
       const funList = await checkGrants(db, caller, f.fun_json, new Set());
       if (await accountTaken(db, f.phone)) throw new CallError(ResultCode.ACCOUNT_TAKEN);
-      const digest = newDigest(f.password);
+      const digest = await newDigest(f.password, ctx.raw.get('os_timestamp'));
       if (digest === null) throw badField('password', 'calls.field.required');
       const passwordHash = await hashDigest(digest, config.scrypt);
       try {
@@ -285,7 +289,7 @@ export function userHandlers(deps: AppDeps): Handlers {
       if (accountKey(f.phone) !== accountKey(target.phone) && (await accountTaken(db, f.phone, target.u_id))) {
         throw new CallError(ResultCode.ACCOUNT_TAKEN);
       }
-      const newHash = canEdit ? await privilegedPatch(caller, target, f, patch) : null;
+      const newHash = canEdit ? await privilegedPatch(caller, target, f, patch, ctx.raw.get('os_timestamp')) : null;
       if (newHash) {
         patch.password_hash = newHash;
         patch.password_changed_at = nowSeconds();
@@ -312,16 +316,15 @@ export function userHandlers(deps: AppDeps): Handlers {
       const account = caller.user.phone;
       if (accountKey(f.account) !== accountKey(account)) throw new CallError(ResultCode.NO_PERMISSION);
       if (await isThrottled(db, account, ctx.address)) throw new CallError(ResultCode.LOGIN_THROTTLED);
-      const old = openPasswordEnvelope(keys.password, f.password);
-      const next = openPasswordEnvelope(keys.password, f.new_psw);
-      if (!old || !next) throw new CallError(ResultCode.DECRYPT_FAILED);
+      const old = await openRequestEnvelope(db, keys.password, f.password, ctx.raw.get('os_timestamp'));
+      const next = await openRequestEnvelope(db, keys.password, f.new_psw, ctx.raw.get('os_timestamp'));
       if (!(await verifyDigest(old.d, caller.user.password_hash))) {
         const locked = await recordFailure(db, account, ctx.address);
         await audit(db, { kind: 'password_change', outcome: 'refused', ...actorOf(ctx), target: caller.user.u_id, detail: { reason: 'wrong_old_password' } });
         if (locked.length > 0) await audit(db, { kind: 'login_locked', outcome: 'refused', ...actorOf(ctx), detail: { reason: 'limit_reached', locked } });
         throw new CallError(ResultCode.WRONG_OLD_PASSWORD);
       }
-      if (!passwordLengthOk(next.n)) throw new CallError(ResultCode.BAD_REQUEST, textMessage('users.password.length'));
+      checkNewPassword(next);
       const hash = await hashDigest(next.d, config.scrypt);
       await db.transaction().execute(async (trx) => {
         await updateUser(trx, caller.user.u_id, { password_hash: hash, password_changed_at: nowSeconds() });

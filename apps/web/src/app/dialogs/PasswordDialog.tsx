@@ -2,11 +2,11 @@ import { useState, type ReactNode } from 'react';
 import { Form } from 'antd';
 import Password from 'antd/es/input/Password';
 import type { Rule } from 'antd/es/form';
-import { PASSWORD_MAX, PASSWORD_MIN, type User } from '@nest/contracts';
+import { PASSWORD_MAX, PASSWORD_MIN, PASSWORD_REFUSALS, type User } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
 import { FormDialog } from './FormDialog';
 import { notify } from '../../shared/notify';
-import { RequestError, call, sealWithPasswordKey } from '../../shared/request';
+import { RequestError, call, requestStamp, sealWithPasswordKey } from '../../shared/request';
 import { endSession } from '../../shared/session';
 
 interface Values {
@@ -16,7 +16,7 @@ interface Values {
 }
 
 export function PasswordDialog({ user, onClose }: { user: User; onClose: () => void }): ReactNode {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const [form] = Form.useForm<Values>();
   const [saving, setSaving] = useState(false);
   const length: Rule = { min: PASSWORD_MIN, max: PASSWORD_MAX, message: t('password.length', { min: PASSWORD_MIN, max: PASSWORD_MAX }) };
@@ -24,8 +24,10 @@ export function PasswordDialog({ user, onClose }: { user: User; onClose: () => v
   const submit = async (values: Values) => {
     setSaving(true);
     try {
-      const [password, newPsw] = await Promise.all([sealWithPasswordKey(values.old), sealWithPasswordKey(values.next)]);
-      await call('userPsw', { account: user.phone, password, new_psw: newPsw });
+      // Both envelopes are bound to this one request's timestamp.
+      const stamp = requestStamp();
+      const [password, newPsw] = await Promise.all([sealWithPasswordKey(values.old, stamp), sealWithPasswordKey(values.next, stamp)]);
+      await call('userPsw', { account: user.phone, password, new_psw: newPsw }, { timestamp: stamp });
       onClose();
       notify().alert('success', {
         title: t('password.successTitle'),
@@ -36,6 +38,8 @@ export function PasswordDialog({ user, onClose }: { user: User; onClose: () => v
     } catch (err) {
       // Call failures were shown by the request layer; sealing failures (keys unavailable) are shown here.
       if (!(err instanceof RequestError)) notify().error(t('request.network'));
+      // A new password the server refuses as too common: said on the field too.
+      else if (err.text === PASSWORD_REFUSALS.common[lang]) form.setFields([{ name: 'next', errors: [err.text] }]);
     } finally {
       setSaving(false);
     }

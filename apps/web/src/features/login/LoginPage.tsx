@@ -8,7 +8,7 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { PASSWORD_MAX, PASSWORD_MIN, isAccount, userSchema, type Lang } from '@nest/contracts';
 import { applyLang, saveLang, useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
-import { RequestError, call, sealWithPasswordKey } from '../../shared/request';
+import { RequestError, call, requestStamp, sealWithPasswordKey } from '../../shared/request';
 import { signIn } from '../../shared/session';
 import { KEYS, storage } from '../../shared/storage';
 import { Logo } from '../../app/shell/Logo';
@@ -52,8 +52,9 @@ export default function LoginPage(): ReactNode {
     const account = values.account.trim();
     setLoading(true);
     try {
-      const password = await sealWithPasswordKey(values.password);
-      const data = await call('login', { account, password });
+      const stamp = requestStamp();
+      const password = await sealWithPasswordKey(values.password, stamp);
+      const data = await call('login', { account, password }, { timestamp: stamp });
       const parsed = userSchema.safeParse(data);
       if (!parsed.success) {
         notify().error(t('request.badResponse'));

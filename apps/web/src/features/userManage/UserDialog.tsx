@@ -6,6 +6,7 @@ import {
   DIALOG_LABEL_WIDTH,
   PASSWORD_MAX,
   PASSWORD_MIN,
+  PASSWORD_REFUSALS,
   PERMANENT_END_TIME,
   PERMANENT_TEXT,
   SUPER_ADMINISTRATOR,
@@ -21,7 +22,7 @@ import {
 } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
-import { call, sealWithPasswordKey } from '../../shared/request';
+import { RequestError, call, requestStamp, sealWithPasswordKey } from '../../shared/request';
 import { useUser } from '../../shared/session';
 import { departmentOptions } from '../teamManage/tree';
 import { FunctionPanel } from './FunctionPanel';
@@ -87,7 +88,9 @@ export function UserDialog({ user, onClose, onSaved }: { user: UserListItem | nu
   const submit = async (v: Values) => {
     setSaving(true);
     try {
-      const password = v.password ? await sealWithPasswordKey(v.password) : '';
+      // The envelope is bound to this one request's timestamp.
+      const stamp = requestStamp();
+      const password = v.password ? await sealWithPasswordKey(v.password, stamp) : '';
       const common = {
         nick: v.nick.trim(),
         phone: v.phone.trim(),
@@ -99,12 +102,18 @@ export function UserDialog({ user, onClose, onSaved }: { user: UserListItem | nu
         in_com_id: v.in_com_id,
         fun_json: JSON.stringify(funList),
       };
-      if (user) await call('userEdit', { u_id: user.u_id, state: user.state, ...common });
-      else await call('userAdd', common);
+      if (user) await call('userEdit', { u_id: user.u_id, state: user.state, ...common }, { timestamp: stamp });
+      else await call('userAdd', common, { timestamp: stamp });
       notify().success(t('admin.saved'));
       onSaved();
-    } catch {
-      // Call failures were shown by the request layer.
+    } catch (err) {
+      // Call failures were shown by the request layer (a password refused as too common is said on its field
+      // too); sealing failures (keys unavailable) are shown here.
+      if (!(err instanceof RequestError)) notify().error(t('request.network'));
+      else if (err.text === PASSWORD_REFUSALS.common[lang]) {
+        setTab('profile');
+        form.setFields([{ name: 'password', errors: [err.text] }]);
+      }
     } finally {
       setSaving(false);
     }

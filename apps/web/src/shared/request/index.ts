@@ -25,7 +25,7 @@ import { getLang, t } from '../i18n';
 import { notify } from '../notify';
 import { endSession } from '../session';
 
-export { publicKeys, sealWithPasswordKey } from './keys';
+export { publicKeys, requestStamp, sealWithPasswordKey } from './keys';
 
 declare global {
   interface Window {
@@ -66,6 +66,11 @@ export interface CallOptions {
   onUploadProgress?: (fraction: number) => void;
   /** Multipart calls: the files, by part name (sent after the fields, never signed). */
   files?: Readonly<Record<string, Blob>>;
+  /**
+   * The os_timestamp to send (ms; default now): the one the call's password envelopes were sealed for
+   * (`sealWithPasswordKey`), which the server requires.
+   */
+  timestamp?: number;
 }
 
 /** What the transport answers: the HTTP status and the body text. */
@@ -216,7 +221,7 @@ export async function call<N extends CallName, D = unknown>(
 ): Promise<D> {
   const def: CallDef = calls[name];
   const lang = getLang();
-  const body = encode(def, buildPayload(def, { ...(fields as Record<string, unknown>), ...(def.multipart ? opts.files : undefined) }));
+  const body = encode(def, buildPayload(def, { ...(fields as Record<string, unknown>), ...(def.multipart ? opts.files : undefined) }, opts.timestamp));
   const url = callUrl(def, serviceBases());
 
   const fail = (err: RequestError): never => {

@@ -18,10 +18,17 @@ export function publicKeys(): Promise<PublicKeys> {
   return cached;
 }
 
-/** Seals a password with the `password` public key (SPEC: passwords are encrypted before sending). */
-export async function sealWithPasswordKey(password: string): Promise<string> {
-  return sealPassword(password, (await publicKeys()).password);
+/**
+ * Seals a password with the `password` public key (SPEC: passwords are encrypted before sending), bound to
+ * one request: `timestamp` is the os_timestamp that request will carry (take one with `requestStamp()` and
+ * pass it to `call` as its `timestamp` option); the server refuses the envelope with any other request.
+ */
+export async function sealWithPasswordKey(password: string, timestamp: number): Promise<string> {
+  return sealPassword(password, (await publicKeys()).password, timestamp);
 }
+
+/** The os_timestamp (ms) of a request about to be built: now. */
+export const requestStamp = (): number => Date.now();
 
 /** For tests. */
 export function resetPublicKeys(keys?: PublicKeys): void {
