@@ -127,6 +127,8 @@ export function closePush(clearHandlers = false): void {
   if (clearHandlers) {
     handlers.clear();
     failureHandlers.clear();
+    // Entering sign-in: the next token is a new session, which may hold the push function.
+    refusedToken = null;
   }
 }
 

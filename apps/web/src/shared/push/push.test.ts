@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { WebSocketServer, WebSocket as NodeWebSocket, type WebSocket as ServerSocket } from 'ws';
 import {
   APP_CODE,
   APP_IDS,
@@ -14,7 +15,13 @@ import {
   type PushEnvelope,
 } from '@nest/contracts';
 import { PushClient, PushError, SESSION_ENDED_REASON, backoffDelay, type PushClientOptions } from './client';
-import { pushAllowed } from './index';
+import { closePush, ensurePush, getPush, getPushState, pushAllowed, recreatePush } from './index';
+import { getToken, saveToken } from '../cookie';
+import { CATALOGS, applyLang } from '../i18n';
+import { setNotifier } from '../notify';
+import { resetPublicKeys } from '../request/keys';
+import { clearSession, getUser, setLoginNavigator, setUser } from '../session';
+import { makeUser } from '../../test/dom';
 
 /** A scriptable stand-in for the browser WebSocket. */
 class FakeWebSocket {
@@ -426,5 +433,371 @@ describe('pushAllowed', () => {
     expect(pushAllowed({ fun_list: ['device_10'] })).toBe(true);
     expect(pushAllowed({ fun_list: ['menu_home'] })).toBe(false);
     expect(pushAllowed(null)).toBe(false);
+  });
+});
+
+// ------------------------------------------------------------------ against a real WebSocket server
+
+interface Frame {
+  msg_id: number;
+  data: Record<string, unknown>;
+}
+
+/**
+ * A push server in the test (ws on loopback, a port from the OS) that answers like the product's hub on the
+ * points the client depends on: every frame but 100 and 101 is answered LOGIN_EXPIRED until 100 succeeds,
+ * 210 on is answered 2000 and followed by a 310 batch, 200 by 2000. `hold100` keeps the answer to 100
+ * back until released, `onFrame` adds behaviour. It can be stopped and started again on the same port, as
+ * the product is when it restarts.
+ */
+class TestPushServer {
+  wss: WebSocketServer | null = null;
+  port = 0;
+  /** Frames received, per connection, in order. */
+  readonly connections: Frame[][] = [];
+  readonly sockets: ServerSocket[] = [];
+  hold100 = false;
+  private held: (() => void)[] = [];
+  private waiters: (() => void)[] = [];
+  onFrame: ((frame: Frame, socket: ServerSocket) => boolean | void) | null = null;
+
+  async start(): Promise<void> {
+    const wss = new WebSocketServer({ host: '127.0.0.1', port: this.port });
+    await new Promise<void>((resolve, reject) => {
+      wss.once('listening', resolve);
+      wss.once('error', reject);
+    });
+    this.port = (wss.address() as { port: number }).port;
+    this.wss = wss;
+    wss.on('connection', (socket) => {
+      const frames: Frame[] = [];
+      this.connections.push(frames);
+      this.sockets.push(socket);
+      let verified = false;
+      const reply = (code: number, msgId: number, data: unknown = null, msg = '') => socket.send(JSON.stringify({ code, msg, msg_id: msgId, data }));
+      socket.on('message', (raw: Buffer) => {
+        const frame = JSON.parse(raw.toString('utf8')) as Frame;
+        frames.push(frame);
+        this.changed();
+        if (this.onFrame?.(frame, socket)) return;
+        if (frame.msg_id === 100) {
+          const answer = () => {
+            verified = true;
+            reply(2000, 100, { u_id: 'u1' });
+          };
+          if (this.hold100) this.held.push(answer);
+          else answer();
+        } else if (!verified) {
+          reply(40263, frame.msg_id);
+        } else if (frame.msg_id === 101) {
+          reply(2000, 101);
+        } else if (frame.msg_id === 200) {
+          reply(2000, 200, { sn_id: frame.data.sn_id });
+        } else if (frame.msg_id === 210) {
+          reply(2000, 210, { on: frame.data.on });
+          if (frame.data.on) socket.send(JSON.stringify({ msg_id: 310, data: { devices: [{ sn_id: 'SN1', at: this.connections.length }] } }));
+        }
+      });
+    });
+  }
+
+  /** Stops listening and drops every connection at once (no close frame), as a process that exits. */
+  async stop(): Promise<void> {
+    const wss = this.wss;
+    this.wss = null;
+    if (!wss) return;
+    for (const s of wss.clients) s.terminate();
+    await new Promise<void>((resolve) => wss.close(() => resolve()));
+  }
+
+  release100(): void {
+    this.held.splice(0).forEach((answer) => answer());
+  }
+
+  get url(): string {
+    return `ws://127.0.0.1:${this.port}/api/push`;
+  }
+
+  private changed(): void {
+    this.waiters.splice(0).forEach((w) => w());
+  }
+
+  /** Resolves once `cond` holds, checked after every frame received (a safety limit names what was awaited). */
+  async until(what: string, cond: () => boolean, limitMs = 30_000): Promise<void> {
+    const deadline = Date.now() + limitMs;
+    while (!cond()) {
+      if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}: ${JSON.stringify(this.connections.map((c) => c.map((f) => f.msg_id)))}`);
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve);
+        setTimeout(resolve, 250);
+      });
+    }
+  }
+
+  ids(connection: number): number[] {
+    return (this.connections[connection] ?? []).map((f) => f.msg_id);
+  }
+}
+
+/** Resolves once `cond` holds, read again on every client-side event the test records. */
+async function eventually(what: string, cond: () => boolean, limitMs = 30_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+describe('push client against a WebSocket server', () => {
+  let server: TestPushServer;
+  const clients: PushClient[] = [];
+  beforeEach(async () => {
+    server = new TestPushServer();
+    await server.start();
+  });
+  afterEach(async () => {
+    clients.splice(0).forEach((c) => c.close());
+    await server.stop();
+  });
+
+  function realClient(extra: Partial<PushClientOptions> = {}) {
+    const states: number[] = [];
+    const errors: string[] = [];
+    const ended: string[] = [];
+    const client = new PushClient({
+      url: server.url,
+      token: () => 'tok',
+      lang: () => 'en',
+      licence: async (token) => `licence-of-${token}`,
+      onState: (s) => states.push(s),
+      showError: (t) => errors.push(t),
+      onSessionEnded: (m) => ended.push(m),
+      // Reconnects at once: the test restarts the server itself and waits for the events that follow.
+      backoff: { baseMs: 1, maxMs: 1 },
+      // The ws package's client: jsdom's WebSocket (undici) cannot dispatch its events in this environment.
+      WebSocketImpl: NodeWebSocket as unknown as new (url: string) => WebSocket,
+      ...extra,
+    });
+    clients.push(client);
+    return { client, states, errors, ended };
+  }
+
+  it('after a server restart verifies first and re-subscribes only after the 2000 to 100; fleet updates resume', async () => {
+    const { client, states, errors } = realClient();
+    const batches: unknown[] = [];
+    client.on(310, (data) => batches.push(data));
+    const subscribeOnOpen = () => {
+      // What a screen does when the socket opens (useFleet, useDeviceLive): before 100 is answered.
+      if (states[states.length - 1] === SocketState.OPEN) {
+        client.send(PushMsgId.FLEET_SUBSCRIBE, { on: true });
+        client.verifyEquipment('SN1');
+      }
+    };
+    server.hold100 = true;
+    client.connect();
+    await eventually('the socket open', () => states.includes(SocketState.OPEN));
+    subscribeOnOpen();
+    // The heartbeat follows 100 on the same socket: had 200 or 210 gone out early, they would be before it.
+    await server.until('100 and the heartbeat', () => server.ids(0).length >= 2);
+    expect(server.ids(0)).toEqual([100, 101]);
+    server.release100();
+    await eventually('the first fleet batch', () => batches.length === 1);
+    expect(server.ids(0)).toEqual([100, 101, 200, 210]);
+
+    // The server process goes away and comes back on the same port.
+    await server.stop();
+    await eventually('the socket closed', () => states[states.length - 1] !== SocketState.OPEN);
+    await server.start();
+    await eventually('the socket open again', () => client.state === SocketState.OPEN && server.connections.length >= 2);
+    // The screens react to the state change again while 100 is still unanswered.
+    subscribeOnOpen();
+    const again = server.connections.length - 1;
+    await server.until('100 and the heartbeat on the new socket', () => server.ids(again).length >= 2);
+    expect(server.ids(again)).toEqual([100, 101]);
+    server.release100();
+    await eventually('fleet updates on the new socket', () => batches.length === 2);
+    expect(batches[1]).toEqual({ devices: [{ sn_id: 'SN1', at: again + 1 }] });
+    // Each subscription once, after verification; nothing was refused with LOGIN_EXPIRED.
+    expect(server.ids(again)).toEqual([100, 101, 200, 210]);
+    expect(errors).toEqual([]);
+    expect(client.alive).toBe(true);
+  });
+
+  it('re-subscribes after a restart without any screen asking again', async () => {
+    const { client } = realClient();
+    const batches: unknown[] = [];
+    client.on(310, (data) => batches.push(data));
+    client.connect();
+    await eventually('verified', () => client.isVerified);
+    client.subscribeFleet(true);
+    await eventually('the first fleet batch', () => batches.length === 1);
+    await server.stop();
+    await server.start();
+    await eventually('fleet updates after the restart', () => batches.length === 2);
+    expect(server.ids(server.connections.length - 1)).toEqual([100, 101, 210]);
+  });
+
+  it('ends the session on 46010 and the close that follows, and does not reconnect', async () => {
+    const { client, ended, errors } = realClient();
+    server.onFrame = (frame, socket) => {
+      if (frame.msg_id !== 101) return false;
+      socket.send(JSON.stringify({ code: 46010, msg: 'Your account was disabled', msg_id: 101, data: null }));
+      socket.close(1000, SESSION_ENDED_REASON);
+      return true;
+    };
+    client.connect();
+    await eventually('the session ended', () => ended.length > 0);
+    expect(ended).toEqual(['Your account was disabled']);
+    expect(errors).toEqual([]);
+    expect(client.alive).toBe(false);
+    expect(client.state).toBe(SocketState.CLOSED);
+    // Barrier: a new connection of a probe client is the second one the server sees; the ended client made none.
+    server.onFrame = null;
+    const probe = realClient();
+    probe.client.connect();
+    await eventually('the probe verified', () => probe.client.isVerified);
+    expect(server.connections).toHaveLength(2);
+  });
+
+  it('a close for "session ended" alone (its 46010 lost) also ends the session', async () => {
+    const { client, ended } = realClient();
+    server.onFrame = (frame, socket) => {
+      if (frame.msg_id !== 101) return false;
+      socket.close(1000, SESSION_ENDED_REASON);
+      return true;
+    };
+    client.connect();
+    await eventually('the session ended', () => ended.length > 0);
+    expect(ended).toEqual(['']);
+    expect(client.alive).toBe(false);
+  });
+
+  it('40263 to 100 ends the session; 40100 stops the client: neither loops reconnecting', async () => {
+    let answer = 40263;
+    server.onFrame = (frame, socket) => {
+      if (frame.msg_id !== 100) return false;
+      socket.send(JSON.stringify({ code: answer, msg: answer === 40100 ? 'No push function' : '', msg_id: 100, data: null }));
+      return true;
+    };
+    const expired = realClient();
+    expired.client.connect();
+    await eventually('the session ended', () => expired.ended.length > 0);
+    expect(expired.client.alive).toBe(false);
+
+    answer = 40100;
+    const refused: number[] = [];
+    const denied = realClient({ onRefused: (m) => refused.push(m.code ?? 0) });
+    denied.client.connect();
+    await eventually('the refusal', () => refused.length > 0);
+    expect(denied.errors).toEqual(['No push function']);
+    expect(denied.ended).toEqual([]);
+    expect(denied.client.alive).toBe(false);
+    // Barrier as above: a probe's connection is the third the server sees.
+    server.onFrame = null;
+    const probe = realClient();
+    probe.client.connect();
+    await eventually('the probe verified', () => probe.client.isVerified);
+    expect(server.connections).toHaveLength(3);
+  });
+});
+
+describe('the console push connection (ensurePush) when the session ends', () => {
+  let server: TestPushServer;
+  let alerts: { kind: string; content: unknown }[];
+  let errors: string[];
+  let toLogin: number;
+  beforeEach(async () => {
+    server = new TestPushServer();
+    await server.start();
+    window.__NEST_PUSH_URL__ = server.url;
+    // The browser's WebSocket is the ws client here (see realClient); the licence key a fresh RSA key.
+    vi.stubGlobal('WebSocket', NodeWebSocket);
+    const pair = await crypto.subtle.generateKey({ name: 'RSA-OAEP', modulusLength: 1024, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' }, true, ['encrypt', 'decrypt']);
+    const spki = btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.exportKey('spki', pair.publicKey))));
+    resetPublicKeys({ password: spki, licence: spki });
+    await saveToken('tok-1');
+    alerts = [];
+    errors = [];
+    toLogin = 0;
+    setNotifier({
+      error: (t) => errors.push(t),
+      warning: () => {},
+      success: () => {},
+      info: () => {},
+      alert: (kind, opts) => alerts.push({ kind, content: opts.content }),
+      confirm: () => {},
+    });
+    setLoginNavigator(() => (toLogin += 1));
+    setUser(makeUser(['device_10']));
+  });
+  afterEach(async () => {
+    closePush(true);
+    setNotifier(null);
+    setLoginNavigator(null);
+    resetPublicKeys();
+    clearSession();
+    applyLang('zh');
+    delete window.__NEST_PUSH_URL__;
+    vi.unstubAllGlobals();
+    await server.stop();
+  });
+
+  const endOnHeartbeat = (msg: string) => {
+    server.onFrame = (frame, socket) => {
+      if (frame.msg_id !== 101) return false;
+      socket.send(JSON.stringify({ code: 46010, msg, msg_id: 101, data: null }));
+      socket.close(1000, SESSION_ENDED_REASON);
+      return true;
+    };
+  };
+
+  it("tells the user in the server's words and goes to sign-in, with the session cleared", async () => {
+    endOnHeartbeat('您已在其他地方退出登录');
+    expect(ensurePush(getUser())).not.toBeNull();
+    await eventually('sign-in', () => toLogin > 0);
+    expect(alerts).toEqual([{ kind: 'warning', content: '您已在其他地方退出登录' }]);
+    expect(getToken()).toBe('');
+    expect(getUser()).toBeNull();
+    expect(getPush()).toBeNull();
+    expect(getPushState()).toBe(SocketState.CLOSED);
+    expect(errors).toEqual([]);
+  });
+
+  it('falls back to its own text in the language of the page when the server gave none', async () => {
+    endOnHeartbeat('');
+    ensurePush(getUser());
+    await eventually('sign-in', () => toLogin > 0);
+    expect(alerts).toEqual([{ kind: 'warning', content: CATALOGS.zh.push.sessionEnded }]);
+
+    await saveToken('tok-2');
+    setUser(makeUser(['device_10']));
+    applyLang('en');
+    ensurePush(getUser());
+    await eventually('sign-in again', () => toLogin > 1);
+    expect(alerts[1]).toEqual({ kind: 'warning', content: CATALOGS.en.push.sessionEnded });
+  });
+
+  it('a user refused the push function (40100) is not connected again with the same token', async () => {
+    server.onFrame = (frame, socket) => {
+      if (frame.msg_id !== 100) return false;
+      socket.send(JSON.stringify({ code: 40100, msg: '没有权限访问', msg_id: 100, data: null }));
+      return true;
+    };
+    ensurePush(getUser());
+    await eventually('the refusal shown', () => errors.length > 0);
+    expect(errors).toEqual(['没有权限访问']);
+    expect(getPush()).toBeNull();
+    // Navigation asks for the connection again: no new socket for this token, none shown again.
+    expect(ensurePush(getUser())).toBeNull();
+    expect(recreatePush(getUser())).toBeNull();
+    expect(server.connections).toHaveLength(1);
+    expect(toLogin).toBe(0);
+    // A new session (sign-in clears the refusal) connects again.
+    closePush(true);
+    server.onFrame = null;
+    await saveToken('tok-3');
+    expect(ensurePush(getUser())).not.toBeNull();
+    await eventually('verified', () => getPush()?.isVerified === true);
+    expect(server.connections).toHaveLength(2);
   });
 });
