@@ -36,6 +36,8 @@
  * | UPLOAD_MAX_MB        | 200                            | Largest file accepted in a multipart call, in MiB (form fields are limited to 64 KiB each). |
  * | FIRMWARE_MAX_MB      | 512 (contracts FIRMWARE_MAX_BYTES) | Largest firmware package /rom/add accepts, in MiB (replaces UPLOAD_MAX_MB for that call). |
  * | TEACHING_VIDEO_MAX_MB | 1024 (contracts TEACHING_VIDEO_MAX_BYTES) | Largest teaching video /teach/add accepts, in MiB (replaces UPLOAD_MAX_MB for that call). |
+ * | UPLOADS_PER_USER     | 2                              | File uploads (multipart calls: /rom/add, /teach/add) one user may have in progress at once on this instance (1-100); one more answers UPLOAD_BUSY (HTTP 429) before any byte of its file is read. |
+ * | UPLOADS_AT_ONCE      | 6                              | File uploads in progress at once on this instance, all users together (1-1000); one more answers UPLOAD_BUSY. Together with the size limits above it bounds what DATA_DIR/tmp can hold. |
  * | MEDIA_STORE          | local                          | Where finished media live (results, thumbnails, recordings, firmware packages, teaching videos, nest logs): `local` = under DATA_DIR (media/, firmware/, teaching/, device-logs/); `s3` = an S3-compatible bucket (needed when several instances serve media). Uploads in progress stay in DATA_DIR/tmp either way. |
  * | S3_ENDPOINT          | (AWS)                          | With MEDIA_STORE=s3: the http(s) URL of an S3-compatible server (MinIO, Ceph, OSS...), no path; unset for AWS S3. |
  * | S3_REGION            | us-east-1                      | With MEDIA_STORE=s3: the bucket's region. |
@@ -44,7 +46,7 @@
  * | S3_ACCESS_KEY_ID     | (SDK default chain)            | With MEDIA_STORE=s3: access key; set together with S3_SECRET_ACCESS_KEY, or neither to use the SDK's default credentials (environment, instance role). |
  * | S3_SECRET_ACCESS_KEY | (SDK default chain)            | With MEDIA_STORE=s3: secret key. |
  * | S3_FORCE_PATH_STYLE  | true with S3_ENDPOINT, else false | With MEDIA_STORE=s3: `true` for path-style URLs (host/bucket/key), which most self-hosted servers need. Any S3_* setting without MEDIA_STORE=s3 stops start-up. |
- * | TRUST_PROXY          | false                          | `true` when behind a reverse proxy / load balancer: the client address (used by sign-in throttling and the audit log) is then the last X-Forwarded-For entry, the one that proxy appended (one trusted hop). |
+ * | TRUST_PROXY          | false                          | `true` when behind a reverse proxy / load balancer: the client address (used by sign-in throttling and the audit log) is then the last X-Forwarded-For entry, the one that proxy appended (one trusted hop). Unset behind a proxy, every client has the proxy's address (sign-in throttling then locks everyone out together): the server logs a warning, once, at the first request carrying X-Forwarded-For, Forwarded or X-Real-IP (docs/deployment.md). |
  * | WEB_DIST             | apps/web/dist                  | Directory of the built web app, served under /nest/. Relative paths are resolved from the working directory; the default is found relative to this file. |
  * | LOG_LEVEL            | info                           | fatal, error, warn, info, debug, trace or silent. |
  */
@@ -123,6 +125,9 @@ export interface Config {
   /** Per-call file limits of the firmware and teaching-video uploads (bytes). */
   firmwareMaxBytes: number;
   teachingVideoMaxBytes: number;
+  /** UPLOADS_PER_USER / UPLOADS_AT_ONCE: file uploads in progress at once on this instance, per user and in all. */
+  uploadsPerUser: number;
+  uploadsAtOnce: number;
   trustProxy: boolean;
   /** MEDIA_STORE and S3_* (storage/config.ts). */
   mediaStore: MediaStoreConfig;
@@ -137,6 +142,13 @@ export class ConfigError extends Error {
 }
 
 export const DEFAULT_ADMIN_ACCOUNT = 'admin@nest.local';
+/**
+ * File uploads in progress at once (UPLOADS_PER_USER, UPLOADS_AT_ONCE): two per user lets a manager send a
+ * firmware package and a teaching video side by side; six in all, at the default 1 GiB teaching-video limit,
+ * keeps DATA_DIR/tmp under 6 GiB.
+ */
+export const DEFAULT_UPLOADS_PER_USER = 2;
+export const DEFAULT_UPLOADS_AT_ONCE = 6;
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** apps/server/src -> apps/web/dist */
 export const DEFAULT_WEB_DIST = path.resolve(here, '../../web/dist');
@@ -313,6 +325,8 @@ export function loadConfig(env: Env = process.env): Config {
     uploadMaxBytes: integer(env, 'UPLOAD_MAX_MB', 200, 1, 100_000) * 1024 * 1024,
     firmwareMaxBytes: integer(env, 'FIRMWARE_MAX_MB', FIRMWARE_MAX_BYTES / MIB, 1, 100_000) * MIB,
     teachingVideoMaxBytes: integer(env, 'TEACHING_VIDEO_MAX_MB', TEACHING_VIDEO_MAX_BYTES / MIB, 1, 100_000) * MIB,
+    uploadsPerUser: integer(env, 'UPLOADS_PER_USER', DEFAULT_UPLOADS_PER_USER, 1, 100),
+    uploadsAtOnce: integer(env, 'UPLOADS_AT_ONCE', DEFAULT_UPLOADS_AT_ONCE, 1, 1000),
     trustProxy: trustRaw === 'true' || trustRaw === '1',
     mediaStore: mediaStoreConfig(env),
     webDist: webDistRaw === undefined ? DEFAULT_WEB_DIST : path.resolve(webDistRaw),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FUN_ID_PATTERN, callFunId } from './functions.js';
+import { FUN_ID_PATTERN, SUPER_ADMINISTRATOR, callFunId } from './functions.js';
 import {
   enumValue,
   enumValueDefault,
@@ -300,6 +300,14 @@ export type DeviceConnectAction = (typeof DEVICE_CONNECT_ACTIONS)[number];
 /** A control connection (/device/connect) ends this many seconds after its last renewal. */
 export const DEVICE_HOLD_SECONDS = 60;
 
+/**
+ * Writes to the system-wide catalogues (functions, device types, firmware packages, teaching videos): one
+ * catalogue serves every company, so a change by one company's administrator would change what every other
+ * company sees and may do (a function switched off for all, another company's firmware renamed). Only a
+ * super administrator writes them; reading stays with the calls' own functions.
+ */
+const CATALOGUE_WRITE = SUPER_ADMINISTRATOR;
+
 export const calls = {
   // ---------------------------------------------------------------- user service
   login: call('login', 'user', '/user/login', {
@@ -408,6 +416,7 @@ export const calls = {
     summary: 'Change own password; revokes every token of the user.',
   }),
   funAdd: call('funAdd', 'user', '/fun/add', {
+    access: CATALOGUE_WRITE,
     fields: z.object({
       name: requiredText(64),
       name_en: requiredText(64),
@@ -421,6 +430,7 @@ export const calls = {
     summary: 'Add a function: fun_id unique, a letter then letters, digits or _ (FUN_ID_PATTERN). Answers the FunctionItem.',
   }),
   funEdit: call('funEdit', 'user', '/fun/edit', {
+    access: CATALOGUE_WRITE,
     fields: z.object({
       fun_id: requiredText(64),
       name: requiredText(64),
@@ -877,6 +887,7 @@ export const calls = {
     joint: true,
   }),
   romAdd: call('romAdd', 'device', '/rom/add', {
+    access: CATALOGUE_WRITE,
     multipart: true,
     separateUrl: true,
     fields: z.object({
@@ -891,6 +902,7 @@ export const calls = {
     summary: `Upload a firmware package: the file travels in the multipart part "${FIRMWARE_FILE_FIELD}" and must be ${FIRMWARE_FILE_EXT}.`,
   }),
   romEdit: call('romEdit', 'device', '/rom/edit', {
+    access: CATALOGUE_WRITE,
     fields: z.object({
       id: idField(),
       version_name: requiredText(32),
@@ -958,6 +970,7 @@ export const calls = {
     joint: true,
   }),
   deviceTypeAdd: call('deviceTypeAdd', 'device', '/deviceType/add', {
+    access: CATALOGUE_WRITE,
     fields: z.object({
       ...deviceTypeFields,
       state: enumValueDefault(DeviceTypeState, 10).refine((v) => v !== 30, { message: 'a new type cannot be deleted' }),
@@ -966,6 +979,7 @@ export const calls = {
     joint: true,
   }),
   deviceTypeEdit: call('deviceTypeEdit', 'device', '/deviceType/edit', {
+    access: CATALOGUE_WRITE,
     fields: z.object({ id: idField(), ...deviceTypeFields, state: enumValue(DeviceTypeState) }),
     pmd: ['id', 'value'],
     joint: true,
@@ -1101,6 +1115,7 @@ export const calls = {
       'device kind (videos for every kind, 0, are listed under each kind). preview_url / poster_url are links valid for hours.',
   }),
   teachAdd: call('teachAdd', 'video', '/teach/add', {
+    access: CATALOGUE_WRITE,
     multipart: true,
     fields: z.object({
       title: requiredText(64),
@@ -1115,6 +1130,7 @@ export const calls = {
       'checked); a poster frame is made when the server has ffmpeg.',
   }),
   teachEdit: call('teachEdit', 'video', '/teach/edit', {
+    access: CATALOGUE_WRITE,
     fields: z.object({
       id: idField(),
       title: requiredText(64),

@@ -1,4 +1,4 @@
-import { ResultCode, calls, callUrl, type CallName } from '@nest/contracts';
+import { ResultCode, callFunId, calls, callUrl, type CallName } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUPER_ADMINISTRATOR, browserPayload, startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
 
@@ -9,9 +9,13 @@ import { SUPER_ADMINISTRATOR, browserPayload, startTestServer, userClient, type 
  * - a user without the call's function: NO_PERMISSION with HTTP 401 for every call guarded by a function;
  * - a user holding exactly that function, and a super administrator: never refused for access.
  * The other-company column (a user of another company holding the function) is company-scope.test.ts.
+ * Writes to the system-wide catalogues (functions, device types, firmware, teaching videos) need
+ * super_administrator: a company's administrator holding the function id the path names is refused.
  */
 const NAMES = Object.keys(calls) as CallName[];
 const ACCESS_REFUSALS: readonly number[] = [ResultCode.LOGIN_EXPIRED, ResultCode.NO_PERMISSION];
+/** The writes of the catalogues every company shares: one company's change would be everybody's. */
+const CATALOGUE_WRITES: readonly CallName[] = ['funAdd', 'funEdit', 'deviceTypeAdd', 'deviceTypeEdit', 'romAdd', 'romEdit', 'teachAdd', 'teachEdit'];
 
 let server: TestServer;
 let nobody: TestClient;
@@ -55,6 +59,17 @@ describe('authorization matrix (every registry call)', () => {
   it('covers the whole registry', () => {
     expect(NAMES.length).toBeGreaterThanOrEqual(80);
     expect(NAMES.filter((n) => calls[n].access === 'public')).toEqual(['login']);
+  });
+
+  it('the system-wide catalogues are written by super administrators only', async () => {
+    expect(NAMES.filter((n) => calls[n].access === SUPER_ADMINISTRATOR).sort()).toEqual([...CATALOGUE_WRITES].sort());
+    for (const name of CATALOGUE_WRITES) {
+      const companyAdmin = await userClient(server, { companyId: 'gzGh', funList: [callFunId(calls[name].path)] });
+      const refused = await send(name, companyAdmin, companyAdmin.token);
+      expect(refused.body.code, name).toBe(ResultCode.NO_PERMISSION);
+      expect(refused.status, name).toBe(401);
+      expect(ACCESS_REFUSALS).not.toContain((await send(name, superAdmin, superAdmin.token)).body.code);
+    }
   });
 
   it.each(NAMES.filter((n) => n !== 'logout'))('%s', async (name) => {

@@ -1,6 +1,6 @@
 import { ResultCode, type DeviceType, type Page } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, startTestServer, userClient, type Fields, type TestClient, type TestServer } from '../../test/helpers.js';
+import { SUPER_ADMINISTRATOR, adminClient, startTestServer, userClient, type Fields, type TestClient, type TestServer } from '../../test/helpers.js';
 import { seedDeviceTypes } from './store.js';
 
 let server: TestServer;
@@ -19,8 +19,9 @@ const rows = () => server.db.selectFrom('device_types').selectAll().orderBy('val
 beforeAll(async () => {
   server = await startTestServer({ config: { simulator: false } });
   admin = await adminClient(server);
-  // A manager of another company: the catalogue is global, so the company does not matter.
-  manager = await userClient(server, { companyId: 'gzGh', funList: ['deviceType_adminList', 'deviceType_add', 'deviceType_edit'] });
+  // A super administrator of another company: the catalogue is global, so the company does not matter, and
+  // only a super administrator writes it.
+  manager = await userClient(server, { companyId: 'gzGh', funList: [SUPER_ADMINISTRATOR] });
   chooser = await userClient(server, { funList: ['deviceType_list'] });
 });
 afterAll(async () => server?.close());
@@ -110,7 +111,14 @@ describe('device types', () => {
     expect((await chooser.call('deviceTypeEdit', { id: before[0]!.id, cla_type: 10, cla_name: 'x', value: 'v', stream: 1, state: 30 })).body.code).toBe(
       ResultCode.NO_PERMISSION,
     );
-    expect((await manager.call('deviceTypeList', {})).body.code).toBe(ResultCode.NO_PERMISSION);
+    // A company's administrator holding the former write functions lists the catalogue but changes nothing.
+    const companyAdmin = await userClient(server, { funList: ['deviceType_adminList', 'deviceType_add', 'deviceType_edit'] });
+    expect((await companyAdmin.call('deviceTypeAdminList', { page: 0 })).body.code).toBe(ResultCode.OK);
+    expect((await companyAdmin.call('deviceTypeAdd', { cla_type: 10, cla_name: 'x', value: 'perm', stream: 1 })).body.code).toBe(ResultCode.NO_PERMISSION);
+    expect((await companyAdmin.call('deviceTypeEdit', { id: before[0]!.id, cla_type: 10, cla_name: 'x', value: 'v', stream: 1, state: 30 })).body.code).toBe(
+      ResultCode.NO_PERMISSION,
+    );
+    expect((await companyAdmin.call('deviceTypeList', {})).body.code).toBe(ResultCode.NO_PERMISSION);
     expect(await rows()).toEqual(before);
   });
 });

@@ -122,11 +122,14 @@ describe('/fun/add', () => {
     expect(await countFunctions()).toBe(before);
   });
 
-  it('needs fun_add', async () => {
-    const c = await userClient(server, { funList: ['fun_list', 'fun_edit'] });
+  it('only a super administrator adds functions (one catalogue for every company)', async () => {
+    const before = await countFunctions();
+    const c = await userClient(server, { funList: ['fun_list', 'fun_add', 'fun_edit'] });
     const res = await c.call('funAdd', addFields());
     expect(res.status).toBe(401);
-    const allowed = await userClient(server, { funList: ['fun_add'] });
+    expect(res.body.code).toBe(ResultCode.NO_PERMISSION);
+    expect(await countFunctions()).toBe(before);
+    const allowed = await userClient(server, { companyId: 'gzGh', funList: [SUPER_ADMINISTRATOR] });
     expect((await allowed.call('funAdd', addFields())).body.code).toBe(ResultCode.OK);
   });
 });
@@ -180,10 +183,10 @@ describe('/fun/edit', () => {
     expect((await admin.call('funEdit', { ...item, notes: 'still here', state: 10 })).body.code).toBe(ResultCode.OK);
   });
 
-  it('needs fun_edit', async () => {
+  it('only a super administrator edits functions', async () => {
     const fields = addFields();
     await admin.call('funAdd', fields);
-    const c = await userClient(server, { funList: ['fun_list', 'fun_add'] });
+    const c = await userClient(server, { funList: ['fun_list', 'fun_add', 'fun_edit'] });
     expect((await c.call('funEdit', { ...fields, state: 20 })).status).toBe(401);
     const row = await server.db.selectFrom('functions').select('state').where('fun_id', '=', fields.fun_id).executeTakeFirstOrThrow();
     expect(row.state).toBe(10);

@@ -14,7 +14,7 @@ import {
   type TeachingVideo,
 } from '@nest/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
+import { SUPER_ADMINISTRATOR, startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
 import { live, registerDevice } from '../../test/live.js';
 import { samplePackage } from '../firmware/sample.js';
 import { multipartBody, sendMultipart } from '../firmware/testing.js';
@@ -79,7 +79,8 @@ beforeAll(async () => {
   await mountTmpfs(teaching, '1m');
   await registerDevice(server, { sn_id: SN });
   device = new DeviceUploader(server.app, DeviceUploader.basic(SN, live(server).devicePassword(SN)));
-  wk = await userClient(server, { funList: [callFunId('/result/list'), 'rom_list', 'rom_add', 'menu_teachingVideos', 'teach_add'] });
+  // Firmware packages and teaching videos are system-wide catalogues: only a super administrator adds them.
+  wk = await userClient(server, { funList: [callFunId('/result/list'), 'rom_list', 'menu_teachingVideos', SUPER_ADMINISTRATOR] });
 });
 afterAll(async () => {
   for (const dir of mounts.reverse()) execFileSync('umount', ['-l', dir]);

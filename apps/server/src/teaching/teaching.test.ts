@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { ResultCode, TEACHING_VIDEO_FILE_FIELD, type Page, type TeachingVideo } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, startTestServer, userClient, type Fields, type TestClient, type TestServer } from '../../test/helpers.js';
+import { SUPER_ADMINISTRATOR, adminClient, startTestServer, userClient, type Fields, type TestClient, type TestServer } from '../../test/helpers.js';
 import { sendMultipart } from '../firmware/testing.js';
 import { findFfmpeg } from '../videos/demo.js';
 import { sniffVideo } from './files.js';
@@ -34,7 +34,8 @@ const stored = async () => {
 beforeAll(async () => {
   server = await startTestServer({ config: { simulator: false } });
   admin = await adminClient(server);
-  manager = await userClient(server, { funList: ['menu_teachingVideos', 'teach_add', 'teach_edit'] });
+  // The teaching videos are one catalogue for every company: only a super administrator writes it.
+  manager = await userClient(server, { companyId: 'gzGh', funList: [SUPER_ADMINISTRATOR] });
   viewer = await userClient(server, { companyId: 'gzGh', funList: ['menu_teachingVideos'] });
   if (ffmpeg) {
     const out = path.join(server.dataDir, 'sample.mp4');
@@ -152,10 +153,14 @@ describe('teaching videos', () => {
     expect((await manager.call('teachEdit', { id: v.id, title: 'again' })).body.code).toBe(ResultCode.NOT_FOUND_OBJECT);
   });
 
-  it('needs the functions: viewers list, only holders of teach_add / teach_edit change', async () => {
+  it('needs the functions: viewers list, only a super administrator adds, changes or deletes', async () => {
     const before = await rows();
     expect((await add(viewer, { title: 'x' }, FAKE_MP4)).body.code).toBe(ResultCode.NO_PERMISSION);
     expect((await viewer.call('teachEdit', { id: before[0]!.id, title: 'x', state: 20 })).body.code).toBe(ResultCode.NO_PERMISSION);
+    // A company's administrator holding the former write functions changes nothing.
+    const companyAdmin = await userClient(server, { funList: ['menu_teachingVideos', 'teach_add', 'teach_edit'] });
+    expect((await add(companyAdmin, { title: 'x' }, FAKE_MP4)).body.code).toBe(ResultCode.NO_PERMISSION);
+    expect((await companyAdmin.call('teachEdit', { id: before[0]!.id, title: 'x', state: 20 })).body.code).toBe(ResultCode.NO_PERMISSION);
     const stranger = await userClient(server, { funList: ['menu_home'] });
     expect((await stranger.call('teachList', { page: 0 })).body.code).toBe(ResultCode.NO_PERMISSION);
     expect((await stranger.call('videoDeviceTypeList', {})).body.code).toBe(ResultCode.NO_PERMISSION);

@@ -8,7 +8,8 @@ installResizeObserver();
 
 const call = vi.fn();
 vi.mock('../../shared/request', () => ({ call: (...args: unknown[]) => call(...args) }));
-let funList = ['deviceType_adminList', 'deviceType_add', 'deviceType_edit'];
+// The device types are one catalogue for every company: only a super administrator changes them.
+let funList = ['super_administrator'];
 vi.mock('../../shared/session', () => ({ useUser: () => ({ fun_list: funList }) }));
 
 const { default: DeviceTypePage } = await import('./DeviceTypePage');
@@ -21,7 +22,7 @@ describe('device type screen', () => {
   beforeEach(() => {
     call.mockReset();
     call.mockImplementation((name: string) => Promise.resolve(name === 'deviceTypeAdminList' ? { list: [TYPE], total: 1 } : TYPE));
-    funList = ['deviceType_adminList', 'deviceType_add', 'deviceType_edit'];
+    funList = ['super_administrator'];
   });
   afterEach(() => cleanup());
 
@@ -44,8 +45,8 @@ describe('device type screen', () => {
     await waitFor(() => expect(call).toHaveBeenCalledWith('deviceTypeEdit', expect.objectContaining({ id: 't1', state: 30 })));
   });
 
-  it('offers no changes without the functions', async () => {
-    funList = ['deviceType_adminList'];
+  it("offers no changes to a company's administrator, even one holding the former write functions", async () => {
+    funList = ['deviceType_adminList', 'deviceType_add', 'deviceType_edit'];
     render(<DeviceTypePage />);
     await waitFor(() => expect(screen.getByText('truck')).toBeTruthy());
     expect(screen.queryByTestId('device-type-add')).toBeNull();

@@ -9,7 +9,8 @@ installResizeObserver();
 
 const call = vi.fn();
 vi.mock('../../shared/request', () => ({ call: (...args: unknown[]) => call(...args) }));
-let funList = ['rom_list', 'rom_add', 'rom_edit'];
+// Firmware packages are one catalogue for every company: only a super administrator changes them.
+let funList = ['super_administrator'];
 vi.mock('../../shared/session', () => ({ useUser: () => ({ fun_list: funList }) }));
 
 const { default: FirmwarePage } = await import('./FirmwarePage');
@@ -37,7 +38,7 @@ describe('firmware screen', () => {
   beforeEach(() => {
     call.mockReset();
     call.mockImplementation(answer);
-    funList = ['rom_list', 'rom_add', 'rom_edit'];
+    funList = ['super_administrator'];
   });
   afterEach(() => cleanup());
 
@@ -51,8 +52,8 @@ describe('firmware screen', () => {
     expect(call).toHaveBeenCalledWith('romList', { search: '', page: 0, size: 10 });
   });
 
-  it('hides upload, edit and delete without the functions', async () => {
-    funList = ['rom_list'];
+  it("hides upload, edit and delete from a company's administrator, even one holding the former write functions", async () => {
+    funList = ['rom_list', 'rom_add', 'rom_edit'];
     render(<FirmwarePage />);
     await waitFor(() => expect(screen.getByText('1.0.0')).toBeTruthy());
     expect(screen.queryByTestId('firmware-upload')).toBeNull();

@@ -58,12 +58,21 @@ describe('teaching videos screen', () => {
     await waitFor(() => expect(call).toHaveBeenCalledWith('teachList', { page: 0, size: PAGE_SIZE, cla_type: 10 }));
   });
 
-  it('offers upload, edit and delete to holders of the functions', async () => {
-    funList = ['menu_teachingVideos', 'teach_add', 'teach_edit'];
+  it('offers upload, edit and delete to a super administrator (the videos are one catalogue for every company)', async () => {
+    funList = ['super_administrator'];
     render(<TeachingVideosPage />);
     await waitFor(() => expect(screen.getByTestId('teach-a')).toBeTruthy());
     expect(screen.getByTestId('teach-upload')).toBeTruthy();
     expect(screen.getByTestId('teach-edit-a')).toBeTruthy();
     expect(screen.getByTestId('teach-delete-b')).toBeTruthy();
+  });
+
+  it("offers none of them to a company's administrator holding the former write functions", async () => {
+    funList = ['menu_teachingVideos', 'teach_add', 'teach_edit'];
+    render(<TeachingVideosPage />);
+    await waitFor(() => expect(screen.getByTestId('teach-a')).toBeTruthy());
+    expect(screen.queryByTestId('teach-upload')).toBeNull();
+    expect(screen.queryByTestId('teach-edit-a')).toBeNull();
+    expect(screen.queryByTestId('teach-delete-b')).toBeNull();
   });
 });

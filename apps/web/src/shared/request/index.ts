@@ -176,8 +176,12 @@ export function buildPayload(
 
 function encode(def: CallDef, payload: Record<string, string | Blob>): URLSearchParams | FormData {
   if (def.multipart) {
+    // Every text field (pmd included) before the files: the server checks the fields, the session and the
+    // signature before it reads a file, and refuses a file that comes before them.
     const form = new FormData();
-    for (const [k, v] of Object.entries(payload)) form.append(k, v);
+    const entries = Object.entries(payload);
+    for (const [k, v] of entries) if (typeof v === 'string') form.append(k, v);
+    for (const [k, v] of entries) if (typeof v !== 'string') form.append(k, v);
     return form;
   }
   const params = new URLSearchParams();
