@@ -12,6 +12,7 @@ import { FORM_BODY_LIMIT, MAX_FIELDS, MAX_FILES, MULTIPART_FIELD_LIMIT, parseFor
 import { envelope, httpStatusOf } from './calls/errors.js';
 import { headerLang, registerCalls } from './calls/routes.js';
 import { refuseNulInUrls } from './calls/url-guard.js';
+import { answerFrameworkError, warnUntrustedProxy } from './calls/http-guards.js';
 import type { Handlers } from './calls/types.js';
 import { openDatabase, type DatabaseHandle } from './db/index.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -74,6 +75,8 @@ export interface BuildOptions {
   database?: DatabaseHandle;
   /** Handlers replacing or adding to the feature modules' (tests). */
   handlers?: Handlers;
+  /** Where the log lines go (JSON lines, as on stdout); tests read the warnings the server logs. */
+  logStream?: { write(line: string): void };
 }
 
 /** All handlers of the feature modules, by registry call name. */
@@ -129,7 +132,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const { db, kind } = database;
 
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
     bodyLimit: FORM_BODY_LIMIT,
     // One proxy hop only: the client address is the one our proxy appended to X-Forwarded-For, never an
     // entry the client sent itself (it would pick its own address and slip past sign-in throttling).
@@ -137,6 +140,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: config.trustProxy ? (_address: string, hop: number) => hop === 0 : false,
     // Per-request lines only at debug/trace; errors are logged by the handlers.
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
+    // A broken %-escape in the path and the like: the product's envelope, not Fastify's own JSON.
+    frameworkErrors: answerFrameworkError,
   });
   app.addHook('onClose', async () => {
     await db.destroy();
@@ -194,6 +199,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     });
     registerSecurityHeaders(app);
     refuseNulInUrls(app);
+    warnUntrustedProxy(app, config);
 
     app.setErrorHandler((err: FastifyError, request, reply) => {
       const code = errorCode(err);
