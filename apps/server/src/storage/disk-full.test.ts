@@ -16,6 +16,7 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SUPER_ADMINISTRATOR, startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
 import { live, registerDevice } from '../../test/live.js';
+import { mediaLinks } from '../videos/links.js';
 import { samplePackage } from '../firmware/sample.js';
 import { multipartBody, sendMultipart } from '../firmware/testing.js';
 import { DeviceUploader, makeJpeg, photoMeta } from '../media/testing.js';
@@ -120,7 +121,7 @@ describe('disk full on upload', () => {
     const resumed = await device.send(meta, photo, 64 * 1024);
     expect(resumed.json()).toEqual({ offset: photo.length, complete: true });
     const [row] = await resultsOf(meta.media_id);
-    const served = await server.app.inject({ method: 'GET', url: row!.url });
+    const served = await server.app.inject({ method: 'GET', url: (await mediaLinks(server.db)).media(row!.url) });
     expect(served.rawPayload).toEqual(photo);
   });
 
@@ -143,7 +144,7 @@ describe('disk full on upload', () => {
     const again = await device.post(meta);
     expect(again.json()).toEqual({ offset: photo.length, complete: true });
     const [row] = await resultsOf(meta.media_id);
-    expect((await server.app.inject({ method: 'GET', url: row!.url })).rawPayload).toEqual(photo);
+    expect((await server.app.inject({ method: 'GET', url: (await mediaLinks(server.db)).media(row!.url) })).rawPayload).toEqual(photo);
     expect(await filesIn(uploads)).toEqual([]);
     expect(await filesIn(path.join(tmp, 'finishing'))).toEqual([]);
   });

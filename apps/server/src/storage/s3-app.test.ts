@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUPER_ADMINISTRATOR, startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
 import { live, registerDevice } from '../../test/live.js';
+import { mediaLinks, unsignedMediaUrl } from '../videos/links.js';
 import { samplePackage } from '../firmware/sample.js';
 import { sendMultipart } from '../firmware/testing.js';
 import { DeviceUploader, makeJpeg, photoMeta } from '../media/testing.js';
@@ -57,9 +58,10 @@ describe('MEDIA_STORE=s3', () => {
     const list = (await wk.call<{ list: { id: string; url: string; thumb_url: string }[] }>('resultList', { page: 0 })).body.data.list;
     expect(list).toHaveLength(1);
     const r = list[0]!;
-    expect(r.url).toMatch(/^\/media\/results\/\d{4}-\d{2}\/[0-9a-f-]+\.jpg$/);
-    const key = r.url.slice(1);
-    expect(await bucket.list('media/results')).toEqual([key, r.thumb_url.slice(1)].sort());
+    // Listed as signed paths (videos/links.ts), which the other instance checks with the shared secret.
+    expect(r.url).toMatch(/^\/media\/s\/[^/]+\/results\/\d{4}-\d{2}\/[0-9a-f-]+\.jpg$/);
+    const key = unsignedMediaUrl(r.url).slice(1);
+    expect(await bucket.list('media/results')).toEqual([key, unsignedMediaUrl(r.thumb_url).slice(1)].sort());
     expect(await localFiles('media')).toEqual([]);
 
     const whole = await other.inject({ method: 'GET', url: r.url });
@@ -111,7 +113,7 @@ describe('MEDIA_STORE=s3', () => {
     expect(last.json()).toEqual({ offset: photo.length, complete: true });
     const results = await server.db.selectFrom('results').selectAll().where('media_id', '=', meta.media_id).execute();
     expect(results).toHaveLength(1);
-    const served = await server.app.inject({ method: 'GET', url: results[0]!.url });
+    const served = await server.app.inject({ method: 'GET', url: (await mediaLinks(server.db)).media(results[0]!.url) });
     expect(sha(served.rawPayload)).toBe(sha(photo));
     // Finished: no chunk is left in the bucket.
     expect(await bucket.list(`uploads/${SN}`)).toEqual([]);
@@ -185,10 +187,11 @@ describe('MEDIA_STORE=s3', () => {
     expect((await bucket.list('media/recordings')).sort()).toEqual(rows.flatMap((r) => [r.url.slice(1), r.thumb_url.slice(1)]).sort());
     expect(await localFiles('media')).toEqual([]);
     expect(await localFiles('tmp/recordings')).toEqual([]);
+    const links = await mediaLinks(server.db);
     const r = rows[0]!;
-    const head = await other.inject({ method: 'GET', url: r.url, headers: { range: 'bytes=0-11' } });
+    const head = await other.inject({ method: 'GET', url: links.media(r.url), headers: { range: 'bytes=0-11' } });
     expect(head.statusCode).toBe(206);
     expect(head.rawPayload.subarray(4, 8).toString()).toBe('ftyp');
-    expect((await other.inject({ method: 'GET', url: r.thumb_url })).headers['content-type']).toBe('image/jpeg');
+    expect((await other.inject({ method: 'GET', url: links.media(r.thumb_url) })).headers['content-type']).toBe('image/jpeg');
   });
 });
