@@ -10,8 +10,9 @@ import { DEVICE_TYPE_TEXTS } from './texts.js';
 
 /**
  * The device-type catalogue (menu deviceType). It is a system catalogue, not company data: every company
- * sees the same entries, and whoever holds deviceType_add / deviceType_edit changes them for all (the menu
- * is meant for the platform operator). Rules:
+ * sees the same entries, so only a super administrator adds or changes them (the registry gives
+ * /deviceType/add and /deviceType/edit the function super_administrator; the menu is meant for the platform
+ * operator). Rules:
  * - one live (not deleted) entry per (cla_type, value): the partial unique index of migration 006 decides,
  *   also between two instances; a clash is a BAD_REQUEST naming the key;
  * - /deviceType/edit with state 30 deletes (the row stays, hidden from the lists); a deleted entry cannot

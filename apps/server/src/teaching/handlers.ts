@@ -18,7 +18,8 @@ const refuse = (msg: (lang: Lang) => string, code: number = ResultCode.BAD_REQUE
 /**
  * Teaching videos (menu teachingVideos): how-to videos for the operators, the same for every company (no
  * company column: they teach the product, not a company's data). Whoever may open the screen
- * (menu_teachingVideos) lists and plays them; teach_add / teach_edit manage them.
+ * (menu_teachingVideos) lists and plays them; only a super administrator manages them (the registry gives
+ * /teach/add and /teach/edit the function super_administrator: one company's change would be everybody's).
  * - /teach/add: exactly one file in part TEACHING_VIDEO_FILE_FIELD, named .mp4 / .webm, whose first bytes
  *   are an MP4 `ftyp` box or a WebM EBML header (the stored type comes from the content); a poster frame
  *   and the length when the server has ffmpeg / ffprobe. Size: TEACHING_VIDEO_MAX_MB (multipart limit).
