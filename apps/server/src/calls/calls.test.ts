@@ -122,7 +122,8 @@ describe('bodies', () => {
   it('enforces multipart limits (file size, field size) and removes uploads afterwards', async () => {
     const small = await server.rebuild({ uploadMaxBytes: 16, firmwareMaxBytes: 16 });
     const boundary = 'limits';
-    const common = Object.fromEntries(browserPayload('romAdd', { type: 17, version_code: 1, version_name: 'v1' }, admin.token));
+    // A complete form: the call fields are checked before the file is read.
+    const common = Object.fromEntries(browserPayload('romAdd', { type: 17, version_code: 1, version_name: 'v1', description: 'd', description_en: 'd' }, admin.token));
     const build = (extra: Record<string, string>, file: string) => {
       let payload = '';
       for (const [k, v] of Object.entries({ ...common, ...extra })) {
