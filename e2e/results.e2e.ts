@@ -64,7 +64,8 @@ async function finishedSortie(): Promise<Sortie> {
       () => api.data<{ ready: boolean; checks: { item: string; ok: boolean }[] }>('flightCheck', { sn_id: candidate, mission_id: route.id }),
       (c) => c.checks.length > 0,
     );
-    if (!check.ready) continue;
+    // A timed task flies it, not this user: only the device's own checks matter (not who holds control).
+    if (!check.checks.every((c) => c.ok || c.item === 'control')) continue;
     await api.data('taskAdd', { mission_id: route.id, sn_id: candidate, task_tms: Math.floor(Date.now() / 1000) + 2, interval: 0 });
     sn = candidate;
     break;

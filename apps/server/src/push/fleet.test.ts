@@ -21,6 +21,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
 import { PushSocket, RawDevice, WAIT_LIMIT_MS, envelope, listen, live, nestTelemetry, registerDevice, sleep, startSim, until } from '../../test/live.js';
+import { mediaLinks } from '../videos/links.js';
 import { PUSH_BUFFER_LIMIT, PushClient, TELEMETRY_BURST } from './hub.js';
 import type { LiveDevice } from '../link/service.js';
 import type { SimFleet } from '../link/simulator.js';
@@ -358,7 +359,9 @@ describe('/device/list with live state', () => {
       ['FL-OFF', 2],
     ]);
     const n1 = list[0]!;
-    expect(n1).toMatchObject({ name: 'Alpha nest', is_push_on: true, stream_uav_list: ['/live/FL-N1/index.m3u8'], enabled: true });
+    expect(n1).toMatchObject({ name: 'Alpha nest', is_push_on: true, enabled: true });
+    // The device's live directory as a signed, expiring path (videos/links.ts).
+    expect(n1.stream_uav_list).toEqual([expect.stringMatching(/^\/live\/\d{10}\.[A-Za-z0-9_-]{43}\/FL-N1\/index\.m3u8$/)]);
     expect(n1.position).not.toBeNull();
     expect(list[1]).toMatchObject({ name: 'Bravo drone', type: 'alone' });
     expect(list[2]).toMatchObject({ is_push_on: false, stream_uav_list: [], position: { lat: 22.54, lng: 114.05 } });
@@ -379,11 +382,13 @@ describe('video on demand', () => {
       // A second watcher does not start it again; the playlist appears under /live/.
       const t = await watching(opB, 'FL-V1');
       expect(live(server).video.watcherCount('FL-V1')).toBe(2);
+      const liveUrl = (await mediaLinks(server.db)).live('/live', 'FL-V1');
       await until(async () => {
-        const res = await server.app.inject({ method: 'GET', url: '/live/FL-V1/index.m3u8' });
+        const res = await server.app.inject({ method: 'GET', url: liveUrl });
         return res.statusCode === 200 && res.body.includes('#EXTM3U');
       }, 'the HLS playlist served under /live/');
-      const playlist = await server.app.inject({ method: 'GET', url: '/live/FL-V1/index.m3u8' });
+      const playlist = await server.app.inject({ method: 'GET', url: liveUrl });
+      expect((await server.app.inject({ method: 'GET', url: '/live/FL-V1/index.m3u8' })).statusCode).toBe(401);
       expect(playlist.headers['cache-control']).toBe('no-cache');
       s.close();
       await until(() => live(server).video.watcherCount('FL-V1') === 1, 'the server to see the first watcher leave');
