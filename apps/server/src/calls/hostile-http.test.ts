@@ -65,6 +65,17 @@ describe('URLs the router cannot decode', () => {
     expect(logs.lines.filter((l) => l.level >= 50)).toEqual([]);
   });
 
+  it('a broken %-escape in the query string of a call does not change its answer: the envelope of the call', async () => {
+    const { app, logs } = await appWithLogs(false);
+    for (const query of ['?x=%E0%A4%A', '?%=1', '?a=%ZZ&b=%']) {
+      const res = await app.inject({ method: 'POST', url: `/api/user/user/info${query}`, headers: { 'accept-language': 'en', 'content-type': 'application/x-www-form-urlencoded' }, payload: 'app_type=3' });
+      expect(res.statusCode, query).toBeLessThan(500);
+      // The call's own answer to this body: os_timestamp is missing.
+      expect(res.json<Envelope>(), query).toEqual({ code: ResultCode.BAD_REQUEST, msg: 'Field os_timestamp is required', data: null });
+    }
+    expect(logs.lines.filter((l) => l.level >= 50)).toEqual([]);
+  });
+
   it('a path parameter over the router limit answers the envelope with HTTP 414', async () => {
     const { app, logs } = await appWithLogs(false);
     const res = await app.inject({ method: 'GET', url: `/api/device/rom/download/${'x'.repeat(2000)}`, headers: { 'accept-language': 'en' } });
