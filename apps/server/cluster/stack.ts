@@ -5,7 +5,7 @@
  * weather, and browser push sockets.
  */
 import { rm } from 'node:fs/promises';
-import { DEVICE_PUSH_FUNCTION, ResultCode, type PushReply } from '@nest/contracts';
+import { DEVICE_CONTROL_FUNCTION, DEVICE_PUSH_FUNCTION, ResultCode, type PushReply } from '@nest/contracts';
 import { expect, inject } from 'vitest';
 import { loadSimulator, type SimFleet } from '../src/link/simulator.js';
 import { recorders } from '../src/sorties/recorder.js';
@@ -29,7 +29,7 @@ export interface Stack {
   server: TestServer;
   /** ws:// base of the current server. */
   base: string;
-  /** A pilot (device push function) signed in on the current server. */
+  /** A pilot (push and control functions, holding every device it flies) signed in on the current server. */
   pilot: TestClient;
   /** Stops the server (app and connections) and starts a new one on the same DATA_DIR and database. */
   restartServer(): Promise<void>;
@@ -51,7 +51,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const fleets: SimFleet[] = [];
   const sockets: PushSocket[] = [];
   const boot = async () => {
-    const server = await startTestServer({ dataDir, databaseUrl, config: { mqttUrl: broker.url } });
+    // Holds outlast the longest test: the pilot keeps control of the fleet it flies, across restarts.
+    const server = await startTestServer({ dataDir, databaseUrl, config: { mqttUrl: broker.url, deviceHoldSeconds: 3600 } });
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
@@ -97,6 +98,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       });
       fleets.push(fleet);
       await until(() => sns.every((sn) => l.link.isOnline(sn) && l.link.device(sn)?.telemetry?.drone), 'the fleet online with telemetry');
+      // Flight commands need the device's control connection: the pilot takes it for every device.
+      for (const sn of sns) expect((await stack.pilot.call('deviceConnect', { sn_id: sn })).body.code).toBe(ResultCode.OK);
       return fleet;
     },
     socket: async (sn) => {
@@ -117,7 +120,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     },
   };
   stack.base = await listen(stack.server);
-  stack.pilot = await userClient(stack.server, { nick: 'Pilot', funList: [DEVICE_PUSH_FUNCTION] });
+  stack.pilot = await userClient(stack.server, { nick: 'Pilot', funList: [DEVICE_PUSH_FUNCTION, DEVICE_CONTROL_FUNCTION] });
   return stack;
 }
 
