@@ -5,13 +5,16 @@
  * rebuilds device state from the broker; a browser on either instance gets the telemetry and the events
  * it is entitled to; a command through either instance reaches its device once and its answer returns to
  * the caller; device events are handled once (sorties, alarms); pushes caused by a call on one instance
- * reach browsers on the other; a timed task fires once.
+ * reach browsers on the other; a timed task fires once; a session that ends (sign-out, user deleted,
+ * password or functions changed) ends its sockets on both instances at once, and a group that no longer
+ * shares a device stops its frames on both.
  */
 import { cp } from 'node:fs/promises';
 import path from 'node:path';
 import {
   calls,
   CmdType,
+  DEVICE_CONTROL_FUNCTION,
   DEVICE_PUSH_FUNCTION,
   FlightMethod,
   GimbalAction,
@@ -30,6 +33,7 @@ import { ALARM_PUSH_FUNCTION } from '../src/push/hub.js';
 import type { SimFleet } from '../src/link/simulator.js';
 import { recorders } from '../src/sorties/recorder.js';
 import { createScheduler } from '../src/tasks/scheduler.js';
+import { userEditFields } from '../test/accounts.js';
 import { adminClient, startTestServer, tempDir, userClient, type TestClient, type TestServer } from '../test/helpers.js';
 import { createDatabase, dropDatabase, hasMosquitto, startMosquitto, type MosquittoBroker } from '../test/infra.js';
 import { PushSocket, RawDevice, WAIT_LIMIT_MS, addPatrolRoute, envelope, listen, live, mqttConnect, nestTelemetry, registerDevice, startSim, until } from '../test/live.js';
@@ -124,7 +128,12 @@ describe.runIf(hasMosquitto())('two server instances, one PostgreSQL, one Mosqui
     spy.on('message', (topic, payload) => commandsSeen.push({ sn: topic.split('/')[2]!, m: JSON.parse(payload.toString()) as LinkEnvelope }));
     await spy.subscribeAsync('nest/v1/+/commands', { qos: 1 });
 
-    op = await userClient(a, { nick: 'Cluster pilot', funList: [DEVICE_PUSH_FUNCTION, ALARM_PUSH_FUNCTION, String(calls.alarmProcess.access), String(calls.alarmList.access)] });
+    op = await userClient(a, {
+      nick: 'Cluster pilot',
+      funList: [DEVICE_PUSH_FUNCTION, DEVICE_CONTROL_FUNCTION, ALARM_PUSH_FUNCTION, String(calls.alarmProcess.access), String(calls.alarmList.access)],
+    });
+    // Flight commands need the device's control connection, held in the shared database for both instances.
+    expect((await op.call('deviceConnect', { sn_id: RAW })).body.code).toBe(ResultCode.OK);
     baseA = await listen(a);
     baseB = await listen(b);
   });
@@ -149,6 +158,88 @@ describe.runIf(hasMosquitto())('two server instances, one PostgreSQL, one Mosqui
     expect((await again.call('userInfo', {}, { app: a.app })).body.code).toBe(ResultCode.OK);
     expect((await again.call('logout', {}, { app: b.app })).body.code).toBe(ResultCode.OK);
     expect((await again.call('userInfo', {}, { app: a.app })).body.code).toBe(ResultCode.LOGIN_EXPIRED);
+  });
+
+  it('a session that ends ends its sockets on both instances at once: sign-out, deletion, password, functions', async () => {
+    const admin = await adminClient(a);
+    /** A user with push sockets open on A and B. */
+    const twoSockets = async (funList: string[] = [DEVICE_PUSH_FUNCTION]) => {
+      const c = await userClient(a, { nick: 'Ending', funList });
+      const pair: PushSocket[] = [];
+      for (const base of [baseA, baseB]) {
+        const s = await PushSocket.open(base);
+        sockets.push(s);
+        expect((await s.verifyUser(c)).code).toBe(ResultCode.OK);
+        pair.push(s);
+      }
+      return { c, pair };
+    };
+    const endedEverywhere = async (pair: PushSocket[], what: string) => {
+      for (const s of pair) {
+        // The notice reaches the other instance over the broker: no heartbeat needed on either.
+        expect(await s.wait((f) => f.code === ResultCode.PUSH_NOT_ALIVE), what).toMatchObject({ msg_id: PushMsgId.HEARTBEAT });
+        expect(await s.closed, what).toBe(1000);
+      }
+    };
+
+    const out = await twoSockets();
+    expect((await out.c.call('logout', {}, { app: b.app })).body.code).toBe(ResultCode.OK);
+    await endedEverywhere(out.pair, 'signed out through B');
+
+    const gone = await twoSockets();
+    expect((await admin.call('userDelete', { u_id: gone.c.account.u_id })).body.code).toBe(ResultCode.OK);
+    await endedEverywhere(gone.pair, 'deleted through A');
+
+    const moved = await twoSockets();
+    const psw = await moved.c.call('userPsw', { account: moved.c.account.account, password: await moved.c.seal(moved.c.account.password), new_psw: await moved.c.seal('A-new-pass-9731') }, { app: b.app });
+    expect(psw.body.code).toBe(ResultCode.OK);
+    await endedEverywhere(moved.pair, 'password changed through B');
+
+    // Functions: losing device_10 ends the sockets; losing another function only re-scopes them.
+    const lost = await twoSockets();
+    const kept = await twoSockets([DEVICE_PUSH_FUNCTION, ALARM_PUSH_FUNCTION]);
+    expect((await admin.call('userEdit', await userEditFields(a.db, lost.c.account.u_id, { fun_json: '[]' }))).body.code).toBe(ResultCode.OK);
+    expect((await admin.call('userEdit', await userEditFields(a.db, kept.c.account.u_id, { fun_json: JSON.stringify([DEVICE_PUSH_FUNCTION]) }))).body.code).toBe(ResultCode.OK);
+    await endedEverywhere(lost.pair, 'device_10 taken away through A');
+    for (const s of kept.pair) await drained(s);
+  });
+
+  it('a group that stops sharing a device stops its frames on both instances', async () => {
+    const admin = await adminClient(a);
+    const member = await userClient(a, { nick: 'Partner', funList: [DEVICE_PUSH_FUNCTION], companyId: 'gzGh' });
+    const group = await admin.call<{ id: string }>('comAdd', { name: 'Cluster share', device_ids: NEST, user_ids: member.account.u_id });
+    expect(group.body.code).toBe(ResultCode.OK);
+    const pair: PushSocket[] = [];
+    for (const base of [baseA, baseB]) {
+      const s = await PushSocket.open(base);
+      sockets.push(s);
+      expect((await s.verifyUser(member)).code).toBe(ResultCode.OK);
+      expect((await s.verifyDevice(member, NEST)).code).toBe(ResultCode.OK);
+      await s.wait((f) => f.msg_id === PushMsgId.DEVICE_TELEMETRY);
+      pair.push(s);
+    }
+    const watcher = await socket(baseA, [NEST]);
+    // B applies the access notice when it arrives over the broker (A applies it within the call).
+    let noticeOnB = false;
+    const off = live(b).bus.on('access', ({ userIds }) => {
+      if (userIds?.includes(member.account.u_id)) noticeOnB = true;
+    });
+    const del = await admin.call('comEdit', { id: group.body.data.id, name: 'Cluster share', device_ids: NEST, state: 20 });
+    expect(del.body.code).toBe(ResultCode.OK);
+    await until(() => noticeOnB, 'the access notice on B');
+    off();
+    // A heartbeat after the notice is answered after the re-read it started: from then on no telemetry of
+    // the device reaches the member, while the company's own watcher keeps getting it.
+    for (const s of pair) await drained(s);
+    const marks = pair.map((s) => s.frames.length);
+    const after = watcher.frames.length;
+    await watcher.wait((f) => f.msg_id === PushMsgId.DEVICE_TELEMETRY, WAIT_LIMIT_MS, after);
+    const next = watcher.frames.length;
+    await watcher.wait((f) => f.msg_id === PushMsgId.DEVICE_TELEMETRY, WAIT_LIMIT_MS, next);
+    for (const [i, s] of pair.entries()) {
+      await drained(s);
+      expect(s.frames.slice(marks[i]).filter((f) => f.msg_id === PushMsgId.DEVICE_TELEMETRY)).toEqual([]);
+    }
   });
 
   it('the instances know each other and split the devices between them', async () => {
