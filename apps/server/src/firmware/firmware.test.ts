@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { FIRMWARE_FILE_FIELD, ResultCode, type Firmware, type Page } from '@nest/contracts';
+import { FIRMWARE_FILE_FIELD, ResultCode, SUPER_ADMINISTRATOR, type Firmware, type Page } from '@nest/contracts';
 import { buildWkimg } from '@nest/formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, startTestServer, userClient, type Fields, type TestClient, type TestServer } from '../../test/helpers.js';
@@ -38,7 +38,8 @@ const tmpFiles = async () => {
 beforeAll(async () => {
   server = await startTestServer({ config: { simulator: false } });
   admin = await adminClient(server);
-  manager = await userClient(server, { funList: ['rom_list', 'rom_add', 'rom_edit'] });
+  // The firmware catalogue is system-wide: only a super administrator changes it.
+  manager = await userClient(server, { funList: [SUPER_ADMINISTRATOR] });
   reader = await userClient(server, { funList: ['rom_list'] });
 });
 afterAll(async () => server?.close());
