@@ -5,6 +5,7 @@ import {
   EQUIPMENT_VERIFY_VST,
   PUSH_MAX_FRAME_BYTES,
   PUSH_PATH,
+  PUSH_VERIFY_LIMIT_MS,
   PushMsgId,
   ResultCode,
   codeText,
@@ -14,7 +15,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { adminClient, startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
-import { WAIT_LIMIT_MS, registerDevice } from '../../test/live.js';
+import { WAIT_LIMIT_MS, clockPast, registerDevice } from '../../test/live.js';
 import { PUSH_FLOOD_FRAMES_PER_SECOND } from './hub.js';
 
 let server: TestServer;
@@ -179,6 +180,46 @@ describe('101 heartbeat', () => {
     await server.db.updateTable('sessions').set({ expires_at: 0 }).where('user_id', '=', c.account.u_id).execute();
     expect(await s.request(PushMsgId.HEARTBEAT)).toMatchObject({ code: ResultCode.PUSH_NOT_ALIVE, msg_id: 101 });
     await s.closed;
+  });
+});
+
+describe('sessions bound to sockets', () => {
+  it(`closes a socket that has not verified within ${PUSH_VERIFY_LIMIT_MS / 1000} s; a verified one stays`, async () => {
+    const idle = await open();
+    const failed = await open();
+    expect((await failed.request(PushMsgId.USER_VERIFY, { ...(await verifyData(admin)), token: 'not-a-token' })).code).toBe(ResultCode.LOGIN_EXPIRED);
+    const ok = await verified(admin);
+    const hub = server.app.nest.hub;
+    // The sweep's clock is injected: just short of the limit nothing happens, at it both unverified ones go.
+    hub.sweep(Date.now() + PUSH_VERIFY_LIMIT_MS - 2000);
+    expect((await ok.request(PushMsgId.HEARTBEAT)).code).toBe(ResultCode.OK);
+    expect(idle.ws.readyState).toBe(WebSocket.OPEN);
+    hub.sweep(Date.now() + PUSH_VERIFY_LIMIT_MS);
+    for (const s of [idle, failed]) {
+      expect(await s.closed).toBe(1008);
+    }
+    // A socket that never said its language is told in Chinese, the console's default.
+    expect(await idle.next()).toMatchObject({ code: ResultCode.LOGIN_EXPIRED, msg_id: PushMsgId.USER_VERIFY, msg: '连接未在规定时间内完成用户校验，已断开' });
+    expect((await ok.request(PushMsgId.HEARTBEAT)).code).toBe(ResultCode.OK);
+    ok.close();
+  });
+
+  it('ends a socket whose user reaches the end of their validity, without a heartbeat or a call', async () => {
+    const end = Math.floor(Date.now() / 1000) + 1;
+    const c = await userClient(server, { funList: ['device_10'], startTime: end - 3600, endTime: end });
+    const s = await verified(c);
+    // The validity ends at a wall-clock second nobody announces: the sweep notices it.
+    await clockPast((end + 1) * 1000, 0);
+    server.app.nest.hub.sweep();
+    expect(await s.next()).toMatchObject({ code: ResultCode.PUSH_NOT_ALIVE, msg_id: PushMsgId.HEARTBEAT });
+    expect(await s.closed).toBe(1000);
+  });
+
+  it('answers in the language of 100 when a session ends', async () => {
+    const c = await userClient(server, { funList: ['device_10'] });
+    const s = await verified(c, 'zh');
+    expect((await c.call('logout')).body.code).toBe(ResultCode.OK);
+    expect(await s.next()).toMatchObject({ code: ResultCode.PUSH_NOT_ALIVE, msg: '登录已失效（已退出、账号或权限已变更），请重新登录' });
   });
 });
 
