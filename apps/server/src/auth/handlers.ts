@@ -6,7 +6,7 @@ import { findCompany, findUserByAccount, presentUser } from '../users/store.js';
 import { grantedFunctions } from '../functions/store.js';
 import { openRequestEnvelope } from './envelopes.js';
 import { dummyHash, verifyDigest } from './passwords.js';
-import { createSession, revokeSession, userStatus, type UserStatus } from './sessions.js';
+import { createSession, hasLiveSession, revokeSession, userStatus, type UserStatus } from './sessions.js';
 import { clearAccount, isThrottled, recordFailure } from './throttle.js';
 import { actorOf, audit } from '../audit/store.js';
 
@@ -69,8 +69,10 @@ export function authHandlers(deps: AppDeps): Handlers {
     logout: async (ctx) => {
       const caller = callerOf(ctx.caller);
       await revokeSession(db, caller.sessionId);
-      // That session's push sockets end at once, on every instance.
+      // That session's push sockets end at once, on every instance; signed out everywhere, the user's
+      // control connections end too.
       deps.live.bus.send('access', { userIds: [caller.user.u_id] });
+      if (!(await hasLiveSession(db, caller.user.u_id, deps.sessions))) await deps.live.status.releaseUser(caller.user.u_id);
       await audit(db, { kind: 'logout', ...actorOf(ctx) });
       return { data: null };
     },

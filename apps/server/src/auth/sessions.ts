@@ -119,6 +119,20 @@ export async function liveSessionFunctions(db: Database, sessionId: string, poli
   return (await sessionAccess(db, sessionId, policy))?.funList ?? null;
 }
 
+/** Whether a user has a live session (by the session rows alone: not revoked, inside both limits). */
+export async function hasLiveSession(db: Database, userId: string, policy: SessionPolicy): Promise<boolean> {
+  const now = nowSeconds();
+  const row = await db
+    .selectFrom('sessions')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .where('last_seen_at', '>', now - policy.idleSeconds)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function revokeSession(db: Kysely<DB>, sessionId: string): Promise<void> {
   await db
     .updateTable('sessions')

@@ -147,6 +147,16 @@ export class DeviceStatusBoard extends EventEmitter<{ status: [sn: string, statu
     return true;
   }
 
+  /**
+   * Ends every hold of a user who can no longer fly (signed out everywhere, deleted, disabled, validity
+   * ended, control function taken away): the devices are free for others at once instead of when the hold
+   * lapses.
+   */
+  async releaseUser(uId: string): Promise<void> {
+    const rows = await this.db.selectFrom('device_control').select('sn_id').where('u_id', '=', uId).execute();
+    for (const r of rows) await this.release(r.sn_id, uId);
+  }
+
   /** Re-reads one device's hold (a notice from another instance). */
   async reload(sn: string): Promise<void> {
     const before = this.holder(sn);

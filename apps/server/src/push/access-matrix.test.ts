@@ -415,4 +415,16 @@ describe('push authorization matrix', () => {
       }
     }
   });
+
+  it('a user who can no longer fly holds nothing: signed out everywhere, or the control function taken away', async () => {
+    const holder = party('holder').client;
+    expect(live(server).status.holder(AIR)?.u_id).toBe(holder.account.u_id);
+    expect((await holder.call('logout')).body.code).toBe(ResultCode.OK);
+    expect([GROUND, AIR].map((sn) => live(server).status.holder(sn))).toEqual([null, null]);
+
+    expect((await otherHolder.call('deviceConnect', { sn_id: AIR })).body.code).toBe(ResultCode.OK);
+    const funs = JSON.stringify(ALL_FUNS.filter((f) => f !== DEVICE_CONTROL_FUNCTION));
+    expect((await admin.call('userEdit', await userEditFields(server.db, otherHolder.account.u_id, { fun_json: funs }))).body.code).toBe(ResultCode.OK);
+    expect(live(server).status.holder(AIR)).toBeNull();
+  });
 });

@@ -1,4 +1,4 @@
-import { PERMANENT_END_TIME, ResultCode, RecordState, SUPER_ADMINISTRATOR, holds, isEmail, type Lang, type ParsedFields } from '@nest/contracts';
+import { DEVICE_CONTROL_FUNCTION, PERMANENT_END_TIME, ResultCode, RecordState, SUPER_ADMINISTRATOR, holds, isEmail, type Lang, type ParsedFields } from '@nest/contracts';
 import type { Kysely } from 'kysely';
 import { CallError, badField, textMessage } from '../calls/errors.js';
 import type { Caller, Handlers } from '../calls/types.js';
@@ -7,10 +7,10 @@ import type { DB, UserRow, UserUpdate } from '../db/schema.js';
 import { callerOf } from '../auth/handlers.js';
 import { checkNewPassword, openRequestEnvelope } from '../auth/envelopes.js';
 import { hashDigest, verifyDigest } from '../auth/passwords.js';
-import { revokeUserSessions } from '../auth/sessions.js';
+import { hasLiveSession, revokeUserSessions, userStatus } from '../auth/sessions.js';
 import { accountKey, clearAccount, isThrottled, recordFailure } from '../auth/throttle.js';
 import { liveDepartment } from '../departments/store.js';
-import { functionStates } from '../functions/store.js';
+import { functionStates, grantedFunctions } from '../functions/store.js';
 import { USER_EDIT_FUNCTION } from '../functions/seed.js';
 import { nowSeconds } from '../db/index.js';
 import {
@@ -112,6 +112,16 @@ export function userHandlers(deps: AppDeps): Handlers {
   const { db, keys, config } = deps;
   /** After a committed change to a user: their push sockets are re-read (ended or re-scoped) on every instance. */
   const accessChanged = (uId: string) => deps.live.bus.send('access', { userIds: [uId] });
+  /** A user who can no longer fly (deleted, disabled, validity or control function gone, signed out everywhere) holds nothing. */
+  const releaseIfGrounded = async (uId: string) => {
+    const user = await findUserById(db, uId);
+    const grounded =
+      !user ||
+      userStatus(user) !== 'ok' ||
+      !holds(await grantedFunctions(db, parseFunList(user.fun_list)), DEVICE_CONTROL_FUNCTION) ||
+      !(await hasLiveSession(db, uId, deps.sessions));
+    if (grounded) await deps.live.status.releaseUser(uId);
+  };
 
   async function answer(uId: string, token: string, lang: Parameters<typeof presentUser>[3]) {
     const row = await findUserById(db, uId);
@@ -247,6 +257,7 @@ export function userHandlers(deps: AppDeps): Handlers {
         await audit(trx, { kind: 'user_delete', ...actorOf(ctx), target: target.u_id, detail: { account: target.phone } });
       });
       accessChanged(target.u_id);
+      await releaseIfGrounded(target.u_id);
       const [item] = await presentListItems(db, [{ ...target, state: STATE_DELETED }], ctx.lang);
       return { data: item };
     },
@@ -260,6 +271,7 @@ export function userHandlers(deps: AppDeps): Handlers {
         await audit(trx, { kind: 'user_recover', ...actorOf(ctx), target: target.u_id, detail: { account: target.phone } });
       });
       accessChanged(target.u_id);
+      await releaseIfGrounded(target.u_id);
       const [item] = await presentListItems(db, [{ ...target, state: STATE_NORMAL }], ctx.lang);
       return { data: item };
     },
@@ -307,6 +319,7 @@ export function userHandlers(deps: AppDeps): Handlers {
       }
       // State, validity, functions, company or password may have changed: the user's sockets are re-read.
       accessChanged(target.u_id);
+      await releaseIfGrounded(target.u_id);
       return { data: await answer(target.u_id, self ? caller.token : '', ctx.lang) };
     },
 
@@ -332,6 +345,7 @@ export function userHandlers(deps: AppDeps): Handlers {
         await audit(trx, { kind: 'password_change', ...actorOf(ctx), target: caller.user.u_id });
       });
       accessChanged(caller.user.u_id);
+      await releaseIfGrounded(caller.user.u_id);
       await clearAccount(db, account);
       return { data: null };
     },
