@@ -1,7 +1,19 @@
 // Writes docs/calls.md from the contracts call registry, so the reference cannot drift from the code.
 // Run: node --import tsx scripts/calls-doc.ts [--check]
 import { readFileSync, writeFileSync } from 'node:fs';
-import { CALL_LIST, DEFAULT_SERVICE_BASES, callUrl, type CallDef } from '@nest/contracts';
+import {
+  CALL_LIST,
+  CONTROL_REQUIREMENTS,
+  DEFAULT_SERVICE_BASES,
+  DEVICE_CONTROL_FUNCTION,
+  DEVICE_PUSH_FUNCTION,
+  PUSH_ACCESS,
+  PUSH_PATH,
+  PUSH_VERIFY_LIMIT_MS,
+  callUrl,
+  controlCommandsForDocs,
+  type CallDef,
+} from '@nest/contracts';
 import { z } from 'zod';
 
 function fieldNames(def: CallDef): string[] {
@@ -82,7 +94,47 @@ export function renderCallsDoc(): string {
       `| ${def.name} | \`${callUrl(def, DEFAULT_SERVICE_BASES)}\` | ${def.access} | ${fieldNames(def).join(', ')} | ${def.pmd.join(' + ')} | ${flags(def)} | ${def.summary.replace(/\|/g, '\\|')} |`,
     );
   }
+  lines.push(...renderPushAccess());
   return lines.join('\n') + '\n';
+}
+
+/** The push messages (contracts push-access.ts): who may send or get each, and what a flight command needs. */
+function renderPushAccess(): string[] {
+  const lines = [
+    '',
+    '## Push messages',
+    '',
+    `Generated from \`packages/contracts/src/push-access.ts\`. The push socket (\`${PUSH_PATH}\`) speaks for one live`,
+    `session holding \`${DEVICE_PUSH_FUNCTION}\` (or super_administrator), verified by message 100 within`,
+    `${PUSH_VERIFY_LIMIT_MS / 1000} s of opening. Every frame in and out is bound to that session: sign-out, the user's`,
+    'deletion or disabling, a password change, the end of the validity period, and a change of functions or',
+    'collaboration groups end (46010 as the answer to 101, then close 1000) or re-scope the user\'s sockets at once,',
+    'on every instance. Scope `view`: devices of the user\'s company (super_administrator: all) and devices shared',
+    'with them through collaboration groups; `control`: devices of the user\'s company only, with the control',
+    'connection held by the user; `company`: the user\'s company; `user`: the user\'s own jobs.',
+    '',
+    '| msg_id | Direction | Function besides the push function | Scope | What |',
+    '|---|---|---|---|---|',
+  ];
+  for (const a of PUSH_ACCESS) {
+    lines.push(`| ${a.msgId} | ${a.direction === 'in' ? 'browser -> server' : 'server -> browser'} | ${a.fun ?? '-'} | ${a.scope} | ${a.summary.replace(/\|/g, '\\|')} |`);
+  }
+  lines.push(
+    '',
+    '### Flight commands (401, 473)',
+    '',
+    `Every 401 cmd_type and every 473 control_cmd needs the same, checked in this order; a refused command sends`,
+    'nothing to the device and is answered in the language of message 100:',
+    '',
+    '| Step | Refusal |',
+    '|---|---|',
+    ...CONTROL_REQUIREMENTS.map((r) => `| ${r.step} | ${r.refusal} |`),
+    '',
+    `| msg_id | Value | Command | Function | Hold |`,
+    '|---|---|---|---|---|',
+    ...controlCommandsForDocs().map((c) => `| ${c.msgId} | ${c.msgId === 401 ? 'cmd_type' : 'control_cmd'} ${c.value} | ${c.label} | ${DEVICE_CONTROL_FUNCTION} | held by the sender |`),
+  );
+  return lines;
 }
 
 const target = new URL('../docs/calls.md', import.meta.url);

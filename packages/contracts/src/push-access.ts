@@ -4,8 +4,9 @@ import { DEVICE_CONTROL_FUNCTION } from './functions.js';
 import { PushMsgId } from './push.js';
 
 /**
- * Who may send or receive each push message. The server's push hub reads its function checks from here
- * and docs/calls.md is generated from it, so the rule and its reference cannot drift apart.
+ * Who may send or receive each push message. The server's push hub and flight runtime check the functions
+ * named here (ALARM_PUSH_FUNCTION, DEVICE_CONTROL_FUNCTION), docs/calls.md is generated from this table and
+ * the server's push authorization matrix test iterates it, so rule, reference and test cannot drift apart.
  *
  * Every frame in either direction also needs a live session (not signed out, not expired, user neither
  * deleted nor disabled, inside its validity period) that holds DEVICE_PUSH_FUNCTION: the socket is ended
