@@ -8,7 +8,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { APP_CODE, APP_IDS, DEVICE_PUSH_FUNCTION, EQUIPMENT_VERIFY_SOR, EQUIPMENT_VERIFY_VST, signPmd } from '@nest/contracts';
+import { APP_CODE, APP_IDS, DEVICE_CONTROL_FUNCTION, DEVICE_PUSH_FUNCTION, EQUIPMENT_VERIFY_SOR, EQUIPMENT_VERIFY_VST, signPmd } from '@nest/contracts';
 import { createDevice } from '../apps/server/src/devices/store.js';
 import { userClient, type TestServer } from '../apps/server/test/helpers.js';
 import { live } from '../apps/server/test/live.js';
@@ -189,8 +189,11 @@ export interface SocketPlan {
   pilot?: { sns: string[]; cycleMs: number };
 }
 
+/** How long a bench user's control connection lasts without renewal: longer than any run. */
+export const BENCH_HOLD_SECONDS = 24 * 3600;
+
 /**
- * The console's sockets, one signed-in user (device_10) each: the first half subscribe to fleet batches
+ * The console's sockets, one signed-in user (device_10, device_connect) each: the first half subscribe to fleet batches
  * (map view, 210 -> 310), the other half each verify (200) an equal slice of the devices (detail views,
  * 300 frames), so that every device is watched by exactly one socket.
  */
@@ -200,7 +203,7 @@ export async function consolePlans(server: TestServer, specs: BenchSpec[], clien
   const perSocket = deviceSockets > 0 ? Math.ceil(specs.length / deviceSockets) : 0;
   const plans: SocketPlan[] = [];
   for (let i = 0; i < clients; i++) {
-    const c = await userClient(server, { nick: `Bench ${i}`, funList: [DEVICE_PUSH_FUNCTION] });
+    const c = await userClient(server, { nick: `Bench ${i}`, funList: [DEVICE_PUSH_FUNCTION, DEVICE_CONTROL_FUNCTION] });
     const verifyUser = { token: c.token, app_ids: APP_IDS, app_code: APP_CODE, licence: await c.licence(), os_language: 'en' };
     if (i < fleetSockets) {
       plans.push({ kind: 'fleet', verifyUser });
@@ -208,6 +211,12 @@ export async function consolePlans(server: TestServer, specs: BenchSpec[], clien
     }
     const k = i - fleetSockets;
     const sns = specs.slice(k * perSocket, (k + 1) * perSocket).map((s) => s.sn);
+    // Flight commands need the device's control connection: each detail socket's user holds its slice (the
+    // bench servers keep holds for the whole run).
+    for (const sn of sns) {
+      const held = await server.app.nest.deps.live.status.connect(sn, { u_id: c.account.u_id, nick: `Bench ${i}` });
+      if (!held.ok) throw new Error(`bench: ${sn} is held by someone else`);
+    }
     plans.push({
       kind: 'devices',
       verifyUser,

@@ -38,6 +38,7 @@ import {
   Child,
   benchEntry,
   DOC,
+  BENCH_HOLD_SECONDS,
   consolePlans,
   cpuPercent,
   fleetSpecs,
@@ -117,7 +118,7 @@ async function measure(
 }
 
 async function runOurs(p: Params, sim: Child, clients: Child): Promise<Result> {
-  const server = await startTestServer({ config: { simulator: false } });
+  const server = await startTestServer({ config: { simulator: false, deviceHoldSeconds: BENCH_HOLD_SECONDS } });
   try {
     const l = live(server);
     await l.link.ready();

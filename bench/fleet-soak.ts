@@ -39,6 +39,7 @@ import {
   Child,
   benchEntry,
   DOC,
+  BENCH_HOLD_SECONDS,
   consolePlans,
   cpuPercent,
   fleetSpecs,
@@ -135,7 +136,7 @@ async function startServer(p: Params): Promise<Started> {
   const databaseUrl = process.env.DATABASE_URL ?? null;
   const db = databaseUrl ? { databaseUrl } : {};
   if (p.broker === 'embedded') {
-    const server = await startTestServer({ config: { simulator: false, ...db } });
+    const server = await startTestServer({ config: { simulator: false, deviceHoldSeconds: BENCH_HOLD_SECONDS, ...db } });
     return { server, brokerUrl: live(server).brokerUrl, startBroker: async () => undefined, closeBroker: async () => undefined };
   }
   const { startMosquitto } = await import('../apps/server/test/infra.js');
@@ -143,7 +144,7 @@ async function startServer(p: Params): Promise<Started> {
   const dataDir = await tempDir('nest-soak-');
   const port = await reservedPort();
   const brokerUrl = `mqtt://127.0.0.1:${port}`;
-  const server = await startTestServer({ dataDir, config: { simulator: false, mqttUrl: brokerUrl, ...db } });
+  const server = await startTestServer({ dataDir, config: { simulator: false, deviceHoldSeconds: BENCH_HOLD_SECONDS, mqttUrl: brokerUrl, ...db } });
   let broker: { close(): Promise<void> } | null = null;
   return {
     server,
