@@ -619,7 +619,13 @@ export class PushHub {
   private async command(client: PushClient, msgId: number, body: Record<string, unknown>): Promise<void> {
     const flight = this.flight;
     if (!flight) return client.fail(ResultCode.NOT_IMPLEMENTED, msgId);
-    const verified = await this.current(client, COMMAND_RECHECK_MS);
+    let verified: Verified | null;
+    try {
+      verified = await this.current(client, COMMAND_RECHECK_MS);
+    } catch (err) {
+      // The session could not be read: nothing is carried out, the command is answered.
+      return client.send(ResultCode.SERVER_ERROR, msgId, null, unavailableText(err, client.lang));
+    }
     // Ended: the socket was answered 46010 and closed.
     if (!verified) return;
     const control = msgId === PushMsgId.CONTROL ? controlCommandData.safeParse(body) : null;
