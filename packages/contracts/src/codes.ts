@@ -17,6 +17,8 @@ export const ResultCode = {
   PAYLOAD_TOO_LARGE: 40005,
   /** Too many file uploads in progress (the caller's own, or the server's): try again once one ends. */
   UPLOAD_BUSY: 40006,
+  /** A new password is among the most common ones (checked by hash; the forms show it on the password field). */
+  PASSWORD_COMMON: 40007,
   LOGIN_FAILED: 40010,
   LOGIN_THROTTLED: 40011,
   ACCOUNT_NOT_YET_VALID: 40012,
@@ -70,6 +72,7 @@ export const CODE_TEXT: Readonly<Record<ResultCode, Text>> = {
   [ResultCode.UNSUPPORTED_MEDIA]: { zh: '不支持的请求格式', en: 'Unsupported request format' },
   [ResultCode.PAYLOAD_TOO_LARGE]: { zh: '请求内容过大', en: 'Request is too large' },
   [ResultCode.UPLOAD_BUSY]: { zh: '正在进行的上传过多，请稍后再试', en: 'Too many uploads in progress; please try again later' },
+  [ResultCode.PASSWORD_COMMON]: { zh: '该密码过于常见，容易被猜中，请换一个', en: 'This password is too common and easy to guess; choose another one' },
   [ResultCode.LOGIN_FAILED]: { zh: '账号或密码错误', en: 'Wrong account or password' },
   [ResultCode.LOGIN_THROTTLED]: {
     zh: '登录失败次数过多，请稍后再试',

@@ -98,8 +98,8 @@ export async function sealPassword(
 
 /**
  * What the server answers when it refuses an envelope or a new password, in both console languages: the
- * envelope refusals with STALE_TIMESTAMP, the common password with BAD_REQUEST. The web forms recognise the
- * common-password text and show it on the password field.
+ * envelope refusals with STALE_TIMESTAMP, the common password with PASSWORD_COMMON (whose code text is the
+ * same; the web forms show it on the password field).
  */
 export const PASSWORD_REFUSALS = {
   mismatch: {

@@ -35,7 +35,7 @@ const failuresOf = async (account: string) =>
   (await server.db.selectFrom('login_attempts').select('failures').where('kind', '=', 'account').where('key', '=', account).executeTakeFirst())?.failures ?? 0;
 
 const refusal = (key: keyof typeof PASSWORD_REFUSALS, lang: Lang = 'en') => ({
-  code: key === 'common' ? ResultCode.BAD_REQUEST : ResultCode.STALE_TIMESTAMP,
+  code: key === 'common' ? ResultCode.PASSWORD_COMMON : ResultCode.STALE_TIMESTAMP,
   msg: PASSWORD_REFUSALS[key][lang],
 });
 

@@ -66,5 +66,5 @@ export async function openRequestEnvelope(
  */
 export function checkNewPassword(secret: PasswordEnvelopeContent): void {
   if (!passwordLengthOk(secret.n)) throw new CallError(ResultCode.BAD_REQUEST, textMessage('users.password.length'));
-  if (isCommonPassword(secret)) throw new CallError(ResultCode.BAD_REQUEST, ENVELOPE_TEXTS.common);
+  if (isCommonPassword(secret)) throw new CallError(ResultCode.PASSWORD_COMMON, ENVELOPE_TEXTS.common);
 }

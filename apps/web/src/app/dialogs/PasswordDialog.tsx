@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { Form } from 'antd';
 import Password from 'antd/es/input/Password';
 import type { Rule } from 'antd/es/form';
-import { PASSWORD_MAX, PASSWORD_MIN, PASSWORD_REFUSALS, type User } from '@nest/contracts';
+import { PASSWORD_MAX, PASSWORD_MIN, ResultCode, type User } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
 import { FormDialog } from './FormDialog';
 import { notify } from '../../shared/notify';
@@ -16,7 +16,7 @@ interface Values {
 }
 
 export function PasswordDialog({ user, onClose }: { user: User; onClose: () => void }): ReactNode {
-  const { t, lang } = useI18n();
+  const { t } = useI18n();
   const [form] = Form.useForm<Values>();
   const [saving, setSaving] = useState(false);
   const length: Rule = { min: PASSWORD_MIN, max: PASSWORD_MAX, message: t('password.length', { min: PASSWORD_MIN, max: PASSWORD_MAX }) };
@@ -39,7 +39,7 @@ export function PasswordDialog({ user, onClose }: { user: User; onClose: () => v
       // Call failures were shown by the request layer; sealing failures (keys unavailable) are shown here.
       if (!(err instanceof RequestError)) notify().error(t('request.network'));
       // A new password the server refuses as too common: said on the field too.
-      else if (err.text === PASSWORD_REFUSALS.common[lang]) form.setFields([{ name: 'next', errors: [err.text] }]);
+      else if (err.code === ResultCode.PASSWORD_COMMON) form.setFields([{ name: 'next', errors: [err.text] }]);
     } finally {
       setSaving(false);
     }

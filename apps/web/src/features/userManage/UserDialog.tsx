@@ -6,7 +6,7 @@ import {
   DIALOG_LABEL_WIDTH,
   PASSWORD_MAX,
   PASSWORD_MIN,
-  PASSWORD_REFUSALS,
+  ResultCode,
   PERMANENT_END_TIME,
   PERMANENT_TEXT,
   SUPER_ADMINISTRATOR,
@@ -110,7 +110,7 @@ export function UserDialog({ user, onClose, onSaved }: { user: UserListItem | nu
       // Call failures were shown by the request layer (a password refused as too common is said on its field
       // too); sealing failures (keys unavailable) are shown here.
       if (!(err instanceof RequestError)) notify().error(t('request.network'));
-      else if (err.text === PASSWORD_REFUSALS.common[lang]) {
+      else if (err.code === ResultCode.PASSWORD_COMMON) {
         setTab('profile');
         form.setFields([{ name: 'password', errors: [err.text] }]);
       }
