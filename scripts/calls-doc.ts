@@ -67,7 +67,7 @@ export function renderCallsDoc(): string {
     '',
     'New passwords (/user/add, a password set through /user/edit, /user/psw; not sign-in) must declare 6-32',
     'characters and must not be among the most common passwords (about ten thousand, lower case,',
-    '`apps/server/src/auth/common-passwords.txt`): BAD_REQUEST (40001) with the message in the caller\'s language.',
+    '`apps/server/src/auth/common-passwords.txt`): PASSWORD_COMMON (40007) with the message in the caller\'s language.',
     'The server never sees the password, so what it can check is limited: `d` against the list is a real check (the',
     'stored hash derives from `d`); `n` and `c` are declared by the client and cannot be tied to `d`, so the length',
     'and the letter-case-blind list check hold only for clients that tell the truth (the console does). Character',
