@@ -98,6 +98,11 @@ export function FlightControls({ sn, drone, flow, mission, blocked, cmd }: Fligh
           {blocked}
         </div>
       )}
+      {cmd.refusal && (
+        <div className="flight-refusal" role="alert" data-testid="flight-refusal" data-key={cmd.refusal.key}>
+          {t('device.flight.refused', { text: cmd.refusal.text ?? '' })}
+        </div>
+      )}
       <div className="flight-row">
         <Act blocked={blocked} title={t('device.flight.takeoff')} type="primary" icon={<RocketOutlined />} onClick={() => setLaunchOpen(true)} data-testid="act-takeoff">
           {t('device.flight.takeoff')}

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { PushMsgId, type CameraSettingsPatch, type Sticks } from '@nest/contracts';
+import { PUSH_TEXT, PushMsgId, SocketState, type CameraSettingsPatch, type Sticks } from '@nest/contracts';
 import { getLang } from '../../../shared/i18n';
-import { getPush, onPush, onPushFailure } from '../../../shared/push';
+import { getPush, onPush, onPushFailure, usePushState } from '../../../shared/push';
 import { CommandTracker, type CommandState } from './commands';
 
 /** Fields of a 401 besides sn_id and cmd_id. */
@@ -24,19 +24,28 @@ export interface DeviceCommand {
   states: Readonly<Record<string, CommandState>>;
   /** Is this action waiting for its answer? */
   busy: (key: string) => boolean;
+  /** The latest command that failed (refused, or its answer lost), until that action is sent again. */
+  refusal: CommandState | null;
 }
 
 /**
  * Control commands of one device over the push connection, with replies correlated by cmd_id. Failures
- * are shown by the push client (SPEC 8 texts); the outcome is also kept here for the panel.
+ * are shown by the push client (SPEC 8 texts); the outcome is also kept here for the panel, which shows
+ * the latest refusal in the server's words. A refusal without reply data (40018, 40100, 40263) and a
+ * socket that closed end the commands still waiting, which would otherwise stay "sending".
  */
 export function useDeviceCommand(sn: string): DeviceCommand {
   const tracker = useMemo(() => new CommandTracker(), [sn]);
   const [states, setStates] = useState<Record<string, CommandState>>({});
+  const [lastFailed, setLastFailed] = useState<string | null>(null);
 
   useEffect(() => {
     setStates({});
-    const offState = tracker.subscribe((s) => setStates((prev) => ({ ...prev, [s.key]: s })));
+    setLastFailed(null);
+    const offState = tracker.subscribe((s) => {
+      setStates((prev) => ({ ...prev, [s.key]: s }));
+      if (s.status === 'failed') setLastFailed(s.key);
+    });
     const receive = (msgId: number) => (data: unknown, msg: { code?: number; msg?: string }) => tracker.receive(msgId, msg.code, data, msg.msg, getLang());
     const off401 = onPush(PushMsgId.CONTROL, receive(PushMsgId.CONTROL));
     const off473 = onPush(PushMsgId.PROCESS_CONTROL, receive(PushMsgId.PROCESS_CONTROL));
@@ -51,9 +60,15 @@ export function useDeviceCommand(sn: string): DeviceCommand {
     };
   }, [tracker]);
 
+  // The socket closed: the answers of the commands sent on it will never come.
+  const pushState = usePushState();
+  useEffect(() => {
+    if (pushState === SocketState.CLOSED) tracker.failWaiting(null, PUSH_TEXT.closed[getLang()]);
+  }, [pushState, tracker]);
+
   const sendTracked = useCallback(
     (key: string, msgId: number, data: Record<string, unknown>): CommandState | null => {
-      const s = tracker.begin(key);
+      const s = tracker.begin(key, msgId);
       try {
         const push = getPush();
         if (!push) throw new Error('closed');
@@ -86,6 +101,8 @@ export function useDeviceCommand(sn: string): DeviceCommand {
     [sn],
   );
   const busy = useCallback((key: string) => states[key]?.status === 'sending', [states]);
+  const latest = lastFailed === null ? undefined : states[lastFailed];
+  const refusal = latest?.status === 'failed' ? latest : null;
 
-  return { control, process, raw, states, busy };
+  return { control, process, raw, states, busy, refusal };
 }
