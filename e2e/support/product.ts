@@ -21,27 +21,18 @@ const productArgs = (): string[] => ['--enable-source-maps', join(SERVER_DIST, '
 
 export const ADMIN = { account: 'admin@e2e.test', password: 'Admin#e2e-2026' };
 
-/** `extraEnv`: product settings of the whole e2e run (e.g. simulator speed), over the defaults below. */
-export async function startProduct(extraEnv: Record<string, string> = {}): Promise<Product> {
-  for (const built of ['apps/web/dist/index.html', 'apps/server/dist/main.js', 'apps/server/dist/cli.js']) {
-    if (!existsSync(join(ROOT, built))) throw new Error(`${built} is missing: run \`npm run build\` before the e2e tests`);
-  }
-  const dataDir = mkdtempSync(join(tmpdir(), 'nest-e2e-'));
-  // Port 0 for the web server and the embedded broker: the system picks free ports at bind time and the
-  // product prints them (a port probed free beforehand can be taken by another program before the start).
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    MQTT_PORT: '0',
-    ADMIN_ACCOUNT: ADMIN.account,
-    ADMIN_PASSWORD: ADMIN.password,
-    LOG_LEVEL: 'warn',
-    ...extraEnv,
-  };
-  delete env.DATABASE_URL;
-  delete env.MQTT_URL;
+/** A server process of the product and what it printed. */
+interface ServerProcess {
+  child: ChildProcess;
+  ports: { http: number; mqtt: number };
+  /** What the process printed (its warnings and errors), the last 200 KB. */
+  output(): string;
+  /** SIGTERM, then SIGKILL if it has not exited within 5 s. */
+  kill(): Promise<void>;
+}
+
+/** Starts the built server with `env` and waits for the lines that say where it listens. */
+async function spawnServer(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
   const child: ChildProcess = spawn(process.execPath, productArgs(), {
     cwd: ROOT,
     env,
@@ -82,24 +73,111 @@ export async function startProduct(extraEnv: Record<string, string> = {}): Promi
     child.stdout?.on('data', check);
     child.once('exit', exited);
   });
-  env.PORT = String(ports.http);
-  env.MQTT_PORT = String(ports.mqtt);
-  const baseUrl = `http://127.0.0.1:${ports.http}`;
   return {
-    baseUrl,
+    child,
+    ports,
+    output: () => output,
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await exited;
+      }
+    },
+  };
+}
+
+function productEnv(dataDir: string, extraEnv: Record<string, string>): NodeJS.ProcessEnv {
+  // Port 0 for the web server and the embedded broker: the system picks free ports at bind time and the
+  // product prints them (a port probed free beforehand can be taken by another program before the start).
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    MQTT_PORT: '0',
+    ADMIN_ACCOUNT: ADMIN.account,
+    ADMIN_PASSWORD: ADMIN.password,
+    LOG_LEVEL: 'warn',
+    ...extraEnv,
+  };
+  delete env.DATABASE_URL;
+  delete env.MQTT_URL;
+  return env;
+}
+
+function checkBuilt(): void {
+  for (const built of ['apps/web/dist/index.html', 'apps/server/dist/main.js', 'apps/server/dist/cli.js']) {
+    if (!existsSync(join(ROOT, built))) throw new Error(`${built} is missing: run \`npm run build\` before the e2e tests`);
+  }
+}
+
+/** `extraEnv`: product settings of the whole e2e run (e.g. simulator speed), over the defaults below. */
+export async function startProduct(extraEnv: Record<string, string> = {}): Promise<Product> {
+  checkBuilt();
+  const dataDir = mkdtempSync(join(tmpdir(), 'nest-e2e-'));
+  const env = productEnv(dataDir, extraEnv);
+  const server = await spawnServer(env);
+  env.PORT = String(server.ports.http);
+  env.MQTT_PORT = String(server.ports.mqtt);
+  return {
+    baseUrl: `http://127.0.0.1:${server.ports.http}`,
     dataDir,
     env,
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
-      }
+      await server.kill();
       rmSync(dataDir, { recursive: true, force: true });
     },
-    log: () => output,
+    log: () => server.output(),
   };
+}
+
+/** A product of one test file whose server process the test stops and starts again (a restart, a crash). */
+export interface RestartableProduct extends Product {
+  /** Stops the server process (SIGTERM, as a service manager does); the data directory stays. */
+  stopServer(): Promise<void>;
+  /** Starts the server again on the same ports and data directory (the browser's address stays valid). */
+  startServer(): Promise<void>;
+}
+
+/**
+ * A product of its own (own data directory, ports from the OS on its first start) for a test that restarts
+ * the server: later starts bind the ports of the first one, so pages and devices reconnect to the same
+ * address. `stop()` ends it and removes its data.
+ */
+export async function startRestartableProduct(extraEnv: Record<string, string> = {}): Promise<RestartableProduct> {
+  checkBuilt();
+  const dataDir = mkdtempSync(join(tmpdir(), 'nest-e2e-restart-'));
+  const env = productEnv(dataDir, extraEnv);
+  let server: ServerProcess | null = await spawnServer(env);
+  env.PORT = String(server.ports.http);
+  env.MQTT_PORT = String(server.ports.mqtt);
+  let earlier = '';
+  const product: RestartableProduct = {
+    baseUrl: `http://127.0.0.1:${server.ports.http}`,
+    dataDir,
+    env,
+    async stopServer() {
+      const s = server;
+      server = null;
+      if (!s) return;
+      await s.kill();
+      earlier += s.output();
+    },
+    async startServer() {
+      if (server) throw new Error('the server is running: stopServer() first');
+      server = await spawnServer(env);
+    },
+    async stop() {
+      await product.stopServer();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+    log: () => (earlier + (server?.output() ?? '')).slice(-200_000),
+  };
+  return product;
 }
 
 /** Runs the server's admin CLI against the product's data dir; answers its stdout. */
