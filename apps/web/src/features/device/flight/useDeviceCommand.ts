@@ -60,10 +60,11 @@ export function useDeviceCommand(sn: string): DeviceCommand {
     };
   }, [tracker]);
 
-  // The socket closed: the answers of the commands sent on it will never come.
+  // The socket is no longer open (closed, or already replaced by a new one still connecting): the answers
+  // of the commands sent on it will never come. Nothing can be sent while it is not open.
   const pushState = usePushState();
   useEffect(() => {
-    if (pushState === SocketState.CLOSED) tracker.failWaiting(null, PUSH_TEXT.closed[getLang()]);
+    if (pushState !== SocketState.OPEN) tracker.failWaiting(null, PUSH_TEXT.closed[getLang()]);
   }, [pushState, tracker]);
 
   const sendTracked = useCallback(
