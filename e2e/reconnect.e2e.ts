@@ -1,8 +1,7 @@
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { PUSH_PATH, PushMsgId, ResultCode } from '@nest/contracts';
+import { PUBLIC_KEYS_PATH, PUSH_PATH, PushMsgId, ResultCode, publicKeysSchema, sealPassword } from '@nest/contracts';
+import { ApiClient } from './support/api.js';
 import { launch, newPage, signIn } from './support/browser.js';
 import { ADMIN, startRestartableProduct, type RestartableProduct } from './support/product.js';
 import { until } from './support/wait.js';
@@ -148,15 +147,22 @@ describe('data screen when the session ends', () => {
       push.frames.find((f) => f.socket === push.opened() && f.dir === 'received' && f.msg_id === PushMsgId.USER_VERIFY && f.code === ResultCode.OK)?.socket,
     );
 
-    // Signed out elsewhere: every session of the product is revoked in its database.
-    const db = new Database(join(product.dataDir, 'nest.sqlite'));
-    try {
-      db.prepare('UPDATE sessions SET revoked_at = ? WHERE revoked_at IS NULL').run(Math.floor(Date.now() / 1000));
-    } finally {
-      db.close();
-    }
+    // The password changed elsewhere (another session of the same administrator): every session of theirs is
+    // revoked, and the server ends their push sockets at once, without waiting for a heartbeat.
+    const api = await ApiClient.signIn(product.baseUrl, ADMIN.account, ADMIN.password);
+    const keys = publicKeysSchema.parse(await (await fetch(product.baseUrl + PUBLIC_KEYS_PATH)).json());
+    const stamp = Date.now();
+    await api.data(
+      'userPsw',
+      {
+        account: ADMIN.account,
+        password: await sealPassword(ADMIN.password, keys.password, stamp),
+        new_psw: await sealPassword('Changed#e2e-4821', keys.password, stamp),
+      },
+      stamp,
+    );
 
-    // The server ends the socket (46010) at the latest on the next heartbeat; the page says so and signs out.
+    // The server ends the socket (46010); the page says so and signs out.
     const ended = await until('46010 on the push socket', () => push.frames.find((f) => f.socket === live && f.dir === 'received' && f.code === ResultCode.PUSH_NOT_ALIVE));
     await page.getByTestId('login-submit').waitFor();
     const box = page.locator('.ant-modal-confirm');
