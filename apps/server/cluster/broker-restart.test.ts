@@ -8,7 +8,7 @@
 import { CmdType, PushMsgId, ResultCode, type FleetUpdatePush } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimFleet } from '../src/link/simulator.js';
-import { STATUS_OFFLINE, STATUS_ONLINE } from '../src/devices/status.js';
+import { STATUS_HELD, STATUS_OFFLINE } from '../src/devices/status.js';
 import { hasMosquitto } from '../test/infra.js';
 import { WAIT_LIMIT_MS, live, until, type PushSocket } from '../test/live.js';
 import { request, startStack, type Stack } from './stack.js';
@@ -67,7 +67,8 @@ describe.runIf(hasMosquitto())('fault: broker restart', () => {
     const states = new Map<string, number>();
     for (const f of watch.of(PushMsgId.FLEET_UPDATE)) for (const d of (f.data as FleetUpdatePush).devices) states.set(d.sn_id, d.state);
     expect(states.get(DEAD)).toBe(STATUS_OFFLINE);
-    for (const sn of FLYING) expect(states.get(sn)).toBe(STATUS_ONLINE);
+    // Online, and still held by the pilot who flies them (status 3).
+    for (const sn of FLYING) expect(states.get(sn)).toBe(STATUS_HELD);
 
     // Every flight.start sent during the outage is recorded, once.
     const sorties = async () => stack.server.db.selectFrom('sorties').select(['sn_id', 'flight_id', 'end_time']).where('sn_id', 'in', FLYING).execute();

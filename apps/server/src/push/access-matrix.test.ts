@@ -402,8 +402,10 @@ describe('push authorization matrix', () => {
         }
         const where = `${subject} / ${access.msgId}`;
         if (access.scope === 'view') {
-          if (access.msgId === PushMsgId.DEVICE_TELEMETRY) {
-            if (want) await s.wait((f) => f.msg_id === PushMsgId.DEVICE_TELEMETRY && aboutDevice(f), WAIT_LIMIT_MS, from.get(s));
+          // Telemetry and fleet batches come on their own clocks (the device's rate, each socket's batch
+          // period): wait for one where one is due.
+          if (want && (access.msgId === PushMsgId.DEVICE_TELEMETRY || access.msgId === PushMsgId.FLEET_UPDATE)) {
+            await s.wait((f) => f.msg_id === access.msgId && aboutDevice(f), WAIT_LIMIT_MS, from.get(s));
           }
           const relevant = sinceFrom(s).filter((f) => f.msg_id === access.msgId && aboutDevice(f));
           expect(relevant.length > 0, where).toBe(want);
