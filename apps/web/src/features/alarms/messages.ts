@@ -43,7 +43,7 @@ export const alarmsZh = {
     pending: '{n} 条待处理告警',
     none: '暂无待处理告警',
     viewAll: '查看全部',
-    highTitle: '高级告警',
+    highTitle: '高等级告警',
   },
 };
 

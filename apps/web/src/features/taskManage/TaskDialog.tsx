@@ -53,7 +53,7 @@ export function TaskDialog({
   // An edit that keeps the stored time is not re-checked (a finished once task keeps its past time).
   const stored = task ? (task.next_run ?? task.task_tms) : null;
   const timeKept = stored !== null && tms === stored - (stored % 60);
-  const timeError = tms === null ? t('admin.required', { field: t('taskManage.form.time') }) : !timeKept && !inFuture(tms) ? t('taskManage.form.pastTime') : null;
+  const timeError = tms === null ? t('taskManage.form.choose', { field: t('taskManage.form.time') }) : !timeKept && !inFuture(tms) ? t('taskManage.form.pastTime') : null;
   const issue = intervalIssue(repeat);
   const repeatError =
     issue === 'missing'
@@ -63,8 +63,8 @@ export function TaskDialog({
         : issue === 'tooLong'
           ? t('taskManage.form.intervalTooLong')
           : null;
-  const snError = sn ? null : t('admin.required', { field: t('taskManage.form.device') });
-  const routeError = missionId ? null : t('admin.required', { field: t('taskManage.form.route') });
+  const snError = sn ? null : t('taskManage.form.choose', { field: t('taskManage.form.device') });
+  const routeError = missionId ? null : t('taskManage.form.choose', { field: t('taskManage.form.route') });
   const valid = !timeError && !repeatError && !snError && !routeError;
   const shown = (e: string | null) => (tried && e ? { validateStatus: 'error' as const, help: e } : {});
 

@@ -52,6 +52,8 @@ export const taskManageZh = {
     unitMinute: '分钟',
     unitHour: '小时',
     unitDay: '天',
+    /** Selects and pickers are chosen from, not filled in. */
+    choose: '请选择{field}',
     pastTime: '执行时间已过，请选择将来的时间',
     intervalMissing: '请填写重复间隔（正整数）',
     intervalTooShort: '重复间隔不能少于 {min} 分钟',
@@ -109,6 +111,7 @@ export const taskManageEn: typeof taskManageZh = {
     unitMinute: 'minutes',
     unitHour: 'hours',
     unitDay: 'days',
+    choose: 'Please choose {field}',
     pastTime: 'The run time has passed: choose a time in the future',
     intervalMissing: 'Enter the repeat period (a whole number)',
     intervalTooShort: 'The repeat period cannot be under {min} minutes',
