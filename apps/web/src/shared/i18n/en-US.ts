@@ -285,6 +285,7 @@ export const enUS: Catalog = {
       continue: 'Continue',
       interrupt: 'Interrupt',
       interruptConfirm: 'Interrupt the running process? A route keeps its breakpoint.',
+      returnConfirm: 'Return home now? The drone leaves its route and flies back to its nest.',
       resume: 'Resume route',
       mode: 'Flight mode',
       gimbalPitch: 'Gimbal pitch',

@@ -287,6 +287,7 @@ export const zhCN = {
       continue: '继续',
       interrupt: '中断',
       interruptConfirm: '确定中断当前流程？航线将保留断点。',
+      returnConfirm: '确定立即返航？飞机将放弃当前航线飞回机场。',
       resume: '断点续飞',
       mode: '飞行模式',
       gimbalPitch: '云台俯仰',

@@ -110,9 +110,22 @@ export function FlightControls({ sn, drone, flow, mission, blocked, cmd }: Fligh
         <Act blocked={blocked} title={t('device.flight.land')} icon={<DownloadOutlined />} loading={busy('land')} onClick={() => cmd.control('land', { cmd_type: CmdType.LAND })} data-testid="act-land">
           {t('device.flight.land')}
         </Act>
-        <Act blocked={blocked} title={t('device.flight.returnHome')} icon={<HomeOutlined />} loading={busy('return')} onClick={() => cmd.control('return', { cmd_type: CmdType.RETURN })} data-testid="act-return">
-          {t('device.flight.returnHome')}
-        </Act>
+        {/* Returning abandons the route in flight: confirmed first, as interrupting is. */}
+        <Popconfirm
+          title={t('device.flight.returnConfirm')}
+          onConfirm={() => cmd.control('return', { cmd_type: CmdType.RETURN })}
+          disabled={!!blocked}
+          okText={t('common.ok')}
+          cancelText={t('common.cancel')}
+        >
+          <span className="flight-act">
+            <Tooltip title={blocked ?? t('device.flight.returnHome')}>
+              <Button size="small" icon={<HomeOutlined />} loading={busy('return')} disabled={!!blocked} data-testid="act-return">
+                {t('device.flight.returnHome')}
+              </Button>
+            </Tooltip>
+          </span>
+        </Popconfirm>
         <Act blocked={blocked} title={t('device.flight.landHere')} icon={<VerticalAlignBottomOutlined />} loading={busy('land-here')} onClick={() => cmd.control('land-here', { cmd_type: CmdType.LAND_HERE })} data-testid="act-land-here">
           {t('device.flight.landHere')}
         </Act>

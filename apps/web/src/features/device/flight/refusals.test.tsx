@@ -83,6 +83,19 @@ async function click(testId: string): Promise<void> {
   });
 }
 
+/** Clicks a button that asks first (return home), then the confirmation's OK. */
+async function clickConfirmed(testId: string): Promise<void> {
+  await click(testId);
+  const ok = await waitFor(() => {
+    const button = document.querySelector<HTMLElement>('.ant-popconfirm .ant-btn-primary');
+    if (!button) throw new Error('no confirmation yet');
+    return button;
+  });
+  await act(async () => {
+    fireEvent.click(ok);
+  });
+}
+
 /** The panel's refusal line, once rendered (act-aware: a wait inside act would not see React's updates). */
 const refusalShown = (what: string): Promise<HTMLElement> =>
   waitFor(
@@ -135,11 +148,27 @@ describe.each(['en', 'zh'] as const)('refused commands in the panel (%s)', (lang
   ] as const)('a %i answer without reply data (%s) ends the command as refused instead of "sending"', async (code, _name) => {
     answers.set(CmdType.RETURN, () => ({ code, msg: '', data: null }));
     await openPanel(lang);
-    await click('act-return');
+    await clickConfirmed('act-return');
     const shown = await refusalShown('the refusal in the panel');
     expect(shown.textContent).toContain(CODE_TEXT[code]![lang]);
     expect(shown.dataset.key).toBe('return');
     await notLoading('act-return');
+  });
+
+  it('return home asks first: the click alone sends nothing, the confirmation sends it', async () => {
+    const sent = () => server.connections.flat().filter((f) => f.msg_id === PushMsgId.CONTROL && Number(f.data.cmd_type) === CmdType.RETURN).length;
+    answers.set(CmdType.RETURN, (frame) => ({ code: 2000, msg: '', data: { sn_id: SN, cmd_id: frame.data.cmd_id, cmd_type: CmdType.RETURN, outcome: 'ok', reason: 0 } }));
+    await openPanel(lang);
+    await click('act-return');
+    await waitFor(() => {
+      if (!document.querySelector('.ant-popconfirm')) throw new Error('no confirmation yet');
+    });
+    expect(document.querySelector('.ant-popconfirm')?.textContent).toContain(lang === 'zh' ? '确定立即返航' : 'Return home now?');
+    expect(sent()).toBe(0);
+    await act(async () => {
+      fireEvent.click(document.querySelector<HTMLElement>('.ant-popconfirm .ant-btn-primary')!);
+    });
+    await eventually('the return command at the server', () => sent() === 1);
   });
 
   it("a 473 refusal names the process command and the server's reason", async () => {
