@@ -47,7 +47,7 @@ describe('menu definition', () => {
     for (const n of ['home', 'routeplan', 'totalResultList', 'solution', 'equipment', 'system', 'dictData',
       'userManage', 'coordination', 'resultsShow', 'achievementAdmin', 'firmware', 'taskManage', 'deviceType',
       'teamManage', 'teachingVideos', 'networkingItem', 'editWork', 'navigationEnvironment', 'outLineMap',
-      'googleMap']) {
+      'googleMap', 'dataAnalyse', 'videoList']) {
       expect(names.has(n), n).toBe(true);
     }
     expect(SYSTEM_SET_ENTRY.name).toBe('systemSet');
@@ -57,6 +57,7 @@ describe('menu definition', () => {
     const ids = menuFunctionIds();
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids).toContain('menu_home');
+    expect(ids).toEqual(expect.arrayContaining(['menu_dataAnalyse', 'menu_videoList']));
     expect(ids).not.toContain('');
   });
 });

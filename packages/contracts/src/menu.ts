@@ -46,7 +46,7 @@ export const menuItemSchema: z.ZodType<MenuItem> = z.lazy(() =>
 
 export const MENU_PATH = '/api/static/menu.json';
 
-type Entry = [name: string, path: string, zh: string, en: string, opts?: { show?: boolean; fun?: string; icon?: string }];
+type Entry = [name: string, path: string, zh: string, en: string, opts?: { show?: boolean; fun?: string; icon?: string; fullScreen?: boolean }];
 
 function item(grade: 1 | 2, sort: number, parentName: string, [name, path, zh, en, opts]: Entry, children: MenuItem[] = []): MenuItem {
   return {
@@ -59,7 +59,7 @@ function item(grade: 1 | 2, sort: number, parentName: string, [name, path, zh, e
     parentName,
     fun_id: opts?.fun ?? menuFunId(name),
     isShow: opts?.show ?? true,
-    meta: { title: { zh, en }, icon: opts?.icon },
+    meta: { title: { zh, en }, icon: opts?.icon, ...(opts?.fullScreen ? { fullScreen: true } : {}) },
     children,
   };
 }
@@ -76,6 +76,9 @@ export const MENU: MenuItem[] = [
     ...sub('totalResultList', [
       ['resultsShow', '/resultsShow', '成果展示', 'Result gallery'],
       ['achievementAdmin', '/achievementAdmin', '架次列表', 'Sortie list'],
+      // The analysis of flights and alarms, and the nest cameras' recordings, sit with the other flight outcomes.
+      ['dataAnalyse', '/dataAnalyse', '数据分析', 'Data analysis', { fullScreen: true }],
+      ['videoList', '/videoList', '外置相机录像', 'Outside camera recordings'],
     ]),
   ]),
   item(1, 4, '', ['equipment', '/equipment', '设备管理', 'Equipment', { icon: 'equipment' }]),

@@ -9,7 +9,7 @@ import {
 } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient, adminClient, startTestServer, userClient, type TestServer } from '../../test/helpers.js';
-import { USER_EDIT_FUNCTION, seedFunctions } from './seed.js';
+import { USER_EDIT_FUNCTION, seedFunctionRows, seedFunctions } from './seed.js';
 
 let server: TestServer;
 let admin: TestClient;
@@ -35,10 +35,27 @@ describe('seeded functions', () => {
     expect(byId.get('menu_home')).toMatchObject({ name: '菜单：数据大屏', name_en: 'Menu: Data screen' });
     expect(byId.get('user_list')).toMatchObject({ name: '用户列表', name_en: 'List users' });
     expect(byId.get(DEVICE_PUSH_FUNCTION)).toMatchObject({ name: '设备推送', name_en: 'Device push' });
+    // The analysis and recordings screens are menu entries of their own, so an administrator can grant them.
+    expect(byId.get('menu_dataAnalyse')).toMatchObject({ name: '菜单：数据分析', name_en: 'Menu: Data analysis' });
+    expect(byId.get('menu_videoList')).toMatchObject({ name: '菜单：外置相机录像', name_en: 'Menu: Outside camera recordings' });
     for (const f of seedFunctions()) {
       expect(f.name.length).toBeGreaterThan(0);
       expect(f.name_en.length).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('seeding an existing installation', () => {
+  it('adds the menu functions it lacks (a database from before an entry existed) and leaves the rest', async () => {
+    const added = ['menu_dataAnalyse', 'menu_videoList'];
+    await server.db.deleteFrom('functions').where('fun_id', 'in', added).execute();
+    expect(await seedFunctionRows(server.db)).toBe(added.length);
+    const rows = await server.db.selectFrom('functions').select(['fun_id', 'name_en']).where('fun_id', 'in', added).orderBy('fun_id').execute();
+    expect(rows).toEqual([
+      { fun_id: 'menu_dataAnalyse', name_en: 'Menu: Data analysis' },
+      { fun_id: 'menu_videoList', name_en: 'Menu: Outside camera recordings' },
+    ]);
+    expect(await seedFunctionRows(server.db)).toBe(0);
   });
 });
 
