@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers.js';
 import { CONTENT_SECURITY_POLICY } from './headers.js';
-import { NOT_BUILT_TEXT } from './web.js';
+import { MISSING_ASSET_TEXT, NOT_BUILT_TEXT } from './web.js';
 
 let server: TestServer;
 let withWeb: FastifyInstance;
@@ -80,8 +80,18 @@ describe('web app', () => {
     expectSecurityHeaders(asset.headers);
     const icon = await withWeb.inject({ method: 'GET', url: '/nest/favicon.svg' });
     expect(icon.headers['cache-control']).toBe('no-cache');
-    const missing = await withWeb.inject({ method: 'GET', url: '/nest/assets/missing.js' });
-    expect(missing.statusCode).toBe(404);
+    // A chunk of an older or newer build: a real 404 (not the app's index.html), never cached, so a lazy
+    // import fails at once and the page can offer a reload.
+    for (const url of ['/nest/assets/missing.js', '/nest/assets/Page-0ld.js?v=1', '/nest/assets/missing', '/nest/assets/']) {
+      for (const method of ['GET', 'HEAD'] as const) {
+        const missing = await withWeb.inject({ method, url });
+        expect(missing.statusCode, `${method} ${url}`).toBe(404);
+        expect(missing.headers['content-type'], url).toMatch(/^text\/plain/);
+        expect(missing.headers['cache-control'], url).toBe('no-store');
+        if (method === 'GET') expect(missing.body, url).toBe(MISSING_ASSET_TEXT);
+        expectSecurityHeaders(missing.headers);
+      }
+    }
   });
 
   it('keeps API errors as envelopes with the headers', async () => {
