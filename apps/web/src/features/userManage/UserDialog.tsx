@@ -85,6 +85,19 @@ export function UserDialog({ user, onClose, onSaved }: { user: UserListItem | nu
     };
   }, [canListTeams, companyId, isSuper]);
 
+  /** A user saved without any function can sign in and do nothing: asked first (not for one's own account). */
+  const confirmSubmit = (v: Values) => {
+    if (funList.length > 0 || self) return void submit(v);
+    notify().confirm({
+      title: t('userManage.fun.noneTitle'),
+      content: t('userManage.fun.noneContent'),
+      okText: t('userManage.fun.noneSave'),
+      cancelText: t('userManage.fun.noneChoose'),
+      onOk: () => submit(v),
+      onCancel: () => setTab('functions'),
+    });
+  };
+
   const submit = async (v: Values) => {
     setSaving(true);
     try {
@@ -254,7 +267,7 @@ export function UserDialog({ user, onClose, onSaved }: { user: UserListItem | nu
         wrapperCol={{ flex: 1 }}
         labelAlign="right"
         initialValues={initial}
-        onFinish={submit}
+        onFinish={confirmSubmit}
         // Field errors are all on the profile tab: show it, or they would go unseen.
         onFinishFailed={() => setTab('profile')}
       >

@@ -80,6 +80,10 @@ export const userManageZh = {
     clearScreen: '清除本页',
     noPermission: '您没有查看功能列表的权限，只能保留该用户现有的功能',
     search: '查找功能',
+    noneTitle: '该用户没有任何功能',
+    noneContent: '他可以登录，但看不到任何页面，也不能做任何操作。仍然保存吗？',
+    noneSave: '仍然保存',
+    noneChoose: '去选择功能',
   },
 };
 
@@ -161,5 +165,9 @@ export const userManageEn: typeof userManageZh = {
     clearScreen: 'Clear screen',
     noPermission: 'You may not list functions; the user keeps the current ones',
     search: 'Find a function',
+    noneTitle: 'This user has no functions',
+    noneContent: 'They can sign in but will see no screen and can do nothing. Save anyway?',
+    noneSave: 'Save anyway',
+    noneChoose: 'Choose functions',
   },
 };
