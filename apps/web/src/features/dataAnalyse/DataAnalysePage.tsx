@@ -322,6 +322,7 @@ export default function DataAnalysePage(): ReactNode {
                   key={panel}
                   name={panel}
                   title={t(`analysis.panel.${panel}`)}
+                  note={panel === 'devices' ? t('analysis.definition.devices') : undefined}
                   loading={loading}
                   option={options[panel] ?? null}
                   rows={tableRows(panel)}
@@ -362,6 +363,8 @@ function Kpi(props: { id: string; label: string; value: number | undefined; text
 interface PanelProps {
   name: PanelName;
   title: string;
+  /** How the panel's figures are defined, shown under its title. */
+  note?: string;
   loading: boolean;
   option: Record<string, unknown> | null;
   rows: Cell[][];
@@ -370,7 +373,7 @@ interface PanelProps {
   onPng: () => void;
 }
 
-function Panel({ name, title, loading, option, rows, chartRef, onCsv, onPng }: PanelProps): ReactNode {
+function Panel({ name, title, note, loading, option, rows, chartRef, onCsv, onPng }: PanelProps): ReactNode {
   const { t } = useI18n();
   const [view, setView] = useState<'chart' | 'table'>('chart');
   const [head, ...body] = rows;
@@ -410,6 +413,11 @@ function Panel({ name, title, loading, option, rows, chartRef, onCsv, onPng }: P
           </Dropdown>
         </div>
       </div>
+      {note ? (
+        <p className="analysis-panel-note" data-testid={`analysis-panel-${name}-note`}>
+          {note}
+        </p>
+      ) : null}
       <div className="analysis-panel-body">
         {/* The chart stays mounted under the table so PNG export works from either view. */}
         {option ? <EChart ref={chartRef} option={option} className="analysis-chart" /> : null}

@@ -37,6 +37,9 @@ export const analysisZh = {
     devices: '设备利用率与在线率',
     alarms: '每日告警（按等级）',
   },
+  definition: {
+    devices: '利用率：所选时段内有架次的天数占设备在册天数的比例；在线率：所选时段内设备在线时长的占比。',
+  },
   view: {
     chart: '图表',
     table: '表格',
@@ -142,6 +145,9 @@ export const analysisEn: typeof analysisZh = {
     results: 'Results by type',
     devices: 'Device utilisation and online rate',
     alarms: 'Alarms per day by level',
+  },
+  definition: {
+    devices: "Utilisation: the share of the period's days (while the device was registered) with at least one sortie. Online rate: the share of the period the device was online.",
   },
   view: {
     chart: 'Chart',
