@@ -39,6 +39,11 @@ export interface AuditEntry {
   account: string;
   kind: AuditKind;
   target: string;
+  /**
+   * The target as people read it: a user's name and account ('Alice (alice@nest.local)'), a function's or
+   * a group's name, a device's name and sn; '' when unknown. Optional: older servers did not send it.
+   */
+  target_name?: string;
   detail: Record<string, unknown>;
   ip: string;
   outcome: AuditOutcome;

@@ -4,13 +4,19 @@ import {
   formatAreaText,
   formatDistance,
   formatDistanceText,
+  formatDate,
+  formatDateTime,
   formatEndTime,
+  formatMonthDay,
+  formatMonthDayTime,
+  formatTime,
   formatHms,
   formatMmSs,
   formatPercent,
   formatSizeKb,
   formatSpeed,
   isPermanentEndTime,
+  localeOf,
   windDirectionIndex,
   windDirectionName,
 } from './format.js';
@@ -115,5 +121,44 @@ describe('formatEndTime', () => {
     expect(formatEndTime(PERMANENT_END_TIME - 1, 'en')).toBeNull();
     expect(formatEndTime(0, 'zh')).toBeNull();
     expect(isPermanentEndTime(4_765_104_000)).toBe(true);
+  });
+});
+
+describe('dates and times', () => {
+  // Built from local parts, so the expectations hold in any time zone the tests run in.
+  const at = new Date(2026, 10, 26, 2, 11, 5).getTime();
+  const early = new Date(2026, 0, 3, 14, 4, 9).getTime();
+
+  it('one format per language: zh numeric, en with the month spelled out, 24-hour clock in both', () => {
+    expect(formatDateTime(at, 'zh')).toBe('2026-11-26 02:11:05');
+    expect(formatDateTime(at, 'en')).toBe('26 Nov 2026, 02:11:05');
+    expect(formatDateTime(early, 'zh')).toBe('2026-01-03 14:04:09');
+    expect(formatDateTime(early, 'en')).toBe('3 Jan 2026, 14:04:09');
+    expect(formatDateTime(early, 'zh', false)).toBe('2026-01-03 14:04');
+    expect(formatDateTime(early, 'en', false)).toBe('3 Jan 2026, 14:04');
+  });
+
+  it('day, month-day, month-day-time and clock', () => {
+    expect(formatDate(at, 'zh')).toBe('2026-11-26');
+    expect(formatDate(at, 'en')).toBe('26 Nov 2026');
+    expect(formatMonthDay(early, 'zh')).toBe('01-03');
+    expect(formatMonthDay(early, 'en')).toBe('3 Jan');
+    expect(formatMonthDayTime(at, 'zh')).toBe('11-26 02:11');
+    expect(formatMonthDayTime(at, 'en')).toBe('26 Nov, 02:11');
+    expect(formatTime(early, 'zh')).toBe('14:04:09');
+    expect(formatTime(early, 'en')).toBe('14:04:09');
+    expect(formatTime(early, 'en', false)).toBe('14:04');
+  });
+
+  it('answers -- for non-numbers and invalid dates', () => {
+    for (const f of [formatDateTime, formatDate, formatMonthDay, formatMonthDayTime, formatTime]) {
+      expect(f(Number.NaN, 'zh')).toBe('--');
+      expect(f(8.64e15 + 1, 'en')).toBe('--');
+    }
+  });
+
+  it('maps each language to one locale', () => {
+    expect(localeOf('zh')).toBe('zh-CN');
+    expect(localeOf('en')).toBe('en-GB');
   });
 });

@@ -3,8 +3,8 @@ import { PERMANENT_END_TIME } from './constants.js';
 
 /**
  * Display formatting rules of the SPEC (sections 2 and 9) as pure functions, used by browser and server
- * alike. Dates are not formatted here: the browser formats them with dayjs in the user's language.
- * Values that are not finite numbers format as '--'.
+ * alike, dates and times included (one format per language, below). Values that are not finite numbers
+ * format as '--'.
  */
 export const NO_VALUE = '--';
 
@@ -112,4 +112,74 @@ export const isPermanentEndTime = (seconds: number): boolean => finite(seconds) 
  */
 export function formatEndTime(seconds: number, lang: Lang): string | null {
   return isPermanentEndTime(seconds) ? PERMANENT_TEXT[lang] : null;
+}
+
+// ------------------------------------------------------------------------------------------ dates
+
+/**
+ * The locale of a language, for the browser's number formatting (Intl) and the page's `lang` attribute:
+ * zh-CN, and British English, whose day-month order and 24-hour clock match the dates below.
+ */
+export const localeOf = (lang: Lang): string => (lang === 'en' ? 'en-GB' : 'zh-CN');
+
+const MONTHS_EN = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
+
+/** Local calendar and clock parts of a time in ms; null for a non-number or an invalid date. */
+function parts(ms: number): { y: number; mo: number; d: number; h: string; mi: string; s: string } | null {
+  if (!finite(ms)) return null;
+  const t = new Date(ms);
+  if (Number.isNaN(t.getTime())) return null;
+  return { y: t.getFullYear(), mo: t.getMonth(), d: t.getDate(), h: pad2(t.getHours()), mi: pad2(t.getMinutes()), s: pad2(t.getSeconds()) };
+}
+
+/**
+ * Every date and time the product shows, in the viewer's local time zone, 24-hour clock, one format per
+ * language:
+ *
+ * | function            | zh                    | en                      |
+ * |---------------------|-----------------------|-------------------------|
+ * | formatDateTime      | `2026-11-26 02:11:05` | `26 Nov 2026, 02:11:05` |
+ * | formatDateTime, no seconds | `2026-11-26 02:11` | `26 Nov 2026, 02:11` |
+ * | formatDate          | `2026-11-26`          | `26 Nov 2026`           |
+ * | formatMonthDay      | `11-26`               | `26 Nov`                |
+ * | formatMonthDayTime  | `11-26 02:11`         | `26 Nov, 02:11`         |
+ * | formatTime          | `02:11:05` (or `02:11`) | the same              |
+ *
+ * Chinese keeps the numeric ISO order; English spells the month so that day and month cannot be
+ * confused. Times are milliseconds since the epoch (multiply Unix seconds by 1000); a non-number or an
+ * invalid date formats as '--'.
+ */
+export function formatDateTime(ms: number, lang: Lang, seconds = true): string {
+  const p = parts(ms);
+  if (!p) return NO_VALUE;
+  const clock = seconds ? `${p.h}:${p.mi}:${p.s}` : `${p.h}:${p.mi}`;
+  return `${formatDate(ms, lang)}${lang === 'en' ? ', ' : ' '}${clock}`;
+}
+
+/** The calendar day: '2026-11-26' / '26 Nov 2026' (see formatDateTime). */
+export function formatDate(ms: number, lang: Lang): string {
+  const p = parts(ms);
+  if (!p) return NO_VALUE;
+  return lang === 'en' ? `${p.d} ${MONTHS_EN[p.mo]} ${p.y}` : `${p.y}-${pad2(p.mo + 1)}-${pad2(p.d)}`;
+}
+
+/** Month and day without the year: '11-26' / '26 Nov' (see formatDateTime). */
+export function formatMonthDay(ms: number, lang: Lang): string {
+  const p = parts(ms);
+  if (!p) return NO_VALUE;
+  return lang === 'en' ? `${p.d} ${MONTHS_EN[p.mo]}` : `${pad2(p.mo + 1)}-${pad2(p.d)}`;
+}
+
+/** Month, day and minutes: '11-26 02:11' / '26 Nov, 02:11' (see formatDateTime). */
+export function formatMonthDayTime(ms: number, lang: Lang): string {
+  const p = parts(ms);
+  if (!p) return NO_VALUE;
+  return `${formatMonthDay(ms, lang)}${lang === 'en' ? ', ' : ' '}${p.h}:${p.mi}`;
+}
+
+/** The clock: '02:11:05', or '02:11' without seconds; the same in both languages (see formatDateTime). */
+export function formatTime(ms: number, _lang: Lang, seconds = true): string {
+  const p = parts(ms);
+  if (!p) return NO_VALUE;
+  return seconds ? `${p.h}:${p.mi}:${p.s}` : `${p.h}:${p.mi}`;
 }

@@ -125,6 +125,9 @@ describe('audit log: users, functions, groups, devices', () => {
       reset: 'password',
     });
     expect(JSON.stringify(rows)).not.toContain('reset-pass-1');
+    // /audit/list names the target user (their name now, and account) instead of the bare id.
+    const listed = await must<Page<AuditEntry>>(admin, 'auditList', { kind: 'user_recover', size: 200 });
+    expect(listed.list.find((e) => e.target === row.u_id)?.target_name).toBe('Renamed (audited@nest.local)');
   });
 
   it('records function add, edit and delete', async () => {
@@ -135,6 +138,8 @@ describe('audit log: users, functions, groups, devices', () => {
     const rows = await rowsFor({ target: fun.fun_id });
     expect(rows.map((r) => r.kind)).toEqual(['fun_add', 'fun_edit', 'fun_delete']);
     expect(rows[2]!.detail).toEqual({ name: 'Probe', state: { before: 10, after: 20 } });
+    const listed = await must<Page<AuditEntry>>(admin, 'auditList', { kind: 'fun_delete', size: 200 });
+    expect(listed.list.find((e) => e.target === fun.fun_id)?.target_name).toBe('Probe');
   });
 
   it('records device add, disable, enable and delete, a group membership change, and a device command by cmd_id', async () => {

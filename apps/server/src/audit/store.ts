@@ -83,6 +83,32 @@ export interface AuditQuery {
   size: number;
 }
 
+/** Kinds whose target is a user id. */
+const USER_TARGET: ReadonlySet<string> = new Set<AuditKind>(['user_add', 'user_edit', 'user_delete', 'user_recover', 'password_change']);
+
+/**
+ * The target as people read it, so that the log never shows a bare id: a user's nick and account (read
+ * now, or the account the row recorded), a function's or group's name from the detail, a device's name
+ * with its sn.
+ */
+export function targetName(
+  kind: string,
+  target: string,
+  detail: Record<string, unknown>,
+  targetUser: { nick: string | null; phone: string | null } | null,
+): string {
+  if (!target) return '';
+  const named = typeof detail.name === 'string' && detail.name ? detail.name : '';
+  if (USER_TARGET.has(kind)) {
+    const account = targetUser?.phone || (typeof detail.account === 'string' ? detail.account : '');
+    const nick = targetUser?.nick ?? '';
+    if (nick && account) return `${nick} (${account})`;
+    return nick || account;
+  }
+  if (kind.startsWith('device_')) return named ? `${named} (${target})` : target;
+  return named;
+}
+
 /** /audit/list: newest first; `account` matches the account column or the actor's nick (LIKE, literal wildcards). */
 export async function listAudit(db: Kysely<DB>, q: AuditQuery): Promise<{ list: AuditEntry[]; total: number }> {
   let query = db.selectFrom('audit_log').leftJoin('users', 'users.u_id', 'audit_log.u_id');
@@ -101,8 +127,9 @@ export async function listAudit(db: Kysely<DB>, q: AuditQuery): Promise<{ list: 
   if (q.end_time !== undefined) query = query.where('audit_log.at', '<=', q.end_time);
   const total = Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0);
   const rows = await query
+    .leftJoin('users as target_user', 'target_user.u_id', 'audit_log.target')
     .selectAll('audit_log')
-    .select('users.nick')
+    .select(['users.nick', 'target_user.nick as target_nick', 'target_user.phone as target_phone'])
     .orderBy('audit_log.at', 'desc')
     .orderBy('audit_log.id', 'desc')
     .limit(q.size)
@@ -125,6 +152,7 @@ export async function listAudit(db: Kysely<DB>, q: AuditQuery): Promise<{ list: 
         account: r.account,
         kind: r.kind as AuditKind,
         target: r.target,
+        target_name: targetName(r.kind, r.target, detail, r.target_nick === null && r.target_phone === null ? null : { nick: r.target_nick, phone: r.target_phone }),
         detail,
         ip: r.ip,
         outcome: r.outcome as AuditOutcome,

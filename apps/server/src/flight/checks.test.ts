@@ -46,6 +46,7 @@ describe('pre-flight checks', () => {
     const asleep = telemetry({ rtk: 0, sats: 0 });
     asleep.drone!.powered = false;
     expect(at(asleep)).toBeNull();
+    expect(preflight(console_, facts({ telemetry: asleep })).find((c) => c.item === 'rtk')?.value).toBe('powered_off');
     const alone = { drone: asleep.drone! };
     expect(at(alone)).toBe(Reason.RTK);
     expect(at(telemetry({ wind: PREFLIGHT.maxWindSpeed + 0.1 }))).toBe(Reason.WIND);

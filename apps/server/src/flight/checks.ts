@@ -76,10 +76,11 @@ export function preflight(actor: Pick<Actor, 'u_id' | 'source'>, f: CheckFacts):
   checks.push(item('tf_card', total !== null && total > 0, Reason.NO_TF, total));
   checks.push(item('tf_space', free !== null && free >= PREFLIGHT.minTfFreeMb, Reason.TF_FULL, free));
   // A drone powered off in its nest has no positioning yet: the takeoff flow powers it on and the device
-  // checks positioning in its self-check step. Any other drone must have a fix now.
+  // checks positioning in its self-check step. Any other drone must have a fix now. The value
+  // 'powered_off' is a word the console labels in the operator's language (older consoles got 'off').
   const asleepInNest = !!drone && !drone.powered && !!f.telemetry?.nest;
   const rtkOk = !!drone && (asleepInNest || drone.rtk.status >= PREFLIGHT.rtkStatus || drone.gps_satellites >= PREFLIGHT.minGpsSatellites);
-  const rtkValue = !drone ? null : asleepInNest ? 'off' : drone.rtk.status >= PREFLIGHT.rtkStatus ? 'rtk' : drone.gps_satellites;
+  const rtkValue = !drone ? null : asleepInNest ? 'powered_off' : drone.rtk.status >= PREFLIGHT.rtkStatus ? 'rtk' : drone.gps_satellites;
   checks.push(item('rtk', rtkOk, Reason.RTK, rtkValue));
   checks.push(item('wind', !env || env.wind_speed <= PREFLIGHT.maxWindSpeed, Reason.WIND, env?.wind_speed ?? null));
   checks.push(item('rain', !env || env.rainfall <= PREFLIGHT.maxRainfall, Reason.RAIN, env?.rainfall ?? null));

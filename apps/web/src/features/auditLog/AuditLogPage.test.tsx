@@ -14,7 +14,7 @@ const { default: AuditLogPage } = await import('./AuditLogPage');
 
 const ROWS: AuditEntry[] = [
   { id: 'a2', at: 1_700_000_100, company_id: 'wk', u_id: null, user_name: '', account: 'who@nest.local', kind: 'login_failed', target: '', detail: { reason: 'wrong_password' }, ip: '10.0.0.9', outcome: 'refused' },
-  { id: 'a1', at: 1_700_000_000, company_id: 'wk', u_id: 'u1', user_name: 'Alice', account: 'alice@nest.local', kind: 'user_edit', target: 'u2', detail: { fun_list: { before: [], after: ['menu_home'] } }, ip: '10.0.0.1', outcome: 'ok' },
+  { id: 'a1', at: 1_700_000_000, company_id: 'wk', u_id: 'u1', user_name: 'Alice', account: 'alice@nest.local', kind: 'user_edit', target: 'u2', target_name: 'Bob (bob@nest.local)', detail: { fun_list: { before: [], after: ['menu_home'] } }, ip: '10.0.0.1', outcome: 'ok' },
 ];
 
 describe('security audit screen', () => {
@@ -37,6 +37,9 @@ describe('security audit screen', () => {
     expect(screen.getByText('Alice')).toBeTruthy();
     expect(screen.getByText('密码错误')).toBeTruthy();
     expect(screen.getByText('功能: +menu_home')).toBeTruthy();
+    // The object column names the user, never their id.
+    expect(screen.getByTestId('audit-target').textContent).toBe('Bob (bob@nest.local)');
+    expect(screen.getByTestId('audit-target').title).toBe('u2');
     act(() => applyLang('en'));
     await waitFor(() => expect(screen.getByText('Sign-in failed')).toBeTruthy());
     expect(screen.getByText('User access changed')).toBeTruthy();

@@ -32,7 +32,13 @@ export default function AuditLogPage(): ReactNode {
     { title: t('auditLog.col.kind'), key: 'kind', render: (_, e) => kindLabel(e.kind) },
     { title: t('auditLog.col.actor'), key: 'actor', render: (_, e) => (e.u_id ? e.user_name || e.u_id : <Typography.Text type="secondary">{t('auditLog.unknownActor')}</Typography.Text>) },
     { title: t('auditLog.col.account'), key: 'account', render: (_, e) => e.account || '--' },
-    { title: t('auditLog.col.target'), key: 'target', ellipsis: true, render: (_, e) => e.target || '--' },
+    {
+      title: t('auditLog.col.target'),
+      key: 'target',
+      ellipsis: true,
+      // The target's name (a user's name and account...) from the server; the raw id stays in the tooltip.
+      render: (_, e) => (e.target ? <span title={e.target} data-testid="audit-target">{e.target_name || e.target}</span> : '--'),
+    },
     {
       title: t('auditLog.col.outcome'),
       key: 'outcome',

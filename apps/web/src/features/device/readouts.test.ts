@@ -100,6 +100,9 @@ describe('telemetry formatting in the live panel', () => {
     const cam = cameraReadouts(drone(), 'en');
     expect(value(cam, 'sdcard')).toBe('30.00 GB / 64.00 GB');
     expect(value(cam, 'awb')).toBe('Daylight');
+    // The exposure mode reads as its name, not its code.
+    expect(value(cam, 'expMode')).toBe('Manual');
+    expect(value(cameraReadouts(drone(), 'zh'), 'expMode')).toBe('手动');
     expect(value(cam, 'expValue')).toBe('+0.7 EV');
     expect(value(cam, 'shutter')).toBe('1/500');
   });

@@ -1,4 +1,5 @@
 import {
+  ExposureMode,
   FlightMode,
   FlightState,
   NO_VALUE,
@@ -111,7 +112,7 @@ export function cameraReadouts(d: DroneTelemetry | undefined, lang: Lang): Reado
     { id: 'sdcard', label: 'device.readout.sdcard', value: s ? `${formatSizeKb(s.sdcard_free * 1024)} / ${formatSizeKb(s.sdcard_totalsize * 1024)}` : NO_VALUE },
     { id: 'iso', label: 'device.readout.iso', value: c ? String(c.camera_iso) : NO_VALUE },
     { id: 'shutter', label: 'device.readout.shutter', value: c ? c.camera_shutter : NO_VALUE },
-    { id: 'expMode', label: 'device.readout.expMode', value: c ? String(c.camera_exp_mode) : NO_VALUE },
+    { id: 'expMode', label: 'device.readout.expMode', value: c ? ExposureMode.label(c.camera_exp_mode, lang) : NO_VALUE },
     { id: 'expValue', label: 'device.readout.expValue', value: c ? `${c.camera_exp_value > 0 ? '+' : ''}${c.camera_exp_value.toFixed(1)} EV` : NO_VALUE },
     { id: 'awb', label: 'device.readout.awb', value: c ? WhiteBalance.label(c.camera_awb, lang) : NO_VALUE },
   ];
