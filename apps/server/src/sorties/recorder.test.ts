@@ -109,6 +109,13 @@ describe('sortie recorder', () => {
       .values({ id: randomUUID(), media_id: 'm-1', sn_id: SN, company_id: 'wk', sort_id: sortie!.id, type: 10, file_name: 'a.jpg', url: '/media/results/x.jpg', mime: 'image/jpeg', size: 1, lat: 0, lng: 0, height: 0, taken_at: Date.now(), created_at: started })
       .execute();
 
+    // While it flies, lists show the distance flown so far (about 5 m per frame).
+    await recorders.get(server.app.nest.deps)?.flush();
+    const flying = await wk.call<{ list: { sort_id: string; distance: number; end_time: number }[] }>('sortiesList', { sn_id: SN, page: 0, size: 5 });
+    const open = flying.body.data.list.find((s) => s.sort_id === sortie!.id);
+    expect(open?.distance).toBeGreaterThan(40);
+    expect(open?.distance).toBeLessThan(60);
+
     const track = await wk.call<{ sortie: { sort_id: string; end_time: number }; points: { t: number; lat: number; flight_state: number }[] }>('sortiesTrack', { id: sortie!.id });
     expect(track.body.code).toBe(ResultCode.OK);
     const pts = track.body.data.points;

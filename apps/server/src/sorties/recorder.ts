@@ -36,8 +36,10 @@ interface OpenSortie {
   flightId: string;
   missionName: string;
   last: TrackPoint | null;
-  /** Metres along the kept points, for sorties closed without a flight.end. */
+  /** Metres along the kept points: shown while the sortie is open, kept when it closes without a flight.end. */
   distance: number;
+  /** The distance last written to the sortie row (lists show an open sortie's distance as it grows). */
+  written?: number;
   heardAt: number;
 }
 type Row = TrackPoint & { sort_id: string };
@@ -169,9 +171,13 @@ export class SortieRecorder {
     return this.open.get(sn)?.sortId ?? null;
   }
 
-  /** Writes the buffered points: one insert per chunk, flushes never overlap. */
+  /**
+   * Writes the buffered points (one insert per chunk) and the distance flown so far of the open sorties this
+   * instance writes, so lists show it while the drone flies; flushes never overlap.
+   */
   flush(): Promise<void> {
     this.flushing = this.flushing.then(async () => {
+      await this.writeDistances();
       const rows = this.buffer;
       if (rows.length === 0) return;
       this.buffer = [];
@@ -189,6 +195,20 @@ export class SortieRecorder {
       }
     });
     return this.flushing;
+  }
+
+  private async writeDistances(): Promise<void> {
+    for (const [sn, open] of this.open) {
+      const metres = Math.round(open.distance);
+      if (metres === (open.written ?? 0) || !this.deps.live.link.owns(sn)) continue;
+      try {
+        // Only while open: flight.end writes the device's own figure.
+        await this.deps.db.updateTable('sorties').set({ distance: metres }).where('id', '=', open.sortId).where('end_time', 'is', null).execute();
+        open.written = metres;
+      } catch (err) {
+        this.log.warn({ err: (err as Error).message, sn }, 'sortie recorder: distance not stored');
+      }
+    }
   }
 
   /** Runs the job after the device's earlier ones; answers the job's own outcome (the chain goes on regardless). */
