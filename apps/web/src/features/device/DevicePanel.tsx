@@ -5,7 +5,7 @@ import { DeviceCategory } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
 import { useUser } from '../../shared/session';
 import { StatusBadge } from '../home/DeviceList';
-import type { FleetDevice } from '../home/fleet';
+import { holderOf, type FleetDevice } from '../home/fleet';
 import { cameraReadouts, droneReadouts, environmentReadouts, nestPartReadouts, type Readout } from './readouts';
 import { FlightSection } from './flight/FlightSection';
 import { useControl } from './useControl';
@@ -37,6 +37,8 @@ export function DevicePanel({ device, onClose }: { device: FleetDevice; onClose:
   const nest = telemetry?.nest;
   const isNest = device.item.type !== 'alone';
   const heldBySomeoneElse = device.state === 3 && !!device.connectedBy && device.connectedBy.u_id !== user?.u_id && !control.holding;
+  // The badge agrees with the control line: holding here is "you", even before the status push arrives.
+  const holder = control.holding && device.state !== 2 ? ({ mine: true } as const) : holderOf(device, user?.u_id);
   // Why commands are disabled now; taking control (the button above) comes first.
   const blocked =
     device.state === 2
@@ -57,7 +59,7 @@ export function DevicePanel({ device, onClose }: { device: FleetDevice; onClose:
             {DeviceCategory.label(device.item.type, lang)} · {device.sn}
           </span>
         </div>
-        <StatusBadge state={device.state} />
+        <StatusBadge state={device.state} holder={holder} />
         <Button type="text" size="small" icon={<CloseOutlined />} onClick={onClose} aria-label={t('common.close')} data-testid="device-panel-close" />
       </header>
 

@@ -151,8 +151,14 @@ function EquipmentScreen(): ReactNode {
       key: 'status',
       render: (_, d) => {
         const live = liveOf(d, liveBySn.get(d.sn_id));
-        const text = live.state === 3 && live.connectedBy ? t('equipment.heldBy', { nick: live.connectedBy.nick }) : OnlineStatus.label(live.state, lang);
-        return <Badge status={STATUS_BADGE[live.state]} text={text} data-testid={`status-${d.sn_id}`} />;
+        // Held by the signed-in user reads "Controlled by you" (blue), as on the data screen.
+        const mine = live.state === 3 && !!live.connectedBy && live.connectedBy.u_id === user?.u_id;
+        const text = mine
+          ? t('dashboard.status.mine')
+          : live.state === 3 && live.connectedBy
+            ? t('equipment.heldBy', { nick: live.connectedBy.nick })
+            : OnlineStatus.label(live.state, lang);
+        return <Badge status={mine ? 'processing' : STATUS_BADGE[live.state]} text={text} data-testid={`status-${d.sn_id}`} data-holder={live.state === 3 ? (mine ? 'me' : 'other') : undefined} />;
       },
     },
     ...(isSuper ? [{ title: t('equipment.col.company'), key: 'company', render: (_: unknown, d: DeviceListItem) => Company.label(d.company, lang) }] : []),

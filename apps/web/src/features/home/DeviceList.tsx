@@ -3,15 +3,31 @@ import { Empty, Input, Select, Spin } from 'antd';
 import { DeviceCategory, DeviceKind, OnlineStatus } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
 import { call } from '../../shared/request';
+import { useUser } from '../../shared/session';
 import { markerColor } from '../../shared/map/markers';
-import { fleetCounts, filterDevices, typeOptions, type FleetDevice, type FleetFilter } from './fleet';
+import { fleetCounts, filterDevices, holderOf, typeOptions, type FleetDevice, type FleetFilter, type Holder } from './fleet';
 
-export function StatusBadge({ state }: { state: number }): ReactNode {
-  const { lang } = useI18n();
+/**
+ * The online status of a device. A held device (state 3) reads "Controlled by you" in a colour of its
+ * own when the signed-in user holds it, else "Connected by <nick>" (or the plain status when nobody is
+ * named).
+ */
+export function StatusBadge({ state, holder }: { state: number; holder: Holder | null }): ReactNode {
+  const { t, lang } = useI18n();
+  const mine = state === 3 && holder?.mine === true;
+  const nick = state === 3 && holder && !holder.mine ? holder.nick : null;
+  const text = mine ? t('dashboard.status.mine') : nick ? t('dashboard.status.heldBy', { nick }) : OnlineStatus.label(state, lang);
   return (
-    <span className={`status-badge status-${state}`} data-testid="status-badge" data-state={state} style={{ ['--badge-color' as string]: markerColor(state) }}>
+    <span
+      className={`status-badge status-${state}${mine ? ' status-mine' : ''}`}
+      data-testid="status-badge"
+      data-state={state}
+      data-holder={state === 3 ? (mine ? 'me' : 'other') : undefined}
+      title={text}
+      style={{ ['--badge-color' as string]: markerColor(state, mine) }}
+    >
       <i />
-      {OnlineStatus.label(state, lang)}
+      {text}
     </span>
   );
 }
@@ -33,6 +49,7 @@ export function DeviceList({
   onSelect: (sn: string) => void;
 }): ReactNode {
   const { t, lang } = useI18n();
+  const meId = useUser()?.u_id;
   const [types, setTypes] = useState<{ value: number; label: string }[]>([]);
   useEffect(() => {
     let live = true;
@@ -101,7 +118,7 @@ export function DeviceList({
                       {DeviceCategory.label(d.item.type, lang)} · {d.sn}
                     </span>
                   </span>
-                  <StatusBadge state={d.state} />
+                  <StatusBadge state={d.state} holder={holderOf(d, meId)} />
                 </button>
               </li>
             ))}

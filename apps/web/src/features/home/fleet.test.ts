@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DeviceListItem, FleetEntry } from '@nest/contracts';
-import { applyFleetUpdate, applyStatus, applyTelemetry, fleetCounts, filterDevices, fromListItem, mergeList, typeOptions, unknownSns } from './fleet';
+import { applyFleetUpdate, applyStatus, applyTelemetry, fleetCounts, filterDevices, fromListItem, holderOf, markMine, mergeList, typeOptions, unknownSns } from './fleet';
 
 const item = (sn: string, extra: Partial<DeviceListItem> = {}): DeviceListItem => ({
   id: sn,
@@ -114,5 +114,22 @@ describe('device list filtering and counts', () => {
       { value: 200, label: 'Alone' },
     ]);
     expect(typeOptions(null)).toEqual([]);
+  });
+});
+
+describe('who holds a device', () => {
+  it('tells the signed-in user from someone else, from the list row and from a 301 status', () => {
+    const held = fromListItem(item('N1', { state: 3, connected_by: { u_id: 'me', nick: 'Me' } }));
+    expect(holderOf(held, 'me')).toEqual({ mine: true });
+    expect(holderOf(held, 'other')).toEqual({ mine: false, nick: 'Me' });
+    expect(holderOf({ state: 3, connectedBy: null }, 'me')).toEqual({ mine: false, nick: null });
+    expect(holderOf({ state: 1, connectedBy: { u_id: 'me', nick: 'Me' } }, 'me')).toBeNull();
+    const free = fromListItem(item('N2'));
+    const marked = markMine([held, free], 'me');
+    expect(marked.map((d) => !!d.mine)).toEqual([true, false]);
+    expect(marked[1]).toBe(free);
+    // Taken over by someone else (301): no longer mine.
+    const taken = applyStatus(marked, { sn_id: 'N1', state: 3, connected_by: { u_id: 'bob', nick: 'Bob' } });
+    expect(markMine(taken, 'me')[0]!.mine).toBe(false);
   });
 });

@@ -142,6 +142,27 @@ export function filterDevices(devices: readonly FleetDevice[], filter: FleetFilt
   });
 }
 
+/** Who holds a held device (state 3): the signed-in user, or someone else (named when the data says who). */
+export type Holder = { mine: true } | { mine: false; nick: string | null };
+
+/** The holder of a device in state 3, null in any other state; `meId` is the signed-in user's u_id. */
+export function holderOf(d: Pick<FleetDevice, 'state' | 'connectedBy'>, meId: string | null | undefined): Holder | null {
+  if (d.state !== 3) return null;
+  if (d.connectedBy && meId && d.connectedBy.u_id === meId) return { mine: true };
+  return { mine: false, nick: d.connectedBy?.nick || null };
+}
+
+/**
+ * The devices with `mine` set where the signed-in user holds the control connection, so that the list,
+ * the panel and the map tell "you" from someone else. Unchanged devices keep their identity.
+ */
+export function markMine(devices: readonly FleetDevice[], meId: string | null | undefined): FleetDevice[] {
+  return devices.map((d) => {
+    const mine = holderOf(d, meId)?.mine === true;
+    return !!d.mine === mine ? d : { ...d, mine };
+  });
+}
+
 /** Online (1) and connected-by-someone (3) count as online. */
 export const isOnline = (state: number): boolean => state === 1 || state === 3;
 

@@ -6,6 +6,11 @@ export const dashboardZh = {
   title: '数据大屏',
   loadFailed: '数据加载失败，稍后自动重试',
   noAccess: '无权查看',
+  /** A held device (online status 3): by the signed-in user, or by someone else. */
+  status: {
+    mine: '由您控制',
+    heldBy: '{nick} 连接中',
+  },
   kpi: {
     devices: '设备在线 / 总数',
     flying: '正在飞行',
@@ -53,6 +58,10 @@ export const dashboardEn: typeof dashboardZh = {
   title: 'Data screen',
   loadFailed: 'Could not load; retrying shortly',
   noAccess: 'Not permitted',
+  status: {
+    mine: 'Controlled by you',
+    heldBy: 'Connected by {nick}',
+  },
   kpi: {
     devices: 'Devices online / total',
     flying: 'Flying now',

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
   DEVICE_LIST_DEFAULT_PAGE,
   DEVICE_LIST_DEFAULT_SIZE,
@@ -14,7 +14,8 @@ import {
 } from '@nest/contracts';
 import { call } from '../../shared/request';
 import { getPush, onPush, usePushState } from '../../shared/push';
-import { applyFleetUpdate, applyStatus, applyTelemetry, mergeList, unknownSns, type FleetDevice } from './fleet';
+import { useUser } from '../../shared/session';
+import { applyFleetUpdate, applyStatus, applyTelemetry, markMine, mergeList, unknownSns, type FleetDevice } from './fleet';
 
 /** The list is read again this often (new devices, stream urls); live changes arrive by push meanwhile. */
 const LIST_REFRESH_MS = 30_000;
@@ -109,5 +110,9 @@ export function useFleet(): FleetState {
     [],
   );
 
-  return { devices, loading, failed, reload: () => void load(false) };
+  // Devices the signed-in user holds are marked, so that every view tells "you" from someone else.
+  const meId = useUser()?.u_id;
+  const marked = useMemo(() => markMine(devices, meId), [devices, meId]);
+
+  return { devices: marked, loading, failed, reload: () => void load(false) };
 }

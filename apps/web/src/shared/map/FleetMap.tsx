@@ -54,7 +54,8 @@ const PROBE_LAYER = 'devices-probe';
 const CLUSTER_PROPERTIES = {
   online: ['+', ['case', ['==', ['get', 'state'], 1], 1, 0]],
   offline: ['+', ['case', ['==', ['get', 'state'], 2], 1, 0]],
-  busy: ['+', ['case', ['==', ['get', 'state'], 3], 1, 0]],
+  busy: ['+', ['case', ['all', ['==', ['get', 'state'], 3], ['!', ['get', 'mine']]], 1, 0]],
+  mine: ['+', ['case', ['all', ['==', ['get', 'state'], 3], ['get', 'mine']], 1, 0]],
 };
 
 /**
@@ -148,7 +149,7 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
       let marker = markers.current.get(key);
       if (p.cluster) {
         const count = Number(p.point_count);
-        const counts = { online: Number(p.online), offline: Number(p.offline), busy: Number(p.busy) };
+        const counts = { online: Number(p.online), offline: Number(p.offline), busy: Number(p.busy), mine: Number(p.mine ?? 0) };
         if (!marker) {
           const el = clusterElement(count, counts);
           el.addEventListener('click', (ev) => {
@@ -294,6 +295,10 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
             {t(`map.legend.s${s}`)}
           </span>
         ))}
+        <span data-testid="legend-mine">
+          <i style={{ background: markerColor(3, true) }} />
+          {t('dashboard.status.mine')}
+        </span>
       </div>
       {cursor && (
         <div className="fleet-map-cursor" data-testid="map-cursor">

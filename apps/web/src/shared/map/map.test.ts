@@ -4,7 +4,7 @@ import { wgs84ToGcj02 } from '@nest/geo';
 import { BASEMAP_STORAGE_KEY, DEFAULT_BASEMAP, absoluteUrl, basemapStyle, fromMap, readBasemap, saveBasemap, toMap } from './basemaps';
 import { searchCity } from './cities';
 import { LocateError, locate } from './geolocate';
-import { MARKER_COLORS, devicesToGeoJson, isFlying, markerColor, type MapDevice } from './markers';
+import { MARKER_COLORS, MARKER_COLOR_MINE, devicesToGeoJson, isFlying, markerColor, type MapDevice } from './markers';
 import { clusterElement, deviceElement, updateDeviceElement } from './markerElements';
 
 const SHENZHEN = { lat: 22.5431, lng: 114.0579 };
@@ -73,6 +73,20 @@ describe('marker colour by state', () => {
     expect(markerColor(3)).toBe(MARKER_COLORS[3]);
     expect(new Set([markerColor(1), markerColor(2), markerColor(3)]).size).toBe(3);
     expect(markerColor(99)).toBe(MARKER_COLORS[2]);
+  });
+
+  it('a device held by the signed-in user has a colour of its own, on the marker and in the cluster ring', () => {
+    expect(markerColor(3, true)).toBe(MARKER_COLOR_MINE);
+    expect(new Set([markerColor(1), markerColor(2), markerColor(3), markerColor(3, true)]).size).toBe(4);
+    // Only a held device is "mine": an online one stays green.
+    expect(markerColor(1, true)).toBe(MARKER_COLORS[1]);
+    const [mine, other] = devicesToGeoJson([{ ...device('SIM-1', 3), mine: true }, device('SIM-2', 3)], 'offline').features;
+    expect(mine!.properties).toMatchObject({ mine: true, color: MARKER_COLOR_MINE });
+    expect(other!.properties).toMatchObject({ mine: false, color: MARKER_COLORS[3] });
+    const el = deviceElement(mine!.properties);
+    expect(el.dataset.mine).toBe('1');
+    expect(el.style.getPropertyValue('--marker-color')).toBe(MARKER_COLOR_MINE);
+    expect(clusterElement(4, { online: 1, offline: 1, busy: 1, mine: 1 }).dataset.count).toBe('4');
   });
 
   it('marker elements carry test ids, state, colour, and a drone rotated by heading when flying', () => {

@@ -47,9 +47,10 @@ export function updateDeviceElement(el: HTMLElement, props: MarkerProps, selecte
   el.setAttribute('data-testid', `marker-${props.sn}`);
   el.dataset.sn = props.sn;
   el.dataset.state = String(props.state);
+  el.dataset.mine = props.mine ? '1' : '0';
   el.dataset.kind = kind;
   el.dataset.flying = props.flying ? '1' : '0';
-  el.style.setProperty('--marker-color', markerColor(props.state));
+  el.style.setProperty('--marker-color', markerColor(props.state, props.mine));
   el.classList.toggle('is-selected', selected);
   el.classList.toggle('is-flying', props.flying);
   el.title = props.name;
@@ -63,18 +64,23 @@ export function updateDeviceElement(el: HTMLElement, props: MarkerProps, selecte
   if (label.textContent !== props.name) label.textContent = props.name;
 }
 
-/** A cluster bubble: the count, ringed by the share of online / connected / offline devices. */
-export function clusterElement(count: number, counts: { online: number; offline: number; busy: number }): HTMLElement {
+/**
+ * A cluster bubble: the count, ringed by the share of online / held by the signed-in user / held by
+ * someone else / offline devices.
+ */
+export function clusterElement(count: number, counts: { online: number; offline: number; busy: number; mine?: number }): HTMLElement {
   const el = document.createElement('div');
   el.className = 'fleet-cluster';
   el.setAttribute('role', 'button');
   el.dataset.testid = 'marker-cluster';
   el.setAttribute('data-testid', 'marker-cluster');
   el.dataset.count = String(count);
-  const total = Math.max(1, counts.online + counts.offline + counts.busy);
+  const mine = counts.mine ?? 0;
+  const total = Math.max(1, counts.online + counts.offline + counts.busy + mine);
   const a = (counts.online / total) * 360;
-  const b = a + (counts.busy / total) * 360;
-  el.style.background = `conic-gradient(${markerColor(1)} 0 ${a}deg, ${markerColor(3)} ${a}deg ${b}deg, ${markerColor(2)} ${b}deg 360deg)`;
+  const m = a + (mine / total) * 360;
+  const b = m + (counts.busy / total) * 360;
+  el.style.background = `conic-gradient(${markerColor(1)} 0 ${a}deg, ${markerColor(3, true)} ${a}deg ${m}deg, ${markerColor(3)} ${m}deg ${b}deg, ${markerColor(2)} ${b}deg 360deg)`;
   const inner = document.createElement('span');
   inner.textContent = String(count);
   el.appendChild(inner);

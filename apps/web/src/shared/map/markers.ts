@@ -13,12 +13,19 @@ export interface MapDevice {
   flightState: number | null;
   /** A single-soldier drone (drawn as a drone even on the ground). */
   drone: boolean;
+  /** Held (state 3) by the signed-in user: drawn in its own colour, not as someone else's hold. */
+  mine?: boolean;
 }
 
 /** Marker colour by online status: online green, offline grey, connected by someone amber. */
 export const MARKER_COLORS: Readonly<Record<1 | 2 | 3, string>> = { 1: '#2fd08b', 2: '#8a94a6', 3: '#f5a524' };
 
-export function markerColor(state: number): string {
+/** Marker colour of a device held by the signed-in user (blue: neither the route's amber nor the track's cyan). */
+export const MARKER_COLOR_MINE = '#4f8dff';
+
+/** The colour of a status; `mine` (the signed-in user holds the device) only matters for state 3. */
+export function markerColor(state: number, mine = false): string {
+  if (state === 3 && mine) return MARKER_COLOR_MINE;
   return MARKER_COLORS[state as 1 | 2 | 3] ?? MARKER_COLORS[2];
 }
 
@@ -30,6 +37,8 @@ export interface MarkerProps {
   sn: string;
   name: string;
   state: number;
+  /** Held by the signed-in user (state 3). */
+  mine: boolean;
   color: string;
   heading: number;
   flying: boolean;
@@ -49,7 +58,8 @@ export function devicesToGeoJson(devices: readonly MapDevice[], basemap: Basemap
         sn: d.sn,
         name: d.name,
         state: d.state,
-        color: markerColor(d.state),
+        mine: d.state === 3 && !!d.mine,
+        color: markerColor(d.state, d.mine),
         heading: d.heading,
         flying: isFlying(d.flightState),
         drone: d.drone,
