@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_TELEMETRY_HZ, DeviceTypeKey, MAX_TELEMETRY_HZ, MIN_TELEMETRY_HZ, isSn } from '@nest/contracts';
 import { FAULTS, demoFleet, devicePassword, isFault, startFleet } from './index.js';
 import type { Fault, SimDeviceSpec } from './index.js';
+import { ffmpegLine, resolveFfmpeg } from './ffmpeg.js';
 
 export const DEFAULT_CENTER = { lat: 22.5431, lng: 114.0579 };
 export const DEFAULT_BROKER = 'mqtt://127.0.0.1:1883';
@@ -30,7 +31,7 @@ export const USAGE = `Usage: nest-simulator [options]
   --fleet FILE            JSON array of devices {sn,password,kind,name,uavSn,home:{lat,lng,alt},alternate?:{lat,lng}} instead of the demo fleet
   --live-dir DIR          write HLS video there (<DIR>/<sn>/index.m3u8); video is off without it
   --live-url-base URL     URL prefix the server serves DIR at (default /live)
-  --ffmpeg PATH           ffmpeg binary (default /usr/bin/ffmpeg or ffmpeg on PATH)
+  --ffmpeg PATH           ffmpeg binary (default FFMPEG_PATH, else ffmpeg on PATH, else the packaged one)
   --fault SN:FAULT        inject a fault at start (repeatable): ${FAULTS.join(', ')}
   --seed N                seed of the models (default 1)
   --time-scale X          simulated seconds per real second, 1..100 (default 1)
@@ -186,6 +187,7 @@ export async function main(argv: string[]): Promise<number> {
   const stamp = (): string => new Date().toISOString();
   const names = new Map(cfg.devices.map((d) => [d.sn, `${d.sn} (${d.kind}, ${d.name})`]));
   console.log(`${stamp()} starting ${cfg.devices.length} devices against ${cfg.broker} at ${cfg.rateHz} Hz`);
+  if (cfg.liveDir || cfg.mediaUrl) console.log(`${stamp()} ${ffmpegLine(resolveFfmpeg(cfg.ffmpegPath ? { path: cfg.ffmpegPath } : {}))}`);
   const fleet = await startFleet({
     brokerUrl: cfg.broker,
     devices: cfg.devices,

@@ -455,6 +455,11 @@ export class SimDevice {
     };
   }
 
+  /** The video manager gave this device's stream up: the retained state says it no longer streams. */
+  videoGivenUp(): void {
+    this.publishStateIfChanged(true);
+  }
+
   videoUrl(): string {
     return `${this.opts.liveUrlBase.replace(/\/+$/, '')}/${this.spec.sn}/index.m3u8`;
   }
@@ -526,7 +531,10 @@ export class SimDevice {
     switch (method) {
       case LinkMethod.VIDEO_START: {
         const v = this.opts.video;
-        if (!v?.available) return { result: RESULT.videoUnavailable, message: 'video unavailable' };
+        if (!v) return { result: RESULT.videoUnavailable, message: 'video unavailable', output: { reason: 'noVideo' } };
+        // Why there is no video (no ffmpeg, ffmpeg given up) travels in output.reason: the console says it.
+        const problem = v.problem(this.spec.sn);
+        if (problem) return { result: RESULT.videoUnavailable, message: `video unavailable: ${problem.detail}`.slice(0, 256), output: { reason: problem.reason } };
         v.start(this.spec.sn, this.spec.name);
         this.publishStateIfChanged(true);
         return { result: RESULT.ok, message: 'started', output: { url: this.videoUrl() } };

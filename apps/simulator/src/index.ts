@@ -28,6 +28,9 @@ export { CameraModel, TIMED_MAX_PHOTOS, VIDEO_MAX_SECONDS } from './camera.js';
 export { makePhoto, makePanorama, PHOTO_SIZE, PANORAMA_SIZE } from './media/images.js';
 export type { PhotoOptions } from './media/images.js';
 export { makeVideo, clipSeconds } from './media/video.js';
+export { findFfmpeg, resolveFfmpeg, ffmpegLine, packagedFfmpegPath } from './ffmpeg.js';
+export type { FfmpegInfo, FfmpegSource } from './ffmpeg.js';
+export type { VideoProblem, VideoProblemReason } from './video.js';
 export { readExif, withExif } from './media/exif.js';
 export { renderMedia, createMediaPipeline } from './media/pipeline.js';
 export { uploadMedia, UploadQueue, UploadRejected, UPLOAD_CHUNK_BYTES } from './upload.js';
@@ -40,7 +43,7 @@ export interface FleetOptions {
   rateHz?: number;
   /** Where HLS goes (`<liveDir>/<sn>/index.m3u8`); video is off when absent. */
   liveDir?: string;
-  /** ffmpeg binary; null disables video; default: /usr/bin/ffmpeg or `ffmpeg` on PATH. */
+  /** ffmpeg binary; null disables video; default: FFMPEG_PATH, else `ffmpeg` on PATH, else the packaged one (ffmpeg.ts). */
   ffmpegPath?: string | null;
   /** URL prefix the server serves liveDir at; default '/live'. */
   liveUrlBase?: string;
@@ -85,8 +88,9 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
     if (seen.has(d.sn)) throw new Error(`duplicate device sn: ${d.sn}`);
     seen.add(d.sn);
   }
+  const bySn = new Map<string, SimDevice>();
   const video: VideoManager | null = opts.liveDir
-    ? createVideoManager({ liveDir: opts.liveDir, ffmpegPath: opts.ffmpegPath, log })
+    ? createVideoManager({ liveDir: opts.liveDir, ffmpegPath: opts.ffmpegPath, log, onGiveUp: (sn) => bySn.get(sn)?.videoGivenUp() })
     : null;
   const media: MediaPipeline | null = opts.mediaUrl ? createMediaPipeline({ mediaUrl: opts.mediaUrl, ffmpegPath: opts.ffmpegPath, log }) : null;
   const devices = opts.devices.map(
@@ -105,7 +109,7 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
         httpBase: opts.mediaUrl ?? null,
       }),
   );
-  const bySn = new Map(devices.map((d) => [d.sn, d]));
+  for (const d of devices) bySn.set(d.sn, d);
   const get = (sn: string): SimDevice => {
     const d = bySn.get(sn);
     if (!d) throw new Error(`unknown device: ${sn}`);

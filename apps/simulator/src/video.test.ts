@@ -35,7 +35,7 @@ const segmentsIn = (playlist: string): string[] =>
 describe('live video (ffmpeg HLS)', () => {
   it('ffmpeg is installed (required: CI installs it; this test never skips)', () => {
     const ffmpeg = findFfmpeg();
-    if (!ffmpeg) throw new Error('ffmpeg not found (/usr/bin/ffmpeg or on PATH): install ffmpeg (apt-get install ffmpeg) to run the simulator video tests');
+    if (!ffmpeg) throw new Error('ffmpeg not found (FFMPEG_PATH, on PATH, or the packaged @ffmpeg-installer binary): run npm ci');
     expect(ffmpeg).toBeTruthy();
   });
 

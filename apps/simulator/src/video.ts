@@ -2,11 +2,17 @@ import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ffmpegLine, resolveFfmpeg } from './ffmpeg.js';
+import type { FfmpegInfo } from './ffmpeg.js';
+
+export { findFfmpeg } from './ffmpeg.js';
 
 /**
  * Live video of simulated devices: one ffmpeg child per wanted stream, writing HLS into
  * `<liveDir>/<sn>/index.m3u8` (a generated test pattern with the device name and the time burned in).
- * A crashed ffmpeg is restarted with backoff while the stream is still wanted.
+ * A crashed ffmpeg is restarted with backoff while the stream is still wanted; one that fails
+ * FAILURES_BEFORE_GIVING_UP times in a row without writing a playlist (or cannot be started) is given up:
+ * the stream is no longer wanted and `problem(sn)` says why, which video.start answers from then on.
  */
 export const FONT_FILE = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
 /** Fonts with Chinese glyphs for the device name, first found wins; without one only the sn is drawn. */
@@ -18,9 +24,25 @@ export const CJK_FONT_FILES: readonly string[] = [
 ];
 export const HLS_PLAYLIST = 'index.m3u8';
 const TITLE_FILE = 'title.txt';
+/** Runs in a row that end without a playlist before the stream is given up (1 s + 2 s of backoff). */
+export const FAILURES_BEFORE_GIVING_UP = 3;
+
+/**
+ * Why a device's video cannot be produced, as video.start's failed reply carries it in `output.reason`:
+ * no ffmpeg binary, or ffmpeg kept failing. `detail` is for logs (the last line ffmpeg wrote).
+ */
+export type VideoProblemReason = 'noFfmpeg' | 'ffmpegFailed';
+export interface VideoProblem {
+  reason: VideoProblemReason;
+  detail: string;
+}
 
 export interface VideoManager {
   readonly available: boolean;
+  /** The binary used (null: none, video is off). */
+  readonly ffmpeg: FfmpegInfo | null;
+  /** Why the video of `sn` cannot be produced now (no ffmpeg, or ffmpeg was given up), or null. */
+  problem(sn: string): VideoProblem | null;
   /** Starts (idempotent) the stream of `sn`; `name` is burned into the picture with the sn and time. */
   start(sn: string, name: string): void;
   stop(sn: string): void;
@@ -32,29 +54,24 @@ export interface VideoManager {
 
 export interface VideoOptions {
   liveDir: string;
-  /** null: no ffmpeg (video.start answers 'video unavailable'); undefined: look for `ffmpeg`. */
+  /** null: no ffmpeg (video.start answers 'video unavailable'); undefined: look it up (ffmpeg.ts). */
   ffmpegPath?: string | null;
+  /** Where the lookup reads PATH and FFMPEG_PATH; default process.env. */
+  env?: NodeJS.ProcessEnv;
   log: (line: string) => void;
+  /** A stream was given up (ffmpeg kept failing): its device publishes its state (no longer streaming). */
+  onGiveUp?: (sn: string, problem: VideoProblem) => void;
 }
 
-/** Finds a runnable ffmpeg: the given path, else /usr/bin/ffmpeg, else `ffmpeg` on PATH; null if none. */
-export function findFfmpeg(path?: string | null): string | null {
-  if (path === null) return null;
-  const candidates = path ? [path] : ['/usr/bin/ffmpeg', 'ffmpeg'];
-  for (const c of candidates) {
-    const r = spawnSync(c, ['-hide_banner', '-version'], { stdio: 'ignore', timeout: 5_000 });
-    if (r.status === 0) return c;
-  }
-  return null;
-}
-
-let drawtextCache: boolean | null = null;
+const drawtextCache = new Map<string, boolean>();
 /** Does this ffmpeg have the drawtext filter, and is there a font file for it? */
 function drawtextUsable(ffmpeg: string): boolean {
-  if (drawtextCache !== null) return drawtextCache;
+  const known = drawtextCache.get(ffmpeg);
+  if (known !== undefined) return known;
   const r = spawnSync(ffmpeg, ['-hide_banner', '-filters'], { encoding: 'utf8', timeout: 5_000 });
-  drawtextCache = r.status === 0 && /\bdrawtext\b/.test(r.stdout) && existsSync(FONT_FILE);
-  return drawtextCache;
+  const usable = r.status === 0 && /\bdrawtext\b/.test(r.stdout) && existsSync(FONT_FILE);
+  drawtextCache.set(ffmpeg, usable);
+  return usable;
 }
 
 /** The text of a drawtext `textfile`: expansion is on, so `\\` and `%` are escaped. */
@@ -105,6 +122,8 @@ interface Stream {
   title: string;
   child: ChildProcess | null;
   restarts: number;
+  /** Runs in a row that ended without writing the playlist. */
+  failures: number;
   restartTimer: NodeJS.Timeout | null;
   startedAt: number;
 }
@@ -116,9 +135,24 @@ const safeSn = (sn: string): string => {
 };
 
 export function createVideoManager(opts: VideoOptions): VideoManager {
-  const ffmpeg = findFfmpeg(opts.ffmpegPath);
+  const info = opts.ffmpegPath === null ? null : resolveFfmpeg({ path: opts.ffmpegPath || undefined, env: opts.env });
+  const ffmpeg = info?.path ?? null;
   const streams = new Map<string, Stream>();
+  /** Streams given up, until the fleet stops (a binary that cannot produce video will not start to). */
+  const givenUp = new Map<string, VideoProblem>();
   const dirOf = (sn: string): string => join(opts.liveDir, safeSn(sn));
+
+  const giveUp = (sn: string, s: Stream, detail: string): void => {
+    if (streams.get(sn) !== s) return;
+    streams.delete(sn);
+    if (s.restartTimer) clearTimeout(s.restartTimer);
+    s.restartTimer = null;
+    rmSync(dirOf(sn), { recursive: true, force: true });
+    const problem: VideoProblem = { reason: 'ffmpegFailed', detail: detail || 'ffmpeg failed' };
+    givenUp.set(sn, problem);
+    opts.log(`${sn}: ffmpeg (${ffmpeg}) failed ${s.failures} times without a playlist, live video given up: ${problem.detail}`);
+    opts.onGiveUp?.(sn, problem);
+  };
 
   const launch = (sn: string, s: Stream): void => {
     if (!ffmpeg) return;
@@ -140,16 +174,27 @@ export function createVideoManager(opts: VideoOptions): VideoManager {
     child.stderr?.on('data', (b: Buffer) => {
       errText = (errText + b.toString()).slice(-2_000);
     });
-    child.on('error', (err) => opts.log(`${sn}: ffmpeg failed to start: ${err.message}`));
+    const lastLine = (): string => errText.trim().split('\n').pop() ?? '';
+    child.on('error', (err) => {
+      // Could not be started at all (gone, not executable): no exit follows, and retrying will not help.
+      opts.log(`${sn}: ffmpeg failed to start: ${err.message}`);
+      if (s.child !== child) return;
+      s.child = null;
+      s.failures = FAILURES_BEFORE_GIVING_UP;
+      giveUp(sn, s, err.message);
+    });
     child.on('exit', (code, signal) => {
       if (s.child !== child) return;
       s.child = null;
       if (streams.get(sn) !== s) return;
+      if (existsSync(join(dir, HLS_PLAYLIST))) s.failures = 0;
+      else s.failures += 1;
+      if (s.failures >= FAILURES_BEFORE_GIVING_UP) return giveUp(sn, s, lastLine());
       // Still wanted: restart with backoff (1 s doubling to 30 s; reset after a minute of good running).
       if (Date.now() - s.startedAt > 60_000) s.restarts = 0;
       const delay = Math.min(30_000, 1_000 * 2 ** s.restarts);
       s.restarts += 1;
-      opts.log(`${sn}: ffmpeg exited (${signal ?? code}) ${errText.trim().split('\n').pop() ?? ''}; restarting in ${delay} ms`);
+      opts.log(`${sn}: ffmpeg exited (${signal ?? code}) ${lastLine()}; restarting in ${delay} ms`);
       s.restartTimer = setTimeout(() => {
         s.restartTimer = null;
         if (streams.get(sn) === s) launch(sn, s);
@@ -181,9 +226,14 @@ export function createVideoManager(opts: VideoOptions): VideoManager {
 
   return {
     available: ffmpeg !== null,
+    ffmpeg: info,
+    problem(sn) {
+      if (!ffmpeg) return { reason: 'noFfmpeg', detail: ffmpegLine(null) };
+      return givenUp.get(sn) ?? null;
+    },
     start(sn, title) {
-      if (!ffmpeg || streams.has(sn)) return;
-      const s: Stream = { title, child: null, restarts: 0, restartTimer: null, startedAt: 0 };
+      if (!ffmpeg || streams.has(sn) || givenUp.has(sn)) return;
+      const s: Stream = { title, child: null, restarts: 0, failures: 0, restartTimer: null, startedAt: 0 };
       streams.set(sn, s);
       rmSync(dirOf(sn), { recursive: true, force: true }); // leftovers of an earlier run
       launch(sn, s);

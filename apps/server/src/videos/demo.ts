@@ -1,22 +1,21 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { resolveFfmpeg } from '@nest/simulator/ffmpeg';
 import { nowSeconds } from '../db/index.js';
 import type { AppDeps } from '../deps.js';
 import { MEDIA_PREFIX } from './routes.js';
 
 const run = promisify(execFile);
 
-/** ffmpeg on this machine, or null. */
+/**
+ * ffmpeg of this machine (FFMPEG_PATH, else on PATH, else the packaged binary), or null: the one lookup,
+ * shared with the simulator's live video and clips (apps/simulator/src/ffmpeg.ts).
+ */
 export function findFfmpeg(): string | null {
-  for (const p of ['/usr/bin/ffmpeg', '/usr/local/bin/ffmpeg', '/opt/homebrew/bin/ffmpeg']) if (existsSync(p)) return p;
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (dir && existsSync(path.join(dir, 'ffmpeg'))) return path.join(dir, 'ffmpeg');
-  }
-  return null;
+  return resolveFfmpeg()?.path ?? null;
 }
 
 const pad = (n: number): string => String(n).padStart(2, '0');

@@ -7,6 +7,19 @@ export const WATCH_NOTICE_TOPIC = 'nest-server/v1/watch';
 /** How often an instance repeats its watch notices while it has watchers. */
 export const WATCH_HEARTBEAT_MS = 20_000;
 
+/**
+ * Why a device's video cannot be produced, from its failed video.start (`output.reason`): no ffmpeg on the
+ * machine that makes it, ffmpeg kept failing there, or any other refusal (`unavailable`).
+ */
+export const VIDEO_UNAVAILABLE_REASONS = ['noFfmpeg', 'ffmpegFailed', 'unavailable'] as const;
+export type VideoUnavailableReason = (typeof VIDEO_UNAVAILABLE_REASONS)[number];
+
+/** The reason a failed video.start reply gives (a reason not known here counts as `unavailable`). */
+export function unavailableReasonOf(output: unknown): VideoUnavailableReason {
+  const r = typeof output === 'object' && output !== null ? (output as { reason?: unknown }).reason : undefined;
+  return (VIDEO_UNAVAILABLE_REASONS as readonly unknown[]).includes(r) ? (r as VideoUnavailableReason) : 'unavailable';
+}
+
 /** What video on demand needs of the device link. */
 export type VideoLink = Pick<LinkService, 'isOnline' | 'command' | 'publishInternal' | 'on'>;
 
@@ -17,6 +30,11 @@ export type VideoLink = Pick<LinkService, 'isOnline' | 'command' | 'publishInter
  * Video also starts when a watched device comes (back) online. The device reports `video.streaming` in its
  * retained state; a successful command reply counts too.
  *
+ * A device that refuses video.start says why (`unavailable(sn)`, answered by the live route instead of a
+ * bare 404, so the console says it and stops retrying); one that stops streaming on its own while watched
+ * (its ffmpeg was given up) is asked again, and its refusal gives the reason. A reason is forgotten when the
+ * device streams, goes offline, or a new watcher's video.start succeeds.
+ *
  * Several server instances: each announces on WATCH_NOTICE_TOPIC/<sn> when its sockets start or stop
  * watching a device (repeated every WATCH_HEARTBEAT_MS); an instance does not stop a video that another
  * instance reported watched within the last 2.5 heartbeats.
@@ -25,6 +43,7 @@ export class VideoOnDemand {
   private readonly watchers = new Map<string, Set<object>>();
   private readonly streaming = new Map<string, boolean>();
   private readonly starting = new Set<string>();
+  private readonly problems = new Map<string, VideoUnavailableReason>();
   private readonly stopTimers = new Map<string, NodeJS.Timeout>();
   /** Other instances' watchers: sn -> instance -> valid until (ms). */
   private readonly remote = new Map<string, Map<string, number>>();
@@ -39,11 +58,17 @@ export class VideoOnDemand {
   ) {
     link.on('state', (sn, live) => {
       const s = live.state?.video?.streaming;
-      if (typeof s === 'boolean') this.streaming.set(sn, s);
+      if (typeof s !== 'boolean') return;
+      const was = this.isStreaming(sn);
+      this.streaming.set(sn, s);
+      if (s) this.problems.delete(sn);
+      // Stopped on its own while watched: ask again; a refusal says why.
+      else if (was && this.watcherCount(sn) > 0) this.ensureStarted(sn);
     });
     link.on('online', (sn, online) => {
       if (!online) {
         this.streaming.set(sn, false);
+        this.problems.delete(sn);
         return;
       }
       if (this.watcherCount(sn) > 0) this.ensureStarted(sn);
@@ -53,6 +78,11 @@ export class VideoOnDemand {
       for (const sn of this.watchers.keys()) this.announce(sn, true);
     }, WATCH_HEARTBEAT_MS);
     this.heartbeat.unref();
+  }
+
+  /** Why the device's video cannot be produced, as its last video.start refusal said; null when not known. */
+  unavailable(sn: string): VideoUnavailableReason | null {
+    return this.problems.get(sn) ?? null;
   }
 
   isStreaming(sn: string): boolean {
@@ -116,8 +146,14 @@ export class VideoOnDemand {
     void this.link
       .command(sn, LinkMethod.VIDEO_START, {})
       .then((outcome) => {
-        if (outcome.status === 'ok') this.streaming.set(sn, true);
-        else this.log.info({ sn, outcome: outcome.status }, 'video.start not confirmed');
+        if (outcome.status === 'ok') {
+          this.streaming.set(sn, true);
+          this.problems.delete(sn);
+        } else if (outcome.status === 'failed') {
+          const reason = unavailableReasonOf(outcome.reply.output);
+          this.problems.set(sn, reason);
+          this.log.info({ sn, reason, message: outcome.reply.message }, 'video.start refused');
+        } else this.log.info({ sn, outcome: outcome.status }, 'video.start not confirmed');
       })
       .finally(() => this.starting.delete(sn));
   }

@@ -1,12 +1,14 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { ResultCode } from '@nest/contracts';
+import { ResultCode, type Lang } from '@nest/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { envelope } from '../calls/errors.js';
+import { ffmpegLine, resolveFfmpeg } from '@nest/simulator/ffmpeg';
+import { envelope, type Message } from '../calls/errors.js';
 import { headerLang } from '../calls/routes.js';
 import type { AppDeps } from '../deps.js';
 import { LocalMediaStore, isValidKey, sendObject } from '../storage/index.js';
 import { LIVE_PREFIX, MEDIA_PREFIX, SIGNED_MEDIA_PREFIX, linkTokenHolds } from './links.js';
+import type { VideoUnavailableReason } from './live.js';
 
 export { LIVE_PREFIX, MEDIA_PREFIX } from './links.js';
 /** The media store key of everything under /media/ (results, thumbnails, recordings). */
@@ -49,6 +51,22 @@ const notFound = (reply: FastifyReply): FastifyReply => {
   return reply;
 };
 
+const UNAVAILABLE_TEXT: Readonly<Record<VideoUnavailableReason, Record<Lang, string>>> = {
+  noFfmpeg: { zh: '无法生成视频：服务器上没有 ffmpeg', en: 'No video: there is no ffmpeg on the server' },
+  ffmpegFailed: { zh: '无法生成视频：服务器上的 ffmpeg 运行失败', en: 'No video: ffmpeg failed on the server' },
+  unavailable: { zh: '设备无法提供视频', en: 'The device cannot provide video' },
+};
+
+/**
+ * The answer for a live playlist that is not there because the device said its video cannot be produced:
+ * 404 with the envelope, `data.video` `{available: false, reason}`, so the player says why and stops
+ * retrying (apps/web/src/shared/video/engines.ts).
+ */
+export function liveUnavailableEnvelope(reason: VideoUnavailableReason, lang: Lang) {
+  const message: Message = (l) => UNAVAILABLE_TEXT[reason][l];
+  return envelope(ResultCode.NOT_FOUND_OBJECT, lang, { video: { available: false, reason } }, message);
+}
+
 /**
  * Company files, only through the signed paths the calls hand out (links.ts; the calls sign only what the
  * caller may see):
@@ -57,12 +75,17 @@ const notFound = (reply: FastifyReply): FastifyReply => {
  * - `/live/<exp>.<sig>/<sn>/<file>`: LIVE_DIR/<sn>/<file> (HLS playlists and segments written by devices'
  *   video pipelines).
  * Anything else under /media/ and /live/ (the plain paths, a bad, expired or other path's signature) is
- * refused with 401 and the NO_PERMISSION envelope, before any file is looked at. Keys are checked (no `..`,
+ * refused with 401 and the NO_PERMISSION envelope, before any file is looked at. A missing playlist of a
+ * device whose video.start was refused is answered with liveUnavailableEnvelope (the reason), else 404. Keys are checked (no `..`,
  * no dot files); Range requests, ETag and 304 come from storage/serve.ts. Playlists are never cached,
  * segments and recordings are immutable once written. /media/zip/ (zip.ts) has its own signed tokens.
  */
-export async function registerMediaRoutes(app: FastifyInstance, deps: Pick<AppDeps, 'config' | 'media' | 'db'>): Promise<void> {
+export async function registerMediaRoutes(app: FastifyInstance, deps: Pick<AppDeps, 'config' | 'media' | 'db'> & Partial<Pick<AppDeps, 'live'>>): Promise<void> {
   const { config, media, db } = deps;
+  // Which ffmpeg makes video here (live, clips, thumbnails), or that none does: one line at start-up.
+  const ffmpeg = resolveFfmpeg();
+  if (ffmpeg) app.log.info({ ffmpeg: ffmpeg.path, version: ffmpeg.version, source: ffmpeg.source }, ffmpegLine(ffmpeg));
+  else app.log.warn(ffmpegLine(null));
   await mkdir(config.liveDir, { recursive: true });
   const liveFiles = new LocalMediaStore(config.liveDir);
 
@@ -87,10 +110,13 @@ export async function registerMediaRoutes(app: FastifyInstance, deps: Pick<AppDe
     const key = signed.rel;
     if (!isValidKey(key)) return notFound(reply);
     const ext = path.extname(key).toLowerCase();
+    const reason = ext === '.m3u8' ? (deps.live?.video.unavailable(sn) ?? null) : null;
     return sendObject(request, reply, liveFiles, key, {
       contentType: LIVE_TYPES[ext] ?? 'application/octet-stream',
       cacheControl: ext === '.m3u8' ? 'no-cache' : 'private, max-age=60',
-      missing: notFound,
+      missing: reason
+        ? (r) => r.code(404).header('cache-control', 'no-store').send(liveUnavailableEnvelope(reason, headerLang(request)))
+        : notFound,
     });
   });
 }
