@@ -108,6 +108,8 @@ describe('small formatters', () => {
   });
 
   it('formats sizes given in KB', () => {
+    expect(formatSizeKb(10 / 1024)).toBe('10 B');
+    expect(formatSizeKb(0)).toBe('0 B');
     expect(formatSizeKb(512)).toBe('512 KB');
     expect(formatSizeKb(1536)).toBe('1.5 MB');
     expect(formatSizeKb(2 * 1024 * 1024)).toBe('2.00 GB');

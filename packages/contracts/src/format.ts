@@ -93,9 +93,13 @@ export function formatPercent(percent: number, digits = 0): string {
   return finite(percent) ? `${percent.toFixed(digits)}%` : NO_VALUE;
 }
 
-/** File size from kilobytes (recordings' size_kb): '512 KB', '1.5 MB', '2.00 GB'. */
+/**
+ * File size from kilobytes (recordings' size_kb): '10 B', '512 KB', '1.5 MB', '2.00 GB'. Under one
+ * kilobyte it counts bytes: a 10-byte file is not '0 KB'.
+ */
 export function formatSizeKb(kb: number): string {
   if (!finite(kb) || kb < 0) return NO_VALUE;
+  if (kb < 1) return `${Math.round(kb * 1024)} B`;
   if (kb < 1024) return `${Math.round(kb)} KB`;
   if (kb < 1024 * 1024) return `${(kb / 1024).toFixed(1)} MB`;
   return `${(kb / 1024 / 1024).toFixed(2)} GB`;

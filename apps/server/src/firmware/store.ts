@@ -25,7 +25,8 @@ export async function presentFirmware(db: Database, deviceBase: string, r: Firmw
     description: r.description,
     description_en: r.description_en,
     file_name: r.file_name,
-    size_kb: Math.round((Number(r.size) / 1024) * 10) / 10,
+    // Exact (bytes / 1024): the console shows small packages in bytes, not as '0 KB'.
+    size_kb: Number(r.size) / 1024,
     md5: r.md5,
     sha256: r.sha256,
     url: live ? await signedLink(db, downloadPath(deviceBase, r.id), DOWNLOAD_PURPOSE, r.id) : '',
