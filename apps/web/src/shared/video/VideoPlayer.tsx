@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useI18n, type MessageKey } from '../i18n';
-import { StreamUnavailable, attachStream, type Detach } from './engines';
+import { StreamUnavailable, attachStream, type Detach, type VideoOffReason } from './engines';
 import { retryDelay, videoKind } from './source';
 import './video.css';
 
@@ -24,6 +24,23 @@ export function unavailableKey(hasUrl: boolean, reason: StreamUnavailable['reaso
   return 'video.unavailable';
 }
 
+/**
+ * What the player says when the server says the video cannot be produced (kept here, beside the reasons
+ * of engines.ts), and that it stopped retrying.
+ */
+export const OFF_TEXT: Readonly<Record<VideoOffReason, { zh: string; en: string }>> = {
+  noFfmpeg: {
+    zh: '无法生成视频：服务器上没有 ffmpeg（请安装 ffmpeg 或设置 FFMPEG_PATH，然后重启服务器）',
+    en: 'No video: there is no ffmpeg on the server (install ffmpeg or set FFMPEG_PATH, then restart the server)',
+  },
+  ffmpegFailed: {
+    zh: '无法生成视频：服务器上的 ffmpeg 运行失败（详见服务器日志）',
+    en: 'No video: ffmpeg failed on the server (see the server log)',
+  },
+  unavailable: { zh: '设备无法提供视频', en: 'The device cannot provide video' },
+};
+export const NOT_RETRYING: Readonly<{ zh: string; en: string }> = { zh: '不再自动重试', en: 'Not retrying' };
+
 /** Seconds of no progress after which a playing live stream counts as stalled and is reconnected. */
 const STALL_SECONDS = 12;
 
@@ -33,10 +50,11 @@ const STALL_SECONDS = 12;
  * with backoff until it plays again; a new url starts over.
  */
 export default function VideoPlayer({ url, live = true, muted = true, controls = false, className, testId = 'video-player' }: VideoPlayerProps): ReactNode {
-  const { t } = useI18n();
+  const { t, tx } = useI18n();
   const videoRef = useRef<HTMLVideoElement>(null);
   const [status, setStatus] = useState<PlayerStatus>('loading');
   const [reason, setReason] = useState<StreamUnavailable['reason'] | null>(null);
+  const [off, setOff] = useState<VideoOffReason | null>(null);
   const [retryIn, setRetryIn] = useState<number | null>(null);
   const kind = videoKind(url);
 
@@ -46,6 +64,7 @@ export default function VideoPlayer({ url, live = true, muted = true, controls =
     if (kind === 'none' || !url) {
       setStatus('unavailable');
       setReason(null);
+      setOff(null);
       setRetryIn(null);
       return;
     }
@@ -70,7 +89,9 @@ export default function VideoPlayer({ url, live = true, muted = true, controls =
       const r = err instanceof StreamUnavailable ? err.reason : 'network';
       setStatus('unavailable');
       setReason(r);
-      if (r === 'unsupported') return;
+      setOff(err instanceof StreamUnavailable ? err.off : null);
+      // Known to stay so (the browser cannot play it, the server cannot make it): no retry.
+      if (r === 'unsupported' || r === 'off') return;
       const delay = retryDelay(attempt++);
       const until = Date.now() + delay;
       setRetryIn(Math.ceil(delay / 1000));
@@ -106,6 +127,7 @@ export default function VideoPlayer({ url, live = true, muted = true, controls =
       stalledChecks = 0;
       setStatus('playing');
       setReason(null);
+      setOff(null);
     };
     const onError = () => fail(new StreamUnavailable('media'));
     const onEnded = () => {
@@ -137,9 +159,9 @@ export default function VideoPlayer({ url, live = true, muted = true, controls =
     };
   }, [url, kind, live, muted]);
 
-  const message = status === 'unavailable' ? t(unavailableKey(kind !== 'none', reason)) : null;
+  const message = status !== 'unavailable' ? null : off ? tx(OFF_TEXT[off]) : t(unavailableKey(kind !== 'none', reason));
   return (
-    <div className={`video-player${className ? ` ${className}` : ''}`} data-testid={testId} data-status={status} data-kind={kind}>
+    <div className={`video-player${className ? ` ${className}` : ''}`} data-testid={testId} data-status={status} data-kind={kind} data-off={off ?? undefined}>
       <video ref={videoRef} muted={muted} autoPlay playsInline controls={controls} data-testid={`${testId}-video`} />
       {status === 'loading' && (
         <div className="video-player-overlay" data-testid={`${testId}-loading`}>
@@ -154,6 +176,7 @@ export default function VideoPlayer({ url, live = true, muted = true, controls =
           </svg>
           <span>{message}</span>
           {retryIn !== null && <small>{t('video.retrying', { seconds: retryIn })}</small>}
+          {off && <small data-testid={`${testId}-not-retrying`}>{tx(NOT_RETRYING)}</small>}
         </div>
       )}
     </div>

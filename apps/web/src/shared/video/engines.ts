@@ -2,10 +2,33 @@ import { hlsEngine, whepEndpoint, type VideoKind } from './source';
 
 /** Stops what an engine started. */
 export type Detach = () => void;
+/**
+ * Why the server says a live video cannot be produced (apps/server/src/videos/live.ts): no ffmpeg there,
+ * ffmpeg failed there, or the device refused. Retrying will not help until someone fixes it.
+ */
+export type VideoOffReason = 'noFfmpeg' | 'ffmpegFailed' | 'unavailable';
+const OFF_REASONS: readonly string[] = ['noFfmpeg', 'ffmpegFailed', 'unavailable'];
+
 export class StreamUnavailable extends Error {
-  constructor(readonly reason: 'notFound' | 'network' | 'unsupported' | 'media') {
-    super(reason);
+  constructor(
+    readonly reason: 'notFound' | 'network' | 'unsupported' | 'media' | 'off',
+    /** With reason 'off': what the server said. */
+    readonly off: VideoOffReason | null = null,
+  ) {
+    super(off ? `${reason}: ${off}` : reason);
     this.name = 'StreamUnavailable';
+  }
+}
+
+/** The reason in a refused playlist's envelope (`data.video: {available: false, reason}`), or null. */
+export async function offReasonOf(res: Response): Promise<VideoOffReason | null> {
+  if (!(res.headers.get('content-type') ?? '').includes('json')) return null;
+  try {
+    const body = (await res.json()) as { data?: { video?: { available?: unknown; reason?: unknown } } | null };
+    const video = body.data?.video;
+    return video?.available === false && typeof video.reason === 'string' && OFF_REASONS.includes(video.reason) ? (video.reason as VideoOffReason) : null;
+  } catch {
+    return null;
   }
 }
 
@@ -20,7 +43,11 @@ async function probe(url: string, signal: AbortSignal): Promise<void> {
     if (signal.aborted) throw err;
     throw new StreamUnavailable('network');
   }
-  if (!res.ok) throw new StreamUnavailable(res.status === 404 ? 'notFound' : 'network');
+  if (!res.ok) {
+    const off = await offReasonOf(res);
+    if (off) throw new StreamUnavailable('off', off);
+    throw new StreamUnavailable(res.status === 404 ? 'notFound' : 'network');
+  }
   await res.body?.cancel().catch(() => undefined);
 }
 

@@ -1,7 +1,7 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { applyLang } from '../i18n';
-import VideoPlayer, { unavailableKey } from './VideoPlayer';
+import VideoPlayer, { OFF_TEXT, unavailableKey } from './VideoPlayer';
 import { hlsEngine, retryDelay, videoKind, whepEndpoint } from './source';
 
 describe('video source selection by url', () => {
@@ -101,6 +101,42 @@ describe('unavailable message', () => {
     });
     expect(player.dataset.status).toBe('playing');
     expect(screen.queryByTestId('video-player-message')).toBeNull();
+    vi.unstubAllGlobals();
+  });
+
+  it('says why and stops retrying when the server answers that the video cannot be produced', async () => {
+    vi.useFakeTimers();
+    // The live route's answer for a device whose video.start said "no ffmpeg" (apps/server/src/videos/routes.ts).
+    const fetchMock = vi.fn(
+      async () =>
+        new Response(JSON.stringify({ code: 40018, msg: 'No video: there is no ffmpeg on the server', data: { video: { available: false, reason: 'noFfmpeg' } } }), {
+          status: 404,
+          headers: { 'content-type': 'application/json; charset=utf-8' },
+        }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    vi.spyOn(HTMLMediaElement.prototype, 'canPlayType').mockImplementation((t: string) => (t.includes('mpegurl') ? 'maybe' : ''));
+    render(<VideoPlayer url="/live/123.sig/X/index.m3u8" testId="live-video" />);
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(10);
+    });
+    const player = screen.getByTestId('live-video');
+    expect(player.dataset.status).toBe('unavailable');
+    expect(player.dataset.off).toBe('noFfmpeg');
+    const message = screen.getByTestId('live-video-message').textContent ?? '';
+    expect(message).toContain(OFF_TEXT.noFfmpeg.en);
+    expect(message).toContain('Not retrying');
+    expect(message).not.toMatch(/Retrying in/);
+    // No retry, however long the panel stays open.
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(120_000);
+    });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    // The same reason in Chinese.
+    act(() => applyLang('zh'));
+    expect(screen.getByTestId('live-video-message').textContent).toContain(OFF_TEXT.noFfmpeg.zh);
+    expect(screen.getByTestId('live-video-message').textContent).toContain('不再自动重试');
+    applyLang('en');
     vi.unstubAllGlobals();
   });
 });
