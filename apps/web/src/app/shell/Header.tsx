@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Badge, Button, Popover, Tooltip } from 'antd';
 import BellOutlined from '@ant-design/icons/BellOutlined';
-import { AlarmLevel, SocketState, type MenuItem, type User } from '@nest/contracts';
+import { formatDateTime, AlarmLevel, SocketState, type MenuItem, type User } from '@nest/contracts';
 import { canListAlarms, describeAlarm, levelColor, openAlarmCenter, useNews } from '../../features/alarms/alarms';
 import { useI18n, type MessageKey } from '../../shared/i18n';
 import { pushAllowed, usePushState } from '../../shared/push';
@@ -66,7 +66,7 @@ function NewsBell({ user }: { user: User }): ReactNode {
                   <span>
                     {AlarmLevel.label(a.level, lang)} · {a.device_name || a.sn_id}
                   </span>
-                  <span>{new Date(a.raised_at).toLocaleString(lang === 'en' ? 'en-US' : 'zh-CN', { hour12: false })}</span>
+                  <span>{formatDateTime(a.raised_at, lang)}</span>
                 </div>
               </div>
             </li>

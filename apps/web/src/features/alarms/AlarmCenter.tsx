@@ -2,6 +2,8 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import { Button, DatePicker, Drawer, Form, Input, Modal, Select, Table, Tag, Tooltip } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import {
+  formatDateTime,
+  type Lang,
   ALARM_NOTE_MAX,
   AlarmKind,
   AlarmLevel,
@@ -39,8 +41,7 @@ import './alarms.css';
 const listAnswer = z.object({ list: z.array(alarmSchema), total: z.coerce.number(), pending: z.coerce.number().optional() });
 const processAnswer = z.object({ list: z.array(alarmSchema), pending: z.coerce.number() });
 
-const when = (ms: number | null, lang: string): string =>
-  ms ? new Date(ms).toLocaleString(lang === 'en' ? 'en-US' : 'zh-CN', { hour12: false }) : '';
+const when = (ms: number | null, lang: Lang): string => (ms ? formatDateTime(ms, lang) : '');
 
 /**
  * The alarm center: a drawer over any screen with the company's alarms, filtered by level, state, kind,

@@ -3,7 +3,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { Button, DatePicker, Dropdown, Empty, Result, Segmented, Select, Spin, Table, Tooltip } from 'antd';
 import { ArrowLeftOutlined, BarChartOutlined, DownloadOutlined, ReloadOutlined, TableOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
-import { ANALYSIS_MAX_DAYS, AlarmLevel, PushMsgId, formatDistance, formatHms, type Analysis, type DeviceListItem } from '@nest/contracts';
+import { formatDateTime, ANALYSIS_MAX_DAYS, AlarmLevel, PushMsgId, formatDistance, formatHms, type Analysis, type DeviceListItem } from '@nest/contracts';
 import { call, RequestError } from '../../shared/request';
 import { onPush } from '../../shared/push';
 import { useI18n, type MessageKey } from '../../shared/i18n';
@@ -162,7 +162,7 @@ export default function DataAnalysePage(): ReactNode {
     [t, lang],
   );
 
-  const periodText = (p: Period): string => `${dayjs.unix(p.start).format('YYYY-MM-DD HH:mm')} ~ ${dayjs.unix(p.end).format('YYYY-MM-DD HH:mm')}`;
+  const periodText = (p: Period): string => `${formatDateTime(p.start * 1000, lang, false)} ~ ${formatDateTime(p.end * 1000, lang, false)}`;
   const devicesText = (): string =>
     selection.sns.length ? selection.sns.map((sn) => deviceOptions.find((o) => o.value === sn)?.label ?? sn).join(' / ') : t('analysis.devices.all');
 
@@ -170,7 +170,7 @@ export default function DataAnalysePage(): ReactNode {
     [t('analysis.title')],
     [t('analysis.csv.period'), periodText(p)],
     [t('analysis.csv.devices'), devicesText()],
-    [t('analysis.csv.generated'), new Date().toLocaleString(lang === 'en' ? 'en-US' : 'zh-CN')],
+    [t('analysis.csv.generated'), formatDateTime(Date.now(), lang)],
     [t('analysis.csv.unitsNote')],
   ];
 
@@ -340,7 +340,7 @@ export default function DataAnalysePage(): ReactNode {
       {load.state === 'ok' ? (
         <footer className="analysis-foot">
           <span>{periodText(load.period)}</span>
-          <span>{t('analysis.updatedAt', { time: new Date(load.at).toLocaleString(lang === 'en' ? 'en-US' : 'zh-CN') })}</span>
+          <span>{t('analysis.updatedAt', { time: formatDateTime(load.at, lang) })}</span>
         </footer>
       ) : null}
     </div>

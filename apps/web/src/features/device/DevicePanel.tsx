@@ -1,7 +1,7 @@
 import { Suspense, lazy, type ReactNode } from 'react';
 import { Button, Tooltip } from 'antd';
 import { CloseOutlined, LockOutlined, UnlockOutlined } from '@ant-design/icons';
-import { DeviceCategory } from '@nest/contracts';
+import { formatTime, DeviceCategory } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
 import { useUser } from '../../shared/session';
 import { StatusBadge } from '../home/DeviceList';
@@ -100,7 +100,7 @@ export function DevicePanel({ device, onClose }: { device: FleetDevice; onClose:
         </div>
 
         <div className="device-updated" data-testid="telemetry-updated">
-          {at ? t('device.updatedAt', { time: new Date(at).toLocaleTimeString(lang === 'en' ? 'en-US' : 'zh-CN', { hour12: false }) }) : t('device.waiting')}
+          {at ? t('device.updatedAt', { time: formatTime(at, lang) }) : t('device.waiting')}
         </div>
 
         <FlightSection sn={device.sn} drone={drone} blocked={blocked} />

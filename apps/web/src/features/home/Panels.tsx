@@ -2,6 +2,9 @@ import { memo, useMemo, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Empty, Segmented, Spin } from 'antd';
 import {
+  formatMonthDay,
+  formatMonthDayTime,
+  formatTime,
   AlarmLevel,
   TimedTaskState,
   formatDistance,
@@ -16,10 +19,6 @@ import { levelColor, openAlarmCenter } from '../alarms/alarms';
 import { checkingOptions, kpiTiles, rankingValue, type KpiTile, type Kpis } from './dashboard';
 import type { AlarmStats, Loaded } from './useDashboard';
 
-const locale = (lang: string) => (lang === 'en' ? 'en-US' : 'zh-CN');
-const hhmm = (ms: number, lang: string) => new Date(ms).toLocaleTimeString(locale(lang), { hour: '2-digit', minute: '2-digit', hour12: false });
-const dateTime = (ms: number, lang: string) =>
-  new Date(ms).toLocaleString(locale(lang), { month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hour12: false });
 
 /** The chrome every data-screen panel shares: a titled frame with corner marks. */
 export function DashPanel({
@@ -141,7 +140,7 @@ export const InspectionRecords = memo(function InspectionRecords({ record }: { r
                   </span>
                   <span className="record-meta">
                     <span className="record-device" title={r.device_name}>{r.device_name || r.sn_id}</span>
-                    <span className="tnum">{dateTime(r.start_time * 1000, lang)}</span>
+                    <span className="tnum">{formatMonthDayTime(r.start_time * 1000, lang)}</span>
                   </span>
                   <span className="record-figures tnum">
                     <span>{d.value} {d.unit}</span>
@@ -335,8 +334,8 @@ export function TaskPanel({ tasks, denied, deviceName }: { tasks: Loaded<TimedTa
             return (
               <li key={x.id} className="task-item" data-testid="task-item" data-state={x.task_state}>
                 <span className="task-time tnum">
-                  <b>{hhmm(when, lang)}</b>
-                  <small>{sameDay ? t('dashboard.tasks.today') : new Date(when).toLocaleDateString(locale(lang), { month: '2-digit', day: '2-digit' })}</small>
+                  <b>{formatTime(when, lang, false)}</b>
+                  <small>{sameDay ? t('dashboard.tasks.today') : formatMonthDay(when, lang)}</small>
                 </span>
                 <span className="task-main">
                   <span className="task-name" title={x.m_title}>{x.m_title}</span>
@@ -366,7 +365,7 @@ export const MessageFeed = memo(function MessageFeed({ messages }: { messages: L
         <ul className="message-list">
           {rows.map((m) => (
             <li key={m.id} className={`message-item kind-${m.kind}`} data-testid="realtime-message">
-              <span className="message-time tnum">{dateTime(m.time, lang)}</span>
+              <span className="message-time tnum">{formatMonthDayTime(m.time, lang)}</span>
               <span
                 className="message-dot"
                 style={{ background: m.kind === 'alarm' && m.level !== null ? levelColor(m.level) : m.kind === 'sortie_start' ? 'var(--nest-accent-2)' : 'var(--nest-accent)' }}

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Alert, Button, Empty, Input, Table, Tag, Tooltip } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
-import { NtripState, RtkStatus, calls, formatDistanceText, holds, type NavEnv } from '@nest/contracts';
+import { formatTime, NtripState, RtkStatus, calls, formatDistanceText, holds, type NavEnv } from '@nest/contracts';
 import { AdminPage, columnsWidth } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
 import { call } from '../../shared/request';
@@ -77,8 +77,7 @@ export default function NavEnvPage(): ReactNode {
     return q ? list.filter((d) => d.name.toLowerCase().includes(q) || d.sn_id.toLowerCase().includes(q)) : list;
   }, [list, search]);
   const summary = useMemo(() => summarise(list), [list]);
-  const locale = lang === 'zh' ? 'zh-CN' : 'en-GB';
-  const clock = (ms: number) => new Date(ms).toLocaleTimeString(locale, { hour12: false });
+  const clock = (ms: number) => formatTime(ms, lang);
 
   const columns = [
     {

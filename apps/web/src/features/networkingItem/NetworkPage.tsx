@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Alert, Button, Empty, Input, Switch, Table, Tag, Tooltip } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
-import { LinkType, calls, holds, type LinkDeviceStats, type LinkStats } from '@nest/contracts';
+import { formatTime, localeOf, LinkType, calls, holds, type LinkDeviceStats, type LinkStats } from '@nest/contracts';
 import { AdminPage } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
 import { call } from '../../shared/request';
@@ -62,7 +62,7 @@ export default function NetworkPage(): ReactNode {
     const a = ago(at, now);
     return t(a.unit === 's' ? 'network.agoSeconds' : a.unit === 'min' ? 'network.agoMinutes' : 'network.agoHours', { n: a.n });
   };
-  const time = stats ? new Date(stats.at).toLocaleTimeString(lang === 'zh' ? 'zh-CN' : 'en-GB', { hour12: false }) : '';
+  const time = stats ? formatTime(stats.at, lang) : '';
 
   const columns = [
     {
@@ -176,11 +176,11 @@ export default function NetworkPage(): ReactNode {
           </div>
           <div className="network-tile">
             <span className="network-tile-label">{t('network.tiles.accepted')}</span>
-            <strong>{totals.accepted.toLocaleString(lang === 'zh' ? 'zh-CN' : 'en-US')}</strong>
+            <strong>{totals.accepted.toLocaleString(localeOf(lang))}</strong>
           </div>
           <div className={`network-tile${totals.dropped > 0 ? ' is-warn' : ''}`}>
             <span className="network-tile-label">{t('network.tiles.dropped')}</span>
-            <strong>{totals.dropped.toLocaleString(lang === 'zh' ? 'zh-CN' : 'en-US')}</strong>
+            <strong>{totals.dropped.toLocaleString(localeOf(lang))}</strong>
             {unattributed.length > 0 && (
               <span className="network-muted">{t('network.tiles.unattributed', { list: unattributed.map(([r, n]) => `${t(`network.reason.${reasonKey(r)}`)} × ${n}`).join(', ') })}</span>
             )}

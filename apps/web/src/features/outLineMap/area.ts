@@ -1,4 +1,5 @@
 import {
+  localeOf,
   MAP_DOWNLOAD_MAX_TILES,
   MAP_DOWNLOAD_MAX_ZOOM,
   MAP_DOWNLOAD_MIN_ZOOM,
@@ -52,7 +53,7 @@ export function estimate(box: LatLngBox | null, minZoom: number, maxZoom: number
 }
 
 /** A whole number with thousands separators in the console language. */
-export const formatCount = (n: number, lang: 'zh' | 'en'): string => n.toLocaleString(lang === 'zh' ? 'zh-CN' : 'en-US');
+export const formatCount = (n: number, lang: 'zh' | 'en'): string => n.toLocaleString(localeOf(lang));
 
 /** Progress in whole percent (a finished job 100, an empty one 0; never 100 before the end). */
 export function progressPercent(job: Pick<MapDownload, 'done' | 'total' | 'state'>): number {

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { Alert, Badge, Button, Modal, Select, Space, Table, Tooltip, type TableColumnsType } from 'antd';
 import { DeleteOutlined, PictureOutlined, PlayCircleOutlined, ClearOutlined, ReloadOutlined } from '@ant-design/icons';
-import { MissionType, formatDistanceText, formatHms, type Page, type Sortie } from '@nest/contracts';
+import { formatDateTime, MissionType, formatDistanceText, formatHms, type Page, type Sortie } from '@nest/contracts';
 import { columnsWidth } from '../../shared/admin/tableWidth';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
@@ -11,7 +11,7 @@ import { ORDER_COLUMN, SORTIE_PAGE_SIZES, pruneSelection, readSortieFilter, sort
 import { DayRange, DeviceFilter, KeywordInput, useDevices } from './shared';
 import './results.css';
 
-const timeText = (s: number, lang: 'zh' | 'en') => (s > 0 ? new Date(s * 1000).toLocaleString(lang === 'en' ? 'en-US' : 'zh-CN') : '--');
+const timeText = (s: number, lang: 'zh' | 'en') => (s > 0 ? formatDateTime(s * 1000, lang) : '--');
 
 /** Re-renders every second while something on screen is still flying (its duration runs). */
 function useNow(active: boolean): number {

@@ -4,6 +4,7 @@ import { Button, DatePicker, Input, Select, Tag, Tooltip } from 'antd';
 import { CloseOutlined, ReloadOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
 import {
+  formatDateTime,
   AchievementType,
   DEVICE_LIST_DEFAULT_SIZE,
   type DeviceListItem,
@@ -149,7 +150,7 @@ export function TypeBadge({ type }: { type: number }): ReactNode {
 
 /** Local time of a result (taken_at ms). */
 export function takenAtText(r: Pick<ResultItem, 'taken_at'>, lang: 'zh' | 'en'): string {
-  return r.taken_at > 0 ? new Date(r.taken_at).toLocaleString(lang === 'en' ? 'en-US' : 'zh-CN') : '--';
+  return r.taken_at > 0 ? formatDateTime(r.taken_at, lang) : '--';
 }
 
 /** Starts a browser download of a URL through a hidden link (keeps the page, names the file). */

@@ -1,3 +1,4 @@
+import { formatMonthDayTime } from '@nest/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Page, ResultItem } from '@nest/contracts';
 import { getLang } from '../../shared/i18n';
@@ -54,10 +55,10 @@ export function useSortieNames(): Map<string, string> {
     call<'sortiesList', Page<{ sort_id: string; mission_name: string; device_name: string; start_time: number }>>('sortiesList', { page: 0, size: 200 }, { quiet: true })
       .then((p) => {
         if (!live) return;
-        const lang = getLang() === 'en' ? 'en-US' : 'zh-CN';
+        const lang = getLang();
         setNames(
           new Map(
-            (p?.list ?? []).map((s) => [s.sort_id, `${s.mission_name || s.device_name} · ${new Date(s.start_time * 1000).toLocaleString(lang, { month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' })}`]),
+            (p?.list ?? []).map((s) => [s.sort_id, `${s.mission_name || s.device_name} · ${formatMonthDayTime(s.start_time * 1000, lang)}`]),
           ),
         );
       })

@@ -2,7 +2,7 @@ import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState, type
 import { Link, useHref, useSearchParams } from 'react-router-dom';
 import { Alert, Button, Drawer, Image, Modal, Segmented, Slider, Spin, Tooltip } from 'antd';
 import { CaretRightFilled, PauseOutlined, PictureOutlined, ReloadOutlined, SwapOutlined, UnorderedListOutlined } from '@ant-design/icons';
-import { FlightState, formatDistance, formatDistanceText, formatHms, type PlannedPoint, type ResultItem, type Sortie } from '@nest/contracts';
+import { formatDateTime, formatTime, FlightState, formatDistance, formatDistanceText, formatHms, type PlannedPoint, type ResultItem, type Sortie } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
 import { call } from '../../shared/request';
 import { useTheme } from '../../shared/theme';
@@ -136,7 +136,6 @@ interface PlayerProps {
 function Player({ track, results, onReload, onChoose }: PlayerProps): ReactNode {
   const { t, lang } = useI18n();
   const theme = useTheme();
-  const locale = lang === 'en' ? 'en-US' : 'zh-CN';
   const panoramaHref = useHref('/panorama');
   const { sortie } = track;
   const points = track.points;
@@ -263,7 +262,7 @@ function Player({ track, results, onReload, onChoose }: PlayerProps): ReactNode 
         <dl className="replay-meta">
           <div><dt>{t('replay.meta.device')}</dt><dd data-testid="replay-device">{sortie.device_name || sortie.sn_id}</dd></div>
           <div><dt>{t('replay.meta.user')}</dt><dd>{sortie.user_name || '—'}</dd></div>
-          <div><dt>{t('replay.meta.start')}</dt><dd>{new Date(sortie.start_time * 1000).toLocaleString(locale)}</dd></div>
+          <div><dt>{t('replay.meta.start')}</dt><dd>{formatDateTime(sortie.start_time * 1000, lang)}</dd></div>
           <div><dt>{t('replay.meta.duration')}</dt><dd data-testid="replay-duration">{formatHms(durationS)}</dd></div>
           <div><dt>{t('replay.meta.distance')}</dt><dd data-testid="replay-total-distance">{formatDistanceText(distanceM)}</dd></div>
           <div><dt>{t('replay.meta.count')}</dt><dd data-testid="replay-count">{results.length}</dd></div>
@@ -317,7 +316,7 @@ function Player({ track, results, onReload, onChoose }: PlayerProps): ReactNode 
             </div>
             <div className="replay-readout replay-readout-wide">
               <span className="replay-readout-label">{t('replay.readout.time')}</span>
-              <span className="replay-readout-text" data-testid="replay-time">{new Date(sample.t).toLocaleTimeString(locale)}</span>
+              <span className="replay-readout-text" data-testid="replay-time">{formatTime(sample.t, lang)}</span>
             </div>
           </div>
         )}

@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Button, Empty, Select, Table } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
-import { formatDistanceText, formatHms, type DeviceListItem, type Sortie } from '@nest/contracts';
+import { formatDateTime, formatDistanceText, formatHms, type DeviceListItem, type Sortie } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
 import { call } from '../../shared/request';
 
@@ -20,7 +20,6 @@ export interface SortiePickerProps {
 /** Picks a sortie to replay: a device, then one of its recent sorties (newest first). */
 export function SortiePicker({ sn, onPick }: SortiePickerProps): ReactNode {
   const { t, lang } = useI18n();
-  const locale = lang === 'en' ? 'en-US' : 'zh-CN';
   const [devices, setDevices] = useState<{ sn: string; name: string }[]>([]);
   const [device, setDevice] = useState<string | undefined>(sn);
   const [rows, setRows] = useState<SortieRow[]>([]);
@@ -78,7 +77,7 @@ export function SortiePicker({ sn, onPick }: SortiePickerProps): ReactNode {
         columns={[
           { key: 'route', title: t('replay.picker.route'), dataIndex: 'mission_name', ellipsis: true, render: (v: string) => v || t('results.sortie.oneKey') },
           { key: 'device', title: t('replay.picker.device'), dataIndex: 'device_name', ellipsis: true, render: (v: string, r) => v || r.sn_id },
-          { key: 'start', title: t('replay.picker.start'), dataIndex: 'start_time', width: 175, render: (v: number) => new Date(v * 1000).toLocaleString(locale) },
+          { key: 'start', title: t('replay.picker.start'), dataIndex: 'start_time', width: 175, render: (v: number) => formatDateTime(v * 1000, lang) },
           {
             key: 'duration',
             title: t('replay.picker.duration'),

@@ -1,6 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Button, Drawer, Table } from 'antd';
 import {
+  formatDateTime,
   AlternateError,
   AlternatePlace,
   AlternateReason,
@@ -22,7 +23,7 @@ const str = (v: unknown) => (v === null || v === undefined || v === '' ? '--' : 
 const when = (v: unknown, lang: 'zh' | 'en') => {
   const n = Number(v);
   if (!Number.isFinite(n) || n <= 0) return '--';
-  return new Date(n > 1e12 ? n : n * 1000).toLocaleString(lang === 'en' ? 'en-US' : 'zh-CN', { hour12: false });
+  return formatDateTime(n > 1e12 ? n : n * 1000, lang);
 };
 
 function useRows(name: 'commandLog' | 'alternateList', sn: string, open: boolean): { rows: Row[]; loading: boolean } {

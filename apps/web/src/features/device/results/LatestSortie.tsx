@@ -1,10 +1,10 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Empty, Image } from 'antd';
-import { formatHms, type Page, type ResultItem, type Sortie } from '@nest/contracts';
+import { formatDateTime, formatHms, type Page, type ResultItem, type Sortie } from '@nest/contracts';
 import { useI18n } from '../../../shared/i18n';
 import { call } from '../../../shared/request';
 
-const time = (s: number, lang: 'zh' | 'en') => (s > 0 ? new Date(s * 1000).toLocaleString(lang === 'en' ? 'en-US' : 'zh-CN', { hour12: false }) : '--');
+const time = (s: number, lang: 'zh' | 'en') => (s > 0 ? formatDateTime(s * 1000, lang) : '--');
 
 /**
  * The device's latest sortie (refreshed when a 360 says one began or ended) with its photos (refreshed on
