@@ -281,6 +281,16 @@ export class Runtime implements FlightRuntime {
     }
   }
 
+  /**
+   * The checks of the commands waiting in confirm(). One 'state' listener on the link serves them all, on
+   * while any waits: a listener per waiting command went past the emitter's limit of 10 under load
+   * (MaxListenersExceededWarning), and each state message ran every one of them anyway.
+   */
+  private readonly confirming = new Set<(sn: string) => void>();
+  private readonly onState = (sn: string) => {
+    for (const check of [...this.confirming]) check(sn);
+  };
+
   /** Waits up to CONFIRM_MS for a device state satisfying `pred` (the retained one counts). */
   private confirm(sn: string, pred: (s: StateData | null) => boolean): Promise<boolean> {
     const link = this.deps.live.link;
@@ -288,14 +298,16 @@ export class Runtime implements FlightRuntime {
     return new Promise((resolve) => {
       const done = (ok: boolean) => {
         clearTimeout(timer);
-        link.off('state', onState);
+        this.confirming.delete(check);
+        if (this.confirming.size === 0) link.off('state', this.onState);
         resolve(ok);
       };
-      const onState = (s: string) => {
+      const check = (s: string) => {
         if (s === sn && pred(link.device(sn)?.state ?? null)) done(true);
       };
       const timer = setTimeout(() => done(false), CONFIRM_MS);
-      link.on('state', onState);
+      if (this.confirming.size === 0) link.on('state', this.onState);
+      this.confirming.add(check);
     });
   }
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers.js';
 import { RawDevice, WAIT_LIMIT_MS, envelope, live, mqttConnect, nestTelemetry, registerDevice, until } from '../../test/live.js';
 import { devicePassword } from './credentials.js';
-import type { LiveDevice } from './service.js';
+import { LinkService, type LiveDevice } from './service.js';
 import { loadSimulator } from './simulator.js';
 
 let server: TestServer;
@@ -119,20 +119,68 @@ describe('presence', () => {
     expect(d.client.connected).toBe(true);
   });
 
-  it(`a sweep marks offline a device silent for more than ${MISSED_TELEMETRY_PERIODS} periods, not one silent for exactly that`, async () => {
-    const d = await device('LK-SWEEP');
-    // The slowest rate a device may announce: 3 periods are 6 s, so the link's own sweep leaves it alone while
-    // the test drives the sweep with explicit times.
-    await d.publish('presence', envelope('presence', { online: true, rate_hz: MIN_TELEMETRY_HZ }), { qos: 1, retain: true });
-    await d.publish('telemetry', envelope('telemetry', nestTelemetry()), { qos: 1 });
-    await until(() => live(server).link.device('LK-SWEEP')?.telemetry != null, 'LK-SWEEP telemetry');
-    const heardAt = live(server).link.device('LK-SWEEP')!.heardAt;
-    const period = 1000 / MIN_TELEMETRY_HZ;
-    live(server).link.sweep(heardAt + MISSED_TELEMETRY_PERIODS * period);
-    expect(live(server).link.isOnline('LK-SWEEP')).toBe(true);
-    live(server).link.sweep(heardAt + MISSED_TELEMETRY_PERIODS * period + 1);
-    expect(live(server).link.isOnline('LK-SWEEP')).toBe(false);
-    expect(live(server).link.device('LK-SWEEP')!.since).toBe(heardAt + MISSED_TELEMETRY_PERIODS * period + 1);
+  it(`on an injected clock: offline once silent for more than ${MISSED_TELEMETRY_PERIODS} periods (not exactly that), judged when a probe is back; never while the broker connection is down`, async () => {
+    const l = live(server);
+    let clock = Date.now();
+    const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined };
+    const clientId = 'nest-server-clocked';
+    // An instance of its own on the test server's broker, on a clock the test moves, that knows only LK-SWEEP
+    // (the other devices of this file are no suspects of its own).
+    const devices = { get: (sn: string) => (sn === 'LK-SWEEP' ? l.directory.get(sn) : undefined), miss: () => undefined };
+    const link = new LinkService({ url: l.brokerUrl, username: SERVER_MQTT_USER, password: l.secrets.serverPassword, devices, log: quiet, clientId, now: () => clock });
+    let connections = 0;
+    link.on('connected', () => connections++);
+    link.start();
+    try {
+      await link.ready();
+      const d = await device('LK-SWEEP');
+      await d.publish('presence', envelope('presence', { online: true, rate_hz: MIN_TELEMETRY_HZ }), { qos: 1 });
+      await d.publish('telemetry', envelope('telemetry', nestTelemetry()), { qos: 1 });
+      await until(() => link.device('LK-SWEEP')?.telemetry != null, 'LK-SWEEP telemetry on the clocked instance');
+      expect(link.device('LK-SWEEP')!.heardAt).toBe(clock);
+      const heardAt = clock;
+      const limit = (MISSED_TELEMETRY_PERIODS * 1000) / MIN_TELEMETRY_HZ;
+      const next = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+      // Silent for exactly the limit: not even a suspect, no probe goes out.
+      clock = heardAt + limit;
+      link.sweep();
+      await next();
+      expect(link.stats.probes.sent).toBe(0);
+      expect(link.isOnline('LK-SWEEP')).toBe(true);
+
+      // One ms more: a probe goes out, and the device is offline once it is back, dated then.
+      clock = heardAt + limit + 1;
+      link.sweep();
+      await until(() => !link.isOnline('LK-SWEEP'), 'LK-SWEEP offline on the probe');
+      expect(link.stats.probes).toEqual({ sent: 1, answered: 1 });
+      expect(link.device('LK-SWEEP')!.since).toBe(heardAt + limit + 1);
+
+      // Heard again, then the instance loses its broker connection (another client takes its client id).
+      await d.publish('telemetry', envelope('telemetry', nestTelemetry()), { qos: 1 });
+      await until(() => link.isOnline('LK-SWEEP'), 'LK-SWEEP online again');
+      const intruder = (await mqttConnect(l.brokerUrl, { username: SERVER_MQTT_USER, password: l.secrets.serverPassword, clientId })).client!;
+      await until(() => !link.connected, 'the clocked instance disconnected');
+      // Ten limits of silence while disconnected: unknown, not offline; no probe can go out.
+      clock += 10 * limit;
+      link.sweep();
+      await next();
+      expect(link.isOnline('LK-SWEEP')).toBe(true);
+      expect(link.stats.probes.sent).toBe(1);
+      intruder.end(true);
+      await until(() => connections === 2, 'the clocked instance subscribed again');
+      // Its deadline starts afresh with the new session: not a suspect at the session's start.
+      link.sweep();
+      await next();
+      expect(link.stats.probes.sent).toBe(1);
+      // Silent for more than the limit after it: offline.
+      clock += limit + 1;
+      link.sweep();
+      await until(() => !link.isOnline('LK-SWEEP'), 'LK-SWEEP offline after the new session');
+      expect(link.stats.probes).toEqual({ sent: 2, answered: 2 });
+    } finally {
+      await link.stop();
+    }
   });
 
   it('goes offline on the last-will when the connection dies', async () => {

@@ -65,6 +65,11 @@ export interface LinkOptions {
   cluster?: string | null;
   /** Server-internal topics (other instances' notices) to subscribe to as well, e.g. 'nest-server/v1/control/+'. */
   internalTopics?: readonly string[];
+  /**
+   * Clock in Unix ms (tests): receive times, presence deadlines and probe times. Timers stay on the real
+   * clock; a test moves this one and calls sweep() to judge presence at the time it chose.
+   */
+  now?: () => number;
 }
 
 /** The live state of one device, as the link knows it. */
@@ -145,6 +150,16 @@ export interface LinkEvents {
 const LOG_EVERY_MS = 10_000;
 const EVENT_TID_MEMORY = 200;
 const MIN_SWEEP_MS = 25;
+/** A presence probe not back after this long is sent again (the earlier one still counts when it comes). */
+const PROBE_RESEND_MS = 1000;
+/** Probes in flight at most (the oldest is forgotten beyond it). */
+const PROBES_IN_FLIGHT = 8;
+
+/**
+ * The topic on which an instance sends presence probes to itself (section 4 of docs/device-protocol.md).
+ * Under nest-server/#: devices can neither read nor write it.
+ */
+export const probeTopic = (clientId: string): string => `nest-server/v1/probe/${clientId}`;
 
 /**
  * The server side of the device link (docs/device-protocol.md): one MQTT client per server instance.
@@ -155,7 +170,8 @@ const MIN_SWEEP_MS = 25;
  *   dropped with a rate-limited log line when anything is off; nothing a device sends can throw.
  * - Online: presence `{online:true}` or any valid message; offline: presence `{online:false}` (normally
  *   the MQTT last-will) or silence for MISSED_TELEMETRY_PERIODS telemetry periods (period from the
- *   presence `rate_hz`, default 1 s), checked by a sweep every half period.
+ *   presence `rate_hz`, default 1 s), counted against what this instance has read from the broker rather
+ *   than the wall clock (see sweep()): a stalled server or a lost broker connection takes nobody offline.
  * - Events are acknowledged on events_reply with the same tid.
  * - Commands keep their tid across re-sends and resolve with the reply or a timeout outcome.
  */
@@ -172,6 +188,16 @@ export class LinkService extends EventEmitter<LinkEvents> {
   private readonly members: ClusterMembers | null;
   private readonly membersTopic: string;
   private stopped = false;
+  private readonly now: () => number;
+  /** Probe id -> when it was sent (clock ms), oldest first; see sweep(). */
+  private readonly probes = new Map<string, number>();
+  private probeQueued = false;
+  private readonly probeTopic: string;
+  /**
+   * When the current broker session was subscribed (clock ms), 0 while never connected. Silence before it
+   * is not the devices' doing: no deadline ends earlier than the limit after it.
+   */
+  private sessionAt = 0;
   private readyPromise: Promise<void>;
   private markReady!: () => void;
   readonly stats = {
@@ -180,6 +206,8 @@ export class LinkService extends EventEmitter<LinkEvents> {
     dropped: {} as Partial<Record<DropReason, number>>,
     /** Events of devices another cluster instance owns (left to it). */
     othersEvents: 0,
+    /** Presence probes sent (some device was past its deadline) and answered (see sweep()). */
+    probes: { sent: 0, answered: 0 },
   };
   /** Per-device counts for /link/stats (counting only). */
   readonly counters = new LinkCounters();
@@ -189,6 +217,8 @@ export class LinkService extends EventEmitter<LinkEvents> {
     this.clientId = opts.clientId ?? `${SERVER_CLIENT_ID_PREFIX}${randomBytes(6).toString('hex')}`;
     this.members = opts.cluster ? new ClusterMembers(this.clientId) : null;
     this.membersTopic = opts.cluster ? membersTopic(opts.cluster) : '';
+    this.now = opts.now ?? Date.now;
+    this.probeTopic = probeTopic(this.clientId);
     this.readyPromise = new Promise((resolve) => (this.markReady = resolve));
   }
 
@@ -213,11 +243,16 @@ export class LinkService extends EventEmitter<LinkEvents> {
       for (const channel of DEVICE_TO_SERVER) topics[channelFilter(channel)] = { qos: CHANNEL_QOS[channel].qos };
       if (this.members) topics[`${this.membersTopic}/+`] = { qos: 1 };
       for (const t of this.opts.internalTopics ?? []) topics[t] = { qos: 1 };
+      topics[this.probeTopic] = { qos: 0 };
+      // A new session: probes of the old one are lost, and nothing is judged until subscribed again.
+      this.sessionAt = 0;
+      this.probes.clear();
       client.subscribe(topics, (err, granted) => {
         if (err || granted?.some((g) => g.qos === 128)) {
           this.opts.log.warn({ err, granted }, 'device link: subscription refused by the broker');
           return;
         }
+        this.sessionAt = this.now();
         this.opts.log.info({ clientId: this.clientId }, 'device link: connected and subscribed');
         this.announce();
         this.markReady();
@@ -273,6 +308,7 @@ export class LinkService extends EventEmitter<LinkEvents> {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.sweepTimer) clearTimeout(this.sweepTimer);
+    if (this.probeImmediate) clearImmediate(this.probeImmediate);
     for (const [tid, p] of this.pending) {
       this.pending.delete(tid);
       p.resolve({ result: -1, message: 'server stopping' });
@@ -305,7 +341,7 @@ export class LinkService extends EventEmitter<LinkEvents> {
   /** Forgets a device (deleted or disabled): it reads as offline from now on. */
   forget(sn: string): void {
     const d = this.live.get(sn);
-    if (d?.online) this.setOnline(d, false, Date.now());
+    if (d?.online) this.setOnline(d, false, this.now());
     this.live.delete(sn);
     this.rateBuckets.delete(sn);
   }
@@ -378,6 +414,7 @@ export class LinkService extends EventEmitter<LinkEvents> {
   // ------------------------------------------------------------------------------------------ messages
 
   private onMessage(topic: string, payload: Buffer): void {
+    if (topic === this.probeTopic) return this.judge(payload.toString('utf8'));
     if (this.members && topic.startsWith(`${this.membersTopic}/`)) {
       const id = topic.slice(this.membersTopic.length + 1);
       const changed = payload.byteLength === 0 ? this.members.leave(id) : this.members.announce(id, Date.now());
@@ -403,7 +440,7 @@ export class LinkService extends EventEmitter<LinkEvents> {
     if (!parsed.ok) return this.drop('bad_envelope', topic, parsed.reason);
     const m = parsed.message;
     const channel = t.channel as DeviceChannel;
-    const now = Date.now();
+    const now = this.now();
     switch (channel) {
       case 'presence': {
         if (m.method !== LinkMethod.PRESENCE) return this.drop('bad_method', topic, m.method);
@@ -581,13 +618,89 @@ export class LinkService extends EventEmitter<LinkEvents> {
     this.sweepTimer.unref();
   }
 
-  /** Marks offline every online device silent for MISSED_TELEMETRY_PERIODS periods. */
-  sweep(now = Date.now()): void {
+  /*
+   * Presence by silence, step by step. Silence is counted against what this instance has read from the
+   * broker, not against the wall clock: a server that stalled (CPU starved, a GC pause) still has the
+   * devices' messages of the stall queued on its sockets, and the timer that checks deadlines runs before
+   * they are read. Judged by the wall clock alone, every device would go offline for a moment after each
+   * stall (with an offline-in-flight alarm for every drone in the air).
+   *
+   * 1. Deadline (deadline()): MISSED_TELEMETRY_PERIODS periods (1/rate_hz) after the device was last heard,
+   *    or after the current broker session was subscribed when that is later: silence while this instance
+   *    was not connected says nothing about the device.
+   * 2. Suspects (sweep(), on a timer every half period of the fastest online device): the online devices
+   *    whose deadline is past at the clock's now. None: nothing more to do.
+   * 3. Broker connection down, or not subscribed yet: nobody is judged. The devices are unknown, not
+   *    offline; they keep their last state until the session is back, and step 1 starts afresh from it.
+   * 4. Drain: the probe is not sent from the timer but on the next turn of the event loop (setImmediate),
+   *    after its I/O phase, so what queued up on the sockets during a stall (with the embedded broker, the
+   *    devices' own connections too) is read first.
+   * 5. Probe (sendProbe()): a QoS 0 message to this instance's own probe topic, remembering when it was
+   *    sent. The broker delivers to this connection in order, so when the probe comes back every message
+   *    the broker had before it has been processed here.
+   * 6. Judgement (judge(), when a probe comes back): offline is every online device whose deadline ended
+   *    before the probe was sent. A device heard since has a later deadline and stays online: nothing it
+   *    sent before the probe is still unread. The change is dated at the judgement (clock now).
+   * 7. A probe not back within PROBE_RESEND_MS (lost with a dropped connection, or a slow broker) is
+   *    followed by another; whichever comes back judges against its own send time.
+   */
+
+  /** When a device's silence ends its online period (step 1), clock ms. */
+  private deadline(d: LiveDevice): number {
+    return Math.max(d.heardAt, this.sessionAt) + (MISSED_TELEMETRY_PERIODS * 1000) / d.rateHz;
+  }
+
+  /** Whether presence can be judged now: connected and subscribed (step 3). */
+  private judging(): boolean {
+    return this.sessionAt > 0 && (this.client?.connected ?? false);
+  }
+
+  /**
+   * Looks for online devices past their deadline at the clock's now (step 2) and, when there are, has a
+   * probe sent once what is queued has been read (steps 3-5, 7). Nothing goes offline here: judge() does,
+   * when the probe is back.
+   */
+  sweep(): void {
+    const now = this.now();
+    let suspects = false;
     for (const d of this.live.values()) {
-      if (!d.online) continue;
-      const period = 1000 / d.rateHz;
-      if (now - d.heardAt > MISSED_TELEMETRY_PERIODS * period) this.setOnline(d, false, now);
+      if (d.online && this.deadline(d) < now) {
+        suspects = true;
+        break;
+      }
     }
+    if (!suspects || !this.judging() || this.probeQueued) return;
+    const last = [...this.probes.values()].at(-1);
+    if (last !== undefined && now - last < PROBE_RESEND_MS) return;
+    this.probeQueued = true;
+    this.probeImmediate = setImmediate(() => {
+      this.probeImmediate = null;
+      this.probeQueued = false;
+      this.sendProbe();
+    });
+  }
+
+  private probeImmediate: NodeJS.Immediate | null = null;
+
+  /** Step 5: a barrier through the broker, back on this connection after everything queued before it. */
+  private sendProbe(): void {
+    if (this.stopped || !this.judging()) return;
+    const id = randomBytes(8).toString('hex');
+    this.probes.set(id, this.now());
+    if (this.probes.size > PROBES_IN_FLIGHT) this.probes.delete(this.probes.keys().next().value!);
+    this.stats.probes.sent++;
+    this.client!.publish(this.probeTopic, id, { qos: 0 });
+  }
+
+  /** Step 6: a probe came back; every message the broker had before it has been processed. */
+  private judge(id: string): void {
+    const sentAt = this.probes.get(id);
+    if (sentAt === undefined) return;
+    this.stats.probes.answered++;
+    // This probe and every earlier one are answered.
+    for (const [k, at] of this.probes) if (at <= sentAt) this.probes.delete(k);
+    const now = this.now();
+    for (const d of [...this.live.values()]) if (d.online && this.deadline(d) < sentAt) this.setOnline(d, false, now);
   }
 
   // ------------------------------------------------------------------------------------------ logs
