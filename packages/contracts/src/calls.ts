@@ -54,6 +54,7 @@ import { ALARM_NOTE_MAX, AlarmKind } from './alarms.js';
 import { isAuditKind } from './audit.js';
 import { ANALYSIS_MAX_DAYS, SORTIE_ORDERS } from './stats.js';
 import { AZIMUTH_INVALID, WAYPOINT_LIMITS, beaconSchema, latLngSchema, waypointSchema } from './entities.js';
+import type { Text } from './i18n.js';
 import { MAP_DOWNLOAD_MAX_ZOOM, MAP_DOWNLOAD_MIN_ZOOM, MAP_DOWNLOAD_STATES, MERCATOR_MAX_LAT } from './mapDownload.js';
 
 /**
@@ -202,16 +203,57 @@ const fenceFields = {
   sn_id: snField(),
 };
 
+/**
+ * Accepted ranges of a route's speeds and heights, for /mission/add and /mission/edit and for the editor's
+ * inputs (the same numbers on both sides; a value outside is refused, never moved into the range):
+ * - cruise and maximum speed 1 to 15 m/s: the nest aircraft's route speeds (below 1 m/s a route of a few
+ *   kilometres takes hours);
+ * - default height 10 m to WAYPOINT_LIMITS.heightMax: clear of people and obstacles around the nest (an
+ *   altitude route's heights are above sea level, hence the high ceiling);
+ * - return height 20 m to 1500 m above the nest: the aircraft's return-to-home height range.
+ */
+export const MISSION_LIMITS = {
+  auto_speed: { min: 1, max: 15, unit: 'm/s', name: { zh: '自动巡航速度', en: 'Cruise speed' } },
+  max_speed: { min: 1, max: 15, unit: 'm/s', name: { zh: '最大速度', en: 'Maximum speed' } },
+  default_height: { min: 10, max: WAYPOINT_LIMITS.heightMax, unit: 'm', name: { zh: '默认高度', en: 'Default height' } },
+  return_height: { min: 20, max: 1500, unit: 'm', name: { zh: '返航高度', en: 'Return height' } },
+} as const satisfies Record<string, { min: number; max: number; unit: string; name: Text }>;
+export type MissionLimitField = keyof typeof MISSION_LIMITS;
+
+/** "Cruise speed must be 1 to 15 m/s" in both languages. */
+export function missionLimitText(field: MissionLimitField): Text {
+  const l = MISSION_LIMITS[field];
+  const unitZh = l.unit === 'm' ? '米' : `${l.unit} `;
+  return { zh: `${l.name.zh}须在 ${l.min} 到 ${l.max} ${unitZh}之间`, en: `${l.name.en} must be ${l.min} to ${l.max} ${l.unit}` };
+}
+
+/** Whether a value lies in a route field's range (an absent or non-finite value does not). */
+export const inMissionLimit = (field: MissionLimitField, v: number | null | undefined): v is number =>
+  typeof v === 'number' && Number.isFinite(v) && v >= MISSION_LIMITS[field].min && v <= MISSION_LIMITS[field].max;
+
+/**
+ * A number in a route field's range; out of range the issue carries the range text (`params.text`, zh
+ * and en), which the server answers as the refusal's message.
+ */
+const missionNum = (field: MissionLimitField) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
+    z
+      .number()
+      .finite()
+      .refine((v) => inMissionLimit(field, v), { message: `${field} is out of range`, params: { text: missionLimitText(field) } }),
+  );
+
 /** Route fields (see `missionSettingsSchema`); `waypoints` is a JSON array of waypoints. */
 const missionFields = {
   name: requiredText(64),
   fence_id: idField(),
   mission_type: enumValue(MissionType),
   height_type: enumValueDefault(HeightType, 0),
-  auto_speed: positiveNum(WAYPOINT_LIMITS.speedMax),
-  max_speed: positiveNum(WAYPOINT_LIMITS.speedMax),
-  default_height: positiveNum(WAYPOINT_LIMITS.heightMax),
-  return_height: positiveNum(WAYPOINT_LIMITS.heightMax),
+  auto_speed: missionNum('auto_speed'),
+  max_speed: missionNum('max_speed'),
+  default_height: missionNum('default_height'),
+  return_height: missionNum('return_height'),
   finish_action: enumValueDefault(FinishAction, 20),
   exec_type: enumValueDefault(ExecutionType, 0),
   camera_type: enumValueDefault(CameraType, 'custom'),

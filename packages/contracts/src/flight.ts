@@ -351,6 +351,7 @@ export const CommandReason = enumeration('CommandReason', [
   [21, '请先获取该设备的控制权', 'Take control of this device first'],
   [22, '您没有飞行控制功能（连接设备），请联系管理员', 'You do not have the flight control function (Connect devices); ask an administrator'],
   [23, '协同组共享的设备只能查看，不能控制', 'Devices shared through a collaboration group can be watched, not controlled'],
+  [24, '当前电量或风速不足以飞完该航线（含返航余量）', 'The battery or the wind does not allow this route (reserve included)'],
 ] as const);
 export const Reason = {
   OFFLINE: 1,
@@ -379,6 +380,8 @@ export const Reason = {
   NO_CONTROL_FUNCTION: 22,
   /** The device is only shared with the sender through a collaboration group (watch, never control). */
   SHARED_ONLY: 23,
+  /** The route's estimated time needs more battery than the drone has above the reserve, or the wind is above the limit for its length. */
+  ENDURANCE: 24,
 } as const;
 
 /** Outcome of a command as reported to the console and written to the audit log. */
@@ -402,6 +405,17 @@ export const PREFLIGHT = {
   /** RTK status needed (4 fixed); below it GPS with this many satellites is accepted instead. */
   rtkStatus: 4,
   minGpsSatellites: 12,
+  /**
+   * Route endurance: a route flies only if its estimated time (the stored est_time) fits in the minutes
+   * the battery allows: (battery % - reservePercent) / batteryPercentPerMinute. At 2 % a minute a full
+   * battery flies 50 minutes; the 20 % reserve is kept for the unexpected (wind, a go-around, a hover).
+   */
+  batteryPercentPerMinute: 2,
+  reservePercent: 20,
+  /** Routes longer than this (m, stored distance) need calmer wind than the takeoff limit: ... */
+  longRouteMetres: 3000,
+  /** ... at most this (m/s) at the nest: on a long route a head wind on the way back drains the reserve. */
+  longRouteMaxWind: 8,
 } as const;
 
 /** One pre-flight check as /flight/check and 2002 replies report it. */
@@ -417,8 +431,9 @@ export const PreflightItem = enumeration('PreflightItem', [
   ['wind', '风速', 'Wind'],
   ['rain', '降雨', 'Rain'],
   ['route', '航线与围栏', 'Route and fence'],
+  ['endurance', '航线续航（电量与风速）', 'Route endurance (battery and wind)'],
 ] as const);
-export type PreflightItemValue = 'online' | 'control' | 'enabled' | 'idle' | 'battery' | 'tf_card' | 'tf_space' | 'rtk' | 'wind' | 'rain' | 'route';
+export type PreflightItemValue = 'online' | 'control' | 'enabled' | 'idle' | 'battery' | 'tf_card' | 'tf_space' | 'rtk' | 'wind' | 'rain' | 'route' | 'endurance';
 export const preflightCheckSchema = z.object({
   item: z.string(),
   ok: z.boolean(),

@@ -6,18 +6,30 @@ import { ringArea } from './validation.js';
  * Route distance, area and flight-time estimate (REFERENCE section 7, after QGC's mission stats, plus a
  * stop-and-turn model QGC lacks). Display with @nest/contracts formatDistance / formatArea / formatMmSs.
  *
- * Time = take-off climb + legs + hovers + finish (return leg and descent), where
- * - the climb goes from the ground to the default height (else the first waypoint's) at CLIMB_SPEED_MPS
- *   (3 m/s); the final descent from the return height (finish action return home) or the last
- *   waypoint's height (auto land) at DESCENT_SPEED_MPS (2 m/s); hovering (10) or going back to the first
- *   waypoint (40) ends in the air, without descent;
- * - each leg is flown at the current speed (a waypoint's `speed` applies from it on, else the cruise
- *   speed, never above `max_speed`), with a trapezoidal speed profile: the aircraft stops and turns at
- *   every waypoint where the route turns by more than STOP_TURN_ANGLE_DEG (20°), hovers or takes a
- *   panorama, and at the first and last one; it accelerates and brakes at ACCELERATION_MPS2 (2 m/s²). A
- *   stop therefore costs v / (2a) on each side: 2.5 s + 2.5 s at 10 m/s, i.e. 5 s per stop-and-turn
- *   waypoint; legs too short to reach the speed take 2 * sqrt(d / a) between two stops. Height changes
- *   within a leg take max(horizontal time, |dh| / vertical speed).
+ * `routeEstimate` is the one estimate of a route: the server stores its `est_time` and `distance` with the
+ * route (the route list and the takeoff dialog show the stored values), the editor shows it live for the
+ * route being drawn, both with the take-off point the server uses (the airport of the fence's device).
+ * Nothing else computes a flight time or a route length.
+ *
+ * The model, step by step (time = climb + legs + hovers + finish):
+ * 1. Climb: from the ground to the default height (else the first waypoint's height) at CLIMB_SPEED_MPS
+ *    (3 m/s).
+ * 2. With a take-off point (`home`): the leg from it to the first waypoint, at the cruise speed, starting
+ *    and ending stopped.
+ * 3. Cruise legs, waypoint to waypoint, at the current speed: the route's cruise speed (`auto_speed`, else
+ *    DEFAULT_CRUISE_SPEED_MPS), replaced from a waypoint on by its own `speed`, never above `max_speed`.
+ * 4. Turns: the aircraft stops and turns at the first and last waypoint, at every waypoint that hovers or
+ *    takes a panorama, and where the route turns by more than STOP_TURN_ANGLE_DEG (20 degrees). Speed
+ *    follows a trapezoid: it brakes and accelerates at ACCELERATION_MPS2 (2 m/s2), so a stop costs
+ *    v / (2a) on each side (2.5 s + 2.5 s at 10 m/s); a leg too short to reach the speed takes
+ *    2 * sqrt(d / a) between two stops. A leg that changes height takes max(horizontal time, |dh| /
+ *    vertical speed), climbing at 3 m/s and descending at DESCENT_SPEED_MPS (2 m/s).
+ * 5. Hovers: each waypoint's `hover` seconds are added.
+ * 6. Finish, by the finish action: 20 return home (default) climbs or descends to the return height, flies
+ *    back to the take-off point at the cruise speed (stop to stop) and descends from the return height to
+ *    the ground; 30 auto land descends from the last waypoint's height; 40 flies back to the first
+ *    waypoint and ends in the air; 10 hovers where it ends.
+ * The total is rounded to whole seconds once (`est_time`), so the stored value and the shown value agree.
  * The estimate never grows when speeds rise, and never shrinks when a leg gets longer.
  */
 export const CLIMB_SPEED_MPS = 3;
@@ -173,3 +185,26 @@ export function estimateFlight(route: EstimateRoute, opts: EstimateOptions = {})
 
 /** Estimated flight time in seconds (format with formatMmSs from @nest/contracts). */
 export const estimateFlightTime = (route: EstimateRoute, opts?: EstimateOptions): number => estimateFlight(route, opts).total;
+
+/** A route's estimate as stored and shown: whole seconds and metres (2 decimals), with the parts. */
+export interface RouteEstimate {
+  /** Estimated flight time, whole seconds (the stored `est_time`). */
+  est_time: number;
+  /** Length through the waypoints (m, 2 decimals; the stored `distance`, home legs not included). */
+  distance: number;
+  /** The unrounded estimate with its parts. */
+  flight: FlightTimeEstimate;
+}
+
+/**
+ * The estimate of a route (see the module note): the server stores it, the editor shows it. `home` is the
+ * take-off point, the airport of the device the route's fence is bound to (none: no home legs).
+ */
+export function routeEstimate(route: EstimateRoute, home?: LatLng | null): RouteEstimate {
+  const flight = estimateFlight(route, home ? { home } : {});
+  return {
+    est_time: Math.round(flight.total),
+    distance: Math.round(routeDistance(route.waypoints) * 100) / 100,
+    flight,
+  };
+}

@@ -21,6 +21,47 @@ export interface Issue {
   item: IssueItem;
   text: Text;
   at?: LatLng;
+  /**
+   * Waypoint issues: the text after the waypoint's name. A list shows several issues of the same code and
+   * the same `group` once with their count (a survey whose height is above the fence: one line, not one
+   * per waypoint). Absent: the issue is always its own line.
+   */
+  group?: Text;
+}
+
+/** One line of an issue list: the text, and how many issues it stands for. */
+export interface IssueLine {
+  code: string;
+  text: Text;
+  count: number;
+}
+
+/**
+ * Issues as lines to show: waypoint issues with the same code and the same `group` text become one line
+ * with their count ("共 12 个航点的高度 200 米超过围栏最大高度 150 米", "Each of 12 waypoints is at 200 m,
+ * above ..."), a lone one keeps its own text; the same text is shown once; lines keep the order of their
+ * first issue.
+ */
+export function issueLines(issues: readonly Issue[]): IssueLine[] {
+  const lines: IssueLine[] = [];
+  const byKey = new Map<string, { line: IssueLine; first: Issue }>();
+  for (const i of issues) {
+    const key = i.group ? `g\u0000${i.code}\u0000${i.group.zh}\u0000${i.group.en}` : `t\u0000${i.text.zh}\u0000${i.text.en}`;
+    const seen = byKey.get(key);
+    if (!seen) {
+      const line = { code: i.code, text: i.text, count: 1 };
+      byKey.set(key, { line, first: i });
+      lines.push(line);
+      continue;
+    }
+    // The same text again (not another item) counts once.
+    if (seen.first.text.zh === i.text.zh && seen.first.text.en === i.text.en) continue;
+    seen.line.count++;
+    const g = i.group!;
+    const n = seen.line.count;
+    seen.line.text = { zh: `共 ${n} 个航点${g.zh}`, en: `Each of ${n} waypoints${g.en}` };
+  }
+  return lines;
 }
 
 /** Numbers inside texts: at most 2 decimals, no trailing zeros. */

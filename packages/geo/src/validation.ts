@@ -265,7 +265,13 @@ export function validateFence(fence: FenceInput, others: readonly FenceInput[] =
 
 const wpIssue = (code: string, index: number, zh: string, en: string, at?: LatLng): Issue => {
   const n = waypointName(index);
-  return { code, item: { kind: 'waypoint', index }, text: { zh: `${n.zh}${zh}`, en: `${n.en}${en}` }, ...(at ? { at } : {}) };
+  return {
+    code,
+    item: { kind: 'waypoint', index },
+    text: { zh: `${n.zh}${zh}`, en: `${n.en}${en}` },
+    group: { zh, en },
+    ...(at ? { at } : {}),
+  };
 };
 
 const routeIssue = (code: string, zh: string, en: string): Issue => ({ code, item: { kind: 'route' }, text: { zh, en } });

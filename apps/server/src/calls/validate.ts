@@ -1,4 +1,4 @@
-import { APP_TYPE, ResultCode } from '@nest/contracts';
+import { APP_TYPE, ResultCode, type Text } from '@nest/contracts';
 import { z } from 'zod';
 import { CallError, badField, textMessage } from './errors.js';
 import type { BodyProblem } from './body.js';
@@ -20,7 +20,8 @@ export type CommonFields = z.infer<typeof commonFieldsSchema>;
 /**
  * Turns the first zod issue into BAD_REQUEST with a localised message naming the field: missing ->
  * "Field x is required", over the limit -> "Field x is too long", account rule -> the SPEC's account text,
- * anything else -> "Field x is invalid".
+ * a field rule that carries its own text (`params.text`, zh and en: e.g. a route speed's range) -> that
+ * text, anything else -> "Field x is invalid".
  */
 export function issueToError(issues: readonly z.core.$ZodIssue[], input: Readonly<Record<string, unknown>>): CallError {
   const issue = issues[0];
@@ -33,8 +34,13 @@ export function issueToError(issues: readonly z.core.$ZodIssue[], input: Readonl
   if (issue.code === 'custom' && issue.message === 'account') {
     return new CallError(ResultCode.BAD_REQUEST, textMessage('calls.field.account'));
   }
+  const text = issue.code === 'custom' ? (issue.params as { text?: unknown } | undefined)?.text : undefined;
+  if (isText(text)) return new CallError(ResultCode.BAD_REQUEST, (lang) => text[lang]);
   return badField(field);
 }
+
+const isText = (v: unknown): v is Text =>
+  typeof v === 'object' && v !== null && typeof (v as Text).zh === 'string' && typeof (v as Text).en === 'string';
 
 export function bodyProblemError(problem: BodyProblem): CallError {
   switch (problem.kind) {

@@ -1,8 +1,8 @@
-import { PREFLIGHT, Reason, ResultCode, type TelemetryData } from '@nest/contracts';
+import { CommandReason, PREFLIGHT, PreflightItem, Reason, ResultCode, type TelemetryData } from '@nest/contracts';
 import { describe, expect, it } from 'vitest';
 import { buildCommand, navigationOf } from './commands.js';
 import { nestDroneTelemetry } from './fixtures.js';
-import { controlRefusal, firstFailure, holdAllows, inAir, preflight, processRunning, type CheckFacts } from './checks.js';
+import { controlRefusal, enduranceAllows, enduranceMinutes, firstFailure, holdAllows, inAir, preflight, processRunning, type CheckFacts } from './checks.js';
 import { answerOf, detailOf, deviceRefusal, refused, verdictOfRow } from './reply.js';
 import { tookEffect } from './runtime.js';
 
@@ -95,6 +95,52 @@ describe('pre-flight checks', () => {
     expect(inAir(null)).toBeNull();
     expect(inAir(telemetry({ fs: 2 }))).toBe(true);
     expect(inAir(telemetry({ fs: 4 }))).toBe(false);
+  });
+});
+
+describe('route endurance pre-flight check', () => {
+  const route = (minutes: number, distance = 2000) => ({ est_time: minutes * 60, distance });
+  const endurance = (t: TelemetryData, r = route(10)) => preflight(console_, facts({ telemetry: t, route: null, endurance: r })).find((c) => c.item === 'endurance');
+
+  it('comes last, after the route, the battery and the wind it uses', () => {
+    const checks = preflight(console_, facts({ route: null, endurance: route(5) }));
+    expect(checks.map((c) => c.item).slice(-2)).toEqual(['route', 'endurance']);
+    // A low battery names itself, not the endurance.
+    expect(firstFailure(preflight(console_, facts({ telemetry: telemetry({ battery: 30 }), route: null, endurance: route(60) })))).toBe(Reason.LOW_BATTERY);
+    // Without a route there is no endurance item.
+    expect(preflight(console_, facts()).some((c) => c.item === 'endurance')).toBe(false);
+  });
+
+  it('minutes the battery allows: (battery - reserve) / consumption per minute', () => {
+    expect(enduranceMinutes(100)).toBe((100 - PREFLIGHT.reservePercent) / PREFLIGHT.batteryPercentPerMinute);
+    expect(enduranceMinutes(60)).toBe(20);
+    expect(enduranceMinutes(10)).toBe(0);
+  });
+
+  it('refuses a route longer than the battery allows, at its boundary, with the times as value', () => {
+    // 60 %: (60 - 20) / 2 = 20 minutes.
+    expect(endurance(telemetry({ battery: 60 }), route(20))).toEqual({ item: 'endurance', ok: true, reason: null, value: '20:00 / 20:00' });
+    expect(endurance(telemetry({ battery: 60 }), { est_time: 20 * 60 + 1, distance: 2000 })).toMatchObject({ ok: false, reason: Reason.ENDURANCE, value: '20:01 / 20:00' });
+    // The lax route of 158 minutes never flies, even on a full battery.
+    expect(firstFailure(preflight(console_, facts({ telemetry: telemetry({ battery: 100 }), route: null, endurance: route(158) })))).toBe(Reason.ENDURANCE);
+    expect(firstFailure(preflight(console_, facts({ telemetry: telemetry({ battery: 100 }), route: null, endurance: route(15) })))).toBeNull();
+  });
+
+  it('refuses a long route in wind above the long-route limit; short routes keep the takeoff limit', () => {
+    const wind = PREFLIGHT.longRouteMaxWind + 0.5;
+    expect(endurance(telemetry({ battery: 100, wind }), route(10, PREFLIGHT.longRouteMetres + 1))).toMatchObject({ ok: false, reason: Reason.ENDURANCE });
+    expect(endurance(telemetry({ battery: 100, wind }), route(10, PREFLIGHT.longRouteMetres))).toMatchObject({ ok: true });
+    expect(endurance(telemetry({ battery: 100, wind: PREFLIGHT.longRouteMaxWind }), route(10, 10_000))).toMatchObject({ ok: true });
+    // No weather station (a single-soldier drone): the battery rule only.
+    expect(enduranceAllows(route(10, 10_000), 100, null)).toBe(true);
+    // Battery unknown: not assumed.
+    expect(enduranceAllows(route(1), null, 0)).toBe(false);
+  });
+
+  it('has its texts in both languages', () => {
+    expect(CommandReason.label(Reason.ENDURANCE, 'zh')).toContain('电量');
+    expect(CommandReason.label(Reason.ENDURANCE, 'en')).toContain('battery');
+    expect(PreflightItem.label('endurance', 'en')).toBe('Route endurance (battery and wind)');
   });
 });
 

@@ -1,4 +1,4 @@
-import { PREFLIGHT, Reason, type PreflightCheck, type PreflightItemValue, type StateData, type TelemetryData } from '@nest/contracts';
+import { PREFLIGHT, Reason, formatMmSs, type PreflightCheck, type PreflightItemValue, type StateData, type TelemetryData } from '@nest/contracts';
 import type { Actor } from './types.js';
 
 /** What the pre-flight checks look at: one device's row, link state, hold and (optionally) route verdict. */
@@ -10,6 +10,30 @@ export interface CheckFacts {
   telemetry: TelemetryData | null;
   /** Route verdict: undefined when no route is involved; else null (fine) or the CommandReason refusing it. */
   route?: number | null;
+  /** The route's stored estimate (est_time s, distance m), when a route is involved and was found. */
+  endurance?: RouteEndurance;
+}
+
+export interface RouteEndurance {
+  est_time: number;
+  distance: number;
+}
+
+/** Minutes of flight a battery percentage allows above the reserve (PREFLIGHT's consumption per minute). */
+export const enduranceMinutes = (batteryPercent: number): number =>
+  Math.max(0, batteryPercent - PREFLIGHT.reservePercent) / PREFLIGHT.batteryPercentPerMinute;
+
+/**
+ * Whether a route can be flown now (PREFLIGHT's documented rule):
+ * - battery: its estimated time fits in enduranceMinutes(battery %), i.e. est_time / 60 * 2 % + the 20 %
+ *   reserve <= battery %; an unknown battery does not pass (nothing is assumed);
+ * - wind: a route longer than PREFLIGHT.longRouteMetres needs wind at the nest of at most
+ *   PREFLIGHT.longRouteMaxWind (shorter routes have the takeoff limit only); no weather station (a
+ *   single-soldier drone) passes.
+ */
+export function enduranceAllows(route: RouteEndurance, battery: number | null, wind: number | null): boolean {
+  if (battery === null || route.est_time / 60 > enduranceMinutes(battery)) return false;
+  return wind === null || route.distance <= PREFLIGHT.longRouteMetres || wind <= PREFLIGHT.longRouteMaxWind;
 }
 
 const item = (name: PreflightItemValue, ok: boolean, reason: number, value: number | string | null = null): PreflightCheck => ({
@@ -57,8 +81,11 @@ export function inAir(telemetry: TelemetryData | null): boolean | null {
 /**
  * Every pre-flight check, in the order a refusal reports the first failing one: enabled first (a disabled
  * device is also silent on the link, and "disabled" is the real cause), then link, hold, process, drone,
- * weather, route. Missing telemetry fails the drone checks (nothing is known, nothing is assumed); a
- * single-soldier drone has no nest weather station: wind and rain pass with no value.
+ * weather, route, endurance. The order rule: a check comes after every check whose facts it uses, so a
+ * refusal names the cause, not a consequence (endurance uses the route, the battery and the wind: last).
+ * Missing telemetry fails the drone checks (nothing is known, nothing is assumed); a single-soldier drone
+ * has no nest weather station: wind and rain pass with no value. Endurance is listed when the route's
+ * estimate is known; its value is "estimated time / minutes the battery allows" (mm:ss).
  */
 export function preflight(actor: Pick<Actor, 'u_id' | 'source'>, f: CheckFacts): PreflightCheck[] {
   const drone = f.telemetry?.drone;
@@ -85,6 +112,11 @@ export function preflight(actor: Pick<Actor, 'u_id' | 'source'>, f: CheckFacts):
   checks.push(item('wind', !env || env.wind_speed <= PREFLIGHT.maxWindSpeed, Reason.WIND, env?.wind_speed ?? null));
   checks.push(item('rain', !env || env.rainfall <= PREFLIGHT.maxRainfall, Reason.RAIN, env?.rainfall ?? null));
   if (f.route !== undefined) checks.push(item('route', f.route === null, f.route ?? Reason.ROUTE_INVALID));
+  if (f.endurance) {
+    const allowed = battery === null ? null : formatMmSs(enduranceMinutes(battery) * 60);
+    const value = `${formatMmSs(f.endurance.est_time)} / ${allowed ?? '--'}`;
+    checks.push(item('endurance', enduranceAllows(f.endurance, battery, env?.wind_speed ?? null), Reason.ENDURANCE, value));
+  }
   return checks;
 }
 

@@ -16,7 +16,7 @@ import {
   type StateData,
 } from '@nest/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import type { DeviceRow } from '../db/schema.js';
+import type { DeviceRow, MissionRow } from '../db/schema.js';
 import { DATABASE_UNAVAILABLE_TEXT, isDatabaseUnavailable } from '../db/unavailable.js';
 import type { AppDeps } from '../deps.js';
 import { buildCommand, navigationOf, type Needs } from './commands.js';
@@ -36,6 +36,9 @@ interface Sent {
   detail: string;
   sent?: { method: string; params: unknown; flight_id: string | null };
 }
+
+/** A route's stored estimate (geo routeEstimate, saved with the route) for the endurance check. */
+const enduranceOf = (m: MissionRow): CheckFacts['endurance'] => ({ est_time: Number(m.est_time), distance: Number(m.distance) });
 
 const visible = (actor: Actor, device: DeviceRow): boolean => actor.all || device.company_id === actor.company_id;
 
@@ -86,7 +89,8 @@ export class Runtime implements FlightRuntime {
 
   // ------------------------------------------------------------------------------------------ checks
 
-  private facts(device: DeviceRow, route?: number | null): CheckFacts {
+  /** The facts of the checks; with a found route, its stored estimate for the endurance check. */
+  private facts(device: DeviceRow, route?: number | null, endurance?: CheckFacts['endurance']): CheckFacts {
     const { link, status } = this.deps.live;
     const live = link.device(device.sn_id);
     return {
@@ -96,6 +100,7 @@ export class Runtime implements FlightRuntime {
       state: live?.state ?? null,
       telemetry: live?.telemetry ?? null,
       ...(route !== undefined ? { route } : {}),
+      ...(endurance ? { endurance } : {}),
     };
   }
 
@@ -105,11 +110,13 @@ export class Runtime implements FlightRuntime {
       return { ready: false, checks: [{ item: 'enabled', ok: false, reason: Reason.NO_PERMISSION, value: null }] };
     }
     let route: number | null | undefined;
+    let endurance: CheckFacts['endurance'];
     if (missionId) {
       const r = await routeFor(this.deps.db, device, missionId);
       route = r.ok ? null : r.reason;
+      if (r.ok) endurance = enduranceOf(r.mission);
     }
-    const checks = preflight(actor, this.facts(device, route));
+    const checks = preflight(actor, this.facts(device, route, endurance));
     return { ready: checks.every((c) => c.ok), checks };
   }
 
@@ -230,7 +237,7 @@ export class Runtime implements FlightRuntime {
     if (!nav) return { verdict: refused(Reason.BAD_VALUE), detail: '' };
     const route = await routeFor(this.deps.db, device, nav.missionId);
     if (route.ok && nav.resume && route.mission.breakpoint === null) return { verdict: refused(Reason.NO_BREAKPOINT), detail: '' };
-    const f = this.facts(device, route.ok ? null : route.reason);
+    const f = this.facts(device, route.ok ? null : route.reason, route.ok ? enduranceOf(route.mission) : undefined);
     const checks = preflight(actor, f);
     const reason = firstFailure(checks);
     if (reason !== null || !route.ok) {

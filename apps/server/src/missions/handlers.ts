@@ -1,5 +1,5 @@
 import { MissionType, ResultCode, type Lang, type ParsedFields, type Waypoint } from '@nest/contracts';
-import type { LatLng, TerrainProvider } from '@nest/geo';
+import { issueLines, type Issue, type LatLng, type TerrainProvider } from '@nest/geo';
 import { sql } from 'kysely';
 import { callerOf } from '../auth/handlers.js';
 import { CallError } from '../calls/errors.js';
@@ -36,6 +36,16 @@ const parseJson = <T>(text: string | null, fallback: T): T => {
  * `survey_polygon` (area surveys), `breakpoint` (waypoint index an interrupted flight stopped at, or
  * null) and `u_id`.
  */
+
+/**
+ * A route's refusal: every issue in `data`, the message the first line of the issue list as the editor
+ * shows it (the same waypoint rule broken at many waypoints is one line with the count).
+ */
+function routeRefusal(issues: readonly Issue[]) {
+  const first = issueLines(issues)[0];
+  return { ...refusal(issues), message: (lang: Lang) => first?.text[lang] ?? '' };
+}
+
 export function presentMission(row: MissionRow, fence: { name: string; sn_id: string } | undefined) {
   return {
     id: row.id,
@@ -120,7 +130,7 @@ export function missionHandlers(deps: AppDeps): Handlers {
         null)
       : null;
     const result = await planRoute({ fields: f, fence: fence ? fenceInputOf(fence) : null, device, terrain });
-    if (!('route' in result)) return { ok: false as const, refused: refusal(result.issues) };
+    if (!('route' in result)) return { ok: false as const, refused: routeRefusal(result.issues) };
     const r = result.route;
     const columns = {
       name: f.name,

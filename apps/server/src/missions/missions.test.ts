@@ -1,7 +1,8 @@
-import { ResultCode, type Waypoint } from '@nest/contracts';
-import { prepareRing, type Issue, type LatLng } from '@nest/geo';
+import { MISSION_LIMITS, ResultCode, missionLimitText, type MissionLimitField, type Waypoint } from '@nest/contracts';
+import { prepareRing, routeEstimate, type Issue, type LatLng } from '@nest/geo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, startTestServer, userClient, type Fields, type TestClient, type TestServer } from '../../test/helpers.js';
+import { patrolFields, surveyFields } from '../demo/plans.js';
 import { createDevice } from '../devices/store.js';
 import { CENTER, json, offset, rect, uShape } from '../fences/test-fixtures.js';
 import { sampleHeight } from '../terrain/sample.js';
@@ -261,5 +262,83 @@ describe('/mission/edit, /mission/clearBreak', () => {
     expect(bad.body.data.issues[0]!.code).toBe('leg.zero_length');
     expect((await wk.call<MissionAnswer>('missionInfo', { id })).body.data.name).toBe('Break 2');
     expect((await wk.call('missionClearBreak', { id: 'nope' })).body.code).toBe(ResultCode.NOT_FOUND_OBJECT);
+  });
+});
+
+describe('one estimate (geo routeEstimate) for the list, the editor and the server', () => {
+  /** The estimate input as the editor holds it: the sent settings, the stored waypoints, the nest as home. */
+  const estimateOf = (fields: Fields, m: MissionAnswer) =>
+    routeEstimate(
+      {
+        waypoints: m.waypoints,
+        auto_speed: Number(fields.auto_speed),
+        max_speed: Number(fields.max_speed),
+        default_height: Number(fields.default_height),
+        return_height: Number(fields.return_height),
+        finish_action: Number(fields.finish_action ?? 20),
+      },
+      CENTER,
+    );
+
+  it('stores the estimate of the demo patrol and survey from the nest; the list shows it; saving again keeps it', async () => {
+    const routes: Fields[] = [patrolFields('Demo patrol', nestFence, CENTER), surveyFields('Demo survey', nestFence, CENTER)];
+    for (const fields of routes) {
+      const add = await wk.call<MissionAnswer>('missionAdd', fields);
+      expect(add.body.code).toBe(ResultCode.OK);
+      const m = add.body.data;
+      const est = estimateOf(fields, m);
+      expect(m.est_time).toBe(est.est_time);
+      expect(m.distance).toBe(est.distance);
+      // The home legs count: the same route without a take-off point is shorter.
+      expect(routeEstimate({ ...fields, waypoints: m.waypoints } as never).est_time).toBeLessThan(m.est_time);
+      const list = await wk.call<{ list: MissionAnswer[] }>('missionList', { fence_id: nestFence, page: 0, size: 100 });
+      expect(list.body.data.list.find((x) => x.id === m.id)?.est_time).toBe(est.est_time);
+      // Saved again as the editor sends it (its waypoints, and the area of a survey): the same estimate.
+      const again = await wk.call<MissionAnswer>('missionEdit', {
+        id: m.id,
+        ...fields,
+        waypoints: json(m.waypoints),
+        ...(m.survey_polygon ? { polygon: json(m.survey_polygon) } : {}),
+      });
+      expect(again.body.code).toBe(ResultCode.OK);
+      expect(again.body.data.est_time).toBe(m.est_time);
+      expect(again.body.data.distance).toBe(m.distance);
+    }
+  });
+
+  it('refuses speeds and heights out of range with the range in the message (zh and en); nothing is moved into the range', async () => {
+    const route = wps(offset(0, 0), offset(300, 0));
+    const cases: [Fields, MissionLimitField][] = [
+      [{ auto_speed: 0 }, 'auto_speed'],
+      [{ auto_speed: 0.1 }, 'auto_speed'],
+      [{ max_speed: 16, auto_speed: 8 }, 'max_speed'],
+      [{ default_height: 0 }, 'default_height'],
+      [{ default_height: 1 }, 'default_height'],
+      [{ return_height: 5 }, 'return_height'],
+    ];
+    for (const [over, field] of cases) {
+      for (const lang of ['zh', 'en'] as const) {
+        const res = await wk.call('missionAdd', base(nestFence, { name: 'Lax', waypoints: route, ...over }), { lang });
+        expect(res.body.code).toBe(ResultCode.BAD_REQUEST);
+        expect(res.body.msg).toBe(missionLimitText(field)[lang]);
+      }
+    }
+    expect(missionLimitText('auto_speed')).toEqual({ zh: '自动巡航速度须在 1 到 15 m/s 之间', en: 'Cruise speed must be 1 to 15 m/s' });
+    expect(missionLimitText('default_height').en).toBe(`Default height must be ${MISSION_LIMITS.default_height.min} to ${MISSION_LIMITS.default_height.max} m`);
+    // The edges are accepted.
+    const edge = await wk.call<MissionAnswer>('missionAdd', base(nestFence, { name: 'Edge', waypoints: route, auto_speed: 1, max_speed: 15, default_height: 10, return_height: 20 }));
+    expect(edge.body.code).toBe(ResultCode.OK);
+    const edit = await wk.call('missionEdit', { id: edge.body.data.id, ...base(nestFence, { waypoints: route, auto_speed: 0 }) }, { lang: 'zh' });
+    expect(edit.body.msg).toBe(missionLimitText('auto_speed').zh);
+  });
+
+  it('a survey above the fence height is refused with one line for all its waypoints', async () => {
+    await createDevice(server.db, { type: 'stable', sn_id: 'PLAN-MIS-LOW', company_id: 'wk', airport_point: CENTER });
+    const low = await addFence(wk, 'Low fence', rect(-2000, -2000, 2000, 2000), 'PLAN-MIS-LOW', 50);
+    const res = await wk.call<Refusal>('missionAdd', survey(low, rect(-300, -300, 300, 300), { default_height: 100 }), { lang: 'en' });
+    expect(res.body.code).toBe(ResultCode.BAD_REQUEST);
+    const above = res.body.data.issues.filter((i) => i.code === 'waypoint.above_fence');
+    expect(above.length).toBeGreaterThan(5);
+    expect(res.body.msg).toBe(`Each of ${above.length} waypoints is at 100 m, above the fence's maximum height of 50 m`);
   });
 });

@@ -1,11 +1,10 @@
 import type { ParsedFields, Text, Waypoint } from '@nest/contracts';
 import {
-  estimateFlight,
   fenceShapeIssues,
   isValidLatLng,
   normalizeRing,
   prepareRing,
-  routeDistance,
+  routeEstimate,
   surveyFromSettings,
   surveyWaypointOptions,
   surveyWaypoints,
@@ -87,7 +86,8 @@ export interface PlanInput {
   terrain: TerrainProvider;
 }
 
-const home = (device: DeviceRow | null): LatLng | undefined =>
+/** The take-off point of a route: the airport of its fence's device (none: the estimate has no home legs). */
+export const home = (device: DeviceRow | null): LatLng | undefined =>
   device && device.airport_lat !== null && device.airport_lng !== null ? { lat: Number(device.airport_lat), lng: Number(device.airport_lng) } : undefined;
 
 /**
@@ -161,14 +161,16 @@ export async function planRoute(input: PlanInput): Promise<{ issues: Issue[] } |
   });
   if (issues.length > 0) return { issues };
 
-  const est = estimateFlight({ ...f, waypoints }, takeoff ? { home: takeoff } : {});
+  // The one estimate (geo routeEstimate), from the take-off point the editor uses too: the airport of the
+  // fence's device. Stored as computed: the list shows it, and saving the same route again gives it again.
+  const est = routeEstimate({ ...f, waypoints }, takeoff);
   return {
     issues: [],
     route: {
       waypoints,
       survey_polygon: polygon,
-      distance: Math.round(routeDistance(waypoints) * 100) / 100,
-      est_time: Math.round(est.total),
+      distance: est.distance,
+      est_time: est.est_time,
       terrain_note: note,
       survey,
     },

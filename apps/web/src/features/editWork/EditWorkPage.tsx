@@ -8,12 +8,14 @@ import {
   FinishAction,
   HeightType,
   PhotoType,
+  MISSION_LIMITS,
   WAYPOINT_LIMITS,
   formatAreaText,
   formatDistanceText,
   formatMmSs,
   type DeviceListItem,
   type Fence,
+  type LatLng,
   type Mission,
   type Page,
   type Waypoint,
@@ -25,7 +27,7 @@ import { notify } from '../../shared/notify';
 import { useTheme } from '../../shared/theme';
 import type { PlanEdit, PlanShape } from '../../shared/map/PlanMap';
 import { DEFAULT_ROUTE, WorkStore, derive, setPhotoKind, useWorkState, withAction, type EditMode, type RouteDraft, type Target } from './store';
-import { convexHull, gridWaypoints, gsdForHeight, heightForGsd, highlightsOf, issueTexts, surveyPreview, validate, type OtherFence } from './planning';
+import { convexHull, gridWaypoints, gsdForHeight, heightForGsd, highlightsOf, issueLineTexts, surveyPreview, validate, type OtherFence } from './planning';
 import { useZones } from '../routeplan/zones';
 import './editWork.css';
 
@@ -33,6 +35,10 @@ const PlanMap = lazy(() => import('../../shared/map/PlanMap'));
 
 const MODES: readonly EditMode[] = ['fence', 'route', 'survey'];
 const MISSION_TYPE_OF: Record<Exclude<EditMode, 'fence'>, 1 | 2> = { route: 1, survey: 2 };
+
+/** The take-off point of routes in a fence: the airport of the fence's device, as the server takes it. */
+const homeOf = (devices: readonly DeviceListItem[], sn: string | undefined): LatLng | null =>
+  (sn ? devices.find((d) => d.sn_id === sn)?.airport_point : null) ?? null;
 
 export default function EditWorkPage(): ReactNode {
   const { t, lang } = useI18n();
@@ -81,6 +87,7 @@ export default function EditWorkPage(): ReactNode {
           fence: fence ? { name: fence.name, max_height: fence.max_height, boundary: fence.boundary, sn_id: fence.sn_id } : null,
           fenceId: fence?.id ?? null,
           routeItem: route,
+          home: homeOf(dl.list ?? [], fence?.sn_id),
         });
       }
     })()
@@ -117,7 +124,8 @@ export default function EditWorkPage(): ReactNode {
   const route = s.routeItem;
 
   // ---------------------------------------------------------------- survey preview -> waypoints
-  const preview = useMemo(() => (mode === 'survey' && route ? surveyPreview(route) : null), [mode, route]);
+  // The grid starts from the corner nearest the take-off point, as the server makes it.
+  const preview = useMemo(() => (mode === 'survey' && route ? surveyPreview(route, s.home ?? undefined) : null), [mode, route, s.home]);
   const surveyWps = useMemo(() => (preview?.grid && route ? gridWaypoints(preview.grid, route) : null), [preview, route]);
   // The survey's waypoints follow its area and settings (kept in the same store, without an undo step).
   const effective = useMemo(() => {
@@ -217,10 +225,31 @@ export default function EditWorkPage(): ReactNode {
   const setWp = (next: Waypoint) => selected !== null && store.setWaypoint(selected, next);
   const gsd = route ? gsdForHeight(route, route.default_height) : null;
 
-  const num = (label: string, value: number | null | undefined, onChange: (v: number | null) => void, min?: number, max?: number, testId?: string, step?: number) => (
+  // `range`: the accepted range (contracts MISSION_LIMITS), shown as the placeholder; not enforced by the
+  // input (a value outside is listed as an issue and the route is not saved).
+  const num = (
+    label: string,
+    value: number | null | undefined,
+    onChange: (v: number | null) => void,
+    min?: number,
+    max?: number,
+    testId?: string,
+    step?: number,
+    range?: { min: number; max: number; unit: string },
+  ) => (
     <label className="edit-field">
       <span>{label}</span>
-      <InputNumber size="small" value={value ?? null} min={min} max={max} step={step} onChange={(v) => onChange(v === null ? null : Number(v))} data-testid={testId} />
+      <InputNumber
+        size="small"
+        value={value ?? null}
+        min={min}
+        max={max}
+        step={step}
+        placeholder={range ? `${range.min}–${range.max} ${range.unit}` : undefined}
+        status={range && value !== null && value !== undefined && !(value >= range.min && value <= range.max) ? 'error' : undefined}
+        onChange={(v) => onChange(v === null ? null : Number(v))}
+        data-testid={testId}
+      />
     </label>
   );
 
@@ -282,19 +311,25 @@ export default function EditWorkPage(): ReactNode {
                       options={fences.map((f) => ({ value: f.id, label: f.name }))}
                       onChange={(v: string) => {
                         const f = fences.find((x) => x.id === v);
-                        store.update((st) => ({ ...st, fenceId: v, fence: f ? { name: f.name, max_height: f.max_height, boundary: f.boundary, sn_id: f.sn_id } : null }));
+                        store.update((st) => ({
+                          ...st,
+                          fenceId: v,
+                          fence: f ? { name: f.name, max_height: f.max_height, boundary: f.boundary, sn_id: f.sn_id } : null,
+                          home: homeOf(devices, f?.sn_id),
+                        }));
                       }} />
                   </label>
                   <label className="edit-field">
                     <span>{t('plan.field.heightType')}</span>
                     <Select size="small" value={route.height_type} options={HeightType.options(lang)} onChange={(v: 0 | 1) => store.setRoute({ height_type: v })} />
                   </label>
-                  {num(t('plan.field.autoSpeed'), route.auto_speed, (v) => store.setRoute({ auto_speed: v ?? 0 }), 0.1, WAYPOINT_LIMITS.speedMax)}
-                  {num(t('plan.field.maxSpeed'), route.max_speed, (v) => store.setRoute({ max_speed: v ?? 0 }), 0.1, WAYPOINT_LIMITS.speedMax)}
+                  {/* Route speeds and heights are not clamped: a value outside MISSION_LIMITS is an issue with the range. */}
+                  {num(t('plan.field.autoSpeed'), route.auto_speed, (v) => store.setRoute({ auto_speed: v ?? 0 }), undefined, undefined, 'route-auto-speed', undefined, MISSION_LIMITS.auto_speed)}
+                  {num(t('plan.field.maxSpeed'), route.max_speed, (v) => store.setRoute({ max_speed: v ?? 0 }), undefined, undefined, 'route-max-speed', undefined, MISSION_LIMITS.max_speed)}
                   {mode === 'survey' && gsd !== null
                     ? null
-                    : num(t('plan.field.defaultHeight'), route.default_height, (v) => store.setRoute({ default_height: v ?? 0 }), 1, WAYPOINT_LIMITS.heightMax)}
-                  {num(t('plan.field.returnHeight'), route.return_height, (v) => store.setRoute({ return_height: v ?? 0 }), 1, WAYPOINT_LIMITS.heightMax)}
+                    : num(t('plan.field.defaultHeight'), route.default_height, (v) => store.setRoute({ default_height: v ?? 0 }), undefined, undefined, 'route-default-height', undefined, MISSION_LIMITS.default_height)}
+                  {num(t('plan.field.returnHeight'), route.return_height, (v) => store.setRoute({ return_height: v ?? 0 }), undefined, undefined, 'route-return-height', undefined, MISSION_LIMITS.return_height)}
                   <label className="edit-field">
                     <span>{t('plan.field.finishAction')}</span>
                     <Select size="small" value={route.finish_action} options={FinishAction.options(lang)} onChange={(v: 10 | 20 | 30 | 40) => store.setRoute({ finish_action: v })} />
@@ -325,7 +360,7 @@ export default function EditWorkPage(): ReactNode {
                     <span>{t('plan.survey.photoType')}</span>
                     <Select size="small" value={route.photo_type} options={PhotoType.options(lang)} onChange={(v: 1 | 2 | 3) => store.setRoute({ photo_type: v })} />
                   </label>
-                  {num(t('plan.survey.height'), route.default_height, (v) => store.setRoute({ default_height: v ?? 0 }), 1, WAYPOINT_LIMITS.heightMax, 'survey-height')}
+                  {num(t('plan.survey.height'), route.default_height, (v) => store.setRoute({ default_height: v ?? 0 }), undefined, undefined, 'survey-height', undefined, MISSION_LIMITS.default_height)}
                   {num(t('plan.survey.gsd'), gsd, (v) => {
                     const h = v === null ? null : heightForGsd(route, v);
                     if (h !== null) store.setRoute({ default_height: h });
@@ -389,7 +424,7 @@ export default function EditWorkPage(): ReactNode {
                 {mode !== 'fence' && !s.fenceId && <div className="edit-issue">{t('plan.issues.chooseFence')}</div>}
                 {nameMissing && <div className="edit-issue">{t('plan.issues.nameMissing')}</div>}
                 {empty && <div className="edit-issue muted">{t(`plan.issues.empty.${mode}`)}</div>}
-                {issueTexts(allIssues, lang).map((text) => (
+                {issueLineTexts(allIssues, lang).map((text) => (
                   <div key={text} className="edit-issue" data-testid="issue">
                     {text}
                   </div>

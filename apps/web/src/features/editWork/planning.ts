@@ -1,10 +1,11 @@
-import type { Lang, LatLng, Waypoint } from '@nest/contracts';
+import { MISSION_LIMITS, inMissionLimit, missionLimitText, type Lang, type LatLng, type MissionLimitField, type Waypoint } from '@nest/contracts';
 import {
   cameraFromSettings,
   customCameraIssues,
   gsdFromHeight,
   gsdSensor,
   heightFromGsd,
+  issueLines,
   surveyFromSettings,
   validateFence,
   validateRoute,
@@ -75,7 +76,17 @@ export interface OtherFence extends FenceInput {
   id: string;
 }
 
-/** Every issue of the working state for the mode, from @nest/geo's rules. */
+/**
+ * Route speeds and heights outside the ranges the server accepts (contracts MISSION_LIMITS), one issue
+ * each with the range in its text: the form never moves a value into the range by itself.
+ */
+export function missionLimitIssues(r: Pick<RouteDraft, MissionLimitField>): Issue[] {
+  return (Object.keys(MISSION_LIMITS) as MissionLimitField[])
+    .filter((k) => !inMissionLimit(k, r[k]))
+    .map((k) => ({ code: `route.${k}`, item: { kind: 'route' as const }, text: missionLimitText(k) }));
+}
+
+/** Every issue of the working state for the mode, from @nest/geo's rules and the server's field ranges. */
 export function validate(mode: EditMode, s: WorkingState, others: readonly OtherFence[], fenceOfRoute: FenceInput | null): Issue[] {
   if (mode === 'fence') {
     if (!s.fence) return [];
@@ -83,7 +94,10 @@ export function validate(mode: EditMode, s: WorkingState, others: readonly Other
   }
   const r = s.routeItem;
   if (!r) return [];
-  const issues = validateRoute(r, fenceOfRoute);
+  // A field out of its range is said once, with the range (geo's looser "above 0" text for it is dropped).
+  const limits = missionLimitIssues(r);
+  const limited = new Set(limits.map((i) => i.code));
+  const issues = [...limits, ...validateRoute(r, fenceOfRoute).filter((i) => !limited.has(i.code))];
   if (mode === 'survey') {
     if (r.camera_type === 'custom') issues.push(...customCameraIssues(r));
   }
@@ -121,6 +135,12 @@ export function highlightsOf(issues: readonly Issue[]): Highlights {
 
 /** Issue texts in a language, each once, in order. */
 export const issueTexts = (issues: readonly Issue[], lang: Lang): string[] => [...new Set(issues.map((i) => i.text[lang]))];
+
+/**
+ * The issue list's lines in a language: the same waypoint rule broken at many waypoints (a survey above
+ * the fence's height) is one line with the count (geo issueLines), each text once, in order.
+ */
+export const issueLineTexts = (issues: readonly Issue[], lang: Lang): string[] => [...new Set(issueLines(issues).map((l) => l.text[lang]))];
 
 /** The convex hull of points (the survey area of a saved survey, whose polygon is not stored). */
 export function convexHull(points: readonly LatLng[]): LatLng[] {

@@ -1,11 +1,13 @@
 import { useSyncExternalStore } from 'react';
 import type { LatLng, MissionSettings, Waypoint } from '@nest/contracts';
-import { estimateFlight, routeDistance } from '@nest/geo';
+import { routeDistance, routeEstimate } from '@nest/geo';
 
 /**
  * The editor's working state (SPEC section 3): `fence`, `fenceId`, `routeItem`, `estTime`, `firstPoint`,
  * `lastPoint`, `flightCourse`, in one store with undo / redo. The first three are edited; the last four are
- * derived from them after every change (estimate with @nest/geo, path = flightCourse).
+ * derived from them after every change (path = flightCourse; the estimate is @nest/geo's routeEstimate,
+ * the function the server stores the route's est_time with, from the same take-off point `home`: the
+ * airport of the fence's device, set with the fence).
  */
 export type EditMode = 'fence' | 'route' | 'survey';
 
@@ -26,7 +28,9 @@ export interface WorkingState {
   fence: FenceDraft | null;
   fenceId: string | null;
   routeItem: RouteDraft | null;
-  /** Estimated flight time (s). */
+  /** Take-off point: the airport of the device the fence is bound to (null: unknown, no home legs). */
+  home: LatLng | null;
+  /** Estimated flight time (whole seconds, as the server stores it). */
   estTime: number;
   firstPoint: LatLng | null;
   lastPoint: LatLng | null;
@@ -64,32 +68,27 @@ export const emptyState = (): WorkingState => ({
   fence: null,
   fenceId: null,
   routeItem: null,
+  home: null,
   estTime: 0,
   firstPoint: null,
   lastPoint: null,
   flightCourse: [],
 });
 
-/** Fills the derived fields from fence, fenceId and routeItem. */
-export function derive(s: Pick<WorkingState, 'fence' | 'fenceId' | 'routeItem'>): WorkingState {
+/** What an edit sets: fence, fenceId, routeItem, and the take-off point with the fence (kept when absent). */
+export type EditedState = Pick<WorkingState, 'fence' | 'fenceId' | 'routeItem'> & { home?: LatLng | null };
+
+/** Fills the derived fields from fence, fenceId, routeItem and home. */
+export function derive(s: EditedState): WorkingState {
   const wps = s.routeItem?.waypoints ?? [];
   const course = wps.map(({ lat, lng }) => ({ lat, lng }));
-  let estTime = 0;
-  if (s.routeItem && wps.length > 0) {
-    const r = s.routeItem;
-    estTime = estimateFlight({
-      waypoints: wps,
-      auto_speed: r.auto_speed,
-      max_speed: r.max_speed,
-      default_height: r.default_height,
-      return_height: r.return_height,
-      finish_action: r.finish_action,
-    }).total;
-  }
+  const home = s.home ?? null;
+  const estTime = s.routeItem && wps.length > 0 ? routeEstimate({ ...s.routeItem, waypoints: wps }, home).est_time : 0;
   return {
     fence: s.fence,
     fenceId: s.fenceId,
     routeItem: s.routeItem,
+    home,
     estTime,
     firstPoint: course[0] ?? null,
     lastPoint: course[course.length - 1] ?? null,
@@ -158,7 +157,7 @@ export class WorkStore {
   }
 
   /** Replaces everything and forgets the history (a loaded fence or route). */
-  reset(s: Pick<WorkingState, 'fence' | 'fenceId' | 'routeItem'>): void {
+  reset(s: EditedState): void {
     this.state = derive(s);
     this.past = [];
     this.future = [];
@@ -166,8 +165,8 @@ export class WorkStore {
   }
 
   /** One undoable change. */
-  update(fn: (s: WorkingState) => Pick<WorkingState, 'fence' | 'fenceId' | 'routeItem'>): void {
-    const next = derive(fn(this.state));
+  update(fn: (s: WorkingState) => EditedState): void {
+    const next = derive({ home: this.state.home, ...fn(this.state) });
     this.past.push(this.state);
     if (this.past.length > HISTORY_LIMIT) this.past.shift();
     this.future = [];

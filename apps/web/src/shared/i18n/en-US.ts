@@ -34,6 +34,10 @@ export const enUS: Catalog = {
     userFailed: 'Your account information could not be loaded; please sign in again',
     retry: 'Retry',
     switchingLanguage: 'Switching language…',
+    loadFailedTitle: 'This page could not be loaded',
+    loadFailedChunk: 'The console may have been updated, or the network was interrupted. Reload the page to continue.',
+    loadFailedError: 'Something went wrong on this page. Reload it; if the problem persists, contact your administrator.',
+    reload: 'Reload',
   },
   common: {
     ok: 'OK',

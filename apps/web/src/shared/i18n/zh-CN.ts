@@ -36,6 +36,10 @@ export const zhCN = {
     userFailed: '无法获取用户信息，请重新登录',
     retry: '重试',
     switchingLanguage: '正在切换语言…',
+    loadFailedTitle: '页面加载失败',
+    loadFailedChunk: '控制台可能已经更新，或网络中断。请重新加载页面后继续。',
+    loadFailedError: '页面出现错误。请重新加载页面；如果问题仍然存在，请联系管理员。',
+    reload: '重新加载',
   },
   common: {
     ok: '确定',

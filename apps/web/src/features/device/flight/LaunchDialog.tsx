@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Alert, Button, InputNumber, Modal, Radio, Select, Spin } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
-import { CmdType, DEVICE_TEXT, NavigationAction, ONE_KEY_TAKEOFF_HEIGHT, PREFLIGHT, type PreflightCheck } from '@nest/contracts';
+import { CmdType, DEVICE_TEXT, NavigationAction, ONE_KEY_TAKEOFF_HEIGHT, PREFLIGHT, formatMmSs, type PreflightCheck } from '@nest/contracts';
 import { useI18n } from '../../../shared/i18n';
 import { call } from '../../../shared/request';
 import { Checklist } from './Checklist';
@@ -18,7 +18,9 @@ export interface LaunchDialogProps {
 
 /**
  * One-key takeoff: a saved route of this device or "take off and hover" at a height, the pre-flight
- * checklist of the server (the same checks the takeoff runs), launch only when every check passes.
+ * checklist of the server (the same checks the takeoff runs), launch only when every check passes. A
+ * route shows its stored estimate (est_time, geo routeEstimate: the value of the route list and of the
+ * editor, and the one the server's endurance check compares with the battery).
  */
 export function LaunchDialog({ sn, open, battery, cmd, onClose }: LaunchDialogProps): ReactNode {
   const { t, lang } = useI18n();
@@ -98,7 +100,7 @@ export function LaunchDialog({ sn, open, battery, cmd, onClose }: LaunchDialogPr
             onChange={setMissionId}
             placeholder={t('device.flight.pickRoute')}
             notFoundContent={loading ? <Spin size="small" /> : t('device.flight.noRoutes')}
-            options={routes.map((r) => ({ value: r.id, label: <span data-testid={`route-option-${r.id}`}>{`${r.name} · ${r.f_title}`}</span>, title: r.name }))}
+            options={routes.map((r) => ({ value: r.id, label: <span data-testid={`route-option-${r.id}`}>{`${r.name} · ${r.f_title} · ${formatMmSs(r.est_time)}`}</span>, title: r.name }))}
           />
         ) : (
           <label className="launch-height">
