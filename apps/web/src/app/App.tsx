@@ -8,6 +8,7 @@ import { useModalsWanted } from '../shared/notify';
 import { themeClass, themeConfig, useReducedMotion, useTheme } from '../shared/theme';
 import { BASENAME } from './basename';
 import { useLanguageSwitching } from './language';
+import { LoadBoundary } from './pages/LoadFailed';
 import { LoadingState } from './pages/LoadingState';
 import { AppRoutes } from './routes';
 
@@ -31,10 +32,13 @@ export function App(): ReactNode {
   return (
     <div id="app-root" className={`app-root ${themeClass(theme)}`}>
       <ConfigProvider locale={lang === 'en' ? antdEn : antdZh} theme={themeConfig(theme, reducedMotion)}>
-        <Suspense fallback={null}>
-          <MessageHost />
-          {modalsWanted && <ModalHost />}
-        </Suspense>
+        {/* A host whose chunk fails costs its toasts or boxes, never the page. */}
+        <LoadBoundary silent>
+          <Suspense fallback={null}>
+            <MessageHost />
+            {modalsWanted && <ModalHost />}
+          </Suspense>
+        </LoadBoundary>
         <BrowserRouter basename={BASENAME}>
           <AppRoutes />
         </BrowserRouter>

@@ -6,6 +6,7 @@ import { wantModals } from '../shared/notify';
 import { Guard } from './guard/Guard';
 import { routeEntries } from './menu/menu';
 import { ComingPage } from './pages/ComingPage';
+import { LoadBoundary } from './pages/LoadFailed';
 import { LoadingState } from './pages/LoadingState';
 import { NotFoundPage } from './pages/NotFoundPage';
 import { FIXED_ROUTES, HOME_PATH, LAYOUT_PATH, screenFor } from './screens';
@@ -17,10 +18,13 @@ function Screen({ filePath, title, fullScreen }: { filePath: string; title: stri
   useDocumentTitle(title);
   const Component = screenFor(filePath);
   if (!Component) return <ComingPage title={title} fullScreen={fullScreen} />;
+  // Keyed by screen: going to another screen leaves a failed one's message behind.
   return (
-    <Suspense fallback={<LoadingState screen={fullScreen} />}>
-      <Component />
-    </Suspense>
+    <LoadBoundary key={filePath} screen={fullScreen}>
+      <Suspense fallback={<LoadingState screen={fullScreen} />}>
+        <Component />
+      </Suspense>
+    </LoadBoundary>
   );
 }
 

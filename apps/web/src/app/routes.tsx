@@ -4,6 +4,7 @@ import { clearToken } from '../shared/cookie';
 import { closePush } from '../shared/push';
 import { setLoginNavigator } from '../shared/session';
 import { clearMenu } from './menu/store';
+import { LoadBoundary } from './pages/LoadFailed';
 import { LoadingState } from './pages/LoadingState';
 
 const LoginPage = lazy(() => import('../features/login/LoginPage'));
@@ -23,9 +24,11 @@ function LoginRoute(): ReactNode {
     closePush(true);
   }, []);
   return (
-    <Suspense fallback={<LoadingState screen />}>
-      <LoginPage />
-    </Suspense>
+    <LoadBoundary screen>
+      <Suspense fallback={<LoadingState screen />}>
+        <LoginPage />
+      </Suspense>
+    </LoadBoundary>
   );
 }
 
@@ -41,9 +44,11 @@ export function AppRoutes(): ReactNode {
       <Route
         path="*"
         element={
-          <Suspense fallback={<LoadingState screen />}>
-            <PrivateApp />
-          </Suspense>
+          <LoadBoundary screen>
+            <Suspense fallback={<LoadingState screen />}>
+              <PrivateApp />
+            </Suspense>
+          </LoadBoundary>
         }
       />
     </Routes>

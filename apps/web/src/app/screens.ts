@@ -46,7 +46,15 @@ export function screenFor(filePath: string, loaders: Readonly<Record<string, Loa
   const load = loaders[filePath];
   if (!load) return null;
   let screen = cache.get(filePath);
-  if (!screen) cache.set(filePath, (screen = lazy(load)));
+  if (!screen) {
+    // React keeps a lazy component's rejected import for good: drop it, so the next visit fetches again.
+    const retrying: Loader = () =>
+      load().catch((error: unknown) => {
+        if (cache.get(filePath) === screen) cache.delete(filePath);
+        throw error;
+      });
+    cache.set(filePath, (screen = lazy(retrying)));
+  }
   return screen;
 }
 
