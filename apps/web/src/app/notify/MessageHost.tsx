@@ -1,10 +1,14 @@
 import { useEffect, type ReactNode } from 'react';
 import message from 'antd/es/message';
 import { registerMessages } from '../../shared/notify';
+import { MESSAGE_PLACEMENT } from './placement';
+
+// Static calls (outside the host's context) land in the same place.
+message.config(MESSAGE_PLACEMENT);
 
 /** Registers antd's context-bound message API (themed, localised) for non-React code. */
 export default function MessageHost(): ReactNode {
-  const [api, holder] = message.useMessage({ maxCount: 3 });
+  const [api, holder] = message.useMessage(MESSAGE_PLACEMENT);
   useEffect(() => {
     registerMessages({
       error: (text) => void api.error(text),

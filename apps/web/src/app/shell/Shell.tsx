@@ -7,13 +7,14 @@ import { describeAlarm, openAlarmCenter } from '../../features/alarms/alarms';
 import { useAlarmNews } from '../../features/alarms/useAlarmNews';
 import { useI18n } from '../../shared/i18n';
 import { Dialogs } from '../dialogs/Dialogs';
+import { NOTIFICATION_PLACEMENT } from '../notify/placement';
 import { Header } from './Header';
 import './shell.css';
 
 /** The /layout shell: header, the current screen, the shell's dialogs, the alarm center and its notices. */
 export function Shell({ user, menu }: { user: User; menu: MenuItem[] }): ReactNode {
   const { t, lang } = useI18n();
-  const [api, holder] = notification.useNotification({ maxCount: 3, placement: 'topRight', top: 72 });
+  const [api, holder] = notification.useNotification(NOTIFICATION_PLACEMENT);
   const onHigh = useCallback(
     (a: Alarm) => {
       api.error({
