@@ -73,6 +73,11 @@ export class AlarmMonitor {
     }
   };
 
+  /**
+   * offline_in_flight is raised on the link's word alone: a last-will, or silence the link has judged
+   * against what it read from the broker (link/service.ts sweep()), so a server that stalled or lost its
+   * broker connection raises none for devices that kept talking.
+   */
   private readonly onOnline = (sn: string, online: boolean, d: LiveDevice) => {
     const now = Date.now();
     if (!this.deps.live.link.owns(sn)) {

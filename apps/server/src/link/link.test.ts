@@ -167,6 +167,9 @@ describe('presence', () => {
       await next();
       expect(link.isOnline('LK-SWEEP')).toBe(true);
       expect(link.stats.probes.sent).toBe(1);
+      // Commands that must not wait are refused unsent, not queued to go out late on reconnect.
+      expect(await link.command('LK-SWEEP', 'test.land', {}, { tid: 'tid-unreachable', abortOffline: true })).toEqual({ status: 'offline', tid: 'tid-unreachable', attempts: 0 });
+      expect(link.publishCommand('LK-SWEEP', 'test.stick', {})).toBe(false);
       intruder.end(true);
       await until(() => connections === 2, 'the clocked instance subscribed again');
       // Its deadline starts afresh with the new session: not a suspect at the session's start.

@@ -95,7 +95,10 @@ export type CommandOutcome =
   | { status: 'ok'; tid: string; attempts: number; reply: CommandReplyData }
   | { status: 'failed'; tid: string; attempts: number; reply: CommandReplyData }
   | { status: 'timeout'; tid: string; attempts: number }
-  /** The device was offline at send (attempts 0: nothing published) or went offline while waiting. */
+  /**
+   * The device was offline at send, or this instance had no broker connection (attempts 0: nothing
+   * published), or it went offline while waiting.
+   */
   | { status: 'offline'; tid: string; attempts: number };
 
 export interface CommandOptions {
@@ -361,7 +364,9 @@ export class LinkService extends EventEmitter<LinkEvents> {
     const tid = opts.tid ?? randomUUID();
     const payload = JSON.stringify(linkMessage(method, data, { tid, bid: opts.bid }));
     const topic = topicOf(sn, 'commands');
-    if (opts.abortOffline && !this.isOnline(sn)) return Promise.resolve({ status: 'offline', tid, attempts: 0 });
+    // Without a broker connection nothing reaches the device (its presence is unknown, not offline: see
+    // sweep()); a command that must not wait is not queued to go out late on reconnect.
+    if (opts.abortOffline && (!this.isOnline(sn) || !this.connected)) return Promise.resolve({ status: 'offline', tid, attempts: 0 });
     return new Promise<CommandOutcome>((resolve) => {
       let attempts = 0;
       let timer: NodeJS.Timeout | null = null;
@@ -406,7 +411,7 @@ export class LinkService extends EventEmitter<LinkEvents> {
    * frame is worse than a lost one (the next frame supersedes it). Answers false when the device is offline.
    */
   publishCommand(sn: string, method: string, data: unknown): boolean {
-    if (!this.client || !this.isOnline(sn)) return false;
+    if (!this.client?.connected || !this.isOnline(sn)) return false;
     this.client.publish(topicOf(sn, 'commands'), JSON.stringify(linkMessage(method, data, { tid: randomUUID() })), { qos: 0 });
     return true;
   }
