@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatMmSs } from '@nest/contracts';
-import { STOP_TURN_ANGLE_DEG, estimateFlight, estimateFlightTime, legTime, polygonArea, routeDistance, turnAngle, type EstimateRoute } from './estimate.js';
+import { STOP_TURN_ANGLE_DEG, estimateFlight, estimateFlightTime, legTime, polygonArea, routeDistance, routeEstimate, turnAngle, type EstimateRoute } from './estimate.js';
 import { metres, square } from './test-fixtures.js';
 import { fuzzRuns } from '../../../scripts/test-support/fuzz.js';
 
@@ -123,5 +123,30 @@ describe('estimateFlight', () => {
     );
     const long = (speed: number) => estimateFlightTime({ waypoints: line([0, 2000, 0]), auto_speed: speed });
     expect(long(12)).toBeLessThan(long(8));
+  });
+});
+
+describe('routeEstimate (the one estimate: stored by the server, shown by the list and the editor)', () => {
+  const home = metres(-500, 0);
+  const route: EstimateRoute = { waypoints: line([0, 1000, 2000]), auto_speed: 10, max_speed: 12, default_height: 50, return_height: 60, finish_action: 20 };
+
+  it('is the model of estimateFlight from the take-off point, rounded once to whole seconds', () => {
+    const e = routeEstimate(route, home);
+    expect(e.flight).toEqual(estimateFlight(route, { home }));
+    expect(e.est_time).toBe(Math.round(e.flight.total));
+    expect(Number.isInteger(e.est_time)).toBe(true);
+    expect(e.distance).toBe(Math.round(routeDistance(route.waypoints) * 100) / 100);
+    // Step by step: climb 50 m at 3 m/s; home to the first waypoint (500 m, stop to stop); two 1 km legs
+    // (no turn at the middle one: stops at both ends only); return: climb 10 m, 2 km home, descend 60 m.
+    const legs = legTime(500, 10, 2, true, true) + legTime(1000, 10, 2, true, false) + legTime(1000, 10, 2, false, true);
+    const finish = 10 / 3 + legTime(2500, 10, 2, true, true) + 60 / 2;
+    expect(e.flight.total).toBeCloseTo(50 / 3 + legs + finish, 1);
+  });
+
+  it('without a take-off point has no home legs (shorter), the same input gives the same answer', () => {
+    expect(routeEstimate(route).est_time).toBeLessThan(routeEstimate(route, home).est_time);
+    expect(routeEstimate(route, null)).toEqual(routeEstimate(route));
+    expect(routeEstimate({ ...route, waypoints: [...route.waypoints] }, { ...home })).toEqual(routeEstimate(route, home));
+    expect(routeEstimate({ ...route, waypoints: [] }, home).est_time).toBe(0);
   });
 });

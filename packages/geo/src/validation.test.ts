@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { WAYPOINT_DISTANCE_LIMIT_LONG_M, WAYPOINT_LIMITS, type Waypoint } from '@nest/contracts';
-import { hasIssue } from './issues.js';
+import { hasIssue, issueLines } from './issues.js';
 import { arbStarPolygon, metres, ORIGIN, shape, square, uShape } from './test-fixtures.js';
 import {
   fenceOverlapIssues,
@@ -244,6 +244,30 @@ describe('route rules', () => {
     const issues = validateRoute({ ...ok, waypoints: [wp(100, 100, 120), wp(200, 100, 121)] }, f);
     expect(codes(issues)).toEqual(['waypoint.above_fence']);
     expect(issues[0]!.text).toEqual({ zh: '第 2 个航点的高度 121 米超过围栏最大高度 120 米', en: "Waypoint 2 is at 121 m, above the fence's maximum height of 120 m" });
+  });
+
+  it('lists a height above the fence broken at many waypoints once, with the count (a survey at one height)', () => {
+    const many = [wp(100, 100, 150), wp(300, 100, 150), wp(300, 300, 150), wp(100, 300, 150), wp(100, 500, 150)];
+    const issues = validateRoute({ ...ok, waypoints: many }, f);
+    // Each waypoint keeps its issue (the map marks each one) ...
+    expect(issues.filter((i) => i.code === 'waypoint.above_fence').map((i) => i.item.index)).toEqual([0, 1, 2, 3, 4]);
+    // ... and the list says it once.
+    expect(issueLines(issues)).toEqual([
+      {
+        code: 'waypoint.above_fence',
+        count: 5,
+        text: { zh: '共 5 个航点的高度 150 米超过围栏最大高度 120 米', en: "Each of 5 waypoints is at 150 m, above the fence's maximum height of 120 m" },
+      },
+    ]);
+    // Different heights are different lines; a lone issue keeps its own text; the same text twice is one line.
+    const mixed = validateRoute({ ...ok, waypoints: [wp(100, 100, 150), wp(300, 100, 150), wp(300, 300, 130)] }, f);
+    expect(issueLines(mixed).map((l) => [l.count, l.text.en])).toEqual([
+      [2, "Each of 2 waypoints is at 150 m, above the fence's maximum height of 120 m"],
+      [1, "Waypoint 3 is at 130 m, above the fence's maximum height of 120 m"],
+    ]);
+    const twice = [...mixed.slice(2), ...mixed.slice(2)];
+    expect(issueLines(twice)).toHaveLength(1);
+    expect(issueLines(twice)[0]!.count).toBe(1);
   });
 
   it('compares altitude heights with max height + ground elevation when it is given', () => {
