@@ -1,0 +1,94 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import { formatMmSs, missionLimitText, type LatLng, type Waypoint } from '@nest/contracts';
+import { routeEstimate, surveyFromSettings, surveyWaypointOptions, surveyWaypoints } from '@nest/geo';
+import { installMatchMedia, installResizeObserver } from '../../test/dom';
+
+installMatchMedia();
+installResizeObserver();
+
+// jsdom has no WebGL: the editor's map is left out; the side panel (estimate, issues) is what is checked.
+vi.mock('../../shared/map/PlanMap', () => ({ default: () => null }));
+const call = vi.fn();
+vi.mock('../../shared/request', () => ({
+  call: (...args: unknown[]) => call(...args),
+  RequestError: class extends Error {},
+}));
+vi.mock('../../shared/notify', () => ({ notify: () => ({ success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() }) }));
+
+const { default: EditWorkPage } = await import('./EditWorkPage');
+
+const M_LAT = 111_320;
+const HOME: LatLng = { lat: 22.5431, lng: 114.0579 };
+const at = (east: number, north: number): LatLng => ({
+  lat: Number((HOME.lat + north / M_LAT).toFixed(7)),
+  lng: Number((HOME.lng + east / (M_LAT * Math.cos((HOME.lat * Math.PI) / 180))).toFixed(7)),
+});
+const fence = { id: 'F1', name: 'Fence', max_height: 150, boundary: [at(-1200, -1200), at(1200, -1200), at(1200, 1200), at(-1200, 1200)], sn_id: 'NEST-1' };
+const device = { sn_id: 'NEST-1', name: 'Nest', airport_point: HOME };
+const settings = { auto_speed: 8, max_speed: 12, default_height: 80, return_height: 100, finish_action: 20 as const };
+
+/** The patrol as the server stores it: its est_time is geo's routeEstimate from the nest (missions tests). */
+const patrolWps: Waypoint[] = [
+  [300, 0, 60], [450, 250, 70], [300, 500, 80], [0, 550, 100], [-300, 400, 90], [-400, 100, 80], [-150, -250, 70],
+].map(([e, n, h]) => ({ ...at(e!, n!), height: h! }));
+const stored = (id: string, mission_type: 1 | 2, waypoints: Waypoint[], extra: Record<string, unknown> = {}) => ({
+  id, name: id, fence_id: 'F1', f_title: 'Fence', mission_type, height_type: 0, exec_type: 0, camera_type: '6k', photo_type: 2,
+  course_overlap: 80, lateral_overlap: 70, turn_distance: 0, angle: 0, interval_height: 0, elevation: false,
+  ...settings, waypoints, ...routeEstimate({ ...settings, waypoints }, HOME), ...extra,
+});
+
+function answer(mission: ReturnType<typeof stored>) {
+  call.mockImplementation(async (name: string) => {
+    if (name === 'fenceList') return { list: [fence], total: 1 };
+    if (name === 'deviceList') return { list: [device], total: 1 };
+    if (name === 'missionInfo') return mission;
+    throw new Error(`unexpected ${name}`);
+  });
+}
+
+const page = (path: string) =>
+  render(
+    <MemoryRouter initialEntries={[path]}>
+      <EditWorkPage />
+    </MemoryRouter>,
+  );
+
+describe('route editor estimate and input', () => {
+  beforeEach(() => {
+    call.mockReset();
+  });
+  afterEach(() => cleanup());
+
+  it('shows the estimate the route list shows (the stored est_time) for the demo patrol', async () => {
+    const m = stored('patrol', 1, patrolWps);
+    answer(m);
+    page('/editWork?mode=route&id=patrol');
+    await waitFor(() => expect(screen.getByTestId('est-time').textContent).toBe(formatMmSs(m.est_time)));
+  });
+
+  it('shows the stored estimate for the demo survey (grid made from the nest, as the server makes it)', async () => {
+    const area = [at(300, -500), at(600, -500), at(600, -300), at(300, -300)];
+    const route = { ...settings, camera_type: '6k' as const, photo_type: 2 as const, course_overlap: 80, lateral_overlap: 70, angle: 0, turn_distance: 0, height_type: 0, elevation: false, interval_height: 0 };
+    const grid = surveyFromSettings(area, route, HOME).grid!;
+    const { waypoints } = await surveyWaypoints(grid, surveyWaypointOptions(route, undefined, HOME));
+    const m = stored('survey', 2, waypoints, { survey_polygon: area });
+    answer(m);
+    page('/editWork?mode=survey&id=survey');
+    await waitFor(() => expect(screen.getByTestId('est-time').textContent).toBe(formatMmSs(m.est_time)));
+  });
+
+  it('keeps a cruise speed of 0 as typed, lists the range and does not save', async () => {
+    answer(stored('patrol', 1, patrolWps));
+    page('/editWork?mode=route&id=patrol');
+    await waitFor(() => expect(screen.getByTestId('est-time').textContent).not.toBe(''));
+    const input = screen.getByTestId('route-auto-speed').querySelector('input') ?? (screen.getByTestId('route-auto-speed') as HTMLInputElement);
+    fireEvent.change(input, { target: { value: '0' } });
+    fireEvent.blur(input);
+    const text = missionLimitText('auto_speed');
+    await waitFor(() => expect(screen.getAllByTestId('issue').map((e) => e.textContent)).toContainEqual(expect.stringMatching(new RegExp(`^(${text.zh}|${text.en})$`))));
+    expect(input.value).toBe('0');
+    expect((screen.getByTestId('save') as HTMLButtonElement).disabled).toBe(true);
+  });
+});
