@@ -3,6 +3,7 @@ import { Marker, type GeoJSONSource, type Map as MapLibreMap, type MapGeoJSONFea
 import type { Point } from 'geojson';
 import type { ResultItem, Theme } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
+import { BasemapNotice } from '../../shared/map/BasemapNotice';
 import { BasemapSwitch } from '../../shared/map/BasemapSwitch';
 import { basemapStyle, readBasemap, saveBasemap, toMap, type BasemapId } from '../../shared/map/basemaps';
 import { createConsoleMap } from '../../shared/map/consoleMap';
@@ -190,6 +191,7 @@ export default function ResultMap({ items, theme, onOpen }: ResultMapProps): Rea
       <div ref={container} className="result-map-canvas" />
       {failed && <div className="results-state">{t('map.unavailable')}</div>}
       <BasemapSwitch className="result-map-basemap" value={basemap} onChange={setBasemap} />
+      <BasemapNotice map={ready ? mapRef.current : null} basemap={basemap} onUseOffline={() => setBasemap('offline')} />
     </div>
   );
 }

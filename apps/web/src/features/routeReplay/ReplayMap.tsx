@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Marker, type GeoJSONSource, type LayerSpecification, type Map as MapLibreMap } from 'maplibre-gl';
 import type { PlannedPoint, Theme } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
+import { BasemapNotice } from '../../shared/map/BasemapNotice';
 import { BasemapSwitch } from '../../shared/map/BasemapSwitch';
 import { basemapStyle, readBasemap, saveBasemap, toMap, type BasemapId } from '../../shared/map/basemaps';
 import { createConsoleMap } from '../../shared/map/consoleMap';
@@ -284,6 +285,7 @@ export default function ReplayMap({ points, planned, photos, sample, theme, onPh
           {t('map.unavailable')}
         </div>
       )}
+      <BasemapNotice map={ready ? mapRef.current : null} basemap={basemap} onUseOffline={() => setBasemap('offline')} />
       <div className="replay-map-tools">
         <BasemapSwitch value={basemap} onChange={setBasemap} />
         <button type="button" className="replay-map-button" onClick={follow} disabled={!here} data-testid="replay-center">

@@ -217,6 +217,8 @@ export const enUS: Catalog = {
     locatedByCity: 'Your exact position is unavailable; showing {city}',
     locateFailed: 'Location failed: neither your position nor the city search is available',
     unavailable: 'The map needs WebGL2, which this browser does not provide',
+    onlineFailed: 'The {name} map cannot be loaded (no internet connection, or its server is blocked).',
+    useOffline: 'Use the offline map',
     zoomIn: 'Zoom in',
     zoomOut: 'Zoom out',
     attribution: 'Map data sources',

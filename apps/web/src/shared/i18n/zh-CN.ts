@@ -219,6 +219,8 @@ export const zhCN = {
     locatedByCity: '无法获取精确位置，已定位到{city}',
     locateFailed: '定位失败：无法获取当前位置，城市查询也未成功',
     unavailable: '浏览器不支持 WebGL2，无法显示地图',
+    onlineFailed: '无法加载{name}地图（未连接互联网，或其服务器被屏蔽）。',
+    useOffline: '改用离线地图',
     zoomIn: '放大',
     zoomOut: '缩小',
     attribution: '地图数据来源',

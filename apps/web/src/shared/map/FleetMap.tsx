@@ -7,9 +7,10 @@ import { MAP_DEFAULT_ZOOM, MARKER_CLUSTER_GRID_SIZE, MARKER_CLUSTER_MAX_ZOOM } f
 import { useI18n } from '../i18n';
 import { notify } from '../notify';
 import type { Theme } from '@nest/contracts';
+import { BasemapNotice } from './BasemapNotice';
 import { BasemapSwitch } from './BasemapSwitch';
 import { basemapStyle, fromMap, readBasemap, saveBasemap, toMap, type BasemapId, type LatLng } from './basemaps';
-import { searchCity } from './cities';
+import { searchCity, type City } from './cities';
 import { createConsoleMap } from './consoleMap';
 import { LocateError, locate } from './geolocate';
 import { useFlightOverlay, type FlightOverlay } from './flightOverlay';
@@ -71,6 +72,7 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
   const [cursor, setCursor] = useState<LatLng | null>(null);
   const [ready, setReady] = useState(false);
   const [failed, setFailed] = useState(false);
+  const [foundCity, setFoundCity] = useState<City | null>(null);
   const markers = useRef(new Map<string, Marker>());
   const basemapRef = useRef(basemap);
   basemapRef.current = basemap;
@@ -267,9 +269,25 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
   const onCitySearch = (text: string) => {
     if (!text.trim()) return;
     const city = searchCity(text);
-    if (city) flyTo(city);
-    else notify().warning(t('map.cityNotFound', { name: text.trim() }));
+    if (city) {
+      setFoundCity(city);
+      flyTo(city);
+    } else notify().warning(t('map.cityNotFound', { name: text.trim() }));
   };
+
+  // The city found by the search is marked (a map without detail at that zoom would otherwise show nothing).
+  useEffect(() => {
+    const map = mapRef.current;
+    if (!map || !foundCity) return;
+    const el = document.createElement('div');
+    el.className = 'city-marker';
+    el.setAttribute('data-testid', 'city-marker');
+    el.textContent = foundCity[lang];
+    const marker = new Marker({ element: el, anchor: 'bottom' }).setLngLat(toMap(basemap, foundCity)).addTo(map);
+    return () => {
+      marker.remove();
+    };
+  }, [foundCity, basemap, lang]);
 
   return (
     <div className="fleet-map" data-testid="fleet-map" data-basemap={basemap}>
@@ -279,6 +297,7 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
           {t('map.unavailable')}
         </div>
       )}
+      <BasemapNotice map={ready ? mapRef.current : null} basemap={basemap} onUseOffline={() => setBasemap('offline')} />
       <div className="fleet-map-tools">
         <BasemapSwitch value={basemap} onChange={setBasemap} />
         <Input.Search size="small" allowClear placeholder={t('map.searchCity')} onSearch={onCitySearch} className="fleet-map-search" />
