@@ -70,7 +70,7 @@ describe('route editor estimate and input', () => {
 
   it('shows the stored estimate for the demo survey (grid made from the nest, as the server makes it)', async () => {
     const area = [at(300, -500), at(600, -500), at(600, -300), at(300, -300)];
-    const route = { ...settings, camera_type: '6k' as const, photo_type: 2 as const, course_overlap: 80, lateral_overlap: 70, angle: 0, turn_distance: 0, height_type: 0, elevation: false, interval_height: 0 };
+    const route = { ...settings, camera_type: '6k' as const, photo_type: 2 as const, course_overlap: 80, lateral_overlap: 70, angle: 0, turn_distance: 0, height_type: 0 as const, elevation: false, interval_height: 0 };
     const grid = surveyFromSettings(area, route, HOME).grid!;
     const { waypoints } = await surveyWaypoints(grid, surveyWaypointOptions(route, undefined, HOME));
     const m = stored('survey', 2, waypoints, { survey_polygon: area });
