@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { CALL_LIST, COMMON_FIELDS, DEFAULT_SERVICE_BASES, calls, callUrl, serviceOf, type CallDef } from './calls.js';
+import { CALL_LIST, COMMON_FIELDS, DEFAULT_SERVICE_BASES, MISSION_LIMITS, calls, callUrl, missionLimitText, serviceOf, type CallDef } from './calls.js';
 import { TIMED_TASK_MIN_INTERVAL_MIN } from './constants.js';
 
 /** Every path of SPEC section 7, by service. */
@@ -120,6 +120,26 @@ describe('call field validation (SPEC sections 5 and 9)', () => {
     expect(paths(calls.missionAdd, route([wp()], { auto_speed: '13' }))).toEqual(['auto_speed']);
     expect(paths(calls.missionAdd, route([]))).toEqual(['waypoints']);
     expect(paths(calls.missionAdd, { ...route([wp()]), waypoints: 'not json' })).toEqual(['waypoints']);
+  });
+
+  it('refuses route speeds and heights outside MISSION_LIMITS with the range as the issue text (never clamped)', () => {
+    for (const [field, low, high] of [
+      ['auto_speed', '0.1', '15.5'],
+      ['max_speed', '0.5', '16'],
+      ['default_height', '1', '10001'],
+      ['return_height', '19', '1501'],
+    ] as const) {
+      for (const v of [low, high]) {
+        const r = calls.missionAdd.fields.safeParse(route([wp()], { auto_speed: '1', [field]: v }));
+        expect(r.success).toBe(false);
+        const issue = r.error!.issues.find((i) => i.path[0] === field)!;
+        expect(issue).toMatchObject({ code: 'custom', params: { text: missionLimitText(field) } });
+      }
+      const edge = calls.missionAdd.fields.safeParse(route([wp()], { auto_speed: '1', [field]: String(MISSION_LIMITS[field].min) }));
+      expect(edge.success).toBe(true);
+      expect((edge.data as Record<string, unknown>)[field]).toBe(MISSION_LIMITS[field].min);
+    }
+    expect(missionLimitText('return_height')).toEqual({ zh: '返航高度须在 20 到 1500 米之间', en: 'Return height must be 20 to 1500 m' });
   });
 
   it('needs the custom camera parameters for a survey route', () => {
