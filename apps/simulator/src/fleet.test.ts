@@ -215,7 +215,8 @@ describe('fleet over a real broker', () => {
     await until('log lines', () => logs.filter((l) => l.includes('malformed')).length >= 2);
     const t4 = await command(obs, sn, 'video.start', {});
     const r4 = await until('video reply', () => on(got, sn, 'commands_reply').find((m) => m.env.tid === t4));
-    expect(r4.env.data).toEqual({ result: 2, message: 'video unavailable' });
+    // A device without video says why, so the console can stop asking.
+    expect(r4.env.data).toEqual({ result: 2, message: 'video unavailable', output: { reason: 'noVideo' } });
     expect(fleet.devices()[0]!.online).toBe(true);
   });
 
