@@ -64,6 +64,11 @@ describe('flight from the console', () => {
       await page.getByTestId('control-take').click();
       await page.getByTestId('control-release').waitFor();
       await until('commands enabled', () => attr(page, 'flight-controls', 'data-blocked'), (v) => v === '0');
+      // One's own control reads as one's own everywhere: the panel's badge and the device list's.
+      const panelBadge = page.getByTestId('device-panel').getByTestId('status-badge');
+      await until('the panel badge says "you"', () => panelBadge.getAttribute('data-holder'), (v) => v === 'me');
+      expect(await panelBadge.innerText()).toBe('Controlled by you');
+      await until('the device list says "you"', () => page.getByTestId('device-list').locator('[data-testid=status-badge][data-holder=me]').count(), (n) => n === 1);
 
       // Launch dialog: a saved route of this nest, the checklist passes.
       await page.getByTestId('act-takeoff').click();
