@@ -326,6 +326,7 @@ export const enUS: Catalog = {
       checksUnavailable: 'The checks could not be read',
       pausedBadge: 'Paused',
       noRouteName: 'Unnamed route',
+      oneKeyFlight: 'One-key flight',
       waypoint: 'Waypoint',
       distanceFlown: 'Distance flown',
       flightTime: 'Flight time',

@@ -328,6 +328,8 @@ export const zhCN = {
       checksUnavailable: '无法获取检查结果',
       pausedBadge: '已暂停',
       noRouteName: '未命名航线',
+      /** A sortie flown without a route, named as the lists name it. */
+      oneKeyFlight: '一键起飞',
       waypoint: '航点',
       distanceFlown: '已飞距离',
       flightTime: '飞行时间',

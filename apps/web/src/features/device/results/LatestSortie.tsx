@@ -48,7 +48,7 @@ export function LatestSortie({ sn, sortiesVersion, resultsVersion }: { sn: strin
     <div className="latest-sortie" data-testid="latest-sortie" data-sort-id={sortie.sort_id}>
       <div className="sortie-head">
         <span className="sortie-name" title={sortie.mission_name}>
-          {sortie.mission_name || t('device.flight.noRouteName')}
+          {sortie.mission_name || t(sortie.mission_id ? 'device.flight.noRouteName' : 'device.flight.oneKeyFlight')}
         </span>
         <span className="sortie-time">{time(sortie.start_time, lang)}</span>
       </div>
