@@ -91,4 +91,17 @@ describe('route editor estimate and input', () => {
     expect(input.value).toBe('0');
     expect((screen.getByTestId('save') as HTMLButtonElement).disabled).toBe(true);
   });
+
+  it('states the fence vertex rule once, with the count', async () => {
+    const short = { ...fence, id: 'F2', boundary: fence.boundary.slice(0, 2) };
+    call.mockImplementation(async (name: string) => {
+      if (name === 'fenceList') return { list: [short], total: 1 };
+      if (name === 'deviceList') return { list: [device], total: 1 };
+      throw new Error(`unexpected ${name}`);
+    });
+    page('/editWork?mode=fence&id=F2');
+    await waitFor(() => expect(screen.getByTestId('issues').textContent).toMatch(/当前 2 个|has 2/));
+    const text = screen.getByTestId('issues').textContent ?? '';
+    expect(text.match(/3 个|at least 3/g)).toHaveLength(1);
+  });
 });

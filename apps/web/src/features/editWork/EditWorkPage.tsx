@@ -423,7 +423,8 @@ export default function EditWorkPage(): ReactNode {
                 <h3>{t('plan.issues.title')}</h3>
                 {mode !== 'fence' && !s.fenceId && <div className="edit-issue">{t('plan.issues.chooseFence')}</div>}
                 {nameMissing && <div className="edit-issue">{t('plan.issues.nameMissing')}</div>}
-                {empty && <div className="edit-issue muted">{t(`plan.issues.empty.${mode}`)}</div>}
+                {/* The vertex-count rule once: the hint while nothing says it, else the validation line (with the count). */}
+                {empty && !allIssues.some((i) => i.code === 'fence.points_too_few') && <div className="edit-issue muted">{t(`plan.issues.empty.${mode}`)}</div>}
                 {issueLineTexts(allIssues, lang).map((text) => (
                   <div key={text} className="edit-issue" data-testid="issue">
                     {text}
