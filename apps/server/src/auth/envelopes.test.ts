@@ -1,6 +1,7 @@
 import { PASSWORD_REFUSALS, PERMANENT_END_TIME, ResultCode, TIMESTAMP_WINDOW_MS, sealPassword, type Lang } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowSeconds } from '../db/index.js';
+import { userEditFields } from '../../test/accounts.js';
 import { findUserById } from '../users/store.js';
 import {
   TestClient,
@@ -55,24 +56,7 @@ async function addFields(over: Fields = {}): Promise<Fields> {
   };
 }
 
-async function editFields(uId: string, password: string): Promise<Fields> {
-  const row = await findUserById(server.db, uId);
-  if (!row) throw new Error('no such user');
-  return {
-    u_id: row.u_id,
-    state: row.state,
-    start_time: row.start_time,
-    end_time: row.end_time,
-    nick: row.nick,
-    phone: row.phone,
-    email: row.email,
-    password,
-    team: row.team,
-    notes: row.notes,
-    in_com_id: row.company_id,
-    fun_json: row.fun_list,
-  };
-}
+const editFields = (uId: string, password: string): Promise<Fields> => userEditFields(server.db, uId, { password });
 
 describe('password envelopes are bound to their request', () => {
   it('a captured sign-in envelope is refused when sent again, with a new timestamp and signature or with its own', async () => {

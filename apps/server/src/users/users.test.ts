@@ -1,6 +1,7 @@
 import { PERMANENT_END_TIME, ResultCode, codeText, userListItemSchema, userSchema, type User, type UserListItem } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowSeconds } from '../db/index.js';
+import { userEditFields } from '../../test/accounts.js';
 import { THROTTLE } from '../auth/throttle.js';
 import {
   ADMIN_ACCOUNT,
@@ -42,25 +43,7 @@ async function department(by: TestClient, name: string, company?: string): Promi
 }
 
 /** The edit payload the account dialog sends for a user, with overrides. */
-async function editFields(uId: string, over: Fields = {}): Promise<Fields> {
-  const row = await findUserById(server.db, uId);
-  if (!row) throw new Error('no such user');
-  return {
-    u_id: row.u_id,
-    state: row.state,
-    start_time: row.start_time,
-    end_time: row.end_time,
-    nick: row.nick,
-    phone: row.phone,
-    email: row.email,
-    password: '',
-    team: row.team,
-    notes: row.notes,
-    in_com_id: row.company_id,
-    fun_json: row.fun_list,
-    ...over,
-  };
-}
+const editFields = (uId: string, over: Fields = {}): Promise<Fields> => userEditFields(server.db, uId, over);
 
 describe('/user/info', () => {
   it('answers the signed-in user with the caller token', async () => {
