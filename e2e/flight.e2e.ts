@@ -125,8 +125,9 @@ describe('flight from the console', () => {
     await page.getByTestId('launch-confirm').click();
     await page.getByTestId('launch-dialog').waitFor({ state: 'detached' });
 
-    // The takeoff flow advances step by step.
-    await page.getByTestId('flow-timeline').waitFor();
+    // The takeoff flow advances step by step. Until its first push lands the panel may still show the
+    // nest's previous flow (another test may have flown this nest), so wait for the takeoff timeline.
+    await until('the takeoff timeline', () => attr(page, 'flow-timeline', 'data-kind'), (v) => v === 'takeoff');
     const first = await stepStates(page);
     expect(first[0]).toMatch(/^drone_start:/);
     await until(
