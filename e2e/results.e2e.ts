@@ -176,6 +176,10 @@ describe('results, replay and the data screen after a mission', () => {
     const before = await at();
     expect(Number.isFinite(before.lat) && before.lat !== 0).toBe(true);
     const clockBefore = await page.getByTestId('replay-clock').textContent();
+    // One duration: the header's is the timeline's end, and the sortie's recorded takeoff-to-landing time.
+    const header = (await page.getByTestId('replay-duration').textContent()) ?? '';
+    expect(clockBefore?.split(' / ')[1]).toBe(header);
+    expect(Number(await attr(page, '[data-testid=replay-clock]', 'data-total'))).toBe((sortie.end_time - sortie.start_time) * 1000);
     await page.getByTestId('replay-play').click();
     await until('the aircraft to move', at, (p) => Math.abs(p.lat - before.lat) > 1e-6 || Math.abs(p.lng - before.lng) > 1e-6);
     await until('the clock to run', () => page.getByTestId('replay-clock').textContent(), (c) => c !== clockBefore);

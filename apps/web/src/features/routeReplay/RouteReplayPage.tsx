@@ -18,7 +18,7 @@ import {
   cumulativeDistances,
   photoTime,
   sampleAt,
-  trackDuration,
+  playbackSpan,
   type ReplaySpeed,
   type TrackPoint,
 } from './replay';
@@ -141,8 +141,7 @@ function Player({ track, results, onReload, onChoose }: PlayerProps): ReactNode 
   const points = track.points;
   const planned = useMemo(() => (Array.isArray(track.planned) ? track.planned : []), [track.planned]);
   const cumulative = useMemo(() => cumulativeDistances(points), [points]);
-  const total = trackDuration(points);
-  const t0 = points[0]?.t ?? 0;
+  const { t0, total } = playbackSpan(points, sortie);
   const open = !sortie.end_time;
 
   const [elapsed, setElapsed] = useState(0);
@@ -247,7 +246,8 @@ function Player({ track, results, onReload, onChoose }: PlayerProps): ReactNode 
   }, [modalOpen, toggle, seek]);
 
   // ---------------------------------------------------------------- header figures
-  const durationS = open ? total / 1000 : sortie.end_time - sortie.start_time;
+  // The same span as the timeline's clock (playbackSpan), so header and timeline always agree.
+  const durationS = total / 1000;
   const distanceM = open ? (cumulative.at(-1) ?? 0) : sortie.distance;
   const empty = points.length === 0;
   const flownKm = formatDistance(sample?.distance ?? 0);

@@ -10,6 +10,7 @@ import {
   interpolateHeading,
   normalizeDegrees,
   photoTime,
+  playbackSpan,
   sampleAt,
   screenRotation,
   trackDuration,
@@ -163,5 +164,15 @@ describe('clamps and playback', () => {
     expect(trackDuration([pt(1, 0, 0)])).toBe(0);
     expect(boundsOf([[120, 30], [121, 29], [119.5, 30.5]])).toEqual([[119.5, 29], [121, 30.5]]);
     expect(boundsOf([])).toBeNull();
+  });
+
+  it('plays a landed sortie from takeoff to landing, so the timeline and the header duration agree', () => {
+    // Samples logged 3 s before takeoff and 4 s after landing do not lengthen the timeline.
+    const logged = [pt(97_000, 0, 0), pt(100_000, 0, 0), pt(509_000, 0, 0), pt(513_000, 0, 0)];
+    expect(playbackSpan(logged, { start_time: 100, end_time: 509 })).toEqual({ t0: 100_000, total: 409_000 });
+    // In flight (no end yet) or without recorded times: the track itself.
+    expect(playbackSpan(logged, { start_time: 100, end_time: 0 })).toEqual({ t0: 97_000, total: 416_000 });
+    expect(playbackSpan(logged, { start_time: 0, end_time: null })).toEqual({ t0: 97_000, total: 416_000 });
+    expect(playbackSpan([], { start_time: 100, end_time: 0 })).toEqual({ t0: 0, total: 0 });
   });
 });

@@ -165,6 +165,23 @@ export function trackDuration(points: readonly { t: number }[]): number {
   return points.length > 1 ? Math.max(0, points[points.length - 1]!.t - points[0]!.t) : 0;
 }
 
+/**
+ * The timeline of a sortie (absolute start t0 and length, ms). A landed sortie plays from its takeoff to its
+ * landing as recorded on the sortie (start_time, end_time in seconds), so the timeline and the duration in
+ * the header and in the sortie lists are the same figure; track samples logged on the ground before takeoff
+ * or after landing are outside it. A sortie still in flight, or one whose times are missing, plays its track.
+ */
+export function playbackSpan(
+  points: readonly { t: number }[],
+  sortie: { start_time: number; end_time?: number | null },
+): { t0: number; total: number } {
+  const end = sortie.end_time ?? 0;
+  if (end > 0 && sortie.start_time > 0 && end >= sortie.start_time) {
+    return { t0: sortie.start_time * 1000, total: (end - sortie.start_time) * 1000 };
+  }
+  return { t0: points[0]?.t ?? 0, total: trackDuration(points) };
+}
+
 /** Bounds [[west, south], [east, north]] of positions, null when there are none. */
 export function boundsOf(coords: readonly [number, number][]): [[number, number], [number, number]] | null {
   if (coords.length === 0) return null;
