@@ -85,12 +85,16 @@ describe('flight planning', () => {
     c = await mapCentre(page);
     await clickPoints(page, c, [[-60, -40], [60, -40], [60, 40], [-60, 40]]);
     await expect(page.getByTestId('est-photos').textContent()).resolves.toMatch(/^\d+$/);
-    await expect(page.getByTestId('est-time').textContent()).resolves.toMatch(/^(?!00:00$)\d{2,}:\d{2}$/);
+    const editorEstimate = (await page.getByTestId('est-time').textContent()) ?? '';
+    expect(editorEstimate).toMatch(/^(?!00:00$)\d{2,}:\d{2}$/);
     await expect(page.getByTestId('save').isEnabled()).resolves.toBe(true);
     await page.getByTestId('save').click();
     // Saving returns to the list, which is loaded from the server as it opens: the survey is stored.
     await page.getByTestId('routeplan').waitFor();
-    await page.locator(`[data-testid=plan-item][data-name="Survey ${stamp}"]`).waitFor();
+    const listed = page.locator(`[data-testid=plan-item][data-name="Survey ${stamp}"]`);
+    await listed.waitFor();
+    // One estimate: the list shows the server's stored figure, the editor computed its own; they are the same.
+    expect(await listed.locator('.routeplan-item-meta').textContent()).toMatch(new RegExp(`· ${editorEstimate}$`));
     await page.context().close();
   });
 
