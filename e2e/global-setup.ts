@@ -1,5 +1,8 @@
+import { existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { ADMIN, cli, startProduct } from './support/product.js';
+import { until } from './support/wait.js';
 
 export const LIMITED = { account: '13800000001', password: 'Limited#2026', nick: 'Operator Li' };
 
@@ -17,7 +20,16 @@ export default async function setup(project: TestProject) {
   // Flights are launched by the tests only (no demo launches), and simulated time runs 15x so a route
   // flight with its takeoff and landing flows fits in a test (flight.e2e.ts). Calm weather: the simulator's
   // showers and gusts would, at random, send the landing to the alternate point (a slow run saw it).
-  const product = await startProduct({ DEMO_MISSIONS: 'off', SIM_TIME_SCALE: '15', SIM_WEATHER: 'calm' });
+  // The product runs as on a fresh machine, where ffmpeg comes only from the npm package (`npm ci`): PATH
+  // without the directories that hold a system ffmpeg, and no FFMPEG_PATH. The live video the tests watch
+  // (fleet.e2e.ts) is then made by the packaged binary, and the start-up line says which one it is.
+  const path = (process.env.PATH ?? '').split(delimiter).filter((dir) => dir && !existsSync(join(dir, 'ffmpeg'))).join(delimiter);
+  const product = await startProduct({ DEMO_MISSIONS: 'off', SIM_TIME_SCALE: '15', SIM_WEATHER: 'calm', PATH: path, FFMPEG_PATH: '' });
+  const video = await until('the start-up line naming the ffmpeg binary', () => /^Video: .*$/m.exec(product.log())?.[0]);
+  if (!video.includes('(packaged, @ffmpeg-installer)')) {
+    await product.stop();
+    throw new Error(`the product should make video with the packaged ffmpeg on a machine without one; it printed: ${video}`);
+  }
   // A limited operator: sees the data screen and equipment only, and may list devices.
   cli(product.env, [
     'user-add',

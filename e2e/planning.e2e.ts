@@ -74,6 +74,18 @@ describe('flight planning', () => {
     await page.getByTestId('fence-name').fill(`Fence ${stamp}`);
     await page.getByTestId('save').click();
     await page.getByTestId('routeplan').waitFor();
+    // The "saved" toast covers neither the header's navigation nor any control of the screen it lands on.
+    await page.locator('.ant-message-notice').first().waitFor();
+    await page.getByTestId('new-survey').waitFor();
+    const covered = await page.evaluate(() => {
+      const toast = document.querySelector('.ant-message-notice')!.getBoundingClientRect();
+      const hit = (r: DOMRect) => r.width > 0 && r.height > 0 && r.left < toast.right && toast.left < r.right && r.top < toast.bottom && toast.top < r.bottom;
+      const controls = Array.from(document.querySelectorAll<HTMLElement>('[data-testid=app-header], button, input, a, [role=tab], .ant-select'))
+        .filter((e) => !e.closest('.ant-message') && hit(e.getBoundingClientRect()));
+      return { toast: toast.width * toast.height, controls: controls.map((e) => e.dataset.testid ?? e.textContent?.trim() ?? e.tagName) };
+    });
+    expect(covered.toast).toBeGreaterThan(0);
+    expect(covered.controls).toEqual([]);
 
     await page.getByTestId('new-survey').click();
     await page.getByTestId('edit-work').waitFor();
@@ -85,6 +97,18 @@ describe('flight planning', () => {
     c = await mapCentre(page);
     await clickPoints(page, c, [[-60, -40], [60, -40], [60, 40], [-60, 40]]);
     await expect(page.getByTestId('est-photos').textContent()).resolves.toMatch(/^\d+$/);
+    // An out-of-range value is not changed into an accepted one: it is an issue naming the range, and the
+    // route cannot be saved until it is corrected.
+    const height = page.getByTestId('survey-height');
+    const heightBefore = await height.inputValue();
+    await height.fill('0');
+    await height.blur();
+    await page.getByTestId('issues').getByText('Default height must be 10 to', { exact: false }).waitFor();
+    expect(await page.getByTestId('save').isDisabled()).toBe(true);
+    await height.fill(heightBefore);
+    await height.blur();
+    await until('the range issue to go', () => page.getByTestId('issues').getByText('Default height must be', { exact: false }).count(), (n) => n === 0);
+    await until('the estimate of the corrected survey', () => page.getByTestId('est-time').textContent(), (v) => /^(?!00:00$)\d{2,}:\d{2}$/.test(v ?? ''));
     const editorEstimate = (await page.getByTestId('est-time').textContent()) ?? '';
     expect(editorEstimate).toMatch(/^(?!00:00$)\d{2,}:\d{2}$/);
     await expect(page.getByTestId('save').isEnabled()).resolves.toBe(true);

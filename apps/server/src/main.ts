@@ -21,6 +21,7 @@ import { EMBEDDED_BROKER_HOST } from './link/runtime.js';
 import { loadSimulator, type SimFleet, type Simulator } from './link/simulator.js';
 import { WEB_BASE } from './static/web.js';
 import { seedDemoRecordings } from './videos/demo.js';
+import { ffmpegLine, resolveFfmpeg } from '@nest/simulator/ffmpeg';
 
 export { EMBEDDED_BROKER_HOST };
 
@@ -97,6 +98,8 @@ async function start(config: Config): Promise<void> {
   );
   const line = signInLine(admin, url);
   if (line) console.log(line);
+  // Which ffmpeg makes video here (live, clips, thumbnails), or why there is none.
+  console.log(ffmpegLine(resolveFfmpeg()));
 
   if (sim) {
     try {

@@ -82,10 +82,9 @@ export function liveUnavailableEnvelope(reason: VideoUnavailableReason, lang: La
  */
 export async function registerMediaRoutes(app: FastifyInstance, deps: Pick<AppDeps, 'config' | 'media' | 'db'> & Partial<Pick<AppDeps, 'live'>>): Promise<void> {
   const { config, media, db } = deps;
-  // Which ffmpeg makes video here (live, clips, thumbnails), or that none does: one line at start-up.
+  // Which ffmpeg makes video here is printed by main.ts at start-up; the log keeps it for servers built in tests.
   const ffmpeg = resolveFfmpeg();
-  if (ffmpeg) app.log.info({ ffmpeg: ffmpeg.path, version: ffmpeg.version, source: ffmpeg.source }, ffmpegLine(ffmpeg));
-  else app.log.warn(ffmpegLine(null));
+  app.log.debug({ ffmpeg: ffmpeg?.path ?? null, version: ffmpeg?.version ?? null, source: ffmpeg?.source ?? null }, ffmpegLine(ffmpeg));
   await mkdir(config.liveDir, { recursive: true });
   const liveFiles = new LocalMediaStore(config.liveDir);
 
