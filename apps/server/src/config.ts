@@ -35,6 +35,7 @@
  * | SESSION_MAX_HOURS    | 12 (contracts TOKEN_COOKIE_HOURS) | Absolute session lifetime in hours, whatever the activity. |
  * | UPLOAD_MAX_MB        | 200                            | Largest file accepted in a multipart call, in MiB (form fields are limited to 64 KiB each). |
  * | FIRMWARE_MAX_MB      | 512 (contracts FIRMWARE_MAX_BYTES) | Largest firmware package /rom/add accepts, in MiB (replaces UPLOAD_MAX_MB for that call). |
+ * | MAP_PACKAGE_MAX_MB   | 4096 (contracts MAP_PACKAGE_MAX_BYTES) | Largest offline map package /map/packageAdd accepts, in MiB (replaces UPLOAD_MAX_MB for that call). |
  * | TEACHING_VIDEO_MAX_MB | 1024 (contracts TEACHING_VIDEO_MAX_BYTES) | Largest teaching video /teach/add accepts, in MiB (replaces UPLOAD_MAX_MB for that call). |
  * | UPLOADS_PER_USER     | 2                              | File uploads (multipart calls: /rom/add, /teach/add) one user may have in progress at once on this instance (1-100); one more answers UPLOAD_BUSY (HTTP 429) before any byte of its file is read. |
  * | UPLOADS_AT_ONCE      | 6                              | File uploads in progress at once on this instance, all users together (1-1000); one more answers UPLOAD_BUSY. Together with the size limits above it bounds what DATA_DIR/tmp can hold. |
@@ -57,6 +58,7 @@ import {
   DEFAULT_SERVICE_BASES,
   DEVICE_HOLD_SECONDS,
   FIRMWARE_MAX_BYTES,
+  MAP_PACKAGE_MAX_BYTES,
   TEACHING_VIDEO_MAX_BYTES,
   MAX_TELEMETRY_HZ,
   MIN_TELEMETRY_HZ,
@@ -125,6 +127,8 @@ export interface Config {
   /** Per-call file limits of the firmware and teaching-video uploads (bytes). */
   firmwareMaxBytes: number;
   teachingVideoMaxBytes: number;
+  /** MAP_PACKAGE_MAX_MB: the file limit of /map/packageAdd (bytes). */
+  mapPackageMaxBytes: number;
   /** UPLOADS_PER_USER / UPLOADS_AT_ONCE: file uploads in progress at once on this instance, per user and in all. */
   uploadsPerUser: number;
   uploadsAtOnce: number;
@@ -325,6 +329,7 @@ export function loadConfig(env: Env = process.env): Config {
     uploadMaxBytes: integer(env, 'UPLOAD_MAX_MB', 200, 1, 100_000) * 1024 * 1024,
     firmwareMaxBytes: integer(env, 'FIRMWARE_MAX_MB', FIRMWARE_MAX_BYTES / MIB, 1, 100_000) * MIB,
     teachingVideoMaxBytes: integer(env, 'TEACHING_VIDEO_MAX_MB', TEACHING_VIDEO_MAX_BYTES / MIB, 1, 100_000) * MIB,
+    mapPackageMaxBytes: integer(env, 'MAP_PACKAGE_MAX_MB', MAP_PACKAGE_MAX_BYTES / MIB, 1, 100_000) * MIB,
     uploadsPerUser: integer(env, 'UPLOADS_PER_USER', DEFAULT_UPLOADS_PER_USER, 1, 100),
     uploadsAtOnce: integer(env, 'UPLOADS_AT_ONCE', DEFAULT_UPLOADS_AT_ONCE, 1, 1000),
     trustProxy: trustRaw === 'true' || trustRaw === '1',

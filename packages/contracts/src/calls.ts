@@ -56,6 +56,7 @@ import { ANALYSIS_MAX_DAYS, SORTIE_ORDERS } from './stats.js';
 import { AZIMUTH_INVALID, WAYPOINT_LIMITS, beaconSchema, latLngSchema, waypointSchema } from './entities.js';
 import type { Text } from './i18n.js';
 import { MAP_DOWNLOAD_MAX_ZOOM, MAP_DOWNLOAD_MIN_ZOOM, MAP_DOWNLOAD_STATES, MERCATOR_MAX_LAT } from './mapDownload.js';
+import { MAP_PACKAGE_FILE_FIELD, MAP_PACKAGE_NAME_MAX } from './mapPackage.js';
 
 /**
  * The call registry (SPEC section 7). Every call the browser makes is declared here once; the server
@@ -1117,6 +1118,39 @@ export const calls = {
     pmd: ['id'],
     joint: true,
     summary: 'Cancel a waiting or running download job (tiles already cut stay in the store). Answers the job.',
+  }),
+  // ---- offline map packages: contracts mapPackage.ts
+  mapPackageAdd: call('mapPackageAdd', 'zone', '/map/packageAdd', {
+    multipart: true,
+    fields: z.object({ name: requiredText(MAP_PACKAGE_NAME_MAX) }),
+    pmd: ['name'],
+    joint: true,
+    summary:
+      `Upload an offline map package: the file travels in the multipart part "${MAP_PACKAGE_FILE_FIELD}", an MBTiles (SQLite with ` +
+      'metadata and tiles; pbf, png, jpg or webp) or PMTiles v3 file, checked before it is kept (MAP_PACKAGE_TEXTS say why one is ' +
+      'refused). The package belongs to the caller\'s company. Answers the MapPackage.',
+  }),
+  mapPackageList: call('mapPackageList', 'zone', '/map/packageList', {
+    fields: z.object({ page: page(), size: size(200, 100) }),
+    pmd: ['page'],
+    joint: true,
+    summary: 'Offline map packages of the caller\'s company (super_administrator: all), newest first: {list: MapPackage[], total}.',
+  }),
+  mapPackageDelete: call('mapPackageDelete', 'zone', '/map/packageDelete', {
+    fields: z.object({ id: idField() }),
+    pmd: ['id'],
+    joint: true,
+    summary: 'Delete an offline map package: its row and its file. Maps using it fall back to the offline basemap.',
+  }),
+  mapPackageStyle: call('mapPackageStyle', 'zone', '/map/packageStyle', {
+    // Whoever may list the packages may draw them.
+    access: callFunId('/map/packageList'),
+    fields: z.object({ id: idField(), theme: z.enum(['dark', 'light']).default('dark') }),
+    pmd: ['id'],
+    joint: true,
+    summary:
+      'The MapLibre style of a package (raster: one raster layer; vector: a generic style from its vector_layers, labels in the ' +
+      'os_language), naming tile URLs signed with an expiry (maps/packages/README.md): tiles need no header.',
   }),
   videoUserList: call('videoUserList', 'video', '/video/user/list', {
     fields: timeRanged({

@@ -19,6 +19,7 @@ export * from './alarms.js';
 export * from './stats.js';
 // offline map downloads, device network, navigation environment (issue 7, D2)
 export * from './mapDownload.js';
+export * from './mapPackage.js';
 export * from './network.js';
 export * from './maintenance.js';
 export * from './departments.js';

@@ -51,9 +51,13 @@ export function parseForm(text: string): FormBody {
  * The largest file a multipart call accepts: firmware packages and teaching videos have their own limits
  * (larger than the general UPLOAD_MAX_MB by default), every other call the general one.
  */
-export function multipartFileLimit(name: CallName, config: Pick<Config, 'uploadMaxBytes' | 'firmwareMaxBytes' | 'teachingVideoMaxBytes'>): number {
+export function multipartFileLimit(
+  name: CallName,
+  config: Pick<Config, 'uploadMaxBytes' | 'firmwareMaxBytes' | 'teachingVideoMaxBytes' | 'mapPackageMaxBytes'>,
+): number {
   if (name === 'romAdd') return config.firmwareMaxBytes;
   if (name === 'teachAdd') return config.teachingVideoMaxBytes;
+  if (name === 'mapPackageAdd') return config.mapPackageMaxBytes;
   return config.uploadMaxBytes;
 }
 

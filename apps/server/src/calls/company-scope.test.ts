@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { MapDownloadState, PERMANENT_END_TIME, ResultCode, calls, type CallName } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowSeconds } from '../db/index.js';
@@ -41,12 +42,14 @@ interface World {
   resultId: string;
   alarmId: string;
   mapJobId: string;
+  packageId: string;
 }
 const MARK = 'zzA';
 /** Ids that exist nowhere: what B gets for A's objects must not differ from what it gets for these. */
 const GHOST: World = {
   sn: 'ZGHOST-1', deviceId: 'ghost-device', userId: 'ghost-user', deptId: 'ghost-dept', fenceId: 'ghost-fence', missionId: 'ghost-mission',
   taskId: 'ghost-task', groupId: 'ghost-group', sortieId: 'ghost-sortie', resultId: 'ghost-result', alarmId: 'ghost-alarm', mapJobId: 'ghost-job',
+  packageId: '00000000-0000-4000-8000-000000000000',
 };
 const NOT_FOUND = ResultCode.NOT_FOUND_OBJECT;
 
@@ -134,6 +137,10 @@ const SCOPES: Record<CallName, Scope> = {
   mapDown: { none: "creates a job in the caller's company" },
   mapDownList: { none: "the caller's company's jobs only", probe: {} },
   mapDownCancel: { fields: (a) => ({ id: a.mapJobId }) },
+  mapPackageAdd: { none: "keeps a package in the caller's company" },
+  mapPackageList: { none: "the caller's company's packages only", probe: {} },
+  mapPackageDelete: { fields: (a) => ({ id: a.packageId }) },
+  mapPackageStyle: { fields: (a) => ({ id: a.packageId }) },
   videoUserList: { fields: (a) => ({ sn_id: a.sn }), code: ResultCode.OK, filtered: true },
   videoDeviceTypeList: { none: 'global catalogue' },
   teachList: { none: 'teaching videos are global' },
@@ -162,7 +169,7 @@ const missionFields = (fenceId: string, name: string): Fields => ({
 /** Tables holding company data: none may change when B addresses A's objects. */
 const TABLES = [
   'users', 'departments', 'devices', 'device_control', 'fences', 'missions', 'timed_tasks', 'results', 'sorties', 'alarms',
-  'com_groups', 'com_group_devices', 'com_group_users', 'map_downloads', 'device_ops', 'command_log',
+  'com_groups', 'com_group_devices', 'com_group_users', 'map_downloads', 'map_packages', 'device_ops', 'command_log',
 ] as const;
 
 let server: TestServer;
@@ -210,9 +217,17 @@ beforeAll(async () => {
       total: 10, done: 0, state: MapDownloadState.WAITING, error: '', claimed_by: 'reserved', claimed_at: now + 50_000, u_id: '', create_time: now, modified_time: now,
     })
     .execute();
+  const packageId = randomUUID();
+  await server.db
+    .insertInto('map_packages')
+    .values({
+      id: packageId, company_id: 'wk', name: `${MARK} package`, container: 'mbtiles', kind: 'raster', format: 'png', min_lat: 22.5, min_lng: 114,
+      max_lat: 22.6, max_lng: 114.1, min_zoom: 0, max_zoom: 2, size: 1024, u_id: '', create_time: now,
+    })
+    .execute();
   world = {
     sn: device.sn_id, deviceId: device.id, userId: user.u_id, deptId: dept.id, fenceId: fence.id, missionId: mission.id, taskId: task.id,
-    groupId: group.id, sortieId, resultId: result.id, alarmId, mapJobId,
+    groupId: group.id, sortieId, resultId: result.id, alarmId, mapJobId, packageId,
   };
   expect((await findUserById(server.db, user.u_id))?.company_id).toBe('wk');
   // One user of company B per function (userEdit, a 'session' call, needs user_edit to touch others).

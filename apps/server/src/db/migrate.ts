@@ -9,6 +9,7 @@ import * as m006 from './migrations/006_admin.js';
 import * as m007 from './migrations/007_department_names.js';
 import * as m008 from './migrations/008_audit.js';
 import * as m009 from './migrations/009_password_nonces.js';
+import * as m010 from './migrations/010_map_packages.js';
 
 /**
  * Versioned migrations, listed statically (no filesystem globbing): add `NNN_name.ts` under migrations/
@@ -24,6 +25,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '007_department_names': m007,
   '008_audit': m008,
   '009_password_nonces': m009,
+  '010_map_packages': m010,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATIONS }) };

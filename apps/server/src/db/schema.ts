@@ -526,6 +526,27 @@ export interface MapDownloadsTable {
   modified_time: number;
 }
 
+/** An offline map package (migration 010): bounds WGS84, `size` bytes, `vector_layers` JSON, `create_time` seconds. */
+export interface MapPackagesTable {
+  id: string;
+  company_id: string;
+  name: string;
+  container: string;
+  kind: string;
+  format: string;
+  min_lat: number;
+  min_lng: number;
+  max_lat: number;
+  max_lng: number;
+  min_zoom: number;
+  max_zoom: number;
+  size: number;
+  vector_layers: ColumnType<string, string | undefined, string>;
+  attribution: ColumnType<string, string | undefined, string>;
+  u_id: string;
+  create_time: number;
+}
+
 /** One security event (migration 008): `u_id` the actor or null, `account` as typed, `detail` JSON, `at` seconds. */
 export interface AuditLogTable {
   id: string;
@@ -572,9 +593,11 @@ export interface DB {
   teaching_videos: TeachingVideosTable;
   device_ops: DeviceOpsTable;
   map_downloads: MapDownloadsTable;
+  map_packages: MapPackagesTable;
   audit_log: AuditLogTable;
 }
 
+export type MapPackageRow = Selectable<MapPackagesTable>;
 export type UserRow = Selectable<UsersTable>;
 export type NewUserRow = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;

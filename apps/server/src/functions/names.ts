@@ -78,6 +78,9 @@ export const CALL_FUNCTION_NAMES: Partial<Record<CallName, Text>> = {
   // issue 7, D2: download jobs, device network, navigation environment
   mapDownList: { zh: '离线地图下载任务', en: 'Offline map download jobs' },
   mapDownCancel: { zh: '取消离线地图下载', en: 'Cancel offline map downloads' },
+  mapPackageAdd: { zh: '上传离线地图包', en: 'Upload offline map packages' },
+  mapPackageList: { zh: '离线地图包列表与使用', en: 'List and use offline map packages' },
+  mapPackageDelete: { zh: '删除离线地图包', en: 'Delete offline map packages' },
   linkStats: { zh: '组网状态', en: 'Device network statistics' },
   deviceNavEnv: { zh: '导航环境', en: 'Navigation environment' },
   videoUserList: { zh: '录像列表', en: 'List recordings' },
