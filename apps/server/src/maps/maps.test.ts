@@ -6,7 +6,10 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../../test/live.js';
-import { Basemap, basemapFile, isTileInRange } from './basemap.js';
+import { VectorTile } from '@mapbox/vector-tile';
+import { PbfReader } from 'pbf';
+import { BASEMAP_VERSION, Basemap, basemapFile, isTileInRange } from './basemap.js';
+import { GLYPH_FONTSTACK, GLYPHS_URL_TEMPLATE } from './glyphs.js';
 import { MbTiles } from './mbtiles.js';
 import { BASEMAP_PREFIX, BASEMAP_TILE_TEMPLATE, registerMaps } from './routes.js';
 import { graticule } from './source.js';
@@ -89,6 +92,9 @@ describe('basemap tile route', () => {
     const res = await app.inject({ method: 'GET', url: tileUrl(0, 0, 0) });
     expect(res.statusCode).toBe(200);
     expect(layerNames(res.rawPayload).sort()).toEqual(['boundary', 'graticule', 'land']);
+    // Places start at zoom 3 (the largest cities and the capitals).
+    const z3 = await app.inject({ method: 'GET', url: tileUrl(3, 6, 3) });
+    expect(layerNames(z3.rawPayload)).toContain('place');
   });
 
   it('answers 204 for an empty tile', async () => {
@@ -117,18 +123,52 @@ describe('basemap tile route', () => {
     expect((await app.inject({ method: 'POST', url: tileUrl(0, 0, 0) })).statusCode).toBe(404);
   });
 
-  it('serves a MapLibre style without glyphs or remote sources', async () => {
+  it('serves a MapLibre style with the server\'s glyphs and no remote sources', async () => {
     for (const theme of ['dark', 'light']) {
       const res = await app.inject({ method: 'GET', url: `${BASEMAP_PREFIX}/style.json?theme=${theme}` });
       expect(res.statusCode).toBe(200);
       const style = res.json();
       expect(style.version).toBe(8);
-      expect(style.glyphs).toBeUndefined();
+      expect(style.glyphs).toBe(GLYPHS_URL_TEMPLATE);
       expect(style.sources.basemap.tiles).toEqual([BASEMAP_TILE_TEMPLATE]);
       expect(style.sources.basemap.maxzoom).toBe(10);
+      expect(style.sources.basemap.attribution).toMatch(/Natural Earth.*GeoNames/);
       expect(JSON.stringify(style)).not.toMatch(/https?:/);
-      expect(style.layers.some((l: { type: string }) => l.type === 'symbol')).toBe(false);
+      const labels = style.layers.find((l: { id: string }) => l.id === 'place-label');
+      expect(labels.layout['text-font']).toEqual([GLYPH_FONTSTACK]);
     }
+  });
+
+  it('labels places in the language asked for, falling back to the other one', async () => {
+    const textField = async (query: string) => {
+      const res = await app.inject({ method: 'GET', url: `${BASEMAP_PREFIX}/style.json${query}` });
+      return res.json().layers.find((l: { id: string }) => l.id === 'place-label').layout['text-field'];
+    };
+    expect(await textField('?theme=light&lang=zh')).toEqual(['coalesce', ['get', 'name_zh'], ['get', 'name_en']]);
+    expect(await textField('?lang=en')).toEqual(['coalesce', ['get', 'name_en'], ['get', 'name_zh']]);
+    // Chinese by default (the console's default language), also for an unknown value.
+    expect(await textField('')).toEqual(['coalesce', ['get', 'name_zh'], ['get', 'name_en']]);
+    expect(await textField('?lang=fr')).toEqual(['coalesce', ['get', 'name_zh'], ['get', 'name_en']]);
+  });
+
+  it('Shenzhen at zoom 10 has its places with Chinese and English names', async () => {
+    const { z, x, y } = SHENZHEN_Z10;
+    const res = await app.inject({ method: 'GET', url: tileUrl(z, x, y) });
+    const layer = new VectorTile(new PbfReader(res.rawPayload)).layers.place!;
+    const places = Array.from({ length: layer.length }, (_, i) => layer.feature(i).properties);
+    expect(places).toContainEqual(expect.objectContaining({ name_en: 'Shenzhen', name_zh: '深圳', rank: 2 }));
+    // Its neighbours at zoom 10 (the tile spans 113.9-114.3°E, 22.4-22.8°N, plus the label buffer).
+    const names = new Set(places.map((p) => p.name_en));
+    expect(names.size).toBeGreaterThan(3);
+    const dongguan = await app.inject({ method: 'GET', url: tileUrl(9, 417, 222) });
+    const dl = new VectorTile(new PbfReader(dongguan.rawPayload)).layers.place!;
+    const dPlaces = Array.from({ length: dl.length }, (_, i) => dl.feature(i).properties);
+    expect(dPlaces).toContainEqual(expect.objectContaining({ name_en: 'Dongguan', name_zh: '东莞' }));
+    const hk = await app.inject({ method: 'GET', url: tileUrl(10, 836, 446) });
+    const hl = new VectorTile(new PbfReader(hk.rawPayload)).layers.place!;
+    expect(Array.from({ length: hl.length }, (_, i) => hl.feature(i).properties)).toContainEqual(
+      expect.objectContaining({ name_en: 'Hong Kong', name_zh: '香港', rank: 1 }),
+    );
   });
 });
 
@@ -141,7 +181,8 @@ describe('basemap file', () => {
       const meta = Object.fromEntries((db.prepare('SELECT name, value FROM metadata').all() as { name: string; value: string }[]).map((r) => [r.name, r.value]));
       expect(meta.format).toBe('pbf');
       expect(meta.maxzoom).toBe('10');
-      expect(JSON.parse(meta.json!).vector_layers.map((l: { id: string }) => l.id)).toEqual(['land', 'boundary', 'graticule']);
+      expect(JSON.parse(meta.json!).vector_layers.map((l: { id: string }) => l.id)).toEqual(['land', 'boundary', 'graticule', 'place']);
+      expect(meta.nest_version).toBe(BASEMAP_VERSION);
       expect(Number(meta.nest_complete_zoom)).toBeGreaterThanOrEqual(2);
       const z0 = db.prepare('SELECT tile_data FROM tiles WHERE zoom_level = 0').all() as { tile_data: Buffer }[];
       expect(z0).toHaveLength(1);
@@ -163,6 +204,33 @@ describe('basemap file', () => {
     const g = graticule();
     expect(g.features.filter((f) => f.properties?.step === 10).length).toBeGreaterThan(40);
     expect(MbTiles.tmsRow(1, 0)).toBe(1);
+  });
+
+  it('a file of another version is emptied and refilled', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'nest-maps-old-'));
+    try {
+      const file = basemapFile(dir);
+      const old = new Basemap(file);
+      old.tile(0, 0, 0);
+      old.store.setMeta({ nest_version: 'old', nest_complete_zoom: '0' });
+      old.close();
+      const db = new SQLite(file);
+      db.prepare('UPDATE tiles SET tile_data = ? WHERE zoom_level = 0').run(Buffer.from('stale'));
+      db.close();
+
+      const again = new Basemap(file);
+      try {
+        expect(again.store.getMeta('nest_version')).toBe(BASEMAP_VERSION);
+        expect(again.completeZoom).toBe(-1);
+        expect(again.tile(0, 0, 0, { cutMissing: false })).toBeNull();
+        const world = again.tile(0, 0, 0)!;
+        expect(layerNames(gunzipSync(world))).toContain('land');
+      } finally {
+        again.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('a second basemap on the same file reuses the stored tiles', async () => {

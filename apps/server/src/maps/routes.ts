@@ -4,7 +4,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { envelope, httpStatusOf } from '../calls/errors.js';
 import type { Config } from '../config.js';
 import { BASEMAP_VERSION, Basemap, DEFAULT_PREBUILD_ZOOM, basemapFile, isTileInRange } from './basemap.js';
-import { basemapStyle, type StyleTheme } from './style.js';
+import { registerGlyphs } from './glyphs.js';
+import { basemapStyle, type StyleLang, type StyleTheme } from './style.js';
 
 /** Where the offline basemap is served, under the zone (map) service base. */
 export const BASEMAP_PREFIX = `${DEFAULT_SERVICE_BASES.zone}/tiles/basemap`;
@@ -28,9 +29,11 @@ function fail(request: FastifyRequest, reply: FastifyReply, code: number, status
 
 /**
  * The offline basemap (see README.md here):
- *   GET {zone}/tiles/basemap/style.json[?theme=dark|light]   the MapLibre style (no glyphs, no sprite)
+ *   GET {zone}/tiles/basemap/style.json[?theme=dark|light][&lang=zh|en]   the MapLibre style (labels in
+ *       that language, falling back to the other; no sprite)
  *   GET {zone}/tiles/basemap/{z}/{x}/{y}.pbf                 a gzip'd Mapbox Vector Tile; 204 when empty,
  *       400 for a malformed coordinate, 404 outside z 0-10 or the 2^z grid.
+ *   GET {zone}/tiles/glyphs/{fontstack}/{start}-{end}.pbf  the labels' glyphs (glyphs.ts)
  * Public (basemap data only, like any tile server), GET only.
  */
 export function registerMaps(app: FastifyInstance, config: Pick<Config, 'dataDir'>, options: MapsOptions = {}): Basemap {
@@ -51,9 +54,13 @@ export function registerMaps(app: FastifyInstance, config: Pick<Config, 'dataDir
     basemap.close();
   });
 
+  registerGlyphs(app, config.dataDir);
+
   app.get(`${BASEMAP_PREFIX}/style.json`, async (request, reply) => {
-    const theme: StyleTheme = (request.query as { theme?: string }).theme === 'light' ? 'light' : 'dark';
-    return reply.header('cache-control', 'no-cache').send(basemapStyle(BASEMAP_TILE_TEMPLATE, theme));
+    const query = request.query as { theme?: string; lang?: string };
+    const theme: StyleTheme = query.theme === 'light' ? 'light' : 'dark';
+    const lang: StyleLang = query.lang === 'en' ? 'en' : 'zh';
+    return reply.header('cache-control', 'no-cache').send(basemapStyle(BASEMAP_TILE_TEMPLATE, theme, lang));
   });
 
   app.get(`${BASEMAP_PREFIX}/:z/:x/:file`, async (request, reply) => {

