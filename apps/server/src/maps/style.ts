@@ -28,7 +28,7 @@ const PALETTES: Readonly<Record<StyleTheme, Palette>> = {
     graticule: 'rgba(24, 183, 240, 0.16)',
     graticuleMinor: 'rgba(24, 183, 240, 0.08)',
     placeText: '#e6f1ff',
-    placeTextMinor: '#a9c3e2',
+    placeTextMinor: '#c2d6ee',
     placeHalo: 'rgba(8, 26, 48, 0.9)',
     placeDot: '#7fb3e6',
   },
@@ -118,7 +118,8 @@ export function basemapStyle(tilesUrl: string, theme: StyleTheme, lang: StyleLan
         source: 'basemap',
         'source-layer': 'place',
         filter: ['<=', ['get', 'rank'], 3],
-        maxzoom: 11,
+        // Only at small scales, where a dot finds the city; closer in the label alone marks it.
+        maxzoom: 9,
         paint: {
           'circle-color': p.placeDot,
           'circle-radius': ['interpolate', ['linear'], ['zoom'], 3, 1.5, 10, 3],
