@@ -5,7 +5,7 @@ import { BASEMAP_MAX_ZOOM, BASEMAP_MIN_ZOOM, BasemapCutter, LAYERS } from './sou
 import { MbTiles } from './mbtiles.js';
 
 /** Bump when the source data or the cutting changes: a file of another version is emptied and rebuilt. */
-export const BASEMAP_VERSION = '2';
+export const BASEMAP_VERSION = '3';
 /** Tiles up to this zoom are cut in the background on first start (about 1.5k tiles, about a second after the index is built). */
 export const DEFAULT_PREBUILD_ZOOM = 5;
 

@@ -29,7 +29,7 @@ import { placeCharacters } from './places.js';
 
 export const GLYPH_FONTSTACK = 'Noto Sans Regular';
 /** Bump when the font, the characters or the drawing change: files of other versions are not read. */
-export const GLYPHS_VERSION = '1';
+export const GLYPHS_VERSION = '2';
 export const GLYPHS_PREFIX = `${DEFAULT_SERVICE_BASES.zone}/tiles/glyphs`;
 export const GLYPHS_URL_TEMPLATE = `${GLYPHS_PREFIX}/{fontstack}/{range}.pbf`;
 /** Glyphs change only with a new build: a week in caches. */

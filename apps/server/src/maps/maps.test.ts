@@ -12,6 +12,7 @@ import { BASEMAP_VERSION, Basemap, basemapFile, isTileInRange } from './basemap.
 import { GLYPH_FONTSTACK, GLYPHS_URL_TEMPLATE } from './glyphs.js';
 import { MbTiles } from './mbtiles.js';
 import { BASEMAP_PREFIX, BASEMAP_TILE_TEMPLATE, registerMaps } from './routes.js';
+import { chineseName } from './places.js';
 import { graticule } from './source.js';
 
 /** Layer names of a PBF tile: the tile's field 3 are layers, a layer's field 1 its name. */
@@ -255,3 +256,14 @@ class MbTilesProbe {
     }
   }
 }
+
+describe('place names', () => {
+  it('takes the simplified Chinese name of a place, else its traditional one', () => {
+    // GeoNames alternate names as they are for Huizhou, Macau, Shenzhen and Tsuen Wan.
+    expect(chineseName('Huizhou,恵州,恵州市,惠州,惠州市')).toBe('惠州');
+    expect(chineseName('Macao,澳門,澳门,Makau')).toBe('澳门');
+    expect(chineseName('深圳市,深圳,Shenzhen')).toBe('深圳');
+    expect(chineseName('Tsuen Wan,荃灣')).toBe('荃灣');
+    expect(chineseName('Kowloon,Cửu Long')).toBeUndefined();
+  });
+});

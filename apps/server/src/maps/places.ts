@@ -8,8 +8,8 @@ import { createRequire } from 'node:module';
  * (PPLC, PPLA), and is not historical, abandoned or destroyed (PPLH, PPLQ, PPLW, PPLCH): about 25k places.
  *
  * Names: `name_en` is the GeoNames name (Latin script); `name_zh` the shortest alternate name written in
- * Han characters only (深圳 rather than 深圳市), absent when the place has none (about 1 place in 5 has
- * one: every Chinese city, and the largest cities elsewhere).
+ * simplified Han characters (深圳 rather than 深圳市; see chineseName), absent when the place has none
+ * (about 1 place in 5 has one: every Chinese city, and the largest cities elsewhere).
  */
 
 export const PLACE_ATTRIBUTION = 'GeoNames (CC BY 4.0)';
@@ -41,11 +41,42 @@ export interface PlaceProperties {
 // 7 feature code, 14 population.
 const F = { name: 1, alternates: 3, lat: 4, lng: 5, code: 7, pop: 14 } as const;
 
-/** The Chinese name of a place among its GeoNames alternate names (see above), or undefined. */
+let simplified: Set<string> | null = null;
+
+/**
+ * The 6763 Han characters of GB 2312, the simplified-Chinese national character set, read through the
+ * runtime's own GB 2312 decoder (rows 0xB0-0xF7). GeoNames does not tag alternate names with a language:
+ * a name written in these characters is simplified Chinese, where 恵州 (Japanese) and 澳門 (traditional) are not.
+ */
+function gb2312(): Set<string> {
+  if (simplified) return simplified;
+  simplified = new Set();
+  const decoder = new TextDecoder('gb2312');
+  for (let row = 0xb0; row <= 0xf7; row++) {
+    for (let cell = 0xa1; cell <= 0xfe; cell++) {
+      const c = decoder.decode(new Uint8Array([row, cell]));
+      if (c.length === 1 && HAN_ONLY.test(c)) simplified.add(c);
+    }
+  }
+  return simplified;
+}
+
+/**
+ * The Chinese name of a place among its GeoNames alternate names, or undefined: the shortest name in
+ * simplified characters (惠州 rather than 惠州市 or the Japanese 恵州; 澳门 rather than 澳門), else the
+ * shortest Han-only name (荃灣, which GeoNames has only in traditional characters).
+ */
 export function chineseName(alternates: string): string | undefined {
+  const set = gb2312();
   let best: string | undefined;
+  let bestSimplified = false;
   for (const name of alternates.split(',')) {
-    if (HAN_ONLY.test(name) && (best === undefined || name.length < best.length)) best = name;
+    if (!HAN_ONLY.test(name)) continue;
+    const isSimplified = [...name].every((c) => set.has(c));
+    if (best === undefined || (isSimplified && !bestSimplified) || (isSimplified === bestSimplified && name.length < best.length)) {
+      best = name;
+      bestSimplified = isSimplified;
+    }
   }
   return best;
 }
