@@ -18,6 +18,7 @@ import {
 import { AdminPage } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
+import { BasemapNotice } from '../../shared/map/BasemapNotice';
 import { BasemapSwitch } from '../../shared/map/BasemapSwitch';
 import { basemapStyle, fromMap, readBasemap, saveBasemap, toMap, type BasemapId } from '../../shared/map/basemaps';
 import { createConsoleMap } from '../../shared/map/consoleMap';
@@ -27,6 +28,7 @@ import { call } from '../../shared/request';
 import { useUser } from '../../shared/session';
 import { useTheme } from '../../shared/theme';
 import { EMPTY_BOX, boxOfCorners, boxRing, estimate, formatBox, formatCount, mergeJob, progressPercent, validBox, type BoxDraft } from './area';
+import { PackagesSection } from './PackagesSection';
 import './outLineMap.css';
 
 const AREA_SOURCE = 'download-area';
@@ -50,7 +52,8 @@ function areaGeoJson(box: LatLngBox | null, basemap: BasemapId): GeoJSON.Feature
  * Offline map downloads (menu outLineMap): choose an area (drawn on the map, from the current view, or
  * typed) and a zoom range, see the tile count before starting (/map/down), follow the jobs (/map/downList,
  * live by push 391, re-read every few seconds while one is unfinished), cancel one (/map/downCancel), and
- * see a finished area on the offline basemap with its box outlined.
+ * see a finished area on the offline basemap with its box outlined; below, the company's offline map
+ * packages (PackagesSection), one of which can become the basemap of every map.
  */
 export default function OutLineMapPage(): ReactNode {
   const { t, lang } = useI18n();
@@ -363,6 +366,7 @@ export default function OutLineMapPage(): ReactNode {
 
         <div className="offline-map-map">
           <div ref={container} className="offline-map-canvas" data-testid="offline-map-canvas" data-basemap={basemap} />
+          <BasemapNotice map={styleReady > 0 ? mapRef.current : null} basemap={basemap} onUseOffline={() => setChosenBasemap('offline')} />
           {mapFailed && (
             <div className="offline-map-failed" role="status">
               {t('map.unavailable')}
@@ -402,6 +406,16 @@ export default function OutLineMapPage(): ReactNode {
           data-testid="download-jobs"
         />
       </section>
+
+      <PackagesSection
+        basemap={chosenBasemap}
+        onUse={(id) => {
+          // Stored at once: every map opened from now on shows it, whether or not this one can draw.
+          saveBasemap(id);
+          setViewing(null);
+          setChosenBasemap(id);
+        }}
+      />
     </AdminPage>
   );
 }

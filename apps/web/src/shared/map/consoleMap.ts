@@ -5,6 +5,8 @@ import { MAP_DEFAULT_ZOOM, MAP_MAX_ZOOM, MAP_MIN_ZOOM, type Theme } from '@nest/
 import { t } from '../i18n';
 import { absoluteUrl, basemapStyle, toMap, type BasemapId } from './basemaps';
 import { CITIES } from './cities';
+// Package basemaps' styles (nestpkg://) are read through the authenticated call it registers.
+import './packageProtocol';
 import './map.css';
 
 setWorkerUrl(workerUrl);

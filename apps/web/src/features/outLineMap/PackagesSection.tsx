@@ -1,0 +1,290 @@
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { Alert, Button, Empty, Input, Modal, Popconfirm, Progress, Table, Tag, Upload } from 'antd';
+import { CheckCircleOutlined, DeleteOutlined, FileOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
+import {
+  MAP_PACKAGE_EXTS,
+  MAP_PACKAGE_FILE_FIELD,
+  MAP_PACKAGE_MAX_BYTES,
+  MAP_PACKAGE_NAME_FORBIDDEN,
+  MAP_PACKAGE_NAME_MAX,
+  MAP_PACKAGE_TEXTS,
+  calls,
+  formatSizeKb,
+  holds,
+  mapPackageContainer,
+  type MapPackage,
+  type Page,
+} from '@nest/contracts';
+import { formatSeconds } from '../../shared/format';
+import { useI18n } from '../../shared/i18n';
+import { isPackageBasemap, packageBasemap, packageIdOf, type BasemapId } from '../../shared/map/basemaps';
+import { setMapPackages } from '../../shared/map/packages';
+import { notify } from '../../shared/notify';
+import { call } from '../../shared/request';
+import { useUser } from '../../shared/session';
+import { formatBox } from './area';
+
+const LIST_SIZE = 200;
+const sizeText = (bytes: number) => formatSizeKb(bytes / 1024);
+
+
+/**
+ * Upload an offline map package: a name (no path characters) and one .mbtiles / .pmtiles file, with a
+ * progress bar; the server's refusal (not a database, wrong tables, truncated archive, no tiles...) is
+ * said in the dialog, and the dialog stays open to choose another file.
+ */
+function UploadDialog({ onClose, onSaved }: { onClose: () => void; onSaved: (p: MapPackage) => void }): ReactNode {
+  const { t, lang } = useI18n();
+  const [name, setName] = useState('');
+  const [file, setFile] = useState<File | null>(null);
+  const [percent, setPercent] = useState<number | null>(null);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const abort = useRef<AbortController | null>(null);
+  const autoName = useRef('');
+
+  const nameProblem = MAP_PACKAGE_NAME_FORBIDDEN.test(name) ? MAP_PACKAGE_TEXTS.name[lang] : null;
+  // What the browser can tell before sending (name and size); the server checks the content.
+  const chosenProblem = !file
+    ? null
+    : !mapPackageContainer(file.name)
+      ? MAP_PACKAGE_TEXTS.extension[lang]
+      : file.size > MAP_PACKAGE_MAX_BYTES
+        ? t('offlineMap.packages.tooLarge', { size: sizeText(file.size), max: sizeText(MAP_PACKAGE_MAX_BYTES) })
+        : null;
+  const sending = percent !== null;
+  const ready = !!file && !chosenProblem && name.trim() !== '' && !nameProblem && !sending;
+
+  const send = async () => {
+    if (!ready || !file) return;
+    const controller = new AbortController();
+    abort.current = controller;
+    setRefusal(null);
+    setPercent(0);
+    try {
+      const saved = await call<'mapPackageAdd', MapPackage>(
+        'mapPackageAdd',
+        { name: name.trim() },
+        { files: { [MAP_PACKAGE_FILE_FIELD]: file }, onUploadProgress: (f) => setPercent(Math.round(f * 100)), signal: controller.signal, quiet: true },
+      );
+      notify().success(t('offlineMap.packages.uploaded', { name: saved.name }));
+      onSaved(saved);
+    } catch (err) {
+      if (!controller.signal.aborted) setRefusal((err as Error).message || String(err));
+    } finally {
+      abort.current = null;
+      setPercent(null);
+    }
+  };
+
+  const cancel = () => {
+    abort.current?.abort();
+    onClose();
+  };
+
+  return (
+    <Modal
+      open
+      title={t('offlineMap.packages.uploadTitle')}
+      onCancel={cancel}
+      mask={{ closable: !sending }}
+      destroyOnHidden
+      footer={[
+        <Button key="cancel" onClick={cancel}>
+          {t('common.cancel')}
+        </Button>,
+        <Button key="ok" type="primary" loading={sending} disabled={!ready} onClick={() => void send()} data-testid="package-send">
+          {t('offlineMap.packages.upload')}
+        </Button>,
+      ]}
+    >
+      <div className="offline-map-package-form" data-testid="package-form">
+        <label className="offline-map-field">
+          <span>{t('offlineMap.packages.name')}</span>
+          <Input
+            value={name}
+            maxLength={MAP_PACKAGE_NAME_MAX}
+            placeholder={t('offlineMap.packages.namePlaceholder')}
+            onChange={(e) => setName(e.target.value)}
+            status={nameProblem ? 'error' : undefined}
+            disabled={sending}
+            data-testid="package-name"
+          />
+        </label>
+        {nameProblem && <div className="offline-map-package-problem" data-testid="package-name-problem">{nameProblem}</div>}
+        <div className="offline-map-field">
+          <span>{t('offlineMap.packages.file')}</span>
+          <Upload
+            accept={MAP_PACKAGE_EXTS.join(',')}
+            maxCount={1}
+            showUploadList={false}
+            disabled={sending}
+            beforeUpload={(f) => {
+              setFile(f);
+              setRefusal(null);
+              // The file's name fills the name unless one was typed (read when applied: this runs after the choice).
+              const fromFile = f.name.replace(/\.(mbtiles|pmtiles)$/i, '').replace(new RegExp(MAP_PACKAGE_NAME_FORBIDDEN, 'g'), ' ').slice(0, MAP_PACKAGE_NAME_MAX).trim();
+              setName((typed) => {
+                if (typed.trim() && typed !== autoName.current) return typed;
+                autoName.current = fromFile;
+                return fromFile;
+              });
+              return false;
+            }}
+          >
+            <Button icon={<UploadOutlined />} data-testid="package-choose">
+              {t('offlineMap.packages.choose')}
+            </Button>
+          </Upload>
+          <div className="offline-map-hint">{t('offlineMap.packages.fileHint', { max: sizeText(MAP_PACKAGE_MAX_BYTES) })}</div>
+          {file && (
+            <div className="offline-map-package-file" data-testid="package-chosen">
+              <FileOutlined /> {file.name} · {sizeText(file.size)}
+            </div>
+          )}
+        </div>
+        {chosenProblem && <Alert type="error" showIcon title={chosenProblem} data-testid="package-problem" />}
+        {sending && <Progress percent={percent ?? 0} size="small" status="active" data-testid="package-progress" />}
+        {refusal && <Alert type="error" showIcon title={t('offlineMap.packages.refused', { reason: refusal })} data-testid="package-refusal" />}
+      </div>
+    </Modal>
+  );
+}
+
+/**
+ * The company's offline map packages on the offline-map screen (/map/packageList): name, kind, format,
+ * zooms, bounds, size, who uploaded it and when; upload (/map/packageAdd), delete with confirmation
+ * (/map/packageDelete) and "use as basemap", which is the choice every map then shows.
+ */
+export function PackagesSection({ basemap, onUse }: { basemap: BasemapId; onUse: (id: BasemapId) => void }): ReactNode {
+  const { t, lang } = useI18n();
+  const user = useUser();
+  const canList = holds(user?.fun_list, calls.mapPackageList.access);
+  const canAdd = holds(user?.fun_list, calls.mapPackageAdd.access);
+  const canDelete = holds(user?.fun_list, calls.mapPackageDelete.access);
+  const [list, setList] = useState<MapPackage[]>([]);
+  const [loading, setLoading] = useState(canList);
+  const [failed, setFailed] = useState(false);
+  const [uploading, setUploading] = useState(false);
+  const current = isPackageBasemap(basemap) ? packageIdOf(basemap) : null;
+
+  const load = useCallback(async () => {
+    if (!canList) return;
+    setLoading(true);
+    try {
+      const res = await call<'mapPackageList', Page<MapPackage>>('mapPackageList', { page: 0, size: LIST_SIZE }, { quiet: true });
+      const next = res?.list ?? [];
+      setList(next);
+      // Every map's basemap switch offers the same list.
+      setMapPackages(next);
+      setFailed(false);
+    } catch {
+      setFailed(true);
+    } finally {
+      setLoading(false);
+    }
+  }, [canList]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const remove = async (p: MapPackage) => {
+    try {
+      await call('mapPackageDelete', { id: p.id });
+      notify().success(t('offlineMap.packages.deleted'));
+    } catch {
+      /* the request layer said why */
+    }
+    await load();
+  };
+
+  const use = (p: MapPackage) => {
+    onUse(packageBasemap(p.id));
+    notify().success(t('offlineMap.packages.used', { name: p.name }));
+  };
+
+  const columns = [
+    { title: t('offlineMap.packages.field.name'), dataIndex: 'name', key: 'name', render: (v: string) => <span className="offline-map-package-name">{v}</span> },
+    {
+      title: t('offlineMap.packages.field.kind'),
+      key: 'kind',
+      width: 80,
+      render: (_: unknown, p: MapPackage) => <Tag color={p.kind === 'vector' ? 'geekblue' : 'green'}>{t(`offlineMap.packages.kind.${p.kind}`)}</Tag>,
+    },
+    { title: t('offlineMap.packages.field.format'), key: 'format', width: 90, render: (_: unknown, p: MapPackage) => `${p.container.toUpperCase()} · ${p.format.toUpperCase()}` },
+    { title: t('offlineMap.packages.field.zooms'), key: 'zooms', width: 70, render: (_: unknown, p: MapPackage) => `${p.min_zoom} - ${p.max_zoom}` },
+    { title: t('offlineMap.packages.field.bounds'), key: 'bounds', render: (_: unknown, p: MapPackage) => <span className="offline-map-box">{formatBox(p)}</span> },
+    { title: t('offlineMap.packages.field.size'), key: 'size', width: 90, render: (_: unknown, p: MapPackage) => sizeText(p.size) },
+    { title: t('offlineMap.packages.field.uploadedBy'), dataIndex: 'u_name', key: 'by', width: 110 },
+    { title: t('offlineMap.packages.field.uploadedAt'), dataIndex: 'create_time', key: 'at', width: 170, render: (v: number) => formatSeconds(v) },
+    {
+      title: t('offlineMap.packages.field.actions'),
+      key: 'actions',
+      width: 220,
+      render: (_: unknown, p: MapPackage) => (
+        <span className="offline-map-actions">
+          {current === p.id ? (
+            <Tag icon={<CheckCircleOutlined />} color="processing" data-testid={`package-in-use-${p.id}`}>
+              {t('offlineMap.packages.inUse')}
+            </Tag>
+          ) : (
+            <Button size="small" onClick={() => use(p)} data-testid={`package-use-${p.id}`}>
+              {t('offlineMap.packages.use')}
+            </Button>
+          )}
+          {canDelete && (
+            <Popconfirm
+              title={t('offlineMap.packages.confirmDelete', { name: p.name })}
+              onConfirm={() => void remove(p)}
+              okText={t('offlineMap.packages.delete')}
+              okButtonProps={{ danger: true, 'data-testid': 'package-delete-ok' }}
+            >
+              <Button size="small" danger icon={<DeleteOutlined />} data-testid={`package-delete-${p.id}`}>
+                {t('offlineMap.packages.delete')}
+              </Button>
+            </Popconfirm>
+          )}
+        </span>
+      ),
+    },
+  ];
+
+  return (
+    <section className="offline-map-jobs offline-map-packages" data-testid="map-packages" lang={lang}>
+      <header>
+        <h3>{t('offlineMap.packages.title')}</h3>
+        <span className="offline-map-packages-tools">
+          {canAdd && (
+            <Button size="small" type="primary" icon={<UploadOutlined />} onClick={() => setUploading(true)} data-testid="package-upload">
+              {t('offlineMap.packages.upload')}
+            </Button>
+          )}
+          <Button size="small" icon={<ReloadOutlined />} onClick={() => void load()} disabled={!canList}>
+            {t('offlineMap.refresh')}
+          </Button>
+        </span>
+      </header>
+      <p className="offline-map-note">{t('offlineMap.packages.intro')}</p>
+      {failed && <Alert type="error" showIcon title={t('offlineMap.packages.loadFailed')} />}
+      <Table<MapPackage>
+        rowKey="id"
+        size="small"
+        loading={loading}
+        dataSource={list}
+        columns={columns}
+        pagination={false}
+        locale={{ emptyText: <Empty description={canList ? t('offlineMap.packages.empty') : t('offlineMap.packages.noPermission')} /> }}
+        data-testid="package-list"
+      />
+      {uploading && (
+        <UploadDialog
+          onClose={() => setUploading(false)}
+          onSaved={() => {
+            setUploading(false);
+            void load();
+          }}
+        />
+      )}
+    </section>
+  );
+}
