@@ -95,6 +95,10 @@ describe('flight planning', () => {
     // The survey's points are taken once the fence is chosen (the editor then draws it and fits the map to it).
     await page.getByTestId('route-fence').getByText(`Fence ${stamp}`, { exact: true }).waitFor();
     c = await mapCentre(page);
+    // A click outside the fence (the map is fitted to it, with a margin) adds nothing and says why.
+    await page.getByTestId('plan-map-canvas').click({ position: { x: 20, y: c.y } });
+    await page.getByTestId('outside-fence').getByText(`outside the fence "Fence ${stamp}"`, { exact: false }).waitFor();
+    await expect(pointCount(page)).resolves.toBe(0);
     await clickPoints(page, c, [[-60, -40], [60, -40], [60, 40], [-60, 40]]);
     await expect(page.getByTestId('est-photos').textContent()).resolves.toMatch(/^\d+$/);
     // An out-of-range value is not changed into an accepted one: it is an issue naming the range, and the

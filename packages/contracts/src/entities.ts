@@ -291,6 +291,22 @@ export const zonePolygonSchema = z.object({
 });
 export type ZonePolygon = z.infer<typeof zonePolygonSchema>;
 
+/**
+ * A zone as the zones resource (/api/static/zones.json) lists it: the polygon, its kind (`type`, contracts
+ * ZoneType: 1 no-fly, 2 restricted, 3 work) and its name in both languages.
+ */
+export const zoneSchema = zonePolygonSchema.extend({
+  name: z.object({ zh: z.string(), en: z.string() }),
+});
+export type Zone = z.infer<typeof zoneSchema>;
+
+/** The zones resource: the kinds with their labels, then the zones. */
+export const zonesAnswerSchema = z.object({
+  types: z.array(z.object({ value: z.number().int(), label: z.object({ zh: z.string(), en: z.string() }) })),
+  list: z.array(zoneSchema),
+});
+export type ZonesAnswer = z.infer<typeof zonesAnswerSchema>;
+
 /** A device marker on the map; `state` is the online status. Position in WGS84. */
 export const mapMarkerSchema = z.object({
   id: id(),

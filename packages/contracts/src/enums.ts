@@ -319,6 +319,17 @@ export const MissionType = enumeration('MissionType', [
   [3, '带状航线', 'Strip route'],
 ] as const);
 
+/**
+ * Kinds of the map zones (`type` of the zones resource). Routes may not enter a no-fly or a restricted
+ * zone (geo zoneConflictIssues); a work zone is only drawn.
+ */
+export const ZoneType = enumeration('ZoneType', [
+  [1, '禁飞区', 'No-fly zone'],
+  [2, '限飞区', 'Restricted zone'],
+  [3, '作业区', 'Work zone'],
+] as const);
+export const ZoneKind = { NO_FLY: 1, RESTRICTED: 2, WORK: 3 } as const;
+
 /** Photo action at a waypoint: only one of photo or panorama photo (SPEC section 5). */
 export const TakePhoto = enumeration('TakePhoto', [
   [0, '不拍照', 'No photo'],

@@ -352,6 +352,7 @@ export const CommandReason = enumeration('CommandReason', [
   [22, '您没有飞行控制功能（连接设备），请联系管理员', 'You do not have the flight control function (Connect devices); ask an administrator'],
   [23, '协同组共享的设备只能查看，不能控制', 'Devices shared through a collaboration group can be watched, not controlled'],
   [24, '当前电量或风速不足以飞完该航线（含返航余量）', 'The battery or the wind does not allow this route (reserve included)'],
+  [25, '航线进入禁飞区或限飞区', 'The route enters a no-fly or restricted zone'],
 ] as const);
 export const Reason = {
   OFFLINE: 1,
@@ -382,6 +383,8 @@ export const Reason = {
   SHARED_ONLY: 23,
   /** The route's estimated time needs more battery than the drone has above the reserve, or the wind is above the limit for its length. */
   ENDURANCE: 24,
+  /** A waypoint of the route lies in, or a leg crosses, a no-fly or restricted map zone. */
+  ROUTE_ZONE: 25,
 } as const;
 
 /** Outcome of a command as reported to the console and written to the audit log. */
@@ -431,9 +434,10 @@ export const PreflightItem = enumeration('PreflightItem', [
   ['wind', '风速', 'Wind'],
   ['rain', '降雨', 'Rain'],
   ['route', '航线与围栏', 'Route and fence'],
+  ['zone', '航线与禁飞区、限飞区', 'Route and no-fly / restricted zones'],
   ['endurance', '航线续航（电量与风速）', 'Route endurance (battery and wind)'],
 ] as const);
-export type PreflightItemValue = 'online' | 'control' | 'enabled' | 'idle' | 'battery' | 'tf_card' | 'tf_space' | 'rtk' | 'wind' | 'rain' | 'route' | 'endurance';
+export type PreflightItemValue = 'online' | 'control' | 'enabled' | 'idle' | 'battery' | 'tf_card' | 'tf_space' | 'rtk' | 'wind' | 'rain' | 'route' | 'zone' | 'endurance';
 export const preflightCheckSchema = z.object({
   item: z.string(),
   ok: z.boolean(),

@@ -4,6 +4,7 @@
  * - coords: LatLng, WGS84 <-> GCJ-02, haversine distance, path length
  * - local / polygon: local metric frame, rings, inside tests with a boundary tolerance
  * - validation: fence and route rules answering Issue[] (zh/en texts)
+ * - zones: no-fly and restricted map zones a route must keep out of
  * - camera / survey: camera presets, GSD, footprint, lawnmower grids that respect concave areas
  * - estimate: distance, area, flight-time estimate
  * - terrain: terrain providers, terrain-following heights, elevation-tile math
@@ -13,6 +14,7 @@ export * from './local.js';
 export * from './polygon.js';
 export * from './issues.js';
 export * from './validation.js';
+export * from './zones.js';
 export * from './camera.js';
 export * from './survey.js';
 export * from './estimate.js';

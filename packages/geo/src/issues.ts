@@ -8,6 +8,58 @@ import type { LatLng } from './coords.js';
  */
 export type IssueKind = 'fence' | 'waypoint' | 'leg' | 'route';
 
+/**
+ * Every issue code of the fence and route rules (validation.ts, zones.ts) and of the server's route
+ * planning (survey area, fence edits stranding a route). Programs compare with these, never with literals.
+ */
+export const IssueCode = {
+  FENCE_POINTS_TOO_FEW: 'fence.points_too_few',
+  FENCE_POINT_INVALID: 'fence.point_invalid',
+  FENCE_SELF_INTERSECTING: 'fence.self_intersecting',
+  FENCE_AREA_ZERO: 'fence.area_zero',
+  FENCE_MAX_HEIGHT: 'fence.max_height',
+  FENCE_OVERLAP: 'fence.overlap',
+  /** Server: a fence edit would leave a bound route invalid. */
+  FENCE_STRANDS_ROUTE: 'fence.strands_route',
+  ROUTE_WAYPOINTS_TOO_FEW: 'route.waypoints_too_few',
+  ROUTE_WAYPOINTS_TOO_MANY: 'route.waypoints_too_many',
+  ROUTE_AUTO_SPEED: 'route.auto_speed',
+  ROUTE_MAX_SPEED: 'route.max_speed',
+  ROUTE_DEFAULT_HEIGHT: 'route.default_height',
+  ROUTE_RETURN_HEIGHT: 'route.return_height',
+  ROUTE_SPEED_ORDER: 'route.speed_order',
+  ROUTE_NO_FENCE: 'route.no_fence',
+  ROUTE_FENCE_INVALID: 'route.fence_invalid',
+  WAYPOINT_COORDINATE: 'waypoint.coordinate',
+  WAYPOINT_HEIGHT: 'waypoint.height',
+  WAYPOINT_SPEED: 'waypoint.speed',
+  WAYPOINT_SPEED_ABOVE_MAX: 'waypoint.speed_above_max',
+  WAYPOINT_TRIGGER_DISTANCE: 'waypoint.trigger_distance',
+  WAYPOINT_YAW: 'waypoint.yaw',
+  WAYPOINT_GIMBAL_YAW: 'waypoint.gimbal_yaw',
+  WAYPOINT_GIMBAL_PITCH: 'waypoint.gimbal_pitch',
+  WAYPOINT_HOVER: 'waypoint.hover',
+  WAYPOINT_PHOTO: 'waypoint.photo',
+  WAYPOINT_OUTSIDE_FENCE: 'waypoint.outside_fence',
+  WAYPOINT_ABOVE_FENCE: 'waypoint.above_fence',
+  /** A waypoint inside a no-fly or restricted zone (item.id: the zone). */
+  WAYPOINT_IN_ZONE: 'waypoint.in_zone',
+  LEG_OUTSIDE_FENCE: 'leg.outside_fence',
+  LEG_TOO_LONG: 'leg.too_long',
+  LEG_ZERO_LENGTH: 'leg.zero_length',
+  /** A leg crossing a no-fly or restricted zone between two waypoints outside it (item.id: the zone). */
+  LEG_CROSSES_ZONE: 'leg.crosses_zone',
+  /** Server: the survey area polygon is not usable. */
+  SURVEY_AREA_INVALID: 'survey.area_invalid',
+  /** Server: a survey area corner outside the fence. */
+  SURVEY_OUTSIDE_FENCE: 'survey.outside_fence',
+  /** Server: no grid can be made with the survey settings. */
+  SURVEY_PARAMS: 'survey.params',
+  /** Server: the survey area is too small for any survey line. */
+  SURVEY_EMPTY: 'survey.empty',
+} as const;
+export type IssueCode = (typeof IssueCode)[keyof typeof IssueCode];
+
 export interface IssueItem {
   kind: IssueKind;
   /** 0-based: the waypoint, the leg (from waypoint `index` to `index + 1`) or the boundary point. */
@@ -22,9 +74,9 @@ export interface Issue {
   text: Text;
   at?: LatLng;
   /**
-   * Waypoint issues: the text after the waypoint's name. A list shows several issues of the same code and
-   * the same `group` once with their count (a survey whose height is above the fence: one line, not one
-   * per waypoint). Absent: the issue is always its own line.
+   * Waypoint and leg issues: the text after the waypoint's (or leg's) name. A list shows several issues of
+   * the same code and the same `group` once with their count (a survey whose height is above the fence:
+   * one line, not one per waypoint). Absent: the issue is always its own line.
    */
   group?: Text;
 }
@@ -37,10 +89,10 @@ export interface IssueLine {
 }
 
 /**
- * Issues as lines to show: waypoint issues with the same code and the same `group` text become one line
- * with their count ("共 12 个航点的高度 200 米超过围栏最大高度 150 米", "Each of 12 waypoints is at 200 m,
- * above ..."), a lone one keeps its own text; the same text is shown once; lines keep the order of their
- * first issue.
+ * Issues as lines to show: waypoint (or leg) issues with the same code and the same `group` text become one
+ * line with their count ("共 12 个航点的高度 200 米超过围栏最大高度 150 米", "Each of 12 waypoints is at
+ * 200 m, above ..."; "共 3 段航线穿过…", "Each of 3 legs crosses ..."), a lone one keeps its own text; the
+ * same text is shown once; lines keep the order of their first issue.
  */
 export function issueLines(issues: readonly Issue[]): IssueLine[] {
   const lines: IssueLine[] = [];
@@ -59,7 +111,8 @@ export function issueLines(issues: readonly Issue[]): IssueLine[] {
     seen.line.count++;
     const g = i.group!;
     const n = seen.line.count;
-    seen.line.text = { zh: `共 ${n} 个航点${g.zh}`, en: `Each of ${n} waypoints${g.en}` };
+    seen.line.text =
+      seen.first.item.kind === 'leg' ? { zh: `共 ${n} 段航线${g.zh}`, en: `Each of ${n} legs${g.en}` } : { zh: `共 ${n} 个航点${g.zh}`, en: `Each of ${n} waypoints${g.en}` };
   }
   return lines;
 }

@@ -1,7 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { localFrame, meanPoint } from './local.js';
-import { distanceToRing, normalizeRing, prepareRing, ringsInteriorMeet, segmentHits, segmentPointOutside } from './polygon.js';
-import { metres, ORIGIN, shape, square, toMetres, uShape } from './test-fixtures.js';
+import { distanceToRing, normalizeRing, prepareRing, ringLabelPoint, ringsInteriorMeet, segmentHits, segmentPointOutside } from './polygon.js';
+import { arbConcavePolygon, arbStarPolygon, metres, ORIGIN, shape, square, toMetres, uShape } from './test-fixtures.js';
+import { fuzzRuns } from '../../../scripts/test-support/fuzz.js';
 
 describe('local frame', () => {
   it('round-trips exactly and measures metres', () => {
@@ -70,5 +72,28 @@ describe('rings', () => {
       [40, 150],
     ]);
     expect(ringsInteriorMeet(a, prepareRing(cross))).not.toBeNull(); // no vertex inside the other
+  });
+});
+
+describe('label point', () => {
+  it('is the vertex mean of a convex ring, and inside a strip whose mean falls outside it', () => {
+    const sq = square(100);
+    const p = ringLabelPoint(sq)!;
+    expect(toMetres(p).x).toBeCloseTo(50, 6);
+    expect(toMetres(p).y).toBeCloseTo(50, 6);
+    // A thin V: its vertex mean lies in the notch, outside the ring.
+    const v = shape([[0, 0], [500, 400], [1000, 0], [1000, 40], [500, 440], [0, 40]]);
+    expect(prepareRing(v).contains(meanPoint(v))).toBe(false);
+    expect(prepareRing(v).strictlyContains(ringLabelPoint(v)!)).toBe(true);
+    expect(ringLabelPoint([metres(0, 0), metres(1, 1)])).toBeNull();
+  });
+
+  it('lies inside every star-shaped and concave ring', () => {
+    fc.assert(
+      fc.property(fc.oneof(arbStarPolygon(), arbConcavePolygon()), (ring) => {
+        expect(prepareRing(ring).contains(ringLabelPoint(ring)!)).toBe(true);
+      }),
+      { numRuns: fuzzRuns(200) },
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { booleanPointInPolygon } from '@turf/boolean-point-in-polygon';
 import { polygon as turfPolygon } from '@turf/helpers';
 import type { LatLng } from './coords.js';
-import { localFrame, type XY } from './local.js';
+import { localFrame, meanPoint, type XY } from './local.js';
 
 /**
  * Rings and segments. Fences and survey areas are open rings of WGS84 points (the contracts' shape:
@@ -148,4 +148,38 @@ export function ringsInteriorMeet(a: PreparedRing, b: PreparedRing, toleranceM =
     }
   }
   return null;
+}
+
+/**
+ * A point inside a simple ring to put its label on: the vertex mean when it lies inside, else the middle
+ * of the longest inside stretch of the east-west or the north-south line through the mean (a concave ring,
+ * such as a strip along a river, whose mean falls outside it). Null for fewer than 3 distinct points.
+ */
+export function ringLabelPoint(points: readonly LatLng[]): LatLng | null {
+  const ring = normalizeRing(points);
+  if (ring.length < 3) return null;
+  const mean = meanPoint(ring);
+  if (prepareRing(ring).strictlyContains(mean)) return mean;
+  const f = localFrame(mean);
+  const xy = ring.map((p) => f.toXY(p));
+  let best: { length: number; at: XY } | null = null;
+  // Axis 0: the east-west line y = 0 (crossings in x); axis 1: the north-south line x = 0 (crossings in y).
+  for (const axis of [0, 1] as const) {
+    const across = (p: XY) => (axis === 0 ? p.y : p.x);
+    const along = (p: XY) => (axis === 0 ? p.x : p.y);
+    const hits: number[] = [];
+    for (let i = 0; i < xy.length; i++) {
+      const a = xy[i]!;
+      const b = xy[(i + 1) % xy.length]!;
+      // Half-open rule: a line through a vertex counts it once.
+      if (across(a) <= 0 !== across(b) <= 0) hits.push(along(a) + ((0 - across(a)) * (along(b) - along(a))) / (across(b) - across(a)));
+    }
+    hits.sort((u, v) => u - v);
+    for (let k = 0; k + 1 < hits.length; k += 2) {
+      const length = hits[k + 1]! - hits[k]!;
+      const mid = (hits[k]! + hits[k + 1]!) / 2;
+      if (!best || length > best.length) best = { length, at: axis === 0 ? { x: mid, y: 0 } : { x: 0, y: mid } };
+    }
+  }
+  return best ? f.toLatLng(best.at) : ring[0]!;
 }

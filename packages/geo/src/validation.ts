@@ -10,9 +10,10 @@ import {
   formatDistanceText,
 } from '@nest/contracts';
 import { haversineDistance, isValidLatLng, type LatLng } from './coords.js';
-import { fenceName, issueNumber, waypointName, type Issue } from './issues.js';
+import { IssueCode, fenceName, issueNumber, waypointName, type Issue } from './issues.js';
 import { meanPoint } from './local.js';
 import { normalizeRing, prepareRing, ringToPolygon, ringsInteriorMeet, segmentPointOutside, type PreparedRing } from './polygon.js';
+import { zoneConflictIssues, type ZoneInput } from './zones.js';
 
 /**
  * Fence and route rules (SPEC section 5, limits of section 9 and WAYPOINT_LIMITS). Each rule is a plain
@@ -80,6 +81,11 @@ export interface RouteValidationOptions {
   groundElevation?: number | readonly (number | null | undefined)[];
   /** Refuse legs leaving the fence between inside waypoints (default true). */
   checkLegs?: boolean;
+  /**
+   * Map zones (zones.ts): waypoints inside, and legs crossing, a no-fly or restricted zone are refused.
+   * Without it no zone is checked.
+   */
+  zones?: readonly ZoneInput[];
 }
 
 /** The adjacent-waypoint distance limit for a device: 5 km where its type allows long legs, else 2 km. */
@@ -103,7 +109,7 @@ export function fencePointCountIssues(fence: Pick<FenceInput, 'boundary' | 'name
   const f = fenceName(fence.name);
   return [
     {
-      code: 'fence.points_too_few',
+      code: IssueCode.FENCE_POINTS_TOO_FEW,
       item: { kind: 'fence', ...(fence.id ? { id: fence.id } : {}) },
       text: { zh: `${f.zh}至少需要 3 个边界点（当前 ${n} 个）`, en: `${f.en} needs at least 3 boundary points (has ${n})` },
     },
@@ -117,7 +123,7 @@ export function fenceCoordinateIssues(fence: Pick<FenceInput, 'boundary' | 'name
   fence.boundary.forEach((p, i) => {
     if (isValidLatLng(p)) return;
     issues.push({
-      code: 'fence.point_invalid',
+      code: IssueCode.FENCE_POINT_INVALID,
       item: { kind: 'fence', index: i, ...(fence.id ? { id: fence.id } : {}) },
       text: { zh: `${f.zh}的第 ${i + 1} 个边界点坐标无效`, en: `${f.en}: boundary point ${i + 1} has an invalid coordinate` },
     });
@@ -135,7 +141,7 @@ export function fenceSelfIntersectionIssues(fence: Pick<FenceInput, 'boundary' |
   const f = fenceName(fence.name);
   return [
     {
-      code: 'fence.self_intersecting',
+      code: IssueCode.FENCE_SELF_INTERSECTING,
       item: { kind: 'fence', ...(fence.id ? { id: fence.id } : {}) },
       text: { zh: `${f.zh}的边界自相交`, en: `${f.en} crosses itself` },
       at: { lat, lng },
@@ -155,7 +161,7 @@ export function fenceAreaIssues(fence: Pick<FenceInput, 'boundary' | 'name' | 'i
   const f = fenceName(fence.name);
   return [
     {
-      code: 'fence.area_zero',
+      code: IssueCode.FENCE_AREA_ZERO,
       item: { kind: 'fence', ...(fence.id ? { id: fence.id } : {}) },
       text: { zh: `${f.zh}的面积为 0`, en: `${f.en} encloses no area` },
     },
@@ -168,7 +174,7 @@ export function fenceMaxHeightIssues(fence: Pick<FenceInput, 'max_height' | 'nam
   const f = fenceName(fence.name);
   return [
     {
-      code: 'fence.max_height',
+      code: IssueCode.FENCE_MAX_HEIGHT,
       item: { kind: 'fence', ...(fence.id ? { id: fence.id } : {}) },
       text: {
         zh: `${f.zh}的最大高度须大于 0 且不超过 ${HEIGHT_MAX} 米`,
@@ -243,7 +249,7 @@ export function fenceOverlapIssues(fence: FenceInput, others: readonly FenceInpu
     if (!overlap) continue;
     const name = other.name ?? other.id ?? '';
     issues.push({
-      code: 'fence.overlap',
+      code: IssueCode.FENCE_OVERLAP,
       item: { kind: 'fence', ...(other.id ? { id: other.id } : {}) },
       text: { zh: `${f.zh}与围栏「${name}」重叠`, en: `${f.en} overlaps fence "${name}"` },
       at: overlap.at,
@@ -282,12 +288,12 @@ export function waypointCountIssues(route: Pick<RouteInput, 'mission_type' | 'wa
   const issues: Issue[] = [];
   if ((route.mission_type === undefined || route.mission_type === 1) && n < 2)
     issues.push(
-      routeIssue('route.waypoints_too_few', `航点航线至少需要 2 个航点（当前 ${n} 个）`, `A waypoint route needs at least 2 waypoints (has ${n})`),
+      routeIssue(IssueCode.ROUTE_WAYPOINTS_TOO_FEW, `航点航线至少需要 2 个航点（当前 ${n} 个）`, `A waypoint route needs at least 2 waypoints (has ${n})`),
     );
   if (n > WAYPOINT_LIMITS.maxWaypoints)
     issues.push(
       routeIssue(
-        'route.waypoints_too_many',
+        IssueCode.ROUTE_WAYPOINTS_TOO_MANY,
         `航点数量 ${n} 超过上限 ${WAYPOINT_LIMITS.maxWaypoints}`,
         `${n} waypoints is more than the limit of ${WAYPOINT_LIMITS.maxWaypoints}`,
       ),
@@ -306,14 +312,14 @@ export function routeSettingsIssues(route: Omit<RouteInput, 'waypoints'>): Issue
     if (present(v) && !positiveUpTo(v, HEIGHT_MAX))
       issues.push(routeIssue(code, `${zh}须大于 0 且不超过 ${HEIGHT_MAX} 米`, `${en} must be above 0 and at most ${HEIGHT_MAX} m`));
   };
-  speed(route.auto_speed, 'route.auto_speed', '自动巡航速度', 'Cruise speed');
-  speed(route.max_speed, 'route.max_speed', '最大速度', 'Maximum speed');
-  height(route.default_height, 'route.default_height', '默认高度', 'Default height');
-  height(route.return_height, 'route.return_height', '返航高度', 'Return height');
+  speed(route.auto_speed, IssueCode.ROUTE_AUTO_SPEED, '自动巡航速度', 'Cruise speed');
+  speed(route.max_speed, IssueCode.ROUTE_MAX_SPEED, '最大速度', 'Maximum speed');
+  height(route.default_height, IssueCode.ROUTE_DEFAULT_HEIGHT, '默认高度', 'Default height');
+  height(route.return_height, IssueCode.ROUTE_RETURN_HEIGHT, '返航高度', 'Return height');
   if (finite(route.auto_speed) && finite(route.max_speed) && route.auto_speed > route.max_speed)
     issues.push(
       routeIssue(
-        'route.speed_order',
+        IssueCode.ROUTE_SPEED_ORDER,
         `自动巡航速度 ${issueNumber(route.auto_speed)} m/s 不能大于最大速度 ${issueNumber(route.max_speed)} m/s`,
         `Cruise speed ${issueNumber(route.auto_speed)} m/s must not exceed the maximum speed ${issueNumber(route.max_speed)} m/s`,
       ),
@@ -331,36 +337,36 @@ export function waypointValueIssues(waypoints: readonly WaypointInput[], maxSpee
   const issues: Issue[] = [];
   const L = WAYPOINT_LIMITS;
   waypoints.forEach((w, i) => {
-    if (!isValidLatLng(w)) issues.push(wpIssue('waypoint.coordinate', i, '的坐标无效', ' has an invalid coordinate'));
+    if (!isValidLatLng(w)) issues.push(wpIssue(IssueCode.WAYPOINT_COORDINATE, i, '的坐标无效', ' has an invalid coordinate'));
     const at = isValidLatLng(w) ? { lat: w.lat, lng: w.lng } : undefined;
     if (!positiveUpTo(w.height, HEIGHT_MAX))
-      issues.push(wpIssue('waypoint.height', i, `的高度须大于 0 且不超过 ${HEIGHT_MAX} 米`, `: height must be above 0 and at most ${HEIGHT_MAX} m`, at));
+      issues.push(wpIssue(IssueCode.WAYPOINT_HEIGHT, i, `的高度须大于 0 且不超过 ${HEIGHT_MAX} 米`, `: height must be above 0 and at most ${HEIGHT_MAX} m`, at));
     if (present(w.speed)) {
       if (!positiveUpTo(w.speed, SPEED_MAX))
-        issues.push(wpIssue('waypoint.speed', i, `的速度须大于 0 且不超过 ${SPEED_MAX} m/s`, `: speed must be above 0 and at most ${SPEED_MAX} m/s`, at));
+        issues.push(wpIssue(IssueCode.WAYPOINT_SPEED, i, `的速度须大于 0 且不超过 ${SPEED_MAX} m/s`, `: speed must be above 0 and at most ${SPEED_MAX} m/s`, at));
       else if (finite(maxSpeed) && w.speed > maxSpeed)
         issues.push(
-          wpIssue('waypoint.speed_above_max', i, `的速度 ${issueNumber(w.speed)} m/s 超过最大速度 ${issueNumber(maxSpeed)} m/s`, `: speed ${issueNumber(w.speed)} m/s is above the maximum speed ${issueNumber(maxSpeed)} m/s`, at),
+          wpIssue(IssueCode.WAYPOINT_SPEED_ABOVE_MAX, i, `的速度 ${issueNumber(w.speed)} m/s 超过最大速度 ${issueNumber(maxSpeed)} m/s`, `: speed ${issueNumber(w.speed)} m/s is above the maximum speed ${issueNumber(maxSpeed)} m/s`, at),
         );
     }
     if (present(w.cam_trig_dist) && !between(w.cam_trig_dist, 0, CAM_TRIG_DIST_MAX_M))
       issues.push(
-        wpIssue('waypoint.trigger_distance', i, `的拍照间距须在 0 到 ${CAM_TRIG_DIST_MAX_M} 米之间`, `: photo distance must be 0 to ${CAM_TRIG_DIST_MAX_M} m`, at),
+        wpIssue(IssueCode.WAYPOINT_TRIGGER_DISTANCE, i, `的拍照间距须在 0 到 ${CAM_TRIG_DIST_MAX_M} 米之间`, `: photo distance must be 0 to ${CAM_TRIG_DIST_MAX_M} m`, at),
       );
     if (present(w.uav_yaw) && !between(w.uav_yaw, L.yawMin, L.yawMax))
-      issues.push(wpIssue('waypoint.yaw', i, `的机头朝向须在 ${L.yawMin} 到 ${L.yawMax} 度之间`, `: heading must be ${L.yawMin} to ${L.yawMax} degrees`, at));
+      issues.push(wpIssue(IssueCode.WAYPOINT_YAW, i, `的机头朝向须在 ${L.yawMin} 到 ${L.yawMax} 度之间`, `: heading must be ${L.yawMin} to ${L.yawMax} degrees`, at));
     if (present(w.gimbal_ctrl)) {
       if (!between(w.gimbal_ctrl.yaw, L.gimbalMin, L.gimbalMax))
-        issues.push(wpIssue('waypoint.gimbal_yaw', i, `的云台偏航角须在 ${L.gimbalMin} 到 ${L.gimbalMax} 度之间`, `: gimbal yaw must be ${L.gimbalMin} to ${L.gimbalMax} degrees`, at));
+        issues.push(wpIssue(IssueCode.WAYPOINT_GIMBAL_YAW, i, `的云台偏航角须在 ${L.gimbalMin} 到 ${L.gimbalMax} 度之间`, `: gimbal yaw must be ${L.gimbalMin} to ${L.gimbalMax} degrees`, at));
       if (!between(w.gimbal_ctrl.pitch, L.gimbalMin, L.gimbalMax))
         issues.push(
-          wpIssue('waypoint.gimbal_pitch', i, `的云台俯仰角须在 ${L.gimbalMin} 到 ${L.gimbalMax} 度之间`, `: gimbal pitch must be ${L.gimbalMin} to ${L.gimbalMax} degrees`, at),
+          wpIssue(IssueCode.WAYPOINT_GIMBAL_PITCH, i, `的云台俯仰角须在 ${L.gimbalMin} 到 ${L.gimbalMax} 度之间`, `: gimbal pitch must be ${L.gimbalMin} to ${L.gimbalMax} degrees`, at),
         );
     }
     if (present(w.hover) && !(between(w.hover, L.hoverMin, L.hoverMax) && Number.isInteger(w.hover)))
-      issues.push(wpIssue('waypoint.hover', i, `的悬停时间须为 ${L.hoverMin} 到 ${L.hoverMax} 秒的整数`, `: hover time must be a whole ${L.hoverMin} to ${L.hoverMax} seconds`, at));
+      issues.push(wpIssue(IssueCode.WAYPOINT_HOVER, i, `的悬停时间须为 ${L.hoverMin} 到 ${L.hoverMax} 秒的整数`, `: hover time must be a whole ${L.hoverMin} to ${L.hoverMax} seconds`, at));
     if (present(w.takephoto) && !TakePhoto.has(w.takephoto))
-      issues.push(wpIssue('waypoint.photo', i, '只能选择拍照或全景拍照其中之一', ': choose either a photo or a panorama photo', at));
+      issues.push(wpIssue(IssueCode.WAYPOINT_PHOTO, i, '只能选择拍照或全景拍照其中之一', ': choose either a photo or a panorama photo', at));
   });
   return issues;
 }
@@ -371,7 +377,7 @@ export function waypointsInFenceIssues(waypoints: readonly LatLng[], fence: Pick
   const issues: Issue[] = [];
   waypoints.forEach((w, i) => {
     if (isValidLatLng(w) && !ring.contains(w))
-      issues.push(wpIssue('waypoint.outside_fence', i, '不在围栏内', ' is outside the fence', { lat: w.lat, lng: w.lng }));
+      issues.push(wpIssue(IssueCode.WAYPOINT_OUTSIDE_FENCE, i, '不在围栏内', ' is outside the fence', { lat: w.lat, lng: w.lng }));
   });
   return issues;
 }
@@ -392,7 +398,7 @@ export function legsInFenceIssues(waypoints: readonly LatLng[], fence: Pick<Fenc
     const out = segmentPointOutside(a, b, ring);
     if (!out) continue;
     const n = legName(i);
-    issues.push({ code: 'leg.outside_fence', item: { kind: 'leg', index: i }, text: { zh: `${n.zh}超出围栏`, en: `${n.en} leaves the fence` }, at: out });
+    issues.push({ code: IssueCode.LEG_OUTSIDE_FENCE, item: { kind: 'leg', index: i }, text: { zh: `${n.zh}超出围栏`, en: `${n.en} leaves the fence` }, at: out });
   }
   return issues;
 }
@@ -411,7 +417,7 @@ export function legDistanceIssues(
     const mid = { lat: (a.lat + b.lat) / 2, lng: (a.lng + b.lng) / 2 };
     if (d > limitM) {
       issues.push({
-        code: 'leg.too_long',
+        code: IssueCode.LEG_TOO_LONG,
         item: { kind: 'leg', index: i },
         text: {
           zh: `第 ${i + 1} 与第 ${i + 2} 个航点相距 ${formatDistanceText(d)}，超过 ${formatDistanceText(limitM)} 的限制`,
@@ -421,7 +427,7 @@ export function legDistanceIssues(
       });
     } else if (d < SAME_PLACE_M && Math.abs((a.height ?? 0) - (b.height ?? 0)) < SAME_PLACE_M) {
       issues.push({
-        code: 'leg.zero_length',
+        code: IssueCode.LEG_ZERO_LENGTH,
         item: { kind: 'leg', index: i },
         text: { zh: `第 ${i + 1} 与第 ${i + 2} 个航点位置重合`, en: `Waypoints ${i + 1} and ${i + 2} are at the same place` },
         at: mid,
@@ -457,7 +463,7 @@ export function waypointHeightAboveFenceIssues(
     const en = heightType === 1 ? ` (ground ${issueNumber(limit - maxHeight)} m + fence maximum ${issueNumber(maxHeight)} m)` : '';
     issues.push(
       wpIssue(
-        'waypoint.above_fence',
+        IssueCode.WAYPOINT_ABOVE_FENCE,
         i,
         `的高度 ${issueNumber(w.height)} 米超过围栏最大高度 ${issueNumber(limit)} 米${zh}`,
         ` is at ${issueNumber(w.height)} m, above the fence's maximum height of ${issueNumber(limit)} m${en}`,
@@ -469,9 +475,10 @@ export function waypointHeightAboveFenceIssues(
 }
 
 /**
- * All route rules against the route's fence: counts, settings, waypoint values, inside the fence (points
- * and legs), adjacent distance, heights under the fence's max height. A fence whose shape is broken
- * answers one route.fence_invalid issue instead of the geometric checks.
+ * All route rules against the route's fence: counts, settings, waypoint values, adjacent distance, out of
+ * the no-fly and restricted zones given (`opts.zones`), inside the fence (points and legs), heights under
+ * the fence's max height. A fence whose shape is broken answers one route.fence_invalid issue instead of
+ * the fence's geometric checks.
  */
 export function validateRoute(
   route: RouteInput,
@@ -484,13 +491,14 @@ export function validateRoute(
     ...routeSettingsIssues(route),
     ...waypointValueIssues(wps, route.max_speed),
     ...legDistanceIssues(wps, opts.distanceLimitM ?? WAYPOINT_DISTANCE_LIMIT_M),
+    ...(opts.zones ? zoneConflictIssues(wps, opts.zones) : []),
   ];
   if (!fence) {
-    issues.push(routeIssue('route.no_fence', '航线未绑定围栏', 'The route has no fence'));
+    issues.push(routeIssue(IssueCode.ROUTE_NO_FENCE, '航线未绑定围栏', 'The route has no fence'));
     return issues;
   }
   if (fenceShapeIssues(fence).length > 0) {
-    issues.push(routeIssue('route.fence_invalid', '航线绑定的围栏无效', "The route's fence is not valid"));
+    issues.push(routeIssue(IssueCode.ROUTE_FENCE_INVALID, '航线绑定的围栏无效', "The route's fence is not valid"));
     return issues;
   }
   const ring = prepareRing(fence.boundary);

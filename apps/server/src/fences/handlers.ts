@@ -1,4 +1,4 @@
-import { validateFence, type Issue } from '@nest/geo';
+import { IssueCode, validateFence, type Issue } from '@nest/geo';
 import { sql } from 'kysely';
 import { callerOf } from '../auth/handlers.js';
 import type { Handlers } from '../calls/types.js';
@@ -95,7 +95,7 @@ export function fenceHandlers(deps: AppDeps): Handlers {
       for (const route of routes) {
         for (const issue of storedRouteIssues(route, candidate, device as DeviceRow)) {
           stranded.push({
-            code: 'fence.strands_route',
+            code: IssueCode.FENCE_STRANDS_ROUTE,
             item: { kind: 'route', id: route.id },
             text: { zh: `航线「${route.name}」：${issue.text.zh}`, en: `Route "${route.name}": ${issue.text.en}` },
             ...(issue.at ? { at: issue.at } : {}),

@@ -10,6 +10,11 @@ export interface CheckFacts {
   telemetry: TelemetryData | null;
   /** Route verdict: undefined when no route is involved; else null (fine) or the CommandReason refusing it. */
   route?: number | null;
+  /**
+   * The no-fly or restricted zone the route enters, as the operator reads it (kind and name, in their
+   * language); null when it keeps out of every zone; undefined when no route was checked.
+   */
+  zone?: string | null;
   /** The route's stored estimate (est_time s, distance m), when a route is involved and was found. */
   endurance?: RouteEndurance;
 }
@@ -81,8 +86,9 @@ export function inAir(telemetry: TelemetryData | null): boolean | null {
 /**
  * Every pre-flight check, in the order a refusal reports the first failing one: enabled first (a disabled
  * device is also silent on the link, and "disabled" is the real cause), then link, hold, process, drone,
- * weather, route, endurance. The order rule: a check comes after every check whose facts it uses, so a
- * refusal names the cause, not a consequence (endurance uses the route, the battery and the wind: last).
+ * weather, route, zone, endurance. The order rule: a check comes after every check whose facts it uses, so
+ * a refusal names the cause, not a consequence (endurance uses the route, the battery and the wind: last).
+ * The zone check is listed when the route was found and fits its fence; its value names the zone entered.
  * Missing telemetry fails the drone checks (nothing is known, nothing is assumed); a single-soldier drone
  * has no nest weather station: wind and rain pass with no value. Endurance is listed when the route's
  * estimate is known; its value is "estimated time / minutes the battery allows" (mm:ss).
@@ -112,6 +118,7 @@ export function preflight(actor: Pick<Actor, 'u_id' | 'source'>, f: CheckFacts):
   checks.push(item('wind', !env || env.wind_speed <= PREFLIGHT.maxWindSpeed, Reason.WIND, env?.wind_speed ?? null));
   checks.push(item('rain', !env || env.rainfall <= PREFLIGHT.maxRainfall, Reason.RAIN, env?.rainfall ?? null));
   if (f.route !== undefined) checks.push(item('route', f.route === null, f.route ?? Reason.ROUTE_INVALID));
+  if (f.zone !== undefined) checks.push(item('zone', f.zone === null, Reason.ROUTE_ZONE, f.zone));
   if (f.endurance) {
     const allowed = battery === null ? null : formatMmSs(enduranceMinutes(battery) * 60);
     const value = `${formatMmSs(f.endurance.est_time)} / ${allowed ?? '--'}`;

@@ -24,7 +24,7 @@ export function flightHandlers(deps: AppDeps, flight: FlightRuntime): Handlers {
   return {
     flightCheck: async (ctx) => {
       const actor = actorOf(callerOf(ctx.caller));
-      return { data: await flight.checks(actor, ctx.fields.sn_id, ctx.fields.mission_id || undefined) };
+      return { data: await flight.checks(actor, ctx.fields.sn_id, ctx.fields.mission_id || undefined, ctx.lang) };
     },
     commandLog: async (ctx) => {
       const actor = actorOf(callerOf(ctx.caller));

@@ -1,16 +1,23 @@
-import { Reason, type MissionPlan, type Waypoint } from '@nest/contracts';
+import { Reason, type MissionPlan, type Text, type Waypoint } from '@nest/contracts';
+import { firstZoneConflict, zoneLabel } from '@nest/geo';
 import type { Kysely } from 'kysely';
 import type { DB, DeviceRow, MissionRow } from '../db/schema.js';
 import { STATE_NORMAL, fenceInputOf, findFence } from '../fences/store.js';
 import { storedRouteIssues } from '../missions/plan.js';
+import { publicZones } from '../zones/zones.js';
 
-/** A route ready to fly, or the CommandReason refusing it. */
-export type RouteVerdict = { ok: true; mission: MissionRow; waypoints: Waypoint[] } | { ok: false; reason: number };
+/**
+ * A route that may fly as far as its fence goes, with the first no-fly or restricted zone it enters
+ * (`zone`: its kind and name, null when none), or the CommandReason refusing it.
+ */
+export type RouteVerdict = { ok: true; mission: MissionRow; waypoints: Waypoint[]; zone: Text | null } | { ok: false; reason: number };
 
 /**
  * Looks a route up for a device and re-validates it against its fence now (the fence may have been
  * edited since the route was saved): missing or deleted -> 11, bound to another device's fence -> 19,
  * broken against its fence (or the fence is gone) -> 10. Uses the missions module's own validation.
+ * Then the map zones as they are now (a zone may have been added since): the route's stored waypoints
+ * against geo's zone rule, the one the save applies; the pre-flight `zone` check reports the result.
  */
 export async function routeFor(db: Kysely<DB>, device: DeviceRow, missionId: string): Promise<RouteVerdict> {
   const mission = await db.selectFrom('missions').selectAll().where('id', '=', missionId).where('state', '=', STATE_NORMAL).executeTakeFirst();
@@ -26,7 +33,8 @@ export async function routeFor(db: Kysely<DB>, device: DeviceRow, missionId: str
     return { ok: false, reason: Reason.ROUTE_INVALID };
   }
   if (waypoints.length === 0) return { ok: false, reason: Reason.ROUTE_INVALID };
-  return { ok: true, mission, waypoints };
+  const conflict = firstZoneConflict(waypoints, await publicZones(db));
+  return { ok: true, mission, waypoints, zone: conflict ? zoneLabel(conflict.zone) : null };
 }
 
 /** The route as the device gets it (contracts missionPlanSchema); `startIndex` resumes at a breakpoint. */

@@ -23,7 +23,7 @@ import { buildCommand, navigationOf, type Needs } from './commands.js';
 import { controlRefusal, firstFailure, inAir, preflight, type CheckFacts } from './checks.js';
 import { PROCESS_CMD_TYPE, claimCommand, finishCommand, missionOfFlight } from './log.js';
 import { OK, answerOf, detailOf, deviceRefusal, refused, verdictOfRow, type ReplyHead, type Verdict } from './reply.js';
-import { planOf, routeFor } from './route.js';
+import { planOf, routeFor, type RouteVerdict } from './route.js';
 import type { Actor, CommandAnswer, FlightRuntime } from './types.js';
 
 /** After a physical command timed out: how long the device's state may take to show it took effect. */
@@ -89,8 +89,11 @@ export class Runtime implements FlightRuntime {
 
   // ------------------------------------------------------------------------------------------ checks
 
-  /** The facts of the checks; with a found route, its stored estimate for the endurance check. */
-  private facts(device: DeviceRow, route?: number | null, endurance?: CheckFacts['endurance']): CheckFacts {
+  /**
+   * The facts of the checks; with a found route, its stored estimate for the endurance check and the zone
+   * it enters (named in `lang`) for the zone check.
+   */
+  private facts(device: DeviceRow, route?: RouteVerdict, lang: Lang = 'zh'): CheckFacts {
     const { link, status } = this.deps.live;
     const live = link.device(device.sn_id);
     return {
@@ -99,24 +102,18 @@ export class Runtime implements FlightRuntime {
       holder: status.holder(device.sn_id),
       state: live?.state ?? null,
       telemetry: live?.telemetry ?? null,
-      ...(route !== undefined ? { route } : {}),
-      ...(endurance ? { endurance } : {}),
+      ...(route ? { route: route.ok ? null : route.reason } : {}),
+      ...(route?.ok ? { zone: route.zone?.[lang] ?? null, endurance: enduranceOf(route.mission) } : {}),
     };
   }
 
-  async checks(actor: Actor, sn: string, missionId?: string): Promise<{ ready: boolean; checks: PreflightCheck[] }> {
+  async checks(actor: Actor, sn: string, missionId?: string, lang: Lang = 'zh'): Promise<{ ready: boolean; checks: PreflightCheck[] }> {
     const device = this.deps.live.directory.get(sn);
     if (!device || !visible(actor, device)) {
       return { ready: false, checks: [{ item: 'enabled', ok: false, reason: Reason.NO_PERMISSION, value: null }] };
     }
-    let route: number | null | undefined;
-    let endurance: CheckFacts['endurance'];
-    if (missionId) {
-      const r = await routeFor(this.deps.db, device, missionId);
-      route = r.ok ? null : r.reason;
-      if (r.ok) endurance = enduranceOf(r.mission);
-    }
-    const checks = preflight(actor, this.facts(device, route, endurance));
+    const route = missionId ? await routeFor(this.deps.db, device, missionId) : undefined;
+    const checks = preflight(actor, this.facts(device, route, lang));
     return { ready: checks.every((c) => c.ok), checks };
   }
 
@@ -147,7 +144,7 @@ export class Runtime implements FlightRuntime {
     const built = data.cmd_type === CmdType.NAVIGATION ? null : buildCommand(data);
     const method = built?.ok ? built.method : '';
     return this.execute(actor, head, { cmd_type: data.cmd_type, action_cmd: data.action_cmd, method, params }, lang, (device) =>
-      data.cmd_type === CmdType.NAVIGATION ? this.navigate(actor, device, data, head.cmd_id) : this.simple(actor, device, data, head.cmd_id),
+      data.cmd_type === CmdType.NAVIGATION ? this.navigate(actor, device, data, head.cmd_id, lang) : this.simple(actor, device, data, head.cmd_id),
     );
   }
 
@@ -232,12 +229,12 @@ export class Runtime implements FlightRuntime {
    * the ground takes off with the route (flow.takeoff), a drone in the air or a single-soldier drone starts
    * it (mission.start).
    */
-  private async navigate(actor: Actor, device: DeviceRow, data: ControlCommandData, cmdId: string): Promise<Sent> {
+  private async navigate(actor: Actor, device: DeviceRow, data: ControlCommandData, cmdId: string, lang: Lang): Promise<Sent> {
     const nav = navigationOf(data);
     if (!nav) return { verdict: refused(Reason.BAD_VALUE), detail: '' };
     const route = await routeFor(this.deps.db, device, nav.missionId);
     if (route.ok && nav.resume && route.mission.breakpoint === null) return { verdict: refused(Reason.NO_BREAKPOINT), detail: '' };
-    const f = this.facts(device, route.ok ? null : route.reason, route.ok ? enduranceOf(route.mission) : undefined);
+    const f = this.facts(device, route, lang);
     const checks = preflight(actor, f);
     const reason = firstFailure(checks);
     if (reason !== null || !route.ok) {

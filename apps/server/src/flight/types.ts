@@ -35,7 +35,7 @@ export interface FlightRuntime {
   process(actor: Actor, data: ProcessControlData, lang: 'zh' | 'en'): Promise<CommandAnswer>;
   /** Fly a saved route now (one-key takeoff with the route on a nest; route start on a drone). */
   launchMission(actor: Actor, opts: { sn: string; missionId: string; resume?: boolean; cmdId?: string }, lang: 'zh' | 'en'): Promise<CommandAnswer>;
-  /** The pre-flight checks of a device (and route) now. */
-  checks(actor: Actor, sn: string, missionId?: string): Promise<{ ready: boolean; checks: PreflightCheck[] }>;
+  /** The pre-flight checks of a device (and route) now; values that name something (a zone) in `lang`. */
+  checks(actor: Actor, sn: string, missionId?: string, lang?: 'zh' | 'en'): Promise<{ ready: boolean; checks: PreflightCheck[] }>;
   stop(): Promise<void>;
 }

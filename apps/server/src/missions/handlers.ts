@@ -21,6 +21,7 @@ import {
 import { tileTerrain } from '../terrain/tiles.js';
 import { likePattern } from '../users/store.js';
 import { planRoute, type PlannedRoute } from './plan.js';
+import { publicZones } from '../zones/zones.js';
 
 const parseJson = <T>(text: string | null, fallback: T): T => {
   if (text === null) return fallback;
@@ -99,9 +100,11 @@ const saveExtras = (route: PlannedRoute, lang: Lang) => ({
  *   newest first; `{list: Mission[], total}` (Mission: see presentMission).
  * - /mission/add, /mission/edit: the bound fence must be one the caller sees (else the route.no_fence
  *   issue); the route is rebuilt and checked by planRoute (plan.ts: survey regeneration, terrain, geo
- *   validateRoute with the device's distance limit) and refused with `data: {issues}` like fences. Stored
- *   waypoints, distance (m) and est_time (s) are the server's. Answers the Mission plus `terrain_note`
- *   (string or null) and `survey` (photo_count, line_spacing, trigger_distance, gsd, area, or null).
+ *   validateRoute with the device's distance limit and the map zones: a waypoint in, or a leg across, a
+ *   no-fly or restricted zone is refused, its text naming the zone) and refused with `data: {issues}`
+ *   like fences. Stored waypoints, distance (m) and est_time (s) are the server's. Answers the Mission
+ *   plus `terrain_note` (string or null) and `survey` (photo_count, line_spacing, trigger_distance, gsd,
+ *   area, or null).
  *   Editing clears the breakpoint (the waypoints may have changed).
  * - /mission/info: one Mission. /mission/clearBreak: sets breakpoint to null, answers the Mission.
  */
@@ -129,7 +132,7 @@ export function missionHandlers(deps: AppDeps): Handlers {
       ? ((await db.selectFrom('devices').selectAll().where('sn_id', '=', fence.sn_id).where('state', '=', STATE_NORMAL).executeTakeFirst()) ??
         null)
       : null;
-    const result = await planRoute({ fields: f, fence: fence ? fenceInputOf(fence) : null, device, terrain });
+    const result = await planRoute({ fields: f, fence: fence ? fenceInputOf(fence) : null, device, terrain, zones: await publicZones(db) });
     if (!('route' in result)) return { ok: false as const, refused: routeRefusal(result.issues) };
     const r = result.route;
     const columns = {

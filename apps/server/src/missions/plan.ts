@@ -1,5 +1,6 @@
 import type { ParsedFields, Text, Waypoint } from '@nest/contracts';
 import {
+  IssueCode,
   fenceShapeIssues,
   isValidLatLng,
   normalizeRing,
@@ -14,6 +15,7 @@ import {
   type Issue,
   type LatLng,
   type TerrainProvider,
+  type ZoneInput,
 } from '@nest/geo';
 import type { DeviceRow, MissionRow } from '../db/schema.js';
 import { groundFor } from '../terrain/tiles.js';
@@ -57,13 +59,13 @@ export function surveyPolygonOf(fields: Pick<MissionFields, 'waypoints' | 'polyg
 
 function surveyAreaIssues(polygon: LatLng[] | null, fence: FenceInput | null): Issue[] {
   if (!polygon || polygon.length > 2000) {
-    return [surveyIssue('survey.area_invalid', '测区多边形无效', 'The survey area is not a valid polygon')];
+    return [surveyIssue(IssueCode.SURVEY_AREA_INVALID, '测区多边形无效', 'The survey area is not a valid polygon')];
   }
   const shape = fenceShapeIssues({ boundary: polygon });
   if (polygon.some((p) => !isValidLatLng(p)) || normalizeRing(polygon).length < 3 || shape.length > 0) {
     return [
       surveyIssue(
-        'survey.area_invalid',
+        IssueCode.SURVEY_AREA_INVALID,
         '测区至少需要 3 个不重合的顶点，且边界不能自相交',
         'The survey area needs at least 3 distinct corners and must not cross itself',
       ),
@@ -74,7 +76,7 @@ function surveyAreaIssues(polygon: LatLng[] | null, fence: FenceInput | null): I
   const issues: Issue[] = [];
   polygon.forEach((p, i) => {
     if (!ring.contains(p))
-      issues.push(surveyIssue('survey.outside_fence', `测区第 ${i + 1} 个顶点不在围栏内`, `Survey area corner ${i + 1} is outside the fence`, i, p));
+      issues.push(surveyIssue(IssueCode.SURVEY_OUTSIDE_FENCE, `测区第 ${i + 1} 个顶点不在围栏内`, `Survey area corner ${i + 1} is outside the fence`, i, p));
   });
   return issues;
 }
@@ -84,6 +86,8 @@ export interface PlanInput {
   fence: FenceInput | null;
   device: DeviceRow | null;
   terrain: TerrainProvider;
+  /** The map zones (zones/zones.ts publicZones): the route keeps out of the no-fly and restricted ones. */
+  zones: readonly ZoneInput[];
 }
 
 /** The take-off point of a route: the airport of its fence's device (none: the estimate has no home legs). */
@@ -97,7 +101,8 @@ export const home = (device: DeviceRow | null): LatLng | undefined =>
  *   or a flat ground (with flatTerrain's note) where no tile covers the area; elevations are awaited;
  * - other routes: the sent waypoints; altitude routes (HeightType 1) compare with max height + the ground
  *   from the tiles where covered;
- * - then every geo rule (validateRoute) against the bound fence with the device's distance limit.
+ * - then every geo rule (validateRoute) against the bound fence with the device's distance limit and
+ *   the map zones (a survey's generated waypoints are what is checked).
  */
 export async function planRoute(input: PlanInput): Promise<{ issues: Issue[] } | { issues: []; route: PlannedRoute }> {
   const { fields: f, fence, device } = input;
@@ -125,12 +130,12 @@ export async function planRoute(input: PlanInput): Promise<{ issues: Issue[] } |
       made = surveyFromSettings(polygon!, settings, takeoff);
     } catch (err) {
       const msg = err instanceof Error ? err.message : String(err);
-      return { issues: [surveyIssue('survey.params', `测区参数无效：${msg}`, `Survey settings are not valid: ${msg}`)] };
+      return { issues: [surveyIssue(IssueCode.SURVEY_PARAMS, `测区参数无效：${msg}`, `Survey settings are not valid: ${msg}`)] };
     }
     if (!made.grid) return { issues: made.issues };
     const grid = made.grid;
     if (grid.waypoints.length === 0)
-      return { issues: [surveyIssue('survey.empty', '测区太小，无法生成航线', 'The survey area is too small for any survey line')] };
+      return { issues: [surveyIssue(IssueCode.SURVEY_EMPTY, '测区太小，无法生成航线', 'The survey area is too small for any survey line')] };
     let terrain: TerrainProvider | undefined;
     if (f.elevation) {
       const probe = [...(takeoff && f.height_type === 0 ? [takeoff] : []), ...grid.waypoints];
@@ -157,6 +162,7 @@ export async function planRoute(input: PlanInput): Promise<{ issues: Issue[] } |
 
   const issues = validateRoute({ ...f, waypoints }, fence, {
     distanceLimitM: distanceLimitFor(device),
+    zones: input.zones,
     ...(groundElevation ? { groundElevation } : {}),
   });
   if (issues.length > 0) return { issues };

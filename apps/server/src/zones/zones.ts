@@ -1,19 +1,15 @@
-import type { ZonePolygon } from '@nest/contracts';
+import { ZoneKind, ZoneType, type LatLng, type Zone } from '@nest/contracts';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 
-/** Zone kinds (zonePolygonSchema `type`, "defined by the zone service"): */
-export const ZONE_NO_FLY = 1;
-export const ZONE_RESTRICTED = 2;
-export const ZONE_WORK = 3;
+/** Zone kinds (contracts ZoneType, the zones resource's `type`): routes keep out of no-fly and restricted zones. */
+export const ZONE_NO_FLY = ZoneKind.NO_FLY;
+export const ZONE_RESTRICTED = ZoneKind.RESTRICTED;
+export const ZONE_WORK = ZoneKind.WORK;
 
-export const ZONE_TYPES = [
-  { value: ZONE_NO_FLY, label: { zh: '禁飞区', en: 'No-fly zone' } },
-  { value: ZONE_RESTRICTED, label: { zh: '限飞区', en: 'Restricted zone' } },
-  { value: ZONE_WORK, label: { zh: '作业区', en: 'Work zone' } },
-] as const;
+export const ZONE_TYPES = ZoneType.entries;
 
-export type ZoneAnswer = ZonePolygon & { name: string };
+export type ZoneAnswer = Zone;
 
 const style = {
   [ZONE_NO_FLY]: { stroke_color: '#e5484d', solid_color: 'rgba(229,72,77,0.25)', stroke_width: 2 },
@@ -22,14 +18,41 @@ const style = {
 } as const;
 
 /**
+ * The border strip's centre line, west to east: from the river mouth in Shenzhen Bay past Futian and
+ * Huanggang to Luohu, about 1.4 km south of the southernmost demo fence's edge at its nearest.
+ */
+const BORDER_RIVER: readonly LatLng[] = [
+  { lat: 22.504, lng: 113.998 },
+  { lat: 22.5085, lng: 114.015 },
+  { lat: 22.51, lng: 114.035 },
+  { lat: 22.5092, lng: 114.052 },
+  { lat: 22.51, lng: 114.068 },
+  { lat: 22.5098, lng: 114.085 },
+  { lat: 22.513, lng: 114.098 },
+  { lat: 22.52, lng: 114.108 },
+  { lat: 22.529, lng: 114.114 },
+];
+
+/** Half the strip's width, in degrees of latitude (about 150 m). */
+const BORDER_HALF_WIDTH_DEG = 0.00135;
+
+/** A strip along a west-to-east line: its north edge eastwards, then its south edge back (a concave ring). */
+const stripAlong = (line: readonly LatLng[], half: number): LatLng[] => [
+  ...line.map((p) => ({ lat: Number((p.lat + half).toFixed(5)), lng: p.lng })),
+  ...[...line].reverse().map((p) => ({ lat: Number((p.lat - half).toFixed(5)), lng: p.lng })),
+];
+
+/**
  * Demo zones near the simulated fleet (22.5431, 114.0579). Illustrative shapes, not official airspace
  * data: an airport no-fly zone around Shenzhen Bao'an airport to the north-west, a restricted strip
- * along the Shenzhen river border crossing to the south-east, and a work zone around the fleet.
+ * along the Shenzhen river border south of the fleet, and a work zone around the fleet. The demo fences
+ * and routes of the default simulated nests keep out of the no-fly and restricted zones (demo.test.ts
+ * seeds them and checks every route against these zones).
  */
 export const DEMO_ZONES: readonly ZoneAnswer[] = [
   {
     id: 'demo-no-fly-airport',
-    name: 'Airport no-fly zone (demo)',
+    name: { zh: '宝安机场（演示）', en: "Bao'an airport (demo)" },
     type: ZONE_NO_FLY,
     paths: [
       { lat: 22.665, lng: 113.775 },
@@ -41,19 +64,14 @@ export const DEMO_ZONES: readonly ZoneAnswer[] = [
   },
   {
     id: 'demo-restricted-border',
-    name: 'Border restricted zone (demo)',
+    name: { zh: '深圳河边境（演示）', en: 'Shenzhen River border (demo)' },
     type: ZONE_RESTRICTED,
-    paths: [
-      { lat: 22.522, lng: 114.06 },
-      { lat: 22.527, lng: 114.09 },
-      { lat: 22.517, lng: 114.093 },
-      { lat: 22.512, lng: 114.062 },
-    ],
+    paths: stripAlong(BORDER_RIVER, BORDER_HALF_WIDTH_DEG),
     ...style[ZONE_RESTRICTED],
   },
   {
     id: 'demo-work-fleet',
-    name: 'Fleet work zone (demo)',
+    name: { zh: '机队作业区（演示）', en: 'Fleet work area (demo)' },
     type: ZONE_WORK,
     paths: [
       { lat: 22.555, lng: 114.045 },
@@ -65,7 +83,10 @@ export const DEMO_ZONES: readonly ZoneAnswer[] = [
   },
 ];
 
-/** Public zones: the demo set plus rows of the zones table without a company. */
+/**
+ * Public zones: the demo set plus rows of the zones table without a company. A stored row has one name
+ * column: it is shown as is in both languages.
+ */
 export async function publicZones(db: Kysely<DB>): Promise<ZoneAnswer[]> {
   const rows = await db.selectFrom('zones').selectAll().where('company_id', 'is', null).orderBy('id').execute();
   const stored = rows.flatMap((r): ZoneAnswer[] => {
@@ -73,7 +94,7 @@ export async function publicZones(db: Kysely<DB>): Promise<ZoneAnswer[]> {
       return [
         {
           id: r.id,
-          name: r.name,
+          name: { zh: r.name, en: r.name },
           type: Number(r.type),
           paths: JSON.parse(r.paths) as ZoneAnswer['paths'],
           stroke_color: r.stroke_color,

@@ -1,15 +1,24 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import { formatMmSs, missionLimitText, type LatLng, type Waypoint } from '@nest/contracts';
+import { ZoneKind, formatMmSs, missionLimitText, type LatLng, type Waypoint, type Zone } from '@nest/contracts';
 import { routeEstimate, surveyFromSettings, surveyWaypointOptions, surveyWaypoints } from '@nest/geo';
 import { installMatchMedia, installResizeObserver } from '../../test/dom';
+import { applyLang } from '../../shared/i18n';
+import type { PlanMapProps } from '../../shared/map/PlanMap';
 
 installMatchMedia();
 installResizeObserver();
 
-// jsdom has no WebGL: the editor's map is left out; the side panel (estimate, issues) is what is checked.
-vi.mock('../../shared/map/PlanMap', () => ({ default: () => null }));
+// jsdom has no WebGL: the editor's map is left out (its last props are kept, to click on it); the side
+// panel (estimate, issues) and the notes over the map are what is checked.
+let planProps: PlanMapProps | null = null;
+vi.mock('../../shared/map/PlanMap', () => ({
+  default: (props: PlanMapProps) => {
+    planProps = props;
+    return null;
+  },
+}));
 const call = vi.fn();
 vi.mock('../../shared/request', () => ({
   call: (...args: unknown[]) => call(...args),
@@ -103,5 +112,98 @@ describe('route editor estimate and input', () => {
     await waitFor(() => expect(screen.getByTestId('issues').textContent).toMatch(/当前 2 个|has 2/));
     const text = screen.getByTestId('issues').textContent ?? '';
     expect(text.match(/3 个|at least 3/g)).toHaveLength(1);
+  });
+});
+
+describe('route editor: zones and the fence', () => {
+  const square = (c: LatLng, half: number): LatLng[] => {
+    const d = (e: number, n: number) => ({
+      lat: c.lat + n / M_LAT,
+      lng: c.lng + e / (M_LAT * Math.cos((c.lat * Math.PI) / 180)),
+    });
+    return [d(-half, -half), d(half, -half), d(half, half), d(-half, half)];
+  };
+  const zone = (id: string, type: number, name: Zone['name'], paths: LatLng[]): Zone => ({ id, type, name, paths, stroke_color: '', solid_color: '', stroke_width: 2 });
+  const ZONES: Zone[] = [
+    // Around the patrol's waypoint 2, across the leg from waypoint 4 to 5, and a work zone over everything.
+    zone('r1', ZoneKind.RESTRICTED, { zh: '河道', en: 'River' }, square(at(450, 250), 50)),
+    zone('n1', ZoneKind.NO_FLY, { zh: '体育场', en: 'Stadium' }, square(at(-150, 475), 30)),
+    zone('w1', ZoneKind.WORK, { zh: '作业区', en: 'Works' }, square(HOME, 3000)),
+  ];
+
+  beforeEach(() => {
+    call.mockReset();
+    planProps = null;
+    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ types: [], list: ZONES }), { status: 200 })));
+  });
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+    act(() => applyLang('zh'));
+  });
+
+  it('lists a waypoint inside, and a leg across, a no-fly or restricted zone with the zone kind and name, with the other checks', async () => {
+    answer(stored('patrol', 1, patrolWps));
+    page('/editWork?mode=route&id=patrol');
+    await waitFor(() => expect(screen.getAllByTestId('issue').map((e) => e.textContent)).toEqual(['第 2 个航点在限飞区「河道」内', '第 4 到第 5 个航点之间的航线穿过禁飞区「体育场」']));
+    expect((screen.getByTestId('save') as HTMLButtonElement).disabled).toBe(true);
+    expect(planProps?.zones?.map((z) => z.id)).toEqual(['r1', 'n1', 'w1']);
+    // Waypoint 2 and the leg from 4 to 5 are drawn in red.
+    expect([...(planProps?.edit?.badPoints ?? [])]).toEqual([1]);
+    expect([...(planProps?.edit?.badEdges ?? [])]).toEqual([3]);
+
+    act(() => applyLang('en'));
+    await waitFor(() =>
+      expect(screen.getAllByTestId('issue').map((e) => e.textContent)).toEqual([
+        'Waypoint 2 is inside the restricted zone "River"',
+        'The leg from waypoint 4 to 5 crosses the no-fly zone "Stadium"',
+      ]),
+    );
+    // In the same list as the other checks (a field out of its range comes first).
+    const input = screen.getByTestId('route-auto-speed').querySelector('input') ?? (screen.getByTestId('route-auto-speed') as HTMLInputElement);
+    fireEvent.change(input, { target: { value: '0' } });
+    fireEvent.blur(input);
+    await waitFor(() => expect(screen.getAllByTestId('issue').map((e) => e.textContent)).toEqual([
+      missionLimitText('auto_speed').en,
+      'Waypoint 2 is inside the restricted zone "River"',
+      'The leg from waypoint 4 to 5 crosses the no-fly zone "Stadium"',
+    ]));
+  });
+
+  it('says once, not in a stack, why a click outside the fence adds no waypoint', async () => {
+    answer(stored('patrol', 1, patrolWps.slice(0, 3)));
+    page('/editWork?mode=route&id=patrol');
+    await waitFor(() => expect(planProps?.edit?.points).toHaveLength(3));
+    const outside = at(5000, 0);
+    act(() => planProps!.edit!.onAdd!(outside));
+    const note = await screen.findByTestId('outside-fence');
+    expect(note.textContent).toBe('未添加：该点在围栏「Fence」之外，航点须在围栏内');
+    expect(planProps!.edit!.points).toHaveLength(3);
+    act(() => planProps!.edit!.onAdd!(outside));
+    act(() => planProps!.edit!.onAdd!(outside));
+    expect(screen.getAllByTestId('outside-fence')).toHaveLength(1);
+    expect(screen.getByTestId('outside-fence').getAttribute('data-count')).toBe('3');
+    act(() => applyLang('en'));
+    expect(screen.getByTestId('outside-fence').textContent).toBe('Not added: the point is outside the fence "Fence". Waypoints go inside it.');
+    // A click inside adds the waypoint and clears the note.
+    act(() => planProps!.edit!.onAdd!(at(100, 100)));
+    expect(planProps!.edit!.points).toHaveLength(4);
+    expect(screen.queryByTestId('outside-fence')).toBeNull();
+  });
+
+  it('the route form asks for the task name only; the fence form for the name and the device', async () => {
+    answer(stored('patrol', 1, patrolWps));
+    page('/editWork?mode=route&id=patrol');
+    await waitFor(() => expect(screen.getByTestId('route-name')).toBeTruthy());
+    fireEvent.change(screen.getByTestId('route-name'), { target: { value: ' ' } });
+    await waitFor(() => expect(screen.getByTestId('issues').textContent).toContain('请填写任务名称'));
+    expect(screen.getByTestId('issues').textContent).not.toContain('设备');
+    cleanup();
+
+    answer(stored('patrol', 1, patrolWps));
+    page('/editWork?mode=fence&id=F1');
+    await waitFor(() => expect(screen.getByTestId('fence-name')).toBeTruthy());
+    fireEvent.change(screen.getByTestId('fence-name'), { target: { value: '' } });
+    await waitFor(() => expect(screen.getByTestId('issues').textContent).toContain('请填写围栏名称并选择绑定设备'));
   });
 });

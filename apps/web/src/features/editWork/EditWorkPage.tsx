@@ -20,7 +20,7 @@ import {
   type Page,
   type Waypoint,
 } from '@nest/contracts';
-import { routeDistance } from '@nest/geo';
+import { IssueCode, prepareRing, routeDistance } from '@nest/geo';
 import { useI18n } from '../../shared/i18n';
 import { call, RequestError } from '../../shared/request';
 import { notify } from '../../shared/notify';
@@ -28,12 +28,16 @@ import { useTheme } from '../../shared/theme';
 import type { PlanEdit, PlanShape } from '../../shared/map/PlanMap';
 import { DEFAULT_ROUTE, WorkStore, derive, setPhotoKind, useWorkState, withAction, type EditMode, type RouteDraft, type Target } from './store';
 import { convexHull, gridWaypoints, gsdForHeight, heightForGsd, highlightsOf, issueLineTexts, surveyPreview, validate, type OtherFence } from './planning';
-import { useZones } from '../routeplan/zones';
+import { useZones } from '../../shared/map/zones';
 import './editWork.css';
 
 const PlanMap = lazy(() => import('../../shared/map/PlanMap'));
 
 const MODES: readonly EditMode[] = ['fence', 'route', 'survey'];
+/** The rules a survey area's corners are held to: inside the fence, under its height. */
+const AREA_CODES: ReadonlySet<string> = new Set([IssueCode.WAYPOINT_OUTSIDE_FENCE, IssueCode.WAYPOINT_ABOVE_FENCE]);
+/** How long the note about a click outside the fence stays (ms). */
+const OUTSIDE_NOTE_MS = 4000;
 const MISSION_TYPE_OF: Record<Exclude<EditMode, 'fence'>, 1 | 2> = { route: 1, survey: 2 };
 
 /** The take-off point of routes in a fence: the airport of the fence's device, as the server takes it. */
@@ -58,6 +62,13 @@ export default function EditWorkPage(): ReactNode {
   const [saving, setSaving] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
   const zones = useZones();
+  // Clicks outside the fence since the last added point (0: no note shown).
+  const [outside, setOutside] = useState(0);
+  useEffect(() => {
+    if (outside === 0) return;
+    const timer = setTimeout(() => setOutside(0), OUTSIDE_NOTE_MS);
+    return () => clearTimeout(timer);
+  }, [outside]);
 
   // ---------------------------------------------------------------- load
   useEffect(() => {
@@ -140,15 +151,15 @@ export default function EditWorkPage(): ReactNode {
     [fences, s.fenceId],
   );
   const issues = useMemo(() => {
-    const list = validate(mode, effective, others, s.fence);
+    const list = validate(mode, effective, others, s.fence, zones);
     if (mode === 'survey' && preview?.issues.length) list.push(...preview.issues);
     return list;
-  }, [mode, effective, others, s.fence, preview]);
+  }, [mode, effective, others, s.fence, preview, zones]);
   const areaIssues = useMemo(() => {
     // The survey area must lie inside the fence: its vertices are checked as waypoints of a route.
     if (mode !== 'survey' || !route || !s.fence) return [];
     return validate('route', { ...s, routeItem: { ...route, waypoints: route.area.map((p) => ({ ...p, height: route.default_height })) } }, [], s.fence).filter(
-      (i) => i.item.kind === 'waypoint' && i.code.includes('fence'),
+      (i) => AREA_CODES.has(i.code),
     );
   }, [mode, route, s]);
   const hl = useMemo(() => highlightsOf(issues), [issues]);
@@ -168,7 +179,15 @@ export default function EditWorkPage(): ReactNode {
         badPoints: mode === 'fence' ? hl.vertices : mode === 'route' ? hl.waypoints : areaHl.waypoints,
         badEdges: mode === 'route' ? hl.legs : undefined,
         selected,
-        onAdd: (p) => store.addPoint(target, p),
+        onAdd: (p) => {
+          // Waypoints and survey corners go inside the chosen fence: a click outside it adds nothing and says why.
+          if (mode !== 'fence' && s.fence && !prepareRing(s.fence.boundary).contains(p)) {
+            setOutside((n) => n + 1);
+            return;
+          }
+          setOutside(0);
+          store.addPoint(target, p);
+        },
         onMove: (i, p) => store.movePoint(target, i, p),
         onInsert: (i, p) => store.insertPoint(target, i, p),
         onRemove: (i) => {
@@ -178,7 +197,6 @@ export default function EditWorkPage(): ReactNode {
         onSelect: setSelected,
       };
   const shapes: PlanShape[] = [
-    ...zones.map((z) => ({ id: `zone-${z.id}`, kind: 'zone' as const, points: z.paths, color: z.stroke_color || undefined })),
     ...others.map((f) => ({ id: `fence-${f.id}`, kind: 'fence-other' as const, points: f.boundary })),
     ...(mode !== 'fence' && s.fence ? [{ id: 'fence', kind: 'fence' as const, points: s.fence.boundary }] : []),
     ...(mode === 'survey' && preview?.grid ? [{ id: 'course', kind: 'transect' as const, points: preview.grid.waypoints }] : []),
@@ -275,9 +293,15 @@ export default function EditWorkPage(): ReactNode {
       <div className="edit-work-body">
         <div className="edit-work-map">
           <Suspense fallback={<Spin className="edit-work-spin" />}>
-            <PlanMap theme={theme} shapes={shapes} edit={edit} fit={fitPoints} fitKey={s.fenceId ?? 'new'} marks={hl.at} />
+            <PlanMap theme={theme} shapes={shapes} edit={edit} fit={fitPoints} fitKey={s.fenceId ?? 'new'} marks={hl.at} zones={zones} />
           </Suspense>
           <div className="edit-work-hint">{t(`plan.hint.${mode}`)}</div>
+          {outside > 0 && s.fence && (
+            // One note, replaced (not stacked) by every further click outside; data-count tells them apart.
+            <div className="edit-work-outside" role="status" data-testid="outside-fence" data-count={outside}>
+              {t(`plan.outsideFence.${mode === 'survey' ? 'survey' : 'route'}`, { name: s.fence.name })}
+            </div>
+          )}
         </div>
         <aside className="edit-work-side">
           {loading ? (
@@ -422,9 +446,9 @@ export default function EditWorkPage(): ReactNode {
               <section className="edit-issues" data-testid="issues">
                 <h3>{t('plan.issues.title')}</h3>
                 {mode !== 'fence' && !s.fenceId && <div className="edit-issue">{t('plan.issues.chooseFence')}</div>}
-                {nameMissing && <div className="edit-issue">{t('plan.issues.nameMissing')}</div>}
+                {nameMissing && <div className="edit-issue">{t(`plan.issues.nameMissing.${mode === 'fence' ? 'fence' : 'route'}`)}</div>}
                 {/* The vertex-count rule once: the hint while nothing says it, else the validation line (with the count). */}
-                {empty && !allIssues.some((i) => i.code === 'fence.points_too_few') && <div className="edit-issue muted">{t(`plan.issues.empty.${mode}`)}</div>}
+                {empty && !allIssues.some((i) => i.code === IssueCode.FENCE_POINTS_TOO_FEW) && <div className="edit-issue muted">{t(`plan.issues.empty.${mode}`)}</div>}
                 {issueLineTexts(allIssues, lang).map((text) => (
                   <div key={text} className="edit-issue" data-testid="issue">
                     {text}

@@ -1,5 +1,6 @@
 import { MISSION_LIMITS, inMissionLimit, missionLimitText, type Lang, type LatLng, type MissionLimitField, type Waypoint } from '@nest/contracts';
 import {
+  IssueCode,
   cameraFromSettings,
   customCameraIssues,
   gsdFromHeight,
@@ -12,6 +13,7 @@ import {
   type FenceInput,
   type Issue,
   type SurveyGrid,
+  type ZoneInput,
 } from '@nest/geo';
 import type { EditMode, RouteDraft, WorkingState } from './store';
 
@@ -83,11 +85,28 @@ export interface OtherFence extends FenceInput {
 export function missionLimitIssues(r: Pick<RouteDraft, MissionLimitField>): Issue[] {
   return (Object.keys(MISSION_LIMITS) as MissionLimitField[])
     .filter((k) => !inMissionLimit(k, r[k]))
-    .map((k) => ({ code: `route.${k}`, item: { kind: 'route' as const }, text: missionLimitText(k) }));
+    .map((k) => ({ code: LIMIT_CODES[k], item: { kind: 'route' as const }, text: missionLimitText(k) }));
 }
 
-/** Every issue of the working state for the mode, from @nest/geo's rules and the server's field ranges. */
-export function validate(mode: EditMode, s: WorkingState, others: readonly OtherFence[], fenceOfRoute: FenceInput | null): Issue[] {
+/** The geo issue code of each ranged route field (its "above 0" rule, which the range replaces). */
+const LIMIT_CODES: Readonly<Record<MissionLimitField, string>> = {
+  auto_speed: IssueCode.ROUTE_AUTO_SPEED,
+  max_speed: IssueCode.ROUTE_MAX_SPEED,
+  default_height: IssueCode.ROUTE_DEFAULT_HEIGHT,
+  return_height: IssueCode.ROUTE_RETURN_HEIGHT,
+};
+
+/**
+ * Every issue of the working state for the mode, from @nest/geo's rules and the server's field ranges;
+ * a route (a survey: its generated waypoints) also keeps out of the no-fly and restricted `zones`.
+ */
+export function validate(
+  mode: EditMode,
+  s: WorkingState,
+  others: readonly OtherFence[],
+  fenceOfRoute: FenceInput | null,
+  zones: readonly ZoneInput[] = [],
+): Issue[] {
   if (mode === 'fence') {
     if (!s.fence) return [];
     return validateFence({ ...s.fence, ...(s.fenceId ? { id: s.fenceId } : {}) }, others);
@@ -97,7 +116,7 @@ export function validate(mode: EditMode, s: WorkingState, others: readonly Other
   // A field out of its range is said once, with the range (geo's looser "above 0" text for it is dropped).
   const limits = missionLimitIssues(r);
   const limited = new Set(limits.map((i) => i.code));
-  const issues = [...limits, ...validateRoute(r, fenceOfRoute).filter((i) => !limited.has(i.code))];
+  const issues = [...limits, ...validateRoute(r, fenceOfRoute, { zones }).filter((i) => !limited.has(i.code))];
   if (mode === 'survey') {
     if (r.camera_type === 'custom') issues.push(...customCameraIssues(r));
   }

@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router-dom';
 import { Spin } from 'antd';
 import { useI18n } from '../../shared/i18n';
 import { useTheme } from '../../shared/theme';
+import { useZones } from '../../shared/map/zones';
 import { DevicePanel } from '../device/DevicePanel';
 import { canListAlarms, useNews } from '../alarms/alarms';
 import { useUser } from '../../shared/session';
@@ -29,6 +30,7 @@ export default function HomePage(): ReactNode {
   const { t } = useI18n();
   const theme = useTheme();
   const { devices, loading } = useFleet();
+  const zones = useZones();
   const dash = useDashboard();
   const news = useNews();
   const alarmsLink = canListAlarms(useUser()?.fun_list);
@@ -78,7 +80,7 @@ export default function HomePage(): ReactNode {
       <section className="home-middle">
         <div className="home-center">
           <Suspense fallback={<div className="home-map-loading"><Spin /></div>}>
-            <FleetMap devices={shown} selectedSn={selectedSn} onSelect={select} theme={theme} loaded={!loading} />
+            <FleetMap devices={shown} selectedSn={selectedSn} onSelect={select} theme={theme} loaded={!loading} zones={zones} />
           </Suspense>
         </div>
         <MessageFeed messages={dash.messages} />

@@ -11,7 +11,7 @@ import { useTheme } from '../../shared/theme';
 import type { PlanShape } from '../../shared/map/PlanMap';
 import { DEFAULT_ROUTE } from '../editWork/store';
 import { validateFence, validateRoute } from '@nest/geo';
-import { useZones } from './zones';
+import { useZones } from '../../shared/map/zones';
 import './routeplan.css';
 
 const PlanMap = lazy(() => import('../../shared/map/PlanMap'));
@@ -104,7 +104,6 @@ export default function RoutePlanPage(): ReactNode {
   const shownFences = tab === 'fences' ? fences.filter((f) => !search || f.name.includes(search)) : [];
 
   const shapes: PlanShape[] = [
-    ...zones.map((z) => ({ id: `zone-${z.id}`, kind: 'zone' as const, points: z.paths, color: z.stroke_color || undefined })),
     ...(tab === 'fences' ? fences.filter((f) => f.id !== fence?.id).map((f) => ({ id: `f-${f.id}`, kind: 'fence-other' as const, points: f.boundary })) : []),
     ...(fence ? [{ id: 'fence', kind: 'fence' as const, points: fence.boundary }] : []),
     ...(mission ? [{ id: 'route', kind: 'route' as const, points: mission.waypoints }] : []),
@@ -170,7 +169,7 @@ export default function RoutePlanPage(): ReactNode {
         const target = fence ?? (doc.fences[0] ? null : fences[0] ?? null);
         if (!target) return setImportError(t('plan.import.chooseFence'));
         const route = { ...DEFAULT_ROUTE, ...(c.item.settings ?? {}), mission_type: 1 as const, height_type: c.item.height_type, waypoints: c.item.waypoints };
-        const issues = validateRoute(route, target);
+        const issues = validateRoute(route, target, { zones });
         if (issues.length) return setImportError(issues.map((i) => i.text[lang]).filter((x, i, a) => a.indexOf(x) === i).join('; '));
         const { area: _a, ...fields } = route;
         await call('missionAdd', { ...fields, name: (c.item.name || file.name).slice(0, 64), fence_id: target.id }, { quiet: true });
@@ -232,7 +231,7 @@ export default function RoutePlanPage(): ReactNode {
       </aside>
       <main className="routeplan-map">
         <Suspense fallback={<Spin />}>
-          <PlanMap theme={theme} shapes={shapes} edit={null} fit={fit} fitKey={selectedId ?? `all-${fences.length}`} />
+          <PlanMap theme={theme} shapes={shapes} edit={null} fit={fit} fitKey={selectedId ?? `all-${fences.length}`} zones={zones} />
         </Suspense>
         {selected && (
           <div className="routeplan-toolbar" data-testid="plan-toolbar">

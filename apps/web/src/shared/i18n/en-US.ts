@@ -227,6 +227,7 @@ export const enUS: Catalog = {
     zoomOut: 'Zoom out',
     attribution: 'Map data sources',
     devices: 'Devices on the map',
+    zoneLegend: 'Map zones',
   },
   fleet: {
     title: 'Devices',
@@ -421,6 +422,10 @@ export const enUS: Catalog = {
     redo: 'Redo (Ctrl+Shift+Z)',
     saved: 'Saved',
     mode: { fence: 'Work fence', route: 'Waypoint route', survey: 'Area survey' },
+    outsideFence: {
+      route: 'Not added: the point is outside the fence "{name}". Waypoints go inside it.',
+      survey: 'Not added: the point is outside the fence "{name}". The survey area goes inside it.',
+    },
     hint: {
       fence: 'Click the map to add vertices; drag a vertex to move it; drag an edge midpoint to insert one; right-click or select + Delete removes one',
       route: 'Choose the fence, then click inside it to add waypoints; drag, insert, right-click to delete; click a waypoint to edit its actions',
@@ -487,7 +492,7 @@ export const enUS: Catalog = {
       title: 'Checks',
       none: 'All checks pass; ready to save',
       chooseFence: 'Choose a fence first',
-      nameMissing: 'Enter a name (a fence also needs a device)',
+      nameMissing: { fence: 'Enter the fence name and choose its device', route: 'Enter the task name' },
       empty: { fence: 'A fence needs at least 3 vertices', route: 'Add waypoints', survey: 'The survey area needs at least 3 vertices' },
       surveyFailed: 'No survey route can be made with these settings',
       refused: 'The server refused to save',

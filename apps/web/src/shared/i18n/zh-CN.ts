@@ -229,6 +229,7 @@ export const zhCN = {
     zoomOut: '缩小',
     attribution: '地图数据来源',
     devices: '地图上的设备',
+    zoneLegend: '地图区域',
   },
   fleet: {
     title: '设备列表',
@@ -424,6 +425,10 @@ export const zhCN = {
     redo: '重做（Ctrl+Shift+Z）',
     saved: '已保存',
     mode: { fence: '作业围栏', route: '航点航线', survey: '面状航线' },
+    outsideFence: {
+      route: '未添加：该点在围栏「{name}」之外，航点须在围栏内',
+      survey: '未添加：该点在围栏「{name}」之外，测区须在围栏内',
+    },
     hint: {
       fence: '单击地图添加顶点；拖动顶点移动；拖动边中点插入顶点；右键或选中后按 Delete 删除顶点',
       route: '先选择围栏，再在围栏内单击添加航点；拖动、插入、右键删除；单击航点编辑动作',
@@ -490,7 +495,7 @@ export const zhCN = {
       title: '校验',
       none: '校验通过，可以保存',
       chooseFence: '请先选择围栏',
-      nameMissing: '请填写名称（围栏还需绑定设备）',
+      nameMissing: { fence: '请填写围栏名称并选择绑定设备', route: '请填写任务名称' },
       empty: { fence: '围栏至少需要 3 个顶点', route: '请添加航点', survey: '测区至少需要 3 个顶点' },
       surveyFailed: '当前参数无法生成测区航线',
       refused: '服务器拒绝保存',

@@ -6,7 +6,7 @@ import { AimOutlined } from '@ant-design/icons';
 import { MAP_DEFAULT_ZOOM, MARKER_CLUSTER_GRID_SIZE, MARKER_CLUSTER_MAX_ZOOM } from '@nest/contracts';
 import { useI18n } from '../i18n';
 import { notify } from '../notify';
-import type { Theme } from '@nest/contracts';
+import type { Theme, Zone } from '@nest/contracts';
 import { BasemapNotice } from './BasemapNotice';
 import { BasemapSwitch } from './BasemapSwitch';
 import { basemapStyle, fromMap, readBasemap, saveBasemap, toMap, type BasemapId, type LatLng } from './basemaps';
@@ -16,6 +16,7 @@ import { LocateError, locate } from './geolocate';
 import { useFlightOverlay, type FlightOverlay } from './flightOverlay';
 import { devicesToGeoJson, isFlying, markerColor, type MapDevice, type MarkerProps } from './markers';
 import { clusterElement, deviceElement, updateDeviceElement } from './markerElements';
+import { ZoneLegend, useZoneOverlay } from './zoneOverlay';
 
 
 export interface FleetMapProps {
@@ -25,7 +26,11 @@ export interface FleetMapProps {
   theme: Theme;
   /** The device list has been read (an empty fleet then centres the map where the operator is). */
   loaded?: boolean;
+  /** Map zones, drawn below the flight overlay with their names and the legend of their kinds. */
+  zones?: readonly Zone[];
 }
+
+const NO_ZONES: readonly Zone[] = [];
 
 const SOURCE = 'devices';
 /** The selected device's flight (route, flown track, position): drawn above the basemap, below the markers. */
@@ -64,7 +69,7 @@ const CLUSTER_PROPERTIES = {
  * online status, clustered by a GeoJSON source (MARKER_CLUSTER_*). Coordinates are WGS84 everywhere in
  * the app and converted at this boundary when the basemap is GCJ-02 (basemaps.ts).
  */
-export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded = true }: FleetMapProps): ReactNode {
+export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded = true, zones = NO_ZONES }: FleetMapProps): ReactNode {
   const { t, lang } = useI18n();
   const container = useRef<HTMLDivElement>(null);
   const mapRef = useRef<MapLibreMap | null>(null);
@@ -205,6 +210,8 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
     mapRef.current?.getSource<GeoJSONSource>(FLIGHT_SOURCE)?.setData(overlayData);
   }, [overlayData, ready]);
 
+  useZoneOverlay(ready ? mapRef.current : null, zones, basemap, lang, FLIGHT_LAYERS[0]!.id);
+
   // A newly drawn route is brought into view once (the operator may pan away afterwards).
   const fittedRoute = useRef('');
   const route = shownOverlay?.route;
@@ -319,6 +326,7 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
           {t('dashboard.status.mine')}
         </span>
       </div>
+      <ZoneLegend zones={zones} />
       {cursor && (
         <div className="fleet-map-cursor" data-testid="map-cursor">
           {cursor.lat.toFixed(6)}, {cursor.lng.toFixed(6)}

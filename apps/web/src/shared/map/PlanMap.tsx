@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { GeoJSONSource, Map as MapLibreMap, MapLayerMouseEvent } from 'maplibre-gl';
 import type { Feature, FeatureCollection } from 'geojson';
-import type { Theme } from '@nest/contracts';
+import type { Theme, Zone } from '@nest/contracts';
 import { useI18n } from '../i18n';
 import { basemapStyle, fromMap, readBasemap, toMap, type BasemapId, type LatLng } from './basemaps';
 import { createConsoleMap } from './consoleMap';
+import { ZoneLegend, useZoneOverlay } from './zoneOverlay';
 import './planMap.css';
 
 
@@ -46,6 +47,8 @@ export interface PlanMapProps {
   fitKey?: string;
   /** Red markers (issues without an item). */
   marks?: readonly LatLng[];
+  /** Map zones, drawn below the shapes (the name of the zone under the pointer) with the legend of their kinds. */
+  zones?: readonly Zone[];
 }
 
 const SHAPES = 'plan-shapes';
@@ -88,8 +91,10 @@ export function editToGeoJson(basemap: BasemapId, edit: PlanEdit | null, marks: 
   return { type: 'FeatureCollection', features };
 }
 
-export default function PlanMap({ theme, shapes, edit, fit, fitKey, marks }: PlanMapProps): ReactNode {
-  const { t } = useI18n();
+const NO_ZONES: readonly Zone[] = [];
+
+export default function PlanMap({ theme, shapes, edit, fit, fitKey, marks, zones = NO_ZONES }: PlanMapProps): ReactNode {
+  const { t, lang } = useI18n();
   const container = useRef<HTMLDivElement>(null);
   const mapRef = useRef<MapLibreMap | null>(null);
   const [basemap] = useState<BasemapId>(readBasemap);
@@ -204,6 +209,8 @@ export default function PlanMap({ theme, shapes, edit, fit, fitKey, marks }: Pla
     // Created once per mount: basemap is read once; data flows through the sources below.
   }, []);
 
+  useZoneOverlay(ready ? mapRef.current : null, zones, basemap, lang, 'shape-fill', 'hover');
+
   const themeRef = useRef(theme);
   useEffect(() => {
     const map = mapRef.current;
@@ -240,6 +247,7 @@ export default function PlanMap({ theme, shapes, edit, fit, fitKey, marks }: Pla
           {t('map.unavailable')}
         </div>
       )}
+      <ZoneLegend zones={zones} />
       {cursor && (
         <div className="fleet-map-cursor" data-testid="map-cursor">
           {cursor.lat.toFixed(6)}, {cursor.lng.toFixed(6)}

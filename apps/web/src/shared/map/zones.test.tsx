@@ -1,0 +1,69 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { ZoneKind, type Zone } from '@nest/contracts';
+import { wgs84ToGcj02 } from '@nest/geo';
+import { applyLang } from '../i18n';
+import { ZoneLegend, zoneLabelElement, zonesToGeoJson } from './zoneOverlay';
+import { loadZones } from './zones';
+
+const paths = [
+  { lat: 22.51, lng: 114.05 },
+  { lat: 22.51, lng: 114.06 },
+  { lat: 22.52, lng: 114.06 },
+];
+const zone = (id: string, type: number, extra: Partial<Zone> = {}): Zone => ({
+  id,
+  type,
+  name: { zh: `区域${id}`, en: `Zone ${id}` },
+  paths,
+  stroke_color: '#f5a623',
+  solid_color: 'rgba(245,166,35,0.2)',
+  stroke_width: 2,
+  ...extra,
+});
+const answer = (body: unknown, status = 200) => (async () => new Response(JSON.stringify(body), { status })) as unknown as typeof fetch;
+
+afterEach(() => {
+  cleanup();
+  act(() => applyLang('zh'));
+});
+
+describe('map zones', () => {
+  it('reads names in both languages; a plain name stands for both; malformed zones and a missing resource give none', async () => {
+    const list = [zone('a', ZoneKind.RESTRICTED), { ...zone('b', ZoneKind.WORK), name: 'Old row' }, { id: 'c', type: 1 }];
+    const zones = await loadZones(answer({ types: [], list }));
+    expect(zones.map((z) => [z.id, z.name])).toEqual([
+      ['a', { zh: '区域a', en: 'Zone a' }],
+      ['b', { zh: 'Old row', en: 'Old row' }],
+    ]);
+    expect(await loadZones(answer({}, 404))).toEqual([]);
+  });
+
+  it('draws each zone as a closed polygon in the basemap coordinates, with its colours', () => {
+    const fc = zonesToGeoJson('amap', [zone('a', ZoneKind.NO_FLY, { stroke_color: '', solid_color: '' })]);
+    const f = fc.features[0]!;
+    const ring = (f.geometry as { coordinates: number[][][] }).coordinates[0]!;
+    const g = wgs84ToGcj02(paths[0]!);
+    expect(ring[0]).toEqual([g.lng, g.lat]);
+    expect(ring[ring.length - 1]).toEqual(ring[0]);
+    // A zone without colours takes its kind's.
+    expect(f.properties).toMatchObject({ id: 'a', type: ZoneKind.NO_FLY, stroke: '#e5484d' });
+  });
+
+  it('labels a zone with its kind and name in the language', () => {
+    expect(zoneLabelElement(zone('a', ZoneKind.RESTRICTED), 'zh').textContent).toBe('限飞区区域a');
+    const el = zoneLabelElement(zone('a', ZoneKind.RESTRICTED), 'en');
+    expect([...el.children].map((c) => c.textContent)).toEqual(['Restricted zone', 'Zone a']);
+  });
+
+  it('shows the legend of the three kinds while there are zones, in the language', () => {
+    const { rerender } = render(<ZoneLegend zones={[]} />);
+    expect(screen.queryByTestId('zone-legend')).toBeNull();
+    rerender(<ZoneLegend zones={[zone('a', ZoneKind.RESTRICTED)]} />);
+    expect(screen.getByTestId('zone-legend').textContent).toBe('禁飞区限飞区作业区');
+    act(() => applyLang('en'));
+    const kinds = [...screen.getByTestId('zone-legend').children].map((c) => [c.getAttribute('data-kind'), c.textContent]);
+    expect(kinds).toEqual([['1', 'No-fly zone'], ['2', 'Restricted zone'], ['3', 'Work zone']]);
+    expect(screen.getByTestId('map-zones').textContent).toBe('Restricted zone Zone a');
+  });
+});
