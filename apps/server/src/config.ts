@@ -35,7 +35,7 @@
  * | SESSION_MAX_HOURS    | 12 (contracts TOKEN_COOKIE_HOURS) | Absolute session lifetime in hours, whatever the activity. |
  * | UPLOAD_MAX_MB        | 200                            | Largest file accepted in a multipart call, in MiB (form fields are limited to 64 KiB each). |
  * | FIRMWARE_MAX_MB      | 512 (contracts FIRMWARE_MAX_BYTES) | Largest firmware package /rom/add accepts, in MiB (replaces UPLOAD_MAX_MB for that call). |
- * | MAP_PACKAGE_MAX_MB   | 4096 (contracts MAP_PACKAGE_MAX_BYTES) | Largest offline map package /map/packageAdd accepts, in MiB (replaces UPLOAD_MAX_MB for that call). |
+ * | MAP_PACKAGE_MAX_MB   | 1024 (contracts MAP_PACKAGE_MAX_BYTES) | Largest offline map package /map/packageAdd accepts, in MiB (replaces UPLOAD_MAX_MB for that call). |
  * | TEACHING_VIDEO_MAX_MB | 1024 (contracts TEACHING_VIDEO_MAX_BYTES) | Largest teaching video /teach/add accepts, in MiB (replaces UPLOAD_MAX_MB for that call). |
  * | UPLOADS_PER_USER     | 2                              | File uploads (multipart calls: /rom/add, /teach/add) one user may have in progress at once on this instance (1-100); one more answers UPLOAD_BUSY (HTTP 429) before any byte of its file is read. |
  * | UPLOADS_AT_ONCE      | 6                              | File uploads in progress at once on this instance, all users together (1-1000); one more answers UPLOAD_BUSY. Together with the size limits above it bounds what DATA_DIR/tmp can hold. |

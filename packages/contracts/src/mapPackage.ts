@@ -14,7 +14,7 @@ export const MAP_PACKAGE_FILE_FIELD = 'file';
 export const MAP_PACKAGE_EXTS = ['.mbtiles', '.pmtiles'] as const;
 export type MapPackageContainer = 'mbtiles' | 'pmtiles';
 /** Largest package /map/packageAdd accepts by default (the server's MAP_PACKAGE_MAX_MB moves it). */
-export const MAP_PACKAGE_MAX_BYTES = 4 * 1024 * 1024 * 1024;
+export const MAP_PACKAGE_MAX_BYTES = 1024 * 1024 * 1024;
 /** Longest package name; names are shown only, never used as file names. */
 export const MAP_PACKAGE_NAME_MAX = 64;
 /** Characters a package name may not hold: path separators and what file systems refuse, and control characters. */

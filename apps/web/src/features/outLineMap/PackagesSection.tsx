@@ -211,7 +211,7 @@ export function PackagesSection({ basemap, onUse }: { basemap: BasemapId; onUse:
       width: 80,
       render: (_: unknown, p: MapPackage) => <Tag color={p.kind === 'vector' ? 'geekblue' : 'green'}>{t(`offlineMap.packages.kind.${p.kind}`)}</Tag>,
     },
-    { title: t('offlineMap.packages.field.format'), key: 'format', width: 90, render: (_: unknown, p: MapPackage) => `${p.container.toUpperCase()} · ${p.format.toUpperCase()}` },
+    { title: t('offlineMap.packages.field.format'), key: 'format', width: 130, render: (_: unknown, p: MapPackage) => `${p.container.toUpperCase()} · ${p.format.toUpperCase()}` },
     { title: t('offlineMap.packages.field.zooms'), key: 'zooms', width: 70, render: (_: unknown, p: MapPackage) => `${p.min_zoom} - ${p.max_zoom}` },
     { title: t('offlineMap.packages.field.bounds'), key: 'bounds', render: (_: unknown, p: MapPackage) => <span className="offline-map-box">{formatBox(p)}</span> },
     { title: t('offlineMap.packages.field.size'), key: 'size', width: 90, render: (_: unknown, p: MapPackage) => sizeText(p.size) },

@@ -58,7 +58,8 @@ export function viewOutside(map: Pick<MapLibreMap, 'getBounds'>, p: Pick<MapPack
 /**
  * A package chosen as the basemap: once the package list is known, a package that no longer exists
  * (deleted, or its style refused) switches the map to the offline basemap and says so; one that exists
- * brings the view to its bounds when the view is outside them (once per choice).
+ * brings the view to its bounds when the view is outside them, and to its lowest zoom when the view is
+ * below it (once per choice).
  */
 function usePackageBasemap(map: MapLibreMap | null, basemap: BasemapId, onUseOffline: () => void): [boolean, () => void] {
   const { list, loaded, gone } = useMapPackages();
@@ -91,6 +92,8 @@ function usePackageBasemap(map: MapLibreMap | null, basemap: BasemapId, onUseOff
         { padding: 40, maxZoom: Math.max(pkg.max_zoom, pkg.min_zoom + 1), duration: 0 },
       );
     }
+    // Below its lowest zoom a package has nothing to draw (tiles are enlarged beyond the highest, never shrunk).
+    if (map.getZoom() < pkg.min_zoom) map.jumpTo({ zoom: pkg.min_zoom });
   }, [map, basemap, list, loaded, gone]);
 
   return [goneNotice, () => setGoneNotice(false)];
