@@ -65,7 +65,7 @@ describe('cli user-list', () => {
     const res = await cli('user-list');
     expect(res.code).toBe(0);
     const admin = res.out.find((l) => l.split('\t')[1] === 'admin@nest.local');
-    expect(admin?.split('\t').slice(2)).toEqual(['Administrator', 'wk', '10', 'super_administrator']);
+    expect(admin?.split('\t').slice(2)).toEqual(['管理员', 'wk', '10', 'super_administrator']);
     expect(res.out.some((l) => l.includes('13911112222'))).toBe(true);
   });
 

@@ -1,4 +1,4 @@
-import { PASSWORD_MAX, PASSWORD_MIN, type Lang, type Text } from '@nest/contracts';
+import { PASSWORD_MAX, PASSWORD_MIN, showText, type Lang, type Text } from '@nest/contracts';
 
 /**
  * Server-side user-visible texts that are not result-code texts (those live in contracts CODE_TEXT).
@@ -43,8 +43,9 @@ export const TEXTS = {
 
 export type TextKey = keyof typeof TEXTS;
 
+/** A text in `lang`; a parameter that is a demo name (a holder's nick, say) is put in as `lang` shows it. */
 export function say(key: TextKey, lang: Lang, params: Readonly<Record<string, string | number>> = {}): string {
   return TEXTS[key][lang].replace(/\{(\w+)\}/g, (m, name: string) =>
-    Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : m,
+    Object.prototype.hasOwnProperty.call(params, name) ? showText(String(params[name]), lang) : m,
   );
 }

@@ -6,6 +6,7 @@ import {
   FlightResult,
   alternateLandingEvent,
   cameraSettingsPatch,
+  demoTextOf,
   flightEndEvent,
   flightStartEvent,
   flowProgressSchema,
@@ -535,7 +536,8 @@ export class SimDevice {
         // Why there is no video (no ffmpeg, ffmpeg given up) travels in output.reason: the console says it.
         const problem = v.problem(this.spec.sn);
         if (problem) return { result: RESULT.videoUnavailable, message: `video unavailable: ${problem.detail}`.slice(0, 256), output: { reason: problem.reason } };
-        v.start(this.spec.sn, this.spec.name);
+        // One picture for every viewer: a demo name (shown per viewer's language elsewhere) is left out, the sn stays.
+        v.start(this.spec.sn, demoTextOf(this.spec.name) ? '' : this.spec.name);
         this.publishStateIfChanged(true);
         return { result: RESULT.ok, message: 'started', output: { url: this.videoUrl() } };
       }

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { DEFAULT_TELEMETRY_HZ, SERVER_CLIENT_ID_PREFIX, isDeviceSn, isSn } from '@nest/contracts';
+import { DEFAULT_TELEMETRY_HZ, SERVER_CLIENT_ID_PREFIX, demoText, isDeviceSn, isSn } from '@nest/contracts';
 import type { DeviceTypeKeyValue, TelemetryData } from '@nest/contracts';
 import { SimDevice, clampRate } from './device.js';
 import type { SimDeviceSpec } from './device.js';
@@ -142,10 +142,11 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
   };
 }
 
+/** Names are contracts demo texts (stored in Chinese, shown by the server in the viewer's language). */
 const NEST_CYCLE = [
-  { kind: 'stable', code: 'STABLE', name: '机场', letter: 'A' },
-  { kind: 'stable_mini', code: 'MINI', name: '迷你机场', letter: 'B' },
-  { kind: 'mobile', code: 'MOBILE', name: '移动机场', letter: 'C' },
+  { kind: 'stable', code: 'STABLE', name: 'device.nest', letter: 'A' },
+  { kind: 'stable_mini', code: 'MINI', name: 'device.miniNest', letter: 'B' },
+  { kind: 'mobile', code: 'MOBILE', name: 'device.mobileNest', letter: 'C' },
 ] as const;
 
 const two = (n: number): string => String(n).padStart(2, '0');
@@ -177,11 +178,11 @@ export function demoFleet(
     const k = (perKind.get(c.kind) ?? 0) + 1;
     perKind.set(c.kind, k);
     const sn = `${prefix}-${c.code}-${two(k)}`;
-    out.push({ sn, kind: c.kind, name: `${c.name} ${c.letter}${two(k)}`, uavSn: `${sn}-UAV`, home: place(i) });
+    out.push({ sn, kind: c.kind, name: demoText(c.name, { label: `${c.letter}${two(k)}` }), uavSn: `${sn}-UAV`, home: place(i) });
   }
   for (let n = 1; n <= counts.drones; n++, i++) {
     const sn = `${prefix}-ALONE-${two(n)}`;
-    out.push({ sn, kind: 'alone', name: `单兵 D${two(n)}`, uavSn: sn, home: place(i) });
+    out.push({ sn, kind: 'alone', name: demoText('device.soldier', { label: `D${two(n)}` }), uavSn: sn, home: place(i) });
   }
   return out;
 }

@@ -43,7 +43,7 @@ export interface VideoManager {
   readonly ffmpeg: FfmpegInfo | null;
   /** Why the video of `sn` cannot be produced now (no ffmpeg, or ffmpeg was given up), or null. */
   problem(sn: string): VideoProblem | null;
-  /** Starts (idempotent) the stream of `sn`; `name` is burned into the picture with the sn and time. */
+  /** Starts (idempotent) the stream of `sn`; `name` (may be empty) is burned into the picture with the sn and time. */
   start(sn: string, name: string): void;
   stop(sn: string): void;
   isWanted(sn: string): boolean;
@@ -161,8 +161,8 @@ export function createVideoManager(opts: VideoOptions): VideoManager {
     let overlay: { titleFile: string; titleFont: string } | null = null;
     if (drawtextUsable(ffmpeg)) {
       const cjk = CJK_FONT_FILES.find((f) => existsSync(f));
-      // Without a Chinese font the name would be boxes: draw the sn only.
-      const title = cjk ? `${s.title}  ${sn}` : sn;
+      // Without a Chinese font the name would be boxes: draw the sn only (also when there is no name).
+      const title = cjk && s.title ? `${s.title}  ${sn}` : sn;
       writeFileSync(join(dir, TITLE_FILE), drawtextFileText(title));
       // Relative to the cwd (the stream's directory), so no path needs filtergraph escaping.
       overlay = { titleFile: TITLE_FILE, titleFont: cjk ?? FONT_FILE };

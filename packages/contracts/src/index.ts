@@ -24,3 +24,4 @@ export * from './network.js';
 export * from './maintenance.js';
 export * from './departments.js';
 export * from './audit.js';
+export * from './demo-texts.js';

@@ -12,7 +12,7 @@ export function auditHandlers(deps: AppDeps): Handlers {
       const caller = callerOf(ctx.caller);
       const f = ctx.fields;
       const companyId = isSuper(caller.funList) ? null : caller.user.company_id;
-      return { data: await listAudit(db, { companyId, ...f }) };
+      return { data: await listAudit(db, { companyId, ...f, lang: ctx.lang }) };
     },
   };
 }

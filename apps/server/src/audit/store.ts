@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { AuditEntry, AuditKind, AuditOutcome } from '@nest/contracts';
+import { showText, type AuditEntry, type AuditKind, type AuditOutcome, type Lang } from '@nest/contracts';
 import { sql, type Kysely } from 'kysely';
 import { nowSeconds } from '../db/index.js';
 import type { DB } from '../db/schema.js';
@@ -81,6 +81,8 @@ export interface AuditQuery {
   end_time?: number;
   page: number;
   size: number;
+  /** Language of the target names composed here (a demo name in it); default Chinese. */
+  lang?: Lang;
 }
 
 /** Kinds whose target is a user id. */
@@ -96,12 +98,14 @@ export function targetName(
   target: string,
   detail: Record<string, unknown>,
   targetUser: { nick: string | null; phone: string | null } | null,
+  lang: Lang = 'zh',
 ): string {
   if (!target) return '';
-  const named = typeof detail.name === 'string' && detail.name ? detail.name : '';
+  // Names are composed into the text: a demo name (contracts demo-texts) in the reader's language.
+  const named = typeof detail.name === 'string' && detail.name ? showText(detail.name, lang) : '';
   if (USER_TARGET.has(kind)) {
     const account = targetUser?.phone || (typeof detail.account === 'string' ? detail.account : '');
-    const nick = targetUser?.nick ?? '';
+    const nick = targetUser?.nick ? showText(targetUser.nick, lang) : '';
     if (nick && account) return `${nick} (${account})`;
     return nick || account;
   }
@@ -152,7 +156,7 @@ export async function listAudit(db: Kysely<DB>, q: AuditQuery): Promise<{ list: 
         account: r.account,
         kind: r.kind as AuditKind,
         target: r.target,
-        target_name: targetName(r.kind, r.target, detail, r.target_nick === null && r.target_phone === null ? null : { nick: r.target_nick, phone: r.target_phone }),
+        target_name: targetName(r.kind, r.target, detail, r.target_nick === null && r.target_phone === null ? null : { nick: r.target_nick, phone: r.target_phone }, q.lang),
         detail,
         ip: r.ip,
         outcome: r.outcome as AuditOutcome,

@@ -8,6 +8,7 @@ import {
   holds,
   pmdValueOf,
   sameHex,
+  showTexts,
   signPmd,
   toLang,
   type CallDef,
@@ -175,7 +176,8 @@ async function runCall(name: CallName, def: CallDef, request: FastifyRequest, de
       log: request.log,
     };
     const result = await handler!(ctx as never);
-    return { code: result.code ?? ResultCode.OK, lang, data: result.data ?? null, result };
+    // Demo and seeded names (contracts demo-texts) in the caller's language; what users typed as stored.
+    return { code: result.code ?? ResultCode.OK, lang, data: showTexts(result.data ?? null, lang), result };
   } catch (err) {
     if (err instanceof CallError) return { code: err.code, lang, data: null, error: err };
     // A truncated or malformed multipart body (or the client gone mid-upload): the request's fault.

@@ -1,4 +1,4 @@
-import { Company, SUPER_ADMINISTRATOR } from '@nest/contracts';
+import { Company, SUPER_ADMINISTRATOR, demoText } from '@nest/contracts';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import { generatePassword, hashPassword } from '../auth/passwords.js';
@@ -56,7 +56,8 @@ export async function bootstrapAdmin(db: Kysely<DB>, config: Pick<Config, 'admin
   try {
     await db.transaction().execute(async (trx) => {
       await createUser(trx, {
-        nick: 'Administrator',
+        // A demo text: shown in the reader's language until the administrator changes it.
+        nick: demoText('user.administrator'),
         account,
         email: account.includes('@') ? account : '',
         passwordHash,

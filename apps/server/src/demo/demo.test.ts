@@ -35,9 +35,9 @@ describe('demo plans', () => {
     expect(JSON.parse(key.value)).toMatchObject({ routes: 6 });
 
     const fences = await server.db.selectFrom('fences').selectAll().where('sn_id', 'in', NESTS.map((n) => n.sn)).execute();
-    expect(fences.map((f) => f.name).sort()).toEqual(['演示围栏 A01 · Demo fence A01', '演示围栏 B01 · Demo fence B01', '演示围栏 C01 · Demo fence C01']);
+    expect(fences.map((f) => f.name).sort()).toEqual(['演示围栏 A01', '演示围栏 B01', '演示围栏 C01']);
 
-    // Read back through the console's own call: valid, stored routes of company wk.
+    // Read back through the console's own call (in English: the demo names' English forms): valid, stored routes of company wk.
     const admin = await adminClient(server);
     const res = await admin.call<{ list: { name: string; mission_type: number; sn_id: string; finish_action: number; waypoints: Waypoint[]; distance: number }[]; total: number }>(
       'missionList',
@@ -46,7 +46,7 @@ describe('demo plans', () => {
     expect(res.body.code).toBe(ResultCode.OK);
     const routes = res.body.data.list.filter((m) => NESTS.some((n) => n.sn === m.sn_id));
     expect(routes).toHaveLength(6);
-    const patrol = routes.find((m) => m.name === '巡检 A01 · Patrol A01')!;
+    const patrol = routes.find((m) => m.name === 'Patrol A01')!;
     expect(patrol).toMatchObject({ mission_type: 1, finish_action: 20 });
     expect(patrol.waypoints.length).toBeGreaterThanOrEqual(5);
     expect(patrol.waypoints.length).toBeLessThanOrEqual(8);
@@ -54,12 +54,12 @@ describe('demo plans', () => {
     expect(patrol.waypoints.filter((w) => w.takephoto === 2)).toHaveLength(1);
     expect(patrol.waypoints.filter((w) => w.takephoto === 1).length).toBeGreaterThan(patrol.waypoints.length / 2);
     expect(patrol.waypoints.some((w) => w.gimbal_ctrl && w.gimbal_ctrl.pitch < 0)).toBe(true);
-    const survey = routes.find((m) => m.name === '测区 A01 · Survey A01')!;
+    const survey = routes.find((m) => m.name === 'Survey A01')!;
     expect(survey.mission_type).toBe(2);
     expect(survey.waypoints.length).toBeGreaterThan(2);
     expect(survey.distance).toBeGreaterThan(300);
 
-    expect(await patrolRouteOf(server.app.nest.deps, NESTS[1]!.sn)).toMatchObject({ name: '巡检 B01 · Patrol B01', company_id: 'wk' });
+    expect(await patrolRouteOf(server.app.nest.deps, NESTS[1]!.sn)).toMatchObject({ name: '巡检 B01', company_id: 'wk' });
     expect(await patrolRouteOf(server.app.nest.deps, 'NO-SUCH')).toBeNull();
     expect(Object.keys(JSON.parse(key.value).patrols).sort()).toEqual(NESTS.map((n) => n.sn));
   });
@@ -95,7 +95,7 @@ describe('demo launcher', () => {
       await launcher.stop();
     }
     expect(lines.filter((l) => l.startsWith('Demo mission: launching'))).toHaveLength(3);
-    expect(lines[0]).toBe('Demo mission: launching "巡检 A01 · Patrol A01" on DEMO-T-N1');
+    expect(lines[0]).toBe('Demo mission: launching "巡检 A01" on DEMO-T-N1');
     // One outcome line per launch, whatever the flight runtime answered.
     expect(lines.filter((l) => l.startsWith('Demo mission on '))).toHaveLength(3);
   });

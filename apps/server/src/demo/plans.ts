@@ -1,4 +1,4 @@
-import type { Waypoint } from '@nest/contracts';
+import { demoText, type Waypoint } from '@nest/contracts';
 
 /**
  * The demo fence and routes of one simulated nest, as the console would send them (form field values).
@@ -25,11 +25,11 @@ export function labelOf(name: string, sn: string): string {
   return m ? m[1]! : sn.slice(-6);
 }
 
-/** Bilingual names, Chinese first, one format for every demo object: "巡检 A01 · Patrol A01". */
+/** Names of a nest's demo objects: contracts demo texts, stored in Chinese ("巡检 A01"), shown in the reader's language. */
 export const demoNames = (label: string) => ({
-  fence: `演示围栏 ${label} · Demo fence ${label}`,
-  patrol: `巡检 ${label} · Patrol ${label}`,
-  survey: `测区 ${label} · Survey ${label}`,
+  fence: demoText('plan.fence', { label }),
+  patrol: demoText('plan.patrol', { label }),
+  survey: demoText('plan.survey', { label }),
 });
 
 /** An octagon of FENCE_RADIUS_M around the nest (open ring). */

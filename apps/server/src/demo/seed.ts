@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ResultCode, calls, type ParsedFields } from '@nest/contracts';
+import { ResultCode, calls, demoText, type ParsedFields } from '@nest/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { CallResult, Caller, Handler, Handlers } from '../calls/types.js';
 import type { UserRow } from '../db/schema.js';
@@ -17,8 +17,8 @@ export interface DemoNest {
   home: LatLng;
 }
 
-/** The system actor of demo objects and launches. */
-export const DEMO_NICK = '演示 Demo';
+/** The system actor of demo objects and launches (a demo text: shown in the reader's language). */
+export const DEMO_NICK = demoText('user.demo');
 
 const systemCaller = (companyId: string): Caller => ({
   sessionId: '',

@@ -1,4 +1,4 @@
-import type { Lang } from '@nest/contracts';
+import { textsOf, type Lang } from '@nest/contracts';
 import type { Message } from '../calls/errors.js';
 
 /** Refusals of the equipment calls (/device/add, edit, delete, enable), in both console languages. */
@@ -23,7 +23,7 @@ export const DEVICE_ADMIN_TEXTS = {
   otherCompany: both('只有超级管理员可以把设备登记到其他公司', 'Only a super administrator may assign a device to another company'),
   noDevice: both('设备不存在或无权管理', 'The device does not exist or is not yours'),
   busy: (nick: string): Message =>
-    both(`设备正被 ${nick} 连接控制，不能修改、停用或删除`, `${nick} is connected to the device: it cannot be changed, disabled or deleted now`),
+    both(`设备正被 ${textsOf(nick).zh} 连接控制，不能修改、停用或删除`, `${textsOf(nick).en} is connected to the device: it cannot be changed, disabled or deleted now`),
   disabled: both('设备已停用：请先启用再修改或删除', 'The device is disabled: enable it before changing or deleting it'),
   onMission: both('设备正在执行任务（无人机在空中或流程进行中），不能删除或停用', 'The device is on a mission (drone in the air or a process running): it cannot be deleted or disabled'),
 } as const;

@@ -1,4 +1,4 @@
-import type { DeviceTypeKeyValue } from '@nest/contracts';
+import { demoText, demoTextOf, type DemoTextKey, type DeviceTypeKeyValue } from '@nest/contracts';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { ADMIN_COMPANY } from '../db/seed.js';
@@ -12,6 +12,20 @@ export interface DemoDeviceSpec {
   name: string;
   uavSn: string;
   home: { lat: number; lng: number; alt: number };
+}
+
+/** The demo text of a simulated nest's drone, by the nest's demo text. */
+const UAV_OF: Partial<Record<DemoTextKey, DemoTextKey>> = {
+  'device.nest': 'device.nestUav',
+  'device.miniNest': 'device.miniNestUav',
+  'device.mobileNest': 'device.mobileNestUav',
+};
+
+/** The drone name of a nest: the demo text of a demo nest's drone, else "<nest name> UAV". */
+export function uavNameOf(nestName: string): string {
+  const nest = demoTextOf(nestName);
+  const uav = nest ? UAV_OF[nest.key] : undefined;
+  return uav ? demoText(uav, nest!.params) : `${nestName} UAV`;
 }
 
 const MODEL: Record<DeviceTypeKeyValue, string> = {
@@ -45,11 +59,12 @@ export async function ensureDemoDevices(db: Kysely<DB>, specs: readonly DemoDevi
         company_id: companyId,
         link_type: nest ? 1 : 2,
         airport_name: nest ? s.name : '',
-        uav_name: nest ? `${s.name} UAV` : s.name,
+        uav_name: nest ? uavNameOf(s.name) : s.name,
         uav_sn: s.uavSn,
-        address: `Simulated (${s.home.lat.toFixed(4)}, ${s.home.lng.toFixed(4)})`,
+        // Demo texts (contracts demo-texts): stored in Chinese, shown in the reader's language.
+        address: demoText('device.address', { lat: s.home.lat.toFixed(4), lng: s.home.lng.toFixed(4) }),
         uav_model: MODEL[s.kind],
-        description: 'Simulated device (SIMULATOR=on)',
+        description: demoText('device.description'),
         azimuth: nest ? 0 : -1,
         airport_point: { lat: s.home.lat, lng: s.home.lng },
         altn_point: nest ? alternateOf(s.home) : null,

@@ -10,10 +10,10 @@ import {
   type DeviceTypeKeyValue,
   type LatLng,
 } from '@nest/contracts';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { nowSeconds } from '../db/index.js';
 import type { DB, DeviceRow } from '../db/schema.js';
-import { STATE_NORMAL, isUniqueViolation, likePattern } from '../users/store.js';
+import { STATE_NORMAL, isUniqueViolation, searchText } from '../users/store.js';
 
 export class SnTakenError extends Error {
   override name = 'SnTakenError';
@@ -108,16 +108,7 @@ export async function queryDevices(db: Kysely<DB>, query: DeviceQuery): Promise<
   let q = db.selectFrom('devices').selectAll().where('state', '=', STATE_NORMAL);
   if (query.companyId !== null) q = q.where('company_id', '=', query.companyId);
   if (query.categories !== 'all') q = q.where('type', 'in', query.categories);
-  if (query.search) {
-    const pattern = likePattern(query.search);
-    q = q.where((eb) =>
-      eb.or(
-        (['sn_id', 'uav_sn', 'airport_name', 'uav_name', 'address'] as const).map((c) =>
-          eb(sql<string>`lower(${sql.ref(c)})`, 'like', sql<string>`${pattern} escape '\\'`),
-        ),
-      ),
-    );
-  }
+  if (query.search) q = q.where(searchText(['sn_id', 'uav_sn', 'airport_name', 'uav_name', 'address'], query.search));
   return q.execute();
 }
 

@@ -1,9 +1,9 @@
 import { IssueCode, validateFence, type Issue } from '@nest/geo';
-import { sql } from 'kysely';
+import { textsOf } from '@nest/contracts';
 import { callerOf } from '../auth/handlers.js';
 import type { Handlers } from '../calls/types.js';
 import { nowSeconds } from '../db/index.js';
-import { likePattern } from '../users/store.js';
+import { searchText } from '../users/store.js';
 import type { DeviceRow } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { storedRouteIssues } from '../missions/plan.js';
@@ -42,7 +42,7 @@ export function fenceHandlers(deps: AppDeps): Handlers {
       let q = db.selectFrom('fences').where('state', '=', STATE_NORMAL);
       if (!scope.all) q = q.where('company_id', '=', scope.companyId);
       if (sn_id) q = q.where('sn_id', '=', sn_id);
-      if (search) q = q.where(sql<string>`lower(name)`, 'like', sql<string>`${likePattern(search)} escape '\\'`);
+      if (search) q = q.where(searchText(['name'], search));
       const total = Number((await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0);
       const rows = await q.selectAll().orderBy('created_at', 'desc').orderBy('id').limit(size).offset(page * size).execute();
       return { data: { list: rows.map(presentFence), total } };
@@ -97,7 +97,7 @@ export function fenceHandlers(deps: AppDeps): Handlers {
           stranded.push({
             code: IssueCode.FENCE_STRANDS_ROUTE,
             item: { kind: 'route', id: route.id },
-            text: { zh: `航线「${route.name}」：${issue.text.zh}`, en: `Route "${route.name}": ${issue.text.en}` },
+            text: { zh: `航线「${textsOf(route.name).zh}」：${issue.text.zh}`, en: `Route "${textsOf(route.name).en}": ${issue.text.en}` },
             ...(issue.at ? { at: issue.at } : {}),
           });
         }

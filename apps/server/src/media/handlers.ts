@@ -74,7 +74,7 @@ export function resultHandlers(deps: AppDeps): Handlers {
       const links = await mediaLinks(db);
       return { data: { list: rows.map((r) => presentResult(r, links, names.get(r.sn_id))), total } };
     },
-    resultZip: async (ctx) => ({ data: await prepareZip(deps, planScopeOf(callerOf(ctx.caller)), ctx.fields) }),
+    resultZip: async (ctx) => ({ data: await prepareZip(deps, planScopeOf(callerOf(ctx.caller)), ctx.fields, undefined, ctx.lang) }),
     resultDeleteOne: async (ctx) => {
       await deleteResultIds(deps, planScopeOf(callerOf(ctx.caller)), [ctx.fields.id]);
       return {};

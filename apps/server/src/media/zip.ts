@@ -6,6 +6,7 @@ import {
   RESULT_ZIP_PATH,
   RESULT_ZIP_TTL_S,
   ResultCode,
+  showText,
   type Lang,
 } from '@nest/contracts';
 import type { Readable } from 'node:stream';
@@ -46,6 +47,8 @@ interface Payload {
   c: string;
   /** Expiry (s). */
   e: number;
+  /** Language of the console that asked for the link: demo route names in the entry and file names read in it. */
+  l?: Lang;
 }
 
 /** The archive secret, created in the database by the first instance that needs it. */
@@ -115,6 +118,7 @@ export async function prepareZip(
   scope: PlanScope,
   f: { ids?: string[]; sort_id?: string },
   limits: ZipLimits = zipLimits,
+  lang?: Lang,
 ): Promise<{ url: string; count: number; bytes: number; expires_at: number }> {
   const { db } = deps;
   const company = scope.all ? '*' : scope.companyId;
@@ -156,7 +160,7 @@ export async function prepareZip(
   const exp = now + RESULT_ZIP_TTL_S;
   let payload: Payload;
   if (f.sort_id !== undefined) {
-    payload = { s: f.sort_id, c: company, e: exp };
+    payload = { s: f.sort_id, c: company, e: exp, l: lang };
   } else {
     const nonce = randomBytes(16).toString('base64url');
     // Expired selections go first: every key below `zip.<now>` has expired.
@@ -165,7 +169,7 @@ export async function prepareZip(
       .insertInto('settings')
       .values({ key: `${SELECTION_PREFIX}${String(exp).padStart(10, '0')}.${nonce}`, value: JSON.stringify([...new Set(f.ids)]) })
       .execute();
-    payload = { n: `${String(exp).padStart(10, '0')}.${nonce}`, c: company, e: exp };
+    payload = { n: `${String(exp).padStart(10, '0')}.${nonce}`, c: company, e: exp, l: lang };
   }
   return { url: `${RESULT_ZIP_PATH}/${await makeToken(db, payload)}`, count, bytes, expires_at: exp };
 }
@@ -249,7 +253,7 @@ export function registerResultZip(app: FastifyInstance, deps: AppDeps): void {
     const sorties = new Map<string, { mission_name: string; start_time: number }>();
     for (let i = 0; i < sortIds.length; i += 500) {
       const found = await db.selectFrom('sorties').select(['id', 'mission_name', 'start_time']).where('id', 'in', sortIds.slice(i, i + 500)).execute();
-      for (const s of found) sorties.set(s.id, s);
+      for (const s of found) sorties.set(s.id, { ...s, mission_name: showText(s.mission_name, p.l === 'en' ? 'en' : 'zh') });
     }
     const names = entryNames(rows, sorties);
     const zip = new yazl.ZipFile();

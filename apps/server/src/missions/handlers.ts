@@ -1,6 +1,5 @@
 import { MissionType, ResultCode, type Lang, type ParsedFields, type Waypoint } from '@nest/contracts';
 import { issueLines, type Issue, type LatLng, type TerrainProvider } from '@nest/geo';
-import { sql } from 'kysely';
 import { callerOf } from '../auth/handlers.js';
 import { CallError } from '../calls/errors.js';
 import type { CallContext, Handlers } from '../calls/types.js';
@@ -19,7 +18,7 @@ import {
   type PlanScope,
 } from '../fences/store.js';
 import { tileTerrain } from '../terrain/tiles.js';
-import { likePattern } from '../users/store.js';
+import { searchText } from '../users/store.js';
 import { planRoute, type PlannedRoute } from './plan.js';
 import { publicZones } from '../zones/zones.js';
 
@@ -180,7 +179,7 @@ export function missionHandlers(deps: AppDeps): Handlers {
       if (!scope.all) q = q.where('company_id', '=', scope.companyId);
       if (fence_id) q = q.where('fence_id', '=', fence_id);
       if (mission_type !== undefined) q = q.where('mission_type', '=', mission_type);
-      if (search) q = q.where(sql<string>`lower(name)`, 'like', sql<string>`${likePattern(search)} escape '\\'`);
+      if (search) q = q.where(searchText(['name'], search));
       const total = Number((await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0);
       const rows = await q.selectAll().orderBy('created_at', 'desc').orderBy('id').limit(size).offset(page * size).execute();
       const fenceIds = [...new Set(rows.map((r) => r.fence_id))];

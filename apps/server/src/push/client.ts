@@ -1,4 +1,4 @@
-import { ResultCode, codeText, type Lang, type PushReply } from '@nest/contracts';
+import { PushMsgId, ResultCode, codeText, showTexts, type Lang, type PushReply } from '@nest/contracts';
 import { WebSocket } from 'ws';
 import type { Scope } from '../devices/directory.js';
 import type { TokenBucket } from '../link/bucket.js';
@@ -6,6 +6,9 @@ import { say, type TextKey } from '../texts.js';
 
 /** Above this many bytes waiting in a socket's send buffer, live frames (300, 310) are dropped for it. */
 export const PUSH_BUFFER_LIMIT = 1024 * 1024;
+
+/** Frames that carry no names (telemetry, fleet positions), sent as they are; the rest shows names in the socket's language. */
+const WITHOUT_NAMES: ReadonlySet<number> = new Set([PushMsgId.DEVICE_TELEMETRY, PushMsgId.FLEET_UPDATE]);
 
 /** Who a socket speaks for once message 100 succeeded, as last read from the database. */
 export interface Verified {
@@ -58,7 +61,8 @@ export class PushClient {
 
   send(code: number, msgId: number, data: unknown = null, msg?: string): void {
     if (this.ws.readyState !== WebSocket.OPEN) return;
-    const reply: PushReply = { code, msg: msg ?? codeText(code, this.lang), msg_id: msgId, data };
+    const shown = WITHOUT_NAMES.has(msgId) ? data : showTexts(data, this.lang);
+    const reply: PushReply = { code, msg: msg ?? codeText(code, this.lang), msg_id: msgId, data: shown };
     this.ws.send(JSON.stringify(reply));
   }
 

@@ -5,7 +5,7 @@ import { CallError } from '../calls/errors.js';
 import type { AppDeps } from '../deps.js';
 import { callerOf } from '../auth/handlers.js';
 import { inPlanScope, planScopeOf, type PlanScope } from '../fences/store.js';
-import { likePattern } from '../users/store.js';
+import { searchText } from '../users/store.js';
 import type { SortiesTable } from '../db/schema.js';
 import type { Selectable } from 'kysely';
 import { deleteSorties } from '../media/delete.js';
@@ -61,15 +61,7 @@ export function sortieHandlers(deps: AppDeps): Handlers {
       if (f.mission_type !== undefined) q = q.where('mission_type', '=', f.mission_type);
       if (f.start_time !== undefined) q = q.where('start_time', '>=', f.start_time);
       if (f.end_time !== undefined) q = q.where('start_time', '<=', f.end_time);
-      if (f.search) {
-        const p = likePattern(f.search);
-        q = q.where((eb) =>
-          eb.or([
-            eb(sql<string>`lower(mission_name)`, 'like', sql<string>`${p} escape '\\'`),
-            eb(sql<string>`lower(user_name)`, 'like', sql<string>`${p} escape '\\'`),
-          ]),
-        );
-      }
+      if (f.search) q = q.where(searchText(['mission_name', 'user_name'], f.search));
       const total = Number((await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0);
       const dir = f.asc === 1 ? 'asc' : 'desc';
       // A sortie still flying counts its duration up to now, so it sorts among the finished ones it outlasts.

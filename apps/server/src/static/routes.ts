@@ -7,6 +7,7 @@ import {
   STATIC_TOKEN_HEADER,
   calls,
   holds,
+  showTexts,
 } from '@nest/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { publicKeysOf, type ServerKeys } from '../auth/keys.js';
@@ -50,7 +51,9 @@ export function registerScreenResources(app: FastifyInstance, deps: AppDeps): vo
       const refuse = (code: number) => reply.code(401).send(envelope(code, headerLang(request)));
       if (!caller) return refuse(ResultCode.LOGIN_EXPIRED);
       if (!holds(caller.funList, SCREEN_FUNCTION)) return refuse(ResultCode.NO_PERMISSION);
-      return answer(planScopeOf(caller), request, reply);
+      // Demo names (contracts demo-texts) in the page's language, sent as Accept-Language.
+      const data = await answer(planScopeOf(caller), request, reply);
+      return reply.sent ? data : showTexts(data, headerLang(request));
     });
   };
 

@@ -5,6 +5,7 @@ import {
   NestPart,
   REALTIME_MESSAGE_LIMIT,
   alarmText,
+  textsOf,
   type EquipmentRecord,
   type InspectionRecord,
   type Lang,
@@ -35,16 +36,22 @@ export function alarmDetailLabel(kind: string, detail: string, lang: Lang): stri
 export const checkingTypes = (): { value: number; label: { zh: string; en: string } }[] =>
   CheckingType.entries.map((e) => ({ value: e.value, label: { zh: e.label.zh, en: e.label.en } }));
 
-/** The line of a sortie that started or ended, naming the device and the route (one-key flights have none). */
+/**
+ * The line of a sortie that started or ended, naming the device and the route (one-key flights have none).
+ * Each language's line names them in that language when they are demo texts ("单兵 D01 起飞", "Soldier D01
+ * took off"); names users gave are quoted as stored.
+ */
 export function sortieText(kind: 'sortie_start' | 'sortie_end', device: string, route: string): { zh: string; en: string } {
+  const d = textsOf(device);
+  const r = textsOf(route);
   if (kind === 'sortie_start') {
     return route
-      ? { zh: `${device} 开始执行航线「${route}」`, en: `${device} started route "${route}"` }
-      : { zh: `${device} 起飞`, en: `${device} took off` };
+      ? { zh: `${d.zh} 开始执行航线「${r.zh}」`, en: `${d.en} started route "${r.en}"` }
+      : { zh: `${d.zh} 起飞`, en: `${d.en} took off` };
   }
   return route
-    ? { zh: `${device} 完成航线「${route}」`, en: `${device} finished route "${route}"` }
-    : { zh: `${device} 结束飞行`, en: `${device} ended its flight` };
+    ? { zh: `${d.zh} 完成航线「${r.zh}」`, en: `${d.en} finished route "${r.en}"` }
+    : { zh: `${d.zh} 结束飞行`, en: `${d.en} ended its flight` };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { ResultCode, type Lang } from '@nest/contracts';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { callerOf } from '../auth/handlers.js';
 import { CallError } from '../calls/errors.js';
 import type { Handlers } from '../calls/types.js';
@@ -7,7 +7,7 @@ import { nowSeconds } from '../db/index.js';
 import type { DB, MissionRow, TimedTaskRow } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { STATE_NORMAL, findFence, inPlanScope, newId, planScopeOf, type PlanScope } from '../fences/store.js';
-import { likePattern } from '../users/store.js';
+import { searchText } from '../users/store.js';
 import { DATA_DELETED, DATA_NORMAL, TASK_PAUSED, TASK_WAITING, firstClash, isActive, nextSlot, type Timing } from './schedule.js';
 import { activeTasksOf, presentTask } from './store.js';
 import { TASK_TEXTS, when } from './texts.js';
@@ -139,10 +139,7 @@ export function taskHandlers(deps: AppDeps): Handlers {
       if (!scope.all) q = q.where('company_id', '=', scope.companyId);
       if (sn_id) q = q.where('sn_id', '=', sn_id);
       if (task_state !== undefined) q = q.where('task_state', '=', task_state);
-      if (search) {
-        const pattern = sql<string>`${likePattern(search)} escape '\\'`;
-        q = q.where((eb) => eb.or([eb(sql<string>`lower(m_title)`, 'like', pattern), eb(sql<string>`lower(f_title)`, 'like', pattern)]));
-      }
+      if (search) q = q.where(searchText(['m_title', 'f_title'], search));
       const total = Number((await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0);
       const rows = await q.selectAll().orderBy('create_time', 'desc').orderBy('id').limit(size).offset(page * size).execute();
       return { data: { list: rows.map((r) => presentTask(r, ctx.lang)), total } };

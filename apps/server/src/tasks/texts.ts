@@ -1,4 +1,4 @@
-import type { Lang } from '@nest/contracts';
+import { textsOf, type Lang } from '@nest/contracts';
 import type { Message } from '../calls/errors.js';
 import { verdictText, type Verdict } from '../flight/reply.js';
 
@@ -14,10 +14,11 @@ export const TASK_TEXTS = {
   noDevice: both('设备不存在或无权使用', 'The device does not exist or is not yours'),
   noTask: both('定时任务不存在', 'The timed task does not exist'),
   past: both('执行时间已过，请选择将来的时间', 'The run time has passed: choose a time in the future'),
+  /** `title` as stored: a demo route name is quoted in each language's form. */
   clash: (title: string, zh: string, en: string): Message =>
     both(
-      `与该设备的定时任务「${title}」（${zh}）执行时间间隔不足 30 分钟`,
-      `Less than 30 minutes from this device's timed task "${title}" (${en})`,
+      `与该设备的定时任务「${textsOf(title).zh}」（${zh}）执行时间间隔不足 30 分钟`,
+      `Less than 30 minutes from this device's timed task "${textsOf(title).en}" (${en})`,
     ),
 } as const;
 

@@ -3,12 +3,13 @@ import {
   Company,
   PERMANENT_END_TIME,
   SUPER_ADMINISTRATOR,
+  demoSearchTerms,
   type Lang,
   type RecordState,
   type User,
   type UserListItem,
 } from '@nest/contracts';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { nowSeconds } from '../db/index.js';
 import type { CompanyRow, DB, UserRow, UserUpdate } from '../db/schema.js';
 
@@ -127,21 +128,24 @@ export interface UserListQuery {
 /** Escapes LIKE wildcards; use with `escape '\'`. */
 export const likePattern = (text: string): string => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/**
+ * A keyword search over text columns: `lower(column) LIKE` the keyword, or the words of the demo names it
+ * names in the other language (contracts demoSearchTerms: "patrol" also finds "巡检 A01"), any column.
+ */
+export function searchText(columns: readonly string[], text: string): RawBuilder<SqlBool> {
+  const terms = demoSearchTerms(text).map(likePattern);
+  return sql<SqlBool>`(${sql.join(
+    terms.flatMap((p) => columns.map((c) => sql`lower(${sql.ref(c)}) like ${p} escape '\\'`)),
+    sql` or `,
+  )})`;
+}
+
 export async function listUsers(db: Kysely<DB>, query: UserListQuery = {}): Promise<{ list: UserRow[]; total: number }> {
   let q = db.selectFrom('users');
   if (query.state !== undefined) q = q.where('state', '=', query.state);
   if (query.companyId) q = q.where('company_id', '=', query.companyId);
   if (query.team) q = q.where('team', '=', query.team);
-  if (query.search) {
-    const pattern = likePattern(query.search);
-    q = q.where((eb) =>
-      eb.or([
-        eb(sql<string>`lower(nick)`, 'like', sql<string>`${pattern} escape '\\'`),
-        eb(sql<string>`lower(phone)`, 'like', sql<string>`${pattern} escape '\\'`),
-        eb(sql<string>`lower(email)`, 'like', sql<string>`${pattern} escape '\\'`),
-      ]),
-    );
-  }
+  if (query.search) q = q.where(searchText(['nick', 'phone', 'email'], query.search));
   const size = query.size ?? 1000;
   const [list, count] = await Promise.all([
     q.selectAll().orderBy('created_at').orderBy('nick').orderBy('u_id').limit(size).offset((query.page ?? 0) * size).execute(),

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { User } from '@nest/contracts';
-import { getUser, readSavedUser, setUser } from './session';
+import { applyLang, getLang } from './i18n';
+import { getUser, readSavedUser, restoreUser, setUser } from './session';
 
 const user: User = {
   u_id: 'u1',
@@ -27,6 +28,23 @@ describe('session', () => {
     expect(localStorage.getItem('userInfo')).not.toContain('secret-token-value');
     expect(readSavedUser()?.nick).toBe('Operator');
     expect(getUser()?.token).toBe('');
+  });
+
+  it('restores a demo nick in the page language (the copy was saved in the sign-in one) and a typed nick as typed', () => {
+    const before = getLang();
+    try {
+      setUser({ ...user, nick: '管理员' });
+      applyLang('en');
+      expect(restoreUser()?.nick).toBe('Administrator');
+      applyLang('zh');
+      expect(restoreUser()?.nick).toBe('管理员');
+      setUser(user);
+      applyLang('en');
+      expect(restoreUser()?.nick).toBe('Operator');
+      expect(readSavedUser()?.nick).toBe('Operator');
+    } finally {
+      applyLang(before);
+    }
   });
 
   it('removes the saved copy when the user is cleared', () => {

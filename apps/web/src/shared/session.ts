@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
-import { userSchema, type User } from '@nest/contracts';
+import { showTexts, userSchema, type User } from '@nest/contracts';
 import { clearToken, saveToken } from './cookie';
+import { getLang } from './i18n';
 import { KEYS, storage } from './storage';
 
 /**
@@ -29,11 +30,15 @@ export function readSavedUser(): User | null {
   return parsed.success ? parsed.data : null;
 }
 
-/** Restores the user from the saved copy into state (route guard). */
+/**
+ * Restores the user from the saved copy into state (route guard). The copy was answered in the language of
+ * the sign-in: a demo nick (contracts demo-texts, e.g. the first administrator's) is shown in today's.
+ */
 export function restoreUser(): User | null {
   const saved = readSavedUser();
-  if (saved) setUser(saved, false);
-  return saved;
+  const shown = saved ? showTexts(saved, getLang()) : null;
+  if (shown) setUser(shown, false);
+  return shown;
 }
 
 export function useUser(): User | null {

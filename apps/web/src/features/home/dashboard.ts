@@ -8,6 +8,7 @@ import {
   type EquipmentRecord,
   type Lang,
 } from '@nest/contracts';
+import { getLang } from '../../shared/i18n';
 
 /** The figures of the KPI strip, raw numbers (data-value, compared with the database by the e2e test). */
 export interface Kpis {
@@ -114,7 +115,8 @@ export async function fetchStatic(
   const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
   const res = await fetchImpl(qs ? `${path}?${qs}` : path, {
     method: 'GET',
-    headers: { [STATIC_TOKEN_HEADER]: token, Accept: 'application/json' },
+    // The page's language: the server names demo devices and routes in it (contracts demo-texts).
+    headers: { [STATIC_TOKEN_HEADER]: token, Accept: 'application/json', 'Accept-Language': getLang() },
     cache: 'no-store',
     credentials: 'same-origin',
     signal,
