@@ -119,6 +119,31 @@ describe('glyph endpoint', () => {
     expect(parseRange('65280-65535.pbf')).toBe(65280);
   });
 
+  it('answers every character of the font with set=all (labels of map packages), once drawn and cached', async () => {
+    // 测试点 ("test point"): 测 and 试 are in no basemap place name, so the basemap set lacks at least one of them.
+    const chars = '测试点';
+    const ranges = [...new Set([...chars].map(rangeOf))];
+    const basemapSet = new Set<number>();
+    const wholeSet = new Set<number>();
+    for (const range of ranges) {
+      for (const g of decode((await app.inject({ method: 'GET', url: url(range) })).rawPayload)[0]!.glyphs) basemapSet.add(g.id);
+      const res = await app.inject({ method: 'GET', url: `${url(range)}?set=all` });
+      expect(res.statusCode, range).toBe(200);
+      expect(res.headers.etag).toMatch(/all/);
+      const [stack] = decode(res.rawPayload);
+      // A whole range: far more glyphs than the basemap's few characters in it.
+      expect(stack!.glyphs.length).toBeGreaterThan(150);
+      for (const g of stack!.glyphs) wholeSet.add(g.id);
+    }
+    expect([...chars].every((c) => wholeSet.has(c.codePointAt(0)!))).toBe(true);
+    expect([...chars].every((c) => basemapSet.has(c.codePointAt(0)!))).toBe(false);
+    // Cached in the data directory: a new store answers the same bytes without drawing.
+    const start = '测'.codePointAt(0)! - ('测'.codePointAt(0)! % 256);
+    const again = await new GlyphStore(glyphCacheDir(dataDir), path.join(dataDir, 'no-build')).wholeRange(start);
+    const served = (await app.inject({ method: 'GET', url: `${url(rangeOf('测'))}?set=all` })).rawPayload;
+    expect(Buffer.compare(Buffer.from(again), served)).toBe(0);
+  });
+
   it('draws a range once into the data directory when there is no build', async () => {
     const cache = glyphCacheDir(dataDir);
     const store = new GlyphStore(cache, path.join(dataDir, 'no-build'));

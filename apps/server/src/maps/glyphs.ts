@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_SERVICE_BASES, ResultCode, toLang } from '@nest/contracts';
 import type { FastifyInstance } from 'fastify';
@@ -16,8 +17,10 @@ import { placeCharacters } from './places.js';
  * 3 px border, and its metrics. Drawn from Noto Sans SC (npm `@fontsource-variable/noto-sans-sc`, SIL
  * OFL 1.1: Latin and Chinese in one design), read with fontkit at weight 400.
  *
- * Only what the maps write is generated: all of Latin-1 (0-255) and the characters of the basemap's
- * place names and of the demo's zone names. A range with none of them is answered as a valid empty PBF
+ * Two sets. The basemap's: all of Latin-1 (0-255) and the characters of the basemap's place names and of
+ * the demo's zone names, drawn at build time (about 1.5k glyphs). The whole font (`?set=all`, the styles of
+ * uploaded map packages, whose labels can be any text): each range drawn on its first request, in batches
+ * that yield to the event loop, and cached. A range of the basemap set with none of its characters is answered as a valid empty PBF
  * (MapLibre draws nothing for those characters and logs no error).
  *
  * Where the files come from, first found:
@@ -32,6 +35,10 @@ export const GLYPH_FONTSTACK = 'Noto Sans Regular';
 export const GLYPHS_VERSION = '2';
 export const GLYPHS_PREFIX = `${DEFAULT_SERVICE_BASES.zone}/tiles/glyphs`;
 export const GLYPHS_URL_TEMPLATE = `${GLYPHS_PREFIX}/{fontstack}/{range}.pbf`;
+/** `?set=all`: every character of the font, not only the basemap's (styles whose labels can hold any text). */
+export const WHOLE_SET = 'all';
+const WHOLE_SET_DIR = 'all';
+export const GLYPHS_WHOLE_URL_TEMPLATE = `${GLYPHS_URL_TEMPLATE}?set=${WHOLE_SET}`;
 /** Glyphs change only with a new build: a week in caches. */
 const GLYPH_CACHE_CONTROL = 'public, max-age=604800';
 
@@ -237,6 +244,28 @@ export function drawRange(start: number, chars: ReadonlySet<number>): GlyphBitma
   return out;
 }
 
+/** Glyphs drawn between two yields to the event loop (about 15 ms of drawing). */
+const DRAW_BATCH = 16;
+
+/**
+ * Every glyph the font has in one range, drawn in batches that yield to the event loop (a full range of
+ * Chinese characters is about a quarter of a second of drawing: telemetry and calls go on meanwhile).
+ */
+export async function drawWholeRange(start: number): Promise<GlyphBitmap[]> {
+  const out: GlyphBitmap[] = [];
+  let inBatch = 0;
+  for (let cp = Math.max(start, 0x20); cp < start + 256 && cp <= MAX_CODE_POINT; cp++) {
+    const font = loadFonts().find((f) => f.hasGlyphForCodePoint(cp));
+    if (!font) continue;
+    out.push(drawGlyph(cp, font.glyphForCodePoint(cp), font.unitsPerEm));
+    if (++inBatch === DRAW_BATCH) {
+      inBatch = 0;
+      await yieldToLoop();
+    }
+  }
+  return out;
+}
+
 /** A range PBF (glyphs.proto: glyphs { 1: fontstack { 1: name, 2: range, 3: glyph } }). */
 export function encodeRange(start: number, glyphs: readonly GlyphBitmap[], fontstack = GLYPH_FONTSTACK): Uint8Array {
   const pbf = new PbfWriter();
@@ -302,6 +331,30 @@ export class GlyphStore {
     return this.chars;
   }
 
+  private readonly whole = new Map<number, Promise<Uint8Array>>();
+
+  /**
+   * Every character of the font in a range (the `set=all` glyph URL of map packages, whose labels can hold
+   * any text): drawn on first request, kept in the data directory's cache and in memory after. Concurrent
+   * requests of one range share one drawing.
+   */
+  wholeRange(start: number): Promise<Uint8Array> {
+    let pending = this.whole.get(start);
+    if (!pending) {
+      const cached = path.join(this.cacheDir, WHOLE_SET_DIR, GLYPH_FONTSTACK, rangeFile(start));
+      pending = existsSync(cached)
+        ? Promise.resolve(readFileSync(cached))
+        : drawWholeRange(start).then((drawn) => {
+            const data = encodeRange(start, drawn);
+            if (drawn.length > 0) writeAtomic(cached, data);
+            return data;
+          });
+      pending.catch(() => this.whole.delete(start));
+      this.whole.set(start, pending);
+    }
+    return pending;
+  }
+
   range(start: number): Uint8Array {
     const known = this.ranges.get(start);
     if (known) return known;
@@ -337,10 +390,12 @@ export function registerGlyphs(app: FastifyInstance, dataDir: string): GlyphStor
     }
     const start = parseRange(range);
     if (start === null) return reply.code(400).header('cache-control', 'no-cache').send(envelope(ResultCode.BAD_REQUEST, lang));
-    const etag = `"glyphs-${GLYPHS_VERSION}-${start}"`;
+    const whole = (request.query as { set?: unknown }).set === WHOLE_SET;
+    const etag = `"glyphs-${GLYPHS_VERSION}-${whole ? 'all-' : ''}${start}"`;
     reply.header('cache-control', GLYPH_CACHE_CONTROL).header('etag', etag);
     if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-    return reply.header('content-type', 'application/x-protobuf').send(Buffer.from(store.range(start)));
+    const data = whole ? await store.wholeRange(start) : store.range(start);
+    return reply.header('content-type', 'application/x-protobuf').send(Buffer.from(data));
   });
   return store;
 }

@@ -16,6 +16,7 @@ import type { MapPackageRow } from '../../db/schema.js';
 import type { AppDeps } from '../../deps.js';
 import { scopeOf } from '../../devices/handlers.js';
 import type { Readers } from './files.js';
+import { GLYPHS_WHOLE_URL_TEMPLATE } from '../glyphs.js';
 import { inspectPackage } from './inspect.js';
 import { packageToken } from './links.js';
 import { packageStyle } from './style.js';
@@ -28,7 +29,8 @@ const refuseProblem = (p: MapPackageProblem) => refuse(problemText(p));
 /** Path of a package's tiles under the zone base: `<prefix>/<id>/<exp>.<sig>/{z}/{x}/{y}.<format>`. */
 export const PACKAGE_TILES_PREFIX = `${DEFAULT_SERVICE_BASES.zone}/tiles/packages`;
 /** The server's glyph endpoint, which the generated vector styles name. */
-export const GLYPHS_TEMPLATE = `${DEFAULT_SERVICE_BASES.zone}/tiles/glyphs/{fontstack}/{range}.pbf`;
+/** Package labels can be any text: the glyphs of the whole font (drawn per range on first use). */
+export const GLYPHS_TEMPLATE = GLYPHS_WHOLE_URL_TEMPLATE;
 
 /** Moves the received file into place: a rename (DATA_DIR/tmp is on the same file system), else a copy. */
 async function moveInto(from: string, to: string): Promise<void> {

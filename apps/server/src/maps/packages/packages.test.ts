@@ -141,7 +141,7 @@ describe('offline map packages', () => {
     expect(pkg.max_lat).toBeGreaterThanOrEqual(BOX.north);
 
     const zh = await styleOf(ops, pkg.id, 'zh');
-    expect(zh.glyphs).toBe('/api/zone/tiles/glyphs/{fontstack}/{range}.pbf');
+    expect(zh.glyphs).toBe('/api/zone/tiles/glyphs/{fontstack}/{range}.pbf?set=all');
     expect(zh.layers.map((l) => l.type)).toEqual(['background', ...Array(3).fill(['fill', 'line', 'line', 'circle', 'symbol']).flat()]);
     const label = zh.layers.find((l) => l.type === 'symbol')!;
     expect(label.layout!['text-font']).toEqual(['Noto Sans Regular']);
