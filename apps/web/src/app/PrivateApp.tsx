@@ -4,6 +4,7 @@ import type { MenuItem, User } from '@nest/contracts';
 import { useI18n } from '../shared/i18n';
 import { wantModals } from '../shared/notify';
 import { Guard } from './guard/Guard';
+import { whenSettled } from './lazy';
 import { routeEntries } from './menu/menu';
 import { ComingPage } from './pages/ComingPage';
 import { LoadBoundary } from './pages/LoadFailed';
@@ -59,7 +60,8 @@ export function MenuRoutes({ user, menu }: { user: User; menu: MenuItem[] }): Re
 
 /** Everything behind sign-in: the guard, then the shell with fixed and menu-driven routes. */
 export default function PrivateApp(): ReactNode {
-  // Confirmation boxes (sign-out, login expiry, password changed) are needed from here on.
-  useEffect(() => wantModals(), []);
+  // Confirmation boxes (sign-out, login expiry, password changed) are needed from here on: their code is
+  // fetched once the first screen has settled (a box asked for earlier fetches it at once).
+  useEffect(() => whenSettled(wantModals), []);
   return <Guard>{({ user, menu }) => <MenuRoutes user={user} menu={menu} />}</Guard>;
 }

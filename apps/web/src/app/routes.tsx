@@ -6,10 +6,10 @@ import { setLoginNavigator } from '../shared/session';
 import { clearMenu } from './menu/store';
 import { LoadBoundary } from './pages/LoadFailed';
 import { LoadingState } from './pages/LoadingState';
+import { privateApp } from './privateApp';
 
 const LoginPage = lazy(() => import('../features/login/LoginPage'));
-/** Everything behind sign-in (guard, shell, screens) is one lazy chunk plus one per screen. */
-const PrivateApp = lazy(() => import('./PrivateApp'));
+const PrivateApp = privateApp.Component;
 
 /** Path and query the user asked for before being sent to login (SPEC: navigate there after sign-in). */
 export interface LoginState {

@@ -1,4 +1,5 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { ComponentType, LazyExoticComponent } from 'react';
+import { preloadable, type Preloadable } from './lazy';
 
 type Loader = () => Promise<{ default: ComponentType }>;
 
@@ -39,23 +40,54 @@ const LOADERS: Readonly<Record<string, Loader>> = {
   'features/auditLog': () => import('../features/auditLog/AuditLogPage'),
 };
 
-const cache = new Map<string, LazyExoticComponent<ComponentType>>();
+const cache = new Map<string, Preloadable<ComponentType>>();
+
+function entryFor(filePath: string, loaders: Readonly<Record<string, Loader>>): Preloadable<ComponentType> | null {
+  const load = loaders[filePath];
+  if (!load) return null;
+  let entry = cache.get(filePath);
+  if (!entry) {
+    // React keeps a lazy component's rejected import for good: drop it, so the next visit fetches again.
+    const made = preloadable(() =>
+      load().catch((error: unknown) => {
+        if (cache.get(filePath) === made) cache.delete(filePath);
+        throw error;
+      }),
+    );
+    cache.set(filePath, (entry = made));
+  }
+  return entry;
+}
 
 /** The lazy component of a screen, or null when that screen is not built yet. */
 export function screenFor(filePath: string, loaders: Readonly<Record<string, Loader>> = LOADERS): LazyExoticComponent<ComponentType> | null {
-  const load = loaders[filePath];
-  if (!load) return null;
-  let screen = cache.get(filePath);
-  if (!screen) {
-    // React keeps a lazy component's rejected import for good: drop it, so the next visit fetches again.
-    const retrying: Loader = () =>
-      load().catch((error: unknown) => {
-        if (cache.get(filePath) === screen) cache.delete(filePath);
-        throw error;
-      });
-    cache.set(filePath, (screen = lazy(retrying)));
-  }
-  return screen;
+  return entryFor(filePath, loaders)?.Component ?? null;
+}
+
+/**
+ * Fetches the module of a fixed route's screen ahead (the route a sign-in goes to): it then renders without
+ * a loading pass. Other paths, and fixed routes without a screen, fetch nothing.
+ */
+export function preloadScreenOf(path: string, loaders: Readonly<Record<string, Loader>> = LOADERS): Promise<void> {
+  const pathname = path.split(/[?#]/)[0];
+  const route = FIXED_ROUTES.find((r) => r.path === pathname);
+  return route ? (entryFor(route.filePath, loaders)?.preload() ?? Promise.resolve()) : Promise.resolve();
+}
+
+/**
+ * What a screen reads when it opens, started ahead right after sign-in (the screen takes these reads on
+ * its first load): by the screens' file paths.
+ */
+const FIRST_READS: Readonly<Record<string, () => Promise<void>>> = {
+  'features/home': () => import('../features/home/prefetch').then((m) => m.prefetchHomeData()),
+};
+
+/** Starts the first reads of a fixed route's screen (signed in); other paths read nothing ahead. */
+export function prefetchDataOf(path: string): Promise<void> {
+  const pathname = path.split(/[?#]/)[0];
+  const route = FIXED_ROUTES.find((r) => r.path === pathname);
+  const start = route ? FIRST_READS[route.filePath] : undefined;
+  return start ? start() : Promise.resolve();
 }
 
 /** Fixed routes of SPEC section 2 (besides login and the /layout shell itself). */

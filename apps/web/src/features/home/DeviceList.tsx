@@ -51,7 +51,11 @@ export function DeviceList({
   const { t, lang } = useI18n();
   const meId = useUser()?.u_id;
   const [types, setTypes] = useState<{ value: number; label: string }[]>([]);
+  // The server's device types are read when the filter is first opened (until then the built-in kinds
+  // stand in): the screen's first paint does not wait on a list nobody has looked at.
+  const [typesWanted, setTypesWanted] = useState(false);
   useEffect(() => {
+    if (!typesWanted) return;
     let live = true;
     call('userGetDeviceType', {}, { quiet: true })
       .then((data) => live && setTypes(typeOptions(data)))
@@ -59,7 +63,7 @@ export function DeviceList({
     return () => {
       live = false;
     };
-  }, []);
+  }, [typesWanted]);
   const kindOptions = types.length > 0 ? types : DeviceKind.options(lang);
   const shown = filterDevices(devices, filter);
   const counts = fleetCounts(devices);
@@ -94,6 +98,7 @@ export function DeviceList({
           options={[{ value: 0, label: t('fleet.allTypes') }, ...kindOptions]}
           data-testid="device-type-filter"
           popupMatchSelectWidth={false}
+          onOpenChange={(open) => open && setTypesWanted(true)}
         />
       </div>
       <div className="device-items">

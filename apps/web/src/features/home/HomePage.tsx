@@ -1,10 +1,10 @@
-import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { Spin } from 'antd';
+import { preloadable, whenSettled } from '../../app/lazy';
 import { useI18n } from '../../shared/i18n';
 import { useTheme } from '../../shared/theme';
 import { useZones } from '../../shared/map/zones';
-import { DevicePanel } from '../device/DevicePanel';
 import { canListAlarms, useNews } from '../alarms/alarms';
 import { useUser } from '../../shared/session';
 import { DeviceList } from './DeviceList';
@@ -15,7 +15,37 @@ import { useDashboard } from './useDashboard';
 import { useFleet } from './useFleet';
 import './home.css';
 
-const FleetMap = lazy(() => import('../../shared/map/FleetMap'));
+/** MapLibre (about 1 MB of script): fetched and started once the device list and KPIs have painted. */
+const fleetMap = preloadable(() => import('../../shared/map/FleetMap'));
+const FleetMap = fleetMap.Component;
+/** The selected device's live panel: fetched when a device is first selected, or ahead when the page is idle. */
+const devicePanel = preloadable(() => import('../device/DevicePanel').then((m) => ({ default: m.DevicePanel })));
+const DevicePanel = devicePanel.Component;
+
+/**
+ * True from the task after the first frame painted with `ready` (the device list answered and its rows
+ * rendered): what waits for it never holds up the first paint of the lists.
+ */
+function usePaintedOnce(ready: boolean): boolean {
+  const [painted, setPainted] = useState(false);
+  useEffect(() => {
+    if (!ready || painted) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const after = () => {
+      timer = setTimeout(() => setPainted(true), 0);
+    };
+    if (typeof requestAnimationFrame !== 'function') {
+      after();
+      return () => clearTimeout(timer);
+    }
+    const frame = requestAnimationFrame(after);
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [ready, painted]);
+  return painted;
+}
 
 /** Drone flight states that count as in the air. */
 const IN_AIR = new Set([1, 2, 3, 8]);
@@ -52,6 +82,25 @@ export default function HomePage(): ReactNode {
     lastSignature.current = signature;
   }, [signature, loading, refresh]);
 
+  // The map's code is fetched once the lists have painted, and the map rendered when it is in (rendering
+  // it before would suspend, and React holds back a suspended part's reveal); the device panel's code is
+  // fetched a while later, when the page is idle. A failed fetch renders the map anyway: its error then shows.
+  const listsPainted = usePaintedOnce(!loading);
+  const [mapCode, setMapCode] = useState(fleetMap.loaded);
+  useEffect(() => {
+    if (!listsPainted || mapCode) return;
+    let live = true;
+    const show = () => live && setMapCode(true);
+    fleetMap.preload().then(show, show);
+    return () => {
+      live = false;
+    };
+  }, [listsPainted, mapCode]);
+  useEffect(() => {
+    if (!mapCode) return;
+    return whenSettled(() => devicePanel.preload().catch(() => undefined));
+  }, [mapCode]);
+
   const kpis = dash.record ? kpisOf(dash.record, news.pending) : null;
   const deviceName = useCallback((sn: string) => devices.find((d) => d.sn === sn)?.name ?? sn, [devices]);
 
@@ -79,15 +128,21 @@ export default function HomePage(): ReactNode {
       </aside>
       <section className="home-middle">
         <div className="home-center">
-          <Suspense fallback={<div className="home-map-loading"><Spin /></div>}>
-            <FleetMap devices={shown} selectedSn={selectedSn} onSelect={select} theme={theme} loaded={!loading} zones={zones} />
-          </Suspense>
+          {mapCode ? (
+            <Suspense fallback={<div className="home-map-loading"><Spin /></div>}>
+              <FleetMap devices={shown} selectedSn={selectedSn} onSelect={select} theme={theme} loaded={!loading} zones={zones} />
+            </Suspense>
+          ) : (
+            <div className="home-map-loading"><Spin /></div>
+          )}
         </div>
         <MessageFeed messages={dash.messages} />
       </section>
       <aside className="home-side home-right">
         {selected ? (
-          <DevicePanel key={selected.sn} device={selected} onClose={() => select(null)} />
+          <Suspense fallback={<div className="home-panel-state"><Spin /></div>}>
+            <DevicePanel key={selected.sn} device={selected} onClose={() => select(null)} />
+          </Suspense>
         ) : (
           <>
             {selectedSn && !loading && (

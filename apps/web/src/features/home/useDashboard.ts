@@ -22,6 +22,7 @@ import { call } from '../../shared/request';
 import { onPush, usePushState } from '../../shared/push';
 import { useUser } from '../../shared/session';
 import { Refetcher, fetchStatic, panelsOfTopics, type Panel, ALL_PANELS } from './dashboard';
+import { FIRST_RANKING, TASK_PAGE, takeFirstRead } from './prefetch';
 
 export interface AlarmStats {
   total: number;
@@ -53,8 +54,6 @@ export interface DashboardData {
   refresh: (panels: readonly Panel[]) => void;
 }
 
-/** How many timed tasks the list reads (sorted by next run on the screen). */
-const TASK_PAGE = 50;
 /** Besides pushes, everything is read again this often: a missed push (reconnect) heals itself. */
 const SAFETY_REFRESH_MS = 120_000;
 /** Coalescing gap of refetches caused by pushes. */
@@ -62,7 +61,8 @@ const REFETCH_GAP_MS = 3_000;
 
 /**
  * The data screen's figures: the static resources (equipment record, leaderboard, checking types, real-time
- * messages) and the calls (alarm statistics, timed tasks); read once, then again when push 380 names a topic,
+ * messages) and the calls (alarm statistics, timed tasks); read once (taking the reads started at sign-in
+ * when there are), then again when push 380 names a topic,
  * on 370, and after the push connection reopens; coalesced by a Refetcher so bursts cost one read each.
  */
 export function useDashboard(): DashboardData {
@@ -91,26 +91,27 @@ export function useDashboard(): DashboardData {
       try {
         switch (p) {
           case 'record':
-            setRecord(equipmentRecordSchema.parse(await fetchStatic(STATIC_RESOURCES.equipmentRecord, token)));
+            setRecord(equipmentRecordSchema.parse(await (takeFirstRead('record') ?? fetchStatic(STATIC_RESOURCES.equipmentRecord, token))));
             break;
           case 'ranking': {
             const type = rankingTypeRef.current;
-            const data = rankingSchema.parse(await fetchStatic(STATIC_RESOURCES.inspectionLeaderboard, token, { type, size: 10 }));
+            const first = type === FIRST_RANKING.type ? takeFirstRead('ranking') : null;
+            const data = rankingSchema.parse(await (first ?? fetchStatic(STATIC_RESOURCES.inspectionLeaderboard, token, { type, size: FIRST_RANKING.size })));
             // A tab switched meanwhile asks for its own answer.
             if (type === rankingTypeRef.current) setRanking(data);
             break;
           }
           case 'messages':
-            setMessages(z.array(realtimeMessageSchema).parse(await fetchStatic(STATIC_RESOURCES.realtimeMessage, token)));
+            setMessages(z.array(realtimeMessageSchema).parse(await (takeFirstRead('messages') ?? fetchStatic(STATIC_RESOURCES.realtimeMessage, token))));
             break;
           case 'alarms':
             if (!canRef.current.alarms) setAlarmStats(null);
-            else setAlarmStats(alarmStatsSchema.parse(await call('alarmStats', {}, { quiet: true })));
+            else setAlarmStats(alarmStatsSchema.parse(await (takeFirstRead('alarms') ?? call('alarmStats', {}, { quiet: true }))));
             break;
           case 'tasks':
             if (!canRef.current.tasks) setTasks(null);
             else {
-              const page = await call<'taskList', Page<TimedTask>>('taskList', { page: 0, size: TASK_PAGE }, { quiet: true });
+              const page = await (takeFirstRead<Page<TimedTask>>('tasks') ?? call<'taskList', Page<TimedTask>>('taskList', { page: 0, size: TASK_PAGE }, { quiet: true }));
               setTasks(page?.list ?? []);
             }
             break;
@@ -134,7 +135,7 @@ export function useDashboard(): DashboardData {
     refetcher.current = r;
     r.request(ALL_PANELS);
     const token = getToken();
-    fetchStatic(STATIC_RESOURCES.checkingType, token)
+    (takeFirstRead('checkingTypes') ?? fetchStatic(STATIC_RESOURCES.checkingType, token))
       .then(setCheckingTypes)
       .catch(() => undefined);
     const timer = setInterval(() => r.request(ALL_PANELS), SAFETY_REFRESH_MS);

@@ -15,6 +15,7 @@ import {
 import { call } from '../../shared/request';
 import { getPush, onPush, usePushState } from '../../shared/push';
 import { useUser } from '../../shared/session';
+import { takeFirstRead } from './prefetch';
 import { applyFleetUpdate, applyStatus, applyTelemetry, markMine, mergeList, unknownSns, type FleetDevice } from './fleet';
 
 /** The list is read again this often (new devices, stream urls); live changes arrive by push meanwhile. */
@@ -28,8 +29,9 @@ export interface FleetState {
 }
 
 /**
- * The data screen's fleet: /device/list, then live updates: 210 {on:true} while mounted (again after
- * each reconnect), 310 batches, 301 statuses, 300 telemetry of verified devices; 210 {on:false} on leave.
+ * The data screen's fleet: /device/list (the read started at sign-in when there is one), then live
+ * updates: 210 {on:true} while mounted (again after each reconnect), 310 batches, 301 statuses, 300
+ * telemetry of verified devices; 210 {on:false} on leave.
  */
 export function useFleet(): FleetState {
   const [devices, setDevices] = useState<FleetDevice[]>([]);
@@ -43,11 +45,12 @@ export function useFleet(): FleetState {
     if (loadingRef.current) return;
     loadingRef.current = true;
     try {
-      const page = await call<'deviceList', Page<DeviceListItem>>(
-        'deviceList',
-        { type: DEVICE_LIST_DEFAULT_TYPE, page: DEVICE_LIST_DEFAULT_PAGE, size: DEVICE_LIST_DEFAULT_SIZE },
-        { quiet },
-      );
+      const page = await (takeFirstRead<Page<DeviceListItem>>('deviceList') ??
+        call<'deviceList', Page<DeviceListItem>>(
+          'deviceList',
+          { type: DEVICE_LIST_DEFAULT_TYPE, page: DEVICE_LIST_DEFAULT_PAGE, size: DEVICE_LIST_DEFAULT_SIZE },
+          { quiet },
+        ));
       setDevices((prev) => mergeList(prev, page?.list ?? []));
       setFailed(false);
     } catch {

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { Button, Checkbox, Form } from 'antd';
 import Input from 'antd/es/input/Input';
 import Password from 'antd/es/input/Password';
@@ -13,6 +13,9 @@ import { signIn } from '../../shared/session';
 import { KEYS, storage } from '../../shared/storage';
 import { Logo } from '../../app/shell/Logo';
 import { useDocumentTitle } from '../../app/title';
+import { whenIdle } from '../../app/lazy';
+import { loadMenu } from '../../app/menu/store';
+import { prefetchAfterSignIn, preloadAfterSignIn } from '../../app/afterSignIn';
 import type { LoginState } from '../../app/routes';
 import { HOME_PATH } from '../../app/screens';
 import { DroneScene } from './DroneScene';
@@ -43,6 +46,22 @@ export default function LoginPage(): ReactNode {
   const remembered = storage.get(KEYS.rememberAccount);
   useDocumentTitle(t('route.login'));
 
+  // The code of the screen after sign-in is fetched once the user starts filling in the form (when the
+  // page is idle), and at the latest on submit: it loads while the sign-in call runs, not after.
+  const preloading = useRef<'no' | 'soon' | 'yes'>('no');
+  const preload = (now: boolean) => {
+    const start = () => {
+      if (preloading.current === 'yes') return;
+      preloading.current = 'yes';
+      preloadAfterSignIn(targetAfterLogin(location.state));
+    };
+    if (now) start();
+    else if (preloading.current === 'no') {
+      preloading.current = 'soon';
+      whenIdle(start);
+    }
+  };
+
   const changeLang = (next: Lang) => {
     saveLang(next);
     applyLang(next);
@@ -50,6 +69,7 @@ export default function LoginPage(): ReactNode {
 
   const submit = async (values: Values) => {
     const account = values.account.trim();
+    preload(true);
     setLoading(true);
     try {
       const stamp = requestStamp();
@@ -63,7 +83,12 @@ export default function LoginPage(): ReactNode {
       if (values.remember) storage.set(KEYS.rememberAccount, account);
       else storage.remove(KEYS.rememberAccount);
       await signIn(parsed.data);
-      navigate(targetAfterLogin(location.state), { replace: true });
+      // The guard waits for the menu before it shows anything, the screen for its data: their requests
+      // start now, beside the code's fetch and the shell's render.
+      const target = targetAfterLogin(location.state);
+      loadMenu().catch(() => undefined);
+      prefetchAfterSignIn(target);
+      navigate(target, { replace: true });
     } catch (err) {
       // Call failures were shown by the request layer; a failed key fetch or sealing is a network problem.
       if (!(err instanceof RequestError)) notify().error(t('request.network'));
@@ -119,6 +144,7 @@ export default function LoginPage(): ReactNode {
             requiredMark={false}
             initialValues={{ account: remembered ?? '', password: '', remember: remembered !== null }}
             onFinish={submit}
+            onFocus={() => preload(false)}
           >
             <Form.Item
               name="account"

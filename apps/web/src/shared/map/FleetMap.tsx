@@ -77,6 +77,8 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
   const [cursor, setCursor] = useState<LatLng | null>(null);
   const [ready, setReady] = useState(false);
   const [failed, setFailed] = useState(false);
+  // The basemap has been drawn once (its first `idle`): data-drawn, which the data-screen bench waits for.
+  const [drawn, setDrawn] = useState(false);
   const [foundCity, setFoundCity] = useState<City | null>(null);
   const markers = useRef(new Map<string, Marker>());
   const basemapRef = useRef(basemap);
@@ -131,6 +133,7 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
       setReady(true);
     };
     map.on('style.load', onStyle);
+    map.once('idle', () => setDrawn(true));
     map.on('render', () => syncMarkers(map));
     const current = markers.current;
     return () => {
@@ -297,7 +300,7 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
   }, [foundCity, basemap, lang]);
 
   return (
-    <div className="fleet-map" data-testid="fleet-map" data-basemap={basemap}>
+    <div className="fleet-map" data-testid="fleet-map" data-basemap={basemap} data-drawn={drawn ? '1' : '0'}>
       <div ref={container} className="fleet-map-canvas" />
       {failed && (
         <div className="fleet-map-failed" role="status">
