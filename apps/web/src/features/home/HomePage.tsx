@@ -83,8 +83,9 @@ export default function HomePage(): ReactNode {
   }, [signature, loading, refresh]);
 
   // The map's code is fetched once the lists have painted, and the map rendered when it is in (rendering
-  // it before would suspend, and React holds back a suspended part's reveal); the device panel's code is
-  // fetched a while later, when the page is idle. A failed fetch renders the map anyway: its error then shows.
+  // it before would suspend, and React holds back a suspended part's reveal); on a later visit, with the
+  // code in, the map still starts after the lists. The device panel's code is fetched a while later, when
+  // the page is idle. A failed fetch renders the map anyway: its error then shows.
   const listsPainted = usePaintedOnce(!loading);
   const [mapCode, setMapCode] = useState(fleetMap.loaded);
   useEffect(() => {
@@ -128,7 +129,7 @@ export default function HomePage(): ReactNode {
       </aside>
       <section className="home-middle">
         <div className="home-center">
-          {mapCode ? (
+          {listsPainted && mapCode ? (
             <Suspense fallback={<div className="home-map-loading"><Spin /></div>}>
               <FleetMap devices={shown} selectedSn={selectedSn} onSelect={select} theme={theme} loaded={!loading} zones={zones} />
             </Suspense>
