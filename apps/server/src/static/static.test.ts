@@ -1,4 +1,5 @@
 import { mkdir, writeFile } from 'node:fs/promises';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { MENU, MENU_PATH, menuItemSchema, onlineBasemapOrigins } from '@nest/contracts';
 import type { FastifyInstance } from 'fastify';
@@ -6,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers.js';
 import { CONTENT_SECURITY_POLICY } from './headers.js';
 import { MISSING_ASSET_TEXT, NOT_BUILT_TEXT } from './web.js';
+
+const BIG_CHUNK = `export const text = ${JSON.stringify('drone nest '.repeat(500))};\n`;
 
 let server: TestServer;
 let withWeb: FastifyInstance;
@@ -16,6 +19,10 @@ beforeAll(async () => {
   await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>nest</title><div id="root"></div>');
   await writeFile(path.join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
   await writeFile(path.join(dist, 'favicon.svg'), '<svg/>');
+  // A chunk the build compressed ahead (apps/web/vite.config.ts writes .br and .gz beside it).
+  await writeFile(path.join(dist, 'assets', 'big-def456.js'), BIG_CHUNK);
+  await writeFile(path.join(dist, 'assets', 'big-def456.js.br'), brotliCompressSync(BIG_CHUNK));
+  await writeFile(path.join(dist, 'assets', 'big-def456.js.gz'), gzipSync(BIG_CHUNK));
   withWeb = await server.rebuild({ webDist: dist });
 });
 afterAll(async () => server?.close());
@@ -43,6 +50,23 @@ describe('menu.json', () => {
 });
 
 describe('web app', () => {
+  it('sends the compressed copy the build made to a browser that accepts it, the plain file otherwise', async () => {
+    const url = '/nest/assets/big-def456.js';
+    const br = await withWeb.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(BIG_CHUNK);
+    const gz = await withWeb.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(BIG_CHUNK);
+    const plain = await withWeb.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(BIG_CHUNK);
+  });
+
   it('without a build, /nest/ says how to build it', async () => {
     for (const url of ['/nest/', '/nest/userManage']) {
       const res = await server.app.inject({ method: 'GET', url });

@@ -41,6 +41,9 @@ export async function registerWebApp(
     root: config.webDist,
     prefix: WEB_BASE,
     cacheControl: false,
+    // The build writes .br and .gz beside its text files (apps/web/vite.config.ts): sent to browsers that
+    // accept them, with Vary: Accept-Encoding.
+    preCompressed: true,
     etag: true,
     lastModified: true,
     setHeaders: (reply, filePath) => {
