@@ -59,6 +59,24 @@ const noMocking = ['apps/server', 'packages', 'apps/simulator', 'scripts', 'benc
 if (noMocking.length > 0) throw new Error(`server and unit tests must not replace modules (vi.mock): ${noMocking.join(', ')}`);
 const serverTests = ['apps/server/src/**/*.test.ts'];
 
+/**
+ * Server test files whose subject does not depend on the database (the device link and brokers, push
+ * frames and fan-out, presence timing, keys and passwords, tile and glyph files, object storage) say so with
+ * a comment line `Database: SQLite only` and its reason: they run on SQLite alone. Every call's SQL still
+ * runs on both databases through the call matrices, company-scope and hostile-form tests and each feature's
+ * own tests. Found by reading the files, like the mocking ones.
+ */
+function sqliteOnly(dir: string): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.test.ts')) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    if (/^\s*(\*|\/\/)\s*Database: SQLite only\b/m.test(readFileSync(file, 'utf8'))) found.push(file.split(path.sep).join('/'));
+  }
+  return found.sort();
+}
+const sqliteOnlyServerTests = sqliteOnly('apps/server/src');
+
 export default defineConfig({
   test: {
     // Three test files at a time. Vitest's default on a 2-core machine is one, but most server files wait
@@ -114,6 +132,7 @@ export default defineConfig({
         test: {
           name: 'server-pg',
           include: serverTests,
+          exclude: sqliteOnlyServerTests,
           environment: 'node',
           env: { NEST_TEST_DB: 'postgres' },
           ...SHARED_MODULES,

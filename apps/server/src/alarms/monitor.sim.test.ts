@@ -1,3 +1,4 @@
+// Database: SQLite only: the rule book's debounce timing; the alarm store is tested on both databases by alarms.test.ts.
 import { ALARM_RULES, DEVICE_PUSH_FUNCTION, FlightMethod, PushMsgId, ResultCode, alarmPush, callFunId, type Alarm, type AlarmPush } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';

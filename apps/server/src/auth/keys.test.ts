@@ -1,3 +1,4 @@
+// Database: SQLite only: key files in the data directory.
 import { createPublicKey } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { PUBLIC_KEYS_PATH, publicKeysSchema, sealWithPublicKey } from '@nest/contracts';

@@ -1,3 +1,4 @@
+// Database: SQLite only: password hashing and envelopes.
 import { generateKeyPairSync } from 'node:crypto';
 import { sealPassword, sealWithPublicKey } from '@nest/contracts';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// Database: SQLite only: hostile device messages on the link; that no row changes is the link's refusal, not a dialect's.
 import {
   FlightMethod,
   LINK_VERSION,

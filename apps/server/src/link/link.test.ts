@@ -1,3 +1,4 @@
+// Database: SQLite only: the device link's protocol and presence.
 import { LINK_MAX_MESSAGE_BYTES, MIN_TELEMETRY_HZ, MISSED_TELEMETRY_PERIODS, SERVER_MQTT_USER, topicOf } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers.js';

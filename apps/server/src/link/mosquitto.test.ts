@@ -1,3 +1,4 @@
+// Database: SQLite only: the broker's authentication and ACLs.
 /**
  * The device link through a real Mosquitto, configured with exactly the files `cli.ts mosquitto-files`
  * writes (docs/device-protocol.md): the broker enforces authentication and the per-device ACL.

@@ -1,3 +1,4 @@
+// Database: SQLite only: presence timing with the event loop blocked; the database is not in the path.
 /**
  * Presence when the server falls behind: its event loop blocked (a busy-wait standing in for a CPU or GC
  * pause) while devices in another thread keep publishing. Devices that kept talking stay online and raise

@@ -1,3 +1,4 @@
+// Database: SQLite only: glyph files, no database.
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

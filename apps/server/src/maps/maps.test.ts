@@ -1,3 +1,4 @@
+// Database: SQLite only: tile files (MBTiles) and routes, no database.
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

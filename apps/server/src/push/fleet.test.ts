@@ -1,3 +1,4 @@
+// Database: SQLite only: push frames and their fan-out from the live simulator; the rows they touch are tested on both databases by the device and sortie tests.
 /**
  * The live fleet end to end: the real simulator publishing over the embedded broker, the device link,
  * the status board, and push sockets of users of two companies.

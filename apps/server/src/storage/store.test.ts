@@ -1,3 +1,4 @@
+// Database: SQLite only: object storage implementations (disk, S3).
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';

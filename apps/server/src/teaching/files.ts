@@ -66,16 +66,27 @@ export async function makePoster(src: string, dest: string, ffmpeg: string | nul
   return false;
 }
 
-/** The length in seconds from ffprobe, or null. */
-export async function probeDuration(src: string, ffprobe: string | null): Promise<number | null> {
-  if (!ffprobe) return null;
-  try {
-    const { stdout } = await run(ffprobe, ['-v', 'error', '-show_entries', 'format=duration', '-of', 'default=noprint_wrappers=1:nokey=1', src], {
-      timeout: 30_000,
-    });
-    const d = Number(stdout.trim());
-    return Number.isFinite(d) && d >= 0 ? Math.round(d * 10) / 10 : null;
-  } catch {
-    return null;
+/**
+ * The length in seconds, or null: from ffprobe where it sits beside ffmpeg (Debian's), else from the
+ * `Duration:` line ffmpeg itself prints about its input (the packaged ffmpeg comes without ffprobe).
+ */
+export async function probeDuration(src: string, ffprobe: string | null, ffmpeg: string | null = null): Promise<number | null> {
+  const seconds = (d: number) => (Number.isFinite(d) && d >= 0 ? Math.round(d * 10) / 10 : null);
+  if (ffprobe) {
+    try {
+      const { stdout } = await run(ffprobe, ['-v', 'error', '-show_entries', 'format=duration', '-of', 'default=noprint_wrappers=1:nokey=1', src], {
+        timeout: 30_000,
+      });
+      return seconds(Number(stdout.trim()));
+    } catch {
+      return null;
+    }
   }
+  if (!ffmpeg) return null;
+  // `ffmpeg -i <file>` with no output describes the input on stderr and exits 1 ("At least one output file").
+  const stderr = await new Promise<string>((resolve) => {
+    execFile(ffmpeg, ['-hide_banner', '-nostdin', '-i', src], { timeout: 30_000 }, (_err, _stdout, err) => resolve(String(err ?? '')));
+  });
+  const m = /Duration: (\d+):(\d{2}):(\d{2}(?:\.\d+)?)/.exec(stderr);
+  return m ? seconds(Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3])) : null;
 }

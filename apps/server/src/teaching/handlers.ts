@@ -70,7 +70,7 @@ export function teachingHandlers(deps: AppDeps): Handlers {
       // Poster and length are read from the received temp file; then both go to the media store.
       const posterFile = `${upload.path}_poster.jpg`;
       const poster = await makePoster(upload.path, posterFile, ffmpeg);
-      const duration = await probeDuration(upload.path, ffprobe);
+      const duration = await probeDuration(upload.path, ffprobe, ffmpeg);
       const kept: string[] = [];
       try {
         if (poster) {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUPER_ADMINISTRATOR, adminClient, startTestServer, userClient, type Fields, type TestClient, type TestServer } from '../../test/helpers.js';
 import { sendMultipart } from '../firmware/testing.js';
 import { findFfmpeg } from '../videos/demo.js';
-import { sniffVideo } from './files.js';
+import { probeDuration, sniffVideo } from './files.js';
 
 const run = promisify(execFile);
 const ffmpeg = findFfmpeg();
@@ -55,6 +55,15 @@ describe('sniffing', () => {
     expect(sniffVideo(Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.from('matroska')]))).toBeNull();
     expect(sniffVideo(Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0, 0, 0, 0, 0, 0, 0]))).toBeNull();
     expect(sniffVideo(Buffer.from('hello world, not a video'))).toBeNull();
+  });
+});
+
+describe('length', () => {
+  it.skipIf(!ffmpeg)('is read from ffmpeg itself when no ffprobe sits beside it (the packaged ffmpeg has none)', async () => {
+    const file = path.join(server.dataDir, 'sample.mp4');
+    expect(await probeDuration(file, null, ffmpeg)).toBeCloseTo(2, 0);
+    expect(await probeDuration(path.join(server.dataDir, 'missing.mp4'), null, ffmpeg)).toBeNull();
+    expect(await probeDuration(file, null, null)).toBeNull();
   });
 });
 
