@@ -50,6 +50,17 @@ export function zonesToGeoJson(basemap: BasemapId, zones: readonly Zone[]): Feat
   return { type: 'FeatureCollection', features };
 }
 
+/** Smallest on-screen extent (px) of a zone whose fixed label is written. */
+export const ZONE_LABEL_MIN_PX = 120;
+
+/** Whether a zone drawn at these screen points (px) is large enough to hold its label. */
+export function zoneLabelFits(points: readonly { x: number; y: number }[]): boolean {
+  if (points.length === 0) return false;
+  const xs = points.map((p) => p.x);
+  const ys = points.map((p) => p.y);
+  return Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys)) >= ZONE_LABEL_MIN_PX;
+}
+
 /** The label of a zone: its kind, then its name, in the zone's colour. */
 export function zoneLabelElement(z: Zone, lang: Lang): HTMLElement {
   const el = document.createElement('div');
@@ -94,11 +105,26 @@ export function useZoneOverlay(
 
   useEffect(() => {
     if (!map || labels !== 'fixed') return;
-    const markers = zones.flatMap((z) => {
+    const placed = zones.flatMap((z) => {
       const at = ringLabelPoint(z.paths);
-      return at ? [new Marker({ element: zoneLabelElement(z, lang) }).setLngLat(toMap(basemap, at)).addTo(map)] : [];
+      if (!at) return [];
+      const corners = z.paths.map((p) => toMap(basemap, p));
+      const marker = new Marker({ element: zoneLabelElement(z, lang) }).setLngLat(toMap(basemap, at)).addTo(map);
+      return [{ marker, corners }];
     });
-    return () => markers.forEach((m) => m.remove());
+    // A label is written only while its zone is drawn large enough to hold it: zoomed out, the labels of
+    // neighbouring zones would pile up over each other and over the devices (the legend still names the kinds).
+    const fit = () => {
+      for (const { marker, corners } of placed) {
+        marker.getElement().classList.toggle('is-hidden', !zoneLabelFits(corners.map((c) => map.project(c))));
+      }
+    };
+    fit();
+    map.on('zoom', fit);
+    return () => {
+      map.off('zoom', fit);
+      placed.forEach(({ marker }) => marker.remove());
+    };
   }, [map, zones, basemap, lang, labels]);
 
   useEffect(() => {

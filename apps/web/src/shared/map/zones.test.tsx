@@ -3,7 +3,7 @@ import { act, cleanup, render, screen } from '@testing-library/react';
 import { ZoneKind, type Zone } from '@nest/contracts';
 import { wgs84ToGcj02 } from '@nest/geo';
 import { applyLang } from '../i18n';
-import { ZoneLegend, zoneLabelElement, zonesToGeoJson } from './zoneOverlay';
+import { ZONE_LABEL_MIN_PX, ZoneLegend, zoneLabelElement, zoneLabelFits, zonesToGeoJson } from './zoneOverlay';
 import { loadZones } from './zones';
 
 const paths = [
@@ -48,6 +48,15 @@ describe('map zones', () => {
     expect(ring[ring.length - 1]).toEqual(ring[0]);
     // A zone without colours takes its kind's.
     expect(f.properties).toMatchObject({ id: 'a', type: ZoneKind.NO_FLY, stroke: '#e5484d' });
+  });
+
+  it('writes a zone label only while the zone is drawn large enough to hold it', () => {
+    const square = (side: number) => [{ x: 10, y: 10 }, { x: 10 + side, y: 10 }, { x: 10 + side, y: 10 + side }, { x: 10, y: 10 + side }];
+    expect(zoneLabelFits(square(ZONE_LABEL_MIN_PX))).toBe(true);
+    expect(zoneLabelFits(square(ZONE_LABEL_MIN_PX - 1))).toBe(false);
+    // A long thin strip (the river border) holds it by its length.
+    expect(zoneLabelFits([{ x: 0, y: 0 }, { x: ZONE_LABEL_MIN_PX + 40, y: 4 }, { x: 0, y: 6 }])).toBe(true);
+    expect(zoneLabelFits([])).toBe(false);
   });
 
   it('labels a zone with its kind and name in the language', () => {
