@@ -49,24 +49,25 @@ const item = (name: PreflightItemValue, ok: boolean, reason: number, value: numb
 });
 
 /**
- * The hold rule: nobody holds the device, or the actor does. System actors (timed tasks, the demo
- * launcher) never fly a device a person holds, whoever it is: the person is working with it.
- * (Maintenance operations use this rule; flight commands use `controlRefusal`.)
+ * The one hold rule, for everything done to a device. A system actor (timed tasks, the demo launcher) acts
+ * only while no person holds the device: the person is working with it. A person never acts on a device
+ * someone else holds; flight commands (`requireHold`) further need the person to hold it themselves (taken
+ * with /device/connect: the lock that tells everyone else who is flying), while maintenance operations also
+ * run on a device nobody holds. Answers the CommandReason refusing the actor, or null.
  */
-export function holdAllows(actor: Pick<Actor, 'u_id' | 'source'>, holder: CheckFacts['holder']): boolean {
-  if (!holder) return true;
-  return actor.source === 'console' && holder.u_id === actor.u_id;
+export function controlRefusal(
+  actor: Pick<Actor, 'u_id' | 'source'>,
+  holder: CheckFacts['holder'],
+  { requireHold = true }: { requireHold?: boolean } = {},
+): number | null {
+  if (actor.source !== 'console') return holder ? Reason.HELD : null;
+  if (!holder) return requireHold ? Reason.NOT_HOLDING : null;
+  return holder.u_id === actor.u_id ? null : Reason.HELD;
 }
 
-/**
- * The control rule of flight commands: a person flies a device only while holding its control connection
- * (taken with /device/connect: the lock that tells everyone else who is flying); a system actor only while
- * no person holds it. Answers the CommandReason refusing the actor, or null.
- */
-export function controlRefusal(actor: Pick<Actor, 'u_id' | 'source'>, holder: CheckFacts['holder']): number | null {
-  if (actor.source !== 'console') return holder ? Reason.HELD : null;
-  if (!holder) return Reason.NOT_HOLDING;
-  return holder.u_id === actor.u_id ? null : Reason.HELD;
+/** The hold rule of maintenance operations (controlRefusal without requireHold): whether the actor may act. */
+export function holdAllows(actor: Pick<Actor, 'u_id' | 'source'>, holder: CheckFacts['holder']): boolean {
+  return controlRefusal(actor, holder, { requireHold: false }) === null;
 }
 
 /** A flow running or paused, or a mission not finished: the device is busy with a process. */
