@@ -14,4 +14,15 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  {
+    // The web app's shared modules sit below its features: a feature may use them, never the reverse
+    // (feature texts and other feature pieces are brought together in apps/web/src/app).
+    files: ['apps/web/src/shared/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/features', '**/features/**'], message: 'shared/ must not import features/; assemble in app/.' }] },
+      ],
+    },
+  },
 );

@@ -102,7 +102,7 @@ export default defineConfig({
           exclude: webMocking,
           environment: 'jsdom',
           ...SHARED_MODULES,
-          setupFiles: [...setupFiles, 'apps/web/src/test/fresh-page.ts'],
+          setupFiles: [...setupFiles, 'apps/web/src/test/i18n.ts', 'apps/web/src/test/fresh-page.ts'],
           // The first render of a test file loads antd's modules into jsdom: slow on a busy 2-core machine.
           testTimeout: 60_000,
         },
@@ -112,7 +112,7 @@ export default defineConfig({
           name: 'web-mocks',
           include: webMocking,
           environment: 'jsdom',
-          setupFiles,
+          setupFiles: [...setupFiles, 'apps/web/src/test/i18n.ts'],
           testTimeout: 60_000,
         },
       },

@@ -3,7 +3,7 @@ import { BrowserRouter } from 'react-router-dom';
 import ConfigProvider from 'antd/es/config-provider';
 import antdZh from 'antd/es/locale/zh_CN';
 import antdEn from 'antd/es/locale/en_US';
-import { useI18n } from '../shared/i18n';
+import { htmlLangOf, useI18n } from '../shared/i18n';
 import { useModalsWanted } from '../shared/notify';
 import { themeClass, themeConfig, useReducedMotion, useTheme } from '../shared/theme';
 import { BASENAME } from './basename';
@@ -26,7 +26,7 @@ export function App(): ReactNode {
   const reducedMotion = useReducedMotion();
   const modalsWanted = useModalsWanted();
   useEffect(() => {
-    document.documentElement.lang = lang === 'en' ? 'en-US' : 'zh-CN';
+    document.documentElement.lang = htmlLangOf(lang);
     document.documentElement.dataset.theme = theme;
   }, [lang, theme]);
   return (

@@ -1,11 +1,32 @@
 import { useSyncExternalStore } from 'react';
 import { LANGS, type Lang, type Text } from '@nest/contracts';
 import { KEYS, storage } from '../storage';
-import { zhCN, type Catalog } from './zh-CN';
-import { enUS } from './en-US';
+import { shellEn, shellZh, type ShellCatalog } from './shell';
 
-export type { Catalog };
-export const CATALOGS: Readonly<Record<Lang, Catalog>> = { zh: zhCN, en: enUS };
+/**
+ * The catalog types known to the compiler. This module holds the shell's texts; the application adds the
+ * type of its full catalog as `full` (a `declare module` next to where it registers the texts), so that
+ * every `t()` key is checked against the texts that are registered.
+ */
+export interface CatalogTypes {
+  shell: ShellCatalog;
+}
+/** The full catalog: the application's when it declares one, else the shell's. */
+export type Catalog = CatalogTypes extends { full: infer C } ? C : ShellCatalog;
+
+type Section = Readonly<Record<string, unknown>>;
+const catalogs: Record<Lang, Record<string, Section>> = { zh: { ...shellZh }, en: { ...shellEn } };
+
+/**
+ * Adds top-level sections (`feature: { ... }`) to a language's catalog. Called at start-up, before the first
+ * render, so that every screen, lazily loaded or not, finds its texts on its first render.
+ */
+export function registerCatalog(lang: Lang, sections: Readonly<Record<string, Section>>): void {
+  Object.assign(catalogs[lang], sections);
+}
+
+/** The registered catalog of a language (the shell's texts and every registered section). */
+export const catalogOf = (lang: Lang): Catalog => catalogs[lang] as unknown as Catalog;
 
 type Paths<T, P extends string = ''> = {
   [K in keyof T & string]: T[K] extends string ? `${P}${K}` : Paths<T[K], `${P}${K}.`>;
@@ -25,11 +46,17 @@ const listeners = new Set<() => void>();
 
 export const getLang = (): Lang => current;
 
+/**
+ * The page's `<html lang>` tag of a language ('zh-CN', as index.html starts, or 'en-US'). Dates and numbers
+ * are formatted with contracts' `localeOf`/`formatDateTime`, not with this tag.
+ */
+export const htmlLangOf = (lang: Lang): string => (lang === 'en' ? 'en-US' : 'zh-CN');
+
 /** Changes the language of this page without reloading (login screen preview, tests). */
 export function applyLang(lang: Lang): void {
   if (!LANGS.includes(lang) || lang === current) return;
   current = lang;
-  document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en-US';
+  document.documentElement.lang = htmlLangOf(lang);
   listeners.forEach((l) => l());
 }
 
@@ -38,7 +65,7 @@ export function saveLang(lang: Lang): void {
   storage.set(KEYS.language, lang);
 }
 
-function lookup(catalog: Catalog, key: string): string | undefined {
+function lookup(catalog: object, key: string): string | undefined {
   let node: unknown = catalog;
   for (const part of key.split('.')) {
     if (node === null || typeof node !== 'object') return undefined;
@@ -54,7 +81,7 @@ export function interpolate(template: string, vars?: Vars): string {
 
 /** Translates a key in the current language (or the one given). Unknown keys come back as the key. */
 export function t(key: MessageKey, vars?: Vars, lang: Lang = current): string {
-  return interpolate(lookup(CATALOGS[lang], key) ?? key, vars);
+  return interpolate(lookup(catalogs[lang], key) ?? key, vars);
 }
 
 /** A text carried by contracts (enum labels, code texts, menu titles) in the current language. */

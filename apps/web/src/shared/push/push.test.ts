@@ -16,7 +16,7 @@ import {
 import { PushClient, PushError, SESSION_ENDED_REASON, backoffDelay, type PushClientOptions } from './client';
 import { closePush, ensurePush, getPush, getPushState, pushAllowed, recreatePush } from './index';
 import { getToken, saveToken } from '../cookie';
-import { CATALOGS, applyLang } from '../i18n';
+import { applyLang, catalogOf } from '../i18n';
 import { setNotifier } from '../notify';
 import { resetPublicKeys } from '../request/keys';
 import { clearSession, getUser, setLoginNavigator, setUser } from '../session';
@@ -656,14 +656,14 @@ describe('the console push connection (ensurePush) when the session ends', () =>
     endOnHeartbeat('');
     ensurePush(getUser());
     await eventually('sign-in', () => toLogin > 0);
-    expect(alerts).toEqual([{ kind: 'warning', content: CATALOGS.zh.push.sessionEnded }]);
+    expect(alerts).toEqual([{ kind: 'warning', content: catalogOf('zh').push.sessionEnded }]);
 
     await saveToken('tok-2');
     setUser(makeUser(['device_10']));
     applyLang('en');
     ensurePush(getUser());
     await eventually('sign-in again', () => toLogin > 1);
-    expect(alerts[1]).toEqual({ kind: 'warning', content: CATALOGS.en.push.sessionEnded });
+    expect(alerts[1]).toEqual({ kind: 'warning', content: catalogOf('en').push.sessionEnded });
   });
 
   it('a user refused the push function (40100) is not connected again with the same token', async () => {

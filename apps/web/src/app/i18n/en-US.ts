@@ -1,5 +1,4 @@
-import type { Catalog } from './zh-CN';
-// issue 7, helper C: device types, firmware, teaching videos
+import type { FeatureCatalog } from './zh-CN';
 import { deviceTypeEn } from '../../features/deviceType/messages';
 import { auditLogEn } from '../../features/auditLog/messages';
 import { firmwareEn } from '../../features/firmware/messages';
@@ -8,7 +7,6 @@ import { resultsEn } from '../../features/results/messages';
 import { userManageEn } from '../../features/userManage/messages';
 import { dictDataEn } from '../../features/dictData/messages';
 import { teamManageEn } from '../../features/teamManage/messages';
-// Offline map, Google map, networking, navigation environment (issue 7, D2)
 import { offlineMapEn } from '../../features/outLineMap/messages';
 import { maintenanceEn } from '../../features/equipment/maintenance/messages';
 import { googleMapEn } from '../../features/googleMap/messages';
@@ -19,33 +17,11 @@ import { analysisEn } from '../../features/dataAnalyse/messages';
 import { alarmsEn } from '../../features/alarms/messages';
 import { dashboardEn } from '../../features/home/messages';
 import { equipmentEn } from '../../features/equipment/messages';
-// issue 7, D1
 import { coordinationEn } from '../../features/coordination/messages';
 import { taskManageEn } from '../../features/taskManage/messages';
 
 /** English catalog: the same keys as `zh-CN.ts` (checked by the compiler and by a unit test). */
-export const enUS: Catalog = {
-  app: {
-    name: 'Drone Management Platform',
-    pageTitle: 'Drone Management Platform - {page}',
-    loading: 'Loading…',
-    menuLoading: 'Loading the menu…',
-    menuFailed: 'The menu could not be loaded; check the network and try again',
-    userFailed: 'Your account information could not be loaded; please sign in again',
-    retry: 'Retry',
-    switchingLanguage: 'Switching language…',
-    loadFailedTitle: 'This page could not be loaded',
-    loadFailedChunk: 'The console may have been updated, or the network was interrupted. Reload the page to continue.',
-    loadFailedError: 'Something went wrong on this page. Reload it; if the problem persists, contact your administrator.',
-    reload: 'Reload',
-  },
-  common: {
-    ok: 'OK',
-    cancel: 'Cancel',
-    save: 'Save',
-    close: 'Close',
-    notice: 'Notice',
-  },
+export const enUS: FeatureCatalog = {
   route: {
     login: 'Sign in',
     layout: 'Console',
@@ -185,49 +161,6 @@ export const enUS: Catalog = {
     },
     language: 'Language',
     success: 'Signed in',
-  },
-  request: {
-    timeout: 'The request timed out; please try again later',
-    network: 'Network error; please check your connection and try again',
-    httpError: 'Request failed (HTTP {status})',
-    badResponse: 'The server returned an unreadable response',
-  },
-  push: {
-    sessionEnded: 'Your session has ended; please sign in again',
-  },
-  map: {
-    flight: {
-      route: 'Route',
-      track: 'Flown track',
-    },
-    basemap: {
-      offline: 'Offline',
-      osm: 'OSM',
-      amap: 'AMap',
-      google: 'Google satellite',
-    },
-    legend: {
-      s1: 'Online',
-      s2: 'Offline',
-      s3: 'Connected by someone',
-    },
-    searchCity: 'Search a city',
-    cityNotFound: 'No city named "{name}" was found',
-    locate: 'Go to my location',
-    locatedByCity: 'Your exact position is unavailable; showing {city}',
-    locateFailed: 'Location failed: neither your position nor the city search is available',
-    unavailable: 'The map needs WebGL2, which this browser does not provide',
-    onlineFailed: 'The {name} map cannot be loaded (no internet connection, or its server is blocked).',
-    useOffline: 'Use the offline map',
-    packages: 'Offline packages',
-    packagesHint: 'Offline map packages of your company (drawn as WGS84)',
-    packageGone: 'The offline map package chosen as the basemap no longer exists: the offline map is shown instead.',
-    dismiss: 'Close',
-    zoomIn: 'Zoom in',
-    zoomOut: 'Zoom out',
-    attribution: 'Map data sources',
-    devices: 'Devices on the map',
-    zoneLegend: 'Map zones',
   },
   fleet: {
     title: 'Devices',
@@ -397,13 +330,6 @@ export const enUS: Catalog = {
     updatedAt: 'Data updated at {time}',
     waiting: 'Waiting for device data…',
   },
-  video: {
-    loading: 'Connecting to the video…',
-    noUrl: 'This device has no video stream',
-    unavailable: 'The video is unavailable right now',
-    unsupported: 'This browser cannot play this video stream',
-    retrying: 'Retrying in {seconds} s',
-  },
   videoList: {
     title: 'Outside camera recordings',
     device: 'Device',
@@ -525,32 +451,23 @@ export const enUS: Catalog = {
     },
     export: { kml: 'KML', geojson: 'GeoJSON', plan: 'QGC .plan', kmz: 'DJI KMZ' },
   },
-  cookie: {
-    emptyKey: 'key cannot be empty',
-  },
   results: resultsEn,
   replay: replayEn,
   analysis: analysisEn,
   alarms: alarmsEn,
   dashboard: dashboardEn,
-  // userManage, dictData, teamManage (issue 7, helper A)
   userManage: userManageEn,
   dictData: dictDataEn,
   teamManage: teamManageEn,
   equipment: equipmentEn,
-  // issue 7, helper B2
   maintenance: maintenanceEn,
-  // issue 7, D1
   coordination: coordinationEn,
   taskManage: taskManageEn,
-  // issue 7, D2
   offlineMap: offlineMapEn,
   googleMap: googleMapEn,
   network: networkEn,
   navEnv: navEnvEn,
-  // issue 7, helper C
   deviceType: deviceTypeEn,
-  // issue 8, helper C
   auditLog: auditLogEn,
   firmware: firmwareEn,
   teaching: teachingEn,

@@ -1,11 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { zhCN } from './zh-CN';
-import { enUS } from './en-US';
-import { flattenCatalog, interpolate, t } from './index';
+import { catalogOf, flattenCatalog, interpolate, t } from '../../shared/i18n';
+import { shellEn, shellZh } from '../../shared/i18n/shell';
+import { enUS, zhCN } from './index';
 
 describe('i18n catalogs', () => {
-  const zh = flattenCatalog(zhCN);
-  const en = flattenCatalog(enUS);
+  const zh = flattenCatalog(catalogOf('zh'));
+  const en = flattenCatalog(catalogOf('en'));
+
+  it('hold the shell texts and every feature section, none of them shadowing another', () => {
+    for (const [shell, features, lang] of [[shellZh, zhCN, 'zh'], [shellEn, enUS, 'en']] as const) {
+      expect(Object.keys(shell).filter((k) => k in features)).toEqual([]);
+      expect(Object.keys(catalogOf(lang)).sort()).toEqual([...Object.keys(shell), ...Object.keys(features)].sort());
+    }
+  });
 
   it('have exactly the same keys', () => {
     const zhKeys = Object.keys(zh).sort();

@@ -2,12 +2,10 @@ import { resultsZh } from '../../features/results/messages';
 import { userManageZh } from '../../features/userManage/messages';
 import { dictDataZh } from '../../features/dictData/messages';
 import { teamManageZh } from '../../features/teamManage/messages';
-// issue 7, helper C: device types, firmware, teaching videos
 import { deviceTypeZh } from '../../features/deviceType/messages';
 import { auditLogZh } from '../../features/auditLog/messages';
 import { firmwareZh } from '../../features/firmware/messages';
 import { teachingZh } from '../../features/teachingVideos/messages';
-// Offline map, Google map, networking, navigation environment (issue 7, D2)
 import { offlineMapZh } from '../../features/outLineMap/messages';
 import { maintenanceZh } from '../../features/equipment/maintenance/messages';
 import { googleMapZh } from '../../features/googleMap/messages';
@@ -18,36 +16,15 @@ import { analysisZh } from '../../features/dataAnalyse/messages';
 import { alarmsZh } from '../../features/alarms/messages';
 import { dashboardZh } from '../../features/home/messages';
 import { equipmentZh } from '../../features/equipment/messages';
-// issue 7, D1
 import { coordinationZh } from '../../features/coordination/messages';
 import { taskManageZh } from '../../features/taskManage/messages';
 
 /**
- * Chinese catalog. Keys are `feature.area.item`; `en-US.ts` must hold exactly the same keys (a unit test
- * checks). Enumeration labels, result-code texts and menu titles are not here: they come from contracts.
+ * Chinese texts of the screens, dialogs and features; the shell's own texts are in `shared/i18n/shell.ts`.
+ * Keys are `feature.area.item`; `en-US.ts` must hold exactly the same keys (a unit test checks).
+ * Enumeration labels, result-code texts and menu titles are not here: they come from contracts.
  */
 export const zhCN = {
-  app: {
-    name: '无人机管理平台',
-    pageTitle: '无人机管理平台 - {page}',
-    loading: '正在加载…',
-    menuLoading: '正在加载菜单…',
-    menuFailed: '菜单加载失败，请检查网络后重试',
-    userFailed: '无法获取用户信息，请重新登录',
-    retry: '重试',
-    switchingLanguage: '正在切换语言…',
-    loadFailedTitle: '页面加载失败',
-    loadFailedChunk: '控制台可能已经更新，或网络中断。请重新加载页面后继续。',
-    loadFailedError: '页面出现错误。请重新加载页面；如果问题仍然存在，请联系管理员。',
-    reload: '重新加载',
-  },
-  common: {
-    ok: '确定',
-    cancel: '取消',
-    save: '保存',
-    close: '关闭',
-    notice: '提示',
-  },
   route: {
     login: '登录',
     layout: '控制台',
@@ -187,49 +164,6 @@ export const zhCN = {
     },
     language: '语言',
     success: '登录成功',
-  },
-  request: {
-    timeout: '请求超时，请稍后重试',
-    network: '网络连接失败，请检查网络后重试',
-    httpError: '请求失败（HTTP {status}）',
-    badResponse: '服务器返回了无法识别的数据',
-  },
-  push: {
-    sessionEnded: '您的登录已失效，请重新登录',
-  },
-  map: {
-    flight: {
-      route: '航线',
-      track: '飞行轨迹',
-    },
-    basemap: {
-      offline: '离线',
-      osm: 'OSM',
-      amap: '高德',
-      google: '谷歌影像',
-    },
-    legend: {
-      s1: '在线',
-      s2: '离线',
-      s3: '他人连接中',
-    },
-    searchCity: '搜索城市',
-    cityNotFound: '未找到城市“{name}”',
-    locate: '定位到当前位置',
-    locatedByCity: '无法获取精确位置，已定位到{city}',
-    locateFailed: '定位失败：无法获取当前位置，城市查询也未成功',
-    unavailable: '浏览器不支持 WebGL2，无法显示地图',
-    onlineFailed: '无法加载{name}地图（未连接互联网，或其服务器被屏蔽）。',
-    useOffline: '改用离线地图',
-    packages: '离线地图包',
-    packagesHint: '本单位的离线地图包（按 WGS84 坐标显示）',
-    packageGone: '所选底图的离线地图包已不存在，已改用离线地图。',
-    dismiss: '关闭',
-    zoomIn: '放大',
-    zoomOut: '缩小',
-    attribution: '地图数据来源',
-    devices: '地图上的设备',
-    zoneLegend: '地图区域',
   },
   fleet: {
     title: '设备列表',
@@ -400,13 +334,6 @@ export const zhCN = {
     updatedAt: '数据更新于 {time}',
     waiting: '等待设备数据…',
   },
-  video: {
-    loading: '正在连接视频…',
-    noUrl: '该设备暂无视频流',
-    unavailable: '视频暂不可用',
-    unsupported: '当前浏览器无法播放该视频流',
-    retrying: '{seconds} 秒后重试',
-  },
   videoList: {
     title: '外置相机录像',
     device: '选择设备',
@@ -528,35 +455,26 @@ export const zhCN = {
     },
     export: { kml: 'KML', geojson: 'GeoJSON', plan: 'QGC .plan', kmz: 'DJI KMZ' },
   },
-  cookie: {
-    emptyKey: 'key 不能为空',
-  },
   results: resultsZh,
   replay: replayZh,
   analysis: analysisZh,
   alarms: alarmsZh,
   dashboard: dashboardZh,
-  // userManage, dictData, teamManage (issue 7, helper A)
   userManage: userManageZh,
   dictData: dictDataZh,
   teamManage: teamManageZh,
   equipment: equipmentZh,
-  // issue 7, helper B2
   maintenance: maintenanceZh,
-  // issue 7, D1
   coordination: coordinationZh,
   taskManage: taskManageZh,
-  // issue 7, D2
   offlineMap: offlineMapZh,
   googleMap: googleMapZh,
   network: networkZh,
   navEnv: navEnvZh,
-  // issue 7, helper C
   deviceType: deviceTypeZh,
-  // issue 8, helper C
   auditLog: auditLogZh,
   firmware: firmwareZh,
   teaching: teachingZh,
 };
 
-export type Catalog = typeof zhCN;
+export type FeatureCatalog = typeof zhCN;
