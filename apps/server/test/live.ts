@@ -203,11 +203,16 @@ export function nestTelemetry(lat = 22.54, lng = 114.05) {
   };
 }
 
-/** A push client recording every frame; waits for frames matching a predicate. */
+/**
+ * A push client recording every frame; waits for frames matching a predicate, or reads them in order
+ * (`next()`, which continues after the last frame `next()` or `request()` returned).
+ */
 export class PushSocket {
   readonly ws: WebSocket;
   readonly frames: (PushReply & { at: number })[] = [];
   private readonly waiters: (() => void)[] = [];
+  /** Index of the first frame `next()` has not returned yet. */
+  private read = 0;
   readonly opened: Promise<void>;
   readonly closed: Promise<number>;
 
@@ -234,6 +239,11 @@ export class PushSocket {
     this.ws.send(JSON.stringify({ msg_id: msgId, tms: Date.now(), version: 0, data }));
   }
 
+  /** Sends a frame as it is (malformed or binary frames). */
+  raw(data: string | Buffer, binary = false): void {
+    this.ws.send(data, { binary });
+  }
+
   of(msgId: number): (PushReply & { at: number })[] {
     return this.frames.filter((f) => f.msg_id === msgId);
   }
@@ -256,11 +266,26 @@ export class PushSocket {
     }
   }
 
-  /** Sends and waits for the reply with that msg_id (sent after now). */
+  /** Sends and waits for the reply with that msg_id (sent after now); `next()` continues after it. */
   async request(msgId: number, data: Record<string, unknown> = {}): Promise<PushReply> {
     const from = this.frames.length;
     this.send(msgId, data);
-    return this.wait((f) => f.msg_id === msgId, WAIT_LIMIT_MS, from);
+    const reply = await this.wait((f) => f.msg_id === msgId, WAIT_LIMIT_MS, from);
+    this.read = Math.max(this.read, this.frames.indexOf(reply, from) + 1);
+    return PushSocket.reply(reply);
+  }
+
+  /** The next frame in order (waiting for it), as the server sent it. */
+  async next(): Promise<PushReply> {
+    const from = this.read;
+    const frame = await this.wait(() => true, WAIT_LIMIT_MS, from);
+    this.read = this.frames.indexOf(frame, from) + 1;
+    return PushSocket.reply(frame);
+  }
+
+  /** A recorded frame without the time it arrived. */
+  private static reply({ at: _at, ...reply }: PushReply & { at: number }): PushReply {
+    return reply;
   }
 
   /**

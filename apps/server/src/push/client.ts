@@ -6,6 +6,10 @@ import { say, type TextKey } from '../texts.js';
 
 /** Above this many bytes waiting in a socket's send buffer, live frames (300, 310) are dropped for it. */
 export const PUSH_BUFFER_LIMIT = 1024 * 1024;
+/** Close code for a socket that broke the rules (flood, never verified). */
+export const CLOSE_POLICY = 1008;
+/** Close code for a socket whose session ended. */
+export const CLOSE_NORMAL = 1000;
 
 /** Frames that carry no names (telemetry, fleet positions), sent as they are; the rest shows names in the socket's language. */
 const WITHOUT_NAMES: ReadonlySet<number> = new Set([PushMsgId.DEVICE_TELEMETRY, PushMsgId.FLEET_UPDATE]);
@@ -19,7 +23,7 @@ export interface Verified {
   nick: string;
   /**
    * Which devices this user may see (`shared`: through collaboration groups) and control (the company
-   * part only). Re-read with the session (push/session.ts).
+   * part only). Re-read with the session (push/sessions.ts).
    */
   scope: Scope;
   /** The user's functions as last read: who gets 370, who may fly. */

@@ -1,6 +1,5 @@
 import {
   DEVICE_PUSH_FUNCTION,
-  DATA_CHANGED_PERIOD_MS,
   FLEET_UPDATE_PERIOD_MS,
   PUSH_MAX_FRAME_BYTES,
   PushMsgId,
@@ -28,45 +27,28 @@ import {
   type MissionProgress,
   type Lang,
   ALARM_PUSH_FUNCTION,
-  PUSH_VERIFY_LIMIT_MS,
 } from '@nest/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { WebSocket, type RawData } from 'ws';
 import { decryptOaep } from '../auth/keys.js';
-import { findLiveSession, hashToken, sessionAccess, type SessionAccess } from '../auth/sessions.js';
+import { hashToken } from '../auth/sessions.js';
 import { DATABASE_UNAVAILABLE_TEXT, isDatabaseUnavailable } from '../db/unavailable.js';
 import type { AppDeps } from '../deps.js';
 import { sees } from '../devices/directory.js';
-import { sharesOf } from '../groups/shares.js';
 import { fleetEntryOf } from '../devices/view.js';
-import { refill } from '../link/bucket.js';
 import type { LiveDevice } from '../link/service.js';
-import { isSuper } from '../users/store.js';
 import type { Actor, CommandAnswer, FlightRuntime } from '../flight/types.js';
-import { PushClient, type Verified } from './client.js';
+import { CLOSE_POLICY, PushClient, type Verified } from './client.js';
+import { COMMAND_RECHECK_MS, PushSessions, SESSION_SWEEP_MS, sessionStore } from './sessions.js';
+import { DataChangedThrottle, floods, telemetryBucket } from './throttle.js';
 
-export { PUSH_BUFFER_LIMIT, PushClient } from './client.js';
+export { CLOSE_NORMAL, CLOSE_POLICY, PUSH_BUFFER_LIMIT, PushClient } from './client.js';
+export { COMMAND_RECHECK_MS, SESSION_SWEEP_MS } from './sessions.js';
+export { PUSH_FLOOD_FRAMES_PER_SECOND, TELEMETRY_BURST } from './throttle.js';
 export { ALARM_PUSH_FUNCTION } from '@nest/contracts';
 
-/** More frames than this within one second close the socket with 1008 (policy violation). */
-export const PUSH_FLOOD_FRAMES_PER_SECOND = 50;
 /** Largest number of devices one socket may watch. */
 export const PUSH_MAX_WATCHES = 2000;
-export const CLOSE_POLICY = 1008;
-export const CLOSE_NORMAL = 1000;
-/** 300 frames a socket may get in a burst above the device rate (jitter). */
-export const TELEMETRY_BURST = 2;
-/** A flight command re-reads a session last read longer ago than this (stick frames come 10-20 a second). */
-export const COMMAND_RECHECK_MS = 1000;
-/** How often sessions past their clock limit and sockets that never verified are looked for. */
-export const SESSION_SWEEP_MS = 5000;
-
-/** Topics of a company waiting for their 380, and when its last 380 went out. */
-interface DataChangedState {
-  topics: Set<DataTopic>;
-  sentAt: number;
-  timer: NodeJS.Timeout | null;
-}
 
 /** The database-unavailable text when that is why a frame failed, else undefined (the generic server error). */
 const unavailableText = (err: unknown, lang: Lang): string | undefined => (isDatabaseUnavailable(err) ? DATABASE_UNAVAILABLE_TEXT[lang] : undefined);
@@ -83,7 +65,8 @@ const frameText = (data: RawData): string =>
  *
  * Who may send and get what is contracts push-access.ts (PUSH_ACCESS, CONTROL_REQUIREMENTS).
  *
- * Sessions. Every frame in and out is bound to the live session that verified the socket:
+ * Sessions (push/sessions.ts, PushSessions). Every frame in and out is bound to the live session that
+ * verified the socket:
  * - the session (and the user's functions, validity, state and collaboration groups) is read at 100, at
  *   every heartbeat and 200, before a flight command when last read over COMMAND_RECHECK_MS ago, and at
  *   once on an `access` notice of the cluster bus (sign-out, user deleted / disabled / edited, password
@@ -94,6 +77,9 @@ const frameText = (data: RawData): string =>
  * - a session no longer live, or without device_10, ends the socket: 46010 (PUSH_NOT_ALIVE, msg_id 101)
  *   and close 1000 'session ended'; a narrower scope unwatches what the user may no longer see;
  * - a socket that has not verified within PUSH_VERIFY_LIMIT_MS of opening is closed (1008).
+ *
+ * Pacing (push/throttle.ts): the flood window per socket, the 300 token bucket per watched device, the 380
+ * period per company.
  *
  * - 100 user verification: live session token + licence (RSA-OAEP of md5(token + app_ids + app_code) with
  *   the licence key) + function device_10 or super_administrator. Until it succeeds every other message
@@ -135,9 +121,11 @@ export class PushHub {
   private readonly versions = new Map<string, number>();
   /** Flight operations, for 401 / 473 (set once by buildApp). */
   private flight: FlightRuntime | null = null;
-  /** 380 throttling, per company. */
-  private readonly dataChanged = new Map<string, DataChangedState>();
-  private readonly onDataChanged = (companyId: string, topic: DataTopic) => this.noteDataChanged(companyId, topic);
+  /** Binding of sockets to live sessions. */
+  private readonly sessions: PushSessions;
+  /** 380 pacing, per company. */
+  private readonly dataChanged = new DataChangedThrottle((companyId, topics) => this.sendDataChanged(companyId, topics));
+  private readonly onDataChanged = (companyId: string, topic: DataTopic) => this.dataChanged.note(companyId, topic);
   private readonly offBus: (() => void)[] = [];
   private readonly sweepTimer: NodeJS.Timeout;
 
@@ -146,6 +134,7 @@ export class PushHub {
     private readonly log: FastifyBaseLogger,
   ) {
     const { link, status, directory } = deps.live;
+    this.sessions = new PushSessions(this.clients, sessionStore(deps), deps.live, log, (client) => this.unwatchAll(client));
     deps.changes.on('changed', this.onDataChanged);
     link.on('telemetry', (sn, live) => {
       this.bump(sn);
@@ -162,13 +151,13 @@ export class PushHub {
       bus.on('device', ({ sn, msgId, data }) => this.publishLocal(sn, msgId, data)),
       bus.on('user', ({ userId, msgId, data }) => this.broadcastToUserLocal(userId, msgId, data)),
       bus.on('alarm', ({ companyId, data }) => this.broadcastAlarmLocal(companyId, data)),
-      bus.on('access', (notice) => this.accessChanged(notice)),
+      bus.on('access', (notice) => this.sessions.accessChanged(notice)),
     );
     directory.onChange((changed) => {
       for (const sn of changed) this.bump(sn);
       this.unwatchUnseen(changed);
     });
-    this.sweepTimer = setInterval(() => this.sweep(), SESSION_SWEEP_MS);
+    this.sweepTimer = setInterval(() => this.sessions.sweep(), SESSION_SWEEP_MS);
     this.sweepTimer.unref();
     link.on('event', (sn, m) => {
       if (m.method === FlightMethod.FLOW_PROGRESS) {
@@ -209,11 +198,9 @@ export class PushHub {
     const now = Date.now();
     let data: DeviceTelemetryPush | null = null;
     for (const c of this.clients) {
-      if (!c.watching.has(sn) || !this.deliverable(c, now)) continue;
-      // Throttle: a token bucket filled at the device's announced rate (burst TELEMETRY_BURST), so in the
-      // long run a socket gets at most the device rate, whatever the device sends; jitter costs nothing.
-      const bucket = refill(c.telemetrySentAt.get(sn), now, live.rateHz, TELEMETRY_BURST);
-      c.telemetrySentAt.set(sn, bucket);
+      if (!c.watching.has(sn) || !this.sessions.deliverable(c, now)) continue;
+      // At most the device's announced rate per socket (push/throttle.ts).
+      const bucket = telemetryBucket(c, sn, live.rateHz, now);
       if (bucket.tokens < 1) continue;
       data ??= { sn_id: sn, state: this.deps.live.status.status(sn), telemetry: live.telemetry, at: live.telemetryAt ?? now };
       if (c.sendLive(PushMsgId.DEVICE_TELEMETRY, data)) bucket.tokens -= 1;
@@ -231,9 +218,9 @@ export class PushHub {
   fleetBatch(c: PushClient): void {
     const { directory, link, status } = this.deps.live;
     const verified = c.verified;
-    if (!c.fleet || !verified || !this.deliverable(c, Date.now())) return;
+    if (!c.fleet || !verified || !this.sessions.deliverable(c, Date.now())) return;
     // Shares read now apply from the next batch (this one stays synchronous).
-    void this.refreshShares(c).catch((err: unknown) => this.log.debug({ err }, 'group shares refresh failed'));
+    void this.sessions.refreshShares(c).catch((err: unknown) => this.log.debug({ err }, 'group shares refresh failed'));
     const sent = c.fleet;
     const entries: FleetEntry[] = [];
     const versions: [string, number][] = [];
@@ -274,12 +261,7 @@ export class PushHub {
     });
     ws.on('error', (err) => this.log.debug({ err }, 'push socket error'));
     ws.on('message', (data, isBinary) => {
-      const now = Date.now();
-      if (now - client.windowStart >= 1000) {
-        client.windowStart = now;
-        client.frames = 0;
-      }
-      if (++client.frames > PUSH_FLOOD_FRAMES_PER_SECOND) {
+      if (floods(client, Date.now())) {
         if (ws.readyState === WebSocket.OPEN) ws.close(CLOSE_POLICY, 'too many messages');
         return;
       }
@@ -315,7 +297,7 @@ export class PushHub {
     let n = 0;
     const now = Date.now();
     for (const c of this.clients) {
-      if (c.watching.has(snId) && this.deliverable(c, now)) {
+      if (c.watching.has(snId) && this.sessions.deliverable(c, now)) {
         c.send(ResultCode.OK, msgId, data);
         n++;
       }
@@ -327,7 +309,7 @@ export class PushHub {
     let n = 0;
     const now = Date.now();
     for (const c of this.clients) {
-      if (c.verified?.userId === userId && this.deliverable(c, now)) {
+      if (c.verified?.userId === userId && this.sessions.deliverable(c, now)) {
         c.send(ResultCode.OK, msgId, data);
         n++;
       }
@@ -340,35 +322,19 @@ export class PushHub {
     const now = Date.now();
     for (const c of this.clients) {
       const v = c.verified;
-      if (!v || !this.deliverable(c, now) || !(v.scope.all || v.scope.companyId === companyId) || !holds(v.funList, ALARM_PUSH_FUNCTION)) continue;
+      if (!v || !this.sessions.deliverable(c, now) || !(v.scope.all || v.scope.companyId === companyId) || !holds(v.funList, ALARM_PUSH_FUNCTION)) continue;
       c.send(ResultCode.OK, PushMsgId.ALARM, data);
       n++;
     }
     return n;
   }
 
-  /** A company's data changed: its 380 goes out now if none went out within the period, else at its end. */
-  private noteDataChanged(companyId: string, topic: DataTopic): void {
-    let st = this.dataChanged.get(companyId);
-    if (!st) this.dataChanged.set(companyId, (st = { topics: new Set(), sentAt: 0, timer: null }));
-    st.topics.add(topic);
-    if (st.timer) return;
-    const wait = st.sentAt + DATA_CHANGED_PERIOD_MS - Date.now();
-    if (wait <= 0) return this.sendDataChanged(companyId, st);
-    st.timer = setTimeout(() => this.sendDataChanged(companyId, st), wait);
-    st.timer.unref();
-  }
-
-  private sendDataChanged(companyId: string, st: DataChangedState): void {
-    st.timer = null;
-    st.sentAt = Date.now();
-    const topics = [...st.topics].sort();
-    st.topics.clear();
-    if (topics.length === 0) return;
+  /** 380 to every verified socket of a company (super_administrator: all). */
+  private sendDataChanged(companyId: string, topics: DataTopic[]): void {
     const now = Date.now();
     for (const c of this.clients) {
       const v = c.verified;
-      if (v && this.deliverable(c, now) && (v.scope.all || v.scope.companyId === companyId)) c.send(ResultCode.OK, PushMsgId.DATA_CHANGED, { topics });
+      if (v && this.sessions.deliverable(c, now) && (v.scope.all || v.scope.companyId === companyId)) c.send(ResultCode.OK, PushMsgId.DATA_CHANGED, { topics });
     }
   }
 
@@ -376,8 +342,7 @@ export class PushHub {
     clearInterval(this.sweepTimer);
     this.deps.changes.off('changed', this.onDataChanged);
     for (const off of this.offBus) off();
-    for (const st of this.dataChanged.values()) if (st.timer) clearTimeout(st.timer);
-    this.dataChanged.clear();
+    this.dataChanged.close();
     for (const c of this.clients) {
       this.unwatchAll(c);
       c.ws.terminate();
@@ -430,110 +395,31 @@ export class PushHub {
     if (!parsed.success) return client.fail(ResultCode.BAD_REQUEST, id, 'push.frame.malformed');
     const { token, app_ids: appIds, app_code: appCode, licence, os_language: lang } = parsed.data;
     client.lang = toLang(lang);
-    const caller = await findLiveSession(this.deps.db, token, this.deps.sessions);
+    const caller = await this.sessions.find(token);
     if (!caller) return client.fail(ResultCode.LOGIN_EXPIRED, id);
     const plain = decryptOaep(this.deps.keys.licence, licence);
     if (plain === null || !sameHex(plain.trim().toLowerCase(), md5Hex(licencePlain(token, appIds, appCode)))) {
       return client.fail(ResultCode.BAD_SIGNATURE, id, 'push.licence.invalid');
     }
     if (!holds(caller.funList, DEVICE_PUSH_FUNCTION)) return client.fail(ResultCode.NO_PERMISSION, id);
-    const access = await sessionAccess(this.deps.db, caller.sessionId, this.deps.sessions);
-    if (!access) return client.fail(ResultCode.LOGIN_EXPIRED, id);
-    if (client.verified && client.verified.userId !== caller.user.u_id) this.unwatchAll(client);
-    const now = Date.now();
-    client.verified = {
-      sessionId: caller.sessionId,
-      userId: caller.user.u_id,
-      tokenHash: hashToken(token),
-      nick: caller.user.nick,
-      scope: { companyId: caller.user.company_id, all: isSuper(access.funList) },
-      funList: access.funList,
-      liveUntil: access.liveUntil * 1000,
-      checkedAt: now,
-    };
-    await this.refreshShares(client);
+    if (!(await this.sessions.bind(client, caller, token))) return client.fail(ResultCode.LOGIN_EXPIRED, id);
     client.send(ResultCode.OK, id, { u_id: caller.user.u_id });
   }
 
-  // ------------------------------------------------------------------------------------------ sessions
-
-  /** Verified, open and inside its session's clock limit; past the limit a re-read is started. */
-  private deliverable(c: PushClient, now: number): boolean {
-    if (c.deliverable(now)) return true;
-    if (c.verified && now >= c.verified.liveUntil) void this.recheck(c);
-    return false;
-  }
-
   /**
-   * Reads the socket's session again: ended (not live, or device_10 gone) -> 46010 and closed; else its
-   * functions, clock limit and shares are updated and devices no longer visible are unwatched. Answers
-   * whether the socket still speaks for a live session. Concurrent calls share one read.
+   * Reads the socket's session again (push/sessions.ts): ended -> 46010 and closed; answers whether the
+   * socket still speaks for a live session.
    */
   recheck(client: PushClient): Promise<boolean> {
-    if (!client.verified) return Promise.resolve(false);
-    client.rechecking ??= this.readSession(client).finally(() => {
-      client.rechecking = null;
-    });
-    return client.rechecking;
-  }
-
-  private async readSession(client: PushClient): Promise<boolean> {
-    const v = client.verified;
-    if (!v) return false;
-    let access: SessionAccess | null;
-    try {
-      access = await sessionAccess(this.deps.db, v.sessionId, this.deps.sessions);
-    } catch (err) {
-      // The database cannot say: nothing is carried out for the socket now; it is read again on its next
-      // frame or sweep. A connection is not ended for the database's trouble.
-      this.log.warn({ err }, 'push: session re-read failed');
-      v.checkedAt = 0;
-      throw err;
-    }
-    if (client.verified !== v) return client.verified !== null;
-    if (!access || !holds(access.funList, DEVICE_PUSH_FUNCTION)) {
-      this.endSession(client);
-      return false;
-    }
-    v.funList = access.funList;
-    v.scope = { ...v.scope, all: isSuper(access.funList) };
-    v.liveUntil = access.liveUntil * 1000;
-    v.checkedAt = Date.now();
-    await this.refreshShares(client);
-    return client.verified === v;
+    return this.sessions.recheck(client);
   }
 
   /**
-   * The socket's verified session, read again first when past its clock limit or last read over
-   * `maxAgeMs` ago; null when the socket no longer speaks for a live session.
+   * Closes sockets that never verified within PUSH_VERIFY_LIMIT_MS and re-reads sessions past their clock
+   * limit (`now` is injectable so tests need not wait).
    */
-  private async current(client: PushClient, maxAgeMs: number): Promise<Verified | null> {
-    const v = client.verified;
-    if (!v) return null;
-    const now = Date.now();
-    if (now < v.liveUntil && now - v.checkedAt <= maxAgeMs) return v;
-    return (await this.recheck(client)) ? client.verified : null;
-  }
-
-  /** The session behind the socket ended: 46010 (as an answer to the heartbeat), then closed. */
-  private endSession(client: PushClient): void {
-    client.verified = null;
-    this.unwatchAll(client);
-    client.fail(ResultCode.PUSH_NOT_ALIVE, PushMsgId.HEARTBEAT, 'push.session.ended');
-    if (client.ws.readyState === WebSocket.OPEN) client.ws.close(CLOSE_NORMAL, 'session ended');
-  }
-
-  /** An access notice: the named users' sockets (null: every socket) are read again at once. */
-  private accessChanged(notice: { userIds: string[] | null }): void {
-    const ids = Array.isArray(notice?.userIds) ? new Set(notice.userIds.filter((u) => typeof u === 'string')) : null;
-    if (notice?.userIds !== null && ids === null) return;
-    // Group membership may be what changed: shares are read from the database again.
-    sharesOf(this.deps.db).forget();
-    for (const c of this.clients) {
-      if (c.verified && (ids === null || ids.has(c.verified.userId))) {
-        void this.recheck(c).catch(() => undefined);
-      }
-    }
+  sweep(now = Date.now()): void {
+    this.sessions.sweep(now);
   }
 
   /** Devices whose row changed (moved to another company, deleted): watchers who may no longer see them stop. */
@@ -550,45 +436,9 @@ export class PushHub {
     }
   }
 
-  /**
-   * Closes sockets that never verified within PUSH_VERIFY_LIMIT_MS and re-reads sessions past their clock
-   * limit (`now` is injectable so tests need not wait).
-   */
-  sweep(now = Date.now()): void {
-    for (const c of this.clients) {
-      if (!c.verified) {
-        if (now - c.openedAt >= PUSH_VERIFY_LIMIT_MS && c.ws.readyState === WebSocket.OPEN) {
-          c.fail(ResultCode.LOGIN_EXPIRED, PushMsgId.USER_VERIFY, 'push.verify.timeout');
-          c.ws.close(CLOSE_POLICY, 'not verified');
-        }
-      } else if (now >= c.verified.liveUntil) {
-        void this.recheck(c).catch(() => undefined);
-      }
-    }
-  }
-
-  /**
-   * Reads the devices shared with the socket's user again (groups/shares.ts caches them briefly). A device
-   * no longer visible (membership ended, group deleted) is unwatched: its 300 / 301 frames stop.
-   */
-  private async refreshShares(client: PushClient): Promise<void> {
-    const v = client.verified;
-    if (!v || v.scope.all) return;
-    const shared = await sharesOf(this.deps.db).of(v.userId);
-    if (client.verified !== v) return;
-    v.scope = { ...v.scope, shared };
-    for (const sn of [...client.watching]) {
-      const row = this.deps.live.directory.get(sn);
-      if (row && sees(v.scope, row)) continue;
-      client.watching.delete(sn);
-      client.telemetrySentAt.delete(sn);
-      this.deps.live.video.unwatch(sn, client);
-    }
-  }
-
   private async heartbeat(client: PushClient): Promise<void> {
     // A session that ended was answered 46010 and closed by the re-read.
-    if (await this.recheck(client)) client.send(ResultCode.OK, PushMsgId.HEARTBEAT, null);
+    if (await this.sessions.recheck(client)) client.send(ResultCode.OK, PushMsgId.HEARTBEAT, null);
   }
 
   private async verifyEquipment(client: PushClient, verified: Verified, body: Record<string, unknown>): Promise<void> {
@@ -597,7 +447,7 @@ export class PushHub {
     if (!parsed.success) return client.fail(ResultCode.BAD_REQUEST, id, 'push.frame.malformed');
     const { token, sn_id: snId, pmd } = parsed.data;
     if (hashToken(token) !== verified.tokenHash) return client.fail(ResultCode.LOGIN_EXPIRED, id);
-    if (!(await this.recheck(client))) return;
+    if (!(await this.sessions.recheck(client))) return;
     if (!sameHex(signPmd({ token, pmdValue: snId }), pmd.toLowerCase())) return client.fail(ResultCode.BAD_SIGNATURE, id);
     if (!client.watching.has(snId) && client.watching.size >= PUSH_MAX_WATCHES) {
       return client.fail(ResultCode.BAD_REQUEST, id, 'push.frame.tooLarge');
@@ -621,7 +471,7 @@ export class PushHub {
     if (!flight) return client.fail(ResultCode.NOT_IMPLEMENTED, msgId);
     let verified: Verified | null;
     try {
-      verified = await this.current(client, COMMAND_RECHECK_MS);
+      verified = await this.sessions.current(client, COMMAND_RECHECK_MS);
     } catch (err) {
       // The session could not be read: nothing is carried out, the command is answered.
       return client.send(ResultCode.SERVER_ERROR, msgId, null, unavailableText(err, client.lang));

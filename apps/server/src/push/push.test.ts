@@ -4,18 +4,16 @@ import {
   EQUIPMENT_VERIFY_SOR,
   EQUIPMENT_VERIFY_VST,
   PUSH_MAX_FRAME_BYTES,
-  PUSH_PATH,
   PUSH_VERIFY_LIMIT_MS,
   PushMsgId,
   ResultCode,
   codeText,
   signPmd,
-  type PushReply,
 } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { adminClient, startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
-import { WAIT_LIMIT_MS, clockPast, registerDevice } from '../../test/live.js';
+import { PushSocket, clockPast, listen, registerDevice } from '../../test/live.js';
 import { PUSH_FLOOD_FRAMES_PER_SECOND } from './hub.js';
 
 let server: TestServer;
@@ -25,70 +23,11 @@ let base: string;
 beforeAll(async () => {
   server = await startTestServer();
   admin = await adminClient(server);
-  const address = await server.app.listen({ port: 0, host: '127.0.0.1' });
-  base = address.replace(/^http/, 'ws');
+  base = await listen(server);
 });
 afterAll(async () => server?.close());
 
-/** A push client like the browser's: JSON envelopes in, replies queued for the test to read. */
-class PushSocket {
-  readonly ws: WebSocket;
-  private readonly inbox: PushReply[] = [];
-  private waiting: ((m: PushReply) => void)[] = [];
-  readonly closed: Promise<number>;
-  readonly opened: Promise<void>;
-
-  constructor() {
-    this.ws = new WebSocket(base + PUSH_PATH);
-    this.opened = new Promise((resolve, reject) => {
-      this.ws.once('open', () => resolve());
-      this.ws.once('error', reject);
-    });
-    this.closed = new Promise((resolve) => this.ws.once('close', (code) => resolve(code)));
-    this.ws.on('message', (data) => {
-      const m = JSON.parse(String(data)) as PushReply;
-      const w = this.waiting.shift();
-      if (w) w(m);
-      else this.inbox.push(m);
-    });
-  }
-
-  send(msgId: number, data: Record<string, unknown> = {}): void {
-    this.ws.send(JSON.stringify({ msg_id: msgId, tms: Date.now(), version: 0, data }));
-  }
-
-  raw(data: string | Buffer, binary = false): void {
-    this.ws.send(data, { binary });
-  }
-
-  next(): Promise<PushReply> {
-    const m = this.inbox.shift();
-    if (m) return Promise.resolve(m);
-    return new Promise((resolve, reject) => {
-      // A safety limit only: a reply that never comes is a failure, however long a busy machine takes.
-      const timer = setTimeout(() => reject(new Error(`no push reply within ${WAIT_LIMIT_MS / 1000} s`)), WAIT_LIMIT_MS);
-      this.waiting.push((r) => {
-        clearTimeout(timer);
-        resolve(r);
-      });
-    });
-  }
-
-  async request(msgId: number, data: Record<string, unknown> = {}): Promise<PushReply> {
-    this.send(msgId, data);
-    return this.next();
-  }
-
-  close(): void {
-    this.ws.close();
-  }
-}
-
-async function open(): Promise<PushSocket> {
-  const s = new PushSocket();
-  await s.opened;
-  return s;
-}
+const open = (): Promise<PushSocket> => PushSocket.open(base);
 
 async function verifyData(c: TestClient, lang = 'en') {
   return { token: c.token, app_ids: APP_IDS, app_code: APP_CODE, licence: await c.licence(), os_language: lang };
