@@ -3,7 +3,7 @@ import { DEFAULT_TELEMETRY_HZ, SERVER_CLIENT_ID_PREFIX, demoText, isDeviceSn, is
 import type { DeviceTypeKeyValue, TelemetryData } from '@nest/contracts';
 import { SimDevice, clampRate } from './device.js';
 import type { SimDeviceSpec } from './device.js';
-import { offset } from './geo.js';
+import { offsetMetres } from '@nest/geo';
 import type { Fault } from './model.js';
 import { createRng, hashString } from './rng.js';
 import { createMediaPipeline } from './media/pipeline.js';
@@ -169,7 +169,7 @@ export function demoFleet(
     // Golden-angle spiral with jitter: spread out, never on top of each other, 1-8 km from the centre.
     const angle = (i * 137.508 + rng.range(-10, 10)) * (Math.PI / 180);
     const r = 1_000 + 7_000 * ((i + 0.5) / Math.max(1, total)) * rng.range(0.85, 1);
-    const p = offset(center, r * Math.cos(angle), r * Math.sin(angle));
+    const p = offsetMetres(center, r * Math.cos(angle), r * Math.sin(angle));
     return { lat: Number(p.lat.toFixed(6)), lng: Number(p.lng.toFixed(6)), alt: Math.round(rng.range(15, 90)) };
   };
   let i = 0;

@@ -1,6 +1,6 @@
 import type { MissionPlan, MissionProgress, Waypoint } from '@nest/contracts';
-import { angleDiff, distance } from './geo.js';
-import type { LatLng } from './geo.js';
+import { angleDiff, haversineDistance } from '@nest/geo';
+import type { LatLng } from '@nest/geo';
 
 /**
  * Flying one mission plan, pure. The run keeps where it is in the route; `stepMission` tells the drone
@@ -125,7 +125,7 @@ export function stepMission(m: MissionRun, dt: number, ctx: MissionCtx): void {
   if (m.phase === 'fly' && wp) {
     const h = waypointHeight(m.plan, wp, ctx.homeAlt);
     ctx.guide({ lat: wp.lat, lng: wp.lng, height: h, speed: waypointSpeed(m.plan, wp, ctx.sport) });
-    if (distance(ctx.pos, wp) < ARRIVE_H && Math.abs(ctx.height - h) < ARRIVE_V) {
+    if (haversineDistance(ctx.pos, wp) < ARRIVE_H && Math.abs(ctx.height - h) < ARRIVE_V) {
       m.phase = 'act';
       m.hoverLeft = wp.hover ?? 0;
       m.actionsFired = false;
@@ -161,7 +161,7 @@ export function stepMission(m: MissionRun, dt: number, ctx: MissionCtx): void {
     const first = wps[0]!;
     const h = waypointHeight(m.plan, first, ctx.homeAlt);
     ctx.guide({ lat: first.lat, lng: first.lng, height: h, speed: waypointSpeed(m.plan, first, ctx.sport) });
-    if (distance(ctx.pos, first) < ARRIVE_H && Math.abs(ctx.height - h) < ARRIVE_V) {
+    if (haversineDistance(ctx.pos, first) < ARRIVE_H && Math.abs(ctx.height - h) < ARRIVE_V) {
       m.phase = 'finished';
       m.state = 'done';
       ctx.guide(null);

@@ -3,7 +3,7 @@ import { ISO_OPTIONS, SHUTTER_OPTIONS, WhiteBalance, FlightMode, FlightState, te
 import type { TelemetryData } from '@nest/contracts';
 import { DeviceModel, MODEL } from './model.js';
 import type { ModelSpec } from './model.js';
-import { distance } from './geo.js';
+import { haversineDistance } from '@nest/geo';
 
 const home = { lat: 22.54, lng: 114.05, alt: 40 };
 const alone = (seed = 7): DeviceModel => new DeviceModel({ kind: 'alone', uavSn: 'D1', home }, seed);
@@ -147,7 +147,7 @@ describe('device model', () => {
     expect(Math.max(...cruiseSpeeds)).toBeLessThanOrEqual(MODEL.patrol.speedMax + 0.01);
     // Lands back home.
     const last = m.telemetry().drone!;
-    if (last.flight_state === 0 || last.flight_state === 4) expect(distance(home, last)).toBeLessThan(1);
+    if (last.flight_state === 0 || last.flight_state === 4) expect(haversineDistance(home, last)).toBeLessThan(1);
   });
 
   it('keeps something moving in every 30 s window (single-soldier patrol)', () => {

@@ -1,7 +1,7 @@
 import { ISO_OPTIONS, SHUTTER_OPTIONS } from '@nest/contracts';
 import type { DeviceTypeKeyValue, DroneTelemetry, NestTelemetry, PartState, TelemetryData } from '@nest/contracts';
-import { angleDiff, bearing, distance, normDeg, offset } from './geo.js';
-import type { LatLng } from './geo.js';
+import { angleDiff, bearing, haversineDistance, normDeg, offsetMetres } from '@nest/geo';
+import type { LatLng } from '@nest/geo';
 import { FlightOps } from './ops.js';
 import { createRng } from './rng.js';
 import type { Rng } from './rng.js';
@@ -290,7 +290,7 @@ export class DroneModel {
   }
 
   homeDistance(): number {
-    return distance(this.home, this.position);
+    return haversineDistance(this.home, this.position);
   }
 
   /** Starts a flight: climb to `height`, fly the waypoints at `speed`, come home. */
@@ -407,7 +407,7 @@ export class DroneModel {
       const rad = (this.heading * Math.PI) / 180;
       const north = s.forward * Math.cos(rad) - s.right * Math.sin(rad);
       const east = s.forward * Math.sin(rad) + s.right * Math.cos(rad);
-      const next = offset(this.position, north * dt, east * dt);
+      const next = offsetMetres(this.position, north * dt, east * dt);
       this.lat = next.lat;
       this.lng = next.lng;
       this.hSpeed = Math.hypot(s.forward, s.right);
@@ -419,7 +419,7 @@ export class DroneModel {
       let wantH = 0;
       let wantV = 0;
       if (g) {
-        const d = distance(this.position, g);
+        const d = haversineDistance(this.position, g);
         wantH = Math.min(g.speed, Math.sqrt(2 * MODEL.accel * Math.max(0, d - 0.3)));
         if (d > 2) {
           const want = bearing(this.position, g);
@@ -439,16 +439,16 @@ export class DroneModel {
       const dv = clamp(wantH - this.hSpeed, -MODEL.accel * dt, MODEL.accel * dt);
       this.hSpeed = clamp(this.hSpeed + dv, 0, 30);
       if (this.hSpeed > 0 && g) {
-        const step = Math.min(this.hSpeed * dt, distance(this.position, g));
+        const step = Math.min(this.hSpeed * dt, haversineDistance(this.position, g));
         const rad = (bearing(this.position, g) * Math.PI) / 180;
-        const next = offset(this.position, step * Math.cos(rad), step * Math.sin(rad));
+        const next = offsetMetres(this.position, step * Math.cos(rad), step * Math.sin(rad));
         this.lat = next.lat;
         this.lng = next.lng;
       }
       this.vSpeed = wantV;
       this.height = Math.max(0, this.height + wantV * dt);
     }
-    this.moved = distance(start, this.position);
+    this.moved = haversineDistance(start, this.position);
     const accel = (this.hSpeed - prevH) / dt;
     const windRel = ((env.windDirection + 180 - this.heading) * Math.PI) / 180;
     this.pitch = round(clamp(-(this.hSpeed * 0.9 + accel * 2 + env.windSpeed * Math.cos(windRel) * 0.6), -35, 35), 1);
@@ -489,7 +489,7 @@ export class DroneModel {
           break;
         }
         wantH = this.cruiseSpeed;
-        const d = distance(this.position, target);
+        const d = haversineDistance(this.position, target);
         if (d < Math.max(3, this.hSpeed * dt * 1.5)) {
           this.waypointIndex += 1;
           if (this.waypointIndex >= this.waypoints.length) {
@@ -524,17 +524,17 @@ export class DroneModel {
     const dv = clamp(wantH - this.hSpeed, -MODEL.accel * dt, MODEL.accel * dt);
     this.hSpeed = clamp(this.hSpeed + dv, 0, 30);
     let turn = 0;
-    if (target && distance(this.position, target) > 0.5) {
+    if (target && haversineDistance(this.position, target) > 0.5) {
       const want = bearing(this.position, target);
       turn = clamp(angleDiff(this.heading, want), -MODEL.turnRate * dt, MODEL.turnRate * dt);
       this.heading = normDeg(this.heading + turn);
     }
     if (this.hSpeed > 0) {
       let step = this.hSpeed * dt;
-      if (target) step = Math.min(step, distance(this.position, target));
+      if (target) step = Math.min(step, haversineDistance(this.position, target));
       this.moved = step;
       const rad = (this.heading * Math.PI) / 180;
-      const next = offset(this.position, step * Math.cos(rad), step * Math.sin(rad));
+      const next = offsetMetres(this.position, step * Math.cos(rad), step * Math.sin(rad));
       this.lat = next.lat;
       this.lng = next.lng;
     }
@@ -819,7 +819,7 @@ export class DeviceModel {
     for (let i = 0; i < n; i++) {
       const a = ((start + (360 / n) * i + rng.range(-15, 15)) * Math.PI) / 180;
       const r = radius * rng.range(0.7, 1.1);
-      waypoints.push(offset(this.spec.home, r * Math.cos(a), r * Math.sin(a)));
+      waypoints.push(offsetMetres(this.spec.home, r * Math.cos(a), r * Math.sin(a)));
     }
     d.takeOff(waypoints, Math.round(rng.range(p.heightMin, p.heightMax)), round(rng.range(p.speedMin, p.speedMax), 1));
   }

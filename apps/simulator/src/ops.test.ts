@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FlightMethod, alternateLandingEvent, flightEndEvent, flightStartEvent, flowProgressSchema, flowSteps, missionProgressSchema, missionPlanSchema } from '@nest/contracts';
 import type { FlowProgress, MissionPlan, MissionProgress } from '@nest/contracts';
-import { offset } from './geo.js';
+import { offsetMetres } from '@nest/geo';
 import { DeviceModel } from './model.js';
 import type { ModelSpec } from './model.js';
 import type { OpsEvent } from './ops.js';
@@ -17,7 +17,7 @@ function nest(kind: ModelSpec['kind'] = 'stable'): DeviceModel {
 }
 
 function plan(p: Partial<MissionPlan> = {}): MissionPlan {
-  const wp = (n: number, e: number, extra = {}) => ({ ...offset(HOME, n, e), height: 50, ...extra });
+  const wp = (n: number, e: number, extra = {}) => ({ ...offsetMetres(HOME, n, e), height: 50, ...extra });
   return missionPlanSchema.parse({
     mission_id: 'm-1',
     name: 'Test route',
@@ -232,7 +232,7 @@ describe('commands during flows', () => {
   it('goes to the alternate point when the battery cannot reach the nest (reason 3)', () => {
     const m = nest();
     const p = plan({ finish_action: 10 });
-    p.waypoints = [{ ...offset(HOME, 6000, 0), height: 50 }];
+    p.waypoints = [{ ...offsetMetres(HOME, 6000, 0), height: 50 }];
     m.ops.takeoff({ flight_id: 'f-b', mission: p, height: 30 });
     run(m, 700, () => m.ops.mission?.state === 'done');
     m.drone.battery = 8;
@@ -266,8 +266,8 @@ describe('missions', () => {
     const m = nest();
     const p = plan({ height_type: 1, finish_action: 10, max_speed: 8 });
     p.waypoints = [
-      { ...offset(HOME, 100, 0), height: 100, cam_trig_dist: 20 },
-      { ...offset(HOME, 300, 0), height: 100, cam_trig_dist: 0 },
+      { ...offsetMetres(HOME, 100, 0), height: 100, cam_trig_dist: 20 },
+      { ...offsetMetres(HOME, 300, 0), height: 100, cam_trig_dist: 0 },
     ];
     m.ops.takeoff({ flight_id: 'f', mission: p, height: 30 });
     let maxSpeed = 0;

@@ -10,8 +10,8 @@ import type { CameraSettingsPatch, FlowStepValue, MissionPlan, Sticks } from '@n
 import { CameraModel } from './camera.js';
 import { advance, currentStep, fail, flowProgress, interrupt, isActive, newFlow, tick, timedStepDone, UNPAUSABLE } from './flows.js';
 import type { FlowRun } from './flows.js';
-import { distance, offset } from './geo.js';
-import type { LatLng } from './geo.js';
+import { haversineDistance, offsetMetres } from '@nest/geo';
+import type { LatLng } from '@nest/geo';
 import { missionProgress, newMission, stepMission, waypointHeight } from './mission.js';
 import type { MissionRun } from './mission.js';
 import type { DroneModel, Environment, Fault, NestModel } from './model.js';
@@ -122,7 +122,7 @@ export class FlightOps {
 
   get alternatePoint(): LatLng {
     const d = OPS.alternateOffset / Math.SQRT2;
-    return this.dev.alternate ?? offset(this.dev.home, d, d);
+    return this.dev.alternate ?? offsetMetres(this.dev.home, d, d);
   }
 
   /** May the demo patrol take off now? (never while a commanded flight runs, nor 5 min after one) */
@@ -528,9 +528,9 @@ export class FlightOps {
     const step = currentStep(f);
     let done = timedStepDone(f);
     if (step === 'takeoff') done = d.height >= Math.min(OPS.takeoffClearHeight, this.firstHeight()) - 0.05;
-    else if (step === 'return') done = distance(d.position, this.dev.home) < 1.5 && d.hSpeed < 0.8;
+    else if (step === 'return') done = haversineDistance(d.position, this.dev.home) < 1.5 && d.hSpeed < 0.8;
     else if (step === 'landing' || step === 'altn_land') done = d.height <= 0;
-    else if (step === 'altn_fly') done = distance(d.position, this.alternatePoint) < 1.5 && d.hSpeed < 0.8;
+    else if (step === 'altn_fly') done = haversineDistance(d.position, this.alternatePoint) < 1.5 && d.hSpeed < 0.8;
     if (!done) return;
     if (step === 'return' && f.kind === 'landing' && this.dev.nest) {
       // Over the nest: can it take the drone back? A stuck hatch fails at hatch_open (alternate, reason 1).
@@ -700,7 +700,7 @@ export class FlightOps {
   private canReach(p: LatLng): boolean {
     const d = this.drone;
     const b = MODEL.battery;
-    const minutes = distance(d.position, p) / OPS.transitSpeed / 60 + d.height / MODEL.patrol.descentRate / 60;
+    const minutes = haversineDistance(d.position, p) / OPS.transitSpeed / 60 + d.height / MODEL.patrol.descentRate / 60;
     const need = minutes * (b.drainPerMin + this.dev.env.windSpeed * b.windPerMin) + OPS.reservePercent;
     return d.battery >= need;
   }

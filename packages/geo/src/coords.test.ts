@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EARTH_RADIUS_M, gcj02ToWgs84, haversineDistance, pathLength, wgs84ToGcj02 } from './coords.js';
+import { EARTH_RADIUS_M, angleDiff, gcj02ToWgs84, haversineDistance, normDeg, pathLength, wgs84ToGcj02 } from './coords.js';
 import { fuzzRuns } from '../../../scripts/test-support/fuzz.js';
 
 const TIANANMEN_WGS84 = { lat: 39.9087, lng: 116.3975 };
@@ -78,5 +78,22 @@ describe('GCJ-02 round trip (property)', () => {
       }),
       { numRuns: fuzzRuns(1000) },
     );
+  });
+});
+
+describe('heading arithmetic', () => {
+  it('normDeg brings any angle into [0, 360)', () => {
+    expect(normDeg(0)).toBe(0);
+    expect(normDeg(360)).toBe(0);
+    expect(normDeg(-90)).toBe(270);
+    expect(normDeg(725)).toBe(5);
+  });
+
+  it('angleDiff answers the signed smallest turn, in (-180, 180]', () => {
+    expect(angleDiff(350, 10)).toBe(20);
+    expect(angleDiff(10, 350)).toBe(-20);
+    expect(angleDiff(0, 180)).toBe(180);
+    expect(angleDiff(180, 0)).toBe(180);
+    expect(angleDiff(90, 90)).toBe(0);
   });
 });

@@ -37,6 +37,15 @@ export function gcj02ToWgs84(p: LatLng): LatLng {
 export const toRad = (deg: number): number => (deg * Math.PI) / 180;
 export const toDeg = (rad: number): number => (rad * 180) / Math.PI;
 
+/** An angle in degrees brought into [0, 360). */
+export const normDeg = (deg: number): number => ((deg % 360) + 360) % 360;
+
+/** Signed smallest difference `to - from` between two headings, degrees in (-180, 180]. */
+export function angleDiff(from: number, to: number): number {
+  const d = normDeg(to - from);
+  return d > 180 ? d - 360 : d;
+}
+
 /** Great-circle distance in metres between two WGS84 points (haversine). */
 export function haversineDistance(a: LatLng, b: LatLng): number {
   const dLat = toRad(b.lat - a.lat);

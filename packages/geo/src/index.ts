@@ -1,8 +1,8 @@
 /**
  * @nest/geo: pure geometry shared by browser, server and simulator. Store WGS84 everywhere; convert to
  * GCJ-02 only at the boundary of a Chinese basemap (AMap/Tencent), and back when the user clicks on it.
- * - coords: LatLng, WGS84 <-> GCJ-02, haversine distance, path length
- * - local / polygon: local metric frame, rings, inside tests with a boundary tolerance
+ * - coords: LatLng, WGS84 <-> GCJ-02, haversine distance, path length, heading arithmetic
+ * - local / polygon: local metric frame, offsets and bearings in metres, rings, inside tests with a boundary tolerance
  * - validation: fence and route rules answering Issue[] (zh/en texts)
  * - zones: no-fly and restricted map zones a route must keep out of
  * - camera / survey: camera presets, GSD, footprint, lawnmower grids that respect concave areas

@@ -1,4 +1,4 @@
-import { EARTH_RADIUS_M, type LatLng, toRad } from './coords.js';
+import { EARTH_RADIUS_M, type LatLng, normDeg, toDeg, toRad } from './coords.js';
 
 /** A point of a local metric plane: x metres east, y metres north of the frame's origin. */
 export interface XY {
@@ -32,6 +32,17 @@ export function localFrame(origin: LatLng): LocalFrame {
     toXY: (p) => ({ x: (p.lng - origin.lng) * kx, y: (p.lat - origin.lat) * ky }),
     toLatLng: (p) => ({ lat: origin.lat + p.y / ky, lng: origin.lng + p.x / kx }),
   };
+}
+
+/** The point `north` and `east` metres from `p`, in the local frame around `p` (good within a few km). */
+export function offsetMetres(p: LatLng, north: number, east: number): LatLng {
+  return localFrame(p).toLatLng({ x: east, y: north });
+}
+
+/** Compass bearing from `a` to `b` in the local frame around `a`, degrees in [0, 360) (0 when they coincide). */
+export function bearing(a: LatLng, b: LatLng): number {
+  const d = localFrame(a).toXY(b);
+  return normDeg(toDeg(Math.atan2(d.x, d.y)));
 }
 
 /** The mean of the points (a fine frame origin for a polygon), or (0, 0) for none. */
