@@ -1,5 +1,5 @@
 import type { Text, Waypoint } from '@nest/contracts';
-import { strToU8, zipSync } from 'fflate';
+import { strToU8 } from 'fflate';
 import { toGeoJson } from './geojson.js';
 import { closeRing } from './geometry.js';
 import type { PlanDocument, PlanRoute } from './model.js';
@@ -9,6 +9,7 @@ import { toQgcPlan } from './qgc.js';
 import { T, what } from './texts.js';
 import type { WpmlOptions } from './wpml.js';
 import { writeWpml } from './wpml.js';
+import { writeZip } from './zip.js';
 import { num, xmlEscape } from './xml.js';
 
 export { toGeoJson } from './geojson.js';
@@ -140,15 +141,7 @@ export function toWpmlKmz(doc: PlanDocument, opts: ExportOptions = {}): ExportRe
   if (doc.surveys.length) warnings.push(T.exportDropped(what.surveys, fmt));
   if (route.height_type === 1) warnings.push(T.exportEllipsoid());
   const { template, waylines } = writeWpml(route, opts);
-  // Zip times start in 1980.
-  const mtime = new Date(Math.max(opts.now ?? Date.now(), Date.UTC(1980, 0, 2)));
-  const bytes = zipSync(
-    {
-      'wpmz/template.kml': [strToU8(template), { mtime }],
-      'wpmz/waylines.wpml': [strToU8(waylines), { mtime }],
-    },
-    { level: 6 },
-  );
+  const bytes = writeZip({ 'wpmz/template.kml': strToU8(template), 'wpmz/waylines.wpml': strToU8(waylines) }, new Date(opts.now ?? Date.now()));
   return { ok: true, bytes, ...EXPORT_FILE_TYPES.kmz, warnings };
 }
 

@@ -1,8 +1,13 @@
-import { Inflate } from 'fflate';
+import { Inflate, type Zippable, zipSync } from 'fflate';
 import type { ImportLimits } from './limits.js';
 import { FormatError, T, fail } from './texts.js';
 
 /**
+ * Zip archives of the plan formats (KMZ), written and read in memory with fflate in the browser and on the
+ * server alike.
+ *
+ * Writing: the files of a small archive, deflated, all with one modification time.
+ *
  * Reading a zip (KMZ) without trusting it:
  * 1. the central directory is read first: entry count, names and declared sizes are checked before any
  *    byte is inflated (too many entries, declared total too large, unsafe paths, encryption, ZIP64);
@@ -10,6 +15,14 @@ import { FormatError, T, fail } from './texts.js';
  *    so one slice yields at most ~17 MB), counting output bytes and stopping as soon as an entry outgrows
  *    its declared size or the total outgrows the limit: a forged directory cannot smuggle a bomb through.
  */
+
+/** A zip of the given files (name to content), deflated at level 6; zip times start in 1980, earlier ones are raised. */
+export function writeZip(files: Readonly<Record<string, Uint8Array>>, mtime: Date): Uint8Array {
+  const when = new Date(Math.max(mtime.getTime(), Date.UTC(1980, 0, 2)));
+  const entries: Zippable = {};
+  for (const [name, bytes] of Object.entries(files)) entries[name] = [bytes, { mtime: when }];
+  return zipSync(entries, { level: 6 });
+}
 
 export interface ZipEntry {
   name: string;

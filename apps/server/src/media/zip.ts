@@ -31,6 +31,9 @@ import { keyOfUrl } from './files.js';
  * an id selection (up to 1000 ids, too long for a URL) is kept in `settings` under a key that starts with
  * its expiry, so expired selections are swept by prefix comparison. The GET re-reads the rows (results
  * deleted meanwhile are left out) and streams a zip that stores JPEG / MP4 as they are (no recompression).
+ * The archive is written by yazl: it opens one file at a time as the client reads, and writes ZIP64 records
+ * once an archive passes 4 GiB (RESULT_ZIP_MAX_BYTES of media plus headers), neither of which the in-memory
+ * fflate writer of @nest/formats (plan files of a few kilobytes, also in the browser) does.
  * The link is a bearer link (like the /media/ files themselves): whoever holds it may download until it
  * expires; it only ever reaches the company that was checked when it was made.
  */
