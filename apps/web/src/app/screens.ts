@@ -1,5 +1,6 @@
 import type { ComponentType, LazyExoticComponent } from 'react';
 import { preloadable, type Preloadable } from './lazy';
+import { loadEditWorkPage, loadRoutePlanPage } from '../features/routeplan';
 
 type Loader = () => Promise<{ default: ComponentType }>;
 
@@ -11,8 +12,8 @@ type Loader = () => Promise<{ default: ComponentType }>;
 const LOADERS: Readonly<Record<string, Loader>> = {
   'features/home': () => import('../features/home/HomePage'),
   'features/videoList': () => import('../features/videoList/VideoListPage'),
-  'features/routeplan': () => import('../features/routeplan/RoutePlanPage'),
-  'features/editWork': () => import('../features/editWork/EditWorkPage'),
+  'features/routeplan': loadRoutePlanPage,
+  'features/editWork': loadEditWorkPage,
   'features/totalResultList': () => import('../features/results/ResultListPage'),
   'features/resultsShow': () => import('../features/results/GalleryPage'),
   'features/achievementAdmin': () => import('../features/results/SortieListPage'),

@@ -9,7 +9,7 @@ import { call, RequestError } from '../../shared/request';
 import { notify } from '../../shared/notify';
 import { useTheme } from '../../shared/theme';
 import type { PlanShape } from '../../shared/map/PlanMap';
-import { DEFAULT_ROUTE } from '../editWork/store';
+import { DEFAULT_ROUTE } from './editor/store';
 import { validateFence, validateRoute } from '@nest/geo';
 import { useZones } from '../../shared/map/zones';
 import './routeplan.css';

@@ -3,9 +3,9 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import { MemoryRouter } from 'react-router-dom';
 import { ZoneKind, formatMmSs, missionLimitText, type LatLng, type Waypoint, type Zone } from '@nest/contracts';
 import { routeEstimate, surveyFromSettings, surveyWaypointOptions, surveyWaypoints } from '@nest/geo';
-import { installMatchMedia, installResizeObserver } from '../../test/dom';
-import { applyLang } from '../../shared/i18n';
-import type { PlanMapProps } from '../../shared/map/PlanMap';
+import { installMatchMedia, installResizeObserver } from '../../../test/dom';
+import { applyLang } from '../../../shared/i18n';
+import type { PlanMapProps } from '../../../shared/map/PlanMap';
 
 installMatchMedia();
 installResizeObserver();
@@ -13,18 +13,18 @@ installResizeObserver();
 // jsdom has no WebGL: the editor's map is left out (its last props are kept, to click on it); the side
 // panel (estimate, issues) and the notes over the map are what is checked.
 let planProps: PlanMapProps | null = null;
-vi.mock('../../shared/map/PlanMap', () => ({
+vi.mock('../../../shared/map/PlanMap', () => ({
   default: (props: PlanMapProps) => {
     planProps = props;
     return null;
   },
 }));
 const call = vi.fn();
-vi.mock('../../shared/request', () => ({
+vi.mock('../../../shared/request', () => ({
   call: (...args: unknown[]) => call(...args),
   RequestError: class extends Error {},
 }));
-vi.mock('../../shared/notify', () => ({ notify: () => ({ success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() }) }));
+vi.mock('../../../shared/notify', () => ({ notify: () => ({ success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() }) }));
 
 const { default: EditWorkPage } = await import('./EditWorkPage');
 

@@ -21,17 +21,17 @@ import {
   type Waypoint,
 } from '@nest/contracts';
 import { IssueCode, prepareRing, routeDistance } from '@nest/geo';
-import { useI18n } from '../../shared/i18n';
-import { call, RequestError } from '../../shared/request';
-import { notify } from '../../shared/notify';
-import { useTheme } from '../../shared/theme';
-import type { PlanEdit, PlanShape } from '../../shared/map/PlanMap';
+import { useI18n } from '../../../shared/i18n';
+import { call, RequestError } from '../../../shared/request';
+import { notify } from '../../../shared/notify';
+import { useTheme } from '../../../shared/theme';
+import type { PlanEdit, PlanShape } from '../../../shared/map/PlanMap';
 import { DEFAULT_ROUTE, WorkStore, derive, setPhotoKind, useWorkState, withAction, type EditMode, type RouteDraft, type Target } from './store';
 import { convexHull, gridWaypoints, gsdForHeight, heightForGsd, highlightsOf, issueLineTexts, surveyPreview, validate, type OtherFence } from './planning';
-import { useZones } from '../../shared/map/zones';
+import { useZones } from '../../../shared/map/zones';
 import './editWork.css';
 
-const PlanMap = lazy(() => import('../../shared/map/PlanMap'));
+const PlanMap = lazy(() => import('../../../shared/map/PlanMap'));
 
 const MODES: readonly EditMode[] = ['fence', 'route', 'survey'];
 /** The rules a survey area's corners are held to: inside the fence, under its height. */
