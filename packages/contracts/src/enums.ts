@@ -13,31 +13,62 @@ export interface Enumeration<V extends number | string> {
   options(lang: Lang): { value: V; label: string }[];
 }
 
-export function enumeration<V extends number | string>(
+/** One entry: value, Chinese label, English label and, for values code compares against, a member name. */
+export type EnumEntry<V extends number | string = number | string> =
+  | readonly [V, string, string]
+  | readonly [V, string, string, string];
+
+/** Member names must not shadow the methods and fields every enumeration has. */
+type ReservedMember = keyof Enumeration<number | string>;
+
+/**
+ * The named members of an entry list: `[10, '正常', 'Normal', 'NORMAL']` gives `NORMAL: 10`, with the
+ * literal type of the value, so `row.state === RecordState.NORMAL` is checked like the number itself.
+ */
+export type EnumMembers<E extends readonly EnumEntry[]> = {
+  readonly [T in E[number] as T extends readonly [unknown, string, string, infer N extends string]
+    ? N extends ReservedMember
+      ? never
+      : N
+    : never]: T[0];
+};
+
+export function enumeration<const E extends readonly EnumEntry[]>(
   name: string,
-  entries: readonly (readonly [V, string, string])[],
-): Enumeration<V> {
+  entries: E,
+): Enumeration<E[number][0]> & EnumMembers<E> {
   const list = entries.map(([value, zh, en]) => ({ value, label: { zh, en } }));
   const byValue = new Map<unknown, Text>(list.map((e) => [e.value, e.label]));
-  return {
+  const members: Record<string, number | string> = {};
+  for (const entry of entries) {
+    const member = entry[3];
+    if (member === undefined) continue;
+    if (member in members) throw new Error(`${name}: member ${member} is named twice`);
+    members[member] = entry[0];
+  }
+  const base: Enumeration<E[number][0]> = {
     name,
     entries: list,
     values: () => list.map((e) => e.value),
-    has: (value: unknown): value is V => byValue.has(value),
+    has: (value: unknown): value is E[number][0] => byValue.has(value),
     label: (value, lang) => byValue.get(value)?.[lang] ?? String(value),
     options: (lang) => list.map((e) => ({ value: e.value, label: e.label[lang] })),
   };
+  for (const member of Object.keys(members)) {
+    if (member in base) throw new Error(`${name}: member ${member} would hide a field of the enumeration`);
+  }
+  return Object.freeze({ ...members, ...base }) as Enumeration<E[number][0]> & EnumMembers<E>;
 }
 
 export const RecordState = enumeration('RecordState', [
-  [10, '正常', 'Normal'],
-  [20, '已删除', 'Deleted'],
+  [10, '正常', 'Normal', 'NORMAL'],
+  [20, '已删除', 'Deleted', 'DELETED'],
 ] as const);
 
 export const OnlineStatus = enumeration('OnlineStatus', [
-  [1, '在线', 'Online'],
-  [2, '离线', 'Offline'],
-  [3, '他人连接中', 'Connected by someone'],
+  [1, '在线', 'Online', 'ONLINE'],
+  [2, '离线', 'Offline', 'OFFLINE'],
+  [3, '他人连接中', 'Connected by someone', 'CONNECTED_BY_OTHER'],
 ] as const);
 
 export const Company = enumeration('Company', [
@@ -48,74 +79,82 @@ export const Company = enumeration('Company', [
 
 /** Device type state (the device-type catalogue of system settings). */
 export const DeviceTypeState = enumeration('DeviceTypeState', [
-  [10, '启用', 'Enabled'],
-  [20, '停用', 'Disabled'],
-  [30, '已删除', 'Deleted'],
+  [10, '启用', 'Enabled', 'ENABLED'],
+  [20, '停用', 'Disabled', 'DISABLED'],
+  [30, '已删除', 'Deleted', 'DELETED'],
 ] as const);
 
 export const AlarmLevel = enumeration('AlarmLevel', [
-  [30, '高', 'High'],
-  [20, '中', 'Medium'],
-  [10, '低', 'Low'],
+  [30, '高', 'High', 'HIGH'],
+  [20, '中', 'Medium', 'MEDIUM'],
+  [10, '低', 'Low', 'LOW'],
 ] as const);
 
 export const AlarmProcessState = enumeration('AlarmProcessState', [
-  [10, '待处理', 'Pending'],
-  [20, '已处理', 'Processed'],
+  [10, '待处理', 'Pending', 'PENDING'],
+  [20, '已处理', 'Processed', 'PROCESSED'],
 ] as const);
 
 /** `task_state` of a timed task. 1 and 3 are set by operators (resume / pause); 10, 40, 41 by the scheduler. */
 export const TimedTaskState = enumeration('TimedTaskState', [
-  [1, '等待执行', 'Waiting'],
-  [3, '已暂停', 'Paused'],
-  [10, '下发成功', 'Sent successfully'],
-  [40, '下发失败（超时）', 'Send failed (timeout)'],
-  [41, '下发失败（设备不在线）', 'Send failed (device offline)'],
+  [1, '等待执行', 'Waiting', 'WAITING'],
+  [3, '已暂停', 'Paused', 'PAUSED'],
+  [10, '下发成功', 'Sent successfully', 'SENT'],
+  [40, '下发失败（超时）', 'Send failed (timeout)', 'FAILED_TIMEOUT'],
+  [41, '下发失败（设备不在线）', 'Send failed (device offline)', 'FAILED_OFFLINE'],
 ] as const);
 
 /** Data state (`state`) of a timed task record. */
 export const TimedTaskDataState = enumeration('TimedTaskDataState', [
-  [0, '正常', 'Normal'],
-  [10, '已删除', 'Deleted'],
+  [0, '正常', 'Normal', 'NORMAL'],
+  [10, '已删除', 'Deleted', 'DELETED'],
 ] as const);
 
 /** Kind of an achievement (result) file. */
 export const AchievementType = enumeration('AchievementType', [
-  [10, '图片', 'Image'],
-  [15, '全景', 'Panorama'],
-  [20, '视频', 'Video'],
+  [10, '图片', 'Image', 'IMAGE'],
+  [15, '全景', 'Panorama', 'PANORAMA'],
+  [20, '视频', 'Video', 'VIDEO'],
 ] as const);
 
 /** Ranking type of the data screen (`/ins/ranking`). */
 export const CheckingType = enumeration('CheckingType', [
-  [10, '出勤次数', 'Attendance count'],
-  [20, '巡检里程', 'Inspection mileage'],
-  [30, '成果数量', 'Result count'],
+  [10, '出勤次数', 'Attendance count', 'ATTENDANCE'],
+  [20, '巡检里程', 'Inspection mileage', 'MILEAGE'],
+  [30, '成果数量', 'Result count', 'RESULTS'],
 ] as const);
 
 export const FlightMode = enumeration('FlightMode', [
-  [2, '姿态', 'Attitude'],
-  [3, '自动', 'Auto'],
-  [4, '跟随', 'Follow'],
-  [5, 'GPS', 'GPS'],
-  [6, '返航', 'Return home'],
-  [9, '降落', 'Landing'],
-  [13, '运动', 'Sport'],
+  [2, '姿态', 'Attitude', 'ATTITUDE'],
+  [3, '自动', 'Auto', 'AUTO'],
+  [4, '跟随', 'Follow', 'FOLLOW'],
+  [5, 'GPS', 'GPS', 'GPS'],
+  [6, '返航', 'Return home', 'RETURN_HOME'],
+  [9, '降落', 'Landing', 'LANDING'],
+  [13, '运动', 'Sport', 'SPORT'],
 ] as const);
 /** Flight modes that are shown but cannot be chosen by the operator. */
-export const NON_SELECTABLE_FLIGHT_MODES: ReadonlySet<number> = new Set([2]);
+export const NON_SELECTABLE_FLIGHT_MODES: ReadonlySet<number> = new Set([FlightMode.ATTITUDE]);
 /** Flight-mode options an operator may choose from. */
 export const selectableFlightModeOptions = (lang: Lang) =>
   FlightMode.options(lang).filter((o) => !NON_SELECTABLE_FLIGHT_MODES.has(o.value));
 
 export const FlightState = enumeration('FlightState', [
-  [0, '空闲', 'Idle'],
-  [1, '起飞', 'Taking off'],
-  [2, '空中', 'In the air'],
-  [3, '降落中', 'Landing'],
-  [4, '地面', 'On the ground'],
-  [8, '返航中', 'Returning home'],
+  [0, '空闲', 'Idle', 'IDLE'],
+  [1, '起飞', 'Taking off', 'TAKING_OFF'],
+  [2, '空中', 'In the air', 'IN_AIR'],
+  [3, '降落中', 'Landing', 'LANDING'],
+  [4, '地面', 'On the ground', 'ON_GROUND'],
+  [8, '返航中', 'Returning home', 'RETURNING'],
 ] as const);
+
+/** Flight states of a drone in the air: taking off, in the air, landing, returning home. */
+export const AIRBORNE_FLIGHT_STATES: readonly number[] = [
+  FlightState.TAKING_OFF,
+  FlightState.IN_AIR,
+  FlightState.LANDING,
+  FlightState.RETURNING,
+];
 
 /** Positioning solution of the RTK receiver. */
 export const RtkStatus = enumeration('RtkStatus', [
@@ -252,9 +291,9 @@ export const DeviceCategory = enumeration('DeviceCategory', [
 
 /** How the console reaches the drone. */
 export const LinkType = enumeration('LinkType', [
-  [1, '机场端', 'Nest side'],
-  [2, '飞机端直连', 'Aircraft side (direct)'],
-  [3, '自动', 'Auto'],
+  [1, '机场端', 'Nest side', 'NEST'],
+  [2, '飞机端直连', 'Aircraft side (direct)', 'AIRCRAFT'],
+  [3, '自动', 'Auto', 'AUTO'],
 ] as const);
 
 /** Plan (dispatch) state of a device on the planning screens. */
@@ -376,11 +415,11 @@ export type NestPartValue = 'hatch' | 'lift' | 'center_stand' | 'charger' | 'dro
  * 2 closing, 3 opening (the codes of the action tips), 4 fault.
  */
 export const NestPartState = enumeration('NestPartState', [
-  [0, '关闭', 'Closed'],
-  [1, '打开', 'Open'],
-  [2, '关闭中', 'Closing'],
-  [3, '打开中', 'Opening'],
-  [4, '故障', 'Fault'],
+  [0, '关闭', 'Closed', 'CLOSED'],
+  [1, '打开', 'Open', 'OPEN'],
+  [2, '关闭中', 'Closing', 'CLOSING'],
+  [3, '打开中', 'Opening', 'OPENING'],
+  [4, '故障', 'Fault', 'FAULT'],
 ] as const);
 
 const NEST_ACTION_TEXT: Readonly<Record<NestPartValue, Readonly<Record<2 | 3, Text>>>> = {

@@ -1,15 +1,22 @@
-import { ALARM_RULES, type AlarmKindValue, type DroneTelemetry, type TelemetryData } from '@nest/contracts';
+import {
+  AIRBORNE_FLIGHT_STATES,
+  ALARM_RULES,
+  NestPartState,
+  type AlarmKindValue,
+  type DroneTelemetry,
+  type TelemetryData,
+} from '@nest/contracts';
 
 /** Kinds judged from telemetry (the others come from presence and events). */
 export const TELEMETRY_KINDS = ['battery_low', 'battery_critical', 'high_wind', 'rain', 'nest_part_fault', 'rtk_loss', 'tf_card'] as const;
 export type TelemetryKind = (typeof TELEMETRY_KINDS)[number] & AlarmKindValue;
 
-/** Nest parts whose state 4 is a fault, in the order a fault is named. */
+/** Nest parts whose state may read NestPartState.FAULT, in the order a fault is named. */
 export const NEST_PARTS = ['hatch', 'platform', 'tripod', 'charger', 'drone_power'] as const;
 
-/** flight_state values meaning "in the air": 1 takeoff, 2 in air, 3 landing, 8 return. */
+/** flight_state values meaning "in the air": taking off, in the air, landing, returning home. */
 export const inAir = (drone: Pick<DroneTelemetry, 'flight_state'> | undefined): boolean =>
-  drone !== undefined && [1, 2, 3, 8].includes(drone.flight_state);
+  drone !== undefined && AIRBORNE_FLIGHT_STATES.includes(drone.flight_state);
 
 /** One reading of a rule: does its condition hold now, and with what value / detail. */
 export interface Reading {
@@ -51,7 +58,7 @@ export function readRule(kind: TelemetryKind, t: TelemetryData, open: boolean): 
     }
     case 'nest_part_fault': {
       if (!nest) return null;
-      const part = NEST_PARTS.find((p) => nest[p] === 4);
+      const part = NEST_PARTS.find((p) => nest[p] === NestPartState.FAULT);
       return { holds: part !== undefined, value: null, detail: part ?? '' };
     }
     case 'rtk_loss': {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type Alarm } from '@nest/contracts';
+import { AlarmProcessState, type Alarm } from '@nest/contracts';
 import type { Selectable } from 'kysely';
 import type { Database } from '../db/index.js';
 import type { AlarmsTable, DeviceRow } from '../db/schema.js';
@@ -7,8 +7,8 @@ import { deviceNames } from '../sorties/store.js';
 
 export type AlarmRow = Selectable<AlarmsTable>;
 
-export const STATE_PENDING = 10;
-export const STATE_PROCESSED = 20;
+export const STATE_PENDING: number = AlarmProcessState.PENDING;
+export const STATE_PROCESSED: number = AlarmProcessState.PROCESSED;
 
 /** Display name of a device: its airport name, else the drone name, else the sn. */
 export const deviceNameOf = (row: Pick<DeviceRow, 'sn_id' | 'airport_name' | 'uav_name'> | undefined, sn: string): string =>

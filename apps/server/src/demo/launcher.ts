@@ -1,3 +1,4 @@
+import { FlightState } from '@nest/contracts';
 import type { LiveRuntime } from '../link/runtime.js';
 import type { Actor, FlightRuntime } from '../flight/types.js';
 import { DEMO_NICK } from './seed.js';
@@ -27,7 +28,7 @@ export function liveIdle(live: Pick<LiveRuntime, 'link' | 'status'>): (sn: strin
     if (!live.link.isOnline(sn) || live.status.holder(sn) !== null) return false;
     const d = live.link.device(sn);
     const flight = d?.telemetry?.drone?.flight_state;
-    if (flight !== undefined && flight !== 0 && flight !== 4) return false;
+    if (flight !== undefined && flight !== FlightState.IDLE && flight !== FlightState.ON_GROUND) return false;
     const flow = d?.state?.flow?.state;
     const mission = d?.state?.mission?.state;
     return flow !== 'running' && flow !== 'paused' && mission !== 'running' && mission !== 'paused' && mission !== 'returning';

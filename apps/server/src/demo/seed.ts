@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ResultCode, calls, demoText, type ParsedFields } from '@nest/contracts';
+import { RecordState, ResultCode, calls, demoText, type ParsedFields } from '@nest/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { CallResult, Caller, Handler, Handlers } from '../calls/types.js';
 import type { UserRow } from '../db/schema.js';
@@ -125,8 +125,8 @@ export async function patrolRouteOf(deps: Pick<AppDeps, 'db'>, sn: string): Prom
     .select(['missions.id', 'missions.name', 'missions.company_id'])
     .where('missions.id', '=', id)
     .where('fences.sn_id', '=', sn)
-    .where('fences.state', '=', 10)
-    .where('missions.state', '=', 10)
+    .where('fences.state', '=', RecordState.NORMAL)
+    .where('missions.state', '=', RecordState.NORMAL)
     .executeTakeFirst();
   return row ?? null;
 }

@@ -1,4 +1,4 @@
-import { AZIMUTH_INVALID, ResultCode, isDeviceSn, isSn, type Device, type ParsedFields } from '@nest/contracts';
+import { AZIMUTH_INVALID, LinkType, ResultCode, isDeviceSn, isSn, type Device, type ParsedFields } from '@nest/contracts';
 import type { Client } from 'aedes';
 import { callerOf } from '../auth/handlers.js';
 import { CallError, type Message } from '../calls/errors.js';
@@ -56,7 +56,7 @@ export function checkedFields(f: AddFields, companyId: string): DeviceFields {
     // The airport point stays allowed: for a single-soldier drone it is its usual take-off place (map
     // position while offline, planning home).
     if (fields.airport_name || fields.altn_point || fields.beacon || fields.azimuth !== AZIMUTH_INVALID) throw refuse(T.aloneNoNest);
-    if (fields.link_type === 1) throw refuse(T.aloneNoNestLink);
+    if (fields.link_type === LinkType.NEST) throw refuse(T.aloneNoNestLink);
   } else {
     if (!fields.airport_name) throw refuse(T.nestNeedsName);
     if (!fields.airport_point) throw refuse(T.nestNeedsPoint);

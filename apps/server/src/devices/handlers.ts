@@ -1,4 +1,4 @@
-import { DEVICE_HOLD_SECONDS, DeviceTypeKey, ResultCode, type DeviceListItem } from '@nest/contracts';
+import { DEVICE_HOLD_SECONDS, DeviceTypeKey, RecordState, ResultCode, type DeviceListItem } from '@nest/contracts';
 import { CallError, textMessage } from '../calls/errors.js';
 import type { Caller, Handlers } from '../calls/types.js';
 import type { AppDeps } from '../deps.js';
@@ -60,7 +60,7 @@ export function deviceHandlers(deps: AppDeps): Handlers {
 
   async function visibleDevice(caller: Caller, sn: string): Promise<DeviceRow> {
     const row = directory.get(sn) ?? (await findDeviceBySn(db, sn));
-    if (!row || Number(row.state) !== 10 || !inScope(scopeOf(caller), row)) throw new CallError(ResultCode.NOT_FOUND_OBJECT);
+    if (!row || Number(row.state) !== RecordState.NORMAL || !inScope(scopeOf(caller), row)) throw new CallError(ResultCode.NOT_FOUND_OBJECT);
     return row;
   }
 

@@ -1,14 +1,14 @@
 import { EventEmitter } from 'node:events';
-import type { DeviceStatusPush } from '@nest/contracts';
+import { OnlineStatus, type DeviceStatusPush } from '@nest/contracts';
 import { sql, type Kysely } from 'kysely';
 import { nowSeconds } from '../db/index.js';
 import type { DB } from '../db/schema.js';
 import type { LinkService } from '../link/service.js';
 
 export type Status = 1 | 2 | 3;
-export const STATUS_ONLINE: Status = 1;
-export const STATUS_OFFLINE: Status = 2;
-export const STATUS_HELD: Status = 3;
+export const STATUS_ONLINE: Status = OnlineStatus.ONLINE;
+export const STATUS_OFFLINE: Status = OnlineStatus.OFFLINE;
+export const STATUS_HELD: Status = OnlineStatus.CONNECTED_BY_OTHER;
 
 export interface Holder {
   u_id: string;

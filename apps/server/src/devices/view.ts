@@ -1,10 +1,10 @@
-import type { FleetEntry, LatLng, TelemetryData } from '@nest/contracts';
+import { AIRBORNE_FLIGHT_STATES, type FleetEntry, type LatLng, type TelemetryData } from '@nest/contracts';
 import type { DeviceRow } from '../db/schema.js';
 import type { LiveDevice } from '../link/service.js';
 import { airportPoint } from './store.js';
 
 /** Flight states in which the drone is away from its nest (takeoff, in air, landing, return). */
-const AIRBORNE = new Set([1, 2, 3, 8]);
+const AIRBORNE = new Set(AIRBORNE_FLIGHT_STATES);
 
 /**
  * Last known position of a device: the drone while airborne, else the nest, else the drone, else the

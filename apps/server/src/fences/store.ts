@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ResultCode, type Lang } from '@nest/contracts';
+import { RecordState, ResultCode, type Lang } from '@nest/contracts';
 import type { FenceInput, Issue, LatLng } from '@nest/geo';
 import type { Kysely } from 'kysely';
 import { CallError } from '../calls/errors.js';
@@ -7,8 +7,9 @@ import type { CallResult, Caller } from '../calls/types.js';
 import type { DB, DeviceRow, FenceRow } from '../db/schema.js';
 import { isSuper } from '../users/store.js';
 
-export const STATE_NORMAL = 10;
-export const STATE_DELETED = 20;
+/** `state` values (contracts RecordState). */
+export const STATE_NORMAL: number = RecordState.NORMAL;
+export const STATE_DELETED: number = RecordState.DELETED;
 
 /** Whose rows a caller sees: their company's, or every company's for super_administrator. */
 export interface PlanScope {

@@ -1,4 +1,13 @@
-import { PREFLIGHT, Reason, formatMmSs, type PreflightCheck, type PreflightItemValue, type StateData, type TelemetryData } from '@nest/contracts';
+import {
+  AIRBORNE_FLIGHT_STATES,
+  PREFLIGHT,
+  Reason,
+  formatMmSs,
+  type PreflightCheck,
+  type PreflightItemValue,
+  type StateData,
+  type TelemetryData,
+} from '@nest/contracts';
 import type { Actor } from './types.js';
 
 /** What the pre-flight checks look at: one device's row, link state, hold and (optionally) route verdict. */
@@ -77,11 +86,11 @@ export function processRunning(state: StateData | null): boolean {
   return flow === 'running' || flow === 'paused' || mission === 'running' || mission === 'paused' || mission === 'returning';
 }
 
-/** Drone airborne (FlightState 1 taking off, 2 in the air, 3 landing, 8 returning); null when unknown. */
+/** Drone airborne (taking off, in the air, landing, returning home); null when unknown. */
 export function inAir(telemetry: TelemetryData | null): boolean | null {
   const s = telemetry?.drone?.flight_state;
   if (s === undefined) return null;
-  return s === 1 || s === 2 || s === 3 || s === 8;
+  return AIRBORNE_FLIGHT_STATES.includes(s);
 }
 
 /**

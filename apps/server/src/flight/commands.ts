@@ -1,6 +1,7 @@
 import {
   CmdType,
   FlightMethod,
+  FlightMode,
   GimbalAction,
   NavigationAction,
   ONE_KEY_TAKEOFF_HEIGHT,
@@ -20,8 +21,8 @@ export type Built =
   | { ok: true; method: string; data: Record<string, unknown>; needs: Needs; physical: boolean }
   | { ok: false; reason: number };
 
-/** FlightMode 2 exists on the drone but cannot be chosen from the console (protocol 9.1). */
-export const UNSELECTABLE_MODE = 2;
+/** Attitude mode exists on the drone but cannot be chosen from the console (protocol 9.1). */
+export const UNSELECTABLE_MODE: number = FlightMode.ATTITUDE;
 
 const bad = (): Built => ({ ok: false, reason: Reason.BAD_VALUE });
 const onOff = (action: number): boolean | null => (action === 1 ? true : action === 0 ? false : null);

@@ -1,4 +1,4 @@
-import { ResultCode } from '@nest/contracts';
+import { RecordState, ResultCode } from '@nest/contracts';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { callerOf } from '../auth/handlers.js';
 import { CallError, type Message } from '../calls/errors.js';
@@ -14,7 +14,7 @@ import { GROUP_TEXTS } from './texts.js';
 import { actorOf, audit } from '../audit/store.js';
 
 const refuse = (msg: Message, code: number = ResultCode.BAD_REQUEST) => new CallError(code, msg);
-const USER_NORMAL = 10;
+const USER_NORMAL: number = RecordState.NORMAL;
 
 interface GroupScope {
   companyId: string;
@@ -27,7 +27,7 @@ interface GroupScope {
  * `fixed` when given (the group's company never changes on edit).
  */
 async function checkedDevices(db: Kysely<DB>, scope: GroupScope, sns: readonly string[], fixed?: string): Promise<string> {
-  const rows = await db.selectFrom('devices').select(['sn_id', 'company_id']).where('sn_id', 'in', sns).where('state', '=', 10).execute();
+  const rows = await db.selectFrom('devices').select(['sn_id', 'company_id']).where('sn_id', 'in', sns).where('state', '=', RecordState.NORMAL).execute();
   const bySn = new Map(rows.map((r) => [r.sn_id, r.company_id]));
   for (const sn of sns) {
     const company = bySn.get(sn);

@@ -1,3 +1,4 @@
+import { RecordState } from '@nest/contracts';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { GROUP_NORMAL } from './store.js';
@@ -23,7 +24,7 @@ export async function loadSharedSns(db: Kysely<DB>, uId: string): Promise<Set<st
     .distinct()
     .where('u.u_id', '=', uId)
     .where('g.state', '=', GROUP_NORMAL)
-    .where('v.state', '=', 10)
+    .where('v.state', '=', RecordState.NORMAL)
     .whereRef('v.company_id', '=', 'g.company_id')
     .execute();
   return new Set(rows.map((r) => r.sn_id));

@@ -1,12 +1,12 @@
-import type { CollaborationGroup, GroupDevice } from '@nest/contracts';
+import { RecordState, type CollaborationGroup, type GroupDevice } from '@nest/contracts';
 import type { Kysely, Selectable } from 'kysely';
 import type { ComGroupsTable, DB, DeviceRow } from '../db/schema.js';
 import { STATUS_OFFLINE } from '../devices/status.js';
 import { deviceName } from '../devices/store.js';
 
 /** com_groups.state (contracts RecordState). */
-export const GROUP_NORMAL = 10;
-export const GROUP_DELETED = 20;
+export const GROUP_NORMAL: number = RecordState.NORMAL;
+export const GROUP_DELETED: number = RecordState.DELETED;
 
 export type GroupRow = Selectable<ComGroupsTable>;
 

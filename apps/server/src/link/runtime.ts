@@ -1,4 +1,4 @@
-import { SERVER_MQTT_USER } from '@nest/contracts';
+import { RecordState, SERVER_MQTT_USER } from '@nest/contracts';
 import type { Config } from '../config.js';
 import type { Database } from '../db/index.js';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../broker/index.js';
@@ -51,7 +51,7 @@ export async function startLive(config: Config, db: Database, log: LinkLogger): 
             const expected = devicePassword(secrets.deviceKeyHex, sn);
             const row = await findDeviceBySn(db, sn);
             const ok = samePassword(password, expected);
-            return ok && row !== undefined && Number(row.enabled) === 1 && Number(row.state) === 10;
+            return ok && row !== undefined && Number(row.enabled) === 1 && Number(row.state) === RecordState.NORMAL;
           },
         },
       });

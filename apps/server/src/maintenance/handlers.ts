@@ -5,6 +5,7 @@ import {
   MaintenanceKind,
   MaintenanceMethod,
   NEST_FIRMWARE_TYPE,
+  RecordState,
   ResultCode,
   opReasonText,
   type DeviceOp,
@@ -24,7 +25,7 @@ import { signedLink } from '../auth/links.js';
 import { LOG_LINK_PURPOSE, OpRunningError, listOps, presentOp, type OpRow } from './store.js';
 import { MAINT_TEXTS } from './texts.js';
 
-const STATE_NORMAL = 10;
+const STATE_NORMAL: number = RecordState.NORMAL;
 const refuse = (msg: Message, code: number = ResultCode.BAD_REQUEST) => new CallError(code, msg);
 
 interface Gate {

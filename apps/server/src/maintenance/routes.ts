@@ -6,6 +6,7 @@ import {
   LOG_MAX_BYTES,
   LOG_UPLOAD_PATH,
   NEST_FIRMWARE_TYPE,
+  RecordState,
 } from '@nest/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { linkHolds } from '../auth/links.js';
@@ -52,7 +53,7 @@ export async function registerMaintenanceRoutes(app: FastifyInstance, deps: AppD
         .selectFrom('firmware')
         .selectAll()
         .where('id', '=', request.params.id)
-        .where('state', '=', 10)
+        .where('state', '=', RecordState.NORMAL)
         .where('type', '=', NEST_FIRMWARE_TYPE)
         .executeTakeFirst();
       if (!rom || !SAFE_KEY.test(rom.file_key)) return problem(reply, 404, 'not_found');

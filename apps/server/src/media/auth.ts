@@ -1,4 +1,4 @@
-import { isDeviceSn } from '@nest/contracts';
+import { RecordState, isDeviceSn } from '@nest/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps.js';
 import { findDeviceBySn } from '../devices/store.js';
@@ -27,6 +27,6 @@ export async function authenticateDevice(deps: AppDeps, request: FastifyRequest)
   if (!cred || !isDeviceSn(cred.sn)) return null;
   const ok = samePassword(cred.password, deps.live.devicePassword(cred.sn));
   const row = deps.live.directory.get(cred.sn) ?? (await findDeviceBySn(deps.db, cred.sn));
-  if (!ok || !row || Number(row.enabled) !== 1 || Number(row.state) !== 10) return null;
+  if (!ok || !row || Number(row.enabled) !== 1 || Number(row.state) !== RecordState.NORMAL) return null;
   return row;
 }

@@ -1,10 +1,11 @@
-import { plannedPointSchema, type PlannedPoint } from '@nest/contracts';
+import { RecordState, plannedPointSchema, type PlannedPoint } from '@nest/contracts';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { z } from 'zod';
 import type { DB } from '../db/schema.js';
 
-export const STATE_NORMAL = 10;
-export const STATE_DELETED = 20;
+/** `state` values (contracts RecordState). */
+export const STATE_NORMAL: number = RecordState.NORMAL;
+export const STATE_DELETED: number = RecordState.DELETED;
 
 type Db = Kysely<DB> | Transaction<DB>;
 

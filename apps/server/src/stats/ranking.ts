@@ -1,4 +1,4 @@
-import type { Ranking, RankingRow } from '@nest/contracts';
+import { CheckingType, type Ranking, type RankingRow } from '@nest/contracts';
 import type { Database } from '../db/index.js';
 import type { PlanScope } from '../fences/store.js';
 import { STATE_NORMAL } from '../sorties/store.js';
@@ -23,7 +23,7 @@ export async function ranking(db: Database, scope: PlanScope, q: RankingQuery): 
   if (!scope.all) dq = dq.where('company_id', '=', scope.companyId);
   const devices = await dq.execute();
   const values = new Map<string, number>();
-  if (q.type === 30) {
+  if (q.type === CheckingType.RESULTS) {
     let rq = db
       .selectFrom('results')
       .select((eb) => ['sn_id', eb.fn.countAll<number>().as('v')])
@@ -36,7 +36,7 @@ export async function ranking(db: Database, scope: PlanScope, q: RankingQuery): 
   } else {
     let sq = db
       .selectFrom('sorties')
-      .select((eb) => ['sn_id', q.type === 20 ? eb.fn.sum<number>('distance').as('v') : eb.fn.countAll<number>().as('v')])
+      .select((eb) => ['sn_id', q.type === CheckingType.MILEAGE ? eb.fn.sum<number>('distance').as('v') : eb.fn.countAll<number>().as('v')])
       .where('state', '=', STATE_NORMAL);
     if (!scope.all) sq = sq.where('company_id', '=', scope.companyId);
     if (q.start_time !== undefined) sq = sq.where('start_time', '>=', q.start_time);

@@ -1,4 +1,5 @@
 import {
+  AlarmProcessState,
   CheckingType,
   FlowStep,
   INSPECTION_RECORD_LIMIT,
@@ -18,8 +19,7 @@ import type { PlanScope } from '../fences/store.js';
 import { inAir } from '../flight/checks.js';
 import { STATE_NORMAL, deviceNames } from '../sorties/store.js';
 
-/** AlarmProcessState pending. */
-const ALARM_PENDING = 10;
+const ALARM_PENDING: number = AlarmProcessState.PENDING;
 
 /** Words for an alarm's `detail` (nest part, flow step, TF card problem); the raw detail otherwise. */
 export function alarmDetailLabel(kind: string, detail: string, lang: Lang): string {

@@ -1,4 +1,4 @@
-import { TIMED_TASK_MIN_INTERVAL_MIN } from '@nest/contracts';
+import { TIMED_TASK_MIN_INTERVAL_MIN, TimedTaskDataState, TimedTaskState } from '@nest/contracts';
 
 /**
  * Pure timing rules of timed tasks (seconds since the epoch). Kept apart from the database so the
@@ -15,14 +15,14 @@ export const MIN_GAP_S = TIMED_TASK_MIN_INTERVAL_MIN * 60;
 export const CONFLICT_HORIZON_S = 15 * 24 * 3600;
 
 /** task_state values (contracts TimedTaskState). */
-export const TASK_WAITING = 1;
-export const TASK_PAUSED = 3;
-export const TASK_SENT = 10;
-export const TASK_FAILED = 40;
-export const TASK_OFFLINE = 41;
+export const TASK_WAITING: number = TimedTaskState.WAITING;
+export const TASK_PAUSED: number = TimedTaskState.PAUSED;
+export const TASK_SENT: number = TimedTaskState.SENT;
+export const TASK_FAILED: number = TimedTaskState.FAILED_TIMEOUT;
+export const TASK_OFFLINE: number = TimedTaskState.FAILED_OFFLINE;
 /** state values (contracts TimedTaskDataState). */
-export const DATA_NORMAL = 0;
-export const DATA_DELETED = 10;
+export const DATA_NORMAL: number = TimedTaskDataState.NORMAL;
+export const DATA_DELETED: number = TimedTaskDataState.DELETED;
 
 export interface Timing {
   task_tms: number;

@@ -1,7 +1,7 @@
 import type { Lang } from '@nest/contracts';
 import type { Kysely } from 'kysely';
 import type { DB, TimedTaskRow } from '../db/schema.js';
-import { isActive } from './schedule.js';
+import { DATA_NORMAL, isActive } from './schedule.js';
 import { outcomeText } from './texts.js';
 
 /**
@@ -35,7 +35,7 @@ export function presentTask(row: TimedTaskRow, lang: Lang) {
 
 /** The other tasks of a device that still have runs ahead (for the 30-minute rule). */
 export async function activeTasksOf(db: Kysely<DB>, sn: string, exceptId?: string): Promise<TimedTaskRow[]> {
-  let q = db.selectFrom('timed_tasks').selectAll().where('sn_id', '=', sn).where('state', '=', 0);
+  let q = db.selectFrom('timed_tasks').selectAll().where('sn_id', '=', sn).where('state', '=', DATA_NORMAL);
   if (exceptId) q = q.where('id', '!=', exceptId);
   return (await q.execute()).filter(isActive);
 }

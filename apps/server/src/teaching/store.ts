@@ -1,4 +1,4 @@
-import type { TeachingVideo } from '@nest/contracts';
+import { RecordState, type TeachingVideo } from '@nest/contracts';
 import type { Selectable } from 'kysely';
 import type { Database } from '../db/index.js';
 import type { TeachingVideosTable } from '../db/schema.js';
@@ -6,8 +6,9 @@ import { signedLink } from '../auth/links.js';
 
 export type TeachingRow = Selectable<TeachingVideosTable>;
 
-export const TEACH_LIVE = 10;
-export const TEACH_DELETED = 20;
+/** `state` of a teaching video (contracts RecordState). */
+export const TEACH_LIVE: number = RecordState.NORMAL;
+export const TEACH_DELETED: number = RecordState.DELETED;
 export const VIDEO_PURPOSE = 'teach';
 export const POSTER_PURPOSE = 'teach-poster';
 

@@ -5,7 +5,7 @@ import {
   SUPER_ADMINISTRATOR,
   demoSearchTerms,
   type Lang,
-  type RecordState,
+  RecordState,
   type User,
   type UserListItem,
 } from '@nest/contracts';
@@ -18,8 +18,8 @@ import type { CompanyRow, DB, UserRow, UserUpdate } from '../db/schema.js';
  * an e-mail address) are unique case-insensitively and looked up through lower(phone).
  */
 type RecordStateValue = (typeof RecordState.entries)[number]['value'];
-export const STATE_NORMAL: RecordStateValue = 10;
-export const STATE_DELETED: RecordStateValue = 20;
+export const STATE_NORMAL: RecordStateValue = RecordState.NORMAL;
+export const STATE_DELETED: RecordStateValue = RecordState.DELETED;
 
 export class AccountTakenError extends Error {
   override name = 'AccountTakenError';
