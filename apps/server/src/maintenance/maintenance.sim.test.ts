@@ -445,8 +445,13 @@ describe('running operations', () => {
       .values({ id, sn_id: 'MT-RAW', company_id: 'wk', kind: 'rtk', state: 'running', progress: 30, params: '{}', outcome: '{"stage":"connect"}', reason: 0, file_key: null, file_name: null, file_size: null, u_id: op.account.u_id, user_name: 'x', created_at: now, updated_at: now, finished_at: null })
       .execute();
     const raw = await RawDevice.connect(server, 'MT-RAW');
+    // A live device keeps talking at the rate it announced (1 Hz): silent, it would rightly be taken for
+    // offline after three periods, and a loaded machine may take that long to store the event below.
+    const presence = () =>
+      raw.publish('presence', { v: LINK_VERSION, tid: randomUUID(), bid: '', ts: Date.now(), method: 'presence', data: { online: true, rate_hz: 1 } }, { qos: 1 });
+    const alive = setInterval(() => void presence().catch(() => undefined), 1000);
     try {
-      await raw.publish('presence', { v: LINK_VERSION, tid: randomUUID(), bid: '', ts: Date.now(), method: 'presence', data: { online: true, rate_hz: 1 } }, { qos: 1 });
+      await presence();
       await raw.publish(
         'events',
         { v: LINK_VERSION, tid: randomUUID(), bid: '', ts: Date.now(), method: 'maint.progress', data: { op_id: id, kind: 'rtk', state: 'ok', progress: 100, stage: 'done', ntrip_state: 7, rtk_status: 4 } },
@@ -455,6 +460,7 @@ describe('running operations', () => {
       const end = await finished(id);
       expect(end).toMatchObject({ state: 'ok', progress: 100, outcome: { ntrip_state: 7, rtk_status: 4 } });
     } finally {
+      clearInterval(alive);
       await raw.end();
     }
   });
