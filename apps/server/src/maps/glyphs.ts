@@ -233,13 +233,18 @@ export function drawGlyph(id: number, glyph: Glyph, unitsPerEm: number): GlyphBi
   return { id, bitmap, width, height, left, top: top - TOP_OFFSET, advance };
 }
 
+/** One character drawn from the first font that has it, or null when none has. */
+function drawCodePoint(cp: number): GlyphBitmap | null {
+  const font = loadFonts().find((f) => f.hasGlyphForCodePoint(cp));
+  return font ? drawGlyph(cp, font.glyphForCodePoint(cp), font.unitsPerEm) : null;
+}
+
 /** The glyphs of one range among `chars` (those the font has), drawn. */
 export function drawRange(start: number, chars: ReadonlySet<number>): GlyphBitmap[] {
   const out: GlyphBitmap[] = [];
   for (let cp = start; cp < start + 256; cp++) {
-    if (!chars.has(cp)) continue;
-    const font = loadFonts().find((f) => f.hasGlyphForCodePoint(cp));
-    if (font) out.push(drawGlyph(cp, font.glyphForCodePoint(cp), font.unitsPerEm));
+    const drawn = chars.has(cp) ? drawCodePoint(cp) : null;
+    if (drawn) out.push(drawn);
   }
   return out;
 }
@@ -255,9 +260,9 @@ export async function drawWholeRange(start: number): Promise<GlyphBitmap[]> {
   const out: GlyphBitmap[] = [];
   let inBatch = 0;
   for (let cp = Math.max(start, 0x20); cp < start + 256 && cp <= MAX_CODE_POINT; cp++) {
-    const font = loadFonts().find((f) => f.hasGlyphForCodePoint(cp));
-    if (!font) continue;
-    out.push(drawGlyph(cp, font.glyphForCodePoint(cp), font.unitsPerEm));
+    const drawn = drawCodePoint(cp);
+    if (!drawn) continue;
+    out.push(drawn);
     if (++inBatch === DRAW_BATCH) {
       inBatch = 0;
       await yieldToLoop();

@@ -29,8 +29,6 @@ const refuseProblem = (p: MapPackageProblem) => refuse(problemText(p));
 /** Path of a package's tiles under the zone base: `<prefix>/<id>/<exp>.<sig>/{z}/{x}/{y}.<format>`. */
 export const PACKAGE_TILES_PREFIX = `${DEFAULT_SERVICE_BASES.zone}/tiles/packages`;
 /** The server's glyph endpoint, which the generated vector styles name. */
-/** Package labels can be any text: the glyphs of the whole font (drawn per range on first use). */
-export const GLYPHS_TEMPLATE = GLYPHS_WHOLE_URL_TEMPLATE;
 
 /** Moves the received file into place: a rename (DATA_DIR/tmp is on the same file system), else a copy. */
 async function moveInto(from: string, to: string): Promise<void> {
@@ -139,7 +137,8 @@ export function packageHandlers(deps: AppDeps, readers: Readers): Handlers {
           attribution: row.attribution,
           vector_layers: vectorLayersOfRow(row),
         },
-        { tiles: `${PACKAGE_TILES_PREFIX}/${row.id}/${token}/{z}/{x}/{y}.${row.format}`, glyphs: GLYPHS_TEMPLATE },
+        // Package labels can be any text: the glyphs of the whole font (each range drawn on first use).
+        { tiles: `${PACKAGE_TILES_PREFIX}/${row.id}/${token}/{z}/{x}/{y}.${row.format}`, glyphs: GLYPHS_WHOLE_URL_TEMPLATE },
         ctx.fields.theme,
         ctx.lang,
       );

@@ -1,4 +1,5 @@
 import type { Lang, MapPackageKind, VectorLayer } from '@nest/contracts';
+import { GLYPH_FONTSTACK } from '../glyphs.js';
 
 /**
  * MapLibre styles of offline map packages. Raster: the tiles as one raster layer. Vector: a generic style
@@ -13,8 +14,6 @@ export type StyleTheme = 'dark' | 'light';
 
 /** The style's only source (not `raster`, which the console watches for online basemaps that fail). */
 export const PACKAGE_SOURCE = 'package';
-/** The font every label asks for; the glyph endpoint serves it. */
-export const LABEL_FONT = 'Noto Sans Regular';
 
 export interface PackageStyleInput {
   name: string;
@@ -85,7 +84,7 @@ function vectorLayers(input: PackageStyleInput, theme: StyleTheme, lang: Lang): 
         filter: ['==', ['geometry-type'], 'Point'],
         layout: {
           'text-field': labelExpression(lang),
-          'text-font': [LABEL_FONT],
+          'text-font': [GLYPH_FONTSTACK],
           'text-size': 12,
           'text-offset': [0, 0.9],
           'text-anchor': 'top',
