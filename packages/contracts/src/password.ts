@@ -30,7 +30,7 @@ export const passwordEnvelopeContent = z.object({
 });
 export type PasswordEnvelopeContent = z.infer<typeof passwordEnvelopeContent>;
 
-const subtle = (): SubtleCrypto => {
+const subtle = () => {
   const s = globalThis.crypto?.subtle;
   if (!s) throw new Error('Web Crypto is not available (the console must be served over HTTPS or from localhost)');
   return s;
