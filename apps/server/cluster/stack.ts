@@ -8,7 +8,6 @@ import { rm } from 'node:fs/promises';
 import { DEVICE_CONTROL_FUNCTION, DEVICE_PUSH_FUNCTION, ResultCode, type PushReply } from '@nest/contracts';
 import { expect, inject } from 'vitest';
 import { loadSimulator, type SimFleet } from '../src/link/simulator.js';
-import { recorders } from '../src/sorties/recorder.js';
 import { startTestServer, tempDir, userClient, type TestClient, type TestServer } from '../test/helpers.js';
 import { createDatabase, dropDatabase, startMosquitto, startPostgres, type MosquittoBroker, type PostgresCluster } from '../test/infra.js';
 import { PushSocket, WAIT_LIMIT_MS, addPatrolRoute, listen, live, registerDevice, until } from '../test/live.js';
@@ -147,6 +146,6 @@ export async function addLongRoute(stack: Stack, sn: string): Promise<string> {
 
 /** Points of a sortie's track stored after `after` (ms), once the current server wrote what it buffered. */
 export async function trackPointsAfter(stack: Stack, sortId: string, after: number): Promise<number> {
-  await recorders.get(stack.server.app.nest.deps)?.flush();
+  await stack.server.app.nest.services.sorties.flush();
   return (await stack.server.db.selectFrom('sortie_track').select('t').where('sort_id', '=', sortId).where('t', '>', after).execute()).length;
 }

@@ -31,7 +31,6 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadOrCreateLinkSecrets } from '../src/link/credentials.js';
 import { ALARM_PUSH_FUNCTION } from '../src/push/hub.js';
 import type { SimFleet } from '../src/link/simulator.js';
-import { recorders } from '../src/sorties/recorder.js';
 import { createScheduler } from '../src/tasks/scheduler.js';
 import { userEditFields } from '../test/accounts.js';
 import { adminClient, startTestServer, tempDir, userClient, type TestClient, type TestServer } from '../test/helpers.js';
@@ -411,7 +410,7 @@ describe.runIf(hasMosquitto())('two server instances, one PostgreSQL, one Mosqui
     // each point once.
     const sortId = (await sortie())[0]!.id;
     const points = async () => {
-      await Promise.all([a, b].map((server) => recorders.get(server.app.nest.deps)?.flush()));
+      await Promise.all([a, b].map((server) => server.app.nest.services.sorties.flush()));
       return a.db.selectFrom('sortie_track').select('t').where('sort_id', '=', sortId).execute();
     };
     await until(async () => (await points()).length >= 3, 'track points');

@@ -4,10 +4,11 @@ import fastifyWebsocket from '@fastify/websocket';
 import { PUSH_MAX_FRAME_BYTES, PUSH_PATH, ResultCode } from '@nest/contracts';
 import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
-import { alarmHandlers, startAlarmMonitor } from './alarms/index.js';
-import { authHandlers } from './auth/handlers.js';
 import { loadOrCreateKeys } from './auth/keys.js';
 import { dummyHash } from './auth/passwords.js';
+import { registerModules } from './boot/module.js';
+import { MODULES } from './boot/modules.js';
+import { createServices, type Services } from './boot/services.js';
 import { FORM_BODY_LIMIT, MAX_FIELDS, MAX_FILES, MULTIPART_FIELD_LIMIT, parseForm } from './calls/body.js';
 import { envelope, httpStatusOf } from './calls/errors.js';
 import { headerLang, registerCalls } from './calls/routes.js';
@@ -18,45 +19,19 @@ import { openDatabase, type DatabaseHandle } from './db/index.js';
 import { migrateToLatest } from './db/migrate.js';
 import { seedReferenceData } from './db/seed.js';
 import { sessionPolicyOf, type AppDeps } from './deps.js';
-import { deviceHandlers } from './devices/handlers.js';
-import { deviceAdminHandlers } from './devices/admin.js';
-import { functionHandlers } from './functions/handlers.js';
-import { auditHandlers } from './audit/handlers.js';
-import { departmentHandlers } from './departments/index.js';
+import type { FlightRuntime } from './flight/index.js';
 import { startLive } from './link/runtime.js';
 import { PushHub } from './push/hub.js';
 import { DataChanges } from './push/changes.js';
 import { registerSecurityHeaders } from './static/headers.js';
 import { registerScreenResources, registerStaticResources } from './static/routes.js';
-import { startUptimeRecorder, statsHandlers } from './stats/index.js';
-import { registerResultZip } from './media/zip.js';
-import { registerMaps } from './maps/routes.js';
-// Offline map downloads, device network, navigation environment (issue 7, D2)
-import { registerMapDownloads } from './maps/index.js';
-import { networkHandlers } from './network/index.js';
-import { planningHandlers, registerPlanningRoutes } from './missions/index.js';
 import { registerWebApp } from './static/web.js';
-import { userHandlers } from './users/handlers.js';
-import { flightHandlers, startFlight, type FlightRuntime } from './flight/index.js';
-import { registerMediaUpload, resultHandlers } from './media/index.js';
-import { sortieHandlers, startSortieRecorder } from './sorties/index.js';
-import { startScheduler, taskHandlers } from './tasks/index.js';
-// Device maintenance (issue 7, helper B2)
-import { startMaintenance } from './maintenance/index.js';
-// Collaboration groups (issue 7, coordination)
-import { groupHandlers } from './groups/index.js';
-import { registerMediaRoutes } from './videos/routes.js';
 import { createMediaStore } from './storage/index.js';
-import { videoHandlers } from './videos/handlers.js';
-// issue 7, helper C: device types, firmware, teaching videos
-import { deviceTypeHandlers } from './deviceTypes/index.js';
-import { firmwareHandlers, registerFirmwareRoutes } from './firmware/index.js';
-import { registerTeachingRoutes, teachingHandlers } from './teaching/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The server's shared parts, for main.ts and tests. */
-    nest: { deps: AppDeps; hub: PushHub; routes: RouteEntry[]; flight: FlightRuntime };
+    nest: { deps: AppDeps; hub: PushHub; routes: RouteEntry[]; flight: FlightRuntime; services: Services };
   }
 }
 
@@ -77,32 +52,6 @@ export interface BuildOptions {
   handlers?: Handlers;
   /** Where the log lines go (JSON lines, as on stdout); tests read the warnings the server logs. */
   logStream?: { write(line: string): void };
-}
-
-/** All handlers of the feature modules, by registry call name. */
-export function featureHandlers(deps: AppDeps, flight: FlightRuntime, hub: PushHub): Handlers {
-  return {
-    ...alarmHandlers(deps, hub),
-    ...flightHandlers(deps, flight),
-    ...sortieHandlers(deps),
-    ...statsHandlers(deps),
-    ...resultHandlers(deps),
-    ...taskHandlers(deps),
-    ...groupHandlers(deps),
-    ...authHandlers(deps),
-    ...userHandlers(deps),
-    ...functionHandlers(deps),
-    ...auditHandlers(deps),
-    ...departmentHandlers(deps),
-    ...deviceHandlers(deps),
-    ...deviceAdminHandlers(deps),
-    ...videoHandlers(deps),
-    ...deviceTypeHandlers(deps),
-    ...firmwareHandlers(deps),
-    ...teachingHandlers(deps),
-    ...planningHandlers(deps),
-    ...networkHandlers(deps),
-  };
 }
 
 function errorCode(err: FastifyError): number {
@@ -157,21 +106,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     app.addHook('onClose', async () => media.close());
     const deps: AppDeps = { config, db, dbKind: kind, keys, sessions: sessionPolicyOf(config), live, changes: new DataChanges(live.bus), media };
     const hub = new PushHub(deps, app.log);
-    const flight = startFlight(deps, hub, app.log);
-    hub.setFlight(flight);
-    const recorder = startSortieRecorder(deps, hub, app.log);
-    const scheduler = startScheduler(deps, flight, app.log);
-    const alarms = startAlarmMonitor(deps, hub, app.log);
-    const uptime = startUptimeRecorder(deps, app.log);
-    app.addHook('onClose', async () => {
-      await scheduler.stop();
-      await uptime.stop();
-      await recorder.stop();
-      await alarms.stop();
-      await flight.stop();
-    });
+    const services = createServices(deps, hub, app.log);
     const routes: RouteEntry[] = [];
-    app.decorate('nest', { deps, hub, routes, flight });
+    app.decorate('nest', { deps, hub, routes, flight: services.flight, services });
     app.addHook('onRoute', (route) => {
       for (const method of [route.method].flat()) routes.push({ method, url: route.url });
     });
@@ -209,15 +146,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
     registerStaticResources(app, keys);
     registerScreenResources(app, deps);
-    registerResultZip(app, deps);
-    await registerMediaRoutes(app, deps);
-    const basemap = registerMaps(app, config);
-    registerPlanningRoutes(app, deps);
-    await registerFirmwareRoutes(app, deps);
-    await registerTeachingRoutes(app, deps);
-    await registerMediaUpload(app, deps, hub);
-    const maintenance = await startMaintenance(app, deps, hub, app.log);
-    registerCalls(app, deps, { ...featureHandlers(deps, flight, hub), ...registerMapDownloads(app, deps, basemap, hub), ...maintenance, ...options.handlers });
+    // The features, one list (boot/modules.ts): started now, stopped when the app closes.
+    const features = await registerModules(app, services, MODULES, (handlers) => hub.register(handlers));
+    app.addHook('onClose', async () => features.stop());
+    registerCalls(app, deps, { ...features.handlers, ...options.handlers });
     app.route({
       method: 'GET',
       url: PUSH_PATH,

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
 import { PushSocket, RawDevice, envelope, listen, live, registerDevice, until } from '../../test/live.js';
 import { loadSimulator, type SimFleet } from '../link/simulator.js';
-import { monitors, type AlarmMonitor } from './monitor.js';
+import type { AlarmMonitor } from './monitor.js';
 import { drone } from './test-fixtures.js';
 
 /** Simulated seconds per real second: wind storms build and die down quickly. */
@@ -33,7 +33,7 @@ beforeAll(async () => {
   await registerDevice(server, { sn_id: 'MO-N2', airport_name: 'Hatch nest' });
   await registerDevice(server, { sn_id: 'MO-R', type: 'alone', airport_name: '', uav_name: 'Raw drone' });
   await registerDevice(server, { sn_id: 'MO-G', airport_name: 'Other company nest', company_id: 'gzGh' });
-  monitor = monitors.get(server.app.nest.deps)!;
+  monitor = server.app.nest.services.alarms;
   const sim = await loadSimulator();
   const l = live(server);
   fleet = await sim.startFleet({

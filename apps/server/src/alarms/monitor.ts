@@ -12,7 +12,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../deps.js';
 import type { LiveDevice } from '../link/service.js';
 import type { PushHub } from '../push/hub.js';
-import { recorders } from '../sorties/recorder.js';
 import { RuleBook, TELEMETRY_KINDS, inAir, type RuleTiming, type TelemetryKind } from './rules.js';
 import { STATE_PENDING, deviceNameOf, eventAlarmId, pendingCount, presentAlarm, type AlarmRow } from './store.js';
 
@@ -32,8 +31,10 @@ export interface RaiseInput {
 /** How many one-off alarm ids a monitor remembers having pushed. */
 const ANNOUNCED_MEMORY = 1000;
 
-/** The monitor per app, so tests can tune its timing and wait for its writes. */
-export const monitors = new WeakMap<AppDeps, AlarmMonitor>();
+/** The open sortie of a device, if any (the sortie recorder answers it). */
+export interface OpenSorties {
+  openOf(sn: string): string | null;
+}
 
 /**
  * Watches the device link and keeps the `alarms` table (one row per episode) in step with what devices
@@ -55,6 +56,8 @@ export class AlarmMonitor {
   constructor(
     private readonly deps: AppDeps,
     private readonly hub: Pick<PushHub, 'broadcastAlarm'>,
+    /** The open sortie of a device (sorties): a device with one is flying. */
+    private readonly sorties: OpenSorties,
     private readonly log: Pick<FastifyBaseLogger, 'warn'>,
     timing?: RuleTiming,
   ) {
@@ -89,7 +92,7 @@ export class AlarmMonitor {
       return;
     }
     this.rules.resetCounts(sn);
-    const flying = inAir(d.telemetry?.drone) || Boolean(recorders.get(this.deps)?.openOf(sn));
+    const flying = inAir(d.telemetry?.drone) || this.sorties.openOf(sn) !== null;
     if (flying) void this.enqueue(sn, () => this.raise(sn, { kind: 'offline_in_flight', value: null, detail: '', at: now }));
   };
 
@@ -263,18 +266,10 @@ export class AlarmMonitor {
   }
 }
 
-/** Starts the alarm monitor of an app; stop() waits for its writes (buildApp calls it on close). */
-export function startAlarmMonitor(
-  deps: AppDeps,
-  hub: Pick<PushHub, 'broadcastAlarm'>,
-  log: Pick<FastifyBaseLogger, 'warn' | 'error'>,
-  timing?: RuleTiming,
-): { monitor: AlarmMonitor; stop(): Promise<void> } {
-  const monitor = new AlarmMonitor(deps, hub, log, timing);
-  monitors.set(deps, monitor);
+/** Starts an alarm monitor; stop() waits for its writes (the app stops it on close). */
+export function runAlarmMonitor(monitor: AlarmMonitor, log: Pick<FastifyBaseLogger, 'error'>): { stop(): Promise<void> } {
   const started = monitor.start().catch((err: unknown) => log.error({ err }, 'alarm monitor did not start'));
   return {
-    monitor,
     stop: async () => {
       await started;
       await monitor.stop();

@@ -11,7 +11,6 @@ import { MISSED_TELEMETRY_PERIODS } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers.js';
 import { envelope, live, registerDevice, until } from '../../test/live.js';
-import { monitors } from '../alarms/monitor.js';
 import { drone } from '../alarms/test-fixtures.js';
 
 const RATE_HZ = 5;
@@ -117,7 +116,7 @@ describe('presence while the server is stalled', () => {
 
     // The alarm of the device that really went silent in the air, and none for the others.
     await until(async () => (await offlineAlarms(STOPPING)).length > 0, `the offline-in-flight alarm of ${STOPPING}`);
-    await monitors.get(server.app.nest.deps)!.idle();
+    await server.app.nest.services.alarms.idle();
     for (const sn of TALKING) expect(await offlineAlarms(sn)).toEqual([]);
   });
 });

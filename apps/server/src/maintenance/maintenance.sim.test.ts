@@ -25,7 +25,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, userClient, type TestClient, type TestServer, type TestUser } from '../../test/helpers.js';
 import { PushSocket, RawDevice, listen, live, nestTelemetry, registerDevice, until } from '../../test/live.js';
 import { loadSimulator, type SimFleet } from '../link/simulator.js';
-import { maintenanceOf } from './index.js';
 import { FIRMWARE_SUBDIR } from './routes.js';
 
 /**
@@ -245,7 +244,7 @@ describe('beacon and azimuth', () => {
 
   it('time out with the SPEC texts on a device that does not answer; nothing stored', async () => {
     const raw = await RawDevice.connect(server, 'MT-RAW');
-    const m = maintenanceOf(server.app.nest.deps);
+    const m = server.app.nest.services.maintenance;
     const saved = { ...m.settings };
     // The device never answers: only how long the server waits (twice) matters, not the value.
     m.settings.commandTimeoutMs = 100;
@@ -341,7 +340,7 @@ describe('nest log', () => {
 
   it('the upload route takes only the device of a running log operation, with a matching digest', async () => {
     const l = live(server);
-    const m = maintenanceOf(server.app.nest.deps);
+    const m = server.app.nest.services.maintenance;
     const row = await m.open({ sn_id: 'MT-N2', company_id: 'wk', kind: 'log', params: {}, u_id: '', user_name: 't' });
     const body = Buffer.from('log line\n');
     const put = (sn: string, digest = sha(body)) =>
@@ -427,7 +426,7 @@ describe('access', () => {
 
 describe('running operations', () => {
   it('expire after their idle timeout (also rows a stopped server left behind)', async () => {
-    const m = maintenanceOf(server.app.nest.deps);
+    const m = server.app.nest.services.maintenance;
     const row = await m.open({ sn_id: 'MT-OFF', company_id: 'wk', kind: 'upgrade', params: {}, u_id: op.account.u_id, user_name: 'x' });
     await server.db.updateTable('device_ops').set({ updated_at: Date.now() - 10 * 60_000 }).where('id', '=', row.id).execute();
     await m.sweep();
@@ -466,7 +465,7 @@ describe('running operations', () => {
   });
 
   it('a late event of a finished operation changes nothing', async () => {
-    const m = maintenanceOf(server.app.nest.deps);
+    const m = server.app.nest.services.maintenance;
     const row = await m.open({ sn_id: 'MT-N2', company_id: 'wk', kind: 'calibrate', params: {}, u_id: '', user_name: 'x' });
     await m.change(row.id, { state: 'offline', reason: 1 });
     expect(await m.progress('MT-N2', { op_id: row.id, kind: 'calibrate', state: 'ok', progress: 100 })).toBeUndefined();

@@ -22,7 +22,7 @@ import { findOp, insertOp, outcomeOf, presentOp, runningOps, updateRunningOp, ty
 /** How often running operations are checked for silence (ms). */
 export const SWEEP_MS = 5_000;
 
-/** Tunables (tests shorten them through maintenanceOf(deps).settings). */
+/** Tunables (tests shorten them through app.nest.services.maintenance.settings). */
 export interface MaintenanceSettings {
   commandTimeoutMs: number;
   resends: number;

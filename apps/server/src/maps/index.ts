@@ -1,24 +1,26 @@
-import type { FastifyInstance } from 'fastify';
-import type { Handlers } from '../calls/types.js';
+import type { FeatureModule } from '../boot/module.js';
 import type { AppDeps } from '../deps.js';
 import type { PushHub } from '../push/hub.js';
-import type { Basemap } from './basemap.js';
 import { createDownloads, runDownloads } from './downloads.js';
 import { downloadNotifier, mapHandlers } from './handlers.js';
 import { registerMapPackages } from './packages/index.js';
-
-export { registerMaps } from './routes.js';
+import { registerMaps } from './routes.js';
 
 /**
- * Offline map downloads (README.md here): the runner starts with the server (resuming unfinished jobs),
- * pauses the running job before the server closes (preClose: before the tile file and the database close),
- * and the /map/down* handlers; with them the offline map packages (packages/: tile route and /map/package*).
+ * Maps (README.md here): the basemap routes, offline map downloads and packages. The download runner
+ * starts with the server (resuming unfinished jobs) and pauses the running job before the server closes
+ * (preClose: before the tile file and the database close); the /map/down* handlers go with it, and the
+ * offline map packages (packages/: tile route and /map/package*).
  */
-export function registerMapDownloads(app: FastifyInstance, deps: AppDeps, basemap: Basemap, hub: PushHub): Handlers {
-  const notify = downloadNotifier(hub);
-  const downloads = createDownloads({ db: deps.db, basemap, log: app.log, notify });
-  const runner = runDownloads(downloads, app.log);
-  app.addHook('onReady', async () => runner.kick());
-  app.addHook('preClose', async () => runner.stop());
-  return { ...mapHandlers(deps, runner, notify), ...registerMapPackages(app, deps) };
-}
+export const mapsModule: FeatureModule<AppDeps & { hub: PushHub }> = {
+  name: 'maps',
+  routes: (app, s) => {
+    const basemap = registerMaps(app, s.config);
+    const notify = downloadNotifier(s.hub);
+    const downloads = createDownloads({ db: s.db, basemap, log: app.log, notify });
+    const runner = runDownloads(downloads, app.log);
+    app.addHook('onReady', async () => runner.kick());
+    app.addHook('preClose', async () => runner.stop());
+    return { ...mapHandlers(s, runner, notify), ...registerMapPackages(app, s) };
+  },
+};

@@ -1,3 +1,16 @@
-/** Device media uploads (upload.ts) and the result calls (handlers.ts); README.md has the decisions. */
-export { registerMediaUpload } from './upload.js';
-export { resultHandlers } from './handlers.js';
+import type { FeatureModule } from '../boot/module.js';
+import type { AppDeps } from '../deps.js';
+import type { PushHub } from '../push/hub.js';
+import { resultHandlers } from './handlers.js';
+import { registerMediaUpload } from './upload.js';
+import { registerResultZip } from './zip.js';
+
+/** Results: device media uploads (upload.ts), the result archive (zip.ts) and the result calls (handlers.ts); README.md has the decisions. */
+export const mediaModule: FeatureModule<AppDeps & { hub: PushHub }> = {
+  name: 'media',
+  routes: async (app, s) => {
+    registerResultZip(app, s);
+    await registerMediaUpload(app, s, s.hub);
+  },
+  calls: (s) => resultHandlers(s),
+};

@@ -5,11 +5,9 @@ import {
   PushMsgId,
   ResultCode,
   FlightMethod,
-  controlCommandData,
   equipmentVerifyData,
   flowProgressSchema,
   missionProgressSchema,
-  processControlData,
   fleetSubscribeData,
   holds,
   licencePlain,
@@ -37,21 +35,22 @@ import type { AppDeps } from '../deps.js';
 import { sees } from '../devices/directory.js';
 import { fleetEntryOf } from '../devices/view.js';
 import type { LiveDevice } from '../link/service.js';
-import type { Actor, CommandAnswer, FlightRuntime } from '../flight/types.js';
 import { CLOSE_POLICY, PushClient, type Verified } from './client.js';
-import { COMMAND_RECHECK_MS, PushSessions, SESSION_SWEEP_MS, sessionStore } from './sessions.js';
+import type { PushHandler, PushHandlers, PushRequest } from './handlers.js';
+import { PushSessions, SESSION_SWEEP_MS, sessionStore } from './sessions.js';
 import { DataChangedThrottle, floods, telemetryBucket } from './throttle.js';
 
 export { CLOSE_NORMAL, CLOSE_POLICY, PUSH_BUFFER_LIMIT, PushClient } from './client.js';
 export { COMMAND_RECHECK_MS, SESSION_SWEEP_MS } from './sessions.js';
 export { PUSH_FLOOD_FRAMES_PER_SECOND, TELEMETRY_BURST } from './throttle.js';
+export type { PushHandler, PushHandlers, PushRequest } from './handlers.js';
 export { ALARM_PUSH_FUNCTION } from '@nest/contracts';
 
 /** Largest number of devices one socket may watch. */
 export const PUSH_MAX_WATCHES = 2000;
 
 /** The database-unavailable text when that is why a frame failed, else undefined (the generic server error). */
-const unavailableText = (err: unknown, lang: Lang): string | undefined => (isDatabaseUnavailable(err) ? DATABASE_UNAVAILABLE_TEXT[lang] : undefined);
+export const unavailableText = (err: unknown, lang: Lang): string | undefined => (isDatabaseUnavailable(err) ? DATABASE_UNAVAILABLE_TEXT[lang] : undefined);
 
 const frameSize = (data: RawData): number =>
   Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : (data as ArrayBuffer | Buffer).byteLength;
@@ -94,13 +93,11 @@ const frameText = (data: RawData): string =>
  * - 210 FLEET_SUBSCRIBE `{on}`: with on, 310 FLEET_UPDATE batches every FLEET_UPDATE_PERIOD_MS with every
  *   visible device that changed since the last batch (one entry per device); the first batch, sent at
  *   once, holds every visible device with a known position.
- * - 401 CONTROL / 473 PROCESS_CONTROL: the session read again when stale, validated (contracts
- *   controlCommandData / processControlData, else BAD_REQUEST; a device the user cannot see:
- *   NOT_FOUND_OBJECT), then handed to the flight runtime with the user's functions and shares, which
- *   refuses a shared device, a user without the control function and one not holding the device's
- *   control connection (contracts CONTROL_REQUIREMENTS) before anything is sent; run by the flight runtime
- *   off the socket's queue (a command may wait seconds for its device; stick frames and heartbeats must
- *   not wait behind it) and answered with its CommandAnswer (2000 / 2002); accepted stick frames get none.
+ * - Every other msg_id goes to the handler its feature registered (register(), PushHandlers): the hub's
+ *   pipeline first answers LOGIN_EXPIRED to an unverified socket and, when the handler asks for a fresh
+ *   session, reads it again when stale (ended: 46010 and closed; unreadable: SERVER_ERROR); the handler
+ *   gets the user's scope and functions and a visibility check for devices. 401 CONTROL / 473
+ *   PROCESS_CONTROL belong to flight (flight/push.ts).
  * - 370 ALARM (alarms/monitor.ts, alarms/handlers.ts through broadcastAlarm): to every verified socket
  *   whose user belongs to the alarm's company (super_administrator: every company) and holds alarm_list
  *   (functions as read at verification and refreshed by each heartbeat).
@@ -119,8 +116,8 @@ export class PushHub {
   private readonly clients = new Set<PushClient>();
   /** Change counter per device, for fleet batches. */
   private readonly versions = new Map<string, number>();
-  /** Flight operations, for 401 / 473 (set once by buildApp). */
-  private flight: FlightRuntime | null = null;
+  /** Handlers by msg_id of the verified messages: the hub's own (101, 200, 210) and the features'. */
+  private readonly handlers = new Map<number, PushHandler>();
   /** Binding of sockets to live sessions. */
   private readonly sessions: PushSessions;
   /** 380 pacing, per company. */
@@ -157,6 +154,11 @@ export class PushHub {
       for (const sn of changed) this.bump(sn);
       this.unwatchUnseen(changed);
     });
+    this.register({
+      [PushMsgId.HEARTBEAT]: { handle: ({ client }) => this.heartbeat(client) },
+      [PushMsgId.EQUIPMENT_VERIFY]: { handle: ({ client, user, body }) => this.verifyEquipment(client, user, body) },
+      [PushMsgId.FLEET_SUBSCRIBE]: { handle: ({ client, body }) => this.fleetSubscribe(client, body) },
+    });
     this.sweepTimer = setInterval(() => this.sessions.sweep(), SESSION_SWEEP_MS);
     this.sweepTimer.unref();
     link.on('event', (sn, m) => {
@@ -186,8 +188,13 @@ export class PushHub {
     return { sn_id: sn, mission, mission_name: name };
   }
 
-  setFlight(flight: FlightRuntime): void {
-    this.flight = flight;
+  /** Adds handlers by msg_id (a feature's push messages); a msg_id has one owner. */
+  register(handlers: PushHandlers): void {
+    for (const [key, handler] of Object.entries(handlers)) {
+      const msgId = Number(key);
+      if (msgId === PushMsgId.USER_VERIFY || this.handlers.has(msgId)) throw new Error(`push msg_id ${msgId} has a handler already`);
+      this.handlers.set(msgId, handler);
+    }
   }
 
   private bump(sn: string): void {
@@ -373,19 +380,31 @@ export class PushHub {
 
     if (msgId === PushMsgId.USER_VERIFY) return this.verifyUser(client, body);
     if (!client.verified) return client.fail(ResultCode.LOGIN_EXPIRED, msgId);
-    switch (msgId) {
-      case PushMsgId.HEARTBEAT:
-        return this.heartbeat(client);
-      case PushMsgId.EQUIPMENT_VERIFY:
-        return this.verifyEquipment(client, client.verified, body);
-      case PushMsgId.FLEET_SUBSCRIBE:
-        return this.fleetSubscribe(client, body);
-      case PushMsgId.CONTROL:
-      case PushMsgId.PROCESS_CONTROL:
-        return this.command(client, msgId, body);
-      default:
-        return client.fail(ResultCode.BAD_REQUEST, msgId, 'push.msg.unknown', { msg_id: msgId });
+    const handler = this.handlers.get(msgId);
+    if (!handler) return client.fail(ResultCode.BAD_REQUEST, msgId, 'push.msg.unknown', { msg_id: msgId });
+    let user: Verified | null = client.verified;
+    if (handler.freshSession !== undefined) {
+      try {
+        user = await this.sessions.current(client, handler.freshSession);
+      } catch (err) {
+        // The session could not be read: nothing is carried out, the message is answered.
+        return client.send(ResultCode.SERVER_ERROR, msgId, null, unavailableText(err, client.lang));
+      }
+      // Ended: the socket was answered 46010 and closed.
+      if (!user) return;
     }
+    const seen = user;
+    const request: PushRequest = {
+      msgId,
+      body,
+      client,
+      user: seen,
+      visibleDevice: (sn) => {
+        const device = this.deps.live.directory.get(sn);
+        return device && sees(seen.scope, device) ? device : undefined;
+      },
+    };
+    return handler.handle(request);
   }
 
   private async verifyUser(client: PushClient, body: Record<string, unknown>): Promise<void> {
@@ -460,51 +479,6 @@ export class PushHub {
     client.send(ResultCode.OK, PushMsgId.DEVICE_STATUS, this.deps.live.status.snapshot(snId));
     if (fresh) this.deps.live.video.watch(snId, client);
     await this.progressSnapshot(client, snId);
-  }
-
-  /**
-   * 401 / 473: the session (read again when stale), the frame and the device's visibility are checked here;
-   * the flight runtime refuses what the user may not fly; run without holding up the socket's queue.
-   */
-  private async command(client: PushClient, msgId: number, body: Record<string, unknown>): Promise<void> {
-    const flight = this.flight;
-    if (!flight) return client.fail(ResultCode.NOT_IMPLEMENTED, msgId);
-    let verified: Verified | null;
-    try {
-      verified = await this.sessions.current(client, COMMAND_RECHECK_MS);
-    } catch (err) {
-      // The session could not be read: nothing is carried out, the command is answered.
-      return client.send(ResultCode.SERVER_ERROR, msgId, null, unavailableText(err, client.lang));
-    }
-    // Ended: the socket was answered 46010 and closed.
-    if (!verified) return;
-    const control = msgId === PushMsgId.CONTROL ? controlCommandData.safeParse(body) : null;
-    const processing = msgId === PushMsgId.CONTROL ? null : processControlData.safeParse(body);
-    const snId = control?.success ? control.data.sn_id : processing?.success ? processing.data.sn_id : null;
-    if (snId === null) return client.fail(ResultCode.BAD_REQUEST, msgId, 'push.frame.malformed');
-    const device = this.deps.live.directory.get(snId);
-    if (!device || !sees(verified.scope, device)) return client.fail(ResultCode.NOT_FOUND_OBJECT, msgId);
-    const actor: Actor = {
-      u_id: verified.userId,
-      nick: verified.nick,
-      company_id: verified.scope.companyId,
-      all: verified.scope.all,
-      source: 'console',
-      funList: verified.funList,
-      shared: verified.scope.shared ?? new Set(),
-    };
-    const lang = client.lang;
-    const run: Promise<CommandAnswer> = control?.success
-      ? flight.control(actor, control.data, lang)
-      : flight.process(actor, processing!.data!, lang);
-    void run
-      .then((answer) => {
-        if (!answer.silent) client.send(answer.code, msgId, answer.data, answer.msg || undefined);
-      })
-      .catch((err: unknown) => {
-        this.log.error({ err }, 'push command failed');
-        client.send(ResultCode.SERVER_ERROR, msgId, null, unavailableText(err, client.lang));
-      });
   }
 
   /** The current flow and mission of a device, from its retained state (a panel opened mid-flight). */

@@ -10,7 +10,7 @@ import type { SortiesTable } from '../db/schema.js';
 import type { Selectable } from 'kysely';
 import { deleteSorties } from '../media/delete.js';
 import { STATE_NORMAL, deviceNames, parsePlan } from './store.js';
-import { recorders } from './recorder.js';
+import type { SortieRecorder } from './recorder.js';
 import { nowSeconds } from '../db/index.js';
 
 type SortieRow = Selectable<SortiesTable>;
@@ -42,7 +42,7 @@ export function presentSortie(r: SortieRow, deviceName: string = r.sn_id) {
  * /sorties/list, /sorties/track, /sorties/delete and /alternate/list, all in the caller's company
  * (super_administrator: every company); a row of another company reads as missing (NOT_FOUND_OBJECT).
  */
-export function sortieHandlers(deps: AppDeps): Handlers {
+export function sortieHandlers(deps: AppDeps, recorder: Pick<SortieRecorder, 'flush'>): Handlers {
   const { db } = deps;
 
   async function visibleSortie(scope: PlanScope, id: string): Promise<SortieRow> {
@@ -89,7 +89,7 @@ export function sortieHandlers(deps: AppDeps): Handlers {
       const scope = planScopeOf(callerOf(ctx.caller));
       const sortie = await visibleSortie(scope, ctx.fields.id);
       // Points of an open sortie may still sit in the recorder's buffer.
-      if (sortie.end_time === null) await recorders.get(deps)?.flush();
+      if (sortie.end_time === null) await recorder.flush();
       const rows = await db
         .selectFrom('sortie_track')
         .select(['t', 'lat', 'lng', 'alt', 'height', 'speed', 'heading', 'battery', 'flight_state'])

@@ -1,19 +1,22 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { FeatureModule } from '../boot/module.js';
 import type { AppDeps } from '../deps.js';
-import type { PushHub } from '../push/hub.js';
-import { SortieRecorder, recorders } from './recorder.js';
+import { sortieHandlers } from './handlers.js';
+import type { SortieRecorder } from './recorder.js';
 
-export { sortieHandlers } from './handlers.js';
+export { SortieRecorder } from './recorder.js';
 
-/** Records sorties and their tracks from device events and telemetry (see recorder.ts). */
-export function startSortieRecorder(deps: AppDeps, hub: PushHub, log: FastifyBaseLogger): { stop(): Promise<void> } {
-  const recorder = new SortieRecorder(deps, hub, log);
-  recorders.set(deps, recorder);
-  const started = recorder.start().catch((err: unknown) => log.error({ err }, 'sortie recorder did not start'));
-  return {
-    stop: async () => {
-      await started;
-      await recorder.stop();
-    },
-  };
-}
+/** Sorties: the recorder turning device events and telemetry into sorties and tracks (recorder.ts), and the calls. */
+export const sortiesModule: FeatureModule<AppDeps & { sorties: SortieRecorder; log: FastifyBaseLogger }> = {
+  name: 'sorties',
+  start: ({ sorties, log }) => {
+    const started = sorties.start().catch((err: unknown) => log.error({ err }, 'sortie recorder did not start'));
+    return {
+      stop: async () => {
+        await started;
+        await sorties.stop();
+      },
+    };
+  },
+  calls: (s) => sortieHandlers(s, s.sorties),
+};

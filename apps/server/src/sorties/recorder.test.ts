@@ -3,7 +3,7 @@ import { FlightMethod, PushMsgId, ResultCode, callFunId, topicOf } from '@nest/c
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
 import { RawDevice, envelope, live, nestTelemetry, registerDevice, until } from '../../test/live.js';
-import { DEFAULT_RECORDER_OPTIONS, DEVICE_CLOCK_TOLERANCE_MS, recorders, trackTime } from './recorder.js';
+import { DEFAULT_RECORDER_OPTIONS, DEVICE_CLOCK_TOLERANCE_MS, trackTime } from './recorder.js';
 import { keepPoint, type TrackPoint } from './track.js';
 import { haversineDistance } from '@nest/geo';
 
@@ -92,7 +92,7 @@ describe('sortie recorder', () => {
     const [sortie] = await sortiesOf(SN);
     expect(sortie).toMatchObject({ flight_id: flightId, uav_id: `${SN}-UAV`, company_id: 'wk', mission_name: 'Dam patrol', u_id: 'u-1', user_name: 'Pilot Li' });
     expect(Number(sortie!.start_time)).toBe(started);
-    await until(() => recorders.get(server.app.nest.deps)?.openOf(SN) === sortie!.id, 'the open sortie');
+    await until(() => server.app.nest.services.sorties.openOf(SN) === sortie!.id, 'the open sortie');
 
     // 10 Hz telemetry for ~1.2 s by the device's own clock (its time stamps, which the track keeps when they are
     // sane), moving ~5 m per frame: about one point per 15 m, plus the state change.
@@ -110,7 +110,7 @@ describe('sortie recorder', () => {
       .execute();
 
     // While it flies, lists show the distance flown so far (about 5 m per frame).
-    await recorders.get(server.app.nest.deps)?.flush();
+    await server.app.nest.services.sorties.flush();
     const flying = await wk.call<{ list: { sort_id: string; distance: number; end_time: number }[] }>('sortiesList', { sn_id: SN, page: 0, size: 5 });
     const open = flying.body.data.list.find((s) => s.sort_id === sortie!.id);
     expect(open?.distance).toBeGreaterThan(40);
@@ -215,11 +215,11 @@ describe('sortie recorder', () => {
     const heard = Date.now();
     await event(dev, FlightMethod.FLIGHT_START, { flight_id: flightId, uav_sn: 'U', mission_id: null, mission_name: 'Quiet', started_at: 1_700_000_000 });
     await until(async () => (await sortiesOf(sn)).length === 1, 'the sortie');
-    const recorder = recorders.get(server.app.nest.deps)!;
+    const recorder = server.app.nest.services.sorties;
     await until(() => recorder.openOf(sn) !== null, 'the open sortie');
     // A second app on the same database picks the open sortie up.
     const other = await server.rebuild();
-    const otherRecorder = recorders.get(other.nest.deps)!;
+    const otherRecorder = other.nest.services.sorties;
     await until(() => otherRecorder.openOf(sn) !== null, 'the open sortie carried over');
     await otherRecorder.stop();
     await recorder.sweep(heard + DEFAULT_RECORDER_OPTIONS.idleMs - 1);

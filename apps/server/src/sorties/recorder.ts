@@ -88,9 +88,6 @@ export function plannedRoute(waypointsJson: string, commandParams: string | unde
   }
 }
 
-/** The recorder per app, so the track call can flush before it reads. */
-export const recorders = new WeakMap<AppDeps, SortieRecorder>();
-
 /**
  * Turns device flight events and telemetry into sorties, their tracks and alternate-landing records.
  * Events of one device are handled in order (a chain per sn) so a quick start/end pair cannot cross.

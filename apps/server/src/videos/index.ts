@@ -1,0 +1,11 @@
+import type { FeatureModule } from '../boot/module.js';
+import type { AppDeps } from '../deps.js';
+import { videoHandlers } from './handlers.js';
+import { registerMediaRoutes } from './routes.js';
+
+/** Videos: recorded and live media routes and the video calls. */
+export const videosModule: FeatureModule<AppDeps> = {
+  name: 'videos',
+  routes: (app, s) => registerMediaRoutes(app, s),
+  calls: (s) => videoHandlers(s),
+};
