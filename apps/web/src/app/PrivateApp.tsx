@@ -3,6 +3,7 @@ import { Navigate, Route, Routes } from 'react-router-dom';
 import type { MenuItem, User } from '@nest/contracts';
 import { useI18n } from '../shared/i18n';
 import { wantModals } from '../shared/notify';
+import { QueryProvider } from '../shared/query';
 import { Guard } from './guard/Guard';
 import { whenSettled } from './lazy';
 import { routeEntries } from './menu/menu';
@@ -63,5 +64,9 @@ export default function PrivateApp(): ReactNode {
   // Confirmation boxes (sign-out, login expiry, password changed) are needed from here on: their code is
   // fetched once the first screen has settled (a box asked for earlier fetches it at once).
   useEffect(() => whenSettled(wantModals), []);
-  return <Guard>{({ user, menu }) => <MenuRoutes user={user} menu={menu} />}</Guard>;
+  return (
+    <QueryProvider>
+      <Guard>{({ user, menu }) => <MenuRoutes user={user} menu={menu} />}</Guard>
+    </QueryProvider>
+  );
 }

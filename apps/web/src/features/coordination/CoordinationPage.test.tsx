@@ -15,7 +15,10 @@ let fleet = [
   { sn: 'A', state: 1, item: { sn_id: 'A', name: 'Nest A', state: 1, company: 'wk' } },
   { sn: 'B', state: 2, item: { sn_id: 'B', name: 'Nest B', state: 2, company: 'wk' } },
 ];
-vi.mock('../home/useFleet', () => ({ useFleet: () => ({ devices: fleet, loading: false, failed: false, reload: () => undefined }) }));
+vi.mock('../../shared/fleet', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../shared/fleet')>()),
+  useFleet: () => ({ devices: fleet, loading: false, failed: false, reload: () => undefined }),
+}));
 
 const { default: CoordinationPage } = await import('./CoordinationPage');
 

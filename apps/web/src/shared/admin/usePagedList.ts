@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { CallFields, CallName, Page } from '@nest/contracts';
-import { call } from '../request';
+import { useCall } from '../query';
 
 export interface PagedList<R> {
   rows: R[];
@@ -14,9 +14,10 @@ export interface PagedList<R> {
 }
 
 /**
- * One page of a list call (`{list, total}`) for an administration table. A change of `query` (compared by
- * value) goes back to the first page; `reload` re-reads the current page after a create, edit or delete.
- * An answer that arrives after a newer request started is dropped.
+ * One page of a list call (`{list, total}`) for an administration table, read through the query cache. A
+ * change of `query` (compared by value) goes back to the first page; the rows of the previous page stay on
+ * screen while the next one is read; `reload` (or `invalidateCall(name)` after a change) reads it again. A
+ * failed read shows an empty table.
  */
 export function usePagedList<N extends CallName, R>(
   name: N,
@@ -28,29 +29,22 @@ export function usePagedList<N extends CallName, R>(
   const [chosen, setChosen] = useState({ key, page: 0 });
   const effectivePage = chosen.key === key ? chosen.page : 0;
   const setPage = useCallback((p: number) => setChosen({ key, page: p }), [key]);
-  const [data, setData] = useState<Page<R>>({ list: [], total: 0 });
-  const [loading, setLoading] = useState(true);
-  const seq = useRef(0);
-
+  const fields = { ...query, page: effectivePage, size: pageSize } as CallFields<N>;
+  const result = useCall<N, Page<R> | undefined>(name, fields, { keepPrevious: true });
+  const { refetch } = result;
   const reload = useCallback(async () => {
-    const mine = ++seq.current;
-    setLoading(true);
-    try {
-      const fields = { ...(JSON.parse(key) as object), page: effectivePage, size: pageSize } as unknown as CallFields<N>;
-      const result = await call<N, Page<R>>(name, fields);
-      if (mine === seq.current) setData({ list: result?.list ?? [], total: result?.total ?? 0 });
-    } catch {
-      if (mine === seq.current) setData({ list: [], total: 0 });
-    } finally {
-      if (mine === seq.current) setLoading(false);
-    }
-  }, [name, key, effectivePage, pageSize]);
-
-  useEffect(() => {
-    void reload();
-  }, [reload]);
-
-  return { rows: data.list, total: data.total, page: effectivePage, pageSize, loading, setPage, reload };
+    await refetch();
+  }, [refetch]);
+  const data = result.isError ? undefined : result.data;
+  return {
+    rows: data?.list ?? [],
+    total: data?.total ?? 0,
+    page: effectivePage,
+    pageSize,
+    loading: result.isFetching,
+    setPage,
+    reload,
+  };
 }
 
 /** antd Table `pagination` for a PagedList (antd counts pages from 1). */
