@@ -8,7 +8,7 @@ import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';
 import { useUser } from '../../shared/session';
-import { useFleet } from '../home/useFleet';
+import { useFleet } from '../../shared/fleet';
 import { GroupDialog } from './GroupDialog';
 import { GroupDrawer } from './GroupDrawer';
 import { groupEditFields, onlineCount } from './groups';

@@ -4,7 +4,7 @@ import { Company, OnlineStatus, type CollaborationGroup, type DeviceListItem, ty
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';
-import { displayName } from '../home/fleet';
+import { displayName } from '../../shared/fleet';
 import { NAME_MAX, NOTES_MAX, groupAddFields, groupEditFields, groupIssues, type GroupForm } from './groups';
 
 const STATUS_BADGE = { 1: 'success', 2: 'default', 3: 'warning' } as const;

@@ -19,8 +19,7 @@ import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';
 import { useUser } from '../../shared/session';
-import { displayName } from '../home/fleet';
-import { useFleet } from '../home/useFleet';
+import { displayName, useFleet } from '../../shared/fleet';
 import MaintenanceDrawer from './maintenance/MaintenanceDrawer';
 import { DeviceFormDialog } from './DeviceFormDialog';
 import { kindFilterOptions } from './form';
@@ -154,7 +153,7 @@ function EquipmentScreen(): ReactNode {
         // Held by the signed-in user reads "Controlled by you" (blue), as on the data screen.
         const mine = live.state === 3 && !!live.connectedBy && live.connectedBy.u_id === user?.u_id;
         const text = mine
-          ? t('dashboard.status.mine')
+          ? t('fleet.status.mine')
           : live.state === 3 && live.connectedBy
             ? t('equipment.heldBy', { nick: live.connectedBy.nick })
             : OnlineStatus.label(live.state, lang);

@@ -1,5 +1,5 @@
 import type { DeviceListItem } from '@nest/contracts';
-import type { FleetDevice } from '../home/fleet';
+import type { FleetDevice } from '../../shared/fleet';
 
 /** Online status (1 online, 2 offline, 3 held) and holder of a row, as live as known. */
 export interface LiveState {

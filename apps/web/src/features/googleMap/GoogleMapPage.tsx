@@ -8,8 +8,7 @@ import { createConsoleMap } from '../../shared/map/consoleMap';
 import { deviceElement, updateDeviceElement } from '../../shared/map/markerElements';
 import { markerColor, isFlying, type MarkerProps } from '../../shared/map/markers';
 import { useTheme } from '../../shared/theme';
-import { useFleet } from '../home/useFleet';
-import type { FleetDevice } from '../home/fleet';
+import { useFleet, type FleetDevice } from '../../shared/fleet';
 import { tileHealth, type TileHealth } from './tileHealth';
 import './googleMap.css';
 

@@ -1,36 +1,10 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Empty, Input, Select, Spin } from 'antd';
-import { DeviceCategory, DeviceKind, OnlineStatus } from '@nest/contracts';
+import { DeviceCategory, DeviceKind } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
 import { call } from '../../shared/request';
 import { useUser } from '../../shared/session';
-import { markerColor } from '../../shared/map/markers';
-import { fleetCounts, filterDevices, holderOf, typeOptions, type FleetDevice, type FleetFilter, type Holder } from './fleet';
-
-/**
- * The online status of a device. A held device (state 3) reads "Controlled by you" in a colour of its
- * own when the signed-in user holds it, else "Connected by <nick>" (or the plain status when nobody is
- * named).
- */
-export function StatusBadge({ state, holder }: { state: number; holder: Holder | null }): ReactNode {
-  const { t, lang } = useI18n();
-  const mine = state === 3 && holder?.mine === true;
-  const nick = state === 3 && holder && !holder.mine ? holder.nick : null;
-  const text = mine ? t('dashboard.status.mine') : nick ? t('dashboard.status.heldBy', { nick }) : OnlineStatus.label(state, lang);
-  return (
-    <span
-      className={`status-badge status-${state}${mine ? ' status-mine' : ''}`}
-      data-testid="status-badge"
-      data-state={state}
-      data-holder={state === 3 ? (mine ? 'me' : 'other') : undefined}
-      title={text}
-      style={{ ['--badge-color' as string]: markerColor(state, mine) }}
-    >
-      <i />
-      {text}
-    </span>
-  );
-}
+import { StatusBadge, fleetCounts, filterDevices, holderOf, typeOptions, type FleetDevice, type FleetFilter } from '../../shared/fleet';
 
 /** The left panel: counts, search, type filter, and the devices with their online status. */
 export function DeviceList({
@@ -71,14 +45,14 @@ export function DeviceList({
   return (
     <section className="home-panel device-list" data-testid="device-list">
       <header className="home-panel-head">
-        <h2>{t('fleet.title')}</h2>
+        <h2>{t('home.list.title')}</h2>
         <div className="device-counts" data-testid="device-counts">
           <span>
-            <b className="is-online" data-testid="count-online">{counts.online}</b> {t('fleet.online')}
+            <b className="is-online" data-testid="count-online">{counts.online}</b> {t('home.list.online')}
           </span>
           <span className="sep">/</span>
           <span>
-            <b data-testid="count-total">{counts.total}</b> {t('fleet.total')}
+            <b data-testid="count-total">{counts.total}</b> {t('home.list.total')}
           </span>
         </div>
       </header>
@@ -86,7 +60,7 @@ export function DeviceList({
         <Input.Search
           allowClear
           size="small"
-          placeholder={t('fleet.search')}
+          placeholder={t('home.list.search')}
           value={filter.search}
           onChange={(e) => onFilter({ ...filter, search: e.target.value })}
           data-testid="device-search"
@@ -95,7 +69,7 @@ export function DeviceList({
           size="small"
           value={filter.kind}
           onChange={(kind: number) => onFilter({ ...filter, kind })}
-          options={[{ value: 0, label: t('fleet.allTypes') }, ...kindOptions]}
+          options={[{ value: 0, label: t('home.list.allTypes') }, ...kindOptions]}
           data-testid="device-type-filter"
           popupMatchSelectWidth={false}
           onOpenChange={(open) => open && setTypesWanted(true)}
@@ -105,7 +79,7 @@ export function DeviceList({
         {loading && devices.length === 0 ? (
           <div className="home-panel-state"><Spin size="small" /></div>
         ) : shown.length === 0 ? (
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={devices.length === 0 ? t('fleet.noDevices') : t('fleet.noMatch')} />
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={devices.length === 0 ? t('home.list.noDevices') : t('home.list.noMatch')} />
         ) : (
           <ul>
             {shown.map((d) => (

@@ -9,10 +9,9 @@ import { canListAlarms, useNews } from '../alarms/alarms';
 import { useUser } from '../../shared/session';
 import { DeviceList } from './DeviceList';
 import { kpisOf } from './dashboard';
-import { filterDevices, fleetCounts, type FleetFilter } from './fleet';
+import { filterDevices, fleetCounts, useFleet, type FleetFilter } from '../../shared/fleet';
 import { AlarmStatsPanel, InspectionRecords, KpiStrip, MessageFeed, RankingPanel, TaskPanel } from './Panels';
 import { useDashboard } from './useDashboard';
-import { useFleet } from './useFleet';
 import './home.css';
 
 /** MapLibre (about 1 MB of script): fetched and started once the device list and KPIs have painted. */
@@ -148,12 +147,12 @@ export default function HomePage(): ReactNode {
           <>
             {selectedSn && !loading && (
               <section className="home-panel home-hint is-compact" data-testid="device-panel-empty">
-                <p>{t('fleet.notFound', { sn: selectedSn })}</p>
+                <p>{t('home.list.notFound', { sn: selectedSn })}</p>
               </section>
             )}
             {!selectedSn && (
               <div className="home-hint-line" data-testid="device-panel-empty">
-                {t('fleet.pickDevice')}
+                {t('home.list.pickDevice')}
               </div>
             )}
             <RankingPanel ranking={dash.ranking} checkingTypes={dash.checkingTypes} type={dash.rankingType} onType={dash.setRankingType} />

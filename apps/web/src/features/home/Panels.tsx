@@ -48,9 +48,9 @@ export function DashPanel({
 /** Loading spinner, failure text or the empty state of a panel; null when there is something to show. */
 function PanelState<T>({ data, empty, denied }: { data: Loaded<T>; empty: boolean; denied?: boolean }): ReactNode {
   const { t } = useI18n();
-  if (denied) return <div className="dash-note">{t('dashboard.noAccess')}</div>;
+  if (denied) return <div className="dash-note">{t('home.noAccess')}</div>;
   if (data === undefined) return <div className="home-panel-state"><Spin size="small" /></div>;
-  if (data === null) return <div className="dash-note is-error">{t('dashboard.loadFailed')}</div>;
+  if (data === null) return <div className="dash-note is-error">{t('home.loadFailed')}</div>;
   if (empty) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} />;
   return null;
 }
@@ -78,7 +78,7 @@ export function KpiStrip({ kpis, loading, failed, alarmsLink }: { kpis: Kpis | n
   if (!tiles) {
     return (
       <div className="kpi-strip is-empty" data-testid="dashboard-kpis">
-        {loading ? <Spin size="small" /> : <span className="dash-note is-error">{failed ? t('dashboard.loadFailed') : ''}</span>}
+        {loading ? <Spin size="small" /> : <span className="dash-note is-error">{failed ? t('home.loadFailed') : ''}</span>}
       </div>
     );
   }
@@ -91,15 +91,15 @@ export function KpiStrip({ kpis, loading, failed, alarmsLink }: { kpis: Kpis | n
   );
   return (
     <div className="kpi-strip" data-testid="dashboard-kpis">
-      {cell('devices', t('dashboard.kpi.devices'), pair(tiles.devicesOnline, tiles.devicesTotal, 'is-ok'))}
-      {cell('flying', t('dashboard.kpi.flying'), <Figure tile={tiles.devicesFlying} className={kpis!.devicesFlying > 0 ? 'is-live' : ''} />)}
-      {cell('sorties', t('dashboard.kpi.sorties'), pair(tiles.sortiesToday, tiles.sortiesTotal))}
-      {cell('flight', t('dashboard.kpi.flightTime'), <Figure tile={tiles.flightSecondsTotal} />)}
-      {cell('distance', t('dashboard.kpi.distance'), <Figure tile={tiles.distanceTotal} />)}
-      {cell('results', t('dashboard.kpi.results'), pair(tiles.resultsToday, tiles.resultsTotal))}
+      {cell('devices', t('home.kpi.devices'), pair(tiles.devicesOnline, tiles.devicesTotal, 'is-ok'))}
+      {cell('flying', t('home.kpi.flying'), <Figure tile={tiles.devicesFlying} className={kpis!.devicesFlying > 0 ? 'is-live' : ''} />)}
+      {cell('sorties', t('home.kpi.sorties'), pair(tiles.sortiesToday, tiles.sortiesTotal))}
+      {cell('flight', t('home.kpi.flightTime'), <Figure tile={tiles.flightSecondsTotal} />)}
+      {cell('distance', t('home.kpi.distance'), <Figure tile={tiles.distanceTotal} />)}
+      {cell('results', t('home.kpi.results'), pair(tiles.resultsToday, tiles.resultsTotal))}
       {cell(
         'alarms',
-        t('dashboard.kpi.alarms'),
+        t('home.kpi.alarms'),
         <Figure tile={tiles.alarmsPending} className={kpis!.alarmsPending > 0 ? 'is-alarm' : 'is-ok'} />,
         alarmsLink ? openAlarmCenter : undefined,
       )}
@@ -114,7 +114,7 @@ export const InspectionRecords = memo(function InspectionRecords({ record }: { r
   const navigate = useNavigate();
   const rows = record?.records ?? [];
   return (
-    <DashPanel title={t('dashboard.records.title')} testId="inspection-records" className="dash-records">
+    <DashPanel title={t('home.records.title')} testId="inspection-records" className="dash-records">
       <PanelState data={record} empty={rows.length === 0} />
       {rows.length > 0 && (
         <ul className="record-list">
@@ -131,9 +131,9 @@ export const InspectionRecords = memo(function InspectionRecords({ record }: { r
                   onClick={() => navigate(`/routeReplay?sort_id=${encodeURIComponent(r.sort_id)}`)}
                 >
                   <span className="record-top">
-                    <span className="record-route" title={r.mission_name}>{r.mission_name || t('dashboard.records.noRoute')}</span>
+                    <span className="record-route" title={r.mission_name}>{r.mission_name || t('home.records.noRoute')}</span>
                     {flying ? (
-                      <span className="record-live">{t('dashboard.records.flying')}</span>
+                      <span className="record-live">{t('home.records.flying')}</span>
                     ) : (
                       <span className="record-dur tnum">{formatHms(r.end_time - r.start_time)}</span>
                     )}
@@ -144,7 +144,7 @@ export const InspectionRecords = memo(function InspectionRecords({ record }: { r
                   </span>
                   <span className="record-figures tnum">
                     <span>{d.value} {d.unit}</span>
-                    <span>{t('dashboard.records.results', { n: r.count })}</span>
+                    <span>{t('home.records.results', { n: r.count })}</span>
                   </span>
                 </button>
               </li>
@@ -174,7 +174,7 @@ export const RankingPanel = memo(function RankingPanel({
   const rows = ranking?.list ?? [];
   const max = rows.reduce((m, r) => Math.max(m, r.value), 0);
   return (
-    <DashPanel title={t('dashboard.ranking.title')} testId="ranking" className="dash-ranking">
+    <DashPanel title={t('home.ranking.title')} testId="ranking" className="dash-ranking">
       <div className="ranking-tabs">
         <Segmented<number>
           block
@@ -251,13 +251,13 @@ export const AlarmStatsPanel = memo(function AlarmStatsPanel({ stats, denied }: 
   const pending = stats?.pending ?? 0;
   return (
     <DashPanel
-      title={t('dashboard.alarmStats.title')}
+      title={t('home.alarmStats.title')}
       testId="alarm-stats"
       className="dash-alarms"
       extra={
         !denied && (
           <button type="button" className="dash-link" onClick={openAlarmCenter} data-testid="alarm-stats-open">
-            {t('dashboard.alarmStats.open')}
+            {t('home.alarmStats.open')}
           </button>
         )
       }
@@ -270,7 +270,7 @@ export const AlarmStatsPanel = memo(function AlarmStatsPanel({ stats, denied }: 
             <Ring parts={levels.map((l) => ({ color: levelColor(l.level), value: l.pending }))} total={pending} />
             <span className="alarm-ring-text">
               <b className="tnum" data-testid="alarm-stats-pending" data-value={pending}>{pending}</b>
-              <small>{t('dashboard.alarmStats.pending')}</small>
+              <small>{t('home.alarmStats.pending')}</small>
             </span>
           </div>
           <div className="alarm-levels">
@@ -289,8 +289,8 @@ export const AlarmStatsPanel = memo(function AlarmStatsPanel({ stats, denied }: 
               </div>
             ))}
             <div className="alarm-totals">
-              <span>{t('dashboard.alarmStats.processed')} <b className="tnum">{total - pending}</b></span>
-              <span>{t('dashboard.alarmStats.total')} <b className="tnum">{total}</b></span>
+              <span>{t('home.alarmStats.processed')} <b className="tnum">{total - pending}</b></span>
+              <span>{t('home.alarmStats.total')} <b className="tnum">{total}</b></span>
             </div>
           </div>
         </div>
@@ -305,10 +305,10 @@ const TASK_STATE_CLASS: Record<number, string> = { 1: 'is-wait', 3: 'is-paused',
 
 /** A repeat period in minutes as it reads: once, every n days, hours or minutes. */
 export function repeatText(minutes: number, t: ReturnType<typeof useI18n>['t']): string {
-  if (minutes <= 0) return t('dashboard.tasks.once');
-  if (minutes % 1440 === 0) return t('dashboard.tasks.everyDays', { n: minutes / 1440 });
-  if (minutes % 60 === 0) return t('dashboard.tasks.everyHours', { n: minutes / 60 });
-  return t('dashboard.tasks.every', { n: minutes });
+  if (minutes <= 0) return t('home.tasks.once');
+  if (minutes % 1440 === 0) return t('home.tasks.everyDays', { n: minutes / 1440 });
+  if (minutes % 60 === 0) return t('home.tasks.everyHours', { n: minutes / 60 });
+  return t('home.tasks.every', { n: minutes });
 }
 
 /** Waiting tasks first by next run, then the others by their last planned run, newest first. */
@@ -323,7 +323,7 @@ export function TaskPanel({ tasks, denied, deviceName }: { tasks: Loaded<TimedTa
   const rows = useMemo(() => orderTasks(tasks ?? []), [tasks]);
   const today = new Date().toDateString();
   return (
-    <DashPanel title={t('dashboard.tasks.title')} testId="task-list" className="dash-tasks">
+    <DashPanel title={t('home.tasks.title')} testId="task-list" className="dash-tasks">
       {denied || !tasks || rows.length === 0 ? (
         <PanelState data={tasks} empty={rows.length === 0} denied={denied} />
       ) : (
@@ -335,7 +335,7 @@ export function TaskPanel({ tasks, denied, deviceName }: { tasks: Loaded<TimedTa
               <li key={x.id} className="task-item" data-testid="task-item" data-state={x.task_state}>
                 <span className="task-time tnum">
                   <b>{formatTime(when, lang, false)}</b>
-                  <small>{sameDay ? t('dashboard.tasks.today') : formatMonthDay(when, lang)}</small>
+                  <small>{sameDay ? t('home.tasks.today') : formatMonthDay(when, lang)}</small>
                 </span>
                 <span className="task-main">
                   <span className="task-name" title={x.m_title}>{x.m_title}</span>
@@ -359,7 +359,7 @@ export const MessageFeed = memo(function MessageFeed({ messages }: { messages: L
   const { t, tx, lang } = useI18n();
   const rows = messages ?? [];
   return (
-    <DashPanel title={t('dashboard.messages.title')} testId="realtime-messages" className="dash-messages">
+    <DashPanel title={t('home.messages.title')} testId="realtime-messages" className="dash-messages">
       <PanelState data={messages} empty={rows.length === 0} />
       {rows.length > 0 && (
         <ul className="message-list">
@@ -372,7 +372,7 @@ export const MessageFeed = memo(function MessageFeed({ messages }: { messages: L
               />
               <span className="message-kind">
                 {m.kind === 'alarm' && m.level !== null ? `${AlarmLevel.label(m.level, lang)} · ` : ''}
-                {t(`dashboard.messages.kind.${m.kind === 'alarm' ? 'alarm' : m.kind === 'sortie_start' ? 'sortieStart' : 'sortieEnd'}`)}
+                {t(`home.messages.kind.${m.kind === 'alarm' ? 'alarm' : m.kind === 'sortie_start' ? 'sortieStart' : 'sortieEnd'}`)}
               </span>
               <span className="message-device">{m.device_name || m.sn_id}</span>
               <span className="message-text" title={tx(m.text)}>{tx(m.text)}</span>

@@ -132,9 +132,9 @@ describe('timed task list', () => {
     const task = (id: string, task_state: number, task_tms: number) => ({ id, task_state, task_tms }) as never;
     expect(orderTasks([task('a', 10, 50), task('b', 1, 300), task('c', 1, 100), task('d', 41, 80)]).map((x: { id: string }) => x.id)).toEqual(['c', 'b', 'd', 'a']);
     const t = (key: string, vars?: Record<string, string | number>) => `${key}:${vars?.n ?? ''}`;
-    expect(repeatText(0, t as never)).toBe('dashboard.tasks.once:');
-    expect(repeatText(1440, t as never)).toBe('dashboard.tasks.everyDays:1');
-    expect(repeatText(120, t as never)).toBe('dashboard.tasks.everyHours:2');
-    expect(repeatText(45, t as never)).toBe('dashboard.tasks.every:45');
+    expect(repeatText(0, t as never)).toBe('home.tasks.once:');
+    expect(repeatText(1440, t as never)).toBe('home.tasks.everyDays:1');
+    expect(repeatText(120, t as never)).toBe('home.tasks.everyHours:2');
+    expect(repeatText(45, t as never)).toBe('home.tasks.every:45');
   });
 });

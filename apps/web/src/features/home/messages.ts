@@ -1,16 +1,23 @@
 /**
- * Texts of this feature (merged into the catalogs under `dashboard`). Keep both languages with the same keys:
+ * Texts of this feature (merged into the catalogs under `home`). Keep both languages with the same keys:
  * the English object is typed by the Chinese one, and the catalog test compares them.
  */
-export const dashboardZh = {
+export const homeZh = {
+  /** The device list beside the map. */
+  list: {
+    title: '设备列表',
+    online: '在线',
+    total: '总数',
+    search: '搜索名称或 SN',
+    allTypes: '全部类型',
+    noDevices: '暂无设备',
+    noMatch: '没有符合条件的设备',
+    pickDevice: '在地图或列表中选择一台设备，查看实时数据与视频',
+    notFound: '未找到设备 {sn}',
+  },
   title: '数据大屏',
   loadFailed: '数据加载失败，稍后自动重试',
   noAccess: '无权查看',
-  /** A held device (online status 3): by the signed-in user, or by someone else. */
-  status: {
-    mine: '由您控制',
-    heldBy: '{nick} 连接中',
-  },
   kpi: {
     devices: '设备在线 / 总数',
     flying: '正在飞行',
@@ -54,14 +61,21 @@ export const dashboardZh = {
   },
 };
 
-export const dashboardEn: typeof dashboardZh = {
+export const homeEn: typeof homeZh = {
+  list: {
+    title: 'Devices',
+    online: 'online',
+    total: 'total',
+    search: 'Search name or SN',
+    allTypes: 'All types',
+    noDevices: 'No devices yet',
+    noMatch: 'No device matches the filter',
+    pickDevice: 'Select a device on the map or in the list to see its live data and video',
+    notFound: 'Device {sn} was not found',
+  },
   title: 'Data screen',
   loadFailed: 'Could not load; retrying shortly',
   noAccess: 'Not permitted',
-  status: {
-    mine: 'Controlled by you',
-    heldBy: 'Connected by {nick}',
-  },
   kpi: {
     devices: 'Devices online / total',
     flying: 'Flying now',

@@ -8,7 +8,8 @@ vi.mock('../../shared/cookie', () => ({ getToken: () => token }));
 vi.mock('../../shared/session', () => ({ getUser: () => ({ fun_list: funList }) }));
 
 const fetchMock = vi.fn(async (url: string) => new Response(JSON.stringify({ url: url.split('?')[0] }), { status: 200 }));
-const { clearFirstReads, prefetchHomeData, takeFirstRead } = await import('./prefetch');
+const { prefetchHomeData } = await import('./prefetch');
+const { clearFirstReads, takeFirstRead } = await import('../../shared/fleet');
 
 describe('the data screen reads started at sign-in', () => {
   beforeEach(() => {

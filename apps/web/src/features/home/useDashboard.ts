@@ -22,7 +22,8 @@ import { call } from '../../shared/request';
 import { onPush, usePushState } from '../../shared/push';
 import { useUser } from '../../shared/session';
 import { Refetcher, fetchStatic, panelsOfTopics, type Panel, ALL_PANELS } from './dashboard';
-import { FIRST_RANKING, TASK_PAGE, takeFirstRead } from './prefetch';
+import { takeFirstRead } from '../../shared/fleet';
+import { FIRST_RANKING, TASK_PAGE } from './prefetch';
 
 export interface AlarmStats {
   total: number;

@@ -227,7 +227,7 @@ export default function OutLineMapPage(): ReactNode {
     setStarting(true);
     try {
       const res = await call<'mapDown', { id: string; total: number }>('mapDown', { name: name.trim(), ...box, min_zoom: zooms[0], max_zoom: zooms[1] });
-      notify().success(t('offlineMap.started', { total: formatCount(res.total, lang) }));
+      notify().success(t('outLineMap.started', { total: formatCount(res.total, lang) }));
       setPage(0);
       await load(true);
     } catch {
@@ -241,7 +241,7 @@ export default function OutLineMapPage(): ReactNode {
     try {
       const fresh = await call<'mapDownCancel', MapDownload>('mapDownCancel', { id: job.id });
       setJobs((list) => mergeJob(list, fresh));
-      notify().success(t('offlineMap.cancelled'));
+      notify().success(t('outLineMap.cancelled'));
     } catch {
       void load(true);
     }
@@ -250,11 +250,11 @@ export default function OutLineMapPage(): ReactNode {
   const setBound = (key: keyof BoxDraft) => (v: number | null) => setDraft((d) => ({ ...d, [key]: v }));
 
   const columns = [
-    { title: t('offlineMap.field.name'), dataIndex: 'name', key: 'name', render: (v: string) => v || t('offlineMap.unnamed') },
-    { title: t('offlineMap.field.area'), key: 'area', render: (_: unknown, j: MapDownload) => <span className="offline-map-box">{formatBox(j)}</span> },
-    { title: t('offlineMap.field.zooms'), key: 'zooms', width: 90, render: (_: unknown, j: MapDownload) => `${j.min_zoom} - ${j.max_zoom}` },
+    { title: t('outLineMap.field.name'), dataIndex: 'name', key: 'name', render: (v: string) => v || t('outLineMap.unnamed') },
+    { title: t('outLineMap.field.area'), key: 'area', render: (_: unknown, j: MapDownload) => <span className="offline-map-box">{formatBox(j)}</span> },
+    { title: t('outLineMap.field.zooms'), key: 'zooms', width: 90, render: (_: unknown, j: MapDownload) => `${j.min_zoom} - ${j.max_zoom}` },
     {
-      title: t('offlineMap.field.progress'),
+      title: t('outLineMap.field.progress'),
       key: 'progress',
       width: 220,
       render: (_: unknown, j: MapDownload) => (
@@ -264,36 +264,36 @@ export default function OutLineMapPage(): ReactNode {
             size="small"
             status={j.state === 'failed' ? 'exception' : j.state === 'running' ? 'active' : j.state === 'done' ? 'success' : 'normal'}
           />
-          <div className="offline-map-tiles">{t('offlineMap.tiles', { done: formatCount(j.done, lang), total: formatCount(j.total, lang) })}</div>
+          <div className="offline-map-tiles">{t('outLineMap.tiles', { done: formatCount(j.done, lang), total: formatCount(j.total, lang) })}</div>
         </div>
       ),
     },
     {
-      title: t('offlineMap.field.state'),
+      title: t('outLineMap.field.state'),
       key: 'state',
       width: 110,
       render: (_: unknown, j: MapDownload) => (
         <Tooltip title={j.error || undefined}>
-          <Tag color={STATE_COLORS[j.state]}>{t(`offlineMap.state.${j.state}`)}</Tag>
+          <Tag color={STATE_COLORS[j.state]}>{t(`outLineMap.state.${j.state}`)}</Tag>
         </Tooltip>
       ),
     },
-    { title: t('offlineMap.field.created'), dataIndex: 'create_time', key: 'created', width: 170, render: (v: number) => formatSeconds(v) },
+    { title: t('outLineMap.field.created'), dataIndex: 'create_time', key: 'created', width: 170, render: (v: number) => formatSeconds(v) },
     {
-      title: t('offlineMap.field.actions'),
+      title: t('outLineMap.field.actions'),
       key: 'actions',
       width: 200,
       render: (_: unknown, j: MapDownload) => (
         <span className="offline-map-actions">
           {j.state === 'done' && (
             <Button size="small" icon={<EyeOutlined />} onClick={() => setViewing(j)} data-testid={`job-view-${j.id}`}>
-              {t('offlineMap.view')}
+              {t('outLineMap.view')}
             </Button>
           )}
           {canCancel && isActiveDownload(j.state) && (
-            <Popconfirm title={t('offlineMap.confirmCancel')} onConfirm={() => void cancel(j)} okText={t('offlineMap.cancel')}>
+            <Popconfirm title={t('outLineMap.confirmCancel')} onConfirm={() => void cancel(j)} okText={t('outLineMap.cancel')}>
               <Button size="small" danger icon={<StopOutlined />}>
-                {t('offlineMap.cancel')}
+                {t('outLineMap.cancel')}
               </Button>
             </Popconfirm>
           )}
@@ -303,24 +303,24 @@ export default function OutLineMapPage(): ReactNode {
   ];
 
   return (
-    <AdminPage title={t('offlineMap.title')} testId="offline-map">
+    <AdminPage title={t('outLineMap.title')} testId="offline-map">
       <div className="offline-map-layout">
-        <aside className="offline-map-form" aria-label={t('offlineMap.area')}>
-          <h3>{t('offlineMap.area')}</h3>
-          {!canStart && <Alert type="info" showIcon title={t('offlineMap.noPermission')} />}
+        <aside className="offline-map-form" aria-label={t('outLineMap.area')}>
+          <h3>{t('outLineMap.area')}</h3>
+          {!canStart && <Alert type="info" showIcon title={t('outLineMap.noPermission')} />}
           <label className="offline-map-field">
-            <span>{t('offlineMap.name')}</span>
-            <Input value={name} maxLength={64} placeholder={t('offlineMap.namePlaceholder')} onChange={(e) => setName(e.target.value)} data-testid="download-name" />
+            <span>{t('outLineMap.name')}</span>
+            <Input value={name} maxLength={64} placeholder={t('outLineMap.namePlaceholder')} onChange={(e) => setName(e.target.value)} data-testid="download-name" />
           </label>
           <div className="offline-map-buttons">
             <Button icon={drawing ? <CloseOutlined /> : <BorderOutlined />} type={drawing ? 'primary' : 'default'} onClick={() => setDrawing((d) => !d)} disabled={!!viewing || mapFailed} data-testid="download-draw">
-              {drawing ? t('offlineMap.cancelDraw') : t('offlineMap.draw')}
+              {drawing ? t('outLineMap.cancelDraw') : t('outLineMap.draw')}
             </Button>
             <Button icon={<FullscreenOutlined />} onClick={fromView} disabled={!!viewing || mapFailed} data-testid="download-from-view">
-              {t('offlineMap.fromView')}
+              {t('outLineMap.fromView')}
             </Button>
           </div>
-          {drawing && <div className="offline-map-hint">{t('offlineMap.drawing')}</div>}
+          {drawing && <div className="offline-map-hint">{t('outLineMap.drawing')}</div>}
           <div className="offline-map-bounds">
             {(
               [
@@ -331,14 +331,14 @@ export default function OutLineMapPage(): ReactNode {
               ] as const
             ).map(([key, label, limit]) => (
               <label key={key} className="offline-map-field">
-                <span>{t(`offlineMap.${label}`)}</span>
+                <span>{t(`outLineMap.${label}`)}</span>
                 <InputNumber value={draft[key]} min={-limit} max={limit} step={0.01} precision={6} onChange={setBound(key)} style={{ width: '100%' }} data-testid={`download-${key}`} />
               </label>
             ))}
           </div>
           <div className="offline-map-field">
             <span>
-              {t('offlineMap.zoom')}: {t('offlineMap.zoomRange', { min: zooms[0], max: zooms[1] })}
+              {t('outLineMap.zoom')}: {t('outLineMap.zoomRange', { min: zooms[0], max: zooms[1] })}
             </span>
             <Slider
               range
@@ -351,17 +351,17 @@ export default function OutLineMapPage(): ReactNode {
             />
           </div>
           <div className={`offline-map-estimate${est?.overLimit ? ' is-over' : ''}`} data-testid="download-estimate" data-count={est?.count ?? ''}>
-            <span>{t('offlineMap.estimate')}</span>
-            <strong>{est ? t('offlineMap.estimateValue', { count: formatCount(est.count, lang) }) : '—'}</strong>
+            <span>{t('outLineMap.estimate')}</span>
+            <strong>{est ? t('outLineMap.estimateValue', { count: formatCount(est.count, lang) }) : '—'}</strong>
           </div>
-          {!box && <div className="offline-map-hint">{t('offlineMap.invalidBox')}</div>}
-          {est?.overLimit && <Alert type="warning" showIcon title={t('offlineMap.overLimit', { max: formatCount(MAP_DOWNLOAD_MAX_TILES, lang) })} />}
+          {!box && <div className="offline-map-hint">{t('outLineMap.invalidBox')}</div>}
+          {est?.overLimit && <Alert type="warning" showIcon title={t('outLineMap.overLimit', { max: formatCount(MAP_DOWNLOAD_MAX_TILES, lang) })} />}
           {canStart && (
             <Button type="primary" block loading={starting} disabled={!box || !est || est.overLimit} onClick={() => void start()} data-testid="download-start">
-              {t('offlineMap.start')}
+              {t('outLineMap.start')}
             </Button>
           )}
-          <p className="offline-map-note">{t('offlineMap.storeNote')}</p>
+          <p className="offline-map-note">{t('outLineMap.storeNote')}</p>
         </aside>
 
         <div className="offline-map-map">
@@ -375,9 +375,9 @@ export default function OutLineMapPage(): ReactNode {
           <div className="offline-map-tools">
             {viewing ? (
               <div className="offline-map-viewing" data-testid="offline-map-viewing">
-                <span>{t('offlineMap.viewing', { name: viewing.name || t('offlineMap.unnamed') })}</span>
+                <span>{t('outLineMap.viewing', { name: viewing.name || t('outLineMap.unnamed') })}</span>
                 <Button size="small" onClick={() => setViewing(null)}>
-                  {t('offlineMap.backToChoose')}
+                  {t('outLineMap.backToChoose')}
                 </Button>
               </div>
             ) : (
@@ -389,19 +389,19 @@ export default function OutLineMapPage(): ReactNode {
 
       <section className="offline-map-jobs">
         <header>
-          <h3>{t('offlineMap.jobs')}</h3>
+          <h3>{t('outLineMap.jobs')}</h3>
           <Button size="small" icon={<ReloadOutlined />} onClick={() => void load()}>
-            {t('offlineMap.refresh')}
+            {t('outLineMap.refresh')}
           </Button>
         </header>
-        {failed && <Alert type="error" showIcon title={t('offlineMap.loadFailed')} />}
+        {failed && <Alert type="error" showIcon title={t('outLineMap.loadFailed')} />}
         <Table<MapDownload>
           rowKey="id"
           size="small"
           loading={loading}
           dataSource={jobs}
           columns={columns}
-          locale={{ emptyText: <Empty description={canList ? t('offlineMap.empty') : t('admin.noPermission')} /> }}
+          locale={{ emptyText: <Empty description={canList ? t('outLineMap.empty') : t('admin.noPermission')} /> }}
           pagination={{ current: page + 1, pageSize: PAGE_SIZE, total, showSizeChanger: false, size: 'small', onChange: (p) => setPage(p - 1), showTotal: (n) => t('admin.total', { total: n }) }}
           data-testid="download-jobs"
         />

@@ -49,7 +49,7 @@ function UploadDialog({ onClose, onSaved }: { onClose: () => void; onSaved: (p: 
     : !mapPackageContainer(file.name)
       ? MAP_PACKAGE_TEXTS.extension[lang]
       : file.size > MAP_PACKAGE_MAX_BYTES
-        ? t('offlineMap.packages.tooLarge', { size: sizeText(file.size), max: sizeText(MAP_PACKAGE_MAX_BYTES) })
+        ? t('outLineMap.packages.tooLarge', { size: sizeText(file.size), max: sizeText(MAP_PACKAGE_MAX_BYTES) })
         : null;
   const sending = percent !== null;
   const ready = !!file && !chosenProblem && name.trim() !== '' && !nameProblem && !sending;
@@ -66,7 +66,7 @@ function UploadDialog({ onClose, onSaved }: { onClose: () => void; onSaved: (p: 
         { name: name.trim() },
         { files: { [MAP_PACKAGE_FILE_FIELD]: file }, onUploadProgress: (f) => setPercent(Math.round(f * 100)), signal: controller.signal, quiet: true },
       );
-      notify().success(t('offlineMap.packages.uploaded', { name: saved.name }));
+      notify().success(t('outLineMap.packages.uploaded', { name: saved.name }));
       onSaved(saved);
     } catch (err) {
       if (!controller.signal.aborted) setRefusal((err as Error).message || String(err));
@@ -84,7 +84,7 @@ function UploadDialog({ onClose, onSaved }: { onClose: () => void; onSaved: (p: 
   return (
     <Modal
       open
-      title={t('offlineMap.packages.uploadTitle')}
+      title={t('outLineMap.packages.uploadTitle')}
       onCancel={cancel}
       mask={{ closable: !sending }}
       destroyOnHidden
@@ -93,17 +93,17 @@ function UploadDialog({ onClose, onSaved }: { onClose: () => void; onSaved: (p: 
           {t('common.cancel')}
         </Button>,
         <Button key="ok" type="primary" loading={sending} disabled={!ready} onClick={() => void send()} data-testid="package-send">
-          {t('offlineMap.packages.upload')}
+          {t('outLineMap.packages.upload')}
         </Button>,
       ]}
     >
       <div className="offline-map-package-form" data-testid="package-form">
         <label className="offline-map-field">
-          <span>{t('offlineMap.packages.name')}</span>
+          <span>{t('outLineMap.packages.name')}</span>
           <Input
             value={name}
             maxLength={MAP_PACKAGE_NAME_MAX}
-            placeholder={t('offlineMap.packages.namePlaceholder')}
+            placeholder={t('outLineMap.packages.namePlaceholder')}
             onChange={(e) => setName(e.target.value)}
             status={nameProblem ? 'error' : undefined}
             disabled={sending}
@@ -112,7 +112,7 @@ function UploadDialog({ onClose, onSaved }: { onClose: () => void; onSaved: (p: 
         </label>
         {nameProblem && <div className="offline-map-package-problem" data-testid="package-name-problem">{nameProblem}</div>}
         <div className="offline-map-field">
-          <span>{t('offlineMap.packages.file')}</span>
+          <span>{t('outLineMap.packages.file')}</span>
           <Upload
             accept={MAP_PACKAGE_EXTS.join(',')}
             maxCount={1}
@@ -132,10 +132,10 @@ function UploadDialog({ onClose, onSaved }: { onClose: () => void; onSaved: (p: 
             }}
           >
             <Button icon={<UploadOutlined />} data-testid="package-choose">
-              {t('offlineMap.packages.choose')}
+              {t('outLineMap.packages.choose')}
             </Button>
           </Upload>
-          <div className="offline-map-hint">{t('offlineMap.packages.fileHint', { max: sizeText(MAP_PACKAGE_MAX_BYTES) })}</div>
+          <div className="offline-map-hint">{t('outLineMap.packages.fileHint', { max: sizeText(MAP_PACKAGE_MAX_BYTES) })}</div>
           {file && (
             <div className="offline-map-package-file" data-testid="package-chosen">
               <FileOutlined /> {file.name} · {sizeText(file.size)}
@@ -144,7 +144,7 @@ function UploadDialog({ onClose, onSaved }: { onClose: () => void; onSaved: (p: 
         </div>
         {chosenProblem && <Alert type="error" showIcon title={chosenProblem} data-testid="package-problem" />}
         {sending && <Progress percent={percent ?? 0} size="small" status="active" data-testid="package-progress" />}
-        {refusal && <Alert type="error" showIcon title={t('offlineMap.packages.refused', { reason: refusal })} data-testid="package-refusal" />}
+        {refusal && <Alert type="error" showIcon title={t('outLineMap.packages.refused', { reason: refusal })} data-testid="package-refusal" />}
       </div>
     </Modal>
   );
@@ -191,7 +191,7 @@ export function PackagesSection({ basemap, onUse }: { basemap: BasemapId; onUse:
   const remove = async (p: MapPackage) => {
     try {
       await call('mapPackageDelete', { id: p.id });
-      notify().success(t('offlineMap.packages.deleted'));
+      notify().success(t('outLineMap.packages.deleted'));
     } catch {
       /* the request layer said why */
     }
@@ -200,47 +200,47 @@ export function PackagesSection({ basemap, onUse }: { basemap: BasemapId; onUse:
 
   const use = (p: MapPackage) => {
     onUse(packageBasemap(p.id));
-    notify().success(t('offlineMap.packages.used', { name: p.name }));
+    notify().success(t('outLineMap.packages.used', { name: p.name }));
   };
 
   const columns = [
-    { title: t('offlineMap.packages.field.name'), dataIndex: 'name', key: 'name', render: (v: string) => <span className="offline-map-package-name">{v}</span> },
+    { title: t('outLineMap.packages.field.name'), dataIndex: 'name', key: 'name', render: (v: string) => <span className="offline-map-package-name">{v}</span> },
     {
-      title: t('offlineMap.packages.field.kind'),
+      title: t('outLineMap.packages.field.kind'),
       key: 'kind',
       width: 80,
-      render: (_: unknown, p: MapPackage) => <Tag color={p.kind === 'vector' ? 'geekblue' : 'green'}>{t(`offlineMap.packages.kind.${p.kind}`)}</Tag>,
+      render: (_: unknown, p: MapPackage) => <Tag color={p.kind === 'vector' ? 'geekblue' : 'green'}>{t(`outLineMap.packages.kind.${p.kind}`)}</Tag>,
     },
-    { title: t('offlineMap.packages.field.format'), key: 'format', width: 130, render: (_: unknown, p: MapPackage) => `${p.container.toUpperCase()} · ${p.format.toUpperCase()}` },
-    { title: t('offlineMap.packages.field.zooms'), key: 'zooms', width: 70, render: (_: unknown, p: MapPackage) => `${p.min_zoom} - ${p.max_zoom}` },
-    { title: t('offlineMap.packages.field.bounds'), key: 'bounds', render: (_: unknown, p: MapPackage) => <span className="offline-map-box">{formatBox(p)}</span> },
-    { title: t('offlineMap.packages.field.size'), key: 'size', width: 90, render: (_: unknown, p: MapPackage) => sizeText(p.size) },
-    { title: t('offlineMap.packages.field.uploadedBy'), dataIndex: 'u_name', key: 'by', width: 110 },
-    { title: t('offlineMap.packages.field.uploadedAt'), dataIndex: 'create_time', key: 'at', width: 170, render: (v: number) => formatSeconds(v) },
+    { title: t('outLineMap.packages.field.format'), key: 'format', width: 130, render: (_: unknown, p: MapPackage) => `${p.container.toUpperCase()} · ${p.format.toUpperCase()}` },
+    { title: t('outLineMap.packages.field.zooms'), key: 'zooms', width: 70, render: (_: unknown, p: MapPackage) => `${p.min_zoom} - ${p.max_zoom}` },
+    { title: t('outLineMap.packages.field.bounds'), key: 'bounds', render: (_: unknown, p: MapPackage) => <span className="offline-map-box">{formatBox(p)}</span> },
+    { title: t('outLineMap.packages.field.size'), key: 'size', width: 90, render: (_: unknown, p: MapPackage) => sizeText(p.size) },
+    { title: t('outLineMap.packages.field.uploadedBy'), dataIndex: 'u_name', key: 'by', width: 110 },
+    { title: t('outLineMap.packages.field.uploadedAt'), dataIndex: 'create_time', key: 'at', width: 170, render: (v: number) => formatSeconds(v) },
     {
-      title: t('offlineMap.packages.field.actions'),
+      title: t('outLineMap.packages.field.actions'),
       key: 'actions',
       width: 220,
       render: (_: unknown, p: MapPackage) => (
         <span className="offline-map-actions">
           {current === p.id ? (
             <Tag icon={<CheckCircleOutlined />} color="processing" data-testid={`package-in-use-${p.id}`}>
-              {t('offlineMap.packages.inUse')}
+              {t('outLineMap.packages.inUse')}
             </Tag>
           ) : (
             <Button size="small" onClick={() => use(p)} data-testid={`package-use-${p.id}`}>
-              {t('offlineMap.packages.use')}
+              {t('outLineMap.packages.use')}
             </Button>
           )}
           {canDelete && (
             <Popconfirm
-              title={t('offlineMap.packages.confirmDelete', { name: p.name })}
+              title={t('outLineMap.packages.confirmDelete', { name: p.name })}
               onConfirm={() => void remove(p)}
-              okText={t('offlineMap.packages.delete')}
+              okText={t('outLineMap.packages.delete')}
               okButtonProps={{ danger: true, 'data-testid': 'package-delete-ok' }}
             >
               <Button size="small" danger icon={<DeleteOutlined />} data-testid={`package-delete-${p.id}`}>
-                {t('offlineMap.packages.delete')}
+                {t('outLineMap.packages.delete')}
               </Button>
             </Popconfirm>
           )}
@@ -252,20 +252,20 @@ export function PackagesSection({ basemap, onUse }: { basemap: BasemapId; onUse:
   return (
     <section className="offline-map-jobs offline-map-packages" data-testid="map-packages" lang={lang}>
       <header>
-        <h3>{t('offlineMap.packages.title')}</h3>
+        <h3>{t('outLineMap.packages.title')}</h3>
         <span className="offline-map-packages-tools">
           {canAdd && (
             <Button size="small" type="primary" icon={<UploadOutlined />} onClick={() => setUploading(true)} data-testid="package-upload">
-              {t('offlineMap.packages.upload')}
+              {t('outLineMap.packages.upload')}
             </Button>
           )}
           <Button size="small" icon={<ReloadOutlined />} onClick={() => void load()} disabled={!canList}>
-            {t('offlineMap.refresh')}
+            {t('outLineMap.refresh')}
           </Button>
         </span>
       </header>
-      <p className="offline-map-note">{t('offlineMap.packages.intro')}</p>
-      {failed && <Alert type="error" showIcon title={t('offlineMap.packages.loadFailed')} />}
+      <p className="offline-map-note">{t('outLineMap.packages.intro')}</p>
+      {failed && <Alert type="error" showIcon title={t('outLineMap.packages.loadFailed')} />}
       <Table<MapPackage>
         rowKey="id"
         size="small"
@@ -273,7 +273,7 @@ export function PackagesSection({ basemap, onUse }: { basemap: BasemapId; onUse:
         dataSource={list}
         columns={columns}
         pagination={false}
-        locale={{ emptyText: <Empty description={canList ? t('offlineMap.packages.empty') : t('offlineMap.packages.noPermission')} /> }}
+        locale={{ emptyText: <Empty description={canList ? t('outLineMap.packages.empty') : t('outLineMap.packages.noPermission')} /> }}
         data-testid="package-list"
       />
       {uploading && (

@@ -1,5 +1,5 @@
-/** Texts of the offline map screen (catalog key `offlineMap`); the English object is typed by the Chinese one. */
-export const offlineMapZh = {
+/** Texts of the offline map screen (catalog key `outLineMap`); the English object is typed by the Chinese one. */
+export const outLineMapZh = {
   title: '离线地图',
   area: '下载区域',
   name: '名称',
@@ -88,7 +88,7 @@ export const offlineMapZh = {
   },
 };
 
-export const offlineMapEn: typeof offlineMapZh = {
+export const outLineMapEn: typeof outLineMapZh = {
   title: 'Offline map',
   area: 'Area to download',
   name: 'Name',

@@ -13,7 +13,7 @@ import {
 } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
 import { call } from '../../shared/request';
-import { displayName } from '../home/fleet';
+import { displayName } from '../../shared/fleet';
 import { readResultFilter, writeResultFilter, type ResultFilter } from './query';
 
 /** The company's devices for the device filters (read once per screen). */

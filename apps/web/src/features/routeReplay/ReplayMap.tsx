@@ -221,11 +221,11 @@ export default function ReplayMap({ points, planned, photos, sample, theme, onPh
     // Waypoint numbers sit beside their vertex (a photo taken there takes the vertex itself); start and end
     // pins lean apart, since a patrol usually ends where it started.
     plannedCoords.forEach((c, i) =>
-      made.push(new Marker({ element: waypointElement(i + 1, t('replay.map.waypoint', { n: i + 1 })), anchor: 'top-left', offset: [5, 5] }).setLngLat(c).addTo(map)),
+      made.push(new Marker({ element: waypointElement(i + 1, t('routeReplay.map.waypoint', { n: i + 1 })), anchor: 'top-left', offset: [5, 5] }).setLngLat(c).addTo(map)),
     );
     if (trackCoords.length > 0) {
-      made.push(new Marker({ element: pinElement('start', t('replay.map.start')), anchor: 'bottom-left' }).setLngLat(trackCoords[0]!).addTo(map));
-      if (trackCoords.length > 1) made.push(new Marker({ element: pinElement('end', t('replay.map.end')), anchor: 'bottom-right' }).setLngLat(trackCoords.at(-1)!).addTo(map));
+      made.push(new Marker({ element: pinElement('start', t('routeReplay.map.start')), anchor: 'bottom-left' }).setLngLat(trackCoords[0]!).addTo(map));
+      if (trackCoords.length > 1) made.push(new Marker({ element: pinElement('end', t('routeReplay.map.end')), anchor: 'bottom-right' }).setLngLat(trackCoords.at(-1)!).addTo(map));
     }
     pins.current = made;
     return () => made.forEach((m) => m.remove());
@@ -257,7 +257,7 @@ export default function ReplayMap({ points, planned, photos, sample, theme, onPh
       aircraft.current = null;
       return;
     }
-    if (!aircraft.current) aircraft.current = new Marker({ element: aircraftElement(t('replay.map.aircraft')) }).setLngLat(here).addTo(map);
+    if (!aircraft.current) aircraft.current = new Marker({ element: aircraftElement(t('routeReplay.map.aircraft')) }).setLngLat(here).addTo(map);
     else aircraft.current.setLngLat(here);
     const el = aircraft.current.getElement();
     el.dataset.lat = sample.lat.toFixed(7);
@@ -289,13 +289,13 @@ export default function ReplayMap({ points, planned, photos, sample, theme, onPh
       <div className="replay-map-tools">
         <BasemapSwitch value={basemap} onChange={setBasemap} />
         <button type="button" className="replay-map-button" onClick={follow} disabled={!here} data-testid="replay-center">
-          {t('replay.map.center')}
+          {t('routeReplay.map.center')}
         </button>
       </div>
       <div className="replay-map-legend">
-        <span><i className="legend-planned" />{t('replay.map.planned')}</span>
-        <span><i className="legend-track" />{t('replay.map.track')}</span>
-        <span><i className="legend-played" />{t('replay.map.played')}</span>
+        <span><i className="legend-planned" />{t('routeReplay.map.planned')}</span>
+        <span><i className="legend-track" />{t('routeReplay.map.track')}</span>
+        <span><i className="legend-played" />{t('routeReplay.map.played')}</span>
       </div>
     </div>
   );

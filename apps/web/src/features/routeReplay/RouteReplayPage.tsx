@@ -69,7 +69,7 @@ export default function RouteReplayPage(): ReactNode {
   if (!sortId) {
     return (
       <div className="replay-page replay-page-picker">
-        <h2 className="replay-picker-title">{t('replay.picker.title')}</h2>
+        <h2 className="replay-picker-title">{t('routeReplay.picker.title')}</h2>
         <SortiePicker onPick={pick} />
       </div>
     );
@@ -77,7 +77,7 @@ export default function RouteReplayPage(): ReactNode {
   return (
     <>
       <Replay key={sortId} sortId={sortId} onChoose={() => setPickerOpen(true)} />
-      <Drawer open={pickerOpen} onClose={() => setPickerOpen(false)} title={t('replay.picker.title')} size={980} destroyOnHidden>
+      <Drawer open={pickerOpen} onClose={() => setPickerOpen(false)} title={t('routeReplay.picker.title')} size={980} destroyOnHidden>
         <SortiePicker onPick={pick} />
       </Drawer>
     </>
@@ -108,17 +108,17 @@ function Replay({ sortId, onChoose }: { sortId: string; onChoose: () => void }):
     return (
       <div className="replay-page replay-center" data-testid="replay-loading">
         <Spin />
-        <span>{t('replay.loading')}</span>
+        <span>{t('routeReplay.loading')}</span>
       </div>
     );
   }
   if (load.state === 'error') {
     return (
       <div className="replay-page replay-center" data-testid="replay-error">
-        <Alert type="error" showIcon title={t('replay.notFound', { reason: load.text })} />
+        <Alert type="error" showIcon title={t('routeReplay.notFound', { reason: load.text })} />
         <div className="replay-actions">
-          <Button onClick={onChoose} icon={<SwapOutlined />}>{t('replay.chooseSortie')}</Button>
-          <Link to="/achievementAdmin"><Button icon={<UnorderedListOutlined />}>{t('replay.backToList')}</Button></Link>
+          <Button onClick={onChoose} icon={<SwapOutlined />}>{t('routeReplay.chooseSortie')}</Button>
+          <Link to="/achievementAdmin"><Button icon={<UnorderedListOutlined />}>{t('routeReplay.backToList')}</Button></Link>
         </div>
       </div>
     );
@@ -257,23 +257,23 @@ function Player({ track, results, onReload, onChoose }: PlayerProps): ReactNode 
       <header className="replay-header">
         <div className="replay-title">
           <h2 data-testid="replay-route">{sortie.mission_name || t('results.sortie.oneKey')}</h2>
-          {open && <span className="replay-flying-tag">{t('replay.meta.flying')}</span>}
+          {open && <span className="replay-flying-tag">{t('routeReplay.meta.flying')}</span>}
         </div>
         <dl className="replay-meta">
-          <div><dt>{t('replay.meta.device')}</dt><dd data-testid="replay-device">{sortie.device_name || sortie.sn_id}</dd></div>
-          <div><dt>{t('replay.meta.user')}</dt><dd>{sortie.user_name || '—'}</dd></div>
-          <div><dt>{t('replay.meta.start')}</dt><dd>{formatDateTime(sortie.start_time * 1000, lang)}</dd></div>
-          <div><dt>{t('replay.meta.duration')}</dt><dd data-testid="replay-duration">{formatHms(durationS)}</dd></div>
-          <div><dt>{t('replay.meta.distance')}</dt><dd data-testid="replay-total-distance">{formatDistanceText(distanceM)}</dd></div>
-          <div><dt>{t('replay.meta.count')}</dt><dd data-testid="replay-count">{results.length}</dd></div>
+          <div><dt>{t('routeReplay.meta.device')}</dt><dd data-testid="replay-device">{sortie.device_name || sortie.sn_id}</dd></div>
+          <div><dt>{t('routeReplay.meta.user')}</dt><dd>{sortie.user_name || '—'}</dd></div>
+          <div><dt>{t('routeReplay.meta.start')}</dt><dd>{formatDateTime(sortie.start_time * 1000, lang)}</dd></div>
+          <div><dt>{t('routeReplay.meta.duration')}</dt><dd data-testid="replay-duration">{formatHms(durationS)}</dd></div>
+          <div><dt>{t('routeReplay.meta.distance')}</dt><dd data-testid="replay-total-distance">{formatDistanceText(distanceM)}</dd></div>
+          <div><dt>{t('routeReplay.meta.count')}</dt><dd data-testid="replay-count">{results.length}</dd></div>
         </dl>
         <div className="replay-actions">
-          <Button size="small" icon={<SwapOutlined />} onClick={onChoose} data-testid="replay-choose">{t('replay.chooseSortie')}</Button>
+          <Button size="small" icon={<SwapOutlined />} onClick={onChoose} data-testid="replay-choose">{t('routeReplay.chooseSortie')}</Button>
           <Link to={`/resultsShow?sort_id=${encodeURIComponent(sortie.sort_id)}`} data-testid="replay-results-link">
-            <Button size="small" icon={<PictureOutlined />}>{t('replay.results')}</Button>
+            <Button size="small" icon={<PictureOutlined />}>{t('routeReplay.results')}</Button>
           </Link>
           <Link to="/achievementAdmin" data-testid="replay-list-link">
-            <Button size="small" icon={<UnorderedListOutlined />}>{t('replay.backToList')}</Button>
+            <Button size="small" icon={<UnorderedListOutlined />}>{t('routeReplay.backToList')}</Button>
           </Link>
         </div>
       </header>
@@ -284,11 +284,11 @@ function Player({ track, results, onReload, onChoose }: PlayerProps): ReactNode 
           data-testid="replay-open"
           type="info"
           showIcon
-          title={t('replay.open')}
-          action={<Button size="small" icon={<ReloadOutlined />} onClick={onReload} data-testid="replay-reload">{t('replay.reload')}</Button>}
+          title={t('routeReplay.open')}
+          action={<Button size="small" icon={<ReloadOutlined />} onClick={onReload} data-testid="replay-reload">{t('routeReplay.reload')}</Button>}
         />
       )}
-      {empty && <Alert className="replay-banner" data-testid="replay-empty" type="warning" showIcon title={t('replay.noPoints')} />}
+      {empty && <Alert className="replay-banner" data-testid="replay-empty" type="warning" showIcon title={t('routeReplay.noPoints')} />}
 
       <div className="replay-body">
         <Suspense fallback={<div className="replay-center"><Spin /></div>}>
@@ -296,26 +296,26 @@ function Player({ track, results, onReload, onChoose }: PlayerProps): ReactNode 
         </Suspense>
         {sample && (
           <div className="replay-readouts" data-testid="replay-readouts">
-            <Readout label={t('replay.readout.height')} testid="replay-height" value={sample.height.toFixed(1)} unit="m" />
-            <Readout label={t('replay.readout.speed')} testid="replay-speed-readout" value={sample.speed.toFixed(1)} unit="m/s" />
+            <Readout label={t('routeReplay.readout.height')} testid="replay-height" value={sample.height.toFixed(1)} unit="m" />
+            <Readout label={t('routeReplay.readout.speed')} testid="replay-speed-readout" value={sample.speed.toFixed(1)} unit="m/s" />
             <Readout
-              label={t('replay.readout.battery')}
+              label={t('routeReplay.readout.battery')}
               testid="replay-battery"
               value={String(Math.round(sample.battery))}
               unit="%"
               warn={sample.battery < BATTERY_LOW}
             />
-            <Readout label={t('replay.readout.distance')} testid="replay-distance" value={flownKm.value} unit={flownKm.unit} />
-            <Readout label={t('replay.readout.heading')} testid="replay-heading" value={String(Math.round(sample.heading))} unit="°" />
-            <Readout label={t('replay.readout.altitude')} testid="replay-altitude" value={sample.alt.toFixed(1)} unit="m" />
+            <Readout label={t('routeReplay.readout.distance')} testid="replay-distance" value={flownKm.value} unit={flownKm.unit} />
+            <Readout label={t('routeReplay.readout.heading')} testid="replay-heading" value={String(Math.round(sample.heading))} unit="°" />
+            <Readout label={t('routeReplay.readout.altitude')} testid="replay-altitude" value={sample.alt.toFixed(1)} unit="m" />
             <div className="replay-readout replay-readout-wide">
-              <span className="replay-readout-label">{t('replay.readout.state')}</span>
+              <span className="replay-readout-label">{t('routeReplay.readout.state')}</span>
               <span className="replay-readout-text" data-testid="replay-state" data-state={sample.flightState}>
                 {FlightState.has(sample.flightState) ? FlightState.label(sample.flightState, lang) : String(sample.flightState)}
               </span>
             </div>
             <div className="replay-readout replay-readout-wide">
-              <span className="replay-readout-label">{t('replay.readout.time')}</span>
+              <span className="replay-readout-label">{t('routeReplay.readout.time')}</span>
               <span className="replay-readout-text" data-testid="replay-time">{formatTime(sample.t, lang)}</span>
             </div>
           </div>
@@ -323,7 +323,7 @@ function Player({ track, results, onReload, onChoose }: PlayerProps): ReactNode 
       </div>
 
       <footer className="replay-timeline" data-testid="replay-timeline">
-        <Tooltip title={`${playing ? t('replay.player.pause') : t('replay.player.play')} (Space)`}>
+        <Tooltip title={`${playing ? t('routeReplay.player.pause') : t('routeReplay.player.play')} (Space)`}>
           <Button
             type="primary"
             shape="circle"
@@ -332,7 +332,7 @@ function Player({ track, results, onReload, onChoose }: PlayerProps): ReactNode 
             data-testid="replay-play"
             data-playing={playing ? 'true' : 'false'}
             aria-pressed={playing}
-            aria-label={playing ? t('replay.player.pause') : t('replay.player.play')}
+            aria-label={playing ? t('routeReplay.player.pause') : t('routeReplay.player.play')}
             disabled={total <= 0}
             icon={playing ? <PauseOutlined /> : <CaretRightFilled />}
             onClick={toggle}
@@ -342,19 +342,19 @@ function Player({ track, results, onReload, onChoose }: PlayerProps): ReactNode 
           size="small"
           data-testid="replay-speed"
           data-speed={speed}
-          aria-label={t('replay.player.speed')}
+          aria-label={t('routeReplay.player.speed')}
           value={speed}
           onChange={(v) => setSpeed(clampSpeed(v))}
           options={REPLAY_SPEEDS.map((s) => ({ value: s, label: <span data-testid={`replay-speed-${s}`}>{s}x</span> }))}
         />
-        <span className="replay-clock" data-testid="replay-clock" title={t('replay.player.clock')} data-elapsed={Math.round(elapsed)} data-total={total}>
+        <span className="replay-clock" data-testid="replay-clock" title={t('routeReplay.player.clock')} data-elapsed={Math.round(elapsed)} data-total={total}>
           {formatHms(elapsed / 1000)} / {formatHms(total / 1000)}
         </span>
         <div className="replay-track-bar">
           <div className="replay-ticks" aria-hidden={photos.length === 0}>
             {total > 0 &&
               photos.map((p) => (
-                <Tooltip key={p.id} title={t('replay.player.photoAt', { name: p.name, time: formatHms((p.time - t0) / 1000) })}>
+                <Tooltip key={p.id} title={t('routeReplay.player.photoAt', { name: p.name, time: formatHms((p.time - t0) / 1000) })}>
                   <button
                     type="button"
                     tabIndex={-1}
@@ -375,13 +375,13 @@ function Player({ track, results, onReload, onChoose }: PlayerProps): ReactNode 
               step={100}
               value={elapsed}
               disabled={total <= 0}
-              aria-label={t('replay.player.slider')}
+              aria-label={t('routeReplay.player.slider')}
               tooltip={{ formatter: (v) => formatHms((v ?? 0) / 1000) }}
               onChange={(v: number) => seek(v)}
             />
           </div>
         </div>
-        <span className="replay-keys">{t('replay.player.keys')}</span>
+        <span className="replay-keys">{t('routeReplay.player.keys')}</span>
       </footer>
 
       <Image.PreviewGroup
@@ -395,7 +395,7 @@ function Player({ track, results, onReload, onChoose }: PlayerProps): ReactNode 
       />
       <Modal
         open={video !== null}
-        title={video?.file_name ?? t('replay.media.video')}
+        title={video?.file_name ?? t('routeReplay.media.video')}
         footer={null}
         width={880}
         onCancel={() => setVideo(null)}

@@ -49,19 +49,19 @@ export function SortiePicker({ sn, onPick }: SortiePickerProps): ReactNode {
   return (
     <div className="replay-picker" data-testid="replay-picker">
       <div className="replay-picker-bar">
-        <span>{t('replay.picker.device')}</span>
+        <span>{t('routeReplay.picker.device')}</span>
         <Select
           data-testid="replay-picker-device"
           allowClear
           showSearch={{ optionFilterProp: 'label' }}
           style={{ minWidth: 240 }}
-          placeholder={t('replay.picker.allDevices')}
+          placeholder={t('routeReplay.picker.allDevices')}
           value={device}
           onChange={(v?: string) => setDevice(v || undefined)}
           options={devices.map((d) => ({ value: d.sn, label: d.name === d.sn ? d.sn : `${d.name} (${d.sn})` }))}
         />
         <Button icon={<ReloadOutlined />} onClick={() => setNonce((n) => n + 1)}>
-          {t('replay.picker.refresh')}
+          {t('routeReplay.picker.refresh')}
         </Button>
       </div>
       {error && <div className="replay-picker-error" role="alert">{error}</div>}
@@ -72,27 +72,27 @@ export function SortiePicker({ sn, onPick }: SortiePickerProps): ReactNode {
         dataSource={rows}
         pagination={false}
         scroll={{ y: 420 }}
-        locale={{ emptyText: <Empty description={t('replay.picker.empty')} /> }}
+        locale={{ emptyText: <Empty description={t('routeReplay.picker.empty')} /> }}
         onRow={(r) => ({ onDoubleClick: () => onPick(r.sort_id), 'data-testid': 'replay-picker-row', 'data-id': r.sort_id } as React.HTMLAttributes<HTMLElement>)}
         columns={[
-          { key: 'route', title: t('replay.picker.route'), dataIndex: 'mission_name', ellipsis: true, render: (v: string) => v || t('results.sortie.oneKey') },
-          { key: 'device', title: t('replay.picker.device'), dataIndex: 'device_name', ellipsis: true, render: (v: string, r) => v || r.sn_id },
-          { key: 'start', title: t('replay.picker.start'), dataIndex: 'start_time', width: 175, render: (v: number) => formatDateTime(v * 1000, lang) },
+          { key: 'route', title: t('routeReplay.picker.route'), dataIndex: 'mission_name', ellipsis: true, render: (v: string) => v || t('results.sortie.oneKey') },
+          { key: 'device', title: t('routeReplay.picker.device'), dataIndex: 'device_name', ellipsis: true, render: (v: string, r) => v || r.sn_id },
+          { key: 'start', title: t('routeReplay.picker.start'), dataIndex: 'start_time', width: 175, render: (v: number) => formatDateTime(v * 1000, lang) },
           {
             key: 'duration',
-            title: t('replay.picker.duration'),
+            title: t('routeReplay.picker.duration'),
             width: 90,
-            render: (_: unknown, r) => (r.end_time ? formatHms(r.end_time - r.start_time) : t('replay.meta.flying')),
+            render: (_: unknown, r) => (r.end_time ? formatHms(r.end_time - r.start_time) : t('routeReplay.meta.flying')),
           },
-          { key: 'distance', title: t('replay.picker.distance'), dataIndex: 'distance', width: 90, render: (v: number) => formatDistanceText(v) },
-          { key: 'count', title: t('replay.picker.count'), dataIndex: 'count', width: 64 },
+          { key: 'distance', title: t('routeReplay.picker.distance'), dataIndex: 'distance', width: 90, render: (v: number) => formatDistanceText(v) },
+          { key: 'count', title: t('routeReplay.picker.count'), dataIndex: 'count', width: 64 },
           {
             key: 'go',
             title: '',
             width: 84,
             render: (_: unknown, r) => (
               <Button size="small" type="primary" onClick={() => onPick(r.sort_id)} data-testid="replay-pick">
-                {t('replay.picker.replay')}
+                {t('routeReplay.picker.replay')}
               </Button>
             ),
           },

@@ -1,8 +1,8 @@
 /**
- * Texts of this feature (merged into the catalogs under `replay`). Keep both languages with the same keys:
+ * Texts of this feature (merged into the catalogs under `routeReplay`). Keep both languages with the same keys:
  * the English object is typed by the Chinese one, and the catalog test compares them.
  */
-export const replayZh = {
+export const routeReplayZh = {
   title: '成果回放',
   loading: '正在读取架次轨迹…',
   notFound: '无法打开该架次：{reason}',
@@ -69,7 +69,7 @@ export const replayZh = {
   },
 };
 
-export const replayEn: typeof replayZh = {
+export const routeReplayEn: typeof routeReplayZh = {
   title: 'Result replay',
   loading: 'Reading the sortie track…',
   notFound: 'Cannot open this sortie: {reason}',

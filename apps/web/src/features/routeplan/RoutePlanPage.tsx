@@ -119,13 +119,13 @@ export default function RoutePlanPage(): ReactNode {
   const remove = async (m: Mission) => {
     // The registry's edit call carries the record state (20 deleted) as for other records.
     await call('missionEdit', { id: m.id, ...missionFields(m), state: 20 });
-    notify().success(t('plan.list.deleted'));
+    notify().success(t('routeplan.list.deleted'));
     setSelectedId(null);
     void reload();
   };
   const copy = async (m: Mission) => {
-    await call('missionAdd', { ...missionFields(m), name: `${m.name}${t('plan.list.copySuffix')}`.slice(0, 64) });
-    notify().success(t('plan.list.copied'));
+    await call('missionAdd', { ...missionFields(m), name: `${m.name}${t('routeplan.list.copySuffix')}`.slice(0, 64) });
+    notify().success(t('routeplan.list.copied'));
     void reload();
   };
   const exportAs = (format: ExportFormat) => {
@@ -147,7 +147,7 @@ export default function RoutePlanPage(): ReactNode {
         const c = checkAgainstTask(doc, 'fence');
         if (!c.ok) return setImportError(c.error[lang]);
         const sn = fence?.sn_id ?? fences[0]?.sn_id;
-        if (!sn) return setImportError(t('plan.import.noDevice'));
+        if (!sn) return setImportError(t('routeplan.import.noDevice'));
         const input = { name: c.item.name || file.name, max_height: c.item.max_height ?? 120, boundary: c.item.boundary, sn_id: sn };
         const issues = validateFence(input, fences.map((f) => ({ ...f })));
         if (issues.length) return setImportError(issues.map((i) => i.text[lang]).join('; '));
@@ -156,7 +156,7 @@ export default function RoutePlanPage(): ReactNode {
         const c = checkAgainstTask(doc, 'survey');
         if (!c.ok) return setImportError(c.error[lang]);
         const target = fence ?? fences[0] ?? null;
-        if (!target) return setImportError(t('plan.import.chooseFence'));
+        if (!target) return setImportError(t('routeplan.import.chooseFence'));
         const { camera_name: _name, ...known } = c.item.params ?? {};
         const params = Object.fromEntries(Object.entries(known).filter(([, v]) => v !== null && v !== undefined));
         const { area: _a, ...settings } = { ...DEFAULT_ROUTE, ...params, mission_type: 2 as const };
@@ -167,14 +167,14 @@ export default function RoutePlanPage(): ReactNode {
         const c = checkAgainstTask(doc, 'waypoint');
         if (!c.ok) return setImportError(c.error[lang]);
         const target = fence ?? (doc.fences[0] ? null : fences[0] ?? null);
-        if (!target) return setImportError(t('plan.import.chooseFence'));
+        if (!target) return setImportError(t('routeplan.import.chooseFence'));
         const route = { ...DEFAULT_ROUTE, ...(c.item.settings ?? {}), mission_type: 1 as const, height_type: c.item.height_type, waypoints: c.item.waypoints };
         const issues = validateRoute(route, target, { zones });
         if (issues.length) return setImportError(issues.map((i) => i.text[lang]).filter((x, i, a) => a.indexOf(x) === i).join('; '));
         const { area: _a, ...fields } = route;
         await call('missionAdd', { ...fields, name: (c.item.name || file.name).slice(0, 64), fence_id: target.id }, { quiet: true });
       }
-      notify().success(t('plan.import.done'));
+      notify().success(t('routeplan.import.done'));
       void reload();
     } catch (err) {
       setImportError(err instanceof RequestError ? err.text : String(err));
@@ -186,20 +186,20 @@ export default function RoutePlanPage(): ReactNode {
     <div className="routeplan" data-testid="routeplan">
       <aside className="routeplan-side">
         <Tabs size="small" activeKey={tab} onChange={(k) => { setTab(k as 'routes' | 'fences'); setSelectedId(null); setPage(0); }}
-          items={[{ key: 'routes', label: t('plan.list.routes') }, { key: 'fences', label: t('plan.list.fences') }]} />
+          items={[{ key: 'routes', label: t('routeplan.list.routes') }, { key: 'fences', label: t('routeplan.list.fences') }]} />
         <Space.Compact className="routeplan-filter">
-          <Input.Search size="small" allowClear placeholder={t('plan.list.search')} onSearch={(v) => { setSearch(v.trim()); setPage(0); }} data-testid="plan-search" />
+          <Input.Search size="small" allowClear placeholder={t('routeplan.list.search')} onSearch={(v) => { setSearch(v.trim()); setPage(0); }} data-testid="plan-search" />
           {tab === 'routes' && (
-            <Select size="small" allowClear placeholder={t('plan.list.type')} value={type ?? undefined} onChange={(v?: number) => { setType(v ?? null); setPage(0); }}
+            <Select size="small" allowClear placeholder={t('routeplan.list.type')} value={type ?? undefined} onChange={(v?: number) => { setType(v ?? null); setPage(0); }}
               options={MissionType.options(lang)} className="routeplan-type" />
           )}
         </Space.Compact>
         <div className="routeplan-actions">
-          <Button size="small" icon={<PlusOutlined />} onClick={() => open('fence')} data-testid="new-fence">{t('plan.list.newFence')}</Button>
-          <Button size="small" icon={<PlusOutlined />} onClick={() => open('route')} data-testid="new-route">{t('plan.list.newRoute')}</Button>
-          <Button size="small" icon={<PlusOutlined />} onClick={() => open('survey')} data-testid="new-survey">{t('plan.list.newSurvey')}</Button>
-          <Tooltip title={t('plan.import.tip')}>
-            <Button size="small" icon={<UploadOutlined />} onClick={() => fileInput.current?.click()} data-testid="import">{t('plan.list.import')}</Button>
+          <Button size="small" icon={<PlusOutlined />} onClick={() => open('fence')} data-testid="new-fence">{t('routeplan.list.newFence')}</Button>
+          <Button size="small" icon={<PlusOutlined />} onClick={() => open('route')} data-testid="new-route">{t('routeplan.list.newRoute')}</Button>
+          <Button size="small" icon={<PlusOutlined />} onClick={() => open('survey')} data-testid="new-survey">{t('routeplan.list.newSurvey')}</Button>
+          <Tooltip title={t('routeplan.import.tip')}>
+            <Button size="small" icon={<UploadOutlined />} onClick={() => fileInput.current?.click()} data-testid="import">{t('routeplan.list.import')}</Button>
           </Tooltip>
           <input ref={fileInput} type="file" accept={IMPORT_ACCEPT} hidden data-testid="import-file"
             onChange={(e) => { const f = e.target.files?.[0]; e.target.value = ''; if (f) void onImport(f); }} />
@@ -219,10 +219,10 @@ export default function RoutePlanPage(): ReactNode {
               : shownFences.map((f) => (
                   <li key={f.id} className={f.id === selectedId ? 'active' : ''} onClick={() => setSelectedId(f.id)} data-testid="fence-item" data-name={f.name}>
                     <div className="routeplan-item-title">{f.name}</div>
-                    <div className="routeplan-item-meta">{f.sn_id} · {t('plan.list.maxHeight', { h: f.max_height })}</div>
+                    <div className="routeplan-item-meta">{f.sn_id} · {t('routeplan.list.maxHeight', { h: f.max_height })}</div>
                   </li>
                 ))}
-            {!loading && (tab === 'routes' ? missions.list.length === 0 : shownFences.length === 0) && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('plan.list.empty')} />}
+            {!loading && (tab === 'routes' ? missions.list.length === 0 : shownFences.length === 0) && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('routeplan.list.empty')} />}
           </ul>
         </Spin>
         {tab === 'routes' && missions.total > PAGE_SIZE && (
@@ -236,14 +236,14 @@ export default function RoutePlanPage(): ReactNode {
         {selected && (
           <div className="routeplan-toolbar" data-testid="plan-toolbar">
             <strong>{selected.name}</strong>
-            <Button size="small" icon={<EditOutlined />} onClick={() => (mission ? open(mission.mission_type === 2 ? 'survey' : 'route', mission.id) : fence && open('fence', fence.id))}>{t('plan.list.edit')}</Button>
-            {mission && <Button size="small" icon={<CopyOutlined />} onClick={() => void copy(mission)}>{t('plan.list.copy')}</Button>}
-            <Dropdown menu={{ items: EXPORT_FORMATS.map((f) => ({ key: f, label: <span data-testid={`export-${f}`}>{t(`plan.export.${f}`)}</span> })), onClick: ({ key }) => exportAs(key as ExportFormat) }}>
-              <Button size="small" icon={<DownloadOutlined />} data-testid="export">{t('plan.list.export')}</Button>
+            <Button size="small" icon={<EditOutlined />} onClick={() => (mission ? open(mission.mission_type === 2 ? 'survey' : 'route', mission.id) : fence && open('fence', fence.id))}>{t('routeplan.list.edit')}</Button>
+            {mission && <Button size="small" icon={<CopyOutlined />} onClick={() => void copy(mission)}>{t('routeplan.list.copy')}</Button>}
+            <Dropdown menu={{ items: EXPORT_FORMATS.map((f) => ({ key: f, label: <span data-testid={`export-${f}`}>{t(`routeplan.export.${f}`)}</span> })), onClick: ({ key }) => exportAs(key as ExportFormat) }}>
+              <Button size="small" icon={<DownloadOutlined />} data-testid="export">{t('routeplan.list.export')}</Button>
             </Dropdown>
             {mission && (
-              <Popconfirm title={t('plan.list.confirmDelete')} onConfirm={() => void remove(mission)} okText={t('common.ok')} cancelText={t('common.cancel')}>
-                <Button size="small" danger icon={<DeleteOutlined />}>{t('plan.list.delete')}</Button>
+              <Popconfirm title={t('routeplan.list.confirmDelete')} onConfirm={() => void remove(mission)} okText={t('common.ok')} cancelText={t('common.cancel')}>
+                <Button size="small" danger icon={<DeleteOutlined />}>{t('routeplan.list.delete')}</Button>
               </Popconfirm>
             )}
           </div>

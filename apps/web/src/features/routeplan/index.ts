@@ -2,8 +2,8 @@
  * Route planning: the list of routes and fences with import and export (/routeplan) and the route, fence
  * and survey editor (/editWork, in `editor/`). The app reaches this feature only through this module: the
  * two screens are separate lazy chunks, loaded by these functions; the texts are assembled into the
- * catalogs under `plan`.
+ * catalogs under `routeplan`.
  */
 export const loadRoutePlanPage = () => import('./RoutePlanPage');
 export const loadEditWorkPage = () => import('./editor/EditWorkPage');
-export { planZh, planEn } from './messages';
+export { routeplanZh, routeplanEn } from './messages';

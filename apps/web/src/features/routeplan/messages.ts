@@ -1,9 +1,9 @@
 /**
- * Texts of this feature, the route and fence list and the editor (merged into the catalogs under `plan`).
+ * Texts of this feature, the route and fence list and the editor (merged into the catalogs under `routeplan`).
  * Keep both languages with the same keys: the English object is typed by the Chinese one, and the catalog
  * test compares them.
  */
-export const planZh = {
+export const routeplanZh = {
   back: '返回',
   undo: '撤销（Ctrl+Z）',
   redo: '重做（Ctrl+Shift+Z）',
@@ -113,7 +113,7 @@ export const planZh = {
   export: { kml: 'KML', geojson: 'GeoJSON', plan: 'QGC .plan', kmz: 'DJI KMZ' },
 };
 
-export const planEn: typeof planZh = {
+export const routeplanEn: typeof routeplanZh = {
   back: 'Back',
   undo: 'Undo (Ctrl+Z)',
   redo: 'Redo (Ctrl+Shift+Z)',

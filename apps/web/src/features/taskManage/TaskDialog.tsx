@@ -6,7 +6,7 @@ import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';
 import { useDeviceRoutes } from '../device/flight/useRoutes';
-import { displayName } from '../home/fleet';
+import { displayName } from '../../shared/fleet';
 import { inFuture, intervalIssue, repeatOf, taskAddFields, taskEditFields, type IntervalUnit, type Repeat } from './schedule';
 
 /** The add / edit dialog of a timed task: device, then one of its fences' routes, the time, once or repeating. */

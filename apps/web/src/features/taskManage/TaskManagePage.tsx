@@ -20,7 +20,7 @@ import { notify } from '../../shared/notify';
 import { onPush } from '../../shared/push';
 import { call } from '../../shared/request';
 import { useUser } from '../../shared/session';
-import { displayName } from '../home/fleet';
+import { displayName } from '../../shared/fleet';
 import { TaskDialog } from './TaskDialog';
 import { rowActions, scheduleText, type ScheduleWords } from './schedule';
 import './taskManage.css';

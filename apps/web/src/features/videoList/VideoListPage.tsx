@@ -14,7 +14,7 @@ import {
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { call } from '../../shared/request';
-import { displayName } from '../home/fleet';
+import { displayName } from '../../shared/fleet';
 import './videoList.css';
 
 const VideoPlayer = lazy(() => import('../../shared/video/VideoPlayer'));

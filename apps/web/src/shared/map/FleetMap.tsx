@@ -326,7 +326,7 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
         ))}
         <span data-testid="legend-mine">
           <i style={{ background: markerColor(3, true) }} />
-          {t('dashboard.status.mine')}
+          {t('fleet.status.mine')}
         </span>
       </div>
       <ZoneLegend zones={zones} />

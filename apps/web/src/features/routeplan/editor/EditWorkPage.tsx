@@ -229,7 +229,7 @@ export default function EditWorkPage(): ReactNode {
         if (id) await call('missionEdit', { id, ...fields }, { quiet: true });
         else await call('missionAdd', fields, { quiet: true });
       }
-      notify().success(t('plan.saved'));
+      notify().success(t('routeplan.saved'));
       navigate('/routeplan');
     } catch (err) {
       setRefusal(err instanceof RequestError ? err.text : String(err));
@@ -275,15 +275,15 @@ export default function EditWorkPage(): ReactNode {
     <div className="edit-work" data-testid="edit-work" data-mode={mode}>
       <div className="edit-work-bar">
         <Button size="small" icon={<ArrowLeftOutlined />} onClick={() => navigate('/routeplan')}>
-          {t('plan.back')}
+          {t('routeplan.back')}
         </Button>
-        <h2>{t(`plan.mode.${mode}`)}</h2>
+        <h2>{t(`routeplan.mode.${mode}`)}</h2>
         <Space size={4}>
-          <Tooltip title={t('plan.undo')}>
-            <Button size="small" icon={<UndoOutlined />} disabled={!store.canUndo()} onClick={store.undo} aria-label={t('plan.undo')} data-testid="undo" />
+          <Tooltip title={t('routeplan.undo')}>
+            <Button size="small" icon={<UndoOutlined />} disabled={!store.canUndo()} onClick={store.undo} aria-label={t('routeplan.undo')} data-testid="undo" />
           </Tooltip>
-          <Tooltip title={t('plan.redo')}>
-            <Button size="small" icon={<RedoOutlined />} disabled={!store.canRedo()} onClick={store.redo} aria-label={t('plan.redo')} data-testid="redo" />
+          <Tooltip title={t('routeplan.redo')}>
+            <Button size="small" icon={<RedoOutlined />} disabled={!store.canRedo()} onClick={store.redo} aria-label={t('routeplan.redo')} data-testid="redo" />
           </Tooltip>
           <Button type="primary" size="small" icon={<SaveOutlined />} disabled={!canSave} loading={saving} onClick={() => void save()} data-testid="save">
             {t('common.save')}
@@ -295,11 +295,11 @@ export default function EditWorkPage(): ReactNode {
           <Suspense fallback={<Spin className="edit-work-spin" />}>
             <PlanMap theme={theme} shapes={shapes} edit={edit} fit={fitPoints} fitKey={s.fenceId ?? 'new'} marks={hl.at} zones={zones} />
           </Suspense>
-          <div className="edit-work-hint">{t(`plan.hint.${mode}`)}</div>
+          <div className="edit-work-hint">{t(`routeplan.hint.${mode}`)}</div>
           {outside > 0 && s.fence && (
             // One note, replaced (not stacked) by every further click outside; data-count tells them apart.
             <div className="edit-work-outside" role="status" data-testid="outside-fence" data-count={outside}>
-              {t(`plan.outsideFence.${mode === 'survey' ? 'survey' : 'route'}`, { name: s.fence.name })}
+              {t(`routeplan.outsideFence.${mode === 'survey' ? 'survey' : 'route'}`, { name: s.fence.name })}
             </div>
           )}
         </div>
@@ -311,27 +311,27 @@ export default function EditWorkPage(): ReactNode {
               {mode === 'fence' && s.fence && (
                 <section>
                   <label className="edit-field">
-                    <span>{t('plan.field.fenceName')}</span>
+                    <span>{t('routeplan.field.fenceName')}</span>
                     <Input size="small" value={s.fence.name} maxLength={64} onChange={(e) => store.setFence({ name: e.target.value })} data-testid="fence-name" />
                   </label>
-                  {num(t('plan.field.maxHeight'), s.fence.max_height, (v) => store.setFence({ max_height: v ?? 0 }), 1, WAYPOINT_LIMITS.heightMax, 'fence-max-height')}
+                  {num(t('routeplan.field.maxHeight'), s.fence.max_height, (v) => store.setFence({ max_height: v ?? 0 }), 1, WAYPOINT_LIMITS.heightMax, 'fence-max-height')}
                   <label className="edit-field">
-                    <span>{t('plan.field.device')}</span>
-                    <Select size="small" value={s.fence.sn_id || undefined} placeholder={t('plan.field.devicePlaceholder')} onChange={(v: string) => store.setFence({ sn_id: v })}
+                    <span>{t('routeplan.field.device')}</span>
+                    <Select size="small" value={s.fence.sn_id || undefined} placeholder={t('routeplan.field.devicePlaceholder')} onChange={(v: string) => store.setFence({ sn_id: v })}
                       options={devices.map((d) => ({ value: d.sn_id, label: `${d.name || d.sn_id} (${d.sn_id})` }))} data-testid="fence-device" />
                   </label>
-                  <div className="edit-stat">{t('plan.stat.vertices', { n: s.fence.boundary.length })}</div>
+                  <div className="edit-stat">{t('routeplan.stat.vertices', { n: s.fence.boundary.length })}</div>
                 </section>
               )}
               {mode !== 'fence' && route && (
                 <section>
                   <label className="edit-field">
-                    <span>{t('plan.field.routeName')}</span>
+                    <span>{t('routeplan.field.routeName')}</span>
                     <Input size="small" value={route.name} maxLength={64} onChange={(e) => store.setRoute({ name: e.target.value })} data-testid="route-name" />
                   </label>
                   <label className="edit-field">
-                    <span>{t('plan.field.fence')}</span>
-                    <Select size="small" value={s.fenceId ?? undefined} placeholder={t('plan.field.fencePlaceholder')} data-testid="route-fence"
+                    <span>{t('routeplan.field.fence')}</span>
+                    <Select size="small" value={s.fenceId ?? undefined} placeholder={t('routeplan.field.fencePlaceholder')} data-testid="route-fence"
                       options={fences.map((f) => ({ value: f.id, label: f.name }))}
                       onChange={(v: string) => {
                         const f = fences.find((x) => x.id === v);
@@ -344,69 +344,69 @@ export default function EditWorkPage(): ReactNode {
                       }} />
                   </label>
                   <label className="edit-field">
-                    <span>{t('plan.field.heightType')}</span>
+                    <span>{t('routeplan.field.heightType')}</span>
                     <Select size="small" value={route.height_type} options={HeightType.options(lang)} onChange={(v: 0 | 1) => store.setRoute({ height_type: v })} />
                   </label>
                   {/* Route speeds and heights are not clamped: a value outside MISSION_LIMITS is an issue with the range. */}
-                  {num(t('plan.field.autoSpeed'), route.auto_speed, (v) => store.setRoute({ auto_speed: v ?? 0 }), undefined, undefined, 'route-auto-speed', undefined, MISSION_LIMITS.auto_speed)}
-                  {num(t('plan.field.maxSpeed'), route.max_speed, (v) => store.setRoute({ max_speed: v ?? 0 }), undefined, undefined, 'route-max-speed', undefined, MISSION_LIMITS.max_speed)}
+                  {num(t('routeplan.field.autoSpeed'), route.auto_speed, (v) => store.setRoute({ auto_speed: v ?? 0 }), undefined, undefined, 'route-auto-speed', undefined, MISSION_LIMITS.auto_speed)}
+                  {num(t('routeplan.field.maxSpeed'), route.max_speed, (v) => store.setRoute({ max_speed: v ?? 0 }), undefined, undefined, 'route-max-speed', undefined, MISSION_LIMITS.max_speed)}
                   {mode === 'survey' && gsd !== null
                     ? null
-                    : num(t('plan.field.defaultHeight'), route.default_height, (v) => store.setRoute({ default_height: v ?? 0 }), undefined, undefined, 'route-default-height', undefined, MISSION_LIMITS.default_height)}
-                  {num(t('plan.field.returnHeight'), route.return_height, (v) => store.setRoute({ return_height: v ?? 0 }), undefined, undefined, 'route-return-height', undefined, MISSION_LIMITS.return_height)}
+                    : num(t('routeplan.field.defaultHeight'), route.default_height, (v) => store.setRoute({ default_height: v ?? 0 }), undefined, undefined, 'route-default-height', undefined, MISSION_LIMITS.default_height)}
+                  {num(t('routeplan.field.returnHeight'), route.return_height, (v) => store.setRoute({ return_height: v ?? 0 }), undefined, undefined, 'route-return-height', undefined, MISSION_LIMITS.return_height)}
                   <label className="edit-field">
-                    <span>{t('plan.field.finishAction')}</span>
+                    <span>{t('routeplan.field.finishAction')}</span>
                     <Select size="small" value={route.finish_action} options={FinishAction.options(lang)} onChange={(v: 10 | 20 | 30 | 40) => store.setRoute({ finish_action: v })} />
                   </label>
                   <label className="edit-field">
-                    <span>{t('plan.field.execType')}</span>
+                    <span>{t('routeplan.field.execType')}</span>
                     <Select size="small" value={route.exec_type} options={ExecutionType.options(lang)} onChange={(v: 0 | 1) => store.setRoute({ exec_type: v })} />
                   </label>
                 </section>
               )}
               {mode === 'survey' && route && (
                 <section data-testid="survey-panel">
-                  <h3>{t('plan.survey.title')}</h3>
+                  <h3>{t('routeplan.survey.title')}</h3>
                   <label className="edit-field">
-                    <span>{t('plan.survey.camera')}</span>
+                    <span>{t('routeplan.survey.camera')}</span>
                     <Select size="small" value={route.camera_type} options={CameraType.options(lang)} onChange={(v: 'custom' | '6k' | 'dual_light') => store.setRoute({ camera_type: v })} />
                   </label>
                   {route.camera_type === 'custom' && (
                     <>
-                      {num(t('plan.survey.sensorWidth'), route.sensor_width, (v) => store.setRoute({ sensor_width: v }), 0.1, 100)}
-                      {num(t('plan.survey.sensorHeight'), route.sensor_height, (v) => store.setRoute({ sensor_height: v }), 0.1, 100)}
-                      {num(t('plan.survey.imageWidth'), route.image_width, (v) => store.setRoute({ image_width: v }), 1, 100_000)}
-                      {num(t('plan.survey.imageHeight'), route.image_height, (v) => store.setRoute({ image_height: v }), 1, 100_000)}
-                      {num(t('plan.survey.focalLength'), route.focal_length, (v) => store.setRoute({ focal_length: v }), 0.1, 1000)}
+                      {num(t('routeplan.survey.sensorWidth'), route.sensor_width, (v) => store.setRoute({ sensor_width: v }), 0.1, 100)}
+                      {num(t('routeplan.survey.sensorHeight'), route.sensor_height, (v) => store.setRoute({ sensor_height: v }), 0.1, 100)}
+                      {num(t('routeplan.survey.imageWidth'), route.image_width, (v) => store.setRoute({ image_width: v }), 1, 100_000)}
+                      {num(t('routeplan.survey.imageHeight'), route.image_height, (v) => store.setRoute({ image_height: v }), 1, 100_000)}
+                      {num(t('routeplan.survey.focalLength'), route.focal_length, (v) => store.setRoute({ focal_length: v }), 0.1, 1000)}
                     </>
                   )}
                   <label className="edit-field">
-                    <span>{t('plan.survey.photoType')}</span>
+                    <span>{t('routeplan.survey.photoType')}</span>
                     <Select size="small" value={route.photo_type} options={PhotoType.options(lang)} onChange={(v: 1 | 2 | 3) => store.setRoute({ photo_type: v })} />
                   </label>
-                  {num(t('plan.survey.height'), route.default_height, (v) => store.setRoute({ default_height: v ?? 0 }), undefined, undefined, 'survey-height', undefined, MISSION_LIMITS.default_height)}
-                  {num(t('plan.survey.gsd'), gsd, (v) => {
+                  {num(t('routeplan.survey.height'), route.default_height, (v) => store.setRoute({ default_height: v ?? 0 }), undefined, undefined, 'survey-height', undefined, MISSION_LIMITS.default_height)}
+                  {num(t('routeplan.survey.gsd'), gsd, (v) => {
                     const h = v === null ? null : heightForGsd(route, v);
                     if (h !== null) store.setRoute({ default_height: h });
                   }, 0.01, 100, 'survey-gsd', 0.1)}
-                  {num(t('plan.survey.courseOverlap'), route.course_overlap, (v) => store.setRoute({ course_overlap: v ?? 0 }), 0, 99)}
-                  {num(t('plan.survey.lateralOverlap'), route.lateral_overlap, (v) => store.setRoute({ lateral_overlap: v ?? 0 }), 0, 99)}
-                  {num(t('plan.survey.angle'), route.angle, (v) => store.setRoute({ angle: v ?? 0 }), 0, 360)}
-                  {num(t('plan.survey.turnDistance'), route.turn_distance, (v) => store.setRoute({ turn_distance: v ?? 0 }), 0, 1000)}
+                  {num(t('routeplan.survey.courseOverlap'), route.course_overlap, (v) => store.setRoute({ course_overlap: v ?? 0 }), 0, 99)}
+                  {num(t('routeplan.survey.lateralOverlap'), route.lateral_overlap, (v) => store.setRoute({ lateral_overlap: v ?? 0 }), 0, 99)}
+                  {num(t('routeplan.survey.angle'), route.angle, (v) => store.setRoute({ angle: v ?? 0 }), 0, 360)}
+                  {num(t('routeplan.survey.turnDistance'), route.turn_distance, (v) => store.setRoute({ turn_distance: v ?? 0 }), 0, 1000)}
                   <label className="edit-field">
-                    <span>{t('plan.survey.elevation')}</span>
+                    <span>{t('routeplan.survey.elevation')}</span>
                     <Switch size="small" checked={route.elevation} onChange={(v) => store.setRoute({ elevation: v })} />
                   </label>
                   <dl className="edit-estimate" data-testid="survey-estimate">
-                    <dt>{t('plan.stat.photos')}</dt>
+                    <dt>{t('routeplan.stat.photos')}</dt>
                     <dd data-testid="est-photos">{preview?.grid ? preview.grid.photoCount : '--'}</dd>
-                    <dt>{t('plan.stat.gsd')}</dt>
+                    <dt>{t('routeplan.stat.gsd')}</dt>
                     <dd>{preview?.grid ? `${preview.grid.gsd.toFixed(2)} cm/px` : '--'}</dd>
-                    <dt>{t('plan.stat.length')}</dt>
+                    <dt>{t('routeplan.stat.length')}</dt>
                     <dd>{preview?.grid ? formatDistanceText(preview.grid.length) : '--'}</dd>
-                    <dt>{t('plan.stat.area')}</dt>
+                    <dt>{t('routeplan.stat.area')}</dt>
                     <dd>{preview?.grid ? formatAreaText(preview.grid.area) : '--'}</dd>
-                    <dt>{t('plan.stat.time')}</dt>
+                    <dt>{t('routeplan.stat.time')}</dt>
                     <dd data-testid="est-time">{preview?.grid ? formatMmSs(effective.estTime) : '--'}</dd>
                   </dl>
                 </section>
@@ -414,49 +414,49 @@ export default function EditWorkPage(): ReactNode {
               {mode === 'route' && route && (
                 <section>
                   <div className="edit-stat">
-                    {t('plan.stat.waypoints', { n: route.waypoints.length })} · {formatDistanceText(routeDistance(effective.flightCourse))} ·{' '}
+                    {t('routeplan.stat.waypoints', { n: route.waypoints.length })} · {formatDistanceText(routeDistance(effective.flightCourse))} ·{' '}
                     <span data-testid="est-time">{formatMmSs(effective.estTime)}</span>
                   </div>
                   {wp ? (
                     <div className="edit-waypoint" data-testid="waypoint-editor">
                       <h3>
-                        {t('plan.wp.title', { n: (selected ?? 0) + 1 })}
-                        <Button size="small" type="text" danger icon={<DeleteOutlined />} onClick={() => { store.removePoint('waypoints', selected!); setSelected(null); }} aria-label={t('plan.wp.delete')} />
+                        {t('routeplan.wp.title', { n: (selected ?? 0) + 1 })}
+                        <Button size="small" type="text" danger icon={<DeleteOutlined />} onClick={() => { store.removePoint('waypoints', selected!); setSelected(null); }} aria-label={t('routeplan.wp.delete')} />
                       </h3>
-                      {num(t('plan.wp.height'), wp.height, (v) => setWp({ ...wp, height: v ?? 0 }), 0.1, WAYPOINT_LIMITS.heightMax)}
-                      {num(t('plan.wp.speed'), wp.speed, (v) => setWp(withAction(wp, 'speed', v)), 0.1, WAYPOINT_LIMITS.speedMax)}
-                      {num(t('plan.wp.hover'), wp.hover, (v) => setWp(withAction(wp, 'hover', v === null ? null : Math.round(v))), WAYPOINT_LIMITS.hoverMin, WAYPOINT_LIMITS.hoverMax)}
-                      {num(t('plan.wp.yaw'), wp.uav_yaw, (v) => setWp(withAction(wp, 'uav_yaw', v)), WAYPOINT_LIMITS.yawMin, WAYPOINT_LIMITS.yawMax)}
-                      {num(t('plan.wp.gimbalPitch'), wp.gimbal_ctrl?.pitch, (v) => setWp(withAction(wp, 'gimbal_ctrl', v === null ? null : { pitch: v, yaw: wp.gimbal_ctrl?.yaw ?? 0 })), WAYPOINT_LIMITS.gimbalMin, WAYPOINT_LIMITS.gimbalMax)}
-                      {num(t('plan.wp.gimbalYaw'), wp.gimbal_ctrl?.yaw, (v) => setWp(withAction(wp, 'gimbal_ctrl', v === null ? null : { yaw: v, pitch: wp.gimbal_ctrl?.pitch ?? 0 })), WAYPOINT_LIMITS.gimbalMin, WAYPOINT_LIMITS.gimbalMax)}
+                      {num(t('routeplan.wp.height'), wp.height, (v) => setWp({ ...wp, height: v ?? 0 }), 0.1, WAYPOINT_LIMITS.heightMax)}
+                      {num(t('routeplan.wp.speed'), wp.speed, (v) => setWp(withAction(wp, 'speed', v)), 0.1, WAYPOINT_LIMITS.speedMax)}
+                      {num(t('routeplan.wp.hover'), wp.hover, (v) => setWp(withAction(wp, 'hover', v === null ? null : Math.round(v))), WAYPOINT_LIMITS.hoverMin, WAYPOINT_LIMITS.hoverMax)}
+                      {num(t('routeplan.wp.yaw'), wp.uav_yaw, (v) => setWp(withAction(wp, 'uav_yaw', v)), WAYPOINT_LIMITS.yawMin, WAYPOINT_LIMITS.yawMax)}
+                      {num(t('routeplan.wp.gimbalPitch'), wp.gimbal_ctrl?.pitch, (v) => setWp(withAction(wp, 'gimbal_ctrl', v === null ? null : { pitch: v, yaw: wp.gimbal_ctrl?.yaw ?? 0 })), WAYPOINT_LIMITS.gimbalMin, WAYPOINT_LIMITS.gimbalMax)}
+                      {num(t('routeplan.wp.gimbalYaw'), wp.gimbal_ctrl?.yaw, (v) => setWp(withAction(wp, 'gimbal_ctrl', v === null ? null : { yaw: v, pitch: wp.gimbal_ctrl?.pitch ?? 0 })), WAYPOINT_LIMITS.gimbalMin, WAYPOINT_LIMITS.gimbalMax)}
                       <div className="edit-field">
-                        <span>{t('plan.wp.photo')}</span>
+                        <span>{t('routeplan.wp.photo')}</span>
                         <Space>
-                          <Checkbox checked={wp.takephoto === 1} onChange={(e) => setWp(setPhotoKind(wp, 'photo', e.target.checked))}>{t('plan.wp.takePhoto')}</Checkbox>
-                          <Checkbox checked={wp.takephoto === 2} onChange={(e) => setWp(setPhotoKind(wp, 'panorama', e.target.checked))}>{t('plan.wp.panorama')}</Checkbox>
+                          <Checkbox checked={wp.takephoto === 1} onChange={(e) => setWp(setPhotoKind(wp, 'photo', e.target.checked))}>{t('routeplan.wp.takePhoto')}</Checkbox>
+                          <Checkbox checked={wp.takephoto === 2} onChange={(e) => setWp(setPhotoKind(wp, 'panorama', e.target.checked))}>{t('routeplan.wp.panorama')}</Checkbox>
                         </Space>
                       </div>
-                      {num(t('plan.wp.trigger'), wp.cam_trig_dist, (v) => setWp(withAction(wp, 'cam_trig_dist', v)), 0, 10_000)}
+                      {num(t('routeplan.wp.trigger'), wp.cam_trig_dist, (v) => setWp(withAction(wp, 'cam_trig_dist', v)), 0, 10_000)}
                     </div>
                   ) : (
-                    <div className="edit-stat">{t('plan.wp.none')}</div>
+                    <div className="edit-stat">{t('routeplan.wp.none')}</div>
                   )}
                 </section>
               )}
               <section className="edit-issues" data-testid="issues">
-                <h3>{t('plan.issues.title')}</h3>
-                {mode !== 'fence' && !s.fenceId && <div className="edit-issue">{t('plan.issues.chooseFence')}</div>}
-                {nameMissing && <div className="edit-issue">{t(`plan.issues.nameMissing.${mode === 'fence' ? 'fence' : 'route'}`)}</div>}
+                <h3>{t('routeplan.issues.title')}</h3>
+                {mode !== 'fence' && !s.fenceId && <div className="edit-issue">{t('routeplan.issues.chooseFence')}</div>}
+                {nameMissing && <div className="edit-issue">{t(`routeplan.issues.nameMissing.${mode === 'fence' ? 'fence' : 'route'}`)}</div>}
                 {/* The vertex-count rule once: the hint while nothing says it, else the validation line (with the count). */}
-                {empty && !allIssues.some((i) => i.code === IssueCode.FENCE_POINTS_TOO_FEW) && <div className="edit-issue muted">{t(`plan.issues.empty.${mode}`)}</div>}
+                {empty && !allIssues.some((i) => i.code === IssueCode.FENCE_POINTS_TOO_FEW) && <div className="edit-issue muted">{t(`routeplan.issues.empty.${mode}`)}</div>}
                 {issueLineTexts(allIssues, lang).map((text) => (
                   <div key={text} className="edit-issue" data-testid="issue">
                     {text}
                   </div>
                 ))}
-                {preview?.error && <div className="edit-issue">{t('plan.issues.surveyFailed')}</div>}
-                {!allIssues.length && !nameMissing && !empty && <div className="edit-ok">{t('plan.issues.none')}</div>}
-                {refusal && <Alert type="error" showIcon title={t('plan.issues.refused')} description={refusal} data-testid="save-refusal" />}
+                {preview?.error && <div className="edit-issue">{t('routeplan.issues.surveyFailed')}</div>}
+                {!allIssues.length && !nameMissing && !empty && <div className="edit-ok">{t('routeplan.issues.none')}</div>}
+                {refusal && <Alert type="error" showIcon title={t('routeplan.issues.refused')} description={refusal} data-testid="save-refusal" />}
               </section>
             </>
           )}

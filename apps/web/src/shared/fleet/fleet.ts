@@ -6,7 +6,7 @@ import {
   type FleetEntry,
   type TelemetryData,
 } from '@nest/contracts';
-import type { MapDevice } from '../../shared/map/markers';
+import type { MapDevice } from '../map/markers';
 
 /** A device as the data screen keeps it: the /device/list row plus what live pushes changed. */
 export interface FleetDevice extends MapDevice {

@@ -12,14 +12,17 @@ import {
   type DeviceListItem,
   type Page,
 } from '@nest/contracts';
-import { call } from '../../shared/request';
-import { getPush, onPush, usePushState } from '../../shared/push';
-import { useUser } from '../../shared/session';
-import { takeFirstRead } from './prefetch';
+import { call } from '../request';
+import { getPush, onPush, usePushState } from '../push';
+import { useUser } from '../session';
+import { takeFirstRead } from './firstReads';
 import { applyFleetUpdate, applyStatus, applyTelemetry, markMine, mergeList, unknownSns, type FleetDevice } from './fleet';
 
 /** The list is read again this often (new devices, stream urls); live changes arrive by push meanwhile. */
 const LIST_REFRESH_MS = 30_000;
+
+/** The name of the device list read a screen may start before it mounts (keepFirstReads). */
+export const FLEET_FIRST_READ = 'deviceList';
 
 export interface FleetState {
   devices: FleetDevice[];
@@ -29,7 +32,7 @@ export interface FleetState {
 }
 
 /**
- * The data screen's fleet: /device/list (the read started at sign-in when there is one), then live
+ * The fleet: /device/list (the read started at sign-in when there is one), then live
  * updates: 210 {on:true} while mounted (again after each reconnect), 310 batches, 301 statuses, 300
  * telemetry of verified devices; 210 {on:false} on leave.
  */
@@ -45,7 +48,7 @@ export function useFleet(): FleetState {
     if (loadingRef.current) return;
     loadingRef.current = true;
     try {
-      const page = await (takeFirstRead<Page<DeviceListItem>>('deviceList') ??
+      const page = await (takeFirstRead<Page<DeviceListItem>>(FLEET_FIRST_READ) ??
         call<'deviceList', Page<DeviceListItem>>(
           'deviceList',
           { type: DEVICE_LIST_DEFAULT_TYPE, page: DEVICE_LIST_DEFAULT_PAGE, size: DEVICE_LIST_DEFAULT_SIZE },

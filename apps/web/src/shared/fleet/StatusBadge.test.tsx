@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, render, screen } from '@testing-library/react';
-import { applyLang } from '../../shared/i18n';
-import { MARKER_COLOR_MINE, MARKER_COLORS } from '../../shared/map/markers';
-import { StatusBadge } from './DeviceList';
+import { applyLang } from '../i18n';
+import { MARKER_COLOR_MINE, MARKER_COLORS } from '../map/markers';
+import { StatusBadge } from './StatusBadge';
 
 afterEach(() => {
   cleanup();
