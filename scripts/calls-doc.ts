@@ -29,6 +29,22 @@ function fieldNames(def: CallDef): string[] {
   return schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
 }
 
+/** A short picture of a call's answer: `null`, or its keys, lists shown as `[…]` of their items. */
+function answerShape(schema: z.ZodType, depth = 0): string {
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) return answerShape(schema.unwrap() as z.ZodType, depth);
+  if (schema instanceof z.ZodNull) return 'null';
+  if (schema instanceof z.ZodArray) return `[${answerShape(schema.element as z.ZodType, depth)}]`;
+  if (schema instanceof z.ZodObject) {
+    if (depth > 0) return '{…}';
+    const keys = Object.entries(schema.shape as Record<string, z.ZodType>).map(([k, v]) => {
+      const inner = answerShape(v, depth + 1);
+      return inner.startsWith('[') || inner === 'null' ? `${k}: ${inner}` : k;
+    });
+    return `{${keys.join(', ')}}`;
+  }
+  return depth > 0 ? '…' : 'value';
+}
+
 const flags = (def: CallDef): string =>
   [
     def.timestamp && 'timestamp',
@@ -86,12 +102,15 @@ export function renderCallsDoc(): string {
     '',
     '## Calls',
     '',
-    '| Name | URL (default bases) | Access | Fields | pmd | Flags | Notes |',
-    '|---|---|---|---|---|---|---|',
+    'Answer: the `data` of a successful answer (contracts `CallDef.answer`; lists show the keys of their items',
+    'as `{…}`, see the schema for each field).',
+    '',
+    '| Name | URL (default bases) | Access | Fields | pmd | Flags | Answer | Notes |',
+    '|---|---|---|---|---|---|---|---|',
   ];
   for (const def of CALL_LIST) {
     lines.push(
-      `| ${def.name} | \`${callUrl(def, DEFAULT_SERVICE_BASES)}\` | ${def.access} | ${fieldNames(def).join(', ')} | ${def.pmd.join(' + ')} | ${flags(def)} | ${def.summary.replace(/\|/g, '\\|')} |`,
+      `| ${def.name} | \`${callUrl(def, DEFAULT_SERVICE_BASES)}\` | ${def.access} | ${fieldNames(def).join(', ')} | ${def.pmd.join(' + ')} | ${flags(def)} | ${answerShape(def.answer)} | ${def.summary.replace(/\|/g, '\\|')} |`,
     );
   }
   lines.push(...renderPushAccess());

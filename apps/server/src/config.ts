@@ -137,6 +137,11 @@ export interface Config {
   mediaStore: MediaStoreConfig;
   webDist: string;
   logLevel: LogLevel;
+  /**
+   * Check every successful call answer against its registry schema and answer a server error on a mismatch
+   * (CHECK_ANSWERS on/off; default on when NODE_ENV is development or test, off otherwise).
+   */
+  checkAnswers: boolean;
   /** Not an environment variable: tests lower it to keep runs fast. */
   scrypt: ScryptCost;
 }
@@ -336,6 +341,7 @@ export function loadConfig(env: Env = process.env): Config {
     mediaStore: mediaStoreConfig(env),
     webDist: webDistRaw === undefined ? DEFAULT_WEB_DIST : path.resolve(webDistRaw),
     logLevel: logLevel as LogLevel,
+    checkAnswers: onOff(env, 'CHECK_ANSWERS', env.NODE_ENV === 'development' || env.NODE_ENV === 'test'),
     scrypt: DEFAULT_SCRYPT_COST,
   };
 }

@@ -52,11 +52,57 @@ import {
 } from './enums.js';
 import { ALARM_NOTE_MAX, AlarmKind } from './alarms.js';
 import { isAuditKind } from './audit.js';
-import { ANALYSIS_MAX_DAYS, SORTIE_ORDERS } from './stats.js';
-import { AZIMUTH_INVALID, WAYPOINT_LIMITS, beaconSchema, latLngSchema, waypointSchema } from './entities.js';
+import {
+  AZIMUTH_INVALID,
+  WAYPOINT_LIMITS,
+  alternateLandingSchema,
+  beaconSchema,
+  collaborationGroupSchema,
+  departmentSchema,
+  deviceListItemSchema,
+  deviceSchema,
+  deviceTypeSchema,
+  fenceSchema,
+  firmwareSchema,
+  functionItemSchema,
+  latLngSchema,
+  missionSchema,
+  pageOf,
+  recordingVideoSchema,
+  resultSchema,
+  sortieSchema,
+  teachingVideoSchema,
+  timedTaskRowSchema,
+  userListItemSchema,
+  userSchema,
+  waypointSchema,
+} from './entities.js';
+import {
+  alarmPageSchema,
+  alarmProcessedSchema,
+  alarmStatsSchema,
+  auditEntrySchema,
+  commandLogEntrySchema,
+  departmentTreeSchema,
+  deviceDeletedSchema,
+  deviceHoldSchema,
+  idAnswerSchema,
+  mapDownStartedSchema,
+  mapStyleSchema,
+  missionSavedSchema,
+  noData,
+  optionOf,
+  preflightSchema,
+  resultZipSchema,
+  sortieTrackSchema,
+  teachingKindSchema,
+} from './answers.js';
+import { deviceOpSchema, maintenanceLiveSchema } from './maintenance.js';
+import { linkStatsSchema, navEnvSchema } from './network.js';
+import { ANALYSIS_MAX_DAYS, SORTIE_ORDERS, analysisSchema, rankingSchema } from './stats.js';
 import type { Text } from './i18n.js';
-import { MAP_DOWNLOAD_MAX_ZOOM, MAP_DOWNLOAD_MIN_ZOOM, MAP_DOWNLOAD_STATES, MERCATOR_MAX_LAT } from './mapDownload.js';
-import { MAP_PACKAGE_FILE_FIELD, MAP_PACKAGE_NAME_MAX } from './mapPackage.js';
+import { MAP_DOWNLOAD_MAX_ZOOM, MAP_DOWNLOAD_MIN_ZOOM, MAP_DOWNLOAD_STATES, MERCATOR_MAX_LAT, mapDownloadSchema } from './mapDownload.js';
+import { MAP_PACKAGE_FILE_FIELD, MAP_PACKAGE_NAME_MAX, mapPackageSchema } from './mapPackage.js';
 
 /**
  * The call registry (SPEC section 7). Every call the browser makes is declared here once; the server
@@ -85,7 +131,7 @@ export type PublicKeyName = 'password' | 'licence';
  */
 export type Access = 'public' | 'session' | string;
 
-export interface CallDef<F extends z.ZodType = z.ZodType> {
+export interface CallDef<F extends z.ZodType = z.ZodType, A extends z.ZodType = z.ZodType> {
   name: string;
   service: Service;
   path: string;
@@ -107,18 +153,24 @@ export interface CallDef<F extends z.ZodType = z.ZodType> {
   access: Access;
   /** Which issue builds the handler; `null` once the server implements it. Documentation only. */
   summary: string;
+  /**
+   * The `data` of a successful answer (JSON as it travels). The server checks its handlers' answers
+   * against it in development and tests; the web request layer types `call()` with it.
+   */
+  answer: A;
 }
 
-type Options<F extends z.ZodType> = Partial<Omit<CallDef<F>, 'name' | 'service' | 'path' | 'fields'>> & {
+type Options<F extends z.ZodType, A extends z.ZodType> = Partial<Omit<CallDef<F, A>, 'name' | 'service' | 'path' | 'fields' | 'answer'>> & {
   fields?: F;
+  answer: A;
 };
 
-function call<F extends z.ZodType = z.ZodObject<Record<string, never>>>(
+function call<A extends z.ZodType, F extends z.ZodType = z.ZodObject<Record<string, never>>>(
   name: string,
   service: Service,
   path: string,
-  opts: Options<F> = {},
-): CallDef<F> {
+  opts: Options<F, A>,
+): CallDef<F, A> {
   const separateUrl = opts.separateUrl ?? false;
   return {
     name,
@@ -134,6 +186,7 @@ function call<F extends z.ZodType = z.ZodObject<Record<string, never>>>(
     publicKey: opts.publicKey ?? null,
     access: opts.access ?? callFunId(path),
     summary: opts.summary ?? '',
+    answer: opts.answer,
   };
 }
 
@@ -354,6 +407,7 @@ const CATALOGUE_WRITE = SUPER_ADMINISTRATOR;
 export const calls = {
   // ---------------------------------------------------------------- user service
   login: call('login', 'user', '/user/login', {
+    answer: userSchema,
     access: 'public',
     fields: z.object({ account: account(), password: passwordEnvelope() }),
     pmd: ['account'],
@@ -364,15 +418,18 @@ export const calls = {
     summary: 'Sign in with account and encrypted password; answers the user info with its token.',
   }),
   logout: call('logout', 'user', '/user/logout', {
+    answer: noData,
     access: 'session',
     summary: 'Revoke the current token.',
   }),
   userInfo: call('userInfo', 'user', '/user/info', {
+    answer: userSchema,
     access: 'session',
     summary: 'The signed-in user (token and pmd value empty).',
   }),
   // Users, functions and departments (issue 7, helper A).
   userList: call('userList', 'user', '/user/list', {
+    answer: pageOf(userListItemSchema),
     fields: z.object({
       search: optionalText(64),
       page: page(),
@@ -390,6 +447,7 @@ export const calls = {
       'filtered by search (nick, account, e-mail), state (10/20) and team; oldest first. Never a password hash.',
   }),
   userAdd: call('userAdd', 'user', '/user/add', {
+    answer: userListItemSchema,
     fields: z.object({
       nick: requiredText(64),
       phone: account(),
@@ -413,6 +471,7 @@ export const calls = {
       'in state 10 the caller holds (super_administrator only by a super administrator). Answers the UserListItem.',
   }),
   userEdit: call('userEdit', 'user', '/user/edit', {
+    answer: userSchema,
     access: 'session',
     fields: z.object({
       u_id: requiredText(64),
@@ -437,6 +496,7 @@ export const calls = {
       'Own account edit for everyone (nick, phone, email, notes); editing others or privileged fields needs user_edit.',
   }),
   userDelete: call('userDelete', 'user', '/user/delete', {
+    answer: userListItemSchema,
     fields: z.object({ u_id: requiredText(64) }),
     pmd: ['u_id'],
     joint: true,
@@ -444,12 +504,14 @@ export const calls = {
       'Delete (state 20) a user of the caller\'s company and revoke their sessions; not oneself, not the last super administrator.',
   }),
   userRecover: call('userRecover', 'user', '/user/recover', {
+    answer: userListItemSchema,
     fields: z.object({ u_id: requiredText(64) }),
     pmd: ['u_id'],
     joint: true,
     summary: 'Recover (state 10) a deleted user of the caller\'s company.',
   }),
   userPsw: call('userPsw', 'user', '/user/psw', {
+    answer: noData,
     access: 'session',
     fields: z.object({ account: account(), password: passwordEnvelope(), new_psw: passwordEnvelope() }),
     pmd: ['account', 'password', 'new_psw'],
@@ -459,6 +521,7 @@ export const calls = {
     summary: 'Change own password; revokes every token of the user.',
   }),
   funAdd: call('funAdd', 'user', '/fun/add', {
+    answer: functionItemSchema,
     access: CATALOGUE_WRITE,
     fields: z.object({
       name: requiredText(64),
@@ -473,6 +536,7 @@ export const calls = {
     summary: 'Add a function: fun_id unique, a letter then letters, digits or _ (FUN_ID_PATTERN). Answers the FunctionItem.',
   }),
   funEdit: call('funEdit', 'user', '/fun/edit', {
+    answer: functionItemSchema,
     access: CATALOGUE_WRITE,
     fields: z.object({
       fun_id: requiredText(64),
@@ -489,15 +553,18 @@ export const calls = {
       '(super_administrator itself cannot be deleted). Answers the FunctionItem.',
   }),
   funList: call('funList', 'user', '/fun/list', {
+    answer: pageOf(functionItemSchema),
     fields: z.object({ search: optionalText(64), state: optionalText(4) }),
   }),
   teamList: call('teamList', 'user', '/team/list', {
+    answer: departmentTreeSchema,
     fields: z.object({ in_com_id: optionalText(64) }),
     summary:
       "The department tree of the caller's company (super_administrator: of in_com_id): {list: DepartmentNode[], total}, " +
       'deleted departments included (state 20), siblings by sort then name, member_count per department.',
   }),
   teamAdd: call('teamAdd', 'user', '/team/add', {
+    answer: departmentSchema,
     fields: z.object({
       parent_id: optionalText(64),
       name: requiredText(64),
@@ -512,6 +579,7 @@ export const calls = {
     summary: 'Add a department: parent a live department of the same company, name unique among its siblings. Answers the Department.',
   }),
   teamEdit: call('teamEdit', 'user', '/team/edit', {
+    answer: departmentSchema,
     fields: z.object({
       id: idField(),
       parent_id: optionalText(64),
@@ -529,12 +597,14 @@ export const calls = {
       'department itself nor one below it; name unique among siblings. Answers the Department.',
   }),
   teamDelete: call('teamDelete', 'user', '/team/delete', {
+    answer: departmentSchema,
     fields: z.object({ id: idField() }),
     pmd: ['id'],
     joint: true,
     summary: 'Delete (state 20) a department that has no users (state 10) and no live sub-departments; the refusal names how many.',
   }),
   auditList: call('auditList', 'user', '/audit/list', {
+    answer: pageOf(auditEntrySchema),
     fields: timeRanged({
       kind: optionalText(32).refine((v) => v === undefined || isAuditKind(v), { message: 'unknown audit kind' }),
       account: optionalText(128),
@@ -553,6 +623,7 @@ export const calls = {
 
   // ---------------------------------------------------------------- device service
   deviceList: call('deviceList', 'device', '/device/list', {
+    answer: pageOf(deviceListItemSchema),
     fields: z.object({ type: intDefault(0, 0, 1000), search: text(64).optional(), page: page(), size: size(1000, 200) }),
     pmd: ['page', 'type'],
     summary:
@@ -561,9 +632,11 @@ export const calls = {
       'drone sn, names and address; page from 0, size default 200; pmd value is page concatenated with type.',
   }),
   userGetDeviceType: call('userGetDeviceType', 'device', '/device/uav/type', {
+    answer: z.array(optionOf(z.string())),
     summary: 'No payload: the device type keys (DeviceTypeKey) as [{value, label}] in the caller language.',
   }),
   deviceAdd: call('deviceAdd', 'device', '/device/add', {
+    answer: deviceSchema,
     timestamp: true,
     fields: z.object(deviceFields),
     pmd: ['sn_id', 'uav_sn'],
@@ -575,6 +648,7 @@ export const calls = {
       'drone takes no airport_name, altn_point, beacon nor azimuth and no link type 1. Answers the Device.',
   }),
   deviceEdit: call('deviceEdit', 'device', '/device/edit', {
+    answer: deviceSchema,
     timestamp: true,
     fields: z.object({ id: idField(), ...deviceFields }),
     pmd: ['id', 'sn_id'],
@@ -586,6 +660,7 @@ export const calls = {
   }),
   // Equipment (issue 7, helper B1): soft delete and enable / disable.
   deviceDelete: call('deviceDelete', 'device', '/device/delete', {
+    answer: deviceDeletedSchema,
     timestamp: true,
     fields: z.object({ id: idField() }),
     pmd: ['id'],
@@ -594,6 +669,7 @@ export const calls = {
       'it is disabled (DEVICE_DISABLED) or while its drone is in the air or a mission / flow runs (BAD_REQUEST).',
   }),
   deviceEnable: call('deviceEnable', 'device', '/device/enable', {
+    answer: deviceSchema,
     timestamp: true,
     fields: z.object({ id: idField(), enabled: int(0, 1) }),
     pmd: ['id', 'enabled'],
@@ -603,6 +679,7 @@ export const calls = {
       'Disabling is refused while someone else holds it or while it is in the air or on a mission. Answers the Device.',
   }),
   deviceConnect: call('deviceConnect', 'device', '/device/connect', {
+    answer: deviceHoldSchema,
     fields: z.object({
       sn_id: snField(),
       connect: intDefault(1, 0, 1),
@@ -618,6 +695,7 @@ export const calls = {
   // Device maintenance (issue 7, helper B2): operations over the device link, recorded in device_ops,
   // progress by push 390 DEVICE_OP (contracts maintenance.ts, docs/device-protocol.md section 10).
   deviceUpgrade: call('deviceUpgrade', 'device', '/device/upgrade', {
+    answer: deviceOpSchema,
     fields: z.object({ sn_id: snField(), rom_id: idField() }),
     pmd: ['sn_id', 'rom_id'],
     joint: true,
@@ -627,6 +705,7 @@ export const calls = {
       'downloads the package, verifies, installs and reboots; answers the operation (DeviceOp), progress by push 390.',
   }),
   deviceCalibrate: call('deviceCalibrate', 'device', '/device/calibrate', {
+    answer: deviceOpSchema,
     fields: z.object({
       sn_id: snField(),
       /** JSON array of CalibrationItem values; absent: all three. */
@@ -639,6 +718,7 @@ export const calls = {
       'abnormal (1) in the outcome. Refused offline, in the air, disabled or held by someone else. Answers the DeviceOp.',
   }),
   deviceBeacon: call('deviceBeacon', 'device', '/device/beacon', {
+    answer: deviceOpSchema,
     fields: z.object({ sn_id: snField(), beacon: jsonOf(beaconSchema, 256) }),
     pmd: ['sn_id'],
     joint: true,
@@ -647,6 +727,7 @@ export const calls = {
       'beaconTimeout text (DEVICE_NO_ANSWER). Answers the finished DeviceOp.',
   }),
   deviceAzimuth: call('deviceAzimuth', 'device', '/device/azimuth', {
+    answer: deviceOpSchema,
     fields: z.object({ sn_id: snField(), azimuth: azimuthField() }),
     pmd: ['sn_id'],
     joint: true,
@@ -655,6 +736,7 @@ export const calls = {
       'time: the azimuthTimeout text (DEVICE_NO_ANSWER). Answers the finished DeviceOp.',
   }),
   deviceRtk: call('deviceRtk', 'device', '/device/rtk', {
+    answer: deviceOpSchema,
     fields: z.object({
       sn_id: snField(),
       url: requiredText(255),
@@ -670,6 +752,7 @@ export const calls = {
       'until corrections arrive and RTK is fixed, or an error state; the password is never stored nor answered.',
   }),
   deviceLog: call('deviceLog', 'device', '/device/log', {
+    answer: deviceOpSchema,
     fields: z.object({ sn_id: snField() }),
     pmd: ['sn_id'],
     joint: true,
@@ -678,6 +761,7 @@ export const calls = {
       'signed download link (LOG_DOWNLOAD_PATH/<id>?e=&s=, valid 12 h). Answers the DeviceOp.',
   }),
   deviceOps: call('deviceOps', 'device', '/device/ops', {
+    answer: pageOf(deviceOpSchema).extend({ live: maintenanceLiveSchema }),
     fields: z.object({ sn_id: snField(), kind: optionalText(16), page: page(), size: size(100, 10) }),
     pmd: ['sn_id', 'page'],
     joint: true,
@@ -686,6 +770,7 @@ export const calls = {
       'firmware, RTK status, Ntrip state, stored azimuth and beacon); kind filters by MaintenanceKind.',
   }),
   insRanking: call('insRanking', 'device', '/ins/ranking', {
+    answer: rankingSchema,
     fields: timeRanged({
       type: enumValueDefault(CheckingType, 10),
       start_time: optionalSeconds(),
@@ -699,6 +784,7 @@ export const calls = {
       'optionally within start_time/end_time (s): stats.ts rankingSchema {type, list: [{rank, sn_id, name, value}]}, largest first.',
   }),
   resultList: call('resultList', 'device', '/result/list', {
+    answer: pageOf(resultSchema),
     fields: timeRanged({
       type: optionalEnumValue(AchievementType),
       sn_id: optionalText(64),
@@ -718,6 +804,7 @@ export const calls = {
       'Rows: id, sort_id, sn_id, device_name, type, file_name, url, thumb_url, mime, size, width, height, duration, lat, lng, altitude, waypoint_index, taken_at (ms), create_time.',
   }),
   resultZip: call('resultZip', 'device', '/result/zip', {
+    answer: resultZipSchema,
     fields: z
       .object({ ids: z.preprocess((v) => (v === '' ? undefined : v), idList().optional()), sort_id: optionalText(64) })
       .refine((o) => (o.ids !== undefined) !== (o.sort_id !== undefined), { message: 'give ids or sort_id', path: ['ids'] }),
@@ -727,23 +814,27 @@ export const calls = {
       '(RESULT_ZIP_PATH/<token>) streams it for RESULT_ZIP_TTL_S. At most RESULT_ZIP_MAX_FILES files / RESULT_ZIP_MAX_BYTES.',
   }),
   resultDeleteOne: call('resultDeleteOne', 'device', '/result/delete/one', {
+    answer: noData,
     fields: z.object({ id: idField() }),
     pmd: ['id'],
     joint: true,
   }),
   resultDeleteIds: call('resultDeleteIds', 'device', '/result/delete/ids', {
+    answer: noData,
     fields: z.object({ ids: idList() }),
     pmd: ['ids'],
     joint: true,
     summary: 'Delete several results; ids as a JSON array or comma-separated.',
   }),
   resultDeleteSort: call('resultDeleteSort', 'device', '/result/delete/sort', {
+    answer: noData,
     fields: z.object({ sort_id: idField() }),
     pmd: ['sort_id'],
     joint: true,
     summary: 'Delete every result of one sortie.',
   }),
   sortiesList: call('sortiesList', 'device', '/sorties/list', {
+    answer: pageOf(sortieSchema),
     fields: timeRanged({
       sn_id: optionalText(64),
       search: optionalText(64),
@@ -764,12 +855,14 @@ export const calls = {
       'device_name, distance (m), place, mission_id, flight_id; end_time 0 while flying.',
   }),
   sortiesDelete: call('sortiesDelete', 'device', '/sorties/delete', {
+    answer: noData,
     fields: z.object({ ids: idList() }),
     pmd: ['ids'],
     joint: true,
     summary: 'Delete sorties (with their results); ids as a JSON array or comma-separated.',
   }),
   sortiesTrack: call('sortiesTrack', 'device', '/sorties/track', {
+    answer: sortieTrackSchema,
     fields: z.object({ id: idField() }),
     pmd: ['id'],
     joint: true,
@@ -778,6 +871,7 @@ export const calls = {
       'battery, flight_state}], planned: PlannedPoint[] (the route as sent to the device; [] for one-key flights)}.',
   }),
   alternateList: call('alternateList', 'device', '/alternate/list', {
+    answer: pageOf(alternateLandingSchema),
     fields: timeRanged({
       sn_id: optionalText(64),
       start_time: optionalSeconds(),
@@ -790,6 +884,7 @@ export const calls = {
     summary: 'Alternate-landing records (sn_id, reason, solution, timestamp, drone_int, altn_int, place_int, create_time), newest first.',
   }),
   alarmList: call('alarmList', 'device', '/alarm/list', {
+    answer: alarmPageSchema,
     fields: timeRanged({
       level: optionalEnumValue(AlarmLevel),
       state: optionalEnumValue(AlarmProcessState),
@@ -805,6 +900,7 @@ export const calls = {
     summary: 'Alarms of the company ({list: Alarm[], total, pending}), newest first; start_time/end_time (s) bound raised_at.',
   }),
   alarmProcess: call('alarmProcess', 'device', '/alarm/process', {
+    answer: alarmProcessedSchema,
     fields: z.object({ ids: idList(), note: optionalText(ALARM_NOTE_MAX) }),
     pmd: ['ids'],
     joint: true,
@@ -813,11 +909,13 @@ export const calls = {
       'ones keep their first note. Answers {list: Alarm[], pending}; push 370 per alarm.',
   }),
   alarmStats: call('alarmStats', 'device', '/alarm/stats', {
+    answer: alarmStatsSchema,
     fields: timeRanged({ sn_id: optionalText(64), start_time: optionalSeconds(), end_time: optionalSeconds() }),
     summary:
       'Alarm statistics of the company: {total, pending, by_level: [{level, total, pending}] (30, 20, 10), by_kind: [{kind, total, pending}]}.',
   }),
   dataAnalyse: call('dataAnalyse', 'device', '/data/analyse', {
+    answer: analysisSchema,
     fields: z
       .object({
         start_time: seconds(),
@@ -838,6 +936,7 @@ export const calls = {
       'per day (in the tz_offset time zone) and per device.',
   }),
   commandLog: call('commandLog', 'device', '/command/log', {
+    answer: pageOf(commandLogEntrySchema),
     fields: timeRanged({
       sn_id: optionalText(64),
       search: optionalText(64),
@@ -852,6 +951,7 @@ export const calls = {
       'Audit log of device commands (who, what, device, when, outcome, reason), newest first; for administrators.',
   }),
   flightCheck: call('flightCheck', 'device', '/flight/check', {
+    answer: preflightSchema,
     fields: z.object({ sn_id: snField(), mission_id: optionalText(64) }),
     pmd: ['sn_id'],
     joint: true,
@@ -859,31 +959,37 @@ export const calls = {
       'Pre-flight checks of a device (and a route) now: {ready, checks: PreflightCheck[]}, the same checks a takeoff runs.',
   }),
   fenceList: call('fenceList', 'device', '/fence/list', {
+    answer: pageOf(fenceSchema),
     fields: z.object({ sn_id: optionalText(64), search: optionalText(64), page: page(), size: size(1000, 200) }),
     pmd: ['page'],
     joint: true,
   }),
   fenceAdd: call('fenceAdd', 'device', '/fence/add', {
+    answer: fenceSchema,
     fields: z.object(fenceFields),
     pmd: ['name', 'sn_id'],
     joint: true,
     summary: 'Create a work fence; it must not cross another fence of the same device.',
   }),
   fenceEdit: call('fenceEdit', 'device', '/fence/edit', {
+    answer: fenceSchema,
     fields: z.object({ id: idField(), ...fenceFields }),
     pmd: ['id', 'name'],
     joint: true,
     summary: 'Edit a fence; its routes must still lie inside it.',
   }),
   fenceOne: call('fenceOne', 'device', '/fence/one', {
+    answer: fenceSchema,
     fields: z.object({ id: idField() }),
     pmd: ['id'],
     joint: true,
   }),
   missionType: call('missionType', 'device', '/mission/type', {
+    answer: z.array(optionOf(z.number().int())),
     summary: 'No payload: answers the route kinds (MissionType) with their labels.',
   }),
   missionList: call('missionList', 'device', '/mission/list', {
+    answer: pageOf(missionSchema),
     fields: z.object({
       fence_id: optionalText(64),
       mission_type: optionalEnumValue(MissionType),
@@ -895,12 +1001,14 @@ export const calls = {
     joint: true,
   }),
   missionAdd: call('missionAdd', 'device', '/mission/add', {
+    answer: missionSavedSchema,
     fields: z.object(missionFields).superRefine(checkMission),
     pmd: ['name', 'fence_id'],
     joint: true,
     summary: 'Create a route; waypoints (JSON) must lie inside the fence, adjacent ones within the distance limit.',
   }),
   missionEdit: call('missionEdit', 'device', '/mission/edit', {
+    answer: missionSavedSchema.partial({ terrain_note: true, survey: true }),
     fields: z
       .object({ id: idField(), ...missionFields, state: optionalEnumValue(RecordState) })
       .superRefine(checkMission),
@@ -908,17 +1016,20 @@ export const calls = {
     joint: true,
   }),
   missionInfo: call('missionInfo', 'device', '/mission/info', {
+    answer: missionSchema,
     fields: z.object({ id: idField() }),
     pmd: ['id'],
     joint: true,
   }),
   missionClearBreak: call('missionClearBreak', 'device', '/mission/clearBreak', {
+    answer: missionSchema,
     fields: z.object({ id: idField() }),
     pmd: ['id'],
     joint: true,
     summary: 'Forget the breakpoint of an interrupted route so it starts from the first waypoint next time.',
   }),
   romList: call('romList', 'device', '/rom/list', {
+    answer: pageOf(firmwareSchema),
     fields: z.object({
       type: optionalEnumValue(FirmwareType),
       state: optionalEnumValue(RecordState),
@@ -930,6 +1041,7 @@ export const calls = {
     joint: true,
   }),
   romAdd: call('romAdd', 'device', '/rom/add', {
+    answer: firmwareSchema,
     access: CATALOGUE_WRITE,
     multipart: true,
     separateUrl: true,
@@ -945,6 +1057,7 @@ export const calls = {
     summary: `Upload a firmware package: the file travels in the multipart part "${FIRMWARE_FILE_FIELD}" and must be ${FIRMWARE_FILE_EXT}.`,
   }),
   romEdit: call('romEdit', 'device', '/rom/edit', {
+    answer: firmwareSchema,
     access: CATALOGUE_WRITE,
     fields: z.object({
       id: idField(),
@@ -958,6 +1071,7 @@ export const calls = {
     summary: 'Edit the texts of a firmware package, or delete it (state 20).',
   }),
   taskAdd: call('taskAdd', 'device', '/task/add', {
+    answer: timedTaskRowSchema,
     fields: z.object({
       mission_id: idField(),
       fence_id: optionalText(64),
@@ -973,6 +1087,7 @@ export const calls = {
       'Plan a timed task. f_title/m_title are display copies the server fills from the route; runs of one device must be at least 30 minutes apart.',
   }),
   taskEdit: call('taskEdit', 'device', '/task/edit', {
+    answer: timedTaskRowSchema,
     fields: z.object({
       id: idField(),
       mission_id: optionalText(64),
@@ -991,6 +1106,7 @@ export const calls = {
     summary: 'Change, pause/resume (task_state 1/3) or delete (state 10) a timed task; absent fields are kept.',
   }),
   taskList: call('taskList', 'device', '/task/list', {
+    answer: pageOf(timedTaskRowSchema),
     fields: z.object({
       sn_id: optionalText(64),
       task_state: optionalEnumValue(TimedTaskState),
@@ -1002,6 +1118,7 @@ export const calls = {
     joint: true,
   }),
   deviceTypeAdminList: call('deviceTypeAdminList', 'device', '/deviceType/adminList', {
+    answer: pageOf(deviceTypeSchema),
     fields: z.object({
       cla_type: optionalEnumValue(DeviceKind),
       state: optionalEnumValue(DeviceTypeState),
@@ -1013,6 +1130,7 @@ export const calls = {
     joint: true,
   }),
   deviceTypeAdd: call('deviceTypeAdd', 'device', '/deviceType/add', {
+    answer: deviceTypeSchema,
     access: CATALOGUE_WRITE,
     fields: z.object({
       ...deviceTypeFields,
@@ -1022,6 +1140,7 @@ export const calls = {
     joint: true,
   }),
   deviceTypeEdit: call('deviceTypeEdit', 'device', '/deviceType/edit', {
+    answer: deviceTypeSchema,
     access: CATALOGUE_WRITE,
     fields: z.object({ id: idField(), ...deviceTypeFields, state: enumValue(DeviceTypeState) }),
     pmd: ['id', 'value'],
@@ -1029,10 +1148,12 @@ export const calls = {
     summary: 'Edit, disable (20) or delete (30) a device type.',
   }),
   deviceTypeList: call('deviceTypeList', 'device', '/deviceType/list', {
+    answer: z.array(deviceTypeSchema),
     fields: z.object({ cla_type: optionalEnumValue(DeviceKind) }),
     summary: 'Enabled device types, for choosers.',
   }),
   comGetList: call('comGetList', 'device', '/com/getList', {
+    answer: pageOf(collaborationGroupSchema),
     fields: z.object({
       search: optionalText(64),
       state: optionalEnumValue(RecordState),
@@ -1043,11 +1164,13 @@ export const calls = {
     joint: true,
   }),
   comGetOne: call('comGetOne', 'device', '/com/getOne', {
+    answer: collaborationGroupSchema,
     fields: z.object({ id: idField() }),
     pmd: ['id'],
     joint: true,
   }),
   comAdd: call('comAdd', 'device', '/com/add', {
+    answer: collaborationGroupSchema,
     fields: z.object({ name: requiredText(64), device_ids: idList(500), user_ids: groupMemberIds(), notes: optionalText(500) }),
     pmd: ['name'],
     joint: true,
@@ -1056,6 +1179,7 @@ export const calls = {
       'members (user_ids, users of any company) see its devices but cannot control them.',
   }),
   comEdit: call('comEdit', 'device', '/com/edit', {
+    answer: collaborationGroupSchema,
     fields: z.object({
       id: idField(),
       name: requiredText(64),
@@ -1072,6 +1196,7 @@ export const calls = {
 
   // ---- device network and navigation environment (issue 7, D2): contracts network.ts
   linkStats: call('linkStats', 'device', '/link/stats', {
+    answer: linkStatsSchema,
     fields: z.object({ sn_id: optionalText(64) }),
     summary:
       'The device network of the caller\'s company (super_administrator: all): the broker, and per device its link type, ' +
@@ -1079,6 +1204,7 @@ export const calls = {
       '(all visible devices, or the one sn_id).',
   }),
   deviceNavEnv: call('deviceNavEnv', 'device', '/device/navEnv', {
+    answer: z.object({ list: z.array(navEnvSchema) }),
     fields: z.object({ sn_id: optionalText(64) }),
     summary:
       'The satellite navigation environment of the visible devices (or one sn_id): GNSS satellites, fix, RTK status, ' +
@@ -1088,6 +1214,7 @@ export const calls = {
   // ---------------------------------------------------------------- map (zone) and video services
   // ---- offline map downloads (issue 7, D2): contracts mapDownload.ts
   mapDown: call('mapDown', 'zone', '/map/down', {
+    answer: mapDownStartedSchema,
     fields: z
       .object({
         name: optionalText(64),
@@ -1108,12 +1235,14 @@ export const calls = {
       'MAP_DOWNLOAD_MAX_ACTIVE jobs of the company unfinished. Answers {id, total}; progress arrives as push 391.',
   }),
   mapDownList: call('mapDownList', 'zone', '/map/downList', {
+    answer: pageOf(mapDownloadSchema),
     fields: z.object({ state: z.preprocess((v) => (v === '' ? undefined : v), z.enum(MAP_DOWNLOAD_STATES as [string, ...string[]]).optional()), page: page(), size: size(200) }),
     pmd: ['page'],
     joint: true,
     summary: 'Download jobs of the caller\'s company (super_administrator: all), newest first: {list: MapDownload[], total}.',
   }),
   mapDownCancel: call('mapDownCancel', 'zone', '/map/downCancel', {
+    answer: mapDownloadSchema,
     fields: z.object({ id: requiredText(64) }),
     pmd: ['id'],
     joint: true,
@@ -1121,6 +1250,7 @@ export const calls = {
   }),
   // ---- offline map packages: contracts mapPackage.ts
   mapPackageAdd: call('mapPackageAdd', 'zone', '/map/packageAdd', {
+    answer: mapPackageSchema,
     multipart: true,
     fields: z.object({ name: requiredText(MAP_PACKAGE_NAME_MAX) }),
     pmd: ['name'],
@@ -1131,18 +1261,21 @@ export const calls = {
       'refused). The package belongs to the caller\'s company. Answers the MapPackage.',
   }),
   mapPackageList: call('mapPackageList', 'zone', '/map/packageList', {
+    answer: pageOf(mapPackageSchema),
     fields: z.object({ page: page(), size: size(200, 100) }),
     pmd: ['page'],
     joint: true,
     summary: 'Offline map packages of the caller\'s company (super_administrator: all), newest first: {list: MapPackage[], total}.',
   }),
   mapPackageDelete: call('mapPackageDelete', 'zone', '/map/packageDelete', {
+    answer: idAnswerSchema,
     fields: z.object({ id: idField() }),
     pmd: ['id'],
     joint: true,
     summary: 'Delete an offline map package: its row and its file. Maps using it fall back to the offline basemap.',
   }),
   mapPackageStyle: call('mapPackageStyle', 'zone', '/map/packageStyle', {
+    answer: mapStyleSchema,
     // Whoever may list the packages may draw them.
     access: callFunId('/map/packageList'),
     fields: z.object({ id: idField(), theme: z.enum(['dark', 'light']).default('dark') }),
@@ -1153,6 +1286,7 @@ export const calls = {
       'os_language), naming tile URLs signed with an expiry (maps/packages/README.md): tiles need no header.',
   }),
   videoUserList: call('videoUserList', 'video', '/video/user/list', {
+    answer: pageOf(recordingVideoSchema),
     fields: timeRanged({
       sn_id: optionalText(64),
       vr_type: optionalEnumValue(RecordingVrType),
@@ -1168,6 +1302,7 @@ export const calls = {
       'start_time/end_time bound the recording start.',
   }),
   videoDeviceTypeList: call('videoDeviceTypeList', 'video', '/deviceType/list', {
+    answer: z.array(teachingKindSchema),
     // The teaching-video screen's kind filter: whoever may open that screen may read it.
     access: TEACHING_VIDEO_MENU_FUNCTION,
     summary:
@@ -1177,6 +1312,7 @@ export const calls = {
 
   // ---------------------------------------------------------------- teaching videos (issue 7, helper C)
   teachList: call('teachList', 'video', '/teach/list', {
+    answer: pageOf(teachingVideoSchema),
     fields: z.object({
       search: optionalText(64),
       cla_type: teachKindFilter(),
@@ -1191,6 +1327,7 @@ export const calls = {
       'device kind (videos for every kind, 0, are listed under each kind). preview_url / poster_url are links valid for hours.',
   }),
   teachAdd: call('teachAdd', 'video', '/teach/add', {
+    answer: teachingVideoSchema,
     access: CATALOGUE_WRITE,
     multipart: true,
     fields: z.object({
@@ -1206,6 +1343,7 @@ export const calls = {
       'checked); a poster frame is made when the server has ffmpeg.',
   }),
   teachEdit: call('teachEdit', 'video', '/teach/edit', {
+    answer: teachingVideoSchema,
     access: CATALOGUE_WRITE,
     fields: z.object({
       id: idField(),
@@ -1225,6 +1363,8 @@ export type Calls = typeof calls;
 export type CallName = keyof Calls;
 export type CallFields<N extends CallName> = z.input<Calls[N]['fields']>;
 export type ParsedFields<N extends CallName> = z.output<Calls[N]['fields']>;
+/** The `data` of a successful answer of a call. */
+export type CallAnswer<N extends CallName> = z.output<Calls[N]['answer']>;
 
 export const CALL_LIST: readonly CallDef[] = Object.values(calls);
 

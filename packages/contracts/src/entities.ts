@@ -408,16 +408,20 @@ export const resultSchema = z.object({
 export type ResultItem = z.infer<typeof resultSchema>;
 
 /**
- * An alternate-landing record: `reason` code (1 to 3), `solution` what was done, `timestamp` when it
- * happened (s). `drone_int`, `altn_int` and `place_int` are integer codes the device reports (drone state,
- * alternate-landing state, landing place); their meaning is not given by the SPEC.
+ * An alternate-landing record as /alternate/list answers it: `reason` code (1 to 3), `solution` the code
+ * of what was done, `timestamp` when it happened (s). `drone_int`, `altn_int` and `place_int` are integer
+ * codes the device reports (drone state, alternate-landing state, landing place); their meaning is not
+ * given by the SPEC. Added: the flight it ended (`flight_id`) and where it came down (WGS84).
  */
 export const alternateLandingSchema = z.object({
   id: id(),
   sn_id: z.string(),
+  flight_id: z.string(),
   reason: z.number().int(),
-  solution: z.string(),
+  solution: z.number().int(),
   timestamp: seconds(),
+  lat: z.number(),
+  lng: z.number(),
   drone_int: z.number().int(),
   altn_int: z.number().int(),
   place_int: z.number().int(),

@@ -12,6 +12,7 @@ export * from './password.js';
 export * from './menu.js';
 export * from './enums.js';
 export * from './entities.js';
+export * from './answers.js';
 export * from './format.js';
 export * from './device-link.js';
 export * from './flight.js';

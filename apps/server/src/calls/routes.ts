@@ -6,6 +6,7 @@ import {
   calls,
   callUrl,
   holds,
+  isSuccess,
   pmdValueOf,
   sameHex,
   showTexts,
@@ -175,9 +176,18 @@ async function runCall(name: CallName, def: CallDef, request: FastifyRequest, de
       files: upload.files,
       log: request.log,
     };
-    const result = await handler!(ctx as never);
+    const result = await handler!(ctx);
+    const code = result.code ?? ResultCode.OK;
     // Demo and seeded names (contracts demo-texts) in the caller's language; what users typed as stored.
-    return { code: result.code ?? ResultCode.OK, lang, data: showTexts(result.data ?? null, lang), result };
+    const data = showTexts(result.data ?? null, lang);
+    if (deps.config.checkAnswers && isSuccess(code)) {
+      const checked = def.answer.safeParse(data);
+      if (!checked.success) {
+        request.log.error({ call: name, issues: checked.error.issues.slice(0, 10) }, 'call answer does not match its schema');
+        return { code: ResultCode.SERVER_ERROR, lang, data: null };
+      }
+    }
+    return { code, lang, data, result };
   } catch (err) {
     if (err instanceof CallError) return { code: err.code, lang, data: null, error: err };
     // A truncated or malformed multipart body (or the client gone mid-upload): the request's fault.
