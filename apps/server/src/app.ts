@@ -17,10 +17,10 @@ import { answerFrameworkError, warnUntrustedProxy } from './calls/http-guards.js
 import type { Handlers } from './calls/types.js';
 import { openDatabase, type DatabaseHandle } from './db/index.js';
 import { migrateToLatest } from './db/migrate.js';
-import { seedReferenceData } from './db/seed.js';
+import { seedReferenceData } from './boot/seed.js';
 import { sessionPolicyOf, type AppDeps } from './deps.js';
 import type { FlightRuntime } from './flight/index.js';
-import { startLive } from './link/runtime.js';
+import { startLive } from './boot/live.js';
 import { PushHub } from './push/hub.js';
 import { DataChanges } from './push/changes.js';
 import { registerSecurityHeaders } from './static/headers.js';

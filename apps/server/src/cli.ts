@@ -32,7 +32,7 @@ import { hashPassword } from './auth/passwords.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/index.js';
 import { migrateToLatest } from './db/migrate.js';
-import { seedReferenceData } from './db/seed.js';
+import { seedReferenceData } from './boot/seed.js';
 import { ensureDemoDevices } from './devices/demo.js';
 import { deviceName, findDeviceBySn, loadDevices } from './devices/store.js';
 import { devicePassword, loadOrCreateLinkSecrets } from './link/credentials.js';

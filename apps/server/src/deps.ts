@@ -2,9 +2,23 @@ import type { Config } from './config.js';
 import type { Database, DatabaseKind } from './db/index.js';
 import type { ServerKeys } from './auth/keys.js';
 import type { SessionPolicy } from './auth/sessions.js';
-import type { LiveRuntime } from './link/runtime.js';
+import type { DeviceDirectory } from './devices/directory.js';
+import type { DeviceStatusBoard } from './devices/status.js';
+import type { LinkTransport } from './link/runtime.js';
 import type { DataChanges } from './push/changes.js';
 import type { MediaStore } from './storage/store.js';
+import type { VideoOnDemand } from './videos/live.js';
+
+/**
+ * Everything live about devices: the transport (broker, link, cluster bus; link/runtime.ts) and what the
+ * composition root builds over it (boot/live.ts): the device directory, the status board
+ * (online/offline/held) and video on demand.
+ */
+export interface LiveRuntime extends LinkTransport {
+  directory: DeviceDirectory;
+  status: DeviceStatusBoard;
+  video: VideoOnDemand;
+}
 
 /** What the feature modules share; built once by buildApp. */
 export interface AppDeps {

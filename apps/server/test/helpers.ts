@@ -36,7 +36,7 @@ import type { Handlers } from '../src/calls/types.js';
 import { loadConfig, type Config, type ScryptCost } from '../src/config.js';
 import { openDatabase, type Database } from '../src/db/index.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { seed } from '../src/db/seed.js';
+import { seed } from '../src/boot/seed.js';
 import { createUser, type NewUser } from '../src/users/store.js';
 import { createDatabase, dropDatabase } from './infra.js';
 

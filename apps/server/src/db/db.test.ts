@@ -5,7 +5,7 @@ import { ADMIN_ACCOUNT, TEST_DB, TestClient, startTestServer, testConfig, type T
 import { seedFunctions } from '../functions/seed.js';
 import { parseFunList } from '../users/store.js';
 import { MIGRATIONS, migrateToLatest } from './migrate.js';
-import { ADMIN_BOOTSTRAP_KEY, bootstrapAdmin, seed } from './seed.js';
+import { ADMIN_BOOTSTRAP_KEY, bootstrapAdmin, seed } from '../boot/seed.js';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { FlightState } from '@nest/contracts';
-import type { LiveRuntime } from '../link/runtime.js';
+import type { LiveRuntime } from '../deps.js';
 import type { Actor, FlightRuntime } from '../flight/types.js';
 import { DEMO_NICK } from './seed.js';
 

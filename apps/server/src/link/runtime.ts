@@ -1,29 +1,31 @@
-import { RecordState, SERVER_MQTT_USER } from '@nest/contracts';
+import { SERVER_MQTT_USER } from '@nest/contracts';
 import type { Config } from '../config.js';
-import type { Database } from '../db/index.js';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../broker/index.js';
-import { DeviceDirectory } from '../devices/directory.js';
-import { CONTROL_NOTICE_TOPIC, DeviceStatusBoard } from '../devices/status.js';
-import { findDeviceBySn } from '../devices/store.js';
-import { VideoOnDemand, WATCH_NOTICE_TOPIC } from '../videos/live.js';
 import { ClusterBus, busTopic } from '../push/bus.js';
 import { devicePassword, loadOrCreateLinkSecrets, samePassword, type LinkSecrets } from './credentials.js';
-import { LinkService, type LinkLogger } from './service.js';
+import { LinkService, type DeviceLookup, type LinkLogger } from './service.js';
 
 /** The embedded broker only listens on loopback: devices reach it through the server host. */
 export const EMBEDDED_BROKER_HOST = '127.0.0.1';
 
-/** Everything live about devices: broker, link, status (online/offline/held) and video on demand. */
-export interface LiveRuntime {
+/** What the transport needs of the device registry (the devices feature's DeviceDirectory, built by the app). */
+export interface LinkRegistry {
+  devices: DeviceLookup;
+  /** Whether a registered device may connect now (enabled, not deleted); asked with every device sign-in. */
+  mayConnect(sn: string): Promise<boolean>;
+  /** Internal topics the features listen on (their notices between instances), besides the cluster bus. */
+  internalTopics: readonly string[];
+}
+
+/** The device transport: secrets, broker, link client and the cluster bus. */
+export interface LinkTransport {
   secrets: LinkSecrets;
-  directory: DeviceDirectory;
   /** The embedded broker, null with MQTT_URL. */
   broker: EmbeddedBroker | null;
   /** Where devices (and the in-process simulator) connect. */
   brokerUrl: string;
+  /** Not started: the app starts it once every listener is attached. */
   link: LinkService;
-  status: DeviceStatusBoard;
-  video: VideoOnDemand;
   /** Notices between server instances (pushes caused on one instance, open sorties). */
   bus: ClusterBus;
   /** Device password for a registered sn. */
@@ -32,45 +34,41 @@ export interface LiveRuntime {
 }
 
 /**
- * Starts the device side: secrets, device directory, embedded broker (unless MQTT_URL), the link client
- * (connecting in the background), the status board and video on demand.
+ * Starts the device transport: secrets, embedded broker (unless MQTT_URL), the link client (started by
+ * the caller, then connecting in the background) and the cluster bus over it.
  */
-export async function startLive(config: Config, db: Database, log: LinkLogger): Promise<LiveRuntime> {
+export async function startLink(config: Config, registry: LinkRegistry, log: LinkLogger): Promise<LinkTransport> {
   const secrets = await loadOrCreateLinkSecrets(config.dataDir);
-  const directory = new DeviceDirectory(db);
-  await directory.start();
+  const { devices } = registry;
   let broker: EmbeddedBroker | null = null;
-  try {
-    if (!config.mqttUrl) {
-      broker = await startEmbeddedBroker({
-        host: EMBEDDED_BROKER_HOST,
-        port: config.mqttPort,
-        auth: {
-          serverPassword: secrets.serverPassword,
-          checkDevice: async (sn, password) => {
-            const expected = devicePassword(secrets.deviceKeyHex, sn);
-            const row = await findDeviceBySn(db, sn);
-            const ok = samePassword(password, expected);
-            return ok && row !== undefined && Number(row.enabled) === 1 && Number(row.state) === RecordState.NORMAL;
-          },
+  if (!config.mqttUrl) {
+    broker = await startEmbeddedBroker({
+      host: EMBEDDED_BROKER_HOST,
+      port: config.mqttPort,
+      auth: {
+        serverPassword: secrets.serverPassword,
+        checkDevice: async (sn, password) => {
+          const expected = devicePassword(secrets.deviceKeyHex, sn);
+          const allowed = await registry.mayConnect(sn);
+          const ok = samePassword(password, expected);
+          return ok && allowed;
         },
-      });
-    }
-  } catch (err) {
-    directory.stop();
-    throw err;
+      },
+    });
   }
   const brokerUrl = broker ? `mqtt://${EMBEDDED_BROKER_HOST}:${broker.port}` : config.mqttUrl!;
   const cluster = broker ? null : config.clusterName;
+  const username = broker ? SERVER_MQTT_USER : config.mqttUsername;
+  const password = broker ? secrets.serverPassword : (config.mqttPassword ?? secrets.serverPassword);
   const link = new LinkService({
     url: brokerUrl,
-    username: broker ? SERVER_MQTT_USER : config.mqttUsername,
-    password: broker ? secrets.serverPassword : (config.mqttPassword ?? secrets.serverPassword),
-    devices: directory,
+    username,
+    password,
+    devices,
     log,
     // Other instances exist only behind an external broker: only then is there a cluster to share with.
     cluster,
-    internalTopics: [`${CONTROL_NOTICE_TOPIC}/+`, `${WATCH_NOTICE_TOPIC}/+`, ...(cluster ? [busTopic(cluster)] : [])],
+    internalTopics: [...registry.internalTopics, ...(cluster ? [busTopic(cluster)] : [])],
   });
   const bus = new ClusterBus(link.clientId);
   if (cluster) {
@@ -80,34 +78,17 @@ export async function startLive(config: Config, db: Database, log: LinkLogger): 
       if (t === topic) bus.receive(payload);
     });
   }
-  const status = new DeviceStatusBoard(db, link, config.deviceHoldSeconds);
-  await status.start();
-  const video = new VideoOnDemand(link, log, config.videoIdleStopMs);
-  // A device deleted or disabled reads as offline at once.
-  directory.onChange((changed) => {
-    for (const sn of changed) {
-      const row = directory.get(sn);
-      if (!row || Number(row.enabled) !== 1) link.forget(sn);
-    }
-  });
-  link.start();
 
   let closed: Promise<void> | null = null;
   return {
     secrets,
-    directory,
     broker,
     brokerUrl,
     link,
-    status,
-    video,
     bus,
     devicePassword: (sn) => devicePassword(secrets.deviceKeyHex, sn),
     close: () => {
       closed ??= (async () => {
-        video.stop();
-        status.stop();
-        directory.stop();
         await link.stop();
         await broker?.close();
       })();

@@ -3,7 +3,9 @@ import type { AppDeps } from '../deps.js';
 import { videoHandlers } from './handlers.js';
 import { registerMediaRoutes } from './routes.js';
 
-/** Videos: recorded and live media routes and the video calls. */
+export { VideoOnDemand, WATCH_NOTICE_TOPIC } from './live.js';
+
+/** Videos: video on demand (live.ts), recorded and live media routes and the video calls. */
 export const videosModule: FeatureModule<AppDeps> = {
   name: 'videos',
   routes: (app, s) => registerMediaRoutes(app, s),

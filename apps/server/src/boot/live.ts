@@ -1,0 +1,65 @@
+import { RecordState } from '@nest/contracts';
+import type { Config } from '../config.js';
+import type { Database } from '../db/index.js';
+import { CONTROL_NOTICE_TOPIC, DeviceDirectory, DeviceStatusBoard, findDeviceBySn } from '../devices/index.js';
+import type { LiveRuntime } from '../deps.js';
+import { startLink } from '../link/runtime.js';
+import type { LinkLogger } from '../link/service.js';
+import { VideoOnDemand, WATCH_NOTICE_TOPIC } from '../videos/index.js';
+
+/**
+ * Starts the device side: the device directory, the transport (link/runtime.ts: broker unless MQTT_URL,
+ * link client, cluster bus), the status board (online/offline/held) and video on demand; then the link
+ * connects in the background.
+ */
+export async function startLive(config: Config, db: Database, log: LinkLogger): Promise<LiveRuntime> {
+  const directory = new DeviceDirectory(db);
+  await directory.start();
+  let transport;
+  try {
+    transport = await startLink(
+      config,
+      {
+        devices: directory,
+        mayConnect: async (sn) => {
+          const row = await findDeviceBySn(db, sn);
+          return row !== undefined && Number(row.enabled) === 1 && Number(row.state) === RecordState.NORMAL;
+        },
+        internalTopics: [`${CONTROL_NOTICE_TOPIC}/+`, `${WATCH_NOTICE_TOPIC}/+`],
+      },
+      log,
+    );
+  } catch (err) {
+    directory.stop();
+    throw err;
+  }
+  const { link } = transport;
+  const status = new DeviceStatusBoard(db, link, config.deviceHoldSeconds);
+  await status.start();
+  const video = new VideoOnDemand(link, log, config.videoIdleStopMs);
+  // A device deleted or disabled reads as offline at once.
+  directory.onChange((changed) => {
+    for (const sn of changed) {
+      const row = directory.get(sn);
+      if (!row || Number(row.enabled) !== 1) link.forget(sn);
+    }
+  });
+  link.start();
+
+  let closed: Promise<void> | null = null;
+  return {
+    ...transport,
+    directory,
+    status,
+    video,
+    close: () => {
+      closed ??= (async () => {
+        video.stop();
+        status.stop();
+        directory.stop();
+        await transport.close();
+      })();
+      return closed;
+    },
+  };
+}
