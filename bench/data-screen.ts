@@ -361,7 +361,7 @@ function table(runs: Run[], loadAtEnd: number[]): string[] {
 }
 
 async function main(): Promise<void> {
-  for (const built of ['apps/web/dist/index.html', 'apps/server/dist/main.js']) {
+  for (const built of ['apps/web/dist/index.html', 'apps/server/dist/launcher.js']) {
     if (!existsSync(path.join(ROOT, built))) throw new Error(`${built} is missing: run \`npm run build\` first (this bench builds nothing)`);
   }
   console.log(`data screen bench: ${RUNS} runs, load average ${load(LOAD_AT_START)}`);

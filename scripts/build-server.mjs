@@ -1,12 +1,16 @@
-// Builds the server's two entry points (main.ts, cli.ts) into apps/server/dist as plain JavaScript, so the
-// product starts without compiling TypeScript on every start (`npm start`, the e2e product, spawned tests).
+// Builds the product's entry points into apps/server/dist as plain JavaScript, so the product starts without
+// compiling TypeScript on every start (`npm start`, the e2e product, spawned tests): the server's main.ts and
+// cli.ts (main.js, cli.js: the server alone) and the launcher (apps/launcher/src/main.ts -> launcher.js: the
+// server with the simulator's demo fleet, what `npm start` runs).
 //
-// esbuild bundles our own code (apps/server, apps/simulator and the @nest packages, which ship TypeScript
-// sources) and leaves every npm package external, loaded from node_modules as usual. Code that finds files
-// next to itself through import.meta.url (the web dist, the terrain sample, the simulator's render worker)
-// keeps its source file's URL: each import.meta.url is rewritten to that source file's address, relative to
-// the bundle, so the tree can be moved as a whole. The entry points keep their own import.meta.url: they
-// compare it with process.argv[1] to know they were started as programs.
+// esbuild bundles our own code (apps/server, apps/launcher, apps/simulator and the @nest packages, which ship
+// TypeScript sources) and leaves every npm package external, loaded from node_modules as usual. Code that
+// finds files next to itself through import.meta.url (the web dist, the terrain sample, the simulator's render
+// worker) keeps its source file's URL: each import.meta.url is rewritten to that source file's address,
+// relative to the bundle, so the tree can be moved as a whole. The entry points keep their own
+// import.meta.url: they compare it with process.argv[1] to know they were started as programs. The launcher
+// is a build of its own: in it the server's main.ts is not an entry point, so it gets its source URL and
+// does not start itself.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
@@ -27,13 +31,17 @@ const externals = {
   },
 };
 
-/** import.meta.url of a bundled source file -> that file's URL, computed from the bundle's own URL. */
-const entryPoints = { main: 'apps/server/src/main.ts', cli: 'apps/server/src/cli.ts' };
-const entryFiles = new Set(Object.values(entryPoints).map((f) => path.join(root, f)));
+/** The builds: each one's entry points (output name -> source). */
+const builds = [
+  { main: 'apps/server/src/main.ts', cli: 'apps/server/src/cli.ts' },
+  { launcher: 'apps/launcher/src/main.ts' },
+];
 
-const sourceUrls = {
+/** import.meta.url of a bundled source file -> that file's URL, computed from the bundle's own URL. */
+const sourceUrls = (entryPoints) => ({
   name: 'source-urls',
   setup(b) {
+    const entryFiles = new Set(Object.values(entryPoints).map((f) => path.join(root, f)));
     b.onLoad({ filter: /\.ts$/ }, async (args) => {
       const text = await readFile(args.path, 'utf8');
       if (!text.includes('import.meta.url') || entryFiles.has(args.path)) return { contents: text, loader: 'ts' };
@@ -42,26 +50,30 @@ const sourceUrls = {
       return { contents: text.replaceAll('import.meta.url', expr), loader: 'ts' };
     });
   },
-};
+});
 
-/** Builds the bundle; answers how long it took (ms). */
+/** Builds the bundles (side by side); answers how long it took (ms). */
 export async function buildServer() {
   const started = Date.now();
-  await build({
-    entryPoints,
-    absWorkingDir: root,
-    outdir,
-    bundle: true,
-    // One file per entry point, no shared chunks: the rewritten import.meta.url below is relative to outdir,
-    // so every bundled module must end up in a file directly inside it.
-    splitting: false,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    sourcemap: 'linked',
-    logLevel: 'warning',
-    plugins: [externals, sourceUrls],
-  });
+  await Promise.all(
+    builds.map((entryPoints) =>
+      build({
+        entryPoints,
+        absWorkingDir: root,
+        outdir,
+        bundle: true,
+        // One file per entry point, no shared chunks: the rewritten import.meta.url below is relative to
+        // outdir, so every bundled module must end up in a file directly inside it.
+        splitting: false,
+        format: 'esm',
+        platform: 'node',
+        target: 'node20',
+        sourcemap: 'linked',
+        logLevel: 'warning',
+        plugins: [externals, sourceUrls(entryPoints)],
+      }),
+    ),
+  );
   return Date.now() - started;
 }
 

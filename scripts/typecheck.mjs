@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runJobs } from './jobs.mjs';
 
 /** The workspaces, the slowest first (they start first when run side by side). */
-const PROJECTS = ['apps/server', 'apps/web', 'bench', 'apps/simulator', 'packages/formats', 'e2e', 'packages/contracts', 'packages/geo'];
+const PROJECTS = ['apps/server', 'apps/web', 'bench', 'apps/simulator', 'packages/formats', 'e2e', 'apps/launcher', 'packages/contracts', 'packages/geo', 'packages/ffmpeg'];
 
 export const typecheckJobs = () =>
   PROJECTS.filter((p) => existsSync(`${p}/tsconfig.json`)).map((p) => ({

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-/** Starts the real product (server + embedded broker + built web app) on loopback for e2e tests. */
+/** Starts the real product as `npm start` does (the launcher: server + embedded broker + built web app + simulated fleet) on loopback for e2e tests. */
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 
 export interface Product {
@@ -15,9 +15,9 @@ export interface Product {
   log(): string;
 }
 
-/** The built server (`npm run build` makes apps/server/dist with the web app): nothing is compiled on start. */
+/** The built product (`npm run build` makes apps/server/dist with the web app; launcher.js starts it): nothing is compiled on start. */
 const SERVER_DIST = join(ROOT, 'apps/server/dist');
-const productArgs = (): string[] => ['--enable-source-maps', join(SERVER_DIST, 'main.js')];
+const productArgs = (): string[] => ['--enable-source-maps', join(SERVER_DIST, 'launcher.js')];
 
 export const ADMIN = { account: 'admin@e2e.test', password: 'Admin#e2e-2026' };
 
@@ -110,7 +110,7 @@ function productEnv(dataDir: string, extraEnv: Record<string, string>): NodeJS.P
 }
 
 function checkBuilt(): void {
-  for (const built of ['apps/web/dist/index.html', 'apps/server/dist/main.js', 'apps/server/dist/cli.js']) {
+  for (const built of ['apps/web/dist/index.html', 'apps/server/dist/launcher.js', 'apps/server/dist/cli.js']) {
     if (!existsSync(join(ROOT, built))) throw new Error(`${built} is missing: run \`npm run build\` before the e2e tests`);
   }
 }

@@ -7,7 +7,7 @@
  */
 import { CmdType, PushMsgId, ResultCode, type FleetUpdatePush } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SimFleet } from '../src/link/simulator.js';
+import type { SimFleet } from '../test/simulator.js';
 import { STATUS_HELD, STATUS_OFFLINE } from '../src/devices/status.js';
 import { hasMosquitto } from '../test/infra.js';
 import { WAIT_LIMIT_MS, live, until, type PushSocket } from '../test/live.js';

@@ -8,7 +8,7 @@
 import { CmdType, FlightMethod, PushMsgId, ResultCode, type LinkEnvelope } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_CONNECT_TIMEOUT_MS } from '../src/db/index.js';
-import type { SimFleet } from '../src/link/simulator.js';
+import type { SimFleet } from '../test/simulator.js';
 import type { PostgresCluster } from '../test/infra.js';
 import { adminClient, type TestClient } from '../test/helpers.js';
 import { hasMosquitto } from '../test/infra.js';

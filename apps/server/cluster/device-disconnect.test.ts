@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadOrCreateLinkSecrets } from '../src/link/credentials.js';
-import type { SimFleet } from '../src/link/simulator.js';
+import type { SimFleet } from '../test/simulator.js';
 import { hasMosquitto } from '../test/infra.js';
 import { WAIT_LIMIT_MS, live, mqttConnect, until, type PushSocket } from '../test/live.js';
 import { addLongRoute, request, startStack, trackPointsAfter, type Stack } from './stack.js';

@@ -7,7 +7,7 @@
 import { rm } from 'node:fs/promises';
 import { DEVICE_CONTROL_FUNCTION, DEVICE_PUSH_FUNCTION, ResultCode, type PushReply } from '@nest/contracts';
 import { expect, inject } from 'vitest';
-import { loadSimulator, type SimFleet } from '../src/link/simulator.js';
+import { loadSimulator, type SimFleet } from '../test/simulator.js';
 import { startTestServer, tempDir, userClient, type TestClient, type TestServer } from '../test/helpers.js';
 import { createDatabase, dropDatabase, startMosquitto, startPostgres, type MosquittoBroker, type PostgresCluster } from '../test/infra.js';
 import { PushSocket, WAIT_LIMIT_MS, addPatrolRoute, listen, live, registerDevice, until } from '../test/live.js';

@@ -30,7 +30,7 @@ import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadOrCreateLinkSecrets } from '../src/link/credentials.js';
 import { ALARM_PUSH_FUNCTION } from '../src/push/hub.js';
-import type { SimFleet } from '../src/link/simulator.js';
+import type { SimFleet } from '../test/simulator.js';
 import { createScheduler } from '../src/tasks/scheduler.js';
 import { userEditFields } from '../test/accounts.js';
 import { adminClient, startTestServer, tempDir, userClient, type TestClient, type TestServer } from '../test/helpers.js';

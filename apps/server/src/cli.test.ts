@@ -6,6 +6,10 @@ import { runCli } from './cli.js';
 import { devicePassword } from './link/credentials.js';
 import { TEST_SCRYPT, TestClient, createTestDatabase, startTestServer, tempDir, type TestServer } from '../test/helpers.js';
 import { runTs } from '../test/process.js';
+import { loadSimulator } from '../test/simulator.js';
+
+/** The launcher's CLI gives runCli the simulator's demoFleet (apps/launcher/src/cli.ts); so do these tests. */
+const { demoFleet } = await loadSimulator();
 
 let server: TestServer;
 let env: Record<string, string | undefined>;
@@ -18,7 +22,7 @@ afterAll(async () => server?.close());
 async function cli(...argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runCli(argv, env, { out: (l) => out.push(l), err: (l) => err.push(l) }, { scrypt: TEST_SCRYPT });
+  const code = await runCli(argv, env, { out: (l) => out.push(l), err: (l) => err.push(l) }, { scrypt: TEST_SCRYPT }, { demoFleet });
   return { code, out, err: err.join('\n') };
 }
 
@@ -109,6 +113,9 @@ describe('cli device commands', () => {
     ]);
     expect((await cli('demo-fleet', '--nests', 'x')).err).toContain('--nests must be an integer from 0 to 200');
     expect((await cli('demo-fleet', '--company', 'nope')).err).toContain('unknown company "nope"');
+    // The server's own CLI has no simulator: it names the launcher's.
+    const alone = await runCli(['demo-fleet'], env, { out: () => undefined, err: (l) => expect(l).toContain('apps/launcher/src/cli.ts demo-fleet') }, { scrypt: TEST_SCRYPT });
+    expect(alone).toBe(1);
   });
 
   it('device-key and device-secret print what the broker and the simulator need', async () => {

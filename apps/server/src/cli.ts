@@ -14,10 +14,12 @@
  *   node --import tsx apps/server/src/cli.ts device-key
  *       prints the device key (hex): the simulator's --password-secret, from which every device password
  *       is derived (DATA_DIR/keys/device.key, generated on first use).
- *   node --import tsx apps/server/src/cli.ts demo-fleet [--nests 3] [--drones 2] [--center lat,lng]
+ *   node --import tsx apps/launcher/src/cli.ts demo-fleet [--nests 3] [--drones 2] [--center lat,lng]
  *        [--company wk] [--prefix SIM]
  *       registers the simulator's demo devices (missing ones only) and prints their sns, so the simulator
  *       can run as its own process: nest-simulator --password-secret $(cli.ts device-key) ...
+ *       The simulator describes the devices: this command runs through the launcher's CLI (the same
+ *       commands, with the simulator's demoFleet given to runCli); the server's own CLI says so.
  *   node --import tsx apps/server/src/cli.ts mosquitto-files --dir <dir> [--port 1883] [--host 127.0.0.1]
  *       writes mosquitto.conf, nest.acl and nest.passwd (server user + every enabled device) for an
  *       external Mosquitto broker (docs/device-protocol.md); run again after registering devices.
@@ -33,16 +35,20 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/index.js';
 import { migrateToLatest } from './db/migrate.js';
 import { seedReferenceData } from './boot/seed.js';
-import { ensureDemoDevices } from './devices/demo.js';
+import { ensureDemoDevices, type DemoDeviceSpec } from './devices/demo.js';
 import { deviceName, findDeviceBySn, loadDevices } from './devices/store.js';
 import { devicePassword, loadOrCreateLinkSecrets } from './link/credentials.js';
 import { mosquittoAcl, mosquittoConf, mosquittoPasswordFile } from './link/mosquitto.js';
-import { loadSimulator } from './link/simulator.js';
 import { AccountTakenError, createUser, findCompany, listUsers, parseFunList } from './users/store.js';
 
 export interface CliIo {
   out: (line: string) => void;
   err: (line: string) => void;
+}
+
+/** What the CLI gets from outside the server: the simulator's demoFleet, given by the launcher's CLI. */
+export interface CliTools {
+  demoFleet?: (center: { lat: number; lng: number }, counts: { nests: number; drones: number }, prefix?: string) => DemoDeviceSpec[];
 }
 
 const USAGE = [
@@ -178,7 +184,8 @@ function count(o: Map<string, string>, name: string, def: number): number {
   return Number(raw);
 }
 
-async function demoFleetCommand(config: Config, args: readonly string[], io: CliIo): Promise<number> {
+async function demoFleetCommand(config: Config, args: readonly string[], io: CliIo, tools: CliTools): Promise<number> {
+  if (!tools.demoFleet) throw new UsageError('demo-fleet needs the simulator: run it as node --import tsx apps/launcher/src/cli.ts demo-fleet ...');
   const o = parseOptions(args, ['nests', 'drones', 'center', 'company', 'prefix']);
   const nests = count(o, 'nests', config.simNests);
   const drones = count(o, 'drones', config.simDrones);
@@ -191,8 +198,7 @@ async function demoFleetCommand(config: Config, args: readonly string[], io: Cli
   }
   const prefix = o.get('prefix') ?? 'SIM';
   if (!/^[A-Za-z0-9_]{1,16}$/.test(prefix)) throw new UsageError('--prefix must be 1-16 letters, digits or _');
-  const sim = await loadSimulator();
-  const specs = sim.demoFleet(center, { nests, drones }, prefix);
+  const specs = tools.demoFleet(center, { nests, drones }, prefix);
   return withDb(config, async (db) => {
     const company = await findCompany(db, o.get('company') ?? 'wk');
     if (!company) throw new UsageError(`unknown company "${o.get('company')}"`);
@@ -239,6 +245,7 @@ export async function runCli(
   env: Readonly<Record<string, string | undefined>> = process.env,
   io: CliIo = { out: (l) => console.log(l), err: (l) => console.error(l) },
   overrides: Partial<Config> = {},
+  tools: CliTools = {},
 ): Promise<number> {
   const [command, ...args] = argv;
   try {
@@ -248,7 +255,7 @@ export async function runCli(
     if (command === 'device-list') return await deviceList(config, args, io);
     if (command === 'device-secret') return await deviceSecret(config, args, io);
     if (command === 'device-key') return await deviceKey(config, args, io);
-    if (command === 'demo-fleet') return await demoFleetCommand(config, args, io);
+    if (command === 'demo-fleet') return await demoFleetCommand(config, args, io, tools);
     if (command === 'mosquitto-files') return await mosquittoFiles(config, args, io);
     throw new UsageError(command ? `unknown command "${command}"` : 'missing command');
   } catch (err) {

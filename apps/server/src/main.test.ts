@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, tempDir, type TestDatabase } from '../test/helpers.js';
 import { until } from '../test/live.js';
 import { runTs, type Child } from '../test/process.js';
+import { NO_FLEET_LINE } from './main.js';
 
 let dataDir: string;
 let database: TestDatabase;
@@ -55,11 +56,11 @@ beforeAll(async () => {
   fromEnv = {
     dir: envDir,
     db: envDb,
+    // The server alone (main.ts, no launcher), with the default SIMULATOR=on: it says the fleet is not its own.
     child: runTs('main.ts', [], {
       HOST: '127.0.0.1',
       PORT: '0',
       MQTT_URL: 'mqtt://127.0.0.1:1',
-      SIMULATOR: 'off',
       DATA_DIR: envDir,
       DATABASE_URL: envDb.url ?? undefined,
       LOG_LEVEL: 'warn',
@@ -85,8 +86,9 @@ afterAll(async () => {
   if (fromEnv) await rm(fromEnv.dir, { recursive: true, force: true });
 });
 
+/** Starts the product as `npm start` does: the launcher (the server and, with SIMULATOR=on, the demo fleet). */
 function start(env: Record<string, string>): Child {
-  const child = runTs('main.ts', [], {
+  const child = runTs('launcher.ts', [], {
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     DATABASE_URL: database.url ?? undefined,
@@ -130,7 +132,7 @@ async function signIn(account: string, password: string): Promise<number> {
   return (await signInToken(account, password)).code;
 }
 
-describe('main.ts', { timeout: 180_000 }, () => {
+describe('main.ts and the launcher', { timeout: 180_000 }, () => {
   let password = '';
   /** A session of the first administrator on the first instance. */
   let token = '';
@@ -195,6 +197,8 @@ describe('main.ts', { timeout: 180_000 }, () => {
     await child.waitFor(/Sign in at \S+ as 13812345678 with the password from ADMIN_PASSWORD/, STARTUP_MS);
     expect(child.stdout()).toContain('Using the MQTT broker at mqtt://127.0.0.1:1');
     expect(child.stdout()).not.toContain('given-password');
+    expect(child.stdout()).toContain(NO_FLEET_LINE);
+    expect(child.stdout()).not.toContain('Simulated fleet: 3 nests');
     child.proc.kill('SIGTERM');
     await child.exited;
   });

@@ -1,30 +1,30 @@
 /**
  * Server entry: `node --import tsx apps/server/src/main.ts` (see config.ts for every environment variable).
- * Reads the configuration, brings the database up to date, seeds it, registers the demo devices when
- * SIMULATOR=on, builds the app (which starts the embedded MQTT broker unless MQTT_URL, and the device
- * link), listens, starts the simulated fleet and demo mode (DEMO_MISSIONS: first-start demo routes and
- * periodic demo missions), and prints the address (and, on the first start, how to sign in). A port already in use or an invalid setting ends the process with exit code 1 and one line.
+ * Reads the configuration, brings the database up to date, seeds it, builds the app (which starts the
+ * embedded MQTT broker unless MQTT_URL, and the device link), listens and prints the address (and, on the
+ * first start, how to sign in) and which ffmpeg makes video. A port already in use or an invalid setting ends
+ * the process with exit code 1 and one line.
+ *
+ * The server knows nothing of the fleet simulator: the demo fleet (SIMULATOR=on) is started by the launcher
+ * (apps/launcher, what `npm start` runs), through startServer() and the demo functions the server exports
+ * (demo/index.ts). Started alone with SIMULATOR=on, the server says so in one line and serves real devices.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
+import { ffmpegLine, resolveFfmpeg } from '@nest/ffmpeg';
 import { buildApp } from './app.js';
 import { PortInUseError } from './broker/index.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { openDatabase } from './db/index.js';
+import { openDatabase, type Database } from './db/index.js';
 import { MigrationError, migrateToLatest } from './db/migrate.js';
 import { seed, type AdminBootstrap } from './boot/seed.js';
-import { ADMIN_COMPANY } from './db/seed.js';
-import { startDemo } from './demo/index.js';
-import { fleetExtras, withAlternate } from './demo/fleet.js';
-import { ensureDemoDevices, type DemoDeviceSpec } from './devices/demo.js';
 import { EMBEDDED_BROKER_HOST } from './link/runtime.js';
-import { loadSimulator, type SimFleet, type Simulator } from './link/simulator.js';
 import { WEB_BASE } from './static/web.js';
-import { seedDemoRecordings } from './videos/demo.js';
-import { ffmpegLine, resolveFfmpeg } from '@nest/simulator/ffmpeg';
 
 export { EMBEDDED_BROKER_HOST };
+export type { Config };
 
 const urlHost = (host: string): string => {
   if (host === '0.0.0.0' || host === '::') return 'localhost';
@@ -38,50 +38,54 @@ export function signInLine(admin: AdminBootstrap, url: string): string | null {
     : `Sign in at ${url} as ${admin.account} with the password from ADMIN_PASSWORD`;
 }
 
-export const fleetLine = (config: Pick<Config, 'simNests' | 'simDrones' | 'simCenter'>): string =>
-  `Simulated fleet: ${config.simNests} nests, ${config.simDrones} drones around ${config.simCenter.lat},${config.simCenter.lng}`;
+/** What the server started alone prints when SIMULATOR=on: the demo fleet is the launcher's. */
+export const NO_FLEET_LINE =
+  'Simulated fleet: not started (the demo fleet runs with the launcher, npm start; SIMULATOR=off for real devices only)';
 
-function fail(message: string): never {
-  console.error(message);
-  process.exit(1);
+export interface ServerOptions {
+  /**
+   * Runs after the migrations and the seed, before the app is built, so its device directory (and the
+   * broker) know what it adds: the launcher registers the demo devices here.
+   */
+  prepare?: (db: Database) => Promise<void>;
 }
 
+/** A listening server. */
+export interface RunningServer {
+  app: FastifyInstance;
+  config: Config;
+  /** The HTTP port it listens on (the one the system picked when PORT=0). */
+  port: number;
+  /** The address of the console, as printed. */
+  url: string;
+  /** Closes the app: HTTP, device link, broker, database. */
+  close(): Promise<void>;
+}
 
-async function start(config: Config): Promise<void> {
+/**
+ * Starts the server: data directory, migrations, seed, `options.prepare`, the app, listening; prints the
+ * start-up lines (address, broker, first sign-in, ffmpeg). Throws PortInUseError, MigrationError or the
+ * error that stopped it, after closing what it had opened.
+ */
+export async function startServer(config: Config, options: ServerOptions = {}): Promise<RunningServer> {
   await mkdir(path.join(config.dataDir, 'media'), { recursive: true });
   const database = openDatabase(config);
   let admin: AdminBootstrap;
-  let sim: Simulator | null = null;
-  let specs: DemoDeviceSpec[] = [];
   try {
     await migrateToLatest(database.db);
     admin = await seed(database.db, config);
-    if (config.simulator) {
-      // Loaded only when wanted: a deployment with real devices never runs simulator code.
-      sim = await loadSimulator();
-      specs = sim.demoFleet(config.simCenter, { nests: config.simNests, drones: config.simDrones });
-      // Before the app starts, so its device directory (and the broker) know the demo devices.
-      await ensureDemoDevices(database.db, specs);
-    }
+    await options.prepare?.(database.db);
   } catch (err) {
     await database.db.destroy().catch(() => undefined);
     throw err;
   }
   const app: FastifyInstance = await buildApp(config, { database });
   const live = app.nest.deps.live;
-  let fleet: SimFleet | null = null;
-  let demo: { stop(): Promise<void> } | null = null;
-
-  const closeAll = async () => {
-    await demo?.stop().catch(() => undefined);
-    await fleet?.stop().catch(() => undefined);
-    await app.close();
-  };
 
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
-    await closeAll();
+    await app.close();
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       throw new PortInUseError(config.port, config.host, 'PORT');
     }
@@ -101,34 +105,41 @@ async function start(config: Config): Promise<void> {
   if (line) console.log(line);
   // Which ffmpeg makes video here (live, clips, thumbnails), or why there is none.
   console.log(ffmpegLine(resolveFfmpeg()));
+  return { app, config, port, url, close: () => app.close() };
+}
 
-  if (sim) {
-    try {
-      fleet = await sim.startFleet({
-        brokerUrl: live.brokerUrl,
-        // Nests get an alternate landing point (used by the simulator once it supports one).
-        devices: specs.map((s) => withAlternate({ ...s, password: live.devicePassword(s.sn), calm: config.simWeather === 'calm' })),
-        // Time scale and media upload URL (this server on loopback): see demo/fleet.ts.
-        ...fleetExtras(config, port),
-        rateHz: config.simRateHz,
-        liveDir: config.liveDir,
-        liveUrlBase: config.liveUrlBase,
-        log: (text) => app.log.info({ simulator: text }, 'simulator'),
-      });
-      console.log(fleetLine(config));
-    } catch (err) {
-      console.error(`Simulated fleet not started: ${err instanceof Error ? err.message : String(err)}`);
-    }
-    const nestSpecs = specs.filter((s) => s.kind !== 'alone');
-    if (fleet) {
-      demo = await startDemo(app.nest.deps, app.nest.flight, nestSpecs, app.log, config.demoMissions, fleet);
-      if (config.demoMissions) {
-        console.log(`Demo missions: a patrol route about a minute after start, then every ${config.demoMissionMinutes} minutes on the next idle nest`);
-      }
-    }
-    // Demo recordings (real files, made with ffmpeg when present) in the background: start-up does not wait.
-    const nests = nestSpecs.map((s) => ({ sn: s.sn, companyId: ADMIN_COMPANY }));
-    void seedDemoRecordings(app.nest.deps, nests).catch((err: unknown) => app.log.warn({ err }, 'demo recordings failed'));
+function fail(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+/** What a program started by runProgram stops on SIGINT / SIGTERM. */
+export interface Program {
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs a program of the product (this server alone, or the launcher): reads the configuration, calls
+ * `start`, ends the process with exit code 1 and one line when the configuration is invalid or the start
+ * fails, and on SIGINT / SIGTERM stops the program and exits (0, or 1 when stopping failed; a second signal
+ * exits at once).
+ */
+export async function runProgram(start: (config: Config) => Promise<Program>): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) fail(`Configuration error: ${err.message}`);
+    throw err;
+  }
+  let program: Program;
+  try {
+    program = await start(config);
+  } catch (err) {
+    if (err instanceof PortInUseError) fail(err.message);
+    if (err instanceof MigrationError) fail(err.message);
+    const message = err instanceof Error ? err.message : String(err);
+    fail(`Start-up failed: ${message}`);
   }
 
   let stopping = false;
@@ -136,7 +147,7 @@ async function start(config: Config): Promise<void> {
     if (stopping) process.exit(1);
     stopping = true;
     console.log(`${signal} received, shutting down`);
-    closeAll().then(
+    program.stop().then(
       () => process.exit(0),
       () => process.exit(1),
     );
@@ -145,22 +156,11 @@ async function start(config: Config): Promise<void> {
   process.once('SIGTERM', () => stop('SIGTERM'));
 }
 
-async function main(): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) fail(`Configuration error: ${err.message}`);
-    throw err;
-  }
-  try {
-    await start(config);
-  } catch (err) {
-    if (err instanceof PortInUseError) fail(err.message);
-    if (err instanceof MigrationError) fail(err.message);
-    const message = err instanceof Error ? err.message : String(err);
-    fail(`Start-up failed: ${message}`);
-  }
+// Started as a program (not imported by the launcher, whose bundle gives this module its source URL).
+if (process.argv[1] && pathToFileURL(path.resolve(process.argv[1])).href === import.meta.url) {
+  await runProgram(async (config) => {
+    const server = await startServer(config);
+    if (config.simulator) console.log(NO_FLEET_LINE);
+    return { stop: () => server.close() };
+  });
 }
-
-await main();

@@ -21,7 +21,7 @@ import {
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import WebSocket from 'ws';
 import { createDevice, type NewDevice } from '../src/devices/store.js';
-import { loadSimulator, type SimFleet } from '../src/link/simulator.js';
+import { loadSimulator, type SimFleet } from './simulator.js';
 import type { DeviceRow } from '../src/db/schema.js';
 import type { Database } from '../src/db/index.js';
 import type { TestClient, TestServer } from './helpers.js';

@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_TELEMETRY_HZ, DeviceTypeKey, MAX_TELEMETRY_HZ, MIN_TELEMETRY_HZ, isSn } from '@nest/contracts';
 import { FAULTS, demoFleet, devicePassword, isFault, startFleet } from './index.js';
 import type { Fault, SimDeviceSpec } from './index.js';
-import { ffmpegLine, resolveFfmpeg } from './ffmpeg.js';
+import { ffmpegLine, resolveFfmpeg } from '@nest/ffmpeg';
 
 export const DEFAULT_CENTER = { lat: 22.5431, lng: 114.0579 };
 export const DEFAULT_BROKER = 'mqtt://127.0.0.1:1883';

@@ -28,8 +28,6 @@ export { CameraModel, TIMED_MAX_PHOTOS, VIDEO_MAX_SECONDS } from './camera.js';
 export { makePhoto, makePanorama, PHOTO_SIZE, PANORAMA_SIZE } from './media/images.js';
 export type { PhotoOptions } from './media/images.js';
 export { makeVideo, clipSeconds } from './media/video.js';
-export { findFfmpeg, resolveFfmpeg, ffmpegLine, packagedFfmpegPath } from './ffmpeg.js';
-export type { FfmpegInfo, FfmpegSource } from './ffmpeg.js';
 export type { VideoProblem, VideoProblemReason } from './video.js';
 export { readExif, withExif } from './media/exif.js';
 export { renderMedia, createMediaPipeline } from './media/pipeline.js';

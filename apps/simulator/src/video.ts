@@ -2,10 +2,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ffmpegLine, resolveFfmpeg } from './ffmpeg.js';
-import type { FfmpegInfo } from './ffmpeg.js';
+import { ffmpegLine, resolveFfmpeg } from '@nest/ffmpeg';
+import type { FfmpegInfo } from '@nest/ffmpeg';
 
-export { findFfmpeg } from './ffmpeg.js';
+export { findFfmpeg } from '@nest/ffmpeg';
 
 /**
  * Live video of simulated devices: one ffmpeg child per wanted stream, writing HLS into

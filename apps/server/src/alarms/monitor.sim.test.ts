@@ -3,7 +3,7 @@ import { ALARM_RULES, DEVICE_PUSH_FUNCTION, FlightMethod, PushMsgId, ResultCode,
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
 import { PushSocket, RawDevice, envelope, listen, live, registerDevice, until } from '../../test/live.js';
-import { loadSimulator, type SimFleet } from '../link/simulator.js';
+import { loadSimulator, type SimFleet } from '../../test/simulator.js';
 import type { AlarmMonitor } from './monitor.js';
 import { drone } from './test-fixtures.js';
 

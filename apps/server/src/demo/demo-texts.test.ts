@@ -14,7 +14,7 @@ import { adminClient, startTestServer, type TestClient, type TestServer } from '
 import { PushSocket, listen } from '../../test/live.js';
 import { ensureDemoDevices } from '../devices/demo.js';
 import { createDevice } from '../devices/store.js';
-import { loadSimulator } from '../link/simulator.js';
+import { loadSimulator } from '../../test/simulator.js';
 import { addAlarm, addSortie } from '../stats/test-fixtures.js';
 import { seedDemoPlans } from './seed.js';
 

@@ -1,5 +1,4 @@
 import type { Config } from '../config.js';
-import type { DemoDeviceSpec } from '../devices/demo.js';
 import { offsetM, type LatLng } from './plans.js';
 
 /** Distance of a nest's alternate landing point from home, to the north-east (m). */
@@ -13,8 +12,9 @@ export const alternateOf = (home: LatLng): LatLng => {
 
 /**
  * Options of the simulator's startFleet (FleetOptions.timeScale, .mediaUrl; SimDeviceSpec.alternate) that
- * main.ts adds: the time scale, where media uploads go (this server on loopback: the fleet runs
- * in-process, so the listening port is always reachable there) and per nest an alternate landing point.
+ * demoFleetOptions (demo/index.ts) adds: the time scale, where media uploads go (this server on loopback:
+ * the launcher runs the fleet in the server's process, so the listening port is always reachable there)
+ * and per nest an alternate landing point.
  */
 export interface FleetExtras {
   timeScale: number;
@@ -26,6 +26,6 @@ export const fleetExtras = (config: Pick<Config, 'simTimeScale'>, port: number):
   mediaUrl: `http://127.0.0.1:${port}`,
 });
 
-/** A device spec with its alternate landing point (nests only; a single-soldier drone has none). */
-export const withAlternate = <S extends Pick<DemoDeviceSpec, 'kind' | 'home'>>(spec: S): S & { alternate?: LatLng } =>
+/** A device spec (devices/demo.ts DemoDeviceSpec) with its alternate landing point (nests only; a single-soldier drone has none). */
+export const withAlternate = <S extends { kind: string; home: LatLng }>(spec: S): S & { alternate?: LatLng } =>
   spec.kind === 'alone' ? spec : { ...spec, alternate: alternateOf(spec.home) };

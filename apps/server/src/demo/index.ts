@@ -1,17 +1,23 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import { ADMIN_COMPANY } from '../db/seed.js';
 import type { AppDeps } from '../deps.js';
+import type { DemoDeviceSpec } from '../devices/demo.js';
 import type { FlightRuntime } from '../flight/types.js';
+import { seedDemoRecordings } from '../videos/demo.js';
+import { fleetExtras, withAlternate } from './fleet.js';
 import { liveIdle, startDemoLauncher } from './launcher.js';
 import { patrolRouteOf, seedDemoPlans, type DemoNest } from './seed.js';
 import { startDemoWeather, type DemoWeatherOptions } from './weather.js';
 
 export { DEMO_SEEDED_KEY, seedDemoPlans, type DemoNest } from './seed.js';
 export { startDemoLauncher } from './launcher.js';
+export { ensureDemoDevices, type DemoDeviceSpec } from '../devices/demo.js';
 
 /**
  * Demo mode (SIMULATOR=on): the first-start demo plans (fence, patrol route, survey per simulated nest),
  * then, with DEMO_MISSIONS=on (`launch`), the periodic demo missions. The plans are made either way, so a
- * console with automatic launches turned off still has routes to fly. main.ts calls it after the fleet
+ * console with automatic launches turned off still has routes to fly. startDemoMode calls it after the fleet
  * started; stop() ends the launcher.
  */
 export async function startDemo(
@@ -55,4 +61,60 @@ export async function startDemo(
       await launcher.stop();
     },
   };
+}
+
+/** The running server the demo fleet joins (main.ts RunningServer). */
+export interface DemoServer {
+  app: FastifyInstance;
+  config: Config;
+  /** The HTTP port it listens on: the simulated devices upload their media there, on loopback. */
+  port: number;
+}
+
+/** The start-up line of a running demo fleet. */
+export const fleetLine = (config: Pick<Config, 'simNests' | 'simDrones' | 'simCenter'>): string =>
+  `Simulated fleet: ${config.simNests} nests, ${config.simDrones} drones around ${config.simCenter.lat},${config.simCenter.lng}`;
+
+/**
+ * The options of the simulator's startFleet for the demo devices on this server: its broker, each device's
+ * password from the server's device key, per nest an alternate landing point, the time scale, where media
+ * uploads go, the telemetry rate and live video, the simulator's log lines in the server's log.
+ */
+export function demoFleetOptions(server: DemoServer, specs: readonly DemoDeviceSpec[]) {
+  const { app, config, port } = server;
+  const live = app.nest.deps.live;
+  return {
+    brokerUrl: live.brokerUrl,
+    devices: specs.map((s) => withAlternate({ ...s, password: live.devicePassword(s.sn), calm: config.simWeather === 'calm' })),
+    ...fleetExtras(config, port),
+    rateHz: config.simRateHz,
+    liveDir: config.liveDir,
+    liveUrlBase: config.liveUrlBase,
+    log: (text: string) => app.log.info({ simulator: text }, 'simulator'),
+  };
+}
+
+/**
+ * Demo mode on a server whose demo devices are registered: with the fleet running, the demo plans, missions
+ * and weather (startDemo; prints the demo missions line when DEMO_MISSIONS=on); either way the demo
+ * recordings (real files, made with ffmpeg when present) in the background, so start-up does not wait.
+ * stop() ends the demo missions and weather.
+ */
+export async function startDemoMode(
+  server: DemoServer,
+  specs: readonly DemoDeviceSpec[],
+  fleet: DemoWeatherOptions['fleet'] | null,
+): Promise<{ stop(): Promise<void> }> {
+  const { app, config } = server;
+  const nestSpecs = specs.filter((s) => s.kind !== 'alone');
+  let demo: { stop(): Promise<void> } = { stop: async () => undefined };
+  if (fleet) {
+    demo = await startDemo(app.nest.deps, app.nest.flight, nestSpecs, app.log, config.demoMissions, fleet);
+    if (config.demoMissions) {
+      console.log(`Demo missions: a patrol route about a minute after start, then every ${config.demoMissionMinutes} minutes on the next idle nest`);
+    }
+  }
+  const nests = nestSpecs.map((s) => ({ sn: s.sn, companyId: ADMIN_COMPANY }));
+  void seedDemoRecordings(app.nest.deps, nests).catch((err: unknown) => app.log.warn({ err }, 'demo recordings failed'));
+  return demo;
 }

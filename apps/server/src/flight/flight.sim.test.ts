@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
 import { PushSocket, WAIT_LIMIT_MS, addPatrolRoute, listen, live, registerDevice, until } from '../../test/live.js';
-import { loadSimulator, type SimFleet } from '../link/simulator.js';
+import { loadSimulator, type SimFleet } from '../../test/simulator.js';
 
 /** Simulated seconds per real second: flows and routes are logic here, not real-time behaviour. */
 const TIME_SCALE = 60;

@@ -19,7 +19,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
 import { PushSocket, WAIT_LIMIT_MS, listen, live, registerDevice, startSim, until, clockPast } from '../../test/live.js';
-import type { SimFleet } from '../link/simulator.js';
+import type { SimFleet } from '../../test/simulator.js';
 import { GroupShares, SHARE_CACHE_MS } from './shares.js';
 
 const COM_FUNS = ['com_getList', 'com_getOne', 'com_add', 'com_edit'];

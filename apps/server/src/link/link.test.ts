@@ -5,7 +5,7 @@ import { startTestServer, type TestServer } from '../../test/helpers.js';
 import { RawDevice, WAIT_LIMIT_MS, envelope, live, mqttConnect, nestTelemetry, registerDevice, until } from '../../test/live.js';
 import { devicePassword } from './credentials.js';
 import { LinkService, type LiveDevice } from './service.js';
-import { loadSimulator } from './simulator.js';
+import { loadSimulator } from '../../test/simulator.js';
 
 let server: TestServer;
 const devices: RawDevice[] = [];

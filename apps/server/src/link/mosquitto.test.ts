@@ -11,7 +11,7 @@ import { startTestServer, tempDir, type TestServer } from '../../test/helpers.js
 import { hasMosquitto, startMosquitto, type MosquittoBroker } from '../../test/infra.js';
 import { RawDevice, WAIT_LIMIT_MS, envelope, live, mqttConnect, nestTelemetry, registerDevice, startSim, until } from '../../test/live.js';
 import { reservedPort } from '../../test/process.js';
-import type { SimFleet } from './simulator.js';
+import type { SimFleet } from '../../test/simulator.js';
 import { mosquittoAcl } from './mosquitto.js';
 import type { LiveDevice } from './service.js';
 

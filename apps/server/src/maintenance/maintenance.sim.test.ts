@@ -24,7 +24,7 @@ import { buildWkimg } from '@nest/formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, userClient, type TestClient, type TestServer, type TestUser } from '../../test/helpers.js';
 import { PushSocket, RawDevice, listen, live, nestTelemetry, registerDevice, until } from '../../test/live.js';
-import { loadSimulator, type SimFleet } from '../link/simulator.js';
+import { loadSimulator, type SimFleet } from '../../test/simulator.js';
 import { FIRMWARE_SUBDIR } from './routes.js';
 
 /**

@@ -7,7 +7,7 @@ import jpeg from 'jpeg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers.js';
 import { live, registerDevice } from '../../test/live.js';
-import { loadSimulator } from '../link/simulator.js';
+import { loadSimulator } from '../../test/simulator.js';
 
 /** What this test needs of the simulator's media side (looked up at run time: it may not be there yet). */
 interface SimMedia {

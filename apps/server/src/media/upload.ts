@@ -10,13 +10,13 @@ import {
   type ResultAddedPush,
 } from '@nest/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { findFfmpeg } from '@nest/ffmpeg';
 import { nowSeconds } from '../db/index.js';
 import type { DeviceRow, MediaUploadsTable } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import type { PushHub } from '../push/hub.js';
 import { attachEarlyResults, sortieOfFlight, syncSortieCount } from '../sorties/store.js';
 import { isStorageFull } from '../storage/index.js';
-import { findFfmpeg } from '../videos/demo.js';
 import { authenticateDevice } from './auth.js';
 import { chunkKey, chunkOffset, contentMatches, jpegSize, legacyPartDir, makeThumbnail, resultPlace, scratchPath, sha256Of, uploadFolder } from './files.js';
 import { STALE_UPLOAD_SECONDS, UPLOAD_SWEEP_MS, sweepStaleUploads } from './sweep.js';

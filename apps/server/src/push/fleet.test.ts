@@ -25,7 +25,7 @@ import { PushSocket, RawDevice, WAIT_LIMIT_MS, envelope, listen, live, nestTelem
 import { mediaLinks } from '../videos/links.js';
 import { PUSH_BUFFER_LIMIT, PushClient, TELEMETRY_BURST } from './hub.js';
 import type { LiveDevice } from '../link/service.js';
-import type { SimFleet } from '../link/simulator.js';
+import type { SimFleet } from '../../test/simulator.js';
 
 /**
  * The simulated devices' telemetry rate: fast enough that both online devices change within every fleet batch

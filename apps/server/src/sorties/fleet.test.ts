@@ -3,7 +3,7 @@ import { FlightMethod, callFunId } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
 import { live, registerDevice, until } from '../../test/live.js';
-import { loadSimulator, type SimFleet } from '../link/simulator.js';
+import { loadSimulator, type SimFleet } from '../../test/simulator.js';
 
 /**
  * The whole loop with the real simulator: takeoff command -> flight.start -> telemetry track -> a photo

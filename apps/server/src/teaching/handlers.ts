@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { DeviceKind, ResultCode, TEACHING_VIDEO_FILE_FIELD, isTeachingVideoFileName, type Lang } from '@nest/contracts';
+import { findFfmpeg } from '@nest/ffmpeg';
 import { sql } from 'kysely';
 import { callerOf } from '../auth/handlers.js';
 import { CallError } from '../calls/errors.js';
@@ -8,7 +9,6 @@ import type { Handlers } from '../calls/types.js';
 import { nowSeconds } from '../db/index.js';
 import type { AppDeps } from '../deps.js';
 import { likePattern } from '../users/store.js';
-import { findFfmpeg } from '../videos/demo.js';
 import { EXT_OF, findFfprobe, makePoster, probeDuration, sniffFile, teachingKey } from './files.js';
 import { TEACH_DELETED, TEACH_LIVE, findLiveTeaching, presentTeaching, type TeachingRow } from './store.js';
 import { TEACHING_TEXTS } from './texts.js';

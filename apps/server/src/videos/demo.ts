@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { resolveFfmpeg } from '@nest/simulator/ffmpeg';
+import { findFfmpeg } from '@nest/ffmpeg';
 import { nowSeconds } from '../db/index.js';
 import type { AppDeps } from '../deps.js';
 import { MEDIA_PREFIX } from './routes.js';
@@ -12,11 +12,9 @@ const run = promisify(execFile);
 
 /**
  * ffmpeg of this machine (FFMPEG_PATH, else on PATH, else the packaged binary), or null: the one lookup,
- * shared with the simulator's live video and clips (apps/simulator/src/ffmpeg.ts).
+ * shared with the simulator's live video and clips.
  */
-export function findFfmpeg(): string | null {
-  return resolveFfmpeg()?.path ?? null;
-}
+export { findFfmpeg };
 
 const pad = (n: number): string => String(n).padStart(2, '0');
 const stamp = (s: number): string => {

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { ResultCode, type Lang } from '@nest/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ffmpegLine, resolveFfmpeg } from '@nest/simulator/ffmpeg';
+import { ffmpegLine, resolveFfmpeg } from '@nest/ffmpeg';
 import { envelope, type Message } from '../calls/errors.js';
 import { headerLang } from '../calls/routes.js';
 import type { AppDeps } from '../deps.js';

@@ -2,7 +2,7 @@ import { ResultCode } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers.js';
 import { live, registerDevice, until } from '../../test/live.js';
-import { loadSimulator, type SimFleet } from '../link/simulator.js';
+import { loadSimulator, type SimFleet } from '../../test/simulator.js';
 import { nowSeconds } from '../db/index.js';
 import { mediaLinks } from './links.js';
 

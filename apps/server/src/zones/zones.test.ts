@@ -8,7 +8,7 @@ import { DEFAULT_SIM_CENTER } from '../config.js';
 import { ensureDemoDevices } from '../devices/demo.js';
 import { seedDemoPlans } from '../demo/seed.js';
 import { json, offset, rect } from '../fences/test-fixtures.js';
-import { loadSimulator } from '../link/simulator.js';
+import { loadSimulator } from '../../test/simulator.js';
 import { ZONES_PATH } from './routes.js';
 import { DEMO_ZONES, publicZones } from './zones.js';
 

@@ -1,7 +1,7 @@
 import type { MediaUploadStart } from '@nest/contracts';
 import type { MediaRequest } from '../ops.js';
 import { UploadQueue, uploadMedia } from '../upload.js';
-import { findFfmpeg } from '../ffmpeg.js';
+import { findFfmpeg } from '@nest/ffmpeg';
 import { PANORAMA_SIZE, PHOTO_SIZE, makePanorama, makePhoto } from './images.js';
 import { RenderPool } from './render-pool.js';
 import { clipSeconds, makeVideo } from './video.js';

@@ -5,7 +5,7 @@ import path from 'node:path';
 
 /**
  * The one place where the ffmpeg binary is looked up, for the simulator (live HLS, recorded clips) and the
- * server (thumbnails, posters, demo recordings; imported as `@nest/simulator/ffmpeg`). In this order, the
+ * server (thumbnails, posters, demo recordings), both through `@nest/ffmpeg` (node only). In this order, the
  * first that runs `-version` wins:
  *   1. the given path (simulator `--ffmpeg`) or the FFMPEG_PATH setting;
  *   2. `ffmpeg` on PATH (the system's, e.g. Debian's /usr/bin/ffmpeg);

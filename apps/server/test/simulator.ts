@@ -1,6 +1,7 @@
 /**
- * The fleet simulator (apps/simulator), loaded only when SIMULATOR=on, by the CLI's demo-fleet, or by
- * tests: a deployment with real devices never runs simulator code.
+ * The fleet simulator (apps/simulator) for server tests that need real devices on the link: a development
+ * tool of the tests only (a devDependency of the server). The product starts the demo fleet through the
+ * launcher (apps/launcher), never from the server.
  */
 import type * as SimulatorModule from '@nest/simulator';
 

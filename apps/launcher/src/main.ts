@@ -1,0 +1,42 @@
+/**
+ * The product as `npm start` runs it: the server and, with SIMULATOR=on (the default), the demo fleet of the
+ * simulator in the same process. The only app that imports other apps: the server never imports the
+ * simulator, and a deployment with real devices (SIMULATOR=off) may run the server alone
+ * (apps/server/src/main.ts); this launcher then starts just the server.
+ *
+ * With the simulator: the demo devices are registered before the app is built (so its device directory and
+ * the broker know them), then, once the server listens and has printed its start-up lines, the fleet
+ * starts on the server's broker ("Simulated fleet: ..."), then demo mode (demo plans, missions, weather,
+ * recordings). SIGINT / SIGTERM stop demo mode, the fleet, then the server.
+ */
+import { demoFleetOptions, ensureDemoDevices, fleetLine, startDemoMode } from '@nest/server/demo';
+import { runProgram, startServer } from '@nest/server/main';
+import { demoFleet, startFleet, type Fleet } from '@nest/simulator';
+
+await runProgram(async (config) => {
+  if (!config.simulator) {
+    const server = await startServer(config);
+    return { stop: () => server.close() };
+  }
+  const specs = demoFleet(config.simCenter, { nests: config.simNests, drones: config.simDrones });
+  const server = await startServer(config, {
+    prepare: async (db) => {
+      await ensureDemoDevices(db, specs);
+    },
+  });
+  let fleet: Fleet | null = null;
+  try {
+    fleet = await startFleet(demoFleetOptions(server, specs));
+    console.log(fleetLine(config));
+  } catch (err) {
+    console.error(`Simulated fleet not started: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const demo = await startDemoMode(server, specs, fleet);
+  return {
+    async stop() {
+      await demo.stop().catch(() => undefined);
+      await fleet?.stop().catch(() => undefined);
+      await server.close();
+    },
+  };
+});
