@@ -13,7 +13,7 @@
  * | MQTT_PORT            | 1883                           | Port of the embedded broker (ignored when MQTT_URL is set; 0 picks a free port). |
  * | MQTT_USERNAME        | nest-server                    | The server's own user name at the broker (external broker; the embedded one always uses nest-server). |
  * | MQTT_PASSWORD        | (generated)                    | The server's own broker password. When unset: the content of DATA_DIR/keys/mqtt-server.secret (generated on first start); put that user and password in the external broker's password file (docs/device-protocol.md). |
- * | SIMULATOR            | on                             | on: register demo devices (company wk) and run a simulated fleet in the server process; off: real devices only. |
+ * | SIMULATOR            | on                             | on: the launcher (npm start) registers demo devices (company wk) and runs a simulated fleet in the server process (the server started alone says it has none); off: real devices only. |
  * | SIM_CENTER           | 22.5431,114.0579               | Centre of the simulated fleet, "lat,lng" in WGS84 decimal degrees (default: Shenzhen Civic Center). |
  * | SIM_NESTS            | 3                              | Number of simulated nests (0-200). |
  * | SIM_DRONES           | 2                              | Number of simulated single-soldier drones (0-200). |
