@@ -131,10 +131,33 @@ describe('cli device commands', () => {
     expect((await cli('device-secret')).code).toBe(1);
   });
 
-  it('mosquitto-files writes the broker config for every enabled device', async () => {
+  it('mosquitto-files writes the dynamic-security configuration for the server and every enabled device', async () => {
+    const dir = await tempDir('nest-cli-dynsec-');
+    try {
+      const plugin = '/opt/mosquitto/mosquitto_dynamic_security.so';
+      const res = await cli('mosquitto-files', '--dir', dir, '--port', '1998', '--plugin', plugin);
+      expect(res.code, res.err).toBe(0);
+      const conf = await readFile(path.join(dir, 'mosquitto.conf'), 'utf8');
+      expect(conf).toContain(`plugin ${plugin}\nplugin_opt_config_file ${path.join(dir, 'dynamic-security.json')}\n`);
+      expect(conf).not.toContain('password_file');
+      const config = JSON.parse(await readFile(path.join(dir, 'dynamic-security.json'), 'utf8')) as {
+        clients: { username: string; password: string; salt: string; iterations: number; roles: { rolename: string }[] }[];
+      };
+      const users = config.clients.map((c) => c.username);
+      expect(users[0]).toBe('nest-server');
+      expect(users).toEqual(expect.arrayContaining(['CLI-STABLE-01', 'CLI-MINI-01', 'CLI-ALONE-01']));
+      expect(config.clients.find((c) => c.username === 'CLI-MINI-01')).toMatchObject({ iterations: 101, roles: [{ rolename: 'nest-device-CLI-MINI-01' }] });
+      expect((await stat(path.join(dir, 'dynamic-security.json'))).mode & 0o777).toBe(0o600);
+      expect((await cli('mosquitto-files', '--dir', dir, '--auth', 'ldap')).err).toContain('--auth must be dynsec or files');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('mosquitto-files --auth files writes the password file and ACL for every enabled device', async () => {
     const dir = await tempDir('nest-cli-mosq-');
     try {
-      const res = await cli('mosquitto-files', '--dir', dir, '--port', '1999');
+      const res = await cli('mosquitto-files', '--dir', dir, '--port', '1999', '--auth', 'files');
       expect(res.code, res.err).toBe(0);
       const passwd = await readFile(path.join(dir, 'nest.passwd'), 'utf8');
       const users = passwd.trim().split('\n').map((l) => l.split(':')[0]);

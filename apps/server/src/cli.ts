@@ -21,11 +21,16 @@
  *       The simulator describes the devices: this command runs through the launcher's CLI (the same
  *       commands, with the simulator's demoFleet given to runCli); the server's own CLI says so.
  *   node --import tsx apps/server/src/cli.ts mosquitto-files --dir <dir> [--port 1883] [--host 127.0.0.1]
- *       writes mosquitto.conf, nest.acl and nest.passwd (server user + every enabled device) for an
- *       external Mosquitto broker (docs/device-protocol.md); run again after registering devices.
+ *        [--auth dynsec|files] [--plugin <path of mosquitto_dynamic_security.so>]
+ *       writes mosquitto.conf for an external Mosquitto broker (docs/device-protocol.md) and who may use
+ *       it (server user + every enabled device): by default dynamic-security.json, the first configuration
+ *       of the dynamic-security plugin, which the server then keeps in line with the registry; with
+ *       --auth files nest.passwd and nest.acl instead, to be written again (and Mosquitto sent SIGHUP)
+ *       after device changes.
  *
  * Exit code 0 on success, 1 on a usage or validation error (message on stderr).
  */
+import { existsSync } from 'node:fs';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,7 +43,8 @@ import { seedReferenceData } from './boot/seed.js';
 import { ensureDemoDevices, type DemoDeviceSpec } from './devices/demo.js';
 import { deviceName, findDeviceBySn, loadDevices } from './devices/store.js';
 import { devicePassword, loadOrCreateLinkSecrets } from './link/credentials.js';
-import { mosquittoAcl, mosquittoConf, mosquittoPasswordFile } from './link/mosquitto.js';
+import { dynsecConfig } from './link/dynsec.js';
+import { DYNSEC_PLUGIN_PLACES, mosquittoAcl, mosquittoConf, mosquittoPasswordFile, type MosquittoAuth } from './link/mosquitto.js';
 import { AccountTakenError, createUser, findCompany, listUsers, parseFunList } from './users/store.js';
 
 export interface CliIo {
@@ -59,7 +65,7 @@ const USAGE = [
   '  cli.ts device-secret <sn>',
   '  cli.ts device-key',
   '  cli.ts demo-fleet [--nests 3] [--drones 2] [--center lat,lng] [--company wk] [--prefix SIM]',
-  '  cli.ts mosquitto-files --dir <dir> [--port 1883] [--host 127.0.0.1]',
+  '  cli.ts mosquitto-files --dir <dir> [--port 1883] [--host 127.0.0.1] [--auth dynsec|files] [--plugin <path>]',
 ].join('\n');
 
 class UsageError extends Error {}
@@ -209,32 +215,49 @@ async function demoFleetCommand(config: Config, args: readonly string[], io: Cli
 }
 
 async function mosquittoFiles(config: Config, args: readonly string[], io: CliIo): Promise<number> {
-  const o = parseOptions(args, ['dir', 'port', 'host']);
+  const o = parseOptions(args, ['dir', 'port', 'host', 'auth', 'plugin']);
   const dir = o.get('dir');
   if (!dir) throw new UsageError('mosquitto-files needs --dir');
   const port = Number(o.get('port') ?? '1883');
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new UsageError('--port must be 1-65535');
   const host = o.get('host') ?? '127.0.0.1';
+  const mode = o.get('auth') ?? 'dynsec';
+  if (mode !== 'dynsec' && mode !== 'files') throw new UsageError('--auth must be dynsec or files');
+  const plugin = mode === 'dynsec' ? (o.get('plugin') ?? DYNSEC_PLUGIN_PLACES.find((p) => existsSync(p))) : undefined;
+  if (mode === 'dynsec' && !plugin) {
+    throw new UsageError(`mosquitto_dynamic_security.so not found in ${DYNSEC_PLUGIN_PLACES.join(', ')}: give --plugin <path>, or --auth files`);
+  }
   return withDb(config, async (db) => {
     const secrets = await loadOrCreateLinkSecrets(config.dataDir);
     const devices = (await loadDevices(db)).filter((d) => Number(d.enabled) === 1);
     const target = path.resolve(dir);
     await mkdir(target, { recursive: true });
-    const passwordFile = path.join(target, 'nest.passwd');
-    const aclFile = path.join(target, 'nest.acl');
-    const users = [
-      { user: config.mqttUsername, password: config.mqttPassword ?? secrets.serverPassword },
-      ...devices.map((d) => ({ user: d.sn_id, password: devicePassword(secrets.deviceKeyHex, d.sn_id) })),
-    ];
-    await writeFile(passwordFile, mosquittoPasswordFile(users), { mode: 0o600 });
-    await chmod(passwordFile, 0o600);
-    await writeFile(aclFile, mosquittoAcl(config.mqttUsername));
+    const server = { user: config.mqttUsername, password: config.mqttPassword ?? secrets.serverPassword };
+    const users = devices.map((d) => ({ user: d.sn_id, password: devicePassword(secrets.deviceKeyHex, d.sn_id) }));
+    let auth: MosquittoAuth;
+    let written: string;
+    if (plugin) {
+      // The broker owns this file from its first start on (the server changes it through the plugin).
+      const configFile = path.join(target, 'dynamic-security.json');
+      await writeFile(configFile, dynsecConfig(server, users), { mode: 0o600 });
+      await chmod(configFile, 0o600);
+      auth = { kind: 'dynsec', plugin, configFile };
+      written = configFile;
+    } else {
+      const passwordFile = path.join(target, 'nest.passwd');
+      const aclFile = path.join(target, 'nest.acl');
+      await writeFile(passwordFile, mosquittoPasswordFile([{ user: server.user, password: server.password }, ...users]), { mode: 0o600 });
+      await chmod(passwordFile, 0o600);
+      await writeFile(aclFile, mosquittoAcl(config.mqttUsername));
+      auth = { kind: 'files', passwordFile, aclFile };
+      written = `${aclFile} and ${passwordFile}`;
+    }
     // Mosquitto does not create its persistence directory: without it, retained presence and state are
     // silently lost on every broker restart.
     const persistenceDir = path.join(target, 'data');
     await mkdir(persistenceDir, { recursive: true });
-    await writeFile(path.join(target, 'mosquitto.conf'), mosquittoConf({ port, host, passwordFile, aclFile, persistenceDir }));
-    io.out(`Wrote ${path.join(target, 'mosquitto.conf')}, ${aclFile} and ${passwordFile} (${devices.length} devices)`);
+    await writeFile(path.join(target, 'mosquitto.conf'), mosquittoConf({ port, host, auth, persistenceDir }));
+    io.out(`Wrote ${path.join(target, 'mosquitto.conf')}, ${written} (${devices.length} devices)`);
     if (config.mqttUsername !== SERVER_MQTT_USER || config.mqttPassword) io.out('Server user from MQTT_USERNAME / MQTT_PASSWORD');
     return 0;
   });

@@ -176,12 +176,18 @@ export interface MosquittoOptions {
   databaseUrl: string | null;
   /** Listen port; default a free one. */
   port?: number;
+  /**
+   * Who may log in (`mosquitto-files --auth`): `files` (default here: a password file and an ACL, which
+   * refresh() re-writes after devices are registered) or `dynsec` (the dynamic-security plugin, whose
+   * device clients the server keeps in line with the registry).
+   */
+  auth?: 'files' | 'dynsec';
 }
 
 export interface MosquittoBroker {
   url: string;
   port: number;
-  /** Directory of mosquitto.conf, nest.acl, nest.passwd and the persistence files. */
+  /** Directory of mosquitto.conf, nest.acl and nest.passwd (or dynamic-security.json) and the persistence files. */
   confDir: string;
   /** Everything the broker printed so far (for failure messages). */
   log(): string;
@@ -210,7 +216,7 @@ export async function startMosquitto(o: MosquittoOptions): Promise<MosquittoBrok
     const { runCli } = await import('../src/cli.js');
     const out: string[] = [];
     const code = await runCli(
-      ['mosquitto-files', '--dir', confDir, '--port', String(port), '--host', '127.0.0.1'],
+      ['mosquitto-files', '--dir', confDir, '--port', String(port), '--host', '127.0.0.1', '--auth', o.auth ?? 'files'],
       { DATA_DIR: o.dataDir, DATABASE_URL: o.databaseUrl ?? undefined, LOG_LEVEL: 'silent' },
       { out: (l) => out.push(l), err: (l) => out.push(l) },
     );

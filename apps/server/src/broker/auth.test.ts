@@ -155,3 +155,18 @@ describe('embedded broker ACL', () => {
     expect(closed).toBe(true);
   });
 });
+
+describe('disconnect', () => {
+  it("closes every connection of the device (client id = its sn or <sn>-...), and only its own", async () => {
+    const a = await device('SN-A');
+    const a2 = await device('SN-A', 'SN-A-second');
+    const b = await device('SN-B');
+    const closed = (c: MqttClient) => new Promise<void>((resolve) => c.once('close', () => resolve()));
+    const gone = Promise.all([closed(a), closed(a2)]);
+    await broker.disconnect('SN-A');
+    await gone;
+    // SN-B is still served: its own subscription is answered on the same connection.
+    expect(await grant(b, topicOf('SN-B', 'commands'))).toBe(1);
+    expect(b.connected).toBe(true);
+  });
+});

@@ -32,10 +32,15 @@ import { samePassword } from '../link/credentials.js';
  */
 export const BROKER_CONCURRENCY = 10_000;
 
+/** The running broker; aedes itself stays inside this module. */
 export interface EmbeddedBroker {
-  readonly aedes: Aedes;
   readonly host: string;
   readonly port: number;
+  /**
+   * Closes the connections of a device (client id = its sn or `<sn>-...`). Whether it may log in again is
+   * the login check's answer (BrokerAuth.checkDevice reads the registry).
+   */
+  disconnect(sn: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -211,6 +216,12 @@ export async function startEmbeddedBroker(opts: { host: string; port: number; au
       callback(null, null);
     },
   });
+  // The connected clients by client id (a new connection with the same id takes the session over).
+  const connected = new Map<string, Client>();
+  aedes.on('client', (client) => connected.set(client.id, client));
+  aedes.on('clientDisconnect', (client) => {
+    if (connected.get(client.id) === client) connected.delete(client.id);
+  });
   const server = net.createServer((socket) => {
     aedes.handle(new PacketSizeGuard(socket, MAX_PACKET_BYTES) as unknown as net.Socket);
   });
@@ -231,9 +242,11 @@ export async function startEmbeddedBroker(opts: { host: string; port: number; au
   const port = typeof address === 'object' && address ? address.port : opts.port;
   let closed: Promise<void> | null = null;
   return {
-    aedes,
     host: opts.host,
     port,
+    disconnect: async (sn) => {
+      for (const [id, client] of connected) if (id === sn || id.startsWith(`${sn}-`)) client.close();
+    },
     close: () => {
       closed ??= (async () => {
         await new Promise<void>((resolve) => aedes.close(() => resolve()));

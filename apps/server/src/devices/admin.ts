@@ -1,5 +1,4 @@
 import { AZIMUTH_INVALID, LinkType, ResultCode, isDeviceSn, isSn, type Device, type ParsedFields } from '@nest/contracts';
-import type { Client } from 'aedes';
 import { callerOf } from '../auth/handlers.js';
 import { CallError, type Message } from '../calls/errors.js';
 import type { Caller, Handlers } from '../calls/types.js';
@@ -126,13 +125,6 @@ export function deviceAdminHandlers(deps: AppDeps): Handlers {
     if (status.holder(row.sn_id)?.u_id === caller.user.u_id) await status.release(row.sn_id, caller.user.u_id);
   }
 
-  /** Closes the broker connections of a device (its client id is its sn or starts with `<sn>-`). */
-  function disconnect(sn: string): void {
-    // aedes keeps its connected clients by client id; the map is not in its type declarations.
-    const clients = (deps.live.broker?.aedes as unknown as { clients?: Record<string, Client> } | undefined)?.clients ?? {};
-    for (const [id, client] of Object.entries(clients)) if (id === sn || id.startsWith(`${sn}-`)) client.close();
-  }
-
   const answer = (row: DeviceRow): Device => presentDevice(row, status.status(row.sn_id));
 
   return {
@@ -181,7 +173,7 @@ export function deviceAdminHandlers(deps: AppDeps): Handlers {
       await updateDeviceRow(db, row.id, { state: STATE_DELETED });
       await audit(db, { kind: 'device_delete', ...actorOf(ctx), companyId: row.company_id, target: row.sn_id, detail: { name: row.uav_name } });
       // A deleted device may not log in either (broker check: state 10): close what is connected.
-      disconnect(row.sn_id);
+      await link.disconnect(row.sn_id);
       await learn(directory);
       return { data: { id: row.id, sn_id: row.sn_id } };
     },
@@ -198,7 +190,7 @@ export function deviceAdminHandlers(deps: AppDeps): Handlers {
       }
       const updated = await updateDeviceRow(db, row.id, { enabled });
       await audit(db, { kind: enabled === 0 ? 'device_disable' : 'device_enable', ...actorOf(ctx), companyId: row.company_id, target: row.sn_id, detail: { name: row.uav_name } });
-      if (enabled === 0) disconnect(row.sn_id);
+      if (enabled === 0) await link.disconnect(row.sn_id);
       await learn(directory);
       return { data: answer(updated) };
     },

@@ -3,7 +3,7 @@ import { OnlineStatus, type DeviceStatusPush } from '@nest/contracts';
 import { sql, type Kysely } from 'kysely';
 import { nowSeconds } from '../db/index.js';
 import type { DB } from '../db/schema.js';
-import type { LinkService } from '../link/service.js';
+import type { DeviceLink } from '../link/adapter.js';
 
 export type Status = 1 | 2 | 3;
 export const STATUS_ONLINE: Status = OnlineStatus.ONLINE;
@@ -38,7 +38,7 @@ export class DeviceStatusBoard extends EventEmitter<{ status: [sn: string, statu
 
   constructor(
     private readonly db: Kysely<DB>,
-    private readonly link: LinkService,
+    private readonly link: DeviceLink,
     private readonly holdSeconds: number,
   ) {
     super();

@@ -1,18 +1,19 @@
 // Database: SQLite only: the broker's authentication and ACLs.
 /**
  * The device link through a real Mosquitto, configured with exactly the files `cli.ts mosquitto-files`
- * writes (docs/device-protocol.md): the broker enforces authentication and the per-device ACL.
+ * writes (docs/device-protocol.md): the broker enforces authentication and the per-device ACL through its
+ * dynamic-security plugin, whose device clients the server keeps in line with the registry.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { LINK_MAX_MESSAGE_BYTES, MIN_TELEMETRY_HZ, SERVER_MQTT_USER, topicOf } from '@nest/contracts';
+import { LINK_MAX_MESSAGE_BYTES, MIN_TELEMETRY_HZ, ResultCode, SERVER_MQTT_USER, topicOf } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, tempDir, type TestServer } from '../../test/helpers.js';
+import { adminClient, startTestServer, tempDir, type TestServer } from '../../test/helpers.js';
 import { hasMosquitto, startMosquitto, type MosquittoBroker } from '../../test/infra.js';
 import { RawDevice, WAIT_LIMIT_MS, envelope, live, mqttConnect, nestTelemetry, registerDevice, startSim, until } from '../../test/live.js';
 import { reservedPort } from '../../test/process.js';
 import type { SimFleet } from '../../test/simulator.js';
-import { mosquittoAcl } from './mosquitto.js';
+import { SERVER_ROLE, deviceAcls, deviceRole } from './dynsec.js';
 import type { LiveDevice } from './service.js';
 
 describe.runIf(hasMosquitto())('device link through Mosquitto', () => {
@@ -30,7 +31,7 @@ describe.runIf(hasMosquitto())('device link through Mosquitto', () => {
     server = await startTestServer({ dataDir, config: { mqttUrl: url } });
     for (const sn of ['MQ-1', 'MQ-2', 'MQ-RAW']) await registerDevice(server, { sn_id: sn });
     await registerDevice(server, { sn_id: 'MQ-DISABLED', enabled: false });
-    broker = await startMosquitto({ dataDir, databaseUrl: server.databaseUrl, port });
+    broker = await startMosquitto({ dataDir, databaseUrl: server.databaseUrl, port, auth: 'dynsec' });
     confDir = broker.confDir;
     // A safety limit only, so a broker that never lets the server in is reported with its log.
     let limit: NodeJS.Timeout | undefined;
@@ -58,13 +59,20 @@ describe.runIf(hasMosquitto())('device link through Mosquitto', () => {
     return d;
   };
 
-  it('uses the generated ACL: the server user first, then one pattern per device channel', async () => {
-    const acl = await readFile(path.join(confDir, 'nest.acl'), 'utf8');
-    expect(acl).toBe(mosquittoAcl());
-    expect(acl).toContain('pattern write nest/v1/%u/telemetry');
-    expect(acl).toContain('pattern read nest/v1/%u/commands');
+  it('uses the generated dynamic-security configuration: the server role, one role per device with its own topics', async () => {
     const conf = await readFile(path.join(confDir, 'mosquitto.conf'), 'utf8');
     expect(conf).toContain('allow_anonymous false');
+    expect(conf).toMatch(/^plugin .*mosquitto_dynamic_security\.so$/m);
+    // The broker rewrites the file as the server changes clients; the roles stay as generated.
+    const config = JSON.parse(await readFile(path.join(confDir, 'dynamic-security.json'), 'utf8')) as {
+      roles: { rolename: string; acls: { acltype: string; topic: string }[] }[];
+    };
+    const role = (name: string) => config.roles.find((r) => r.rolename === name)?.acls.map((a) => `${a.acltype} ${a.topic}`);
+    expect(role(SERVER_ROLE)).toContain('subscribePattern nest/v1/#');
+    expect(role(deviceRole('MQ-1'))).toEqual(deviceAcls('MQ-1').map((a) => `${a.acltype} ${a.topic}`));
+    expect(role(deviceRole('MQ-1'))).toContain('publishClientSend nest/v1/MQ-1/telemetry');
+    expect(role(deviceRole('MQ-1'))).toContain('subscribePattern nest/v1/MQ-1/commands');
+    expect(role(deviceRole('MQ-DISABLED'))).toBeUndefined();
   });
 
   it('brings simulated devices online through the broker; telemetry reaches the link', async () => {
@@ -112,8 +120,10 @@ describe.runIf(hasMosquitto())('device link through Mosquitto', () => {
 
   it("does not let a device receive another device's commands", async () => {
     const d = await raw('MQ-RAW');
-    await d.subscribe(topicOf('MQ-1', 'commands')).catch(() => [128]);
-    await d.subscribe('nest/v1/#').catch(() => [128]);
+    // The plugin refuses another device's topics and wildcards outright (SUBACK 128), like the embedded broker.
+    expect(await d.subscribe(topicOf('MQ-1', 'commands')).catch(() => [128])).toEqual([128]);
+    expect(await d.subscribe('nest/v1/#').catch(() => [128])).toEqual([128]);
+    await d.subscribe(topicOf('MQ-RAW', 'commands'));
     // The timeout only guards against a lost reply: far above any reply time, so the command is sent once.
     const outcome = await live(server).link.command('MQ-1', 'video.start', {}, { timeoutMs: WAIT_LIMIT_MS });
     // The simulator answered (no video in this test: "video unavailable").
@@ -169,5 +179,35 @@ describe.runIf(hasMosquitto())('device link through Mosquitto', () => {
       link.off('online', onOnline);
     }
     expect(whenOffline).toBe(lastOther + 1);
+  });
+
+  it('disabling a device in the console cuts it off at Mosquitto until it is enabled again; deleting it too', async () => {
+    const canLogIn = async (sn: string) => {
+      const { client } = await mqttConnect(url, { username: sn, password: live(server).devicePassword(sn), clientId: `${sn}-probe` });
+      client?.end(true);
+      return client !== null;
+    };
+    // Registered after the broker started: the server creates its client through the plugin.
+    const row = await registerDevice(server, { sn_id: 'MQ-KICK' });
+    await until(() => canLogIn('MQ-KICK'), 'MQ-KICK admitted by mosquitto');
+    const admin = await adminClient(server);
+    const d = await raw('MQ-KICK');
+    await d.publish('telemetry', envelope('telemetry', nestTelemetry(12.5, 12.5)), { qos: 1 });
+    await until(() => live(server).link.isOnline('MQ-KICK'), 'MQ-KICK online');
+
+    const kicked = new Promise<void>((resolve) => d.client.once('close', () => resolve()));
+    expect((await admin.call('deviceEnable', { id: row.id, enabled: 0 })).body.code).toBe(ResultCode.OK);
+    await kicked;
+    expect(await canLogIn('MQ-KICK')).toBe(false);
+    expect(live(server).link.isOnline('MQ-KICK')).toBe(false);
+
+    expect((await admin.call('deviceEnable', { id: row.id, enabled: 1 })).body.code).toBe(ResultCode.OK);
+    await until(() => canLogIn('MQ-KICK'), 'MQ-KICK let in again once enabled');
+
+    const back = await raw('MQ-KICK');
+    const gone = new Promise<void>((resolve) => back.client.once('close', () => resolve()));
+    expect((await admin.call('deviceDelete', { id: row.id })).body.code).toBe(ResultCode.OK);
+    await gone;
+    expect(await canLogIn('MQ-KICK')).toBe(false);
   });
 });

@@ -5,9 +5,10 @@ import { CONTROL_NOTICE_TOPIC } from '../devices/status.js';
 
 /**
  * Configuration for an external Mosquitto (2.x) broker enforcing the same rules as the embedded one
- * (docs/device-protocol.md, "Mosquitto"): no anonymous clients, a password file with the server user and
- * one user per device (user name = sn, password = devicePassword(device key, sn)), and an ACL where the
- * server may use every link topic and each device only its own (`pattern` lines with %u).
+ * (docs/device-protocol.md, "Mosquitto"): no anonymous clients, the server user and one user per device
+ * (user name = sn, password = devicePassword(device key, sn)), the server may use every link topic and
+ * each device only its own. Either through the dynamic-security plugin (link/dynsec.ts) or through a
+ * password file and an ACL (`pattern` lines with %u).
  */
 
 /** Root of the server-internal topics (notices between server instances). */
@@ -35,21 +36,47 @@ export function mosquittoAcl(serverUser: string = SERVER_MQTT_USER): string {
  * salt, base64), what `mosquitto_passwd` writes.
  */
 export function mosquittoPasswordLine(user: string, password: string, salt: Buffer = randomBytes(12)): string {
+  const h = mosquittoHash(password, salt);
+  return `${user}:$7$${h.iterations}$${h.salt}$${h.hash}`;
+}
+
+/**
+ * A password as Mosquitto stores it, in the password file and in the dynamic-security plugin's file alike:
+ * PBKDF2-HMAC-SHA512, 101 iterations, 12-byte salt; salt and hash in base64.
+ */
+export function mosquittoHash(password: string, salt: Buffer = randomBytes(12)): { salt: string; hash: string; iterations: number } {
   const iterations = 101;
   const hash = pbkdf2Sync(password, salt, iterations, 64, 'sha512');
-  return `${user}:$7$${iterations}$${salt.toString('base64')}$${hash.toString('base64')}`;
+  return { salt: salt.toString('base64'), hash: hash.toString('base64'), iterations };
 }
 
 export function mosquittoPasswordFile(entries: readonly { user: string; password: string }[]): string {
   return `${entries.map((e) => mosquittoPasswordLine(e.user, e.password)).join('\n')}\n`;
 }
 
+/**
+ * How Mosquitto knows who may connect and publish where:
+ * - `dynsec` (default): the dynamic-security plugin with its JSON file (link/dynsec.ts), whose clients the
+ *   server keeps in line with the registry, so a disabled device is cut off at once;
+ * - `files`: a password file and an ACL file, re-written by `cli.ts mosquitto-files` and reloaded with
+ *   SIGHUP after device changes (a disabled device keeps its connection until it reconnects).
+ */
+export type MosquittoAuth = { kind: 'dynsec'; plugin: string; configFile: string } | { kind: 'files'; passwordFile: string; aclFile: string };
+
+/** Where distributions install the dynamic-security plugin (Debian and Ubuntu: the multiarch directory). */
+export const DYNSEC_PLUGIN_PLACES = [
+  '/usr/lib/x86_64-linux-gnu/mosquitto_dynamic_security.so',
+  '/usr/lib/aarch64-linux-gnu/mosquitto_dynamic_security.so',
+  '/usr/lib/mosquitto_dynamic_security.so',
+  '/usr/lib64/mosquitto_dynamic_security.so',
+  '/usr/local/lib/mosquitto_dynamic_security.so',
+] as const;
+
 export interface MosquittoConfOptions {
   port: number;
   /** Listen address; 127.0.0.1 for a broker beside the server, 0.0.0.0 for devices elsewhere (use TLS then). */
   host: string;
-  passwordFile: string;
-  aclFile: string;
+  auth: MosquittoAuth;
   /** Directory for retained messages across restarts; null: no persistence (tests). */
   persistenceDir: string | null;
 }
@@ -61,8 +88,9 @@ export function mosquittoConf(o: MosquittoConfOptions): string {
     'per_listener_settings false',
     'allow_anonymous false',
     `listener ${o.port} ${o.host}`,
-    `password_file ${o.passwordFile}`,
-    `acl_file ${o.aclFile}`,
+    ...(o.auth.kind === 'dynsec'
+      ? [`plugin ${o.auth.plugin}`, `plugin_opt_config_file ${o.auth.configFile}`]
+      : [`password_file ${o.auth.passwordFile}`, `acl_file ${o.auth.aclFile}`]),
     `# Largest MQTT packet: a link message (contracts LINK_MAX_MESSAGE_BYTES) plus topic and headers.`,
     `max_packet_size ${MAX_PACKET_BYTES}`,
     ...(o.persistenceDir ? ['persistence true', `persistence_location ${o.persistenceDir.replace(/\/?$/, '/')}`] : ['persistence false']),

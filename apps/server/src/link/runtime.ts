@@ -2,15 +2,17 @@ import { SERVER_MQTT_USER } from '@nest/contracts';
 import type { Config } from '../config.js';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../broker/index.js';
 import { ClusterBus, busTopic } from '../push/bus.js';
+import type { DeviceLookup } from './adapter.js';
 import { devicePassword, loadOrCreateLinkSecrets, samePassword, type LinkSecrets } from './credentials.js';
-import { LinkService, type DeviceLookup, type LinkLogger } from './service.js';
+import { MosquittoDynsec, type AccessDevices } from './dynsec.js';
+import { LinkService, type LinkLogger } from './service.js';
 
 /** The embedded broker only listens on loopback: devices reach it through the server host. */
 export const EMBEDDED_BROKER_HOST = '127.0.0.1';
 
 /** What the transport needs of the device registry (the devices feature's DeviceDirectory, built by the app). */
 export interface LinkRegistry {
-  devices: DeviceLookup;
+  devices: DeviceLookup & AccessDevices;
   /** Whether a registered device may connect now (enabled, not deleted); asked with every device sign-in. */
   mayConnect(sn: string): Promise<boolean>;
   /** Internal topics the features listen on (their notices between instances), besides the cluster bus. */
@@ -65,6 +67,9 @@ export async function startLink(config: Config, registry: LinkRegistry, log: Lin
     username,
     password,
     devices,
+    // How a deleted or disabled device is cut off: the embedded broker closes its connections, an external
+    // Mosquitto is told through its dynamic-security plugin.
+    access: broker ?? new MosquittoDynsec({ url: brokerUrl, username, password, devices, devicePassword: (sn) => devicePassword(secrets.deviceKeyHex, sn), log }),
     log,
     // Other instances exist only behind an external broker: only then is there a cluster to share with.
     cluster,

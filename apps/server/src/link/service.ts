@@ -24,28 +24,24 @@ import {
   topicOf,
   type CommandReplyData,
   type DeviceChannel,
-  type LinkEnvelope,
-  type StateData,
-  type TelemetryData,
 } from '@nest/contracts';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
-import type { DeviceRow } from '../db/schema.js';
 import { refill, type TokenBucket } from './bucket.js';
 import { ClusterMembers, MEMBER_HEARTBEAT_MS, membersTopic } from './members.js';
 import { LinkCounters } from './stats.js';
+import type {
+  BrokerAccess,
+  CommandOptions,
+  CommandOutcome,
+  DeviceLink,
+  DeviceLookup,
+  DropReason,
+  LinkEvents,
+  LinkLogger,
+  LiveDevice,
+} from './adapter.js';
 
-/** What the link needs to know about registered devices (the DeviceDirectory). */
-export interface DeviceLookup {
-  get(sn: string): Pick<DeviceRow, 'sn_id' | 'enabled'> | undefined;
-  /** Called for a message from an unknown sn (the directory reloads soon). */
-  miss(sn: string): void;
-}
-
-export interface LinkLogger {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  debug(obj: object, msg: string): void;
-}
+export type { CommandOptions, CommandOutcome, DeviceLookup, DropReason, LinkEvents, LinkLogger, LiveDevice } from './adapter.js';
 
 export interface LinkOptions {
   url: string;
@@ -70,48 +66,11 @@ export interface LinkOptions {
    * clock; a test moves this one and calls sweep() to judge presence at the time it chose.
    */
   now?: () => number;
-}
-
-/** The live state of one device, as the link knows it. */
-export interface LiveDevice {
-  sn: string;
-  online: boolean;
-  /** Telemetry rate announced in presence (Hz). */
-  rateHz: number;
-  firmware: string | null;
-  /** Last valid message of any kind (ms). */
-  heardAt: number;
-  /** Latest telemetry and when it was received (ms); null before the first. */
-  telemetry: TelemetryData | null;
-  telemetryAt: number | null;
-  /** The device's own time stamp (envelope `ts`, ms) of the latest telemetry; null before the first. */
-  telemetryTs: number | null;
-  state: StateData | null;
-  /** When the current online/offline period began (ms). */
-  since: number;
-}
-
-export type CommandOutcome =
-  | { status: 'ok'; tid: string; attempts: number; reply: CommandReplyData }
-  | { status: 'failed'; tid: string; attempts: number; reply: CommandReplyData }
-  | { status: 'timeout'; tid: string; attempts: number }
   /**
-   * The device was offline at send, or this instance had no broker connection (attempts 0: nothing
-   * published), or it went offline while waiting.
+   * How devices are cut off at the broker (disconnect()): the embedded broker, or an external Mosquitto's
+   * dynamic-security plugin. Started and stopped with the link. Without it disconnect() does nothing.
    */
-  | { status: 'offline'; tid: string; attempts: number };
-
-export interface CommandOptions {
-  timeoutMs?: number;
-  resends?: number;
-  bid?: string;
-  /** Use this tid (the caller's command id, so a repeat of the same command is recognised by the device). */
-  tid?: string;
-  /**
-   * Do not send to an offline device, and stop waiting as soon as it goes offline (outcome `offline`).
-   * Opt-in: a caller that prefers the full timeout (video on demand) keeps the old behaviour.
-   */
-  abortOffline?: boolean;
+  access?: BrokerAccess;
 }
 
 interface Pending {
@@ -119,35 +78,6 @@ interface Pending {
   resolve: (reply: CommandReplyData) => void;
   /** Set for abortOffline commands: ends the wait with `offline`. */
   offline?: () => void;
-}
-
-/** Why a device message was dropped (counted in `stats.dropped`). */
-export type DropReason =
-  | 'too_large'
-  | 'bad_topic'
-  | 'unknown_device'
-  | 'disabled_device'
-  | 'bad_envelope'
-  | 'bad_method'
-  | 'bad_data'
-  | 'unmatched_reply'
-  | 'rate_limited'
-  | 'error';
-
-export interface LinkEvents {
-  /** A device came online or went offline. */
-  online: [sn: string, online: boolean, live: LiveDevice];
-  telemetry: [sn: string, live: LiveDevice];
-  state: [sn: string, live: LiveDevice];
-  /**
-   * A device event (repeats of one tid are reported once). A listener that stores something hands the
-   * promise of that work to `settle`: the event is acknowledged once all of them resolved, and not at all
-   * when one rejects (the device re-sends it).
-   */
-  event: [sn: string, message: LinkEnvelope, settle: (stored: Promise<unknown>) => void];
-  /** A message on one of the internal topics. */
-  internal: [topic: string, payload: Buffer];
-  connected: [];
 }
 
 const LOG_EVERY_MS = 10_000;
@@ -178,7 +108,7 @@ export const probeTopic = (clientId: string): string => `nest-server/v1/probe/${
  * - Events are acknowledged on events_reply with the same tid.
  * - Commands keep their tid across re-sends and resolve with the reply or a timeout outcome.
  */
-export class LinkService extends EventEmitter<LinkEvents> {
+export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink {
   readonly clientId: string;
   private client: MqttClient | null = null;
   private readonly live = new Map<string, LiveDevice>();
@@ -271,6 +201,7 @@ export class LinkService extends EventEmitter<LinkEvents> {
       }
     });
     this.scheduleSweep();
+    this.opts.access?.start?.();
     if (this.members) {
       this.memberTimer = setInterval(() => {
         this.announce();
@@ -330,6 +261,7 @@ export class LinkService extends EventEmitter<LinkEvents> {
       });
     }
     if (client) await new Promise<void>((resolve) => client.end(true, {}, () => resolve()));
+    await this.opts.access?.stop?.();
   }
 
   /** Live state of a device (undefined when nothing was ever heard from it). */
@@ -347,6 +279,14 @@ export class LinkService extends EventEmitter<LinkEvents> {
     if (d?.online) this.setOnline(d, false, this.now());
     this.live.delete(sn);
     this.rateBuckets.delete(sn);
+  }
+
+  /**
+   * Closes the device's broker connections (it was deleted or disabled): the broker lets it in again only
+   * while the registry has it enabled. Nothing without an access (LinkOptions.access).
+   */
+  async disconnect(sn: string): Promise<void> {
+    await this.opts.access?.disconnect(sn);
   }
 
   /** Publishes on a server-internal topic (notices to other instances). */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { LinkMethod } from '@nest/contracts';
-import type { LinkLogger, LinkService } from '../link/service.js';
+import type { DeviceLink, LinkLogger } from '../link/adapter.js';
 
 /** Server-internal topic on which instances announce which devices their sockets watch. */
 export const WATCH_NOTICE_TOPIC = 'nest-server/v1/watch';
@@ -21,7 +21,7 @@ export function unavailableReasonOf(output: unknown): VideoUnavailableReason {
 }
 
 /** What video on demand needs of the device link. */
-export type VideoLink = Pick<LinkService, 'isOnline' | 'command' | 'publishInternal' | 'on'>;
+export type VideoLink = Pick<DeviceLink, 'isOnline' | 'command' | 'publishInternal' | 'on'>;
 
 /**
  * Drone video on demand. A push socket that verified a device (200) watches it; the first watcher makes

@@ -1,0 +1,300 @@
+import { randomBytes } from 'node:crypto';
+import { DEVICE_TO_SERVER, RecordState, SERVER_CLIENT_ID_PREFIX, SERVER_TO_DEVICE, TOPIC_ROOT, topicOf } from '@nest/contracts';
+import mqtt, { type MqttClient } from 'mqtt';
+import type { DeviceRow } from '../db/schema.js';
+import type { BrokerAccess, LinkLogger } from './adapter.js';
+import { mosquittoHash, SERVER_TOPIC_ROOT } from './mosquitto.js';
+
+/**
+ * An external Mosquitto's accounts, kept by the server through Mosquitto's dynamic-security plugin
+ * (mosquitto.org/documentation/dynamic-security, shipped with Mosquitto 2.0 and Debian's package): one
+ * client per registered enabled device (user name = sn, password = devicePassword) with its own role,
+ * and the server's own user with the server role, which may also send the plugin its commands.
+ *
+ * `cli.ts mosquitto-files` writes the plugin's first configuration (dynsecConfig); from then on the
+ * broker owns that file and the server changes it with commands on $CONTROL/dynamic-security/v1:
+ * disabling or deleting a client also closes its connection, so a device disabled in the console is cut
+ * off at once and cannot log in again until enabled.
+ */
+
+export const DYNSEC_TOPIC = '$CONTROL/dynamic-security/v1';
+export const DYNSEC_RESPONSE_TOPIC = `${DYNSEC_TOPIC}/response`;
+export const SERVER_ROLE = 'nest-server';
+/**
+ * Each device has its own role with its own topics: the plugin of Mosquitto 2.0 matches ACL topics
+ * literally (no %u substitution as in an ACL file).
+ */
+export const DEVICE_ROLE_PREFIX = 'nest-device-';
+export const deviceRole = (sn: string): string => `${DEVICE_ROLE_PREFIX}${sn}`;
+
+type Acl = { acltype: string; topic: string; allow: boolean; priority?: number };
+
+/** The server role: every device-link topic, its own internal notices and the plugin's control topics. */
+function serverAcls(): Acl[] {
+  const acls: Acl[] = [];
+  for (const topic of [`${TOPIC_ROOT}/#`, `${SERVER_TOPIC_ROOT}/#`, `${DYNSEC_TOPIC}/#`]) {
+    for (const acltype of ['publishClientSend', 'publishClientReceive', 'subscribePattern', 'unsubscribePattern']) acls.push({ acltype, topic, allow: true });
+  }
+  return acls;
+}
+
+/**
+ * A device's role: publish on its own device -> server topics, subscribe to and receive its own
+ * server -> device topics. Nothing else.
+ */
+export function deviceAcls(sn: string): Acl[] {
+  return [
+    ...DEVICE_TO_SERVER.map((c) => ({ acltype: 'publishClientSend', topic: topicOf(sn, c), allow: true })),
+    ...SERVER_TO_DEVICE.flatMap((c) => [
+      { acltype: 'subscribePattern', topic: topicOf(sn, c), allow: true },
+      { acltype: 'publishClientReceive', topic: topicOf(sn, c), allow: true },
+    ]),
+  ];
+}
+
+/** A client entry of the plugin's configuration file, with the password hashed the way the plugin does. */
+function clientEntry(username: string, password: string, role: string): object {
+  const { salt, hash, iterations } = mosquittoHash(password);
+  return { username, password: hash, salt, iterations, roles: [{ rolename: role }] };
+}
+
+/**
+ * The plugin's initial configuration (dynamic-security.json): the two roles, the server user and every
+ * registered enabled device. Nothing is allowed by default.
+ */
+export function dynsecConfig(server: { user: string; password: string }, devices: readonly { user: string; password: string }[]): string {
+  return `${JSON.stringify(
+    {
+      defaultACLAccess: { publishClientSend: false, publishClientReceive: false, subscribe: false, unsubscribe: true },
+      clients: [clientEntry(server.user, server.password, SERVER_ROLE), ...devices.map((d) => clientEntry(d.user, d.password, deviceRole(d.user)))],
+      groups: [],
+      roles: [{ rolename: SERVER_ROLE, acls: serverAcls() }, ...devices.map((d) => ({ rolename: deviceRole(d.user), acls: deviceAcls(d.user) }))],
+    },
+    null,
+    2,
+  )}\n`;
+}
+
+/** What the access needs of the registry (the DeviceDirectory). */
+export interface AccessDevices {
+  get(sn: string): Pick<DeviceRow, 'sn_id' | 'enabled' | 'state'> | undefined;
+  all(): Iterable<Pick<DeviceRow, 'sn_id' | 'enabled' | 'state'>>;
+  onChange(listener: (changed: string[]) => void): () => void;
+  /** Reads the registry again (another instance may have registered devices since the last read). */
+  reload(): Promise<void>;
+}
+
+export interface DynsecOptions {
+  url: string;
+  username: string;
+  password: string;
+  devices: AccessDevices;
+  devicePassword(sn: string): string;
+  log: LinkLogger;
+  /** How long a command may wait for the broker's answer (default 5 s). */
+  timeoutMs?: number;
+}
+
+interface Command {
+  command: string;
+  [key: string]: unknown;
+}
+
+interface Response {
+  command: string;
+  error?: string;
+  data?: unknown;
+  correlationData?: string;
+}
+
+/** Commands per control message: the plugin answers them in one response. */
+const BATCH = 50;
+/** Clients per listClients page. */
+const PAGE = 500;
+
+/** A deleted device: its client (which closes its connections) and its role. */
+const removal = (sn: string): Command[] => [
+  { command: 'deleteClient', username: sn },
+  { command: 'deleteRole', rolename: deviceRole(sn) },
+];
+
+const admitted = (row: Pick<DeviceRow, 'enabled' | 'state'> | undefined): boolean =>
+  row !== undefined && Number(row.enabled) === 1 && Number(row.state) === RecordState.NORMAL;
+
+/**
+ * The server's side of the dynamic-security plugin: its own MQTT connection (the server user), which on
+ * every (re)connect brings the broker's device clients in line with the registry (creates the missing,
+ * enables the enabled, disables the disabled, deletes the deleted), and again for every device the
+ * registry reports changed. A broker without the plugin (password file and ACL, the older configuration)
+ * never answers: the access says so once in the log and does nothing, disconnect() included.
+ */
+export class MosquittoDynsec implements BrokerAccess {
+  private client: MqttClient | null = null;
+  private readonly waiting = new Map<string, (responses: Response[]) => void>();
+  private unsubscribe: (() => void) | null = null;
+  /** null until the broker answered or did not; false: no plugin behind this broker. */
+  private available: boolean | null = null;
+  private readonly timeoutMs: number;
+
+  constructor(private readonly opts: DynsecOptions) {
+    this.timeoutMs = opts.timeoutMs ?? 5000;
+  }
+
+  start(): void {
+    const client = mqtt.connect(this.opts.url, {
+      clientId: `${SERVER_CLIENT_ID_PREFIX}access-${randomBytes(6).toString('hex')}`,
+      username: this.opts.username,
+      password: this.opts.password,
+      protocolVersion: 4,
+      clean: true,
+      reconnectPeriod: 1000,
+      connectTimeout: 10_000,
+    });
+    this.client = client;
+    client.on('connect', () => {
+      client.subscribe(DYNSEC_RESPONSE_TOPIC, { qos: 1 }, (err) => {
+        if (err) return this.unavailable();
+        void this.syncAll().catch((e: unknown) => this.opts.log.warn({ err: String(e) }, 'broker access: sync failed'));
+      });
+    });
+    client.on('error', () => undefined);
+    client.on('message', (topic, payload) => {
+      if (topic !== DYNSEC_RESPONSE_TOPIC) return;
+      let responses: Response[];
+      try {
+        responses = (JSON.parse(payload.toString('utf8')) as { responses?: Response[] }).responses ?? [];
+      } catch {
+        return;
+      }
+      // Responses to other instances' commands come here too: only ours carry a waiting id.
+      const id = responses[0]?.correlationData;
+      const done = id ? this.waiting.get(id) : undefined;
+      if (done) done(responses);
+    });
+    this.unsubscribe = this.opts.devices.onChange((changed) => {
+      if (this.available) void this.follow(changed).catch((e: unknown) => this.opts.log.warn({ err: String(e) }, 'broker access: update failed'));
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    for (const done of this.waiting.values()) done([]);
+    this.waiting.clear();
+    const client = this.client;
+    this.client = null;
+    if (client) await new Promise<void>((resolve) => client.end(true, {}, () => resolve()));
+  }
+
+  /** Disables the device's client, which closes its connections; follow() enables it again once the registry does. */
+  async disconnect(sn: string): Promise<void> {
+    if (!this.available) return;
+    await this.send([{ command: 'disableClient', username: sn }]);
+  }
+
+  /** Sends commands in batches; answers the plugin's responses in order (empty ones on timeout or stop). */
+  private async send(commands: readonly Command[]): Promise<Response[]> {
+    const out: Response[] = [];
+    for (let i = 0; i < commands.length; i += BATCH) out.push(...(await this.sendBatch(commands.slice(i, i + BATCH))));
+    return out;
+  }
+
+  private sendBatch(commands: readonly Command[]): Promise<Response[]> {
+    const client = this.client;
+    if (!client?.connected) return Promise.resolve([]);
+    const id = randomBytes(8).toString('hex');
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(id);
+        resolve([]);
+      }, this.timeoutMs);
+      this.waiting.set(id, (responses) => {
+        clearTimeout(timer);
+        this.waiting.delete(id);
+        resolve(responses);
+      });
+      client.publish(DYNSEC_TOPIC, JSON.stringify({ commands: commands.map((c) => ({ ...c, correlationData: id })) }), { qos: 1 });
+    });
+  }
+
+  /** The broker's clients with the device role: user name -> disabled. Null when the broker does not answer. */
+  private async deviceClients(): Promise<Map<string, boolean> | null> {
+    const found = new Map<string, boolean>();
+    for (let offset = 0; ; offset += PAGE) {
+      const [r] = await this.send([{ command: 'listClients', verbose: true, count: PAGE, offset }]);
+      if (!r || r.error) return offset === 0 && !r ? null : found;
+      const clients = (r.data as { clients?: { username: string; disabled?: boolean; roles?: { rolename: string }[] }[] }).clients ?? [];
+      for (const c of clients) if (c.roles?.some((role) => role.rolename === deviceRole(c.username))) found.set(c.username, c.disabled === true);
+      if (clients.length < PAGE) return found;
+    }
+  }
+
+  /** No plugin behind this broker (or the server user may not use it): said once, then nothing is done. */
+  private unavailable(): void {
+    if (this.available !== false) {
+      this.opts.log.warn({}, 'broker access: no dynamic-security plugin answers; a disabled device keeps its connection until it reconnects');
+    }
+    this.available = false;
+  }
+
+  /**
+   * On (re)connect: the broker's device clients made to match the registry. Clients of devices the
+   * registry does not have are deleted only when it was just read: a stale copy could lack a device
+   * another instance has registered meanwhile.
+   */
+  private async syncAll(): Promise<void> {
+    const fresh = await this.opts.devices.reload().then(
+      () => true,
+      () => false,
+    );
+    const clients = await this.deviceClients();
+    if (!clients) return this.unavailable();
+    this.available = true;
+    const commands: Command[] = [];
+    const registered = new Set<string>();
+    for (const row of this.opts.devices.all()) {
+      registered.add(row.sn_id);
+      const admit = admitted(row);
+      // A refused device without a client at the broker is refused already.
+      if (admit || clients.has(row.sn_id)) commands.push(...this.commandsFor(row.sn_id, admit, clients.get(row.sn_id)));
+    }
+    if (fresh) for (const sn of clients.keys()) if (!registered.has(sn)) commands.push(...removal(sn));
+    await this.apply(commands);
+    this.opts.log.info({ devices: registered.size, changes: commands.length }, 'broker access: device clients in line with the registry');
+  }
+
+  /** Devices the registry reports changed (added, edited, enabled, disabled, deleted). */
+  private async follow(changed: readonly string[]): Promise<void> {
+    const commands: Command[] = [];
+    for (const sn of changed) {
+      const row = this.opts.devices.get(sn);
+      if (!row) commands.push(...removal(sn));
+      else commands.push(...this.commandsFor(sn, admitted(row), undefined));
+    }
+    await this.apply(commands);
+  }
+
+  /**
+   * What brings one device's client in line: `disabled` is what the broker has (true/false), or undefined
+   * when absent or not known (creating an existing client fails harmlessly, enabling is idempotent).
+   */
+  private commandsFor(sn: string, admit: boolean, disabled: boolean | undefined): Command[] {
+    if (!admit) return disabled === false || disabled === undefined ? [{ command: 'disableClient', username: sn }] : [];
+    if (disabled === false) return [];
+    if (disabled === true) return [{ command: 'enableClient', username: sn }];
+    return [
+      { command: 'createRole', rolename: deviceRole(sn), acls: deviceAcls(sn) },
+      { command: 'createClient', username: sn, password: this.opts.devicePassword(sn), roles: [{ rolename: deviceRole(sn) }] },
+      { command: 'enableClient', username: sn },
+    ];
+  }
+
+  private async apply(commands: readonly Command[]): Promise<void> {
+    if (commands.length === 0) return;
+    const responses = await this.send(commands);
+    for (const r of responses) {
+      // Expected: creating a client that exists, disabling or deleting one that does not.
+      if (r.error && !/already exists|not found/i.test(r.error)) this.opts.log.warn({ command: r.command, error: r.error }, 'broker access: command refused');
+    }
+  }
+}
