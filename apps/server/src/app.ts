@@ -4,10 +4,11 @@ import fastifyWebsocket from '@fastify/websocket';
 import { PUSH_MAX_FRAME_BYTES, PUSH_PATH, ResultCode } from '@nest/contracts';
 import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
-import { loadOrCreateKeys } from './auth/keys.js';
+import { loadOrCreateKeys, publicKeysOf } from './auth/keys.js';
 import { dummyHash } from './auth/passwords.js';
 import { registerModules } from './boot/module.js';
 import { MODULES } from './boot/modules.js';
+import { pushPorts } from './boot/push.js';
 import { createServices, type Services } from './boot/services.js';
 import { FORM_BODY_LIMIT, MAX_FIELDS, MAX_FILES, MULTIPART_FIELD_LIMIT, parseForm } from './calls/body.js';
 import { envelope, httpStatusOf } from './calls/errors.js';
@@ -24,7 +25,7 @@ import { startLive } from './boot/live.js';
 import { PushHub } from './push/hub.js';
 import { DataChanges } from './push/changes.js';
 import { registerSecurityHeaders } from './static/headers.js';
-import { registerScreenResources, registerStaticResources } from './static/routes.js';
+import { registerStaticResources } from './static/routes.js';
 import { registerWebApp } from './static/web.js';
 import { createMediaStore } from './storage/index.js';
 
@@ -105,7 +106,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     const media = createMediaStore(config);
     app.addHook('onClose', async () => media.close());
     const deps: AppDeps = { config, db, dbKind: kind, keys, sessions: sessionPolicyOf(config), live, changes: new DataChanges(live.bus), media };
-    const hub = new PushHub(deps, app.log);
+    const hub = new PushHub(deps, pushPorts(deps), app.log);
     const services = createServices(deps, hub, app.log);
     const routes: RouteEntry[] = [];
     app.decorate('nest', { deps, hub, routes, flight: services.flight, services });
@@ -144,8 +145,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       return reply.code(httpStatusOf(code)).send(envelope(code, headerLang(request)));
     });
 
-    registerStaticResources(app, keys);
-    registerScreenResources(app, deps);
+    registerStaticResources(app, publicKeysOf(keys));
     // The features, one list (boot/modules.ts): started now, stopped when the app closes.
     const features = await registerModules(app, services, MODULES, (handlers) => hub.register(handlers));
     app.addHook('onClose', async () => features.stop());

@@ -1,23 +1,32 @@
 import type { Config } from './config.js';
 import type { Database, DatabaseKind } from './db/index.js';
-import type { ServerKeys } from './auth/keys.js';
-import type { SessionPolicy } from './auth/sessions.js';
-import type { DeviceDirectory } from './devices/directory.js';
-import type { DeviceStatusBoard } from './devices/status.js';
+import type { KeyObject } from 'node:crypto';
+import type { PublicKeyName } from '@nest/contracts';
 import type { LinkTransport } from './link/runtime.js';
 import type { DataChanges } from './push/changes.js';
 import type { MediaStore } from './storage/store.js';
-import type { VideoOnDemand } from './videos/live.js';
 
 /**
  * Everything live about devices: the transport (broker, link, cluster bus; link/runtime.ts) and what the
- * composition root builds over it (boot/live.ts): the device directory, the status board
- * (online/offline/held) and video on demand.
+ * composition root builds over it (boot/live.ts). The features that provide those parts declare them here
+ * (module augmentation, as Fastify decorators do): devices/index.ts the directory and the status board,
+ * videos/index.ts video on demand.
  */
-export interface LiveRuntime extends LinkTransport {
-  directory: DeviceDirectory;
-  status: DeviceStatusBoard;
-  video: VideoOnDemand;
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- completed by the features' declarations
+export interface LiveRuntime extends LinkTransport {}
+
+/** A server key pair (keys.ts in auth/ loads or creates them in DATA_DIR/keys). */
+export interface KeyPair {
+  privateKey: KeyObject;
+  /** base64 DER SPKI, what contracts `sealWithPublicKey` imports. */
+  publicSpki: string;
+}
+export type ServerKeys = Record<PublicKeyName, KeyPair>;
+
+/** Session limits (auth/sessions.ts): idle and absolute, in seconds. */
+export interface SessionPolicy {
+  idleSeconds: number;
+  maxSeconds: number;
 }
 
 /** What the feature modules share; built once by buildApp. */

@@ -1,24 +1,13 @@
-import {
-  constants,
-  createPrivateKey,
-  createPublicKey,
-  generateKeyPair,
-  privateDecrypt,
-  type KeyObject,
-} from 'node:crypto';
+import { constants, createPrivateKey, createPublicKey, generateKeyPair, privateDecrypt } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { PublicKeyName, PublicKeys } from '@nest/contracts';
+import type { KeyPair, ServerKeys } from '../deps.js';
 
 const generate = promisify(generateKeyPair);
 
-export interface KeyPair {
-  privateKey: KeyObject;
-  /** base64 DER SPKI, what contracts `sealWithPublicKey` imports. */
-  publicSpki: string;
-}
-export type ServerKeys = Record<PublicKeyName, KeyPair>;
+export type { KeyPair, ServerKeys } from '../deps.js';
 
 export const KEY_NAMES: readonly PublicKeyName[] = ['password', 'licence'];
 export const keyFile = (dataDir: string, name: PublicKeyName): string => path.join(dataDir, 'keys', `${name}.pem`);

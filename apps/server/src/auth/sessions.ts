@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { nowSeconds, type Database } from '../db/index.js';
 import type { DB, UserRow } from '../db/schema.js';
 import type { Caller } from '../calls/types.js';
+import type { SessionPolicy } from '../deps.js';
 import { STATE_NORMAL, parseFunList } from '../users/store.js';
 import { grantedFunctions } from '../functions/store.js';
 
@@ -14,10 +15,7 @@ import { grantedFunctions } from '../functions/store.js';
  * `now < last_seen_at + SESSION_IDLE_MINUTES`; last_seen_at is refreshed at most once a minute.
  * The user must also still be allowed in (state normal, inside the validity window).
  */
-export interface SessionPolicy {
-  idleSeconds: number;
-  maxSeconds: number;
-}
+export type { SessionPolicy } from '../deps.js';
 
 export const TOUCH_INTERVAL_SECONDS = 60;
 

@@ -1,22 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { DB, DeviceRow } from '../db/schema.js';
 import { loadDevices } from './store.js';
+import { sees, type Scope } from '../db/scope.js';
 
-/**
- * Who sees which devices: one company, or every company (super administrator), plus `shared`: devices of
- * other companies shared with the user through collaboration groups (groups/shares.ts), seen but not
- * controlled.
- */
-export interface Scope {
-  companyId: string;
-  all: boolean;
-  shared?: ReadonlySet<string>;
-}
-/** Control scope: the user's company (super administrator: all). Commands, connect, settings use this. */
-export const inScope = (scope: Scope, row: Pick<DeviceRow, 'company_id'>): boolean => scope.all || row.company_id === scope.companyId;
-/** View scope: the control scope plus the devices shared with the user (list, map, live data). */
-export const sees = (scope: Scope, row: Pick<DeviceRow, 'company_id' | 'sn_id'>): boolean =>
-  inScope(scope, row) || (scope.shared?.has(row.sn_id) ?? false);
+export { inScope, sees, type Scope } from '../db/scope.js';
 
 /**
  * The registered devices (not deleted) in memory, by sn: the device link checks every message against it

@@ -1,6 +1,6 @@
 import { PushMsgId, ResultCode, codeText, showTexts, type Lang, type PushReply } from '@nest/contracts';
 import { WebSocket } from 'ws';
-import type { Scope } from '../devices/directory.js';
+import type { Scope } from '../db/scope.js';
 import type { TokenBucket } from '../link/bucket.js';
 import { say, type TextKey } from '../texts.js';
 

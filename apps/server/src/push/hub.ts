@@ -28,23 +28,31 @@ import {
 } from '@nest/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { WebSocket, type RawData } from 'ws';
-import { decryptOaep } from '../auth/keys.js';
-import { hashToken } from '../auth/sessions.js';
+import type { DeviceRow } from '../db/schema.js';
+import { sees } from '../db/scope.js';
 import { DATABASE_UNAVAILABLE_TEXT, isDatabaseUnavailable } from '../db/unavailable.js';
 import type { AppDeps } from '../deps.js';
-import { sees } from '../devices/directory.js';
-import { fleetEntryOf } from '../devices/view.js';
-import type { LiveDevice } from '../link/service.js';
+import type { LiveDevice } from '../link/adapter.js';
 import { CLOSE_POLICY, PushClient, type Verified } from './client.js';
 import type { PushHandler, PushHandlers, PushRequest } from './handlers.js';
-import { PushSessions, SESSION_SWEEP_MS, sessionStore } from './sessions.js';
+import { PushSessions, SESSION_SWEEP_MS, type SessionStore } from './sessions.js';
 import { DataChangedThrottle, floods, telemetryBucket } from './throttle.js';
 
 export { CLOSE_NORMAL, CLOSE_POLICY, PUSH_BUFFER_LIMIT, PushClient } from './client.js';
-export { COMMAND_RECHECK_MS, SESSION_SWEEP_MS } from './sessions.js';
+export { COMMAND_RECHECK_MS, SESSION_SWEEP_MS, type SessionAccess, type SessionStore } from './sessions.js';
 export { PUSH_FLOOD_FRAMES_PER_SECOND, TELEMETRY_BURST } from './throttle.js';
 export type { PushHandler, PushHandlers, PushRequest } from './handlers.js';
 export { ALARM_PUSH_FUNCTION } from '@nest/contracts';
+
+/** What the hub asks of the features, given by the composition root (boot/push.ts). */
+export interface PushPorts {
+  /** Sessions (auth) and the user's group shares (groups). */
+  sessions: SessionStore;
+  /** The plain text of a licence sealed with the server's licence key, or null when it does not open. */
+  openLicence(sealed: string): string | null;
+  /** A device's 310 entry (devices), or null without a known position. */
+  fleetEntry(row: DeviceRow, live: LiveDevice | undefined, status: number): FleetEntry | null;
+}
 
 /** Largest number of devices one socket may watch. */
 export const PUSH_MAX_WATCHES = 2000;
@@ -128,10 +136,11 @@ export class PushHub {
 
   constructor(
     private readonly deps: AppDeps,
+    private readonly ports: PushPorts,
     private readonly log: FastifyBaseLogger,
   ) {
     const { link, status, directory } = deps.live;
-    this.sessions = new PushSessions(this.clients, sessionStore(deps), deps.live, log, (client) => this.unwatchAll(client));
+    this.sessions = new PushSessions(this.clients, ports.sessions, deps.live, log, (client) => this.unwatchAll(client));
     deps.changes.on('changed', this.onDataChanged);
     link.on('telemetry', (sn, live) => {
       this.bump(sn);
@@ -234,7 +243,7 @@ export class PushHub {
     for (const row of directory.visible(verified.scope)) {
       const v = this.versions.get(row.sn_id) ?? 0;
       if (sent.has(row.sn_id) && sent.get(row.sn_id)! >= v) continue;
-      const entry = fleetEntryOf(row, link.device(row.sn_id), status.status(row.sn_id));
+      const entry = this.ports.fleetEntry(row, link.device(row.sn_id), status.status(row.sn_id));
       if (entry) entries.push(entry);
       versions.push([row.sn_id, v]);
     }
@@ -416,7 +425,7 @@ export class PushHub {
     client.lang = toLang(lang);
     const caller = await this.sessions.find(token);
     if (!caller) return client.fail(ResultCode.LOGIN_EXPIRED, id);
-    const plain = decryptOaep(this.deps.keys.licence, licence);
+    const plain = this.ports.openLicence(licence);
     if (plain === null || !sameHex(plain.trim().toLowerCase(), md5Hex(licencePlain(token, appIds, appCode)))) {
       return client.fail(ResultCode.BAD_SIGNATURE, id, 'push.licence.invalid');
     }
@@ -465,7 +474,7 @@ export class PushHub {
     const parsed = equipmentVerifyData.safeParse(body);
     if (!parsed.success) return client.fail(ResultCode.BAD_REQUEST, id, 'push.frame.malformed');
     const { token, sn_id: snId, pmd } = parsed.data;
-    if (hashToken(token) !== verified.tokenHash) return client.fail(ResultCode.LOGIN_EXPIRED, id);
+    if (this.ports.sessions.tokenHash(token) !== verified.tokenHash) return client.fail(ResultCode.LOGIN_EXPIRED, id);
     if (!(await this.sessions.recheck(client))) return;
     if (!sameHex(signPmd({ token, pmdValue: snId }), pmd.toLowerCase())) return client.fail(ResultCode.BAD_SIGNATURE, id);
     if (!client.watching.has(snId) && client.watching.size >= PUSH_MAX_WATCHES) {

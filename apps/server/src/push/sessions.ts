@@ -1,12 +1,9 @@
-import { DEVICE_PUSH_FUNCTION, PUSH_VERIFY_LIMIT_MS, PushMsgId, ResultCode, holds } from '@nest/contracts';
+import { DEVICE_PUSH_FUNCTION, PUSH_VERIFY_LIMIT_MS, PushMsgId, ResultCode, SUPER_ADMINISTRATOR, holds } from '@nest/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { WebSocket } from 'ws';
-import { findLiveSession, hashToken, sessionAccess, type SessionAccess } from '../auth/sessions.js';
 import type { Caller } from '../calls/types.js';
+import { sees } from '../db/scope.js';
 import type { AppDeps } from '../deps.js';
-import { sees } from '../devices/directory.js';
-import { sharesOf } from '../groups/shares.js';
-import { isSuper } from '../users/store.js';
 import { CLOSE_NORMAL, CLOSE_POLICY, type PushClient, type Verified } from './client.js';
 
 /** A flight command re-reads a session last read longer ago than this (stick frames come 10-20 a second). */
@@ -14,8 +11,22 @@ export const COMMAND_RECHECK_MS = 1000;
 /** How often sessions past their clock limit and sockets that never verified are looked for. */
 export const SESSION_SWEEP_MS = 5000;
 
-/** The database reads behind a socket's session: the session itself, what it may do, and the user's shares. */
+const isSuper = (funList: readonly string[]): boolean => funList.includes(SUPER_ADMINISTRATOR);
+
+/** What a live session may do now and until when it stays live unless something changes. */
+export interface SessionAccess {
+  funList: string[];
+  /** Unix seconds: the first moment the session stops being live by the clock alone. */
+  liveUntil: number;
+}
+
+/**
+ * The reads behind a socket's session: the session itself, what it may do, and the user's shares (the
+ * composition root answers them from auth and groups, boot/push.ts).
+ */
 export interface SessionStore {
+  /** The hash a session keeps of its token. */
+  tokenHash(token: string): string;
   /** The live session of a token and its user, or null. */
   find(token: string): Promise<Caller | null>;
   /** The session's functions and clock limit, or null when it is no longer live. */
@@ -24,15 +35,6 @@ export interface SessionStore {
   shared(userId: string): Promise<ReadonlySet<string>>;
   /** Group membership may have changed: shares are read from the database again on next use. */
   forgetShares(): void;
-}
-
-export function sessionStore(deps: Pick<AppDeps, 'db' | 'sessions'>): SessionStore {
-  return {
-    find: (token) => findLiveSession(deps.db, token, deps.sessions),
-    access: (sessionId) => sessionAccess(deps.db, sessionId, deps.sessions),
-    shared: (userId) => sharesOf(deps.db).of(userId),
-    forgetShares: () => sharesOf(deps.db).forget(),
-  };
 }
 
 /**
@@ -72,7 +74,7 @@ export class PushSessions {
     client.verified = {
       sessionId: caller.sessionId,
       userId: caller.user.u_id,
-      tokenHash: hashToken(token),
+      tokenHash: this.store.tokenHash(token),
       nick: caller.user.nick,
       scope: { companyId: caller.user.company_id, all: isSuper(access.funList) },
       funList: access.funList,

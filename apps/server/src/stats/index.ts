@@ -2,9 +2,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { FeatureModule } from '../boot/module.js';
 import type { AppDeps } from '../deps.js';
 import { statsHandlers } from './handlers.js';
+import { registerScreenResources } from './screen-routes.js';
 import { UptimeRecorder } from './uptime.js';
 
-/** Statistics: the per-hour uptime log of every registered device (uptime.ts; stop() writes the last figures) and the calls. */
+/**
+ * Statistics: the per-hour uptime log of every registered device (uptime.ts; stop() writes the last
+ * figures), the data-screen resources (screen-routes.ts) and the calls.
+ */
 export const statsModule: FeatureModule<AppDeps & { log: FastifyBaseLogger }> = {
   name: 'stats',
   start: (s) => {
@@ -18,5 +22,6 @@ export const statsModule: FeatureModule<AppDeps & { log: FastifyBaseLogger }> = 
       },
     };
   },
+  routes: (app, s) => registerScreenResources(app, s),
   calls: (s) => statsHandlers(s),
 };

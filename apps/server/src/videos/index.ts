@@ -3,7 +3,16 @@ import type { AppDeps } from '../deps.js';
 import { videoHandlers } from './handlers.js';
 import { registerMediaRoutes } from './routes.js';
 
+import type { VideoOnDemand } from './live.js';
+
 export { VideoOnDemand, WATCH_NOTICE_TOPIC } from './live.js';
+
+declare module '../deps.js' {
+  interface LiveRuntime {
+    /** Asks devices to start and stop their video as people watch (live.ts). */
+    video: VideoOnDemand;
+  }
+}
 
 /** Videos: video on demand (live.ts), recorded and live media routes and the video calls. */
 export const videosModule: FeatureModule<AppDeps> = {
