@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { Marker, type Map as MapLibreMap } from 'maplibre-gl';
+import { Marker } from 'maplibre-gl';
 import type { LatLng, Theme } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
 import { fromMap, readBasemap, toMap, type BasemapId } from '../../shared/map/basemaps';
-import { createConsoleMap } from '../../shared/map/consoleMap';
+import { fitCoords } from '../../shared/map/consoleMap';
+import { useConsoleMap } from '../../shared/map/useConsoleMap';
 import type { PointTarget } from './form';
 
 export type PickedPoints = Partial<Record<PointTarget, LatLng | null>>;
@@ -64,12 +65,8 @@ export default function PointPicker({
   onPick: (target: PointTarget, p: LatLng) => void;
 }): ReactNode {
   const { t } = useI18n();
-  const container = useRef<HTMLDivElement>(null);
-  const mapRef = useRef<MapLibreMap | null>(null);
   const markers = useRef(new Map<PointTarget, Marker>());
   const [basemap] = useState<BasemapId>(readBasemap);
-  const [failed, setFailed] = useState(false);
-  const [ready, setReady] = useState(false);
   const activeRef = useRef(active);
   activeRef.current = active;
   const pickRef = useRef(onPick);
@@ -78,41 +75,25 @@ export default function PointPicker({
   const initial = useRef(points);
   const initialReference = useRef(reference);
 
-  useEffect(() => {
-    if (!container.current) return;
-    let map: MapLibreMap;
-    try {
-      map = createConsoleMap(container.current, basemap, theme);
-    } catch {
-      setFailed(true);
-      return;
-    }
-    mapRef.current = map;
-    const picked = Object.values(initial.current).filter((p): p is LatLng => !!p);
-    // A new device: look at the company's other devices, where the new one most likely goes.
-    const known = picked.length > 0 ? picked : initialReference.current.map((r) => r.position);
-    if (known.length > 0) {
-      const coords = known.map((p) => toMap(basemap, p));
-      const lngs = coords.map((c) => c[0]);
-      const lats = coords.map((c) => c[1]);
-      map.fitBounds([[Math.min(...lngs), Math.min(...lats)], [Math.max(...lngs), Math.max(...lats)]], { padding: 60, maxZoom: 16, duration: 0 });
-    }
-    map.on('load', () => setReady(true));
-    map.on('click', (e) => {
-      const target = activeRef.current;
-      if (target) pickRef.current(target, fromMap(basemap, e.lngLat.lng, e.lngLat.lat));
-    });
-    for (const r of initialReference.current) {
-      new Marker({ element: referenceElement(r.name), anchor: 'top', offset: [0, -5] }).setLngLat(toMap(basemap, r.position)).addTo(map);
-    }
-    const owned = markers.current;
-    return () => {
-      owned.clear();
-      map.remove();
-      mapRef.current = null;
-    };
-    // One map per mount: the basemap is read once; points flow through the markers below.
-  }, []);
+  const { container, mapRef, ready, failed } = useConsoleMap({
+    basemap,
+    theme,
+    onCreate: (map) => {
+      const picked = Object.values(initial.current).filter((p): p is LatLng => !!p);
+      // A new device: look at the company's other devices, where the new one most likely goes.
+      const known = picked.length > 0 ? picked : initialReference.current.map((r) => r.position);
+      fitCoords(map, known.map((p) => toMap(basemap, p)), { padding: 60, maxZoom: 16, duration: 0 });
+      map.on('click', (e) => {
+        const target = activeRef.current;
+        if (target) pickRef.current(target, fromMap(basemap, e.lngLat.lng, e.lngLat.lat));
+      });
+      for (const r of initialReference.current) {
+        new Marker({ element: referenceElement(r.name), anchor: 'top', offset: [0, -5] }).setLngLat(toMap(basemap, r.position)).addTo(map);
+      }
+      const owned = markers.current;
+      return () => owned.clear();
+    },
+  });
 
   useEffect(() => {
     const map = mapRef.current;
@@ -144,7 +125,7 @@ export default function PointPicker({
         marker.setLngLat(toMap(basemap, p));
       }
     }
-  }, [points, basemap, t]);
+  }, [points, basemap, t, mapRef]);
 
   return (
     <div className={`fleet-map equipment-map${active ? ' is-picking' : ''}`} data-testid="equipment-map" data-ready={ready ? '1' : '0'} data-basemap={basemap}>

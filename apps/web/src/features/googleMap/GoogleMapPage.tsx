@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Alert, Button, Spin } from 'antd';
-import { Marker, type Map as MapLibreMap, type MapSourceDataEvent } from 'maplibre-gl';
-import { MAP_DEFAULT_ZOOM } from '@nest/contracts';
+import { Marker, type MapSourceDataEvent } from 'maplibre-gl';
+import { MAP_DEFAULT_ZOOM, OnlineStatus } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
-import { basemapStyle, toMap, type BasemapId } from '../../shared/map/basemaps';
-import { createConsoleMap } from '../../shared/map/consoleMap';
+import { toMap, type BasemapId } from '../../shared/map/basemaps';
+import { fitCoords } from '../../shared/map/consoleMap';
+import { useConsoleMap } from '../../shared/map/useConsoleMap';
 import { deviceElement, updateDeviceElement } from '../../shared/map/markerElements';
 import { markerColor, isFlying, type MarkerProps } from '../../shared/map/markers';
 import { useTheme } from '../../shared/theme';
@@ -19,7 +20,7 @@ const propsOf = (d: FleetDevice): MarkerProps => ({
   sn: d.sn,
   name: d.name,
   state: d.state,
-  mine: d.state === 3 && !!d.mine,
+  mine: d.state === OnlineStatus.CONNECTED_BY_OTHER && !!d.mine,
   color: markerColor(d.state, d.mine),
   heading: d.heading,
   flying: isFlying(d.flightState),
@@ -27,7 +28,7 @@ const propsOf = (d: FleetDevice): MarkerProps => ({
 });
 
 /**
- * The Google satellite basemap (menu googleMap), full screen, with the fleet on it (the data screen's
+ * The Google satellite basemap (menu googleMap), full screen, with the fleet on it (shared/fleet's
  * useFleet: /device/list and pushes 310/301/300). Google imagery is WGS84, like every position in the app.
  * consoleMap reports nothing about tiles, so this screen watches the raster source itself: when Google's
  * tiles cannot be reached (this deployment usually has no internet), it says so and offers the server's
@@ -37,60 +38,50 @@ export default function GoogleMapPage(): ReactNode {
   const { t } = useI18n();
   const theme = useTheme();
   const { devices } = useFleet();
-  const container = useRef<HTMLDivElement>(null);
-  const mapRef = useRef<MapLibreMap | null>(null);
   const markers = useRef(new Map<string, Marker>());
   const [basemap, setBasemap] = useState<BasemapId>('google');
-  const [failed, setFailed] = useState(false);
   const [health, setHealth] = useState<TileHealth>('loading');
-  const [attempt, setAttempt] = useState(0);
   const counts = useRef({ loaded: 0, failed: 0, since: Date.now() });
   const fitted = useRef(false);
 
-  useEffect(() => {
-    if (!container.current) return;
-    let map: MapLibreMap;
-    try {
-      map = createConsoleMap(container.current, 'google', theme);
-    } catch {
-      setFailed(true);
-      return;
-    }
-    mapRef.current = map;
-    const judge = () => setHealth(tileHealth({ loaded: counts.current.loaded, failed: counts.current.failed, elapsedMs: Date.now() - counts.current.since }));
-    map.on('sourcedata', (e: MapSourceDataEvent) => {
-      if (e.sourceId === RASTER_SOURCE && e.tile) {
-        counts.current.loaded++;
-        judge();
-      }
-    });
-    map.on('error', (e) => {
-      // Tile failures of the raster basemap (DNS, connection refused, HTTP errors); other errors are not ours to judge.
-      const tileError = e as unknown as { sourceId?: string; tile?: unknown };
-      if (tileError.sourceId === RASTER_SOURCE || tileError.tile) {
-        counts.current.failed++;
-        judge();
-      }
-    });
-    const timer = setInterval(judge, 1000);
-    const current = markers.current;
-    return () => {
-      clearInterval(timer);
-      for (const m of current.values()) m.remove();
-      current.clear();
-      map.remove();
-      mapRef.current = null;
-    };
-    // Created once; the basemap and theme are swapped below.
-  }, []);
+  const { container, mapRef, failed, reloadStyle } = useConsoleMap({
+    basemap,
+    theme,
+    onCreate: (map) => {
+      const judge = () => setHealth(tileHealth({ loaded: counts.current.loaded, failed: counts.current.failed, elapsedMs: Date.now() - counts.current.since }));
+      map.on('sourcedata', (e: MapSourceDataEvent) => {
+        if (e.sourceId === RASTER_SOURCE && e.tile) {
+          counts.current.loaded++;
+          judge();
+        }
+      });
+      map.on('error', (e) => {
+        // Tile failures of the raster basemap (DNS, connection refused, HTTP errors); other errors are not ours to judge.
+        if (('sourceId' in e && e.sourceId === RASTER_SOURCE) || ('tile' in e && e.tile)) {
+          counts.current.failed++;
+          judge();
+        }
+      });
+      const timer = setInterval(judge, 1000);
+      const current = markers.current;
+      return () => {
+        clearInterval(timer);
+        for (const m of current.values()) m.remove();
+        current.clear();
+      };
+    },
+  });
 
+  // Tiles are counted afresh for every style: a new basemap, a new theme, a retry.
+  const [attempt, setAttempt] = useState(0);
   useEffect(() => {
-    const map = mapRef.current;
-    if (!map) return;
     counts.current = { loaded: 0, failed: 0, since: Date.now() };
     setHealth(basemap === 'google' ? 'loading' : 'ok');
-    map.setStyle(basemapStyle(basemap, theme), { diff: false });
   }, [basemap, theme, attempt]);
+  const retry = () => {
+    setAttempt((n) => n + 1);
+    reloadStyle();
+  };
 
   // Markers: one per positioned device, kept while it stays.
   useEffect(() => {
@@ -117,13 +108,11 @@ export default function GoogleMapPage(): ReactNode {
     const points = devices.filter((d) => d.position).map((d) => toMap(basemap, d.position!));
     if (!fitted.current && points.length > 0) {
       fitted.current = true;
-      const lngs = points.map((p) => p[0]);
-      const lats = points.map((p) => p[1]);
-      map.fitBounds([[Math.min(...lngs), Math.min(...lats)], [Math.max(...lngs), Math.max(...lats)]], { padding: 80, maxZoom: MAP_DEFAULT_ZOOM, duration: 0 });
+      fitCoords(map, points, { padding: 80, maxZoom: MAP_DEFAULT_ZOOM, duration: 0 });
     }
-  }, [devices, basemap]);
+  }, [devices, basemap, mapRef]);
 
-  const online = devices.filter((d) => d.state !== 2).length;
+  const online = devices.filter((d) => d.state !== OnlineStatus.OFFLINE).length;
   const positioned = devices.filter((d) => d.position).length;
 
   return (
@@ -165,7 +154,7 @@ export default function GoogleMapPage(): ReactNode {
                 <Button type="primary" size="small" onClick={() => setBasemap('offline')} data-testid="google-use-offline">
                   {t('googleMap.useOffline')}
                 </Button>
-                <Button size="small" onClick={() => setAttempt((n) => n + 1)}>
+                <Button size="small" onClick={retry}>
                   {t('googleMap.retry')}
                 </Button>
               </div>

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Alert, Button, Empty, Input, InputNumber, Popconfirm, Progress, Slider, Table, Tag, Tooltip } from 'antd';
 import { BorderOutlined, CloseOutlined, EyeOutlined, FullscreenOutlined, ReloadOutlined, StopOutlined } from '@ant-design/icons';
-import type { GeoJSONSource, Map as MapLibreMap, MapMouseEvent } from 'maplibre-gl';
+import type { GeoJSONSource, MapMouseEvent } from 'maplibre-gl';
 import {
   MAP_DOWNLOAD_MAX_TILES,
   MAP_DOWNLOAD_MAX_ZOOM,
@@ -13,15 +13,14 @@ import {
   mapDownloadPush,
   type LatLngBox,
   type MapDownload,
-  type Page,
 } from '@nest/contracts';
 import { AdminPage } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { BasemapNotice } from '../../shared/map/BasemapNotice';
 import { BasemapSwitch } from '../../shared/map/BasemapSwitch';
-import { basemapStyle, fromMap, readBasemap, saveBasemap, toMap, type BasemapId } from '../../shared/map/basemaps';
-import { createConsoleMap } from '../../shared/map/consoleMap';
+import { fromMap, toMap, type BasemapId } from '../../shared/map/basemaps';
+import { useConsoleMap, useSavedBasemap } from '../../shared/map/useConsoleMap';
 import { notify } from '../../shared/notify';
 import { onPush } from '../../shared/push';
 import { call } from '../../shared/request';
@@ -63,11 +62,7 @@ export default function OutLineMapPage(): ReactNode {
   const canList = holds(user?.fun_list, calls.mapDownList.access);
   const canCancel = holds(user?.fun_list, calls.mapDownCancel.access);
 
-  const container = useRef<HTMLDivElement>(null);
-  const mapRef = useRef<MapLibreMap | null>(null);
-  const [mapFailed, setMapFailed] = useState(false);
-  const [styleReady, setStyleReady] = useState(0);
-  const [chosenBasemap, setChosenBasemap] = useState<BasemapId>(readBasemap);
+  const [chosenBasemap, setChosenBasemap] = useSavedBasemap();
   /** The job whose area is shown on the offline basemap, null while choosing. */
   const [viewing, setViewing] = useState<MapDownload | null>(null);
   const basemap: BasemapId = viewing ? 'offline' : chosenBasemap;
@@ -85,41 +80,22 @@ export default function OutLineMapPage(): ReactNode {
   const shownBox: LatLngBox | null = viewing ?? box;
 
   // ---------------------------------------------------------------- the map
-  useEffect(() => {
-    if (!container.current) return;
-    let map: MapLibreMap;
-    try {
-      map = createConsoleMap(container.current, basemapRef.current, theme, { zoom: CHOOSING_ZOOM });
-    } catch {
-      setMapFailed(true);
-      return;
-    }
-    mapRef.current = map;
-    map.on('style.load', () => {
+  const { container, mapRef, ready, failed: mapFailed } = useConsoleMap({
+    basemap,
+    theme,
+    options: { zoom: CHOOSING_ZOOM },
+    onStyle: (map) => {
       if (!map.getSource(AREA_SOURCE)) {
         map.addSource(AREA_SOURCE, { type: 'geojson', data: { type: 'FeatureCollection', features: [] } });
         map.addLayer({ id: 'download-area-fill', type: 'fill', source: AREA_SOURCE, paint: { 'fill-color': '#22e3ff', 'fill-opacity': 0.12 } });
         map.addLayer({ id: 'download-area-line', type: 'line', source: AREA_SOURCE, paint: { 'line-color': '#22e3ff', 'line-width': 2, 'line-dasharray': [3, 2] } });
       }
-      setStyleReady((n) => n + 1);
-    });
-    return () => {
-      map.remove();
-      mapRef.current = null;
-    };
-    // Created once; basemap and theme changes swap the style below.
-  }, []);
+    },
+  });
 
   useEffect(() => {
-    const map = mapRef.current;
-    if (!map) return;
-    if (!viewing) saveBasemap(chosenBasemap);
-    map.setStyle(basemapStyle(basemap, theme), { diff: false });
-  }, [basemap, chosenBasemap, viewing, theme]);
-
-  useEffect(() => {
-    mapRef.current?.getSource<GeoJSONSource>(AREA_SOURCE)?.setData(areaGeoJson(shownBox, basemap));
-  }, [shownBox, basemap, styleReady]);
+    void mapRef.current?.getSource<GeoJSONSource>(AREA_SOURCE)?.setData(areaGeoJson(shownBox, basemap));
+  }, [shownBox, basemap, ready, mapRef]);
 
   // A job being viewed: zoom to its box on the offline basemap.
   useEffect(() => {
@@ -128,7 +104,7 @@ export default function OutLineMapPage(): ReactNode {
     const sw = toMap('offline', { lat: viewing.min_lat, lng: viewing.min_lng });
     const ne = toMap('offline', { lat: viewing.max_lat, lng: viewing.max_lng });
     map.fitBounds([sw, ne], { padding: 60, maxZoom: Math.max(viewing.max_zoom, 3), duration: 0 });
-  }, [viewing]);
+  }, [viewing, mapRef]);
 
   // ---------------------------------------------------------------- drawing a rectangle
   useEffect(() => {
@@ -142,7 +118,7 @@ export default function OutLineMapPage(): ReactNode {
     };
     const move = (e: MapMouseEvent) => {
       if (!start) return;
-      map.getSource<GeoJSONSource>(AREA_SOURCE)?.setData(areaGeoJson(boxOfCorners(start, at(e)), basemapRef.current));
+      void map.getSource<GeoJSONSource>(AREA_SOURCE)?.setData(areaGeoJson(boxOfCorners(start, at(e)), basemapRef.current));
     };
     const up = (e: MapMouseEvent) => {
       if (!start) return;
@@ -163,7 +139,7 @@ export default function OutLineMapPage(): ReactNode {
       map.dragPan.enable();
       map.getCanvas().style.cursor = '';
     };
-  }, [drawing]);
+  }, [drawing, mapRef]);
 
   const fromView = () => {
     const map = mapRef.current;
@@ -366,7 +342,7 @@ export default function OutLineMapPage(): ReactNode {
 
         <div className="offline-map-map">
           <div ref={container} className="offline-map-canvas" data-testid="offline-map-canvas" data-basemap={basemap} />
-          <BasemapNotice map={styleReady > 0 ? mapRef.current : null} basemap={basemap} onUseOffline={() => setChosenBasemap('offline')} />
+          <BasemapNotice map={ready ? mapRef.current : null} basemap={basemap} onUseOffline={() => setChosenBasemap('offline')} />
           {mapFailed && (
             <div className="offline-map-failed" role="status">
               {t('map.unavailable')}
@@ -410,8 +386,7 @@ export default function OutLineMapPage(): ReactNode {
       <PackagesSection
         basemap={chosenBasemap}
         onUse={(id) => {
-          // Stored at once: every map opened from now on shows it, whether or not this one can draw.
-          saveBasemap(id);
+          // Stored at once (by the choice): every map opened from now on shows it, whether or not this one can draw.
           setViewing(null);
           setChosenBasemap(id);
         }}

@@ -1,12 +1,13 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Marker, type GeoJSONSource, type Map as MapLibreMap, type MapGeoJSONFeature } from 'maplibre-gl';
 import type { Point } from 'geojson';
 import type { ResultItem, Theme } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
 import { BasemapNotice } from '../../shared/map/BasemapNotice';
 import { BasemapSwitch } from '../../shared/map/BasemapSwitch';
-import { basemapStyle, readBasemap, saveBasemap, toMap, type BasemapId } from '../../shared/map/basemaps';
-import { createConsoleMap } from '../../shared/map/consoleMap';
+import { toMap, type BasemapId } from '../../shared/map/basemaps';
+import { fitCoords } from '../../shared/map/consoleMap';
+import { useConsoleMap, useSavedBasemap } from '../../shared/map/useConsoleMap';
 import { spreadPositions } from './mapPoints';
 
 const SOURCE = 'results';
@@ -70,11 +71,7 @@ function clusterElement(count: number): HTMLElement {
  */
 export default function ResultMap({ items, theme, onOpen }: ResultMapProps): ReactNode {
   const { t } = useI18n();
-  const container = useRef<HTMLDivElement>(null);
-  const mapRef = useRef<MapLibreMap | null>(null);
-  const [basemap, setBasemap] = useState<BasemapId>(readBasemap);
-  const [ready, setReady] = useState(false);
-  const [failed, setFailed] = useState(false);
+  const [basemap, setBasemap] = useSavedBasemap();
   const markers = useRef(new Map<string, Marker>());
   const itemsRef = useRef(items);
   itemsRef.current = items;
@@ -88,31 +85,20 @@ export default function ResultMap({ items, theme, onOpen }: ResultMapProps): Rea
     markers.current.clear();
   };
 
-  useEffect(() => {
-    if (!container.current) return;
-    let map: MapLibreMap;
-    try {
-      map = createConsoleMap(container.current, basemapRef.current, theme);
-    } catch {
-      setFailed(true);
-      return;
-    }
-    mapRef.current = map;
-    map.on('style.load', () => {
+  const { container, mapRef, ready, failed } = useConsoleMap({
+    basemap,
+    theme,
+    onStyle: (map) => {
       if (!map.getSource(SOURCE)) {
         map.addSource(SOURCE, { type: 'geojson', data: geoJson(itemsRef.current, basemapRef.current), cluster: true, clusterMaxZoom: CLUSTER_MAX_ZOOM, clusterRadius: 56, maxzoom: 22 });
         map.addLayer({ id: PROBE, type: 'circle', source: SOURCE, paint: { 'circle-radius': 0, 'circle-opacity': 0, 'circle-stroke-width': 0 } });
       }
-      setReady(true);
-    });
-    map.on('render', () => sync(map));
-    return () => {
-      clearMarkers();
-      map.remove();
-      mapRef.current = null;
-    };
-    // The map is made once; theme and basemap changes swap its style below.
-  }, []);
+    },
+    onCreate: (map) => {
+      map.on('render', () => sync(map));
+      return clearMarkers;
+    },
+  });
 
   function sync(map: MapLibreMap): void {
     if (!map.getSource(SOURCE) || !map.isSourceLoaded(SOURCE)) return;
@@ -166,24 +152,16 @@ export default function ResultMap({ items, theme, onOpen }: ResultMapProps): Rea
     const source = map?.getSource<GeoJSONSource>(SOURCE);
     if (!map || !source || !ready) return;
     const data = geoJson(items, basemap);
-    source.setData(data);
+    void source.setData(data);
     clearMarkers();
-    const pts = data.features.map((f) => f.geometry.coordinates as [number, number]);
-    if (pts.length > 0) {
-      const lngs = pts.map((q) => q[0]);
-      const lats = pts.map((q) => q[1]);
-      map.fitBounds([[Math.min(...lngs), Math.min(...lats)], [Math.max(...lngs), Math.max(...lats)]], { padding: 80, maxZoom: 17, duration: 0 });
-    }
+    fitCoords(map, data.features.map((f) => f.geometry.coordinates as [number, number]), { padding: 80, maxZoom: 17, duration: 0 });
     map.triggerRepaint();
-  }, [items, ready, basemap]);
+  }, [items, ready, basemap, mapRef]);
 
+  // A swapped style starts without markers (they come back with its source).
   useEffect(() => {
-    const map = mapRef.current;
-    if (!map) return;
-    saveBasemap(basemap);
-    setReady(false);
-    clearMarkers();
-    map.setStyle(basemapStyle(basemap, theme), { diff: false });
+    for (const m of markers.current.values()) m.remove();
+    markers.current.clear();
   }, [basemap, theme]);
 
   return (

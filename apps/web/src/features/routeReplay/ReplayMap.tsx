@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { Marker, type GeoJSONSource, type LayerSpecification, type Map as MapLibreMap } from 'maplibre-gl';
+import { Marker, type GeoJSONSource, type LayerSpecification } from 'maplibre-gl';
 import type { PlannedPoint, Theme } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
 import { BasemapNotice } from '../../shared/map/BasemapNotice';
 import { BasemapSwitch } from '../../shared/map/BasemapSwitch';
-import { basemapStyle, readBasemap, saveBasemap, toMap, type BasemapId } from '../../shared/map/basemaps';
-import { createConsoleMap } from '../../shared/map/consoleMap';
+import { toMap } from '../../shared/map/basemaps';
+import { useConsoleMap, useSavedBasemap } from '../../shared/map/useConsoleMap';
 import { boundsOf, screenRotation, type ReplaySample, type TrackPoint } from './replay';
 
 /** A result placed on the map (WGS84) with where it sits on the timeline. */
@@ -34,13 +34,15 @@ const SOURCE = 'replay';
  * Planned route in amber dashes, the whole flown track dim and the part already played bright cyan over a
  * dark casing, so the three read apart on the dark, light and satellite basemaps.
  */
-const LAYERS = [
+/** A layer added later under its source: each layer kind keeps its own paint, layout and filter types. */
+type SourcelessLayer = LayerSpecification extends infer L ? (L extends { source: string } ? Omit<L, 'source'> : never) : never;
+const LAYERS: SourcelessLayer[] = [
   { id: 'replay-planned', type: 'line', filter: ['==', ['get', 'kind'], 'planned'], layout: { 'line-join': 'round' }, paint: { 'line-color': '#ffb020', 'line-width': 2.5, 'line-dasharray': [2, 1.6], 'line-opacity': 0.9 } },
   { id: 'replay-planned-vertex', type: 'circle', filter: ['==', ['get', 'kind'], 'vertex'], paint: { 'circle-radius': 4, 'circle-color': '#1a1200', 'circle-stroke-color': '#ffb020', 'circle-stroke-width': 2 } },
   { id: 'replay-track', type: 'line', filter: ['==', ['get', 'kind'], 'track'], layout: { 'line-join': 'round', 'line-cap': 'round' }, paint: { 'line-color': '#5b8cff', 'line-width': 3, 'line-opacity': 0.55 } },
   { id: 'replay-played-casing', type: 'line', filter: ['==', ['get', 'kind'], 'played'], layout: { 'line-join': 'round', 'line-cap': 'round' }, paint: { 'line-color': '#031326', 'line-width': 7, 'line-opacity': 0.55 } },
   { id: 'replay-played', type: 'line', filter: ['==', ['get', 'kind'], 'played'], layout: { 'line-join': 'round', 'line-cap': 'round' }, paint: { 'line-color': '#22e3ff', 'line-width': 4 } },
-] as unknown as Omit<LayerSpecification, 'source'>[];
+];
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 /** Quadcopter from above, nose up: rotated by heading minus map bearing. */
@@ -120,11 +122,7 @@ function photoElement(photo: MapPhoto, onClick: () => void): HTMLElement {
  */
 export default function ReplayMap({ points, planned, photos, sample, theme, onPhoto }: ReplayMapProps): ReactNode {
   const { t } = useI18n();
-  const container = useRef<HTMLDivElement>(null);
-  const mapRef = useRef<MapLibreMap | null>(null);
-  const [basemap, setBasemap] = useState<BasemapId>(readBasemap);
-  const [ready, setReady] = useState(false);
-  const [failed, setFailed] = useState(false);
+  const [basemap, setBasemap] = useSavedBasemap();
   const [bearing, setBearing] = useState(0);
   const basemapRef = useRef(basemap);
   basemapRef.current = basemap;
@@ -144,28 +142,22 @@ export default function ReplayMap({ points, planned, photos, sample, theme, onPh
     return { type: 'FeatureCollection', features };
   }, [plannedCoords, trackCoords]);
 
+  // `here` is a new array every frame; its coordinates are what matter.
+  const [hereLng, hereLat] = here ?? [];
   const played = useMemo<GeoJSON.FeatureCollection>(() => {
-    if (playedIndex < 0 || !here) return { type: 'FeatureCollection', features: [] };
-    const coords = [...trackCoords.slice(0, playedIndex + 1), here];
+    if (playedIndex < 0 || hereLng === undefined || hereLat === undefined) return { type: 'FeatureCollection', features: [] };
+    const coords = [...trackCoords.slice(0, playedIndex + 1), [hereLng, hereLat]];
     return { type: 'FeatureCollection', features: [{ type: 'Feature', properties: { kind: 'played' }, geometry: { type: 'LineString', coordinates: coords } }] };
-    // `here` is a new array every frame; its coordinates are what matter.
-  }, [trackCoords, playedIndex, here?.[0], here?.[1]]);
+  }, [trackCoords, playedIndex, hereLng, hereLat]);
 
   const dataRef = useRef({ staticData, played });
   dataRef.current = { staticData, played };
 
   // ---------------------------------------------------------------- the map itself
-  useEffect(() => {
-    if (!container.current) return;
-    let map: MapLibreMap;
-    try {
-      map = createConsoleMap(container.current, basemapRef.current, theme);
-    } catch {
-      setFailed(true);
-      return;
-    }
-    mapRef.current = map;
-    const onStyle = () => {
+  const { container, mapRef, ready, failed } = useConsoleMap({
+    basemap,
+    theme,
+    onStyle: (map) => {
       if (!map.getSource(SOURCE)) {
         map.addSource(SOURCE, { type: 'geojson', data: dataRef.current.staticData });
         map.addSource(`${SOURCE}-played`, { type: 'geojson', data: dataRef.current.played });
@@ -174,32 +166,19 @@ export default function ReplayMap({ points, planned, photos, sample, theme, onPh
           map.addLayer({ ...l, source } as LayerSpecification);
         }
       }
-      setReady(true);
-    };
-    map.on('style.load', onStyle);
-    map.on('rotate', () => setBearing(map.getBearing()));
-    return () => {
-      map.remove();
-      mapRef.current = null;
-    };
-    // Created once; basemap and theme swap the style below.
-  }, []);
+    },
+    onCreate: (map) => {
+      map.on('rotate', () => setBearing(map.getBearing()));
+    },
+  });
 
   useEffect(() => {
-    const map = mapRef.current;
-    if (!map) return;
-    saveBasemap(basemap);
-    setReady(false);
-    map.setStyle(basemapStyle(basemap, theme), { diff: false });
-  }, [basemap, theme]);
+    void mapRef.current?.getSource<GeoJSONSource>(SOURCE)?.setData(staticData);
+  }, [staticData, ready, mapRef]);
 
   useEffect(() => {
-    mapRef.current?.getSource<GeoJSONSource>(SOURCE)?.setData(staticData);
-  }, [staticData, ready]);
-
-  useEffect(() => {
-    mapRef.current?.getSource<GeoJSONSource>(`${SOURCE}-played`)?.setData(played);
-  }, [played, ready]);
+    void mapRef.current?.getSource<GeoJSONSource>(`${SOURCE}-played`)?.setData(played);
+  }, [played, ready, mapRef]);
 
   // Fit the whole flight (track, plan and results) once, when the map first has a style.
   const fitted = useRef(false);
@@ -210,7 +189,7 @@ export default function ReplayMap({ points, planned, photos, sample, theme, onPh
     if (!b) return;
     fitted.current = true;
     map.fitBounds(b, { padding: { top: 70, bottom: 50, left: 60, right: 60 }, maxZoom: 18, duration: 0 });
-  }, [ready, trackCoords, plannedCoords, photos, basemap]);
+  }, [ready, trackCoords, plannedCoords, photos, basemap, mapRef]);
 
   // ---------------------------------------------------------------- DOM markers
   const pins = useRef<Marker[]>([]);
@@ -229,7 +208,7 @@ export default function ReplayMap({ points, planned, photos, sample, theme, onPh
     }
     pins.current = made;
     return () => made.forEach((m) => m.remove());
-  }, [trackCoords, plannedCoords, t]);
+  }, [trackCoords, plannedCoords, t, mapRef]);
 
   const photoMarkers = useRef(new Map<string, Marker>());
   useEffect(() => {
@@ -241,7 +220,7 @@ export default function ReplayMap({ points, planned, photos, sample, theme, onPh
     }
     photoMarkers.current = made;
     return () => made.forEach((m) => m.remove());
-  }, [photos, basemap]);
+  }, [photos, basemap, mapRef]);
 
   // Results already passed by the cursor are lit.
   const now = sample?.t ?? -Infinity;

@@ -9,13 +9,14 @@ import { notify } from '../notify';
 import type { Theme, Zone } from '@nest/contracts';
 import { BasemapNotice } from './BasemapNotice';
 import { BasemapSwitch } from './BasemapSwitch';
-import { basemapStyle, fromMap, readBasemap, saveBasemap, toMap, type BasemapId, type LatLng } from './basemaps';
+import { toMap, type BasemapId, type LatLng } from './basemaps';
 import { searchCity, type City } from './cities';
-import { createConsoleMap } from './consoleMap';
+import { fitCoords } from './consoleMap';
 import { LocateError, locate } from './geolocate';
 import { useFlightOverlay, type FlightOverlay } from './flightOverlay';
 import { devicesToGeoJson, isFlying, markerColor, type MapDevice, type MarkerProps } from './markers';
 import { clusterElement, deviceElement, updateDeviceElement } from './markerElements';
+import { useConsoleMap, useSavedBasemap } from './useConsoleMap';
 import { ZoneLegend, useZoneOverlay } from './zoneOverlay';
 
 
@@ -36,12 +37,14 @@ const SOURCE = 'devices';
 /** The selected device's flight (route, flown track, position): drawn above the basemap, below the markers. */
 const FLIGHT_SOURCE = 'flight-overlay';
 /** Route in amber dashes with numbered-less waypoint dots, the flown track in solid cyan: unlike any other layer. */
-const FLIGHT_LAYERS = [
+/** A layer added later under its source: each layer kind keeps its own paint, layout and filter types. */
+type SourcelessLayer = LayerSpecification extends infer L ? (L extends { source: string } ? Omit<L, 'source'> : never) : never;
+const FLIGHT_LAYERS: SourcelessLayer[] = [
   { id: 'flight-route', type: 'line', filter: ['==', ['get', 'kind'], 'route'], paint: { 'line-color': '#ffb020', 'line-width': 2.5, 'line-dasharray': [2, 1.5] } },
   { id: 'flight-track', type: 'line', filter: ['==', ['get', 'kind'], 'track'], paint: { 'line-color': '#22e3ff', 'line-width': 3.5, 'line-opacity': 0.95 } },
   { id: 'flight-waypoints', type: 'circle', filter: ['==', ['get', 'kind'], 'waypoint'], paint: { 'circle-radius': 4.5, 'circle-color': '#1a1200', 'circle-stroke-color': '#ffb020', 'circle-stroke-width': 2 } },
   { id: 'flight-position', type: 'circle', filter: ['==', ['get', 'kind'], 'position'], paint: { 'circle-radius': 7, 'circle-color': '#22e3ff', 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 2 } },
-] as unknown as Omit<LayerSpecification, 'source'>[];
+];
 
 /** The overlay as GeoJSON in the basemap's coordinates. */
 function overlayGeoJson(o: FlightOverlay, basemap: BasemapId): GeoJSON.FeatureCollection {
@@ -71,12 +74,7 @@ const CLUSTER_PROPERTIES = {
  */
 export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded = true, zones = NO_ZONES }: FleetMapProps): ReactNode {
   const { t, lang } = useI18n();
-  const container = useRef<HTMLDivElement>(null);
-  const mapRef = useRef<MapLibreMap | null>(null);
-  const [basemap, setBasemap] = useState<BasemapId>(readBasemap);
-  const [cursor, setCursor] = useState<LatLng | null>(null);
-  const [ready, setReady] = useState(false);
-  const [failed, setFailed] = useState(false);
+  const [basemap, setBasemap] = useSavedBasemap();
   // The basemap has been drawn once (its first `idle`): data-drawn, which the data-screen bench waits for.
   const [drawn, setDrawn] = useState(false);
   const [foundCity, setFoundCity] = useState<City | null>(null);
@@ -99,20 +97,11 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
   dataRef.current = data;
 
   // ---------------------------------------------------------------- the map itself
-  useEffect(() => {
-    if (!container.current) return;
-    let map: MapLibreMap;
-    try {
-      map = createConsoleMap(container.current, basemapRef.current, theme);
-    } catch {
-      // No WebGL2 (old browser, disabled GPU): the rest of the screen works without the map.
-      setFailed(true);
-      return;
-    }
-    mapRef.current = map;
-    map.on('mousemove', (e) => setCursor(fromMap(basemapRef.current, e.lngLat.lng, e.lngLat.lat)));
-    map.on('mouseout', () => setCursor(null));
-    const onStyle = () => {
+  const { container, mapRef, ready, failed, cursor } = useConsoleMap({
+    basemap,
+    theme,
+    trackCursor: true,
+    onStyle: (map) => {
       if (!map.getSource(SOURCE)) {
         map.addSource(SOURCE, {
           type: 'geojson',
@@ -130,20 +119,17 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
         map.addSource(FLIGHT_SOURCE, { type: 'geojson', data: overlayRef.current });
         for (const l of FLIGHT_LAYERS) map.addLayer({ ...l, source: FLIGHT_SOURCE } as LayerSpecification);
       }
-      setReady(true);
-    };
-    map.on('style.load', onStyle);
-    map.once('idle', () => setDrawn(true));
-    map.on('render', () => syncMarkers(map));
-    const current = markers.current;
-    return () => {
-      for (const m of current.values()) m.remove();
-      current.clear();
-      map.remove();
-      mapRef.current = null;
-    };
-    // The map is created once; basemap and theme changes swap its style below.
-  }, []);
+    },
+    onCreate: (map) => {
+      map.once('idle', () => setDrawn(true));
+      map.on('render', () => syncMarkers(map));
+      const current = markers.current;
+      return () => {
+        for (const m of current.values()) m.remove();
+        current.clear();
+      };
+    },
+  });
 
   // ---------------------------------------------------------------- HTML markers from the clustered source
   function syncMarkers(map: MapLibreMap): void {
@@ -171,7 +157,7 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
           markers.current.set(key, marker);
         } else marker.setLngLat(coords);
       } else {
-        const props = p as unknown as MarkerProps;
+        const props = p as MarkerProps;
         const fresh = (dataRef.current.features.find((x) => x.properties.sn === props.sn)?.properties ?? props) as MarkerProps;
         if (!marker) {
           const el = deviceElement(fresh);
@@ -198,7 +184,7 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
     const map = mapRef.current;
     const source = map?.getSource<GeoJSONSource>(SOURCE);
     if (!map || !source) return;
-    source.setData(data);
+    void source.setData(data);
     // Cluster ids change with the data: rebuild the cluster markers.
     for (const [key, m] of markers.current) {
       if (key.startsWith('cluster-')) {
@@ -207,11 +193,11 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
       }
     }
     map.triggerRepaint();
-  }, [data, ready]);
+  }, [data, ready, mapRef]);
 
   useEffect(() => {
-    mapRef.current?.getSource<GeoJSONSource>(FLIGHT_SOURCE)?.setData(overlayData);
-  }, [overlayData, ready]);
+    void mapRef.current?.getSource<GeoJSONSource>(FLIGHT_SOURCE)?.setData(overlayData);
+  }, [overlayData, ready, mapRef]);
 
   useZoneOverlay(ready ? mapRef.current : null, zones, basemap, lang, FLIGHT_LAYERS[0]!.id);
 
@@ -224,19 +210,8 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
     const key = `${shownOverlay?.sn}:${route.length}:${route[0]!.lat}:${route[0]!.lng}`;
     if (fittedRoute.current === key) return;
     fittedRoute.current = key;
-    const pts = route.map((p) => toMap(basemapRef.current, p));
-    const lngs = pts.map((p) => p[0]);
-    const lats = pts.map((p) => p[1]);
-    map.fitBounds([[Math.min(...lngs), Math.min(...lats)], [Math.max(...lngs), Math.max(...lats)]], { padding: 120, maxZoom: 18, duration: 600 });
-  }, [route, ready, shownOverlay?.sn]);
-
-  useEffect(() => {
-    const map = mapRef.current;
-    if (!map) return;
-    saveBasemap(basemap);
-    setReady(false);
-    map.setStyle(basemapStyle(basemap, theme), { diff: false });
-  }, [basemap, theme]);
+    fitCoords(map, route.map((p) => toMap(basemapRef.current, p)), { padding: 120, maxZoom: 18, duration: 600 });
+  }, [route, ready, shownOverlay?.sn, mapRef]);
 
   // First view: every positioned device, else where the operator is.
   useEffect(() => {
@@ -245,9 +220,7 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
     const points = data.features.map((f) => f.geometry.coordinates as [number, number]);
     if (points.length > 0) {
       fitted.current = true;
-      const lngs = points.map((p) => p[0]);
-      const lats = points.map((p) => p[1]);
-      map.fitBounds([[Math.min(...lngs), Math.min(...lats)], [Math.max(...lngs), Math.max(...lats)]], { padding: 80, maxZoom: MAP_DEFAULT_ZOOM, duration: 0 });
+      fitCoords(map, points, { padding: 80, maxZoom: MAP_DEFAULT_ZOOM, duration: 0 });
     } else if (loaded) {
       // No device to show: where the operator is (browser position, then city search); else stay put.
       fitted.current = true;
@@ -255,7 +228,7 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
         .then((p) => map.jumpTo({ center: toMap(basemapRef.current, p), zoom: MAP_DEFAULT_ZOOM }))
         .catch(() => undefined);
     }
-  }, [data, ready, loaded]);
+  }, [data, ready, loaded, mapRef]);
 
   useEffect(() => {
     const map = mapRef.current;
@@ -263,7 +236,7 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
     const f = dataRef.current.features.find((x) => x.properties.sn === selectedSn);
     if (f) map.easeTo({ center: f.geometry.coordinates as [number, number], zoom: Math.max(map.getZoom(), MAP_DEFAULT_ZOOM) });
     map.triggerRepaint();
-  }, [selectedSn]);
+  }, [selectedSn, mapRef]);
 
   const flyTo = (p: LatLng) => mapRef.current?.flyTo({ center: toMap(basemap, p), zoom: MAP_DEFAULT_ZOOM });
 
@@ -297,7 +270,7 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
     return () => {
       marker.remove();
     };
-  }, [foundCity, basemap, lang]);
+  }, [foundCity, basemap, lang, mapRef]);
 
   return (
     <div className="fleet-map" data-testid="fleet-map" data-basemap={basemap} data-drawn={drawn ? '1' : '0'}>

@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import type { GeoJSONSource, Map as MapLibreMap, MapLayerMouseEvent } from 'maplibre-gl';
+import type { FilterSpecification, GeoJSONSource, MapLayerMouseEvent } from 'maplibre-gl';
 import type { Feature, FeatureCollection } from 'geojson';
 import type { Theme, Zone } from '@nest/contracts';
 import { useI18n } from '../i18n';
-import { basemapStyle, fromMap, readBasemap, toMap, type BasemapId, type LatLng } from './basemaps';
-import { createConsoleMap } from './consoleMap';
+import { fromMap, readBasemap, toMap, type BasemapId, type LatLng } from './basemaps';
+import { fitCoords } from './consoleMap';
+import { useConsoleMap } from './useConsoleMap';
 import { ZoneLegend, useZoneOverlay } from './zoneOverlay';
 import './planMap.css';
 
@@ -95,136 +96,109 @@ const NO_ZONES: readonly Zone[] = [];
 
 export default function PlanMap({ theme, shapes, edit, fit, fitKey, marks, zones = NO_ZONES }: PlanMapProps): ReactNode {
   const { t, lang } = useI18n();
-  const container = useRef<HTMLDivElement>(null);
-  const mapRef = useRef<MapLibreMap | null>(null);
   const [basemap] = useState<BasemapId>(readBasemap);
-  const [ready, setReady] = useState(false);
-  const [failed, setFailed] = useState(false);
-  const [cursor, setCursor] = useState<LatLng | null>(null);
   const editRef = useRef(edit);
   editRef.current = edit;
   const dataRef = useRef({ shapes: shapesToGeoJson(basemap, shapes), edit: editToGeoJson(basemap, edit, marks) });
   dataRef.current = { shapes: shapesToGeoJson(basemap, shapes), edit: editToGeoJson(basemap, edit, marks) };
   const fitted = useRef<string | null>(null);
 
-  useEffect(() => {
-    if (!container.current) return;
-    let map: MapLibreMap;
-    try {
-      // Double clicks belong to editing (adding points), not to zooming.
-      map = createConsoleMap(container.current, basemap, theme, { doubleClickZoom: false });
-    } catch {
-      setFailed(true);
-      return;
-    }
-    mapRef.current = map;
-    const addLayers = () => {
+  const { container, mapRef, ready, failed, cursor } = useConsoleMap({
+    basemap,
+    theme,
+    // Double clicks belong to editing (adding points), not to zooming.
+    options: { doubleClickZoom: false },
+    trackCursor: true,
+    onStyle: (map) => {
       if (!map.getSource(SHAPES)) {
         map.addSource(SHAPES, { type: 'geojson', data: dataRef.current.shapes });
         map.addSource(EDIT, { type: 'geojson', data: dataRef.current.edit });
-        const poly = ['==', ['geometry-type'], 'Polygon'];
-        map.addLayer({ id: 'shape-fill', type: 'fill', source: SHAPES, filter: poly as never, paint: { 'fill-color': ['get', 'color'], 'fill-opacity': ['match', ['get', 'kind'], 'zone', 0.22, 'fence-other', 0.06, 0.12] } });
+        const poly: FilterSpecification = ['==', ['geometry-type'], 'Polygon'];
+        map.addLayer({ id: 'shape-fill', type: 'fill', source: SHAPES, filter: poly, paint: { 'fill-color': ['get', 'color'], 'fill-opacity': ['match', ['get', 'kind'], 'zone', 0.22, 'fence-other', 0.06, 0.12] } });
         map.addLayer({ id: 'shape-line', type: 'line', source: SHAPES, paint: { 'line-color': ['get', 'color'], 'line-width': ['match', ['get', 'kind'], 'transect', 1.5, 'route', 3, 2], 'line-dasharray': ['match', ['get', 'kind'], 'fence-other', ['literal', [2, 2]], ['literal', [1, 0]]] } });
         map.addLayer({ id: 'edit-edge', type: 'line', source: EDIT, filter: ['==', ['get', 'role'], 'edge'], paint: { 'line-color': ['case', ['get', 'bad'], COLORS.bad, '#ffffff'], 'line-width': ['case', ['get', 'bad'], 4, 2], 'line-opacity': 0.9 } });
         map.addLayer({ id: 'edit-mid', type: 'circle', source: EDIT, filter: ['==', ['get', 'role'], 'mid'], paint: { 'circle-radius': 4, 'circle-color': '#ffffff', 'circle-opacity': 0.7, 'circle-stroke-color': '#2f7cf6', 'circle-stroke-width': 1 } });
         map.addLayer({ id: 'edit-mark', type: 'circle', source: EDIT, filter: ['==', ['get', 'role'], 'mark'], paint: { 'circle-radius': 9, 'circle-color': COLORS.bad, 'circle-opacity': 0.35, 'circle-stroke-color': COLORS.bad, 'circle-stroke-width': 2 } });
         map.addLayer({ id: 'edit-vertex', type: 'circle', source: EDIT, filter: ['==', ['get', 'role'], 'vertex'], paint: { 'circle-radius': ['case', ['get', 'selected'], 9, 7], 'circle-color': ['case', ['get', 'bad'], COLORS.bad, '#2f7cf6'], 'circle-stroke-color': ['case', ['get', 'selected'], '#facc15', '#ffffff'], 'circle-stroke-width': 2 } });
       }
-      setReady(true);
-    };
-    map.on('style.load', addLayers);
-    map.on('mousemove', (e) => setCursor(fromMap(basemap, e.lngLat.lng, e.lngLat.lat)));
-    map.on('mouseout', () => setCursor(null));
-
-    // ------------------------------------------------------------ pointer editing
-    let drag: { role: 'vertex' | 'mid'; i: number; moved: boolean } | null = null;
-    const hit = (e: MapLayerMouseEvent | { point: { x: number; y: number } }) => {
-      if (!map.getLayer('edit-vertex')) return null;
-      const f = map.queryRenderedFeatures([[e.point.x - 6, e.point.y - 6], [e.point.x + 6, e.point.y + 6]], { layers: ['edit-vertex', 'edit-mid'] })[0];
-      if (!f) return null;
-      const p = f.properties as { role: 'vertex' | 'mid'; i: number };
-      return { role: p.role, i: Number(p.i) };
-    };
-    map.on('mousedown', (e) => {
-      if (e.originalEvent.button !== 0 || !editRef.current) return;
-      const h = hit(e);
-      if (!h) return;
-      e.preventDefault();
-      drag = { ...h, moved: false };
-      map.dragPan.disable();
-      map.getCanvas().style.cursor = 'grabbing';
-    });
-    map.on('mousemove', (e) => {
-      if (!drag) {
-        map.getCanvas().style.cursor = editRef.current ? (hit(e) ? 'grab' : 'crosshair') : '';
-        return;
-      }
-      drag.moved = true;
-      // Live feedback: move the handle in the drawn data only; the store changes once, on release.
-      const src = map.getSource<GeoJSONSource>(EDIT);
-      const d = dataRef.current.edit;
-      const f = d.features.find((x) => x.properties?.role === drag!.role && x.properties?.i === drag!.i);
-      if (src && f && f.geometry.type === 'Point') {
-        f.geometry.coordinates = [e.lngLat.lng, e.lngLat.lat];
-        src.setData(d);
-      }
-    });
-    map.on('mouseup', (e) => {
-      if (!drag) return;
-      const d = drag;
-      drag = null;
-      map.dragPan.enable();
-      const ed = editRef.current;
-      if (!ed) return;
-      const p = fromMap(basemap, e.lngLat.lng, e.lngLat.lat);
-      if (d.moved) {
-        if (d.role === 'vertex') ed.onMove(d.i, p);
+    },
+    onCreate: (map) => {
+      // ------------------------------------------------------------ pointer editing
+      let drag: { role: 'vertex' | 'mid'; i: number; moved: boolean } | null = null;
+      const hit = (e: MapLayerMouseEvent | { point: { x: number; y: number } }) => {
+        if (!map.getLayer('edit-vertex')) return null;
+        const f = map.queryRenderedFeatures([[e.point.x - 6, e.point.y - 6], [e.point.x + 6, e.point.y + 6]], { layers: ['edit-vertex', 'edit-mid'] })[0];
+        if (!f) return null;
+        const p = f.properties as { role: 'vertex' | 'mid'; i: number };
+        return { role: p.role, i: Number(p.i) };
+      };
+      map.on('mousedown', (e) => {
+        if (e.originalEvent.button !== 0 || !editRef.current) return;
+        const h = hit(e);
+        if (!h) return;
+        e.preventDefault();
+        drag = { ...h, moved: false };
+        map.dragPan.disable();
+        map.getCanvas().style.cursor = 'grabbing';
+      });
+      map.on('mousemove', (e) => {
+        if (!drag) {
+          map.getCanvas().style.cursor = editRef.current ? (hit(e) ? 'grab' : 'crosshair') : '';
+          return;
+        }
+        drag.moved = true;
+        // Live feedback: move the handle in the drawn data only; the store changes once, on release.
+        const src = map.getSource<GeoJSONSource>(EDIT);
+        const d = dataRef.current.edit;
+        const f = d.features.find((x) => x.properties?.role === drag!.role && x.properties?.i === drag!.i);
+        if (src && f && f.geometry.type === 'Point') {
+          f.geometry.coordinates = [e.lngLat.lng, e.lngLat.lat];
+          void src.setData(d);
+        }
+      });
+      map.on('mouseup', (e) => {
+        if (!drag) return;
+        const d = drag;
+        drag = null;
+        map.dragPan.enable();
+        const ed = editRef.current;
+        if (!ed) return;
+        const p = fromMap(basemap, e.lngLat.lng, e.lngLat.lat);
+        if (d.moved) {
+          if (d.role === 'vertex') ed.onMove(d.i, p);
+          else ed.onInsert(d.i, p);
+        } else if (d.role === 'vertex') ed.onSelect(d.i);
         else ed.onInsert(d.i, p);
-      } else if (d.role === 'vertex') ed.onSelect(d.i);
-      else ed.onInsert(d.i, p);
-      // A click follows mouseup: swallow it so it does not add a point.
-      swallowClick = true;
-    });
-    let swallowClick = false;
-    map.on('click', (e) => {
-      if (swallowClick) {
-        swallowClick = false;
-        return;
-      }
-      const ed = editRef.current;
-      if (!ed) return;
-      if (hit(e)) return;
-      if (ed.onAdd) ed.onAdd(fromMap(basemap, e.lngLat.lng, e.lngLat.lat));
-      else ed.onSelect(null);
-    });
-    map.on('contextmenu', (e) => {
-      const ed = editRef.current;
-      const h = hit(e);
-      if (ed && h?.role === 'vertex') ed.onRemove(h.i);
-    });
-    return () => {
-      map.remove();
-      mapRef.current = null;
-    };
-    // Created once per mount: basemap is read once; data flows through the sources below.
-  }, []);
+        // A click follows mouseup: swallow it so it does not add a point.
+        swallowClick = true;
+      });
+      let swallowClick = false;
+      map.on('click', (e) => {
+        if (swallowClick) {
+          swallowClick = false;
+          return;
+        }
+        const ed = editRef.current;
+        if (!ed) return;
+        if (hit(e)) return;
+        if (ed.onAdd) ed.onAdd(fromMap(basemap, e.lngLat.lng, e.lngLat.lat));
+        else ed.onSelect(null);
+      });
+      map.on('contextmenu', (e) => {
+        const ed = editRef.current;
+        const h = hit(e);
+        if (ed && h?.role === 'vertex') ed.onRemove(h.i);
+      });
+    },
+  });
 
   useZoneOverlay(ready ? mapRef.current : null, zones, basemap, lang, 'shape-fill', 'hover');
-
-  const themeRef = useRef(theme);
-  useEffect(() => {
-    const map = mapRef.current;
-    if (!map || themeRef.current === theme) return;
-    themeRef.current = theme;
-    setReady(false);
-    map.setStyle(basemapStyle(basemap, theme), { diff: false });
-  }, [theme, basemap]);
 
   useEffect(() => {
     const map = mapRef.current;
     if (!map || !ready) return;
-    map.getSource<GeoJSONSource>(SHAPES)?.setData(dataRef.current.shapes);
-    map.getSource<GeoJSONSource>(EDIT)?.setData(dataRef.current.edit);
+    void map.getSource<GeoJSONSource>(SHAPES)?.setData(dataRef.current.shapes);
+    void map.getSource<GeoJSONSource>(EDIT)?.setData(dataRef.current.edit);
   });
 
   useEffect(() => {
@@ -233,11 +207,8 @@ export default function PlanMap({ theme, shapes, edit, fit, fitKey, marks, zones
     const key = fitKey ?? 'once';
     if (fitted.current === key) return;
     fitted.current = key;
-    const coords = fit.map((p) => toMap(basemap, p));
-    const lngs = coords.map((c) => c[0]);
-    const lats = coords.map((c) => c[1]);
-    map.fitBounds([[Math.min(...lngs), Math.min(...lats)], [Math.max(...lngs), Math.max(...lats)]], { padding: 80, maxZoom: 17, duration: 0 });
-  }, [ready, fit, fitKey, basemap]);
+    fitCoords(map, fit.map((p) => toMap(basemap, p)), { padding: 80, maxZoom: 17, duration: 0 });
+  }, [ready, fit, fitKey, basemap, mapRef]);
 
   return (
     <div className="fleet-map plan-map" data-testid="plan-map" data-ready={ready ? '1' : '0'} data-basemap={basemap}>

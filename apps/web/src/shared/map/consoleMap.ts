@@ -1,4 +1,4 @@
-import { Map as MapLibreMap, NavigationControl, ScaleControl, setWorkerUrl, type MapOptions } from 'maplibre-gl';
+import { Map as MapLibreMap, NavigationControl, ScaleControl, setWorkerUrl, type FitBoundsOptions, type MapOptions } from 'maplibre-gl';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import { MAP_DEFAULT_ZOOM, MAP_MAX_ZOOM, MAP_MIN_ZOOM, type Theme } from '@nest/contracts';
@@ -46,4 +46,18 @@ export function createConsoleMap(
   map.addControl(new NavigationControl({ showCompass: false }), 'bottom-right');
   map.addControl(new ScaleControl({ unit: 'metric' }), 'bottom-left');
   return map;
+}
+
+/** The bounds of map coordinates ([lng, lat]), null when there are none. */
+export function boundsOf(coords: readonly (readonly [number, number])[]): [[number, number], [number, number]] | null {
+  if (coords.length === 0) return null;
+  const lngs = coords.map((c) => c[0]);
+  const lats = coords.map((c) => c[1]);
+  return [[Math.min(...lngs), Math.min(...lats)], [Math.max(...lngs), Math.max(...lats)]];
+}
+
+/** Brings map coordinates into view (nothing when there are none). */
+export function fitCoords(map: MapLibreMap, coords: readonly (readonly [number, number])[], options: FitBoundsOptions): void {
+  const bounds = boundsOf(coords);
+  if (bounds) map.fitBounds(bounds, options);
 }

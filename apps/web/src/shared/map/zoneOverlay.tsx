@@ -94,7 +94,7 @@ export function useZoneOverlay(
     const data = zonesToGeoJson(basemap, zones);
     const source = map.getSource<GeoJSONSource>(SOURCE);
     if (source) {
-      source.setData(data);
+      void source.setData(data);
       return;
     }
     map.addSource(SOURCE, { type: 'geojson', data });
