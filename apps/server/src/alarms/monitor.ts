@@ -10,7 +10,7 @@ import {
 } from '@nest/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../deps.js';
-import type { LiveDevice } from '../link/service.js';
+import type { LiveDevice } from '../link/adapter.js';
 import type { PushHub } from '../push/hub.js';
 import { RuleBook, TELEMETRY_KINDS, inAir, type RuleTiming, type TelemetryKind } from './rules.js';
 import { STATE_PENDING, deviceNameOf, eventAlarmId, pendingCount, presentAlarm, type AlarmRow } from './store.js';

@@ -4,7 +4,7 @@ import type { Database } from '../db/index.js';
 import { CONTROL_NOTICE_TOPIC, DeviceDirectory, DeviceStatusBoard, findDeviceBySn } from '../devices/index.js';
 import type { LiveRuntime } from '../deps.js';
 import { startLink } from '../link/runtime.js';
-import type { LinkLogger } from '../link/service.js';
+import type { LinkLogger } from '../link/adapter.js';
 import { VideoOnDemand, WATCH_NOTICE_TOPIC } from '../videos/index.js';
 
 /**

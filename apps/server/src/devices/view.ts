@@ -1,6 +1,6 @@
 import { AIRBORNE_FLIGHT_STATES, type FleetEntry, type LatLng, type TelemetryData } from '@nest/contracts';
 import type { DeviceRow } from '../db/schema.js';
-import type { LiveDevice } from '../link/service.js';
+import type { LiveDevice } from '../link/adapter.js';
 import { airportPoint } from './store.js';
 
 /** Flight states in which the drone is away from its nest (takeoff, in air, landing, return). */

@@ -119,6 +119,8 @@ export interface LinkDiagnostics {
     dropped: Partial<Record<DropReason, number>>;
   };
   readonly counters: { read(sn: string, now?: number): DeviceLinkCounts | null };
+  /** The cluster's live instances and which one owns a device; null without a cluster. */
+  readonly cluster: { list(): string[]; owner(sn: string): string; owns(sn: string): boolean } | null;
 }
 
 /**

@@ -2,7 +2,7 @@ import { SERVER_MQTT_USER } from '@nest/contracts';
 import type { Config } from '../config.js';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../broker/index.js';
 import { ClusterBus, busTopic } from '../push/bus.js';
-import type { DeviceLookup } from './adapter.js';
+import type { DeviceLink, DeviceLookup } from './adapter.js';
 import { devicePassword, loadOrCreateLinkSecrets, samePassword, type LinkSecrets } from './credentials.js';
 import { MosquittoDynsec, type AccessDevices } from './dynsec.js';
 import { LinkService, type LinkLogger } from './service.js';
@@ -27,7 +27,7 @@ export interface LinkTransport {
   /** Where devices (and the in-process simulator) connect. */
   brokerUrl: string;
   /** Not started: the app starts it once every listener is attached. */
-  link: LinkService;
+  link: DeviceLink;
   /** Notices between server instances (pushes caused on one instance, open sorties). */
   bus: ClusterBus;
   /** Device password for a registered sn. */

@@ -15,7 +15,7 @@ import {
 } from '@nest/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../deps.js';
-import type { LiveDevice } from '../link/service.js';
+import type { LiveDevice } from '../link/adapter.js';
 import type { PushHub } from '../push/hub.js';
 import { findOp, insertOp, outcomeOf, presentOp, runningOps, updateRunningOp, type NewOp, type OpPatch, type OpRow } from './store.js';
 

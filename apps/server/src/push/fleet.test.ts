@@ -24,7 +24,7 @@ import { adminClient, startTestServer, userClient, type TestClient, type TestSer
 import { PushSocket, RawDevice, WAIT_LIMIT_MS, envelope, listen, live, nestTelemetry, registerDevice, sleep, startSim, until } from '../../test/live.js';
 import { mediaLinks } from '../videos/links.js';
 import { PUSH_BUFFER_LIMIT, PushClient, TELEMETRY_BURST } from './hub.js';
-import type { LiveDevice } from '../link/service.js';
+import type { LiveDevice } from '../link/adapter.js';
 import type { SimFleet } from '../../test/simulator.js';
 
 /**

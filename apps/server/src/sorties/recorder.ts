@@ -13,7 +13,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { nowSeconds } from '../db/index.js';
 import type { AppDeps } from '../deps.js';
 import { findDeviceBySn } from '../devices/store.js';
-import type { LiveDevice } from '../link/service.js';
+import type { LiveDevice } from '../link/adapter.js';
 import type { BusNotices } from '../push/bus.js';
 import type { PushHub } from '../push/hub.js';
 import { STATE_NORMAL, attachEarlyResults, syncSortieCount } from './store.js';

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { CommandOutcome } from '../link/service.js';
+import type { CommandOutcome } from '../link/adapter.js';
 import { VideoOnDemand, WATCH_HEARTBEAT_MS, WATCH_NOTICE_TOPIC, type VideoLink } from './live.js';
 
 class FakeLink extends EventEmitter {
