@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { CollaborationGroup } from '@nest/contracts';
+import type * as Fleet from '../../shared/fleet';
 import { installMatchMedia, installResizeObserver } from '../../test/dom';
 
 installMatchMedia();
@@ -16,7 +17,7 @@ let fleet = [
   { sn: 'B', state: 2, item: { sn_id: 'B', name: 'Nest B', state: 2, company: 'wk' } },
 ];
 vi.mock('../../shared/fleet', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../shared/fleet')>()),
+  ...(await importOriginal<typeof Fleet>()),
   useFleet: () => ({ devices: fleet, loading: false, failed: false, reload: () => undefined }),
 }));
 

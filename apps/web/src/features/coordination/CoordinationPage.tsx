@@ -1,8 +1,8 @@
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
-import { Alert, Badge, Button, Empty, Modal, Select, Space, Table, Tag, Tooltip, type TableColumnsType } from 'antd';
-import { DeleteOutlined, EditOutlined, EyeOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { Alert, Badge, Modal, Select, Tag, Tooltip, type TableColumnsType } from 'antd';
+import { EyeOutlined } from '@ant-design/icons';
 import { Company, RecordState, SUPER_ADMINISTRATOR, calls, holds, type CallName, type CollaborationGroup } from '@nest/contracts';
-import { AdminPage, SearchFilter, tablePagination, usePagedList } from '../../shared/admin';
+import { AdminActions, AdminPage, AdminTable, EditDeleteActions, RowAction, SearchFilter, confirmDelete, usePagedList } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
@@ -11,7 +11,7 @@ import { useUser } from '../../shared/session';
 import { useFleet } from '../../shared/fleet';
 import { GroupDialog } from './GroupDialog';
 import { GroupDrawer } from './GroupDrawer';
-import { groupEditFields, onlineCount } from './groups';
+import { groupEditFields, onlineCount, type GroupState } from './groups';
 import './coordination.css';
 
 const PAGE_SIZE = 10;
@@ -26,9 +26,9 @@ export default function CoordinationPage(): ReactNode {
   const user = useUser();
   const [modal, modalHolder] = Modal.useModal();
   const [search, setSearch] = useState('');
-  // Normal groups by default; deleted ones (state 20) can be looked up, not changed.
-  const [state, setState] = useState<10 | 20>(10);
-  const list = usePagedList<'comGetList', CollaborationGroup>('comGetList', { ...(search ? { search } : {}), state }, PAGE_SIZE);
+  // Normal groups by default; deleted ones can be looked up, not changed.
+  const [state, setState] = useState<GroupState>(RecordState.NORMAL);
+  const list = usePagedList('comGetList', { ...(search ? { search } : {}), state }, PAGE_SIZE);
   const fleet = useFleet();
   const [editing, setEditing] = useState<{ group: CollaborationGroup | null } | null>(null);
   const [opened, setOpened] = useState<string | null>(null);
@@ -47,17 +47,12 @@ export default function CoordinationPage(): ReactNode {
   const closeDrawer = useCallback(() => setOpened(null), []);
   const companyLabel = (c: string) => (Company.has(c) ? Company.label(c, lang) : c);
 
-  const confirmDelete = (g: CollaborationGroup) =>
-    modal.confirm({
-      title: t('admin.delete'),
-      content: t('admin.confirmDelete', { name: g.name }),
-      okButtonProps: { danger: true, 'data-testid': 'confirm-ok' } as never,
-      onOk: async () => {
-        const form = { name: g.name, device_ids: g.device_ids, user_ids: g.user_ids, notes: g.notes };
-        await call('comEdit', groupEditFields(form, g.id, false, 20));
-        notify().success(t('admin.deleted'));
-        await list.reload();
-      },
+  const askDelete = (g: CollaborationGroup) =>
+    confirmDelete(modal.confirm, g.name, async () => {
+      const form = { name: g.name, device_ids: g.device_ids, user_ids: g.user_ids, notes: g.notes };
+      await call('comEdit', groupEditFields(form, g.id, false, RecordState.DELETED));
+      notify().success(t('admin.deleted'));
+      await list.reload();
     });
 
   const columns: TableColumnsType<CollaborationGroup> = [
@@ -98,7 +93,7 @@ export default function CoordinationPage(): ReactNode {
           </Tooltip>
         ),
     },
-    { title: t('admin.state'), key: 'state', render: (_, g) => <Tag color={g.state === 10 ? 'green' : 'default'}>{RecordState.label(g.state, lang)}</Tag> },
+    { title: t('admin.state'), key: 'state', render: (_, g) => <Tag color={g.state === RecordState.NORMAL ? 'green' : 'default'}>{RecordState.label(g.state, lang)}</Tag> },
     {
       title: t('admin.createTime'),
       key: 'created',
@@ -113,23 +108,21 @@ export default function CoordinationPage(): ReactNode {
       title: t('admin.actions'),
       key: 'actions',
       render: (_, g) => (
-        <Space size={0} wrap>
-          {canOne && g.state === 10 && (
-            <Button type="link" size="small" icon={<EyeOutlined />} onClick={() => setOpened(g.id)} data-testid={`group-open-${g.id}`}>
-              {t('coordination.details')}
-            </Button>
-          )}
-          {canEdit && g.state === 10 && (
-            <Button type="link" size="small" icon={<EditOutlined />} onClick={() => setEditing({ group: g })} data-testid={`group-edit-${g.id}`}>
-              {t('admin.edit')}
-            </Button>
-          )}
-          {canEdit && g.state === 10 && (
-            <Button type="link" size="small" danger icon={<DeleteOutlined />} onClick={() => confirmDelete(g)} data-testid={`group-delete-${g.id}`}>
-              {t('admin.delete')}
-            </Button>
-          )}
-        </Space>
+        <EditDeleteActions
+          wrap
+          leading={
+            canOne &&
+            g.state === RecordState.NORMAL && (
+              <RowAction icon={<EyeOutlined />} onClick={() => setOpened(g.id)} testId={`group-open-${g.id}`}>
+                {t('coordination.details')}
+              </RowAction>
+            )
+          }
+          onEdit={canEdit && g.state === RecordState.NORMAL && (() => setEditing({ group: g }))}
+          onDelete={canEdit && g.state === RecordState.NORMAL && (() => askDelete(g))}
+          editTestId={`group-edit-${g.id}`}
+          deleteTestId={`group-delete-${g.id}`}
+        />
       ),
     },
   ];
@@ -145,36 +138,18 @@ export default function CoordinationPage(): ReactNode {
         </>
       }
       actions={
-        <>
-          <Button
-            icon={<ReloadOutlined />}
-            onClick={() => {
-              void list.reload();
-              fleet.reload();
-            }}
-          >
-            {t('admin.refresh')}
-          </Button>
-          {canAdd && (
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ group: null })} data-testid="group-add">
-              {t('admin.add')}
-            </Button>
-          )}
-        </>
+        <AdminActions
+          onRefresh={() => {
+            void list.reload();
+            fleet.reload();
+          }}
+          add={canAdd && { onClick: () => setEditing({ group: null }), testId: 'group-add' }}
+        />
       }
     >
       {modalHolder}
       <Alert className="group-about" type="info" showIcon message={t('coordination.about')} />
-      <Table<CollaborationGroup>
-        rowKey="id"
-        size="middle"
-        loading={list.loading}
-        columns={columns}
-        dataSource={list.rows}
-        pagination={tablePagination(list, (total) => t('admin.total', { total }))}
-        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('coordination.empty')} /> }}
-        data-testid="group-table"
-      />
+      <AdminTable<CollaborationGroup> list={list} columns={columns} empty={t('coordination.empty')} testId="group-table" />
       <GroupDialog
         open={editing !== null}
         group={editing?.group ?? null}

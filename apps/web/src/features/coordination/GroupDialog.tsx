@@ -1,13 +1,14 @@
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Badge, Form, Input, Modal, Select, Space } from 'antd';
-import { Company, OnlineStatus, type CollaborationGroup, type DeviceListItem, type Page, type UserListItem } from '@nest/contracts';
+import { Company, OnlineStatus, RecordState, type CollaborationGroup, type DeviceListItem } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
+import { useCall } from '../../shared/query';
 import { call } from '../../shared/request';
 import { displayName } from '../../shared/fleet';
 import { NAME_MAX, NOTES_MAX, groupAddFields, groupEditFields, groupIssues, type GroupForm } from './groups';
 
-const STATUS_BADGE = { 1: 'success', 2: 'default', 3: 'warning' } as const;
+const STATUS_BADGE = { [OnlineStatus.ONLINE]: 'success', [OnlineStatus.OFFLINE]: 'default', [OnlineStatus.CONNECTED_BY_OTHER]: 'warning' } as const;
 const USER_PAGE = 50;
 
 interface MemberOption {
@@ -40,9 +41,6 @@ export function GroupDialog({
   const [form, setForm] = useState<GroupForm>({ name: '', device_ids: [], user_ids: [], notes: '' });
   const [tried, setTried] = useState(false);
   const [saving, setSaving] = useState(false);
-  const [found, setFound] = useState<MemberOption[]>([]);
-  const [searching, setSearching] = useState(false);
-  const seq = useRef(0);
 
   useEffect(() => {
     if (!open) return;
@@ -53,29 +51,24 @@ export function GroupDialog({
   const companyLabel = (c: string) => (Company.has(c) ? Company.label(c, lang) : c);
   const userLabel = (nick: string, company: string) => (showCompany || (group && company !== group.company) ? `${nick} · ${companyLabel(company)}` : nick);
 
-  const searchUsers = async (text: string) => {
-    const mine = ++seq.current;
-    setSearching(true);
-    try {
-      const page = await call<'userList', Page<UserListItem>>('userList', { page: 0, size: USER_PAGE, state: '10', ...(text ? { search: text } : {}) }, { quiet: true });
-      if (mine === seq.current) setFound((page?.list ?? []).map((u) => ({ value: u.u_id, label: `${userLabel(u.nick, u.in_com.id)} (${u.phone})` })));
-    } catch {
-      if (mine === seq.current) setFound([]);
-    } finally {
-      if (mine === seq.current) setSearching(false);
-    }
-  };
+  // The users to choose members from: read once per opening, and again for each search typed.
+  const [userSearch, setUserSearch] = useState('');
   useEffect(() => {
-    if (open && canListUsers) void searchUsers('');
-    // Loaded once per opening; typing searches again.
-  }, [open, canListUsers]);
+    if (open) setUserSearch('');
+  }, [open]);
+  const users = useCall(
+    'userList',
+    open && canListUsers ? { page: 0, size: USER_PAGE, state: String(RecordState.NORMAL), ...(userSearch ? { search: userSearch } : {}) } : null,
+    { quiet: true, keepPrevious: true },
+  );
+  const found: MemberOption[] = users.isError
+    ? []
+    : (users.data?.list ?? []).map((u) => ({ value: u.u_id, label: `${userLabel(u.nick, u.in_com.id)} (${u.phone})` }));
+  const searching = users.isFetching;
 
   // The current members keep their labels (they may be of another company, outside the caller's user list).
-  const memberOptions = useMemo(() => {
-    const opts = [...found];
-    for (const u of group?.users ?? []) if (!opts.some((o) => o.value === u.u_id)) opts.push({ value: u.u_id, label: userLabel(u.nick, u.company) });
-    return opts;
-  }, [found, group, lang, showCompany]);
+  const memberOptions = [...found];
+  for (const u of group?.users ?? []) if (!memberOptions.some((o) => o.value === u.u_id)) memberOptions.push({ value: u.u_id, label: userLabel(u.nick, u.company) });
 
   const deviceOptions = useMemo(() => {
     const opts = devices.map((d) => {
@@ -87,7 +80,7 @@ export function GroupDialog({
         company: d.company,
       };
     });
-    for (const sn of form.device_ids) if (!opts.some((o) => o.value === sn)) opts.push({ value: sn, label: sn, state: 2, company: '' });
+    for (const sn of form.device_ids) if (!opts.some((o) => o.value === sn)) opts.push({ value: sn, label: sn, state: OnlineStatus.OFFLINE, company: '' });
     return opts;
   }, [devices, liveState, form.device_ids]);
 
@@ -126,7 +119,7 @@ export function GroupDialog({
       confirmLoading={saving}
       destroyOnHidden
       width={620}
-      okButtonProps={{ 'data-testid': 'group-save' } as never}
+      okButtonProps={{ 'data-testid': 'group-save' }}
     >
       <Form layout="vertical" data-testid="group-form">
         <Form.Item label={t('coordination.form.name')} required {...shown(nameError)}>
@@ -161,7 +154,7 @@ export function GroupDialog({
             disabled={!canListUsers}
             loading={searching}
             value={form.user_ids}
-            onSearch={(text) => void searchUsers(text.trim())}
+            onSearch={(text) => setUserSearch(text.trim())}
             onChange={(v: string[]) => setForm((f) => ({ ...f, user_ids: v }))}
             options={memberOptions}
             data-testid="group-members"

@@ -27,7 +27,7 @@ export function GroupDrawer({
     let live = true;
     setLoading(true);
     setGroup(null);
-    call<'comGetOne', CollaborationGroup>('comGetOne', { id: groupId })
+    call('comGetOne', { id: groupId })
       .then((g) => live && setGroup(g))
       .catch(() => live && onClose())
       .finally(() => live && setLoading(false));

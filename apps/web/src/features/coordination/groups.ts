@@ -1,4 +1,7 @@
-import type { CallFields, CollaborationGroup } from '@nest/contracts';
+import { RecordState, type CallFields, type CollaborationGroup } from '@nest/contracts';
+
+/** A group's state: normal, or deleted (looked up, never changed). */
+export type GroupState = typeof RecordState.NORMAL | typeof RecordState.DELETED;
 
 /**
  * Pure rules of the collaboration-group screen: live online counts from the fleet's statuses, the dialog's
@@ -40,7 +43,7 @@ export function groupAddFields(form: GroupForm, members: boolean): CallFields<'c
 }
 
 /** Fields of /com/edit (state 20 deletes); without `members` user_ids is left out and the server keeps them. */
-export function groupEditFields(form: GroupForm, id: string, members: boolean, state: 10 | 20 = 10): CallFields<'comEdit'> {
+export function groupEditFields(form: GroupForm, id: string, members: boolean, state: GroupState = RecordState.NORMAL): CallFields<'comEdit'> {
   return {
     id,
     name: form.name.trim(),

@@ -65,7 +65,7 @@ export function DeviceTypeDialog({ type, onClose, onSaved }: { type: DeviceType 
       onOk={() => void save()}
       confirmLoading={saving}
       destroyOnHidden
-      okButtonProps={{ 'data-testid': 'device-type-save' } as never}
+      okButtonProps={{ 'data-testid': 'device-type-save' }}
     >
       <Form form={form} layout="vertical" initialValues={initial} data-testid="device-type-form">
         <Form.Item name="cla_type" label={t('deviceType.form.claType')} rules={[{ required: true }]}>

@@ -1,8 +1,7 @@
 import { useState, type ReactNode } from 'react';
-import { Button, Empty, Modal, Select, Space, Switch, Table, Typography, type TableColumnsType } from 'antd';
-import { DeleteOutlined, EditOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { Modal, Space, Switch, Typography, type TableColumnsType } from 'antd';
 import { DeviceKind, DeviceTypeState, VideoStream, calls, holds, type DeviceType } from '@nest/contracts';
-import { AdminPage, SearchFilter, tablePagination, usePagedList } from '../../shared/admin';
+import { AdminActions, AdminPage, AdminTable, EditDeleteActions, OptionFilter, SearchFilter, confirmChange, confirmDelete, usePagedList } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
@@ -20,7 +19,7 @@ export default function DeviceTypePage(): ReactNode {
   const [search, setSearch] = useState('');
   const [kind, setKind] = useState<number | undefined>(undefined);
   const [state, setState] = useState<number | undefined>(undefined);
-  const list = usePagedList<'deviceTypeAdminList', DeviceType>('deviceTypeAdminList', { search, cla_type: kind, state }, PAGE_SIZE);
+  const list = usePagedList('deviceTypeAdminList', { search, cla_type: kind, state }, PAGE_SIZE);
   const [editing, setEditing] = useState<{ type: DeviceType | null } | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const canAdd = holds(user?.fun_list, calls.deviceTypeAdd.access);
@@ -45,23 +44,19 @@ export default function DeviceTypePage(): ReactNode {
   };
 
   const confirmState = (d: DeviceType, enable: boolean) =>
-    modal.confirm({
+    confirmChange(modal.confirm, {
       title: enable ? t('deviceType.enabledDone') : t('deviceType.disabledDone'),
       content: enable ? t('deviceType.confirmEnable', { name: d.cla_name }) : t('deviceType.confirmDisable', { name: d.cla_name }),
-      okButtonProps: { danger: !enable, 'data-testid': 'confirm-ok' } as never,
+      safe: enable,
       onOk: async () => {
-        if (await setRowState(d, enable ? 10 : 20)) notify().success(enable ? t('deviceType.enabledDone') : t('deviceType.disabledDone'));
+        if (await setRowState(d, enable ? DeviceTypeState.ENABLED : DeviceTypeState.DISABLED))
+          notify().success(enable ? t('deviceType.enabledDone') : t('deviceType.disabledDone'));
       },
     });
 
-  const confirmDelete = (d: DeviceType) =>
-    modal.confirm({
-      title: t('admin.delete'),
-      content: t('admin.confirmDelete', { name: d.cla_name }),
-      okButtonProps: { danger: true, 'data-testid': 'confirm-ok' } as never,
-      onOk: async () => {
-        if (await setRowState(d, 30)) notify().success(t('admin.deleted'));
-      },
+  const askDelete = (d: DeviceType) =>
+    confirmDelete(modal.confirm, d.cla_name, async () => {
+      if (await setRowState(d, DeviceTypeState.DELETED)) notify().success(t('admin.deleted'));
     });
 
   const columns: TableColumnsType<DeviceType> = [
@@ -76,7 +71,7 @@ export default function DeviceTypePage(): ReactNode {
         <Space size={6}>
           <Switch
             size="small"
-            checked={d.state === 10}
+            checked={d.state === DeviceTypeState.ENABLED}
             loading={busy === d.id}
             disabled={!canEdit}
             onChange={(on) => confirmState(d, on)}
@@ -94,14 +89,12 @@ export default function DeviceTypePage(): ReactNode {
             title: t('admin.actions'),
             key: 'actions',
             render: (_: unknown, d: DeviceType) => (
-              <Space size={0}>
-                <Button type="link" size="small" icon={<EditOutlined />} onClick={() => setEditing({ type: d })} data-testid={`device-type-edit-${d.value}`}>
-                  {t('admin.edit')}
-                </Button>
-                <Button type="link" size="small" danger icon={<DeleteOutlined />} onClick={() => confirmDelete(d)} data-testid={`device-type-delete-${d.value}`}>
-                  {t('admin.delete')}
-                </Button>
-              </Space>
+              <EditDeleteActions
+                onEdit={() => setEditing({ type: d })}
+                onDelete={() => askDelete(d)}
+                editTestId={`device-type-edit-${d.value}`}
+                deleteTestId={`device-type-delete-${d.value}`}
+              />
             ),
           },
         ]
@@ -115,47 +108,22 @@ export default function DeviceTypePage(): ReactNode {
       filters={
         <>
           <SearchFilter placeholder={t('deviceType.searchPlaceholder')} onSearch={setSearch} width={300} testId="device-type-search" />
-          <Select
-            value={kind ?? 0}
-            onChange={(v) => setKind(v === 0 ? undefined : v)}
-            options={[{ value: 0, label: t('deviceType.allKinds') }, ...DeviceKind.options(lang)]}
-            style={{ width: 150 }}
-            data-testid="device-type-kind"
-          />
-          <Select
-            value={state ?? 0}
-            onChange={(v) => setState(v === 0 ? undefined : v)}
-            options={[{ value: 0, label: t('deviceType.allStates') }, ...DeviceTypeState.options(lang).filter((o) => o.value !== 30)]}
-            style={{ width: 130 }}
-            data-testid="device-type-state"
+          <OptionFilter value={kind} onChange={setKind} options={DeviceKind.options(lang)} allLabel={t('deviceType.allKinds')} width={150} testId="device-type-kind" />
+          <OptionFilter
+            value={state}
+            onChange={setState}
+            options={DeviceTypeState.options(lang).filter((o) => o.value !== DeviceTypeState.DELETED)}
+            allLabel={t('deviceType.allStates')}
+            width={130}
+            testId="device-type-state"
           />
         </>
       }
-      actions={
-        <>
-          <Button icon={<ReloadOutlined />} onClick={() => void list.reload()}>
-            {t('admin.refresh')}
-          </Button>
-          {canAdd && (
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ type: null })} data-testid="device-type-add">
-              {t('admin.add')}
-            </Button>
-          )}
-        </>
-      }
+      actions={<AdminActions onRefresh={list.reload} add={canAdd && { onClick: () => setEditing({ type: null }), testId: 'device-type-add' }} />}
     >
       {modalHolder}
       <Typography.Text type="secondary">{t('deviceType.globalHint')}</Typography.Text>
-      <Table<DeviceType>
-        rowKey="id"
-        size="middle"
-        loading={list.loading}
-        columns={columns}
-        dataSource={list.rows}
-        pagination={tablePagination(list, (total) => t('admin.total', { total }))}
-        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('deviceType.empty')} /> }}
-        data-testid="device-type-table"
-      />
+      <AdminTable<DeviceType> list={list} columns={columns} empty={t('deviceType.empty')} testId="device-type-table" />
       {editing && (
         <DeviceTypeDialog
           type={editing.type}

@@ -44,7 +44,7 @@ export function EditDialog({ rom, onClose, onSaved }: { rom: Firmware; onClose: 
       confirmLoading={saving}
       width={620}
       destroyOnHidden
-      okButtonProps={{ 'data-testid': 'firmware-save' } as never}
+      okButtonProps={{ 'data-testid': 'firmware-save' }}
     >
       <Form form={form} layout="vertical" initialValues={{ version_name: rom.version_name, description: rom.description, description_en: rom.description_en }}>
         <Form.Item name="version_name" label={t('firmware.form.versionName')} rules={[required(t('firmware.form.versionName'))]}>

@@ -1,8 +1,8 @@
 import { useState, type ReactNode } from 'react';
-import { Button, Empty, Modal, Select, Space, Table, Tooltip, Typography, type TableColumnsType } from 'antd';
-import { DeleteOutlined, DownloadOutlined, EditOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
-import { FirmwareType, calls, formatSizeKb, holds, type Firmware } from '@nest/contracts';
-import { AdminPage, SearchFilter, tablePagination, usePagedList } from '../../shared/admin';
+import { Button, Modal, Tooltip, Typography, type TableColumnsType } from 'antd';
+import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
+import { FirmwareType, RecordState, calls, formatSizeKb, holds, type Firmware } from '@nest/contracts';
+import { AdminActions, AdminPage, AdminTable, EditDeleteActions, OptionFilter, SearchFilter, confirmDelete, usePagedList } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
@@ -21,26 +21,27 @@ export default function FirmwarePage(): ReactNode {
   const [modal, modalHolder] = Modal.useModal();
   const [search, setSearch] = useState('');
   const [type, setType] = useState<number | undefined>(undefined);
-  const list = usePagedList<'romList', Firmware>('romList', { search, type }, PAGE_SIZE);
+  const list = usePagedList('romList', { search, type }, PAGE_SIZE);
   const [uploading, setUploading] = useState(false);
   const [editing, setEditing] = useState<Firmware | null>(null);
   const canAdd = holds(user?.fun_list, calls.romAdd.access);
   const canEdit = holds(user?.fun_list, calls.romEdit.access);
 
-  const confirmDelete = (rom: Firmware) =>
-    modal.confirm({
-      title: t('admin.delete'),
-      content: t('admin.confirmDelete', { name: `${rom.version_name} (${rom.version_code})` }),
-      okButtonProps: { danger: true, 'data-testid': 'confirm-ok' } as never,
-      onOk: async () => {
-        try {
-          await call('romEdit', { id: rom.id, version_name: rom.version_name, description: rom.description, description_en: rom.description_en, state: 20 });
-          notify().success(t('admin.deleted'));
-        } catch {
-          // Shown by the request layer.
-        }
-        await list.reload();
-      },
+  const askDelete = (rom: Firmware) =>
+    confirmDelete(modal.confirm, `${rom.version_name} (${rom.version_code})`, async () => {
+      try {
+        await call('romEdit', {
+          id: rom.id,
+          version_name: rom.version_name,
+          description: rom.description,
+          description_en: rom.description_en,
+          state: RecordState.DELETED,
+        });
+        notify().success(t('admin.deleted'));
+      } catch {
+        // Shown by the request layer.
+      }
+      await list.reload();
     });
 
   const notes = (rom: Firmware) => {
@@ -84,21 +85,18 @@ export default function FirmwarePage(): ReactNode {
       title: t('admin.actions'),
       key: 'actions',
       render: (_, r) => (
-        <Space size={0} wrap>
-          <Button type="link" size="small" icon={<DownloadOutlined />} href={r.url} download={r.file_name} disabled={!r.url} data-testid={`firmware-download-${r.version_code}`}>
-            {t('firmware.download')}
-          </Button>
-          {canEdit && (
-            <Button type="link" size="small" icon={<EditOutlined />} onClick={() => setEditing(r)} data-testid={`firmware-edit-${r.version_code}`}>
-              {t('admin.edit')}
+        <EditDeleteActions
+          wrap
+          leading={
+            <Button type="link" size="small" icon={<DownloadOutlined />} href={r.url} download={r.file_name} disabled={!r.url} data-testid={`firmware-download-${r.version_code}`}>
+              {t('firmware.download')}
             </Button>
-          )}
-          {canEdit && (
-            <Button type="link" size="small" danger icon={<DeleteOutlined />} onClick={() => confirmDelete(r)} data-testid={`firmware-delete-${r.version_code}`}>
-              {t('admin.delete')}
-            </Button>
-          )}
-        </Space>
+          }
+          onEdit={canEdit && (() => setEditing(r))}
+          onDelete={canEdit && (() => askDelete(r))}
+          editTestId={`firmware-edit-${r.version_code}`}
+          deleteTestId={`firmware-delete-${r.version_code}`}
+        />
       ),
     },
   ];
@@ -110,39 +108,18 @@ export default function FirmwarePage(): ReactNode {
       filters={
         <>
           <SearchFilter placeholder={t('firmware.searchPlaceholder')} onSearch={setSearch} width={320} testId="firmware-search" />
-          <Select
-            value={type ?? 0}
-            onChange={(v) => setType(v === 0 ? undefined : v)}
-            options={[{ value: 0, label: t('admin.all') }, ...FirmwareType.options(lang)]}
-            style={{ width: 150 }}
-            data-testid="firmware-type"
-          />
+          <OptionFilter value={type} onChange={setType} options={FirmwareType.options(lang)} allLabel={t('admin.all')} width={150} testId="firmware-type" />
         </>
       }
       actions={
-        <>
-          <Button icon={<ReloadOutlined />} onClick={() => void list.reload()}>
-            {t('admin.refresh')}
-          </Button>
-          {canAdd && (
-            <Button type="primary" icon={<UploadOutlined />} onClick={() => setUploading(true)} data-testid="firmware-upload">
-              {t('firmware.upload')}
-            </Button>
-          )}
-        </>
+        <AdminActions
+          onRefresh={list.reload}
+          add={canAdd && { onClick: () => setUploading(true), testId: 'firmware-upload', label: t('firmware.upload'), icon: <UploadOutlined /> }}
+        />
       }
     >
       {modalHolder}
-      <Table<Firmware>
-        rowKey="id"
-        size="middle"
-        loading={list.loading}
-        columns={columns}
-        dataSource={list.rows}
-        pagination={tablePagination(list, (total) => t('admin.total', { total }))}
-        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('firmware.empty')} /> }}
-        data-testid="firmware-table"
-      />
+      <AdminTable<Firmware> list={list} columns={columns} empty={t('firmware.empty')} testId="firmware-table" />
       {uploading && (
         <UploadDialog
           onClose={() => setUploading(false)}

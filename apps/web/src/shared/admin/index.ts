@@ -1,4 +1,7 @@
 export { AdminPage } from './AdminPage';
+export { AdminTable, keysOf } from './AdminTable';
+export type { AdminTableProps } from './AdminTable';
+export { AdminActions, EditDeleteActions, OptionFilter, RowAction, confirmChange, confirmDelete } from './parts';
 export { tablePagination, usePagedList } from './usePagedList';
 export type { PagedList } from './usePagedList';
 export { useUpload } from './useUpload';

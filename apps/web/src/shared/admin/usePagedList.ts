@@ -1,6 +1,11 @@
 import { useCallback, useState } from 'react';
-import type { CallFields, CallName, Page } from '@nest/contracts';
-import { useCall } from '../query';
+import type { CallAnswer, CallFields, CallName, Page } from '@nest/contracts';
+import { invalidateCall, useCall } from '../query';
+
+/** The calls that answer one page of a list (`{list, total}`). */
+export type PagedCall = { [N in CallName]: CallAnswer<N> extends Page<unknown> ? N : never }[CallName];
+/** A row of a paged call's list. */
+export type RowOf<N extends PagedCall> = CallAnswer<N> extends Page<infer R> ? R : never;
 
 export interface PagedList<R> {
   rows: R[];
@@ -16,26 +21,25 @@ export interface PagedList<R> {
 /**
  * One page of a list call (`{list, total}`) for an administration table, read through the query cache. A
  * change of `query` (compared by value) goes back to the first page; the rows of the previous page stay on
- * screen while the next one is read; `reload` (or `invalidateCall(name)` after a change) reads it again. A
+ * screen while the next one is read; `reload` (the same as `invalidateCall(name)` after a change) reads it again. A
  * failed read shows an empty table.
  */
-export function usePagedList<N extends CallName, R>(
+export function usePagedList<N extends PagedCall>(
   name: N,
   query: Omit<CallFields<N>, 'page' | 'size'>,
   pageSize = 20,
-): PagedList<R> {
+): PagedList<RowOf<N>> {
   const key = JSON.stringify(query);
   // The page belongs to the query it was chosen for: a new query starts at page 0.
   const [chosen, setChosen] = useState({ key, page: 0 });
   const effectivePage = chosen.key === key ? chosen.page : 0;
   const setPage = useCallback((p: number) => setChosen({ key, page: p }), [key]);
   const fields = { ...query, page: effectivePage, size: pageSize } as CallFields<N>;
-  const result = useCall<N, Page<R> | undefined>(name, fields, { keepPrevious: true });
-  const { refetch } = result;
-  const reload = useCallback(async () => {
-    await refetch();
-  }, [refetch]);
-  const data = result.isError ? undefined : result.data;
+  const result = useCall(name, fields, { keepPrevious: true });
+  // A change to the list's rows marks every cached page of the call stale and reads the one on screen again.
+  const reload = useCallback(() => invalidateCall(name), [name]);
+  // A paged call's answer is a page of its rows (PagedCall); TypeScript cannot see through the generic name.
+  const data: Page<RowOf<N>> | undefined = result.isError ? undefined : (result.data as Page<RowOf<N>> | undefined);
   return {
     rows: data?.list ?? [],
     total: data?.total ?? 0,
