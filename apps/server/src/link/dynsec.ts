@@ -222,7 +222,8 @@ export class MosquittoDynsec implements BrokerAccess {
     const found = new Map<string, boolean>();
     for (let offset = 0; ; offset += PAGE) {
       const [r] = await this.send([{ command: 'listClients', verbose: true, count: PAGE, offset }]);
-      if (!r || r.error) return offset === 0 && !r ? null : found;
+      // No answer, or refused (the server user without the plugin's rights): nothing can be kept in line.
+      if (!r || r.error) return offset === 0 ? null : found;
       const clients = (r.data as { clients?: { username: string; disabled?: boolean; roles?: { rolename: string }[] }[] }).clients ?? [];
       for (const c of clients) if (c.roles?.some((role) => role.rolename === deviceRole(c.username))) found.set(c.username, c.disabled === true);
       if (clients.length < PAGE) return found;
@@ -243,12 +244,12 @@ export class MosquittoDynsec implements BrokerAccess {
    * another instance has registered meanwhile.
    */
   private async syncAll(): Promise<void> {
+    const clients = await this.deviceClients();
+    if (!clients) return this.unavailable();
     const fresh = await this.opts.devices.reload().then(
       () => true,
       () => false,
     );
-    const clients = await this.deviceClients();
-    if (!clients) return this.unavailable();
     this.available = true;
     const commands: Command[] = [];
     const registered = new Set<string>();
