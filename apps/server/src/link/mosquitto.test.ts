@@ -13,6 +13,7 @@ import { hasMosquitto, startMosquitto, type MosquittoBroker } from '../../test/i
 import { RawDevice, WAIT_LIMIT_MS, envelope, live, mqttConnect, nestTelemetry, registerDevice, startSim, until } from '../../test/live.js';
 import { reservedPort } from '../../test/process.js';
 import type { SimFleet } from '../../test/simulator.js';
+import { updateDeviceRow } from '../devices/store.js';
 import { SERVER_ROLE, deviceAcls, deviceRole } from './dynsec.js';
 import type { LiveDevice } from './service.js';
 
@@ -209,5 +210,21 @@ describe.runIf(hasMosquitto())('device link through Mosquitto', () => {
     expect((await admin.call('deviceDelete', { id: row.id })).body.code).toBe(ResultCode.OK);
     await gone;
     expect(await canLogIn('MQ-KICK')).toBe(false);
+  });
+
+  it('follows registry changes made elsewhere (another instance, the database): disabled and enabled at the broker on reload', async () => {
+    const canLogIn = async (sn: string) => {
+      const { client } = await mqttConnect(url, { username: sn, password: live(server).devicePassword(sn), clientId: `${sn}-probe` });
+      client?.end(true);
+      return client !== null;
+    };
+    const row = await registerDevice(server, { sn_id: 'MQ-SYNC' });
+    await until(() => canLogIn('MQ-SYNC'), 'MQ-SYNC admitted by mosquitto');
+    await updateDeviceRow(server.db, row.id, { enabled: 0 });
+    await live(server).directory.reload();
+    await until(async () => !(await canLogIn('MQ-SYNC')), 'MQ-SYNC refused once disabled in the database');
+    await updateDeviceRow(server.db, row.id, { enabled: 1 });
+    await live(server).directory.reload();
+    await until(() => canLogIn('MQ-SYNC'), 'MQ-SYNC admitted again');
   });
 });
