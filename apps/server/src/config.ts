@@ -70,6 +70,7 @@ import {
   isAccount,
   type Service,
 } from '@nest/contracts';
+import { ConfigError } from './config-error.js';
 import { mediaStoreConfig, type MediaStoreConfig } from './storage/config.js';
 
 const MIB = 1024 * 1024;
@@ -146,9 +147,7 @@ export interface Config {
   scrypt: ScryptCost;
 }
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
+export { ConfigError };
 
 export const DEFAULT_ADMIN_ACCOUNT = 'admin@nest.local';
 /**

@@ -1,4 +1,4 @@
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../config-error.js';
 import type { S3Settings } from './s3.js';
 
 /** MEDIA_STORE and the S3_* settings (config.ts lists them). */
