@@ -40,7 +40,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/index.js';
 import { migrateToLatest } from './db/migrate.js';
 import { seedReferenceData } from './boot/seed.js';
-import { ensureDemoDevices, type DemoDeviceSpec } from './devices/demo.js';
+import { ensureDemoDevices, type DemoDeviceSpec } from './demo/devices.js';
 import { deviceName, findDeviceBySn, loadDevices } from './devices/store.js';
 import { devicePassword, loadOrCreateLinkSecrets } from './link/credentials.js';
 import { dynsecConfig } from './link/dynsec.js';

@@ -12,7 +12,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, startTestServer, type TestClient, type TestServer } from '../../test/helpers.js';
 import { PushSocket, listen } from '../../test/live.js';
-import { ensureDemoDevices } from '../devices/demo.js';
+import { ensureDemoDevices } from './devices.js';
 import { createDevice } from '../devices/store.js';
 import { loadSimulator } from '../../test/simulator.js';
 import { addAlarm, addSortie } from '../stats/test-fixtures.js';

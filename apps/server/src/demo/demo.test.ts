@@ -1,7 +1,7 @@
 import { ResultCode, type Waypoint } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, startTestServer, type TestServer } from '../../test/helpers.js';
-import { ensureDemoDevices } from '../devices/demo.js';
+import { ensureDemoDevices } from './devices.js';
 import { createDevice, findDeviceBySn } from '../devices/store.js';
 import { offset } from '../fences/test-fixtures.js';
 import { alternateOf, fleetExtras, withAlternate } from './fleet.js';

@@ -26,6 +26,6 @@ export const fleetExtras = (config: Pick<Config, 'simTimeScale'>, port: number):
   mediaUrl: `http://127.0.0.1:${port}`,
 });
 
-/** A device spec (devices/demo.ts DemoDeviceSpec) with its alternate landing point (nests only; a single-soldier drone has none). */
+/** A device spec (devices.ts DemoDeviceSpec) with its alternate landing point (nests only; a single-soldier drone has none). */
 export const withAlternate = <S extends { kind: string; home: LatLng }>(spec: S): S & { alternate?: LatLng } =>
   spec.kind === 'alone' ? spec : { ...spec, alternate: alternateOf(spec.home) };

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { ADMIN_COMPANY } from '../db/seed.js';
 import type { AppDeps } from '../deps.js';
-import type { DemoDeviceSpec } from '../devices/demo.js';
+import type { DemoDeviceSpec } from './devices.js';
 import type { FlightRuntime } from '../flight/types.js';
 import { seedDemoRecordings } from '../videos/demo.js';
 import { fleetExtras, withAlternate } from './fleet.js';
@@ -12,7 +12,7 @@ import { startDemoWeather, type DemoWeatherOptions } from './weather.js';
 
 export { DEMO_SEEDED_KEY, seedDemoPlans, type DemoNest } from './seed.js';
 export { startDemoLauncher } from './launcher.js';
-export { ensureDemoDevices, type DemoDeviceSpec } from '../devices/demo.js';
+export { ensureDemoDevices, type DemoDeviceSpec } from './devices.js';
 
 /**
  * Demo mode (SIMULATOR=on): the first-start demo plans (fence, patrol route, survey per simulated nest),

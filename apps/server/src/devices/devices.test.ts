@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
 import { registerDevice } from '../../test/live.js';
 import { InvalidSnError, SnTakenError, categoriesOfTypeFilter, createDevice } from './store.js';
-import { ensureDemoDevices } from './demo.js';
+import { ensureDemoDevices } from '../demo/devices.js';
 
 let server: TestServer;
 let admin: TestClient;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, startTestServer, userClient, type Fields, type TestClient, type TestServer } from '../../test/helpers.js';
 import { registerDevice } from '../../test/live.js';
 import { DEFAULT_SIM_CENTER } from '../config.js';
-import { ensureDemoDevices } from '../devices/demo.js';
+import { ensureDemoDevices } from '../demo/devices.js';
 import { seedDemoPlans } from '../demo/seed.js';
 import { json, offset, rect } from '../fences/test-fixtures.js';
 import { loadSimulator } from '../../test/simulator.js';

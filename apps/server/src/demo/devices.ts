@@ -2,8 +2,8 @@ import { demoText, demoTextOf, type DemoTextKey, type DeviceTypeKeyValue } from 
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { ADMIN_COMPANY } from '../db/seed.js';
-import { alternateOf } from '../demo/fleet.js';
-import { SnTakenError, createDevice, findDeviceBySn } from './store.js';
+import { SnTakenError, createDevice, findDeviceBySn } from '../devices/store.js';
+import { alternateOf } from './fleet.js';
 
 /** What the simulator's demoFleet() describes per device (without its password). */
 export interface DemoDeviceSpec {
@@ -39,7 +39,7 @@ const MODEL: Record<DeviceTypeKeyValue, string> = {
  * Registers the demo devices that are missing (company wk by default); never changes existing ones, so it
  * is safe on every start and from several instances (except: a nest registered before demo mode had
  * alternate landing points gets its point when it has none). Nests get an alternate landing point 250 m
- * north-east of home (demo/fleet.ts; the simulator lands there). Answers the sns that were added.
+ * north-east of home (fleet.ts; the simulator lands there). Answers the sns that were added.
  */
 export async function ensureDemoDevices(db: Kysely<DB>, specs: readonly DemoDeviceSpec[], companyId = ADMIN_COMPANY): Promise<string[]> {
   const added: string[] = [];
