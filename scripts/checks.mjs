@@ -1,6 +1,7 @@
 // The checks before the tests, side by side on the machine's cores: the calls document is current, no
-// dependency has a known advisory, every workspace type-checks, lint is clean, and the web app and the server
-// build. `--quick` (npm run test:quick) keeps type check and lint only.
+// dependency has a known advisory, every workspace type-checks, lint is clean, imports keep within their
+// boundaries (scripts/boundaries.mjs), and the web app and the server build. `--quick` (npm run test:quick)
+// keeps type check, lint and boundaries only.
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,11 +15,12 @@ for (const f of existsSync('test-results') ? readdirSync('test-results') : []) {
 }
 const quick = process.argv.includes('--quick');
 const npm = (script) => ({ name: script, cmd: 'npm', args: ['run', '-s', script] });
+const boundaries = { name: 'boundaries', cmd: process.execPath, args: ['scripts/boundaries.mjs'] };
 const started = Date.now();
 const [server, ...otherTypechecks] = typecheckJobs();
 const jobs = quick
-  ? [server, npm('lint'), ...otherTypechecks]
-  : [server, npm('lint'), npm('build'), ...otherTypechecks, npm('audit'), npm('docs:check')];
+  ? [server, npm('lint'), ...otherTypechecks, boundaries]
+  : [server, npm('lint'), npm('build'), ...otherTypechecks, boundaries, npm('audit'), npm('docs:check')];
 const ok = await runJobs(jobs.filter(Boolean));
 console.log(`checks ${ok ? 'passed' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 process.exit(ok ? 0 : 1);
