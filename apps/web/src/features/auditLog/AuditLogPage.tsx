@@ -1,16 +1,14 @@
 import { useState, type ReactNode } from 'react';
-import { Button, DatePicker, Empty, Select, Table, Tag, Typography, type TableColumnsType } from 'antd';
-import { ReloadOutlined } from '@ant-design/icons';
+import { DatePicker, Select, Tag, Typography, type TableColumnsType } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { AUDIT_KINDS, AUDIT_RETENTION_DAYS, type AuditEntry, type AuditKind } from '@nest/contracts';
-import { AdminPage, SearchFilter, tablePagination, usePagedList } from '../../shared/admin';
+import { AdminActions, AdminPage, AdminTable, SearchFilter, usePagedList } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { describeDetail } from './detail';
 import { auditKindKey } from './messages';
 
 const PAGE_SIZE = 20;
-
 
 /** auditLog: the security audit log of the caller's company (a super administrator: every company), newest first. */
 export default function AuditLogPage(): ReactNode {
@@ -24,7 +22,7 @@ export default function AuditLogPage(): ReactNode {
     start_time: range?.[0] ? range[0].startOf('day').unix() : undefined,
     end_time: range?.[1] ? range[1].endOf('day').unix() : undefined,
   };
-  const list = usePagedList<'auditList', AuditEntry>('auditList', query, PAGE_SIZE);
+  const list = usePagedList('auditList', query, PAGE_SIZE);
   const kindLabel = (k: AuditKind) => t(`auditLog.kind.${auditKindKey(k)}`);
 
   const columns: TableColumnsType<AuditEntry> = [
@@ -42,7 +40,7 @@ export default function AuditLogPage(): ReactNode {
     {
       title: t('auditLog.col.outcome'),
       key: 'outcome',
-      render: (_, e) => <Tag color={e.outcome === 'ok' ? 'green' : 'red'}>{t(`auditLog.outcome.${e.outcome}` as never)}</Tag>,
+      render: (_, e) => <Tag color={e.outcome === 'ok' ? 'green' : 'red'}>{t(`auditLog.outcome.${e.outcome}` as const)}</Tag>,
     },
     { title: t('auditLog.col.ip'), key: 'ip', render: (_, e) => e.ip || '--' },
     {
@@ -73,23 +71,10 @@ export default function AuditLogPage(): ReactNode {
           <DatePicker.RangePicker value={range} onChange={(v) => setRange(v)} data-testid="audit-log-range" />
         </>
       }
-      actions={
-        <Button icon={<ReloadOutlined />} onClick={() => void list.reload()}>
-          {t('admin.refresh')}
-        </Button>
-      }
+      actions={<AdminActions onRefresh={list.reload} />}
     >
       <Typography.Text type="secondary">{t('auditLog.hint', { days: AUDIT_RETENTION_DAYS })}</Typography.Text>
-      <Table<AuditEntry>
-        rowKey="id"
-        size="middle"
-        loading={list.loading}
-        columns={columns}
-        dataSource={list.rows}
-        pagination={tablePagination(list, (total) => t('admin.total', { total }))}
-        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('auditLog.empty')} /> }}
-        data-testid="audit-log-table"
-      />
+      <AdminTable<AuditEntry> list={list} columns={columns} empty={t('auditLog.empty')} testId="audit-log-table" />
     </AdminPage>
   );
 }

@@ -100,7 +100,7 @@ export function TaskDialog({
       confirmLoading={saving}
       destroyOnHidden
       width={560}
-      okButtonProps={{ 'data-testid': 'task-save' } as never}
+      okButtonProps={{ 'data-testid': 'task-save' }}
     >
       <Form layout="vertical" data-testid="task-form">
         <Form.Item label={t('taskManage.form.device')} required {...shown(snError)}>

@@ -1,23 +1,23 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { Alert, Button, Empty, Modal, Select, Space, Table, Tag, type TableColumnsType } from 'antd';
-import { DeleteOutlined, EditOutlined, PauseCircleOutlined, PlayCircleOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { Alert, Modal, Select, Tag, type TableColumnsType } from 'antd';
+import { PauseCircleOutlined, PlayCircleOutlined } from '@ant-design/icons';
 import {
   DEVICE_LIST_DEFAULT_SIZE,
   PushMsgId,
   TIMED_TASK_MIN_INTERVAL_MIN,
+  TimedTaskDataState,
   TimedTaskState,
   calls,
   holds,
   type CallName,
-  type DeviceListItem,
-  type Page,
   type TimedTaskRow,
 } from '@nest/contracts';
-import { AdminPage, SearchFilter, tablePagination, usePagedList } from '../../shared/admin';
+import { AdminActions, AdminPage, AdminTable, EditDeleteActions, RowAction, SearchFilter, confirmChange, usePagedList } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
 import { onPush } from '../../shared/push';
+import { useCall } from '../../shared/query';
 import { call } from '../../shared/request';
 import { useUser } from '../../shared/session';
 import { displayName } from '../../shared/fleet';
@@ -29,7 +29,13 @@ const PAGE_SIZE = 10;
 /** The server's missed-run grace (tasks/schedule.ts MISSED_AFTER_S), for the policy note. */
 const MISSED_GRACE_MIN = 10;
 /** Tag colours of TimedTaskState. */
-const STATE_COLOR: Record<number, string> = { 1: 'processing', 3: 'default', 10: 'success', 40: 'error', 41: 'warning' };
+const STATE_COLOR: Record<number, string> = {
+  [TimedTaskState.WAITING]: 'processing',
+  [TimedTaskState.PAUSED]: 'default',
+  [TimedTaskState.SENT]: 'success',
+  [TimedTaskState.FAILED_TIMEOUT]: 'error',
+  [TimedTaskState.FAILED_OFFLINE]: 'warning',
+};
 
 /** taskManage: timed tasks of the company with filters and paging; add, edit, pause / resume, delete; live by push 380. */
 export default function TaskManagePage(): ReactNode {
@@ -40,20 +46,15 @@ export default function TaskManagePage(): ReactNode {
   const [sn, setSn] = useState<string | undefined>(undefined);
   const [state, setState] = useState<number | undefined>(undefined);
   const query = useMemo(() => ({ ...(search ? { search } : {}), ...(sn ? { sn_id: sn } : {}), ...(state ? { task_state: state } : {}) }), [search, sn, state]);
-  const list = usePagedList<'taskList', TimedTaskRow>('taskList', query, PAGE_SIZE);
-  const [devices, setDevices] = useState<DeviceListItem[]>([]);
+  const list = usePagedList('taskList', query, PAGE_SIZE);
+  const deviceList = useCall('deviceList', { type: 0, page: 0, size: DEVICE_LIST_DEFAULT_SIZE }, { quiet: true });
+  // Devices shared through a collaboration group are another company's: no tasks on them.
+  const devices = useMemo(() => (deviceList.isError ? [] : (deviceList.data?.list ?? []).filter((d) => !d.shared)), [deviceList.isError, deviceList.data]);
   const [editing, setEditing] = useState<{ task: TimedTaskRow | null } | null>(null);
 
   const can = (name: CallName) => holds(user?.fun_list, calls[name].access);
   const canAdd = can('taskAdd');
   const canEdit = can('taskEdit');
-
-  useEffect(() => {
-    call<'deviceList', Page<DeviceListItem>>('deviceList', { type: 0, page: 0, size: DEVICE_LIST_DEFAULT_SIZE }, { quiet: true })
-      // Devices shared through a collaboration group are another company's: no tasks on them.
-      .then((p) => setDevices((p?.list ?? []).filter((d) => !d.shared)))
-      .catch(() => setDevices([]));
-  }, []);
 
   // A task that fired, or one changed elsewhere (push 380 'tasks'), shows its new state without a reload.
   const { reload } = list;
@@ -78,16 +79,16 @@ export default function TaskManagePage(): ReactNode {
   };
 
   const confirm = (task: TimedTaskRow, kind: 'pause' | 'resume' | 'delete') =>
-    modal.confirm({
+    confirmChange(modal.confirm, {
       title: kind === 'delete' ? t('admin.delete') : kind === 'pause' ? t('taskManage.action.pause') : t('taskManage.action.resume'),
       content:
         kind === 'delete'
           ? t('admin.confirmDelete', { name: task.m_title })
           : t(kind === 'pause' ? 'taskManage.action.confirmPause' : 'taskManage.action.confirmResume', { name: task.m_title }),
-      okButtonProps: { danger: kind !== 'resume', 'data-testid': 'confirm-ok' } as never,
+      safe: kind === 'resume',
       onOk: async () => {
-        if (kind === 'delete') await call('taskEdit', { id: task.id, state: 10 });
-        else await call('taskEdit', { id: task.id, task_state: kind === 'pause' ? 3 : 1 });
+        if (kind === 'delete') await call('taskEdit', { id: task.id, state: TimedTaskDataState.DELETED });
+        else await call('taskEdit', { id: task.id, task_state: kind === 'pause' ? TimedTaskState.PAUSED : TimedTaskState.WAITING });
         notify().success(kind === 'delete' ? t('admin.deleted') : t(kind === 'pause' ? 'taskManage.action.paused' : 'taskManage.action.resumed'));
         await reload();
       },
@@ -163,24 +164,24 @@ export default function TaskManagePage(): ReactNode {
             render: (_: unknown, x: TimedTaskRow) => {
               const acts = rowActions(x);
               return (
-                <Space size={0} wrap>
-                  <Button type="link" size="small" icon={<EditOutlined />} onClick={() => setEditing({ task: x })} data-testid={`task-edit-${x.id}`}>
-                    {t('admin.edit')}
-                  </Button>
+                <EditDeleteActions
+                  wrap
+                  onEdit={() => setEditing({ task: x })}
+                  onDelete={() => confirm(x, 'delete')}
+                  editTestId={`task-edit-${x.id}`}
+                  deleteTestId={`task-delete-${x.id}`}
+                >
                   {acts.pause && (
-                    <Button type="link" size="small" icon={<PauseCircleOutlined />} onClick={() => confirm(x, 'pause')} data-testid={`task-pause-${x.id}`}>
+                    <RowAction icon={<PauseCircleOutlined />} onClick={() => confirm(x, 'pause')} testId={`task-pause-${x.id}`}>
                       {t('taskManage.action.pause')}
-                    </Button>
+                    </RowAction>
                   )}
                   {acts.resume && (
-                    <Button type="link" size="small" icon={<PlayCircleOutlined />} onClick={() => confirm(x, 'resume')} data-testid={`task-resume-${x.id}`}>
+                    <RowAction icon={<PlayCircleOutlined />} onClick={() => confirm(x, 'resume')} testId={`task-resume-${x.id}`}>
                       {t('taskManage.action.resume')}
-                    </Button>
+                    </RowAction>
                   )}
-                  <Button type="link" size="small" danger icon={<DeleteOutlined />} onClick={() => confirm(x, 'delete')} data-testid={`task-delete-${x.id}`}>
-                    {t('admin.delete')}
-                  </Button>
-                </Space>
+                </EditDeleteActions>
               );
             },
           },
@@ -217,18 +218,7 @@ export default function TaskManagePage(): ReactNode {
           />
         </>
       }
-      actions={
-        <>
-          <Button icon={<ReloadOutlined />} onClick={() => void reload()}>
-            {t('admin.refresh')}
-          </Button>
-          {canAdd && (
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ task: null })} data-testid="task-add">
-              {t('admin.add')}
-            </Button>
-          )}
-        </>
-      }
+      actions={<AdminActions onRefresh={reload} add={canAdd && { onClick: () => setEditing({ task: null }), testId: 'task-add' }} />}
     >
       {modalHolder}
       <Alert
@@ -238,16 +228,7 @@ export default function TaskManagePage(): ReactNode {
         message={t('taskManage.policy', { min: TIMED_TASK_MIN_INTERVAL_MIN, grace: MISSED_GRACE_MIN })}
         data-testid="task-policy"
       />
-      <Table<TimedTaskRow>
-        rowKey="id"
-        size="middle"
-        loading={list.loading}
-        columns={columns}
-        dataSource={list.rows}
-        pagination={tablePagination(list, (total) => t('admin.total', { total }))}
-        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('taskManage.empty')} /> }}
-        data-testid="task-table"
-      />
+      <AdminTable<TimedTaskRow> list={list} columns={columns} empty={t('taskManage.empty')} testId="task-table" />
       <TaskDialog
         open={editing !== null}
         task={editing?.task ?? null}

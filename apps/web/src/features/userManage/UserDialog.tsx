@@ -17,7 +17,6 @@ import {
   isPermanentEndTime,
   type DepartmentNode,
   type FunctionItem,
-  type Page,
   type UserListItem,
 } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
@@ -69,7 +68,7 @@ export function UserDialog({ user, onClose, onSaved }: { user: UserListItem | nu
 
   useEffect(() => {
     if (!canListFunctions) return;
-    call<'funList', Page<FunctionItem>>('funList', {}, { quiet: true })
+    call('funList', {}, { quiet: true })
       .then((p) => setFuns(p?.list ?? []))
       .catch(() => setFuns(null));
   }, [canListFunctions]);
@@ -77,7 +76,7 @@ export function UserDialog({ user, onClose, onSaved }: { user: UserListItem | nu
   useEffect(() => {
     if (!canListTeams || !companyId) return;
     let live = true;
-    call<'teamList', { list: DepartmentNode[] }>('teamList', isSuper ? { in_com_id: companyId } : {}, { quiet: true })
+    call('teamList', isSuper ? { in_com_id: companyId } : {}, { quiet: true })
       .then((p) => live && setTeams(p?.list ?? []))
       .catch(() => live && setTeams([]));
     return () => {

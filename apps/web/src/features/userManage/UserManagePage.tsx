@@ -1,12 +1,13 @@
-import { useEffect, useState, type ReactNode } from 'react';
-import { Button, Empty, Modal, Select, Space, Table, Tag, Tooltip, TreeSelect, type TableColumnsType } from 'antd';
-import { DeleteOutlined, EditOutlined, PlusOutlined, ReloadOutlined, UndoOutlined } from '@ant-design/icons';
-import { Company, RecordState, SUPER_ADMINISTRATOR, calls, holds, type DepartmentNode, type UserListItem } from '@nest/contracts';
+import { useState, type ReactNode } from 'react';
+import { Modal, Select, Tag, Tooltip, TreeSelect, type TableColumnsType } from 'antd';
+import { UndoOutlined } from '@ant-design/icons';
+import { Company, RecordState, SUPER_ADMINISTRATOR, calls, holds, type UserListItem } from '@nest/contracts';
 import { departmentOptions } from '../teamManage/tree';
-import { AdminPage, SearchFilter, columnsWidth, tablePagination, usePagedList } from '../../shared/admin';
+import { AdminActions, AdminPage, AdminTable, EditDeleteActions, OptionFilter, RowAction, SearchFilter, confirmChange, usePagedList } from '../../shared/admin';
 import { formatAccountEnd, formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
+import { useCall } from '../../shared/query';
 import { call } from '../../shared/request';
 import { useUser } from '../../shared/session';
 import { USER_EDIT_FUNCTION } from './functionTree';
@@ -23,25 +24,17 @@ export default function UserManagePage(): ReactNode {
   const isSuper = funs.includes(SUPER_ADMINISTRATOR);
   const [modal, modalHolder] = Modal.useModal();
   const [search, setSearch] = useState('');
-  const [state, setState] = useState<number>(0);
+  const [state, setState] = useState<number | undefined>(undefined);
   const [company, setCompany] = useState('');
-  const [team, setTeam] = useState<string | undefined>(undefined);
-  const [teams, setTeams] = useState<DepartmentNode[]>([]);
-  // Departments belong to one company: the filter is offered once the company is known.
+  // Departments belong to one company: the filter is offered once the company is known, and a department
+  // chosen belongs to the company it was chosen in.
   const teamCompany = isSuper ? company : (me?.in_com.id ?? '');
+  const [chosenTeam, setChosenTeam] = useState<{ company: string; team: string } | undefined>(undefined);
+  const team = chosenTeam?.company === teamCompany ? chosenTeam.team : undefined;
   const canListTeams = holds(funs, calls.teamList.access);
-  useEffect(() => {
-    setTeam(undefined);
-    if (!canListTeams || !teamCompany) return setTeams([]);
-    let live = true;
-    call<'teamList', { list: DepartmentNode[] }>('teamList', isSuper ? { in_com_id: teamCompany } : {}, { quiet: true })
-      .then((p) => live && setTeams(p?.list ?? []))
-      .catch(() => live && setTeams([]));
-    return () => {
-      live = false;
-    };
-  }, [canListTeams, teamCompany, isSuper]);
-  const list = usePagedList<'userList', UserListItem>(
+  const teamList = useCall('teamList', canListTeams && teamCompany ? (isSuper ? { in_com_id: teamCompany } : {}) : null, { quiet: true });
+  const teams = teamList.isError ? [] : (teamList.data?.list ?? []);
+  const list = usePagedList(
     'userList',
     { ...(search ? { search } : {}), ...(state ? { state: String(state) } : {}), ...(company ? { in_com_id: company } : {}), ...(team ? { team } : {}) },
     PAGE_SIZE,
@@ -55,10 +48,10 @@ export default function UserManagePage(): ReactNode {
   const manageable = (u: UserListItem) => isSuper || !u.fun_list.includes(SUPER_ADMINISTRATOR);
 
   const act = (u: UserListItem, kind: 'delete' | 'recover') =>
-    modal.confirm({
+    confirmChange(modal.confirm, {
       title: kind === 'delete' ? t('userManage.deleteTitle', { name: u.nick }) : t('userManage.recoverTitle', { name: u.nick }),
       content: kind === 'delete' ? t('userManage.deleteBody') : t('userManage.recoverBody'),
-      okButtonProps: { danger: kind === 'delete', 'data-testid': 'confirm-ok' } as never,
+      safe: kind !== 'delete',
       onOk: async () => {
         try {
           await call(kind === 'delete' ? 'userDelete' : 'userRecover', { u_id: u.u_id });
@@ -109,7 +102,7 @@ export default function UserManagePage(): ReactNode {
       width: 160,
       render: (_, u) => <span style={{ whiteSpace: 'nowrap' }}>{formatAccountEnd(u.end_time)}</span>,
     },
-    { title: t('admin.state'), key: 'state', width: 90, render: (_, u) => <Tag color={u.state === 10 ? 'green' : 'default'}>{RecordState.label(u.state as 10 | 20, lang)}</Tag> },
+    { title: t('admin.state'), key: 'state', width: 90, render: (_, u) => <Tag color={u.state === RecordState.NORMAL ? 'green' : 'default'}>{RecordState.label(u.state, lang)}</Tag> },
     { title: t('admin.notes'), key: 'notes', width: 100, ellipsis: true, render: (_, u) => u.notes || '--' },
     { title: t('admin.createTime'), key: 'created', width: 170, render: (_, u) => <span style={{ whiteSpace: 'nowrap' }}>{formatSeconds(u.create_time)}</span> },
     {
@@ -118,24 +111,18 @@ export default function UserManagePage(): ReactNode {
       width: 170,
       fixed: 'right',
       render: (_, u) => (
-        <Space size={0}>
-          {canEdit && manageable(u) && (
-            <Button type="link" size="small" icon={<EditOutlined />} onClick={() => setEditing({ user: u })} data-testid="user-edit">
-              {t('admin.edit')}
-            </Button>
+        <EditDeleteActions
+          onEdit={canEdit && manageable(u) && (() => setEditing({ user: u }))}
+          onDelete={u.state === RecordState.NORMAL && canDelete && manageable(u) && u.u_id !== me?.u_id && (() => act(u, 'delete'))}
+          editTestId="user-edit"
+          deleteTestId="user-delete"
+        >
+          {u.state !== RecordState.NORMAL && canRecover && manageable(u) && (
+            <RowAction icon={<UndoOutlined />} onClick={() => act(u, 'recover')} testId="user-recover">
+              {t('admin.recover')}
+            </RowAction>
           )}
-          {u.state === 10
-            ? canDelete && manageable(u) && u.u_id !== me?.u_id && (
-                <Button type="link" size="small" danger icon={<DeleteOutlined />} onClick={() => act(u, 'delete')} data-testid="user-delete">
-                  {t('admin.delete')}
-                </Button>
-              )
-            : canRecover && manageable(u) && (
-                <Button type="link" size="small" icon={<UndoOutlined />} onClick={() => act(u, 'recover')} data-testid="user-recover">
-                  {t('admin.recover')}
-                </Button>
-              )}
-        </Space>
+        </EditDeleteActions>
       ),
     },
   ];
@@ -147,13 +134,7 @@ export default function UserManagePage(): ReactNode {
       filters={
         <>
           <SearchFilter placeholder={t('userManage.searchPlaceholder')} onSearch={setSearch} width={300} testId="user-search" />
-          <Select
-            value={state}
-            onChange={setState}
-            options={[{ value: 0, label: t('userManage.allStates') }, ...RecordState.options(lang)]}
-            style={{ width: 130 }}
-            data-testid="user-state-filter"
-          />
+          <OptionFilter value={state} onChange={setState} options={RecordState.options(lang)} allLabel={t('userManage.allStates')} width={130} testId="user-state-filter" />
           {isSuper && (
             <Select
               value={company}
@@ -170,7 +151,7 @@ export default function UserManagePage(): ReactNode {
               treeNodeFilterProp="title"
               treeDefaultExpandAll
               value={team}
-              onChange={(v?: string) => setTeam(v)}
+              onChange={(v?: string) => setChosenTeam(v === undefined ? undefined : { company: teamCompany, team: v })}
               treeData={departmentOptions(teams)}
               placeholder={t('userManage.allTeams')}
               style={{ width: 180 }}
@@ -179,31 +160,10 @@ export default function UserManagePage(): ReactNode {
           )}
         </>
       }
-      actions={
-        <>
-          <Button icon={<ReloadOutlined />} onClick={() => void list.reload()}>
-            {t('admin.refresh')}
-          </Button>
-          {canAdd && (
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ user: null })} data-testid="user-add">
-              {t('admin.add')}
-            </Button>
-          )}
-        </>
-      }
+      actions={<AdminActions onRefresh={list.reload} add={canAdd && { onClick: () => setEditing({ user: null }), testId: 'user-add' }} />}
     >
       {modalHolder}
-      <Table<UserListItem>
-        rowKey="u_id"
-        size="middle"
-        loading={list.loading}
-        columns={columns}
-        dataSource={list.rows}
-        scroll={{ x: columnsWidth(columns) }}
-        pagination={tablePagination(list, (total) => t('admin.total', { total }))}
-        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('userManage.empty')} /> }}
-        data-testid="user-table"
-      />
+      <AdminTable<UserListItem> list={list} rowKey="u_id" fitColumns columns={columns} empty={t('userManage.empty')} testId="user-table" />
       {editing && (
         <UserDialog
           user={editing.user}
