@@ -353,9 +353,9 @@ export const PhotoType = enumeration('PhotoType', [
  * (survey grid) routes are what the editor builds, strip routes follow a line with a corridor width.
  */
 export const MissionType = enumeration('MissionType', [
-  [1, '航点航线', 'Waypoint route'],
-  [2, '面状航线', 'Area survey route'],
-  [3, '带状航线', 'Strip route'],
+  [1, '航点航线', 'Waypoint route', 'WAYPOINT'],
+  [2, '面状航线', 'Area survey route', 'SURVEY'],
+  [3, '带状航线', 'Strip route', 'STRIP'],
 ] as const);
 
 /**

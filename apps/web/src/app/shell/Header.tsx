@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Badge, Button, Popover, Tooltip } from 'antd';
 import BellOutlined from '@ant-design/icons/BellOutlined';
-import { formatDateTime, AlarmLevel, SocketState, type MenuItem, type User } from '@nest/contracts';
+import { AlarmProcessState, formatDateTime, AlarmLevel, SocketState, type MenuItem, type User } from '@nest/contracts';
 import { canListAlarms, describeAlarm, levelColor, openAlarmCenter, useNews } from '../../features/alarms/alarms';
 import { useI18n, type MessageKey } from '../../shared/i18n';
 import { pushAllowed, usePushState } from '../../shared/push';
@@ -51,7 +51,7 @@ function NewsBell({ user }: { user: User }): ReactNode {
           {news.latest.map((a) => (
             <li
               key={a.id}
-              className={`news-item${a.state === 20 ? ' is-processed' : ''}`}
+              className={`news-item${a.state === AlarmProcessState.PROCESSED ? ' is-processed' : ''}`}
               data-testid="header-news-item"
               data-level={a.level}
               onClick={() => {

@@ -1,7 +1,7 @@
 import { Suspense, lazy, type ReactNode } from 'react';
 import { Button, Tooltip } from 'antd';
 import { CloseOutlined, LockOutlined, UnlockOutlined } from '@ant-design/icons';
-import { formatTime, DeviceCategory } from '@nest/contracts';
+import { OnlineStatus, formatTime, DeviceCategory } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
 import { useUser } from '../../shared/session';
 import { StatusBadge, holderOf, type FleetDevice } from '../../shared/fleet';
@@ -35,12 +35,12 @@ export function DevicePanel({ device, onClose }: { device: FleetDevice; onClose:
   const drone = telemetry?.drone;
   const nest = telemetry?.nest;
   const isNest = device.item.type !== 'alone';
-  const heldBySomeoneElse = device.state === 3 && !!device.connectedBy && device.connectedBy.u_id !== user?.u_id && !control.holding;
+  const heldBySomeoneElse = device.state === OnlineStatus.CONNECTED_BY_OTHER && !!device.connectedBy && device.connectedBy.u_id !== user?.u_id && !control.holding;
   // The badge agrees with the control line: holding here is "you", even before the status push arrives.
-  const holder = control.holding && device.state !== 2 ? ({ mine: true } as const) : holderOf(device, user?.u_id);
+  const holder = control.holding && device.state !== OnlineStatus.OFFLINE ? ({ mine: true } as const) : holderOf(device, user?.u_id);
   // Why commands are disabled now; taking control (the button above) comes first.
   const blocked =
-    device.state === 2
+    device.state === OnlineStatus.OFFLINE
       ? t('device.control.offline')
       : heldBySomeoneElse
         ? t('device.control.heldBy', { nick: device.connectedBy?.nick ?? '' })
@@ -73,7 +73,7 @@ export function DevicePanel({ device, onClose }: { device: FleetDevice; onClose:
               ? t('device.control.holding')
               : heldBySomeoneElse
                 ? t('device.control.heldBy', { nick: device.connectedBy?.nick ?? '' })
-                : device.state === 2
+                : device.state === OnlineStatus.OFFLINE
                   ? t('device.control.offline')
                   : t('device.control.free')}
           </div>
@@ -88,7 +88,7 @@ export function DevicePanel({ device, onClose }: { device: FleetDevice; onClose:
                 type="primary"
                 icon={<LockOutlined />}
                 loading={control.busy}
-                disabled={heldBySomeoneElse || device.state === 2}
+                disabled={heldBySomeoneElse || device.state === OnlineStatus.OFFLINE}
                 onClick={() => void control.take()}
                 data-testid="control-take"
               >

@@ -15,6 +15,9 @@ export const deviceZh = {
     camera: '存储与相机',
   },
   readout: {
+    /** Wind from a direction ('东' gives '东风'). */
+    windFrom: '{name}风',
+    charging: '充电中',
     flightState: '飞行状态',
     flightMode: '飞行模式',
     height: '相对高度',
@@ -174,6 +177,8 @@ export const deviceEn: typeof deviceZh = {
     camera: 'Storage and camera',
   },
   readout: {
+    windFrom: '{name}',
+    charging: 'charging',
     flightState: 'Flight state',
     flightMode: 'Flight mode',
     height: 'Height',

@@ -19,7 +19,7 @@ import {
   type NestPartValue,
   type NestTelemetry,
 } from '@nest/contracts';
-import type { MessageKey } from '../../shared/i18n';
+import { t, type MessageKey } from '../../shared/i18n';
 
 /** One labelled value of the live panel. */
 export interface Readout {
@@ -36,12 +36,12 @@ const fixed = (v: unknown, digits: number, unit: string): string => (finite(v) ?
 /** Wind direction as a name: 'East' / '东风' (contracts gives plain directions; Chinese adds 风 for wind). */
 export function windText(degrees: number, lang: Lang): string {
   const name = windDirectionName(degrees, lang);
-  return name === NO_VALUE || lang === 'en' ? name : `${name}风`;
+  return name === NO_VALUE ? name : t('device.readout.windFrom', { name }, lang);
 }
 
 /** Flight data of a drone, formatted by the SPEC's rules (contracts format.ts). */
 export function droneReadouts(d: DroneTelemetry | undefined, lang: Lang): Readout[] {
-  const battery = d ? `${formatPercent(d.battery.percent)}${d.battery.charging ? (lang === 'en' ? ' · charging' : ' · 充电中') : ''}` : NO_VALUE;
+  const battery = d ? `${formatPercent(d.battery.percent)}${d.battery.charging ? ` · ${t('device.readout.charging', undefined, lang)}` : ''}` : NO_VALUE;
   return [
     { id: 'flightState', label: 'device.readout.flightState', value: d ? FlightState.label(d.flight_state, lang) : NO_VALUE },
     { id: 'flightMode', label: 'device.readout.flightMode', value: d ? FlightMode.label(d.flight_mode, lang) : NO_VALUE },
@@ -99,7 +99,7 @@ export function nestPartReadouts(n: NestTelemetry | undefined, deviceType: strin
       id: p.key,
       label: NestPart.label(p.part, lang),
       value: state === undefined ? NO_VALUE : NestPartState.label(state, lang),
-      ...(state === undefined ? {} : { tone: state === 4 ? ('bad' as const) : state === 2 || state === 3 ? ('warn' as const) : ('ok' as const) }),
+      ...(state === undefined ? {} : { tone: state === NestPartState.FAULT ? ('bad' as const) : state === NestPartState.CLOSING || state === NestPartState.OPENING ? ('warn' as const) : ('ok' as const) }),
     };
   });
 }

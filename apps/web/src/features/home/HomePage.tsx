@@ -1,4 +1,5 @@
 import { Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { AIRBORNE_FLIGHT_STATES } from '@nest/contracts';
 import { useSearchParams } from 'react-router-dom';
 import { Spin } from 'antd';
 import { preloadable, whenSettled } from '../../app/lazy';
@@ -47,7 +48,7 @@ function usePaintedOnce(ready: boolean): boolean {
 }
 
 /** Drone flight states that count as in the air. */
-const IN_AIR = new Set([1, 2, 3, 8]);
+const IN_AIR = new Set(AIRBORNE_FLIGHT_STATES);
 
 /**
  * The data screen (/home), a control-room wall: the KPI strip on top; the device list and the latest

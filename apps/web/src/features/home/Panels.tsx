@@ -313,8 +313,8 @@ export function repeatText(minutes: number, t: ReturnType<typeof useI18n>['t']):
 
 /** Waiting tasks first by next run, then the others by their last planned run, newest first. */
 export function orderTasks(tasks: readonly TimedTask[]): TimedTask[] {
-  const waiting = tasks.filter((x) => x.task_state === 1).sort((a, b) => a.task_tms - b.task_tms);
-  const rest = tasks.filter((x) => x.task_state !== 1).sort((a, b) => b.task_tms - a.task_tms);
+  const waiting = tasks.filter((x) => x.task_state === TimedTaskState.WAITING).sort((a, b) => a.task_tms - b.task_tms);
+  const rest = tasks.filter((x) => x.task_state !== TimedTaskState.WAITING).sort((a, b) => b.task_tms - a.task_tms);
   return [...waiting, ...rest];
 }
 

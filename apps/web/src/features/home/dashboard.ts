@@ -8,7 +8,7 @@ import {
   type EquipmentRecord,
   type Lang,
 } from '@nest/contracts';
-import { getLang } from '../../shared/i18n';
+import { getLang, t } from '../../shared/i18n';
 
 /** The figures of the KPI strip, raw numbers (data-value, compared with the database by the e2e test). */
 export interface Kpis {
@@ -70,8 +70,8 @@ export function kpiTiles(k: Kpis): Record<keyof Kpis, KpiTile> {
 
 /** Ranking value as it reads: mileage (20) in m / km, counts as they are; with the unit word of the type. */
 export function rankingValue(type: number, value: number, lang: Lang): { value: string; unit: string } {
-  if (type === 20) return formatDistance(value);
-  const unit = type === 10 ? (lang === 'zh' ? '次' : 'sorties') : lang === 'zh' ? '个' : 'results';
+  if (type === CheckingType.MILEAGE) return formatDistance(value);
+  const unit = t(type === CheckingType.ATTENDANCE ? 'home.ranking.unit.sorties' : 'home.ranking.unit.results', undefined, lang);
   return { value: String(value), unit };
 }
 

@@ -35,6 +35,11 @@ export const homeZh = {
   },
   ranking: {
     title: '巡检排行',
+    /** The unit word of a count in the ranking: attendance in sorties, results in pieces. */
+    unit: {
+      sorties: '次',
+      results: '个',
+    },
   },
   alarmStats: {
     title: '告警统计',
@@ -93,6 +98,10 @@ export const homeEn: typeof homeZh = {
   },
   ranking: {
     title: 'Inspection ranking',
+    unit: {
+      sorties: 'sorties',
+      results: 'results',
+    },
   },
   alarmStats: {
     title: 'Alarm statistics',

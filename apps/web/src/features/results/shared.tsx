@@ -140,7 +140,7 @@ export { KeywordInput };
 /** Label of a result's type, coloured by kind. */
 export function TypeBadge({ type }: { type: number }): ReactNode {
   const { lang } = useI18n();
-  const color = type === 20 ? 'magenta' : type === 15 ? 'geekblue' : 'cyan';
+  const color = type === AchievementType.VIDEO ? 'magenta' : type === AchievementType.PANORAMA ? 'geekblue' : 'cyan';
   return (
     <Tag color={color} className="result-type-badge" data-testid="result-type">
       {AchievementType.label(type as never, lang)}

@@ -35,7 +35,7 @@ export function documentOf(mission: Mission | null, fence: Fence | null): PlanDo
       : [],
     // A survey also travels as its area and settings, so importing it gives the same survey back.
     surveys:
-      mission && mission.mission_type === 2 && mission.survey_polygon
+      mission && mission.mission_type === MissionType.SURVEY && mission.survey_polygon
         ? [{
             name: mission.name,
             polygon: mission.survey_polygon,
@@ -159,7 +159,7 @@ export default function RoutePlanPage(): ReactNode {
         if (!target) return setImportError(t('routeplan.import.chooseFence'));
         const { camera_name: _name, ...known } = c.item.params ?? {};
         const params = Object.fromEntries(Object.entries(known).filter(([, v]) => v !== null && v !== undefined));
-        const { area: _a, ...settings } = { ...DEFAULT_ROUTE, ...params, mission_type: 2 as const };
+        const { area: _a, ...settings } = { ...DEFAULT_ROUTE, ...params, mission_type: MissionType.SURVEY };
         const fields = { ...settings, name: (c.item.name || file.name).slice(0, 64), fence_id: target.id, waypoints: [], polygon: c.item.polygon };
         // The server validates the area against the fence and regenerates the grid; its refusal is shown as is.
         await call('missionAdd', fields, { quiet: true });
@@ -168,7 +168,7 @@ export default function RoutePlanPage(): ReactNode {
         if (!c.ok) return setImportError(c.error[lang]);
         const target = fence ?? (doc.fences[0] ? null : fences[0] ?? null);
         if (!target) return setImportError(t('routeplan.import.chooseFence'));
-        const route = { ...DEFAULT_ROUTE, ...(c.item.settings ?? {}), mission_type: 1 as const, height_type: c.item.height_type, waypoints: c.item.waypoints };
+        const route = { ...DEFAULT_ROUTE, ...(c.item.settings ?? {}), mission_type: MissionType.WAYPOINT, height_type: c.item.height_type, waypoints: c.item.waypoints };
         const issues = validateRoute(route, target, { zones });
         if (issues.length) return setImportError(issues.map((i) => i.text[lang]).filter((x, i, a) => a.indexOf(x) === i).join('; '));
         const { area: _a, ...fields } = route;
@@ -236,7 +236,7 @@ export default function RoutePlanPage(): ReactNode {
         {selected && (
           <div className="routeplan-toolbar" data-testid="plan-toolbar">
             <strong>{selected.name}</strong>
-            <Button size="small" icon={<EditOutlined />} onClick={() => (mission ? open(mission.mission_type === 2 ? 'survey' : 'route', mission.id) : fence && open('fence', fence.id))}>{t('routeplan.list.edit')}</Button>
+            <Button size="small" icon={<EditOutlined />} onClick={() => (mission ? open(mission.mission_type === MissionType.SURVEY ? 'survey' : 'route', mission.id) : fence && open('fence', fence.id))}>{t('routeplan.list.edit')}</Button>
             {mission && <Button size="small" icon={<CopyOutlined />} onClick={() => void copy(mission)}>{t('routeplan.list.copy')}</Button>}
             <Dropdown menu={{ items: EXPORT_FORMATS.map((f) => ({ key: f, label: <span data-testid={`export-${f}`}>{t(`routeplan.export.${f}`)}</span> })), onClick: ({ key }) => exportAs(key as ExportFormat) }}>
               <Button size="small" icon={<DownloadOutlined />} data-testid="export">{t('routeplan.list.export')}</Button>

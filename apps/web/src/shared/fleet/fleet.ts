@@ -1,4 +1,7 @@
 import {
+  DeviceTypeState,
+  AIRBORNE_FLIGHT_STATES,
+  OnlineStatus,
   DEVICE_KIND_OF_KEY,
   droneVideoUrl,
   type DeviceListItem,
@@ -110,7 +113,7 @@ export function applyTelemetry(devices: readonly FleetDevice[], sn: string, stat
   return patch(devices, sn, (d) => {
     const drone = telemetry.drone;
     const nest = telemetry.nest;
-    const flying = drone ? [1, 2, 3, 8].includes(drone.flight_state) : false;
+    const flying = drone ? AIRBORNE_FLIGHT_STATES.includes(drone.flight_state) : false;
     const pos = drone && (flying || !nest) ? { lat: drone.lat, lng: drone.lng } : nest ? { lat: nest.lat, lng: nest.lng } : d.position;
     return {
       ...d,
@@ -147,7 +150,7 @@ export type Holder = { mine: true } | { mine: false; nick: string | null };
 
 /** The holder of a device in state 3, null in any other state; `meId` is the signed-in user's u_id. */
 export function holderOf(d: Pick<FleetDevice, 'state' | 'connectedBy'>, meId: string | null | undefined): Holder | null {
-  if (d.state !== 3) return null;
+  if (d.state !== OnlineStatus.CONNECTED_BY_OTHER) return null;
   if (d.connectedBy && meId && d.connectedBy.u_id === meId) return { mine: true };
   return { mine: false, nick: d.connectedBy?.nick || null };
 }
@@ -164,7 +167,7 @@ export function markMine(devices: readonly FleetDevice[], meId: string | null | 
 }
 
 /** Online (1) and connected-by-someone (3) count as online. */
-export const isOnline = (state: number): boolean => state === 1 || state === 3;
+export const isOnline = (state: number): boolean => state === OnlineStatus.ONLINE || state === OnlineStatus.CONNECTED_BY_OTHER;
 
 export function fleetCounts(devices: readonly FleetDevice[]): { online: number; total: number } {
   return { online: devices.filter((d) => isOnline(d.state)).length, total: devices.length };
@@ -178,7 +181,7 @@ export function typeOptions(types: unknown): { value: number; label: string }[] 
     if (typeof t !== 'object' || t === null) continue;
     const value = Number(t.cla_type);
     if (!Number.isFinite(value) || value <= 0 || seen.has(value)) continue;
-    if (t.state !== undefined && Number(t.state) !== 10) continue;
+    if (t.state !== undefined && Number(t.state) !== DeviceTypeState.ENABLED) continue;
     seen.set(value, typeof t.cla_name === 'string' && t.cla_name ? t.cla_name : String(value));
   }
   return [...seen].map(([value, label]) => ({ value, label }));

@@ -157,7 +157,7 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
           markers.current.set(key, marker);
         } else marker.setLngLat(coords);
       } else {
-        const props = p as MarkerProps;
+        const props = f.properties as MarkerProps;
         const fresh = (dataRef.current.features.find((x) => x.properties.sn === props.sn)?.properties ?? props) as MarkerProps;
         if (!marker) {
           const el = deviceElement(fresh);

@@ -1,5 +1,5 @@
 import type { Feature, FeatureCollection, Point } from 'geojson';
-import { FlightState } from '@nest/contracts';
+import { AIRBORNE_FLIGHT_STATES, OnlineStatus, FlightState } from '@nest/contracts';
 import { toMap, type BasemapId, type LatLng } from './basemaps';
 
 /** What the map needs of a device. `state` is the online status (1 online, 2 offline, 3 connected by someone). */
@@ -25,12 +25,12 @@ export const MARKER_COLOR_MINE = '#4f8dff';
 
 /** The colour of a status; `mine` (the signed-in user holds the device) only matters for state 3. */
 export function markerColor(state: number, mine = false): string {
-  if (state === 3 && mine) return MARKER_COLOR_MINE;
+  if (state === OnlineStatus.CONNECTED_BY_OTHER && mine) return MARKER_COLOR_MINE;
   return MARKER_COLORS[state as 1 | 2 | 3] ?? MARKER_COLORS[2];
 }
 
 /** Flight states in which the drone is away from the ground (drawn as a drone rotated by its heading). */
-const AIRBORNE: ReadonlySet<number> = new Set([1, 2, 3, 8]);
+const AIRBORNE: ReadonlySet<number> = new Set(AIRBORNE_FLIGHT_STATES);
 export const isFlying = (flightState: number | null): boolean => flightState !== null && AIRBORNE.has(flightState) && FlightState.has(flightState);
 
 export interface MarkerProps {
@@ -58,7 +58,7 @@ export function devicesToGeoJson(devices: readonly MapDevice[], basemap: Basemap
         sn: d.sn,
         name: d.name,
         state: d.state,
-        mine: d.state === 3 && !!d.mine,
+        mine: d.state === OnlineStatus.CONNECTED_BY_OTHER && !!d.mine,
         color: markerColor(d.state, d.mine),
         heading: d.heading,
         flying: isFlying(d.flightState),

@@ -1,5 +1,5 @@
 import { useEffect, type ReactNode } from 'react';
-import { type DroneTelemetry, type Mission } from '@nest/contracts';
+import { AIRBORNE_FLIGHT_STATES, type DroneTelemetry, type Mission } from '@nest/contracts';
 import { useI18n } from '../../../shared/i18n';
 import { addOverlayPosition, resetOverlay, setOverlayRoute } from '../../../shared/map/flightOverlay';
 import { call } from '../../../shared/request';
@@ -13,7 +13,7 @@ import { useFlightLive } from './useFlightLive';
 import './flight.css';
 
 /** Flight states that count as airborne for the track (FlightState 1 taking off, 2 air, 3 landing, 8 returning). */
-const isAirborne = (d: DroneTelemetry) => [1, 2, 3, 8].includes(d.flight_state);
+const isAirborne = (d: DroneTelemetry) => AIRBORNE_FLIGHT_STATES.includes(d.flight_state);
 
 /** Control panel, flow timeline, mission progress, latest sortie and admin logs of the selected device. */
 export function FlightSection({ sn, drone, blocked }: { sn: string; drone: DroneTelemetry | undefined; blocked: string | null }): ReactNode {

@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Empty, Image } from 'antd';
-import { formatDateTime, formatHms, type Page, type ResultItem, type Sortie } from '@nest/contracts';
+import { AchievementType, formatDateTime, formatHms, type Page, type ResultItem, type Sortie } from '@nest/contracts';
 import { useI18n } from '../../../shared/i18n';
 import { call } from '../../../shared/request';
 
@@ -43,7 +43,7 @@ export function LatestSortie({ sn, sortiesVersion, resultsVersion }: { sn: strin
   if (sortie === undefined) return null;
   if (sortie === null) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('device.results.none')} data-testid="sortie-none" />;
   const duration = sortie.end_time > sortie.start_time ? formatHms(sortie.end_time - sortie.start_time) : t('device.results.inFlight');
-  const images = results.filter((r) => r.type === 10 || r.type === 15);
+  const images = results.filter((r) => r.type === AchievementType.IMAGE || r.type === AchievementType.PANORAMA);
   return (
     <div className="latest-sortie" data-testid="latest-sortie" data-sort-id={sortie.sort_id}>
       <div className="sortie-head">

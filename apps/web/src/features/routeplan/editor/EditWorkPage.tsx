@@ -3,6 +3,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { Alert, Button, Checkbox, Input, InputNumber, Select, Space, Spin, Switch, Tooltip } from 'antd';
 import { ArrowLeftOutlined, DeleteOutlined, RedoOutlined, SaveOutlined, UndoOutlined } from '@ant-design/icons';
 import {
+  MissionType,
   CameraType,
   ExecutionType,
   FinishAction,
@@ -92,7 +93,7 @@ export default function EditWorkPage(): ReactNode {
         const m = id ? await call<'missionInfo', Mission>('missionInfo', { id }) : null;
         const fence = m ? (fl.list ?? []).find((x) => x.id === m.fence_id) ?? null : null;
         const route: RouteDraft = m
-          ? { ...DEFAULT_ROUTE, ...m, area: m.mission_type === 2 ? (m.survey_polygon ?? convexHull(m.waypoints)) : [] }
+          ? { ...DEFAULT_ROUTE, ...m, area: m.mission_type === MissionType.SURVEY ? (m.survey_polygon ?? convexHull(m.waypoints)) : [] }
           : { ...DEFAULT_ROUTE, mission_type: MISSION_TYPE_OF[mode], fence_id: '', camera_type: mode === 'survey' ? '6k' : 'custom' };
         store.reset({
           fence: fence ? { name: fence.name, max_height: fence.max_height, boundary: fence.boundary, sn_id: fence.sn_id } : null,
