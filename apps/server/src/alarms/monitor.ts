@@ -78,7 +78,7 @@ export class AlarmMonitor {
 
   /**
    * offline_in_flight is raised on the link's word alone: a last-will, or silence the link has judged
-   * against what it read from the broker (link/service.ts sweep()), so a server that stalled or lost its
+   * against what it read from the broker (link/nest/service.ts sweep()), so a server that stalled or lost its
    * broker connection raises none for devices that kept talking.
    */
   private readonly onOnline = (sn: string, online: boolean, d: LiveDevice) => {

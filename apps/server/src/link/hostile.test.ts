@@ -21,7 +21,7 @@ import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers.js';
 import { RawDevice, envelope, live, mqttConnect, nestTelemetry, registerDevice, until, clockPast } from '../../test/live.js';
-import type { LiveDevice } from './service.js';
+import type { LiveDevice } from './adapter.js';
 import { installWriteLog, type WriteLog } from '../../test/writes.js';
 
 /**

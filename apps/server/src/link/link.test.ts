@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers.js';
 import { RawDevice, WAIT_LIMIT_MS, envelope, live, mqttConnect, nestTelemetry, registerDevice, until } from '../../test/live.js';
 import { devicePassword } from './credentials.js';
-import { LinkService, type LiveDevice } from './service.js';
+import type { LiveDevice } from './adapter.js';
+import { LinkService } from './nest/service.js';
 import { loadSimulator } from '../../test/simulator.js';
 
 let server: TestServer;

@@ -15,7 +15,7 @@ import { reservedPort } from '../../test/process.js';
 import type { SimFleet } from '../../test/simulator.js';
 import { updateDeviceRow } from '../devices/store.js';
 import { SERVER_ROLE, deviceAcls, deviceRole } from './dynsec.js';
-import type { LiveDevice } from './service.js';
+import type { LiveDevice } from './adapter.js';
 
 describe.runIf(hasMosquitto())('device link through Mosquitto', () => {
   let server: TestServer;

@@ -2,10 +2,10 @@ import { SERVER_MQTT_USER } from '@nest/contracts';
 import type { Config } from '../config.js';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../broker/index.js';
 import { ClusterBus, busTopic } from '../push/bus.js';
-import type { DeviceLink, DeviceLookup } from './adapter.js';
+import type { DeviceLink, DeviceLookup, LinkLogger } from './adapter.js';
 import { devicePassword, loadOrCreateLinkSecrets, samePassword, type LinkSecrets } from './credentials.js';
 import { MosquittoDynsec, type AccessDevices } from './dynsec.js';
-import { LinkService, type LinkLogger } from './service.js';
+import { LinkService } from './nest/service.js';
 
 /** The embedded broker only listens on loopback: devices reach it through the server host. */
 export const EMBEDDED_BROKER_HOST = '127.0.0.1';

@@ -26,9 +26,9 @@ import {
   type DeviceChannel,
 } from '@nest/contracts';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
-import { refill, type TokenBucket } from './bucket.js';
-import { ClusterMembers, MEMBER_HEARTBEAT_MS, membersTopic } from './members.js';
-import { LinkCounters } from './stats.js';
+import { refill, type TokenBucket } from '../bucket.js';
+import { ClusterMembers, MEMBER_HEARTBEAT_MS, membersTopic } from '../members.js';
+import { LinkCounters } from '../stats.js';
 import type {
   BrokerAccess,
   CommandOptions,
@@ -39,9 +39,7 @@ import type {
   LinkEvents,
   LinkLogger,
   LiveDevice,
-} from './adapter.js';
-
-export type { CommandOptions, CommandOutcome, DeviceLookup, DropReason, LinkEvents, LinkLogger, LiveDevice } from './adapter.js';
+} from '../adapter.js';
 
 export interface LinkOptions {
   url: string;
