@@ -31,9 +31,11 @@ function productionPackages() {
     tree = JSON.parse(e.stdout || '{}');
   }
   const found = new Map();
+  // The workspaces (linked from the root); one that another depends on is listed there again without its link.
+  const workspaces = new Set(Object.entries(tree.dependencies ?? {}).filter(([, n]) => n.resolved?.startsWith('file:')).map(([name]) => name));
   const walk = (deps) => {
     for (const [name, node] of Object.entries(deps ?? {})) {
-      if (!node.version || node.resolved?.startsWith('file:')) {
+      if (!node.version || node.resolved?.startsWith('file:') || workspaces.has(name)) {
         walk(node.dependencies); // a workspace: audit what it depends on, not itself
         continue;
       }
