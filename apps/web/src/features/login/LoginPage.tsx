@@ -88,7 +88,7 @@ export default function LoginPage(): ReactNode {
       const target = targetAfterLogin(location.state);
       loadMenu().catch(() => undefined);
       prefetchAfterSignIn(target);
-      navigate(target, { replace: true });
+      void navigate(target, { replace: true });
     } catch (err) {
       // Call failures were shown by the request layer; a failed key fetch or sealing is a network problem.
       if (!(err instanceof RequestError)) notify().error(t('request.network'));
@@ -143,7 +143,7 @@ export default function LoginPage(): ReactNode {
             size="large"
             requiredMark={false}
             initialValues={{ account: remembered ?? '', password: '', remember: remembered !== null }}
-            onFinish={submit}
+            onFinish={(values) => void submit(values)}
             onFocus={() => preload(false)}
           >
             <Form.Item

@@ -54,7 +54,7 @@ export default function PanoramaPage(): ReactNode {
     };
   }, [source.kind, source.id, source.url]);
 
-  const back = () => (window.history.length > 1 ? navigate(-1) : navigate('/resultsShow?type=15'));
+  const back = () => void (window.history.length > 1 ? navigate(-1) : navigate('/resultsShow?type=15'));
 
   return (
     <div className="panorama-screen" data-testid="panorama-screen">

@@ -62,7 +62,7 @@ export default function PanoramaViewer({ url, height, className }: PanoramaViewe
       viewer.current?.destroy();
       viewer.current = null;
     };
-    // The texts are read once per viewer; a language switch builds a new one.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the texts are read once per viewer; a language switch builds a new one
   }, [url, lang]);
 
   return (

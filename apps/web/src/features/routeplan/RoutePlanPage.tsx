@@ -110,7 +110,7 @@ export default function RoutePlanPage(): ReactNode {
   ];
   const fit = mission?.waypoints.length ? [...mission.waypoints, ...(fence?.boundary ?? [])] : fence?.boundary ?? fences.flatMap((f) => f.boundary);
 
-  const open = (mode: 'fence' | 'route' | 'survey', id?: string) => navigate(`/editWork?mode=${mode}${id ? `&id=${encodeURIComponent(id)}` : ''}`);
+  const open = (mode: 'fence' | 'route' | 'survey', id?: string) => void navigate(`/editWork?mode=${mode}${id ? `&id=${encodeURIComponent(id)}` : ''}`);
   const missionFields = (m: Mission) => {
     const { id: _id, f_title: _f, distance: _d, est_time: _e, user_name: _u, create_time: _c, modified_time: _mt, survey_polygon, ...settings } = m;
     return { ...settings, ...(survey_polygon ? { polygon: survey_polygon } : {}) };

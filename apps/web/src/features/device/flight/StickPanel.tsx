@@ -95,7 +95,7 @@ export default function StickPanel({ cmd, onExit }: { cmd: DeviceCommand; onExit
       document.removeEventListener('visibilitychange', onVisibility);
       sender.stop();
     };
-    // apply reads refs only: the listeners are attached once per sender.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- apply reads refs only: the listeners are attached once per sender
   }, [sender]);
 
   useEffect(() => {

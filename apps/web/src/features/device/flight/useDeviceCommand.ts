@@ -35,6 +35,7 @@ export interface DeviceCommand {
  * socket that closed end the commands still waiting, which would otherwise stay "sending".
  */
 export function useDeviceCommand(sn: string): DeviceCommand {
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- a new tracker for each device: one device's replies never settle another's commands
   const tracker = useMemo(() => new CommandTracker(), [sn]);
   const [states, setStates] = useState<Record<string, CommandState>>({});
   const [lastFailed, setLastFailed] = useState<string | null>(null);

@@ -231,7 +231,7 @@ export default function EditWorkPage(): ReactNode {
         else await call('missionAdd', fields, { quiet: true });
       }
       notify().success(t('routeplan.saved'));
-      navigate('/routeplan');
+      void navigate('/routeplan');
     } catch (err) {
       setRefusal(err instanceof RequestError ? err.text : String(err));
     } finally {
@@ -275,7 +275,7 @@ export default function EditWorkPage(): ReactNode {
   return (
     <div className="edit-work" data-testid="edit-work" data-mode={mode}>
       <div className="edit-work-bar">
-        <Button size="small" icon={<ArrowLeftOutlined />} onClick={() => navigate('/routeplan')}>
+        <Button size="small" icon={<ArrowLeftOutlined />} onClick={() => void navigate('/routeplan')}>
           {t('routeplan.back')}
         </Button>
         <h2>{t(`routeplan.mode.${mode}`)}</h2>
