@@ -1,6 +1,7 @@
 // The few web platform globals that shared code (contracts, reached from here) uses, declared minimally so
 // this package type-checks without the DOM library: they exist in browsers and in Node alike. Packages whose
 // tests load Node's types (contracts, formats) get the same names from @types/node instead.
+/* eslint-disable no-var -- globals declared with var are also properties of globalThis, as in the platform */
 interface TextEncoder {
   encode(input?: string): Uint8Array<ArrayBuffer>;
 }
