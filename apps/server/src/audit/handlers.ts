@@ -1,7 +1,7 @@
 import type { Handlers } from '../calls/types.js';
 import type { AppDeps } from '../deps.js';
 import { callerOf } from '../auth/handlers.js';
-import { isSuper } from '../users/store.js';
+import { isSuper } from '../db/scope.js';
 import { listAudit } from './store.js';
 
 /** /audit/list: the caller's company; a super administrator sees every company's events. */

@@ -4,7 +4,7 @@ import { sql, type Kysely } from 'kysely';
 import { nowSeconds } from '../db/index.js';
 import type { DB } from '../db/schema.js';
 import type { CallContext } from '../calls/types.js';
-import { likePattern } from '../users/store.js';
+import { likePattern } from '../db/sql.js';
 
 /** One security event as a module reports it; see migration 008_audit for the columns. */
 export interface AuditEvent {

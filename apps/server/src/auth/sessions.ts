@@ -5,7 +5,8 @@ import { nowSeconds, type Database } from '../db/index.js';
 import type { DB, UserRow } from '../db/schema.js';
 import type { Caller } from '../calls/types.js';
 import type { SessionPolicy } from '../deps.js';
-import { STATE_NORMAL, parseFunList } from '../users/store.js';
+import { parseFunList } from '../users/store.js';
+import { STATE_NORMAL } from '../db/sql.js';
 import { grantedFunctions } from '../functions/store.js';
 
 /**

@@ -1,3 +1,4 @@
+import { SUPER_ADMINISTRATOR } from '@nest/contracts';
 import type { DeviceRow } from './schema.js';
 
 /**
@@ -15,3 +16,6 @@ export const inScope = (scope: Scope, row: Pick<DeviceRow, 'company_id'>): boole
 /** View scope: the control scope plus the devices shared with the user (list, map, live data). */
 export const sees = (scope: Scope, row: Pick<DeviceRow, 'company_id' | 'sn_id'>): boolean =>
   inScope(scope, row) || (scope.shared?.has(row.sn_id) ?? false);
+
+/** A super administrator's scope is every company. */
+export const isSuper = (funList: readonly string[]): boolean => funList.includes(SUPER_ADMINISTRATOR);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { buildTree, type Department, type DepartmentNode } from '@nest/contracts';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
-import { STATE_NORMAL } from '../users/store.js';
+import { STATE_NORMAL } from '../db/sql.js';
 
 /**
  * Department storage. Departments belong to one company (`company_id`, migration 006) and form a tree by

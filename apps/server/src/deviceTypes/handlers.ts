@@ -4,7 +4,7 @@ import { CallError } from '../calls/errors.js';
 import type { Handlers } from '../calls/types.js';
 import { nowSeconds } from '../db/index.js';
 import type { AppDeps } from '../deps.js';
-import { isUniqueViolation, likePattern } from '../users/store.js';
+import { isUniqueViolation, likePattern } from '../db/sql.js';
 import { TYPE_DELETED, TYPE_ENABLED, newId, presentDeviceType, type DeviceTypeRow } from './store.js';
 import { DEVICE_TYPE_TEXTS } from './texts.js';
 

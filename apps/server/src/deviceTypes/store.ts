@@ -2,7 +2,7 @@ import { DEVICE_KIND_OF_KEY, DeviceTypeKey, type DeviceType, type DeviceTypeKeyV
 import type { Kysely, Selectable } from 'kysely';
 import { nowSeconds } from '../db/index.js';
 import type { DB, DeviceTypesTable } from '../db/schema.js';
-import { newId } from '../fences/store.js';
+import { newId } from '../db/sql.js';
 
 export type DeviceTypeRow = Selectable<DeviceTypesTable>;
 

@@ -4,7 +4,7 @@ import type { Caller, Handlers } from '../calls/types.js';
 import type { AppDeps } from '../deps.js';
 import type { DeviceRow } from '../db/schema.js';
 import { callerOf } from '../auth/handlers.js';
-import { isSuper } from '../users/store.js';
+import { isSuper } from '../db/scope.js';
 import { sharesOf } from '../groups/shares.js';
 import { inScope, sees, type Scope } from './directory.js';
 import { STATUS_OFFLINE } from './status.js';

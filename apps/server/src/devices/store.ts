@@ -13,7 +13,7 @@ import {
 import type { Kysely } from 'kysely';
 import { nowSeconds } from '../db/index.js';
 import type { DB, DeviceRow } from '../db/schema.js';
-import { STATE_NORMAL, isUniqueViolation, searchText } from '../users/store.js';
+import { STATE_NORMAL, isUniqueViolation, searchText } from '../db/sql.js';
 
 export class SnTakenError extends Error {
   override name = 'SnTakenError';

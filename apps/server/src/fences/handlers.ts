@@ -3,7 +3,7 @@ import { textsOf } from '@nest/contracts';
 import { callerOf } from '../auth/handlers.js';
 import type { Handlers } from '../calls/types.js';
 import { nowSeconds } from '../db/index.js';
-import { searchText } from '../users/store.js';
+import { searchText } from '../db/sql.js';
 import type { DeviceRow } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { storedRouteIssues } from '../missions/plan.js';

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import { CallError } from '../calls/errors.js';
 import type { CallResult, Caller } from '../calls/types.js';
 import type { DB, DeviceRow, FenceRow } from '../db/schema.js';
-import { isSuper } from '../users/store.js';
+import { isSuper } from '../db/scope.js';
 
 /** `state` values (contracts RecordState). */
 export const STATE_NORMAL: number = RecordState.NORMAL;

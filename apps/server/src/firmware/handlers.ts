@@ -6,7 +6,7 @@ import { CallError } from '../calls/errors.js';
 import type { Handlers } from '../calls/types.js';
 import { nowSeconds } from '../db/index.js';
 import type { AppDeps } from '../deps.js';
-import { isUniqueViolation, likePattern } from '../users/store.js';
+import { isUniqueViolation, likePattern } from '../db/sql.js';
 import { checkPackage, firmwareKey } from './files.js';
 import { ROM_DELETED, ROM_LIVE, findLiveFirmware, presentFirmware, type FirmwareRow } from './store.js';
 import { FIRMWARE_TEXTS, problemText } from './texts.js';

@@ -1,7 +1,7 @@
 import { callerOf } from '../auth/handlers.js';
 import type { Caller, Handlers } from '../calls/types.js';
 import type { AppDeps } from '../deps.js';
-import { isSuper } from '../users/store.js';
+import { isSuper } from '../db/scope.js';
 import { listCommands } from './log.js';
 import type { Actor, FlightRuntime } from './types.js';
 

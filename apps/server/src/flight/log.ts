@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { nowSeconds } from '../db/index.js';
 import type { CommandLogRow, DB } from '../db/schema.js';
-import { likePattern } from '../users/store.js';
+import { likePattern } from '../db/sql.js';
 import { audit } from '../audit/store.js';
 import type { Verdict } from './reply.js';
 import type { Actor } from './types.js';

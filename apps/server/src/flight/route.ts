@@ -2,7 +2,8 @@ import { Reason, type MissionPlan, type Text, type Waypoint } from '@nest/contra
 import { firstZoneConflict, zoneLabel } from '@nest/geo';
 import type { Kysely } from 'kysely';
 import type { DB, DeviceRow, MissionRow } from '../db/schema.js';
-import { STATE_NORMAL, fenceInputOf, findFence } from '../fences/store.js';
+import { fenceInputOf, findFence } from '../fences/store.js';
+import { STATE_NORMAL } from '../db/sql.js';
 import { storedRouteIssues } from '../missions/plan.js';
 import { publicZones } from '../zones/zones.js';
 

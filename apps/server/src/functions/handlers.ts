@@ -4,7 +4,7 @@ import { CallError, badField } from '../calls/errors.js';
 import type { Handlers } from '../calls/types.js';
 import { nowSeconds } from '../db/index.js';
 import type { AppDeps } from '../deps.js';
-import { STATE_DELETED, isUniqueViolation, likePattern } from '../users/store.js';
+import { STATE_DELETED, isUniqueViolation, likePattern } from '../db/sql.js';
 import { FUNCTION_TEXTS } from './texts.js';
 import { actorOf, audit } from '../audit/store.js';
 

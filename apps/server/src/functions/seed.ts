@@ -12,7 +12,7 @@ import {
 import type { Kysely } from 'kysely';
 import { nowSeconds } from '../db/index.js';
 import type { DB } from '../db/schema.js';
-import { STATE_NORMAL } from '../users/store.js';
+import { STATE_NORMAL } from '../db/sql.js';
 import { CALL_FUNCTION_NAMES } from './names.js';
 
 /** Function id that lets a user edit other users (checked inside /user/edit, whose access is 'session'). */

@@ -1,7 +1,7 @@
 import { SUPER_ADMINISTRATOR } from '@nest/contracts';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
-import { STATE_NORMAL } from '../users/store.js';
+import { STATE_NORMAL } from '../db/sql.js';
 
 /**
  * The functions of a fun_list that still grant access: ids whose function row is deleted (state 20) are

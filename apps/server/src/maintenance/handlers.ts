@@ -19,7 +19,7 @@ import type { DeviceRow } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { updateDeviceRow } from '../devices/store.js';
 import { holdAllows, inAir, processRunning } from '../flight/checks.js';
-import { isSuper } from '../users/store.js';
+import { isSuper } from '../db/scope.js';
 import type { Maintenance, Sent } from './service.js';
 import { signedLink } from '../auth/links.js';
 import { LOG_LINK_PURPOSE, OpRunningError, listOps, presentOp, type OpRow } from './store.js';

@@ -9,7 +9,7 @@ import {
 } from '@nest/contracts';
 import type { Kysely, Selectable } from 'kysely';
 import type { DB, DeviceOpsTable } from '../db/schema.js';
-import { isUniqueViolation } from '../users/store.js';
+import { isUniqueViolation } from '../db/sql.js';
 
 export type OpRow = Selectable<DeviceOpsTable>;
 

@@ -13,7 +13,7 @@ import type { Handlers } from '../calls/types.js';
 import { nowSeconds } from '../db/index.js';
 import type { AppDeps } from '../deps.js';
 import { scopeOf } from '../devices/handlers.js';
-import { newId } from '../fences/store.js';
+import { newId } from '../db/sql.js';
 import type { PushHub } from '../push/hub.js';
 import { presentDownload } from './downloads.js';
 import { MAP_TEXTS } from './texts.js';

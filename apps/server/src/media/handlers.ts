@@ -5,7 +5,7 @@ import type { ResultsTable } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { planScopeOf } from '../fences/store.js';
 import { STATE_NORMAL, deviceNames } from '../sorties/store.js';
-import { likePattern } from '../users/store.js';
+import { likePattern } from '../db/sql.js';
 import { mediaLinks, type MediaLinks } from '../videos/links.js';
 import { deleteResultIds, deleteResultsOfSortie } from './delete.js';
 import { prepareZip } from './zip.js';

@@ -6,19 +6,9 @@ import type { CallContext, Handlers } from '../calls/types.js';
 import { nowSeconds } from '../db/index.js';
 import type { MissionRow } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
-import {
-  STATE_DELETED,
-  STATE_NORMAL,
-  fenceInputOf,
-  findFence,
-  inPlanScope,
-  newId,
-  planScopeOf,
-  refusal,
-  type PlanScope,
-} from '../fences/store.js';
+import { STATE_DELETED, fenceInputOf, findFence, inPlanScope, planScopeOf, refusal, type PlanScope } from '../fences/store.js';
+import { STATE_NORMAL, newId, searchText } from '../db/sql.js';
 import { tileTerrain } from '../terrain/tiles.js';
-import { searchText } from '../users/store.js';
 import { planRoute, type PlannedRoute } from './plan.js';
 import { publicZones } from '../zones/zones.js';
 

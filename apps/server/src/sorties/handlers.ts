@@ -5,7 +5,7 @@ import { CallError } from '../calls/errors.js';
 import type { AppDeps } from '../deps.js';
 import { callerOf } from '../auth/handlers.js';
 import { inPlanScope, planScopeOf, type PlanScope } from '../fences/store.js';
-import { searchText } from '../users/store.js';
+import { searchText } from '../db/sql.js';
 import type { SortiesTable } from '../db/schema.js';
 import type { Selectable } from 'kysely';
 import { deleteSorties } from '../media/delete.js';

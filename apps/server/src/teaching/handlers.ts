@@ -8,7 +8,7 @@ import { CallError } from '../calls/errors.js';
 import type { Handlers } from '../calls/types.js';
 import { nowSeconds } from '../db/index.js';
 import type { AppDeps } from '../deps.js';
-import { likePattern } from '../users/store.js';
+import { likePattern } from '../db/sql.js';
 import { EXT_OF, findFfprobe, makePoster, probeDuration, sniffFile, teachingKey } from './files.js';
 import { TEACH_DELETED, TEACH_LIVE, findLiveTeaching, presentTeaching, type TeachingRow } from './store.js';
 import { TEACHING_TEXTS } from './texts.js';

@@ -3,23 +3,26 @@ import {
   Company,
   PERMANENT_END_TIME,
   SUPER_ADMINISTRATOR,
-  demoSearchTerms,
   type Lang,
-  RecordState,
+  type RecordState,
   type User,
   type UserListItem,
 } from '@nest/contracts';
-import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { nowSeconds } from '../db/index.js';
 import type { CompanyRow, DB, UserRow, UserUpdate } from '../db/schema.js';
+import { STATE_NORMAL, isUniqueViolation, searchText } from '../db/sql.js';
+
+// Shared helpers that lived here; the users feature's own files keep importing them from this store.
+export { isSuper } from '../db/scope.js';
+export { STATE_DELETED, STATE_NORMAL, isUniqueViolation, likePattern, searchText } from '../db/sql.js';
 
 /**
  * User storage, shared by the call handlers and the CLI. Accounts (the `phone` column: a phone number or
  * an e-mail address) are unique case-insensitively and looked up through lower(phone).
  */
+
 type RecordStateValue = (typeof RecordState.entries)[number]['value'];
-export const STATE_NORMAL: RecordStateValue = RecordState.NORMAL;
-export const STATE_DELETED: RecordStateValue = RecordState.DELETED;
 
 export class AccountTakenError extends Error {
   override name = 'AccountTakenError';
@@ -33,8 +36,6 @@ export function parseFunList(json: string): string[] {
     return [];
   }
 }
-
-export const isSuper = (funList: readonly string[]): boolean => funList.includes(SUPER_ADMINISTRATOR);
 
 export async function findUserById(db: Kysely<DB>, uId: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('u_id', '=', uId).executeTakeFirst();
@@ -52,12 +53,6 @@ export async function accountTaken(db: Kysely<DB>, account: string, exceptUserId
   let q = db.selectFrom('users').select('u_id').where(sql<string>`lower(phone)`, '=', account.trim().toLowerCase());
   if (exceptUserId) q = q.where('u_id', '<>', exceptUserId);
   return (await q.executeTakeFirst()) !== undefined;
-}
-
-/** True for unique-constraint violations of SQLite and PostgreSQL. */
-export function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
 export interface NewUser {
@@ -123,21 +118,6 @@ export interface UserListQuery {
   team?: string;
   page?: number;
   size?: number;
-}
-
-/** Escapes LIKE wildcards; use with `escape '\'`. */
-export const likePattern = (text: string): string => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-/**
- * A keyword search over text columns: `lower(column) LIKE` the keyword, or the words of the demo names it
- * names in the other language (contracts demoSearchTerms: "patrol" also finds "巡检 A01"), any column.
- */
-export function searchText(columns: readonly string[], text: string): RawBuilder<SqlBool> {
-  const terms = demoSearchTerms(text).map(likePattern);
-  return sql<SqlBool>`(${sql.join(
-    terms.flatMap((p) => columns.map((c) => sql`lower(${sql.ref(c)}) like ${p} escape '\\'`)),
-    sql` or `,
-  )})`;
 }
 
 export async function listUsers(db: Kysely<DB>, query: UserListQuery = {}): Promise<{ list: UserRow[]; total: number }> {
