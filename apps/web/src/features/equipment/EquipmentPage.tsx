@@ -1,6 +1,6 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import { Badge, Button, Empty, Modal, Select, Space, Switch, Table, Tag, Tooltip, type TableColumnsType } from 'antd';
-import { DeleteOutlined, EditOutlined, PlusOutlined, ReloadOutlined, ToolOutlined } from '@ant-design/icons';
+import { Badge, Empty, Modal, Select, Space, Switch, Tag, Tooltip, type TableColumnsType } from 'antd';
+import { DeleteOutlined, EditOutlined, ToolOutlined } from '@ant-design/icons';
 import {
   Company,
   DeviceCategory,
@@ -13,7 +13,7 @@ import {
   type Device,
   type DeviceListItem,
 } from '@nest/contracts';
-import { AdminPage, SearchFilter, tablePagination, usePagedList } from '../../shared/admin';
+import { AdminActions, AdminPage, AdminTable, RowAction, SearchFilter, confirmChange, confirmDelete, usePagedList } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
@@ -27,10 +27,10 @@ import { blockOf, liveOf, type Block } from './rows';
 import './equipment.css';
 
 const PAGE_SIZE = 10;
-/** The calls behind the maintenance drawer (helper B2's area): any one of them shows its action. */
+/** The calls behind the maintenance drawer: any one of them shows its action. */
 const MAINTENANCE_CALLS = ['deviceUpgrade', 'deviceCalibrate', 'deviceBeacon', 'deviceAzimuth', 'deviceRtk', 'deviceLog', 'deviceOps'];
 
-const STATUS_BADGE = { 1: 'success', 2: 'default', 3: 'warning' } as const;
+const STATUS_BADGE = { [OnlineStatus.ONLINE]: 'success', [OnlineStatus.OFFLINE]: 'default', [OnlineStatus.CONNECTED_BY_OTHER]: 'warning' } as const;
 
 /**
  * equipment: the devices of the company with search, type filter and paging; add, edit, delete, enable,
@@ -55,7 +55,7 @@ function EquipmentScreen(): ReactNode {
   const [modal, modalHolder] = Modal.useModal();
   const [search, setSearch] = useState('');
   const [kind, setKind] = useState(0);
-  const list = usePagedList<'deviceList', DeviceListItem>('deviceList', { type: kind, search }, PAGE_SIZE);
+  const list = usePagedList('deviceList', { type: kind, search }, PAGE_SIZE);
   const fleet = useFleet();
   const [editing, setEditing] = useState<{ device: Device | null } | null>(null);
   const [maintained, setMaintained] = useState<DeviceListItem | null>(null);
@@ -82,23 +82,18 @@ function EquipmentScreen(): ReactNode {
   const blockText = (b: Block): string =>
     b.kind === 'held' ? t('equipment.hint.held', { nick: b.nick }) : b.kind === 'disabled' ? t('equipment.hint.disabled') : t('equipment.hint.shared');
 
-  const confirmDelete = (d: DeviceListItem) =>
-    modal.confirm({
-      title: t('admin.delete'),
-      content: t('admin.confirmDelete', { name: displayName(d) }),
-      okButtonProps: { danger: true, 'data-testid': 'confirm-ok' } as never,
-      onOk: async () => {
-        await call('deviceDelete', { id: d.id });
-        notify().success(t('admin.deleted'));
-        await refresh();
-      },
+  const askDelete = (d: DeviceListItem) =>
+    confirmDelete(modal.confirm, displayName(d), async () => {
+      await call('deviceDelete', { id: d.id });
+      notify().success(t('admin.deleted'));
+      await refresh();
     });
 
   const confirmEnable = (d: DeviceListItem, enabled: boolean) =>
-    modal.confirm({
+    confirmChange(modal.confirm, {
       title: enabled ? t('equipment.enabledDone') : t('equipment.disabledDone'),
       content: enabled ? t('equipment.confirmEnable', { name: displayName(d) }) : t('equipment.confirmDisable', { name: displayName(d) }),
-      okButtonProps: { danger: !enabled, 'data-testid': 'confirm-ok' } as never,
+      safe: enabled,
       onOk: async () => {
         setBusy(d.id);
         try {
@@ -115,9 +110,9 @@ function EquipmentScreen(): ReactNode {
   const action = (key: string, show: boolean, blocked: Block | null, icon: ReactNode, label: string, onClick: () => void, danger = false) =>
     show ? (
       <Tooltip key={key} title={blocked ? blockText(blocked) : undefined}>
-        <Button type="link" size="small" danger={danger} icon={icon} disabled={blocked !== null} onClick={onClick} data-testid={`device-${key}`}>
+        <RowAction danger={danger} icon={icon} disabled={blocked !== null} onClick={onClick} testId={`device-${key}`}>
           {label}
-        </Button>
+        </RowAction>
       </Tooltip>
     ) : null;
 
@@ -151,13 +146,13 @@ function EquipmentScreen(): ReactNode {
       render: (_, d) => {
         const live = liveOf(d, liveBySn.get(d.sn_id));
         // Held by the signed-in user reads "Controlled by you" (blue), as on the data screen.
-        const mine = live.state === 3 && !!live.connectedBy && live.connectedBy.u_id === user?.u_id;
+        const mine = live.state === OnlineStatus.CONNECTED_BY_OTHER && !!live.connectedBy && live.connectedBy.u_id === user?.u_id;
         const text = mine
           ? t('fleet.status.mine')
-          : live.state === 3 && live.connectedBy
+          : live.state === OnlineStatus.CONNECTED_BY_OTHER && live.connectedBy
             ? t('equipment.heldBy', { nick: live.connectedBy.nick })
             : OnlineStatus.label(live.state, lang);
-        return <Badge status={mine ? 'processing' : STATUS_BADGE[live.state]} text={text} data-testid={`status-${d.sn_id}`} data-holder={live.state === 3 ? (mine ? 'me' : 'other') : undefined} />;
+        return <Badge status={mine ? 'processing' : STATUS_BADGE[live.state]} text={text} data-testid={`status-${d.sn_id}`} data-holder={live.state === OnlineStatus.CONNECTED_BY_OTHER ? (mine ? 'me' : 'other') : undefined} />;
       },
     },
     ...(isSuper ? [{ title: t('equipment.col.company'), key: 'company', render: (_: unknown, d: DeviceListItem) => Company.label(d.company, lang) }] : []),
@@ -192,7 +187,7 @@ function EquipmentScreen(): ReactNode {
           <Space size={0}>
             {action(`edit-${d.sn_id}`, canEdit, block('edit'), <EditOutlined />, t('admin.edit'), () => setEditing({ device: d }))}
             {action(`maintain-${d.sn_id}`, canMaintain, block('maintain'), <ToolOutlined />, t('equipment.action.maintenance'), () => setMaintained(d))}
-            {action(`delete-${d.sn_id}`, canDelete, block('delete'), <DeleteOutlined />, t('admin.delete'), () => confirmDelete(d), true)}
+            {action(`delete-${d.sn_id}`, canDelete, block('delete'), <DeleteOutlined />, t('admin.delete'), () => askDelete(d), true)}
           </Space>
         );
       },
@@ -209,30 +204,15 @@ function EquipmentScreen(): ReactNode {
           <Select value={kind} options={kindFilterOptions(lang, t('equipment.allTypes'))} onChange={setKind} style={{ width: 160 }} data-testid="equipment-kind" />
         </>
       }
-      actions={
-        <>
-          <Button icon={<ReloadOutlined />} onClick={() => void refresh()}>
-            {t('admin.refresh')}
-          </Button>
-          {canAdd && (
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ device: null })} data-testid="device-add">
-              {t('admin.add')}
-            </Button>
-          )}
-        </>
-      }
+      actions={<AdminActions onRefresh={refresh} add={canAdd && { onClick: () => setEditing({ device: null }), testId: 'device-add' }} />}
     >
       {modalHolder}
-      <Table<DeviceListItem>
-        rowKey="id"
-        size="middle"
-        loading={list.loading}
+      <AdminTable<DeviceListItem>
+        list={list}
         columns={columns}
-        dataSource={list.rows}
-        pagination={tablePagination(list, (total) => t('admin.total', { total }))}
-        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('equipment.empty')} /> }}
+        empty={t('equipment.empty')}
         rowClassName={(d) => (d.enabled ? '' : 'equipment-row-disabled')}
-        data-testid="equipment-table"
+        testId="equipment-table"
       />
       <DeviceFormDialog
         open={editing !== null}
