@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { RecordState, ResultCode, type Lang } from '@nest/contracts';
 import type { FenceInput, Issue, LatLng } from '@nest/geo';
 import type { Kysely } from 'kysely';
@@ -6,9 +5,11 @@ import { CallError } from '../calls/errors.js';
 import type { CallResult, Caller } from '../calls/types.js';
 import type { DB, DeviceRow, FenceRow } from '../db/schema.js';
 import { isSuper } from '../db/scope.js';
+import { STATE_NORMAL } from '../db/sql.js';
+
+export { STATE_NORMAL, newId } from '../db/sql.js';
 
 /** `state` values (contracts RecordState). */
-export const STATE_NORMAL: number = RecordState.NORMAL;
 export const STATE_DELETED: number = RecordState.DELETED;
 
 /** Whose rows a caller sees: their company's, or every company's for super_administrator. */
@@ -86,4 +87,3 @@ export async function deviceFences(db: Kysely<DB>, sn: string): Promise<FenceRow
   return db.selectFrom('fences').selectAll().where('sn_id', '=', sn).where('state', '=', STATE_NORMAL).execute();
 }
 
-export const newId = (): string => randomUUID();
