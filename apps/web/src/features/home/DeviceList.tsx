@@ -1,8 +1,8 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Empty, Input, Select, Spin } from 'antd';
 import { DeviceCategory, DeviceKind } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
-import { call } from '../../shared/request';
+import { useCall } from '../../shared/query';
 import { useUser } from '../../shared/session';
 import { StatusBadge, fleetCounts, filterDevices, holderOf, typeOptions, type FleetDevice, type FleetFilter } from '../../shared/fleet';
 
@@ -24,20 +24,11 @@ export function DeviceList({
 }): ReactNode {
   const { t, lang } = useI18n();
   const meId = useUser()?.u_id;
-  const [types, setTypes] = useState<{ value: number; label: string }[]>([]);
   // The server's device types are read when the filter is first opened (until then the built-in kinds
   // stand in): the screen's first paint does not wait on a list nobody has looked at.
   const [typesWanted, setTypesWanted] = useState(false);
-  useEffect(() => {
-    if (!typesWanted) return;
-    let live = true;
-    call('userGetDeviceType', {}, { quiet: true })
-      .then((data) => live && setTypes(typeOptions(data)))
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [typesWanted]);
+  const typesRead = useCall('userGetDeviceType', typesWanted ? {} : null, { quiet: true });
+  const types = typeOptions(typesRead.data);
   const kindOptions = types.length > 0 ? types : DeviceKind.options(lang);
   const shown = filterDevices(devices, filter);
   const counts = fleetCounts(devices);

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { Button, DatePicker, Input, Select, Tag, Tooltip } from 'antd';
 import { CloseOutlined, ReloadOutlined } from '@ant-design/icons';
@@ -8,24 +8,19 @@ import {
   AchievementType,
   DEVICE_LIST_DEFAULT_SIZE,
   type DeviceListItem,
-  type Page,
   type ResultItem,
 } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
-import { call } from '../../shared/request';
+import { useCall } from '../../shared/query';
 import { displayName } from '../../shared/fleet';
 import { readResultFilter, writeResultFilter, type ResultFilter } from './query';
 
 /** The company's devices for the device filters (read once per screen). */
 export function useDevices(): DeviceListItem[] {
-  const [devices, setDevices] = useState<DeviceListItem[]>([]);
-  useEffect(() => {
-    call<'deviceList', Page<DeviceListItem>>('deviceList', { type: 0, page: 0, size: DEVICE_LIST_DEFAULT_SIZE }, { quiet: true })
-      .then((p) => setDevices(p?.list ?? []))
-      .catch(() => undefined);
-  }, []);
-  return devices;
+  const { data } = useCall('deviceList', { type: 0, page: 0, size: DEVICE_LIST_DEFAULT_SIZE }, { quiet: true });
+  return data?.list ?? NO_DEVICES;
 }
+const NO_DEVICES: DeviceListItem[] = [];
 
 export function deviceOptions(devices: readonly DeviceListItem[]) {
   return devices.map((d) => ({ value: d.sn_id, label: displayName(d) }));
