@@ -13,7 +13,12 @@ import { hasMosquitto, startMosquitto, type MosquittoBroker } from '../../test/i
 import { RawDevice, WAIT_LIMIT_MS, envelope, live, mqttConnect, nestTelemetry, registerDevice, startSim, until } from '../../test/live.js';
 import { reservedPort } from '../../test/process.js';
 import type { SimFleet } from '../../test/simulator.js';
+import { CONTROL_NOTICE_TOPIC } from '../devices/status.js';
 import { updateDeviceRow } from '../devices/store.js';
+import { WATCH_NOTICE_TOPIC } from '../videos/live.js';
+import { membersTopic } from './members.js';
+import { SERVER_TOPIC_ROOT } from './mosquitto.js';
+import { probeTopic } from './nest/service.js';
 import { SERVER_ROLE, deviceAcls, deviceRole } from './dynsec.js';
 import type { LiveDevice } from './adapter.js';
 
@@ -74,6 +79,8 @@ describe.runIf(hasMosquitto())('device link through Mosquitto', () => {
     expect(role(deviceRole('MQ-1'))).toContain('publishClientSend nest/v1/MQ-1/telemetry');
     expect(role(deviceRole('MQ-1'))).toContain('subscribePattern nest/v1/MQ-1/commands');
     expect(role(deviceRole('MQ-DISABLED'))).toBeUndefined();
+    // The server role covers every server-internal topic.
+    for (const topic of [CONTROL_NOTICE_TOPIC, WATCH_NOTICE_TOPIC, membersTopic('nest'), probeTopic('nest-server-x')]) expect(topic.startsWith(`${SERVER_TOPIC_ROOT}/`)).toBe(true);
   });
 
   it('brings simulated devices online through the broker; telemetry reaches the link', async () => {

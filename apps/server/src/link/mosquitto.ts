@@ -1,7 +1,6 @@
 import { pbkdf2Sync, randomBytes } from 'node:crypto';
 import { DEVICE_TO_SERVER, SERVER_MQTT_USER, SERVER_TO_DEVICE, TOPIC_ROOT } from '@nest/contracts';
 import { MAX_PACKET_BYTES } from '../broker/index.js';
-import { CONTROL_NOTICE_TOPIC } from '../devices/status.js';
 
 /**
  * Configuration for an external Mosquitto (2.x) broker enforcing the same rules as the embedded one
@@ -11,8 +10,11 @@ import { CONTROL_NOTICE_TOPIC } from '../devices/status.js';
  * password file and an ACL (`pattern` lines with %u).
  */
 
-/** Root of the server-internal topics (notices between server instances). */
-export const SERVER_TOPIC_ROOT = CONTROL_NOTICE_TOPIC.split('/')[0]!;
+/**
+ * Root of the server-internal topics: notices between server instances (device control, video watching,
+ * the cluster bus), cluster membership and presence probes, all under `nest-server/`.
+ */
+export const SERVER_TOPIC_ROOT = 'nest-server';
 
 /** The ACL file: server user first, then the per-device patterns built from the contracts channel lists. */
 export function mosquittoAcl(serverUser: string = SERVER_MQTT_USER): string {
