@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { Alert, Button, Empty, Modal, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
-import { DeleteOutlined, EditOutlined, PlusOutlined, ReloadOutlined, UndoOutlined } from '@ant-design/icons';
-import { RecordState, SUPER_ADMINISTRATOR, calls, holds, type FunctionItem, type Page } from '@nest/contracts';
-import { AdminPage, SearchFilter, columnsWidth } from '../../shared/admin';
+import { useState, type ReactNode } from 'react';
+import { Alert, Button, Modal, Tag, Typography, type TableColumnsType } from 'antd';
+import { UndoOutlined } from '@ant-design/icons';
+import { RecordState, SUPER_ADMINISTRATOR, calls, holds, type FunctionItem } from '@nest/contracts';
+import { AdminActions, AdminPage, AdminTable, EditDeleteActions, OptionFilter, RowAction, SearchFilter, confirmChange, useClientPage } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
+import { invalidateCall, useCall } from '../../shared/query';
 import { call } from '../../shared/request';
 import { useUser } from '../../shared/session';
 import { FunctionDialog, functionFields } from './FunctionDialog';
@@ -18,47 +19,28 @@ export default function DictDataPage(): ReactNode {
   const user = useUser();
   const [modal, modalHolder] = Modal.useModal();
   const [search, setSearch] = useState('');
-  const [state, setState] = useState<number>(0);
-  const [rows, setRows] = useState<FunctionItem[]>([]);
-  const [loading, setLoading] = useState(true);
-  const [failed, setFailed] = useState(false);
-  const [page, setPage] = useState(1);
+  const [state, setState] = useState<number | undefined>(undefined);
   const [editing, setEditing] = useState<{ item: FunctionItem | null } | null>(null);
-  const seq = useRef(0);
   const canAdd = holds(user?.fun_list, calls.funAdd.access);
   const canEdit = holds(user?.fun_list, calls.funEdit.access);
-
-  const load = useCallback(async () => {
-    const mine = ++seq.current;
-    setLoading(true);
-    try {
-      const data = await call<'funList', Page<FunctionItem>>('funList', { ...(search ? { search } : {}), ...(state ? { state: String(state) } : {}) });
-      if (mine !== seq.current) return;
-      setRows(data?.list ?? []);
-      setFailed(false);
-    } catch {
-      if (mine === seq.current) setFailed(true);
-    } finally {
-      if (mine === seq.current) setLoading(false);
-    }
-  }, [search, state]);
-
-  useEffect(() => {
-    setPage(1);
-    void load();
-  }, [load]);
+  // The rows of the last answer stay on screen while other filters are read, and when a read fails.
+  const functions = useCall('funList', { ...(search ? { search } : {}), ...(state ? { state: String(state) } : {}) }, { keepPrevious: true });
+  const rows = functions.data?.list ?? [];
+  const failed = functions.isError;
+  const page = useClientPage([search, state]);
+  const load = () => invalidateCall('funList');
 
   const nameOf = (f: FunctionItem) => (lang === 'en' ? f.name_en : f.name) || f.fun_id;
 
-  const setRowState = (f: FunctionItem, next: 10 | 20) =>
-    modal.confirm({
-      title: next === 20 ? t('dictData.deleteTitle', { name: nameOf(f) }) : t('dictData.restoreTitle', { name: nameOf(f) }),
-      content: next === 20 ? t('dictData.deleteBody') : t('dictData.restoreBody'),
-      okButtonProps: { danger: next === 20, 'data-testid': 'confirm-ok' } as never,
+  const setRowState = (f: FunctionItem, next: typeof RecordState.NORMAL | typeof RecordState.DELETED) =>
+    confirmChange(modal.confirm, {
+      title: next === RecordState.DELETED ? t('dictData.deleteTitle', { name: nameOf(f) }) : t('dictData.restoreTitle', { name: nameOf(f) }),
+      content: next === RecordState.DELETED ? t('dictData.deleteBody') : t('dictData.restoreBody'),
+      safe: next !== RecordState.DELETED,
       onOk: async () => {
         try {
           await call('funEdit', functionFields({ ...f, state: next }));
-          notify().success(next === 20 ? t('admin.deleted') : t('dictData.restored'));
+          notify().success(next === RecordState.DELETED ? t('admin.deleted') : t('dictData.restored'));
           await load();
         } catch {
           // Shown by the request layer.
@@ -75,7 +57,7 @@ export default function DictDataPage(): ReactNode {
       title: t('admin.state'),
       key: 'state',
       width: 100,
-      render: (_, f) => <Tag color={f.state === 10 ? 'green' : 'default'}>{RecordState.label(f.state as 10 | 20, lang)}</Tag>,
+      render: (_, f) => <Tag color={f.state === RecordState.NORMAL ? 'green' : 'default'}>{RecordState.label(f.state, lang)}</Tag>,
     },
     { title: t('admin.notes'), key: 'notes', width: 160, ellipsis: true, render: (_, f) => f.notes || '--' },
     ...(canEdit
@@ -85,22 +67,18 @@ export default function DictDataPage(): ReactNode {
             key: 'actions',
             width: 190,
             render: (_: unknown, f: FunctionItem) => (
-              <Space size={0}>
-                <Button type="link" size="small" icon={<EditOutlined />} onClick={() => setEditing({ item: f })} data-testid={`function-edit-${f.fun_id}`}>
-                  {t('admin.edit')}
-                </Button>
-                {f.state === 10 ? (
-                  f.fun_id !== SUPER_ADMINISTRATOR && (
-                    <Button type="link" size="small" danger icon={<DeleteOutlined />} onClick={() => setRowState(f, 20)} data-testid={`function-delete-${f.fun_id}`}>
-                      {t('admin.delete')}
-                    </Button>
-                  )
-                ) : (
-                  <Button type="link" size="small" icon={<UndoOutlined />} onClick={() => setRowState(f, 10)} data-testid={`function-restore-${f.fun_id}`}>
+              <EditDeleteActions
+                onEdit={() => setEditing({ item: f })}
+                onDelete={f.state === RecordState.NORMAL && f.fun_id !== SUPER_ADMINISTRATOR && (() => setRowState(f, RecordState.DELETED))}
+                editTestId={`function-edit-${f.fun_id}`}
+                deleteTestId={`function-delete-${f.fun_id}`}
+              >
+                {f.state !== RecordState.NORMAL && (
+                  <RowAction icon={<UndoOutlined />} onClick={() => setRowState(f, RecordState.NORMAL)} testId={`function-restore-${f.fun_id}`}>
                     {t('dictData.restore')}
-                  </Button>
+                  </RowAction>
                 )}
-              </Space>
+              </EditDeleteActions>
             ),
           },
         ]
@@ -114,27 +92,10 @@ export default function DictDataPage(): ReactNode {
       filters={
         <>
           <SearchFilter placeholder={t('dictData.searchPlaceholder')} onSearch={setSearch} width={320} testId="function-search" />
-          <Select
-            value={state}
-            onChange={setState}
-            options={[{ value: 0, label: t('dictData.allStates') }, ...RecordState.options(lang)]}
-            style={{ width: 130 }}
-            data-testid="function-state-filter"
-          />
+          <OptionFilter value={state} onChange={setState} options={RecordState.options(lang)} allLabel={t('dictData.allStates')} width={130} testId="function-state-filter" />
         </>
       }
-      actions={
-        <>
-          <Button icon={<ReloadOutlined />} onClick={() => void load()}>
-            {t('admin.refresh')}
-          </Button>
-          {canAdd && (
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ item: null })} data-testid="function-add">
-              {t('admin.add')}
-            </Button>
-          )}
-        </>
-      }
+      actions={<AdminActions onRefresh={load} add={canAdd && { onClick: () => setEditing({ item: null }), testId: 'function-add' }} />}
     >
       {modalHolder}
       <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>
@@ -143,16 +104,16 @@ export default function DictDataPage(): ReactNode {
       {failed && rows.length === 0 ? (
         <Alert type="warning" showIcon message={t('dictData.loadFailed')} action={<Button size="small" onClick={() => void load()}>{t('admin.refresh')}</Button>} />
       ) : (
-        <Table<FunctionItem>
+        <AdminTable<FunctionItem>
+          rows={rows}
+          loading={functions.isFetching}
+          pageSize={PAGE_SIZE}
+          page={page}
           rowKey="fun_id"
-          size="middle"
-          loading={loading}
+          fitColumns
           columns={columns}
-          dataSource={rows}
-          scroll={{ x: columnsWidth(columns) }}
-          pagination={{ current: page, pageSize: PAGE_SIZE, total: rows.length, showSizeChanger: false, size: 'small', onChange: setPage, showTotal: (total) => t('admin.total', { total }) }}
-          locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('dictData.empty')} /> }}
-          data-testid="function-table"
+          empty={t('dictData.empty')}
+          testId="function-table"
         />
       )}
       {editing && (

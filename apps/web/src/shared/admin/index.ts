@@ -3,6 +3,7 @@ export { AdminTable, keysOf } from './AdminTable';
 export type { AdminTableProps } from './AdminTable';
 export { AdminActions, EditDeleteActions, OptionFilter, RowAction, confirmChange, confirmDelete } from './parts';
 export { tablePagination, usePagedList } from './usePagedList';
+export { useClientPage } from './useClientPage';
 export type { PagedList } from './usePagedList';
 export { useUpload } from './useUpload';
 export type { Upload, UploadCallOptions } from './useUpload';
