@@ -65,14 +65,17 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     }
     return server;
   };
+  const server = await boot();
+  const base = await listen(server);
+  const pilot = await userClient(server, { nick: 'Pilot', funList: [DEVICE_PUSH_FUNCTION, DEVICE_CONTROL_FUNCTION] });
   const stack: Stack = {
     pg,
     databaseUrl,
     dataDir,
     broker,
-    server: await boot(),
-    base: '',
-    pilot: null as unknown as TestClient,
+    server,
+    base,
+    pilot,
     restartServer: async () => {
       await stack.server.stop();
       stack.server = await boot();
@@ -118,8 +121,6 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       await rm(dataDir, { recursive: true, force: true });
     },
   };
-  stack.base = await listen(stack.server);
-  stack.pilot = await userClient(stack.server, { nick: 'Pilot', funList: [DEVICE_PUSH_FUNCTION, DEVICE_CONTROL_FUNCTION] });
   return stack;
 }
 

@@ -385,7 +385,7 @@ const deviceTypeFields = {
 /** Function that opens the teaching-video screen; it also lets the holder list the videos (issue 7, helper C). */
 export const TEACHING_VIDEO_MENU_FUNCTION = 'menu_teachingVideos';
 /** Device kind of a teaching video: 0 (every kind) or a DeviceKind. */
-const isTeachKind = (v: number | undefined): boolean => v === undefined || v === 0 || DeviceKind.values().includes(v as never);
+const isTeachKind = (v: number | undefined): boolean => v === undefined || v === 0 || DeviceKind.has(v);
 const teachKindMessage = { message: 'must be 0 or a device kind' };
 const teachKindFilter = () => optionalInt(0, 1000).refine(isTeachKind, teachKindMessage);
 const teachKind = () => intDefault(0, 0, 1000).refine(isTeachKind, teachKindMessage);

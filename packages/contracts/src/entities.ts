@@ -263,6 +263,8 @@ export const missionSchema = missionSettingsSchema.extend({
   modified_time: seconds(),
   /** Area surveys: the area the server generated the waypoints from. */
   survey_polygon: z.array(latLngSchema).nullable().optional(),
+  /** The waypoint an interrupted run resumes from (null or absent when none; /mission/clearBreak forgets it). */
+  breakpoint: z.number().int().nonnegative().nullable().optional(),
 });
 export type Mission = z.infer<typeof missionSchema>;
 

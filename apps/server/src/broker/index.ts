@@ -223,6 +223,7 @@ export async function startEmbeddedBroker(opts: { host: string; port: number; au
     if (connected.get(client.id) === client) connected.delete(client.id);
   });
   const server = net.createServer((socket) => {
+    // aedes reads and writes any Duplex stream; its types ask for a net.Socket.
     aedes.handle(new PacketSizeGuard(socket, MAX_PACKET_BYTES) as unknown as net.Socket);
   });
   try {

@@ -103,10 +103,11 @@ function loadFonts(): Font[] {
   const files = readdirSync(dir).filter((f) => f.endsWith('-wght-normal.woff2'));
   files.sort((a, b) => Number(/\d+-wght/.test(a)) - Number(/\d+-wght/.test(b)) || a.localeCompare(b));
   fonts = files.map((f) => {
-    const font = fontkit.create(readFileSync(path.join(dir, f))) as unknown as Font;
+    const created = fontkit.create(readFileSync(path.join(dir, f)));
+    if ('fonts' in created) throw new Error(`${f} is a font collection, not one font`);
     // The variable font's default is weight 100; its `getVariation` loses the WOFF2 tables, so the
-    // coordinates are set on the font itself before any glyph is read.
-    font.variationCoords = [400];
+    // coordinates (a field fontkit's types leave out) are set on the font itself before any glyph is read.
+    const font: Font = Object.assign(created, { variationCoords: [400] });
     return font;
   });
   return fonts;

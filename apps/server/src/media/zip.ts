@@ -276,7 +276,8 @@ export function registerResultZip(app: FastifyInstance, deps: AppDeps): void {
             stream.on('close', () => reading.delete(stream));
             cb(null, stream);
           },
-          (err: Error) => cb(err, undefined as never),
+          // yazl reads no stream when given an error; its types ask for one all the same.
+          (err: Error) => (cb as (err: Error) => void)(err),
         );
       });
       added++;

@@ -39,6 +39,8 @@ export function preloadable<T extends AnyComponent>(load: ModuleLoader<T>): Prel
     const ready = module;
     if (!ready) return fetchModule();
     const settled = { then: (resolve: (m: { default: T }) => void) => resolve(ready) };
+    // A thenable that resolves at once lets React render a loaded module without suspending; lazy's
+    // types ask for a Promise.
     return settled as unknown as Promise<{ default: T }>;
   });
   return {

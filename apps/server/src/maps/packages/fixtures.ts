@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
-import { GeoJSONVT } from '@maplibre/geojson-vt';
+import { GeoJSONVT, type GeoJSONVTTile } from '@maplibre/geojson-vt';
+import type { Feature } from 'geojson';
 import { fromGeojsonVt } from '@maplibre/vt-pbf';
 import Database from 'better-sqlite3';
 import { PNG } from 'pngjs';
@@ -40,7 +41,7 @@ const latOf = (y: number, z: number) => (Math.atan(Math.sinh(Math.PI * (1 - (2 *
 export function mvtTile(z: number, x: number, y: number, place = { name: 'Test town', zh: '测试镇', en: 'Test town' }): Buffer {
   const [w, e, n, s] = [lngOf(x, z), lngOf(x + 1, z), latOf(y, z), latOf(y + 1, z)];
   const at = (fx: number, fy: number): [number, number] => [w + (e - w) * fx, n + (s - n) * fy];
-  const layer = (features: unknown[]) => new GeoJSONVT({ type: 'FeatureCollection', features } as never, { maxZoom: z, indexMaxZoom: z, extent: 4096 }).getTile(z, x, y);
+  const layer = (features: Feature[]) => new GeoJSONVT({ type: 'FeatureCollection', features }, { maxZoom: z, indexMaxZoom: z, extent: 4096 }).getTile(z, x, y);
   const tiles = {
     water: layer([{ type: 'Feature', properties: { kind: 'lake' }, geometry: { type: 'Polygon', coordinates: [[at(0.2, 0.2), at(0.8, 0.2), at(0.8, 0.8), at(0.2, 0.8), at(0.2, 0.2)]] } }]),
     roads: layer([{ type: 'Feature', properties: { kind: 'main' }, geometry: { type: 'LineString', coordinates: [at(0.05, 0.5), at(0.95, 0.5)] } }]),
@@ -48,8 +49,8 @@ export function mvtTile(z: number, x: number, y: number, place = { name: 'Test t
       { type: 'Feature', properties: { name: place.name, 'name:zh': place.zh, 'name:en': place.en }, geometry: { type: 'Point', coordinates: at(0.5, 0.5) } },
     ]),
   };
-  const present = Object.fromEntries(Object.entries(tiles).filter(([, t]) => t)) as Record<string, NonNullable<(typeof tiles)['water']>>;
-  return gzipSync(fromGeojsonVt(present as never, { version: 2, extent: 4096 }));
+  const present: Record<string, GeoJSONVTTile> = Object.fromEntries(Object.entries(tiles).flatMap(([k, t]) => (t ? [[k, t]] : [])));
+  return gzipSync(fromGeojsonVt(present, { version: 2, extent: 4096 }));
 }
 
 /** The vector layers of mvtTile, as TileJSON metadata declares them. */

@@ -13,12 +13,8 @@ import {
   DEVICE_LIST_DEFAULT_TYPE,
   PushMsgId,
   alarmPush,
-  alarmSchema,
   type Alarm,
-  type DeviceListItem,
-  type Page,
 } from '@nest/contracts';
-import { z } from 'zod';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';
@@ -38,8 +34,6 @@ import {
 } from './alarms';
 import './alarms.css';
 
-const listAnswer = z.object({ list: z.array(alarmSchema), total: z.coerce.number(), pending: z.coerce.number().optional() });
-const processAnswer = z.object({ list: z.array(alarmSchema), pending: z.coerce.number() });
 
 const when = (ms: number | null, lang: Lang): string => (ms ? formatDateTime(ms, lang) : '');
 
@@ -101,7 +95,7 @@ function AlarmCenterBody(): ReactNode {
     const mine = ++seq.current;
     setLoading(true);
     try {
-      const data = listAnswer.parse(await call('alarmList', alarmListFields(f, p) as never));
+      const data = await call('alarmList', alarmListFields(f, p));
       if (mine !== seq.current) return;
       setRows(data.list);
       setTotal(data.total);
@@ -118,7 +112,7 @@ function AlarmCenterBody(): ReactNode {
   }, [filter, page, load]);
 
   useEffect(() => {
-    call<'deviceList', Page<DeviceListItem>>('deviceList', { type: DEVICE_LIST_DEFAULT_TYPE, page: DEVICE_LIST_DEFAULT_PAGE, size: DEVICE_LIST_DEFAULT_SIZE }, { quiet: true })
+    call('deviceList', { type: DEVICE_LIST_DEFAULT_TYPE, page: DEVICE_LIST_DEFAULT_PAGE, size: DEVICE_LIST_DEFAULT_SIZE }, { quiet: true })
       .then((p) => setDevices((p?.list ?? []).map((d) => ({ value: d.sn_id, label: d.name || d.airport_name || d.uav_name || d.sn_id }))))
       .catch(() => undefined);
   }, []);
@@ -265,7 +259,7 @@ function AlarmCenterBody(): ReactNode {
         columns={columns}
         dataSource={rows}
         data-testid="alarm-table"
-        onRow={(a) => ({ 'data-testid': 'alarm-row', 'data-state': a.state, 'data-level': a.level } as never)}
+        onRow={(a) => ({ 'data-testid': 'alarm-row', 'data-state': a.state, 'data-level': a.level })}
         rowSelection={
           mayProcess
             ? {
@@ -320,7 +314,7 @@ function ProcessModal({
     const { note } = await form.validateFields();
     setBusy(true);
     try {
-      const data = processAnswer.parse(await call('alarmProcess', { ids, note: note?.trim() ?? '' } as never));
+      const data = await call('alarmProcess', { ids, note: note?.trim() ?? '' });
       notify().success(t('alarms.process.done', { n: data.list.length }));
       onDone(data.list, data.pending);
       form.resetFields();
@@ -339,7 +333,7 @@ function ProcessModal({
       okText={t('alarms.process.submit')}
       confirmLoading={busy}
       destroyOnHidden
-      okButtonProps={{ 'data-testid': 'alarm-process-submit' } as never}
+      okButtonProps={{ 'data-testid': 'alarm-process-submit' }}
       data-testid="alarm-process-dialog"
     >
       <Form form={form} layout="vertical" preserve={false}>

@@ -10,6 +10,7 @@ import {
   holds,
   type Alarm,
   type AlarmPush,
+  type CallFields,
   type Lang,
 } from '@nest/contracts';
 
@@ -68,8 +69,8 @@ const startOfDaySeconds = (ms: number): number => {
  * The fields of /alarm/list for a filter and a table page (1-based, as antd counts; the call's pages start
  * at 0): only what is set, the date range as whole local days.
  */
-export function alarmListFields(filter: AlarmFilter, page: number, size = ALARM_PAGE_SIZE): Record<string, string | number> {
-  const f: Record<string, string | number> = { page: Math.max(0, page - 1), size };
+export function alarmListFields(filter: AlarmFilter, page: number, size = ALARM_PAGE_SIZE): CallFields<'alarmList'> {
+  const f: CallFields<'alarmList'> = { page: Math.max(0, page - 1), size };
   if (filter.level) f.level = filter.level;
   if (filter.state) f.state = filter.state;
   if (filter.kind) f.kind = filter.kind;

@@ -74,7 +74,7 @@ export default function DataAnalysePage(): ReactNode {
   const setSelection = useCallback((next: Selection) => setParams(selectionToQuery(next), { replace: true }), [setParams]);
 
   useEffect(() => {
-    call<'deviceList', { list: DeviceListItem[] }>('deviceList', { type: 0, page: 0, size: 1000 }, { quiet: true })
+    call('deviceList', { type: 0, page: 0, size: 1000 }, { quiet: true })
       .then((d) => setDevices(d.list))
       .catch(() => setDevices([]));
   }, []);
@@ -88,7 +88,7 @@ export default function DataAnalysePage(): ReactNode {
     setLoad((l) => (l.state === 'ok' ? l : { state: 'loading' }));
     setFetching(true);
     const fields = { start_time: period.start, end_time: period.end, tz_offset: tz, ...(selection.sns.length ? { sn_ids: selection.sns } : {}) };
-    call<'dataAnalyse', Analysis>('dataAnalyse', fields as never, { quiet: true, signal: ctl.signal })
+    call('dataAnalyse', fields, { quiet: true, signal: ctl.signal })
       .then((data) => {
         setLoad({ state: 'ok', data, at: Date.now(), period });
         setFetching(false);

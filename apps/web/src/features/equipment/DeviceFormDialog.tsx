@@ -79,8 +79,8 @@ function DeviceForm({
     setSaving(true);
     try {
       const saved = device
-        ? await call<'deviceEdit', Device>('deviceEdit', callFieldsOf(v, device.id))
-        : await call<'deviceAdd', Device>('deviceAdd', callFieldsOf(v));
+        ? await call('deviceEdit', callFieldsOf(v, device.id))
+        : await call('deviceAdd', callFieldsOf(v));
       notify().success(t('admin.saved'));
       onSaved(saved);
     } catch {

@@ -112,7 +112,7 @@ export function useDashboard(): DashboardData {
           case 'tasks':
             if (!canRef.current.tasks) setTasks(null);
             else {
-              const page = await (takeFirstRead<Page<TimedTask>>('tasks') ?? call<'taskList', Page<TimedTask>>('taskList', { page: 0, size: TASK_PAGE }, { quiet: true }));
+              const page = await (takeFirstRead<Page<TimedTask>>('tasks') ?? call('taskList', { page: 0, size: TASK_PAGE }, { quiet: true }));
               setTasks(page?.list ?? []);
             }
             break;

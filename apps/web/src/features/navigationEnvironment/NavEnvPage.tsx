@@ -45,7 +45,7 @@ export default function NavEnvPage(): ReactNode {
       }
       busy.current = true;
       try {
-        const res = await call<'deviceNavEnv', { list: NavEnv[] }>('deviceNavEnv', {}, { quiet });
+        const res = await call('deviceNavEnv', {}, { quiet });
         setList(res?.list ?? []);
         setAt(Date.now());
         setFailed(false);

@@ -38,7 +38,7 @@ export default function NetworkPage(): ReactNode {
       }
       busy.current = true;
       try {
-        setStats(await call<'linkStats', LinkStats>('linkStats', {}, { quiet }));
+        setStats(await call('linkStats', {}, { quiet }));
         setFailed(false);
       } catch {
         setFailed(true);

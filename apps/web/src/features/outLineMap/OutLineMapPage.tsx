@@ -163,7 +163,7 @@ export default function OutLineMapPage(): ReactNode {
       }
       if (!quiet) setLoading(true);
       try {
-        const res = await call<'mapDownList', Page<MapDownload>>('mapDownList', { page, size: PAGE_SIZE }, { quiet });
+        const res = await call('mapDownList', { page, size: PAGE_SIZE }, { quiet });
         setJobs(res?.list ?? []);
         setTotal(res?.total ?? 0);
         setFailed(false);
@@ -202,7 +202,7 @@ export default function OutLineMapPage(): ReactNode {
     if (!box || !est || est.overLimit) return;
     setStarting(true);
     try {
-      const res = await call<'mapDown', { id: string; total: number }>('mapDown', { name: name.trim(), ...box, min_zoom: zooms[0], max_zoom: zooms[1] });
+      const res = await call('mapDown', { name: name.trim(), ...box, min_zoom: zooms[0], max_zoom: zooms[1] });
       notify().success(t('outLineMap.started', { total: formatCount(res.total, lang) }));
       setPage(0);
       await load(true);
@@ -215,7 +215,7 @@ export default function OutLineMapPage(): ReactNode {
 
   const cancel = async (job: MapDownload) => {
     try {
-      const fresh = await call<'mapDownCancel', MapDownload>('mapDownCancel', { id: job.id });
+      const fresh = await call('mapDownCancel', { id: job.id });
       setJobs((list) => mergeJob(list, fresh));
       notify().success(t('outLineMap.cancelled'));
     } catch {

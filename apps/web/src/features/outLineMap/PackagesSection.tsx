@@ -13,7 +13,6 @@ import {
   holds,
   mapPackageContainer,
   type MapPackage,
-  type Page,
 } from '@nest/contracts';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
@@ -61,7 +60,7 @@ function UploadDialog({ onClose, onSaved }: { onClose: () => void; onSaved: (p: 
     setRefusal(null);
     setPercent(0);
     try {
-      const saved = await call<'mapPackageAdd', MapPackage>(
+      const saved = await call(
         'mapPackageAdd',
         { name: name.trim() },
         { files: { [MAP_PACKAGE_FILE_FIELD]: file }, onUploadProgress: (f) => setPercent(Math.round(f * 100)), signal: controller.signal, quiet: true },
@@ -171,7 +170,7 @@ export function PackagesSection({ basemap, onUse }: { basemap: BasemapId; onUse:
     if (!canList) return;
     setLoading(true);
     try {
-      const res = await call<'mapPackageList', Page<MapPackage>>('mapPackageList', { page: 0, size: LIST_SIZE }, { quiet: true });
+      const res = await call('mapPackageList', { page: 0, size: LIST_SIZE }, { quiet: true });
       const next = res?.list ?? [];
       setList(next);
       // Every map's basemap switch offers the same list.

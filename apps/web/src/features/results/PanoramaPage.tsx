@@ -2,7 +2,7 @@ import { Suspense, lazy, useEffect, useState, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { Button, Result, Spin } from 'antd';
 import { ArrowLeftOutlined, DownloadOutlined } from '@ant-design/icons';
-import type { Page, ResultItem } from '@nest/contracts';
+import type { ResultItem } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
 import { call } from '../../shared/request';
 import { panoramaSource } from './query';
@@ -18,7 +18,7 @@ type Shown = { state: 'loading' } | { state: 'error'; key: 'missing' | 'notFound
 
 async function findResult(id: string): Promise<ResultItem | null> {
   for (let page = 0; page < LOOKUP_PAGES; page += 1) {
-    const p = await call<'resultList', Page<ResultItem>>('resultList', { type: 15, page, size: 1000 }, { quiet: true });
+    const p = await call('resultList', { type: 15, page, size: 1000 }, { quiet: true });
     const hit = p?.list.find((r) => r.id === id);
     if (hit) return hit;
     if (!p || (page + 1) * 1000 >= p.total) break;

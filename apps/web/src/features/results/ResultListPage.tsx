@@ -181,11 +181,11 @@ export default function ResultListPage(): ReactNode {
                 columns={columns}
                 dataSource={table.list}
                 loading={table.loading}
-                onRow={(r) => ({ 'data-testid': 'result-row', 'data-id': r.id, 'data-type': r.type }) as never}
+                onRow={(r) => ({ 'data-testid': 'result-row', 'data-id': r.id, 'data-type': r.type })}
                 rowSelection={{
                   selectedRowKeys: selected,
                   onChange: (keys) => setSelected(keys as string[]),
-                  getCheckboxProps: () => ({ 'data-testid': 'result-select' }) as never,
+                  getCheckboxProps: () => ({ 'data-testid': 'result-select' }),
                 }}
                 locale={{ emptyText: !isFiltered(filter) ? t('results.msg.empty') : t('results.msg.emptyFiltered') }}
                 pagination={{

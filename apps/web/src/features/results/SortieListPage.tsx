@@ -47,7 +47,7 @@ export default function SortieListPage(): ReactNode {
   useEffect(() => {
     const mine = ++seq.current;
     setLoading(true);
-    call<'sortiesList', Page<Sortie>>('sortiesList', JSON.parse(key))
+    call('sortiesList', JSON.parse(key))
       .then((p) => {
         if (mine !== seq.current) return;
         setData({ list: p?.list ?? [], total: p?.total ?? 0 });
@@ -64,7 +64,7 @@ export default function SortieListPage(): ReactNode {
   useEffect(() => setSelected((s) => pruneSelection(s, data.list.map((x) => x.sort_id))), [data.list]);
 
   const now = useNow(data.list.some((s) => s.end_time <= 0));
-  const name = (s: Sortie) => s.mission_name || MissionType.label(s.mission_type as never, lang);
+  const name = (s: Sortie) => s.mission_name || MissionType.label(s.mission_type, lang);
 
   const confirm = (title: string, content: string, run: () => Promise<void>) =>
     modal.confirm({
@@ -72,7 +72,7 @@ export default function SortieListPage(): ReactNode {
       content,
       okText: t('results.confirm.ok'),
       cancelText: t('results.confirm.cancel'),
-      okButtonProps: { danger: true, 'data-testid': 'confirm-ok' } as never,
+      okButtonProps: { danger: true, 'data-testid': 'confirm-ok' },
       onOk: run,
     });
 
@@ -106,7 +106,7 @@ export default function SortieListPage(): ReactNode {
       render: (_, s) => (
         <span title={s.mission_name}>
           {s.mission_name || <span className="results-muted">{t('results.sortie.oneKey')}</span>}
-          {s.mission_id && <span className="results-muted results-route-type"> · {MissionType.label(s.mission_type as never, lang)}</span>}
+          {s.mission_id && <span className="results-muted results-route-type"> · {MissionType.label(s.mission_type, lang)}</span>}
         </span>
       ),
     },
@@ -214,12 +214,12 @@ export default function SortieListPage(): ReactNode {
             dataSource={data.list}
             loading={loading}
             scroll={{ x: columnsWidth(columns) }}
-            onRow={(s) => ({ 'data-testid': 'sortie-row', 'data-id': s.sort_id }) as never}
+            onRow={(s) => ({ 'data-testid': 'sortie-row', 'data-id': s.sort_id })}
             rowSelection={{
               selectedRowKeys: selected,
               onChange: (keys) => setSelected(keys as string[]),
               // A sortie in flight is still being written: it can be deleted once it has landed.
-              getCheckboxProps: (s) => ({ disabled: s.end_time <= 0, 'data-testid': 'sortie-select' }) as never,
+              getCheckboxProps: (s) => ({ disabled: s.end_time <= 0, 'data-testid': 'sortie-select' }),
             }}
             locale={{ emptyText: t('results.sortie.empty') }}
             onChange={(p, _f, sorter) => {

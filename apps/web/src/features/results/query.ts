@@ -37,7 +37,7 @@ export function readResultFilter(q: URLSearchParams): ResultFilter {
   let to = validDay(q.get('to'));
   if (from && to && from > to) [from, to] = [to, from];
   return {
-    type: AchievementType.values().includes(type as never) ? type : null,
+    type: AchievementType.has(type) ? type : null,
     sn: text(q.get('sn_id')),
     sortId: text(q.get('sort_id')),
     from,
@@ -118,7 +118,7 @@ export function readSortieFilter(q: URLSearchParams): SortieFilter {
   return {
     sn: r.sn,
     search: r.search,
-    missionType: MissionType.values().includes(mt as never) ? mt : null,
+    missionType: MissionType.has(mt) ? mt : null,
     from: r.from,
     to: r.to,
     order: (SORTIE_ORDERS as readonly string[]).includes(order) ? (order as SortieOrder) : 'start_time',

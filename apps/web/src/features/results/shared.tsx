@@ -138,7 +138,7 @@ export function TypeBadge({ type }: { type: number }): ReactNode {
   const color = type === AchievementType.VIDEO ? 'magenta' : type === AchievementType.PANORAMA ? 'geekblue' : 'cyan';
   return (
     <Tag color={color} className="result-type-badge" data-testid="result-type">
-      {AchievementType.label(type as never, lang)}
+      {AchievementType.label(type, lang)}
     </Tag>
   );
 }

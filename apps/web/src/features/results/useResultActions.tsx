@@ -7,13 +7,6 @@ import { call } from '../../shared/request';
 import { downloadUrl } from './shared';
 import { formatBytes } from './query';
 
-interface ZipAnswer {
-  url: string;
-  count: number;
-  bytes: number;
-  expires_at: number;
-}
-
 /**
  * Delete (after confirmation) and zip actions on results; `onChanged` runs after a deletion that went
  * through. The modal holder must be rendered by the screen (theme and language context).
@@ -31,7 +24,7 @@ export function useResultActions(onChanged: (deletedIds: string[]) => void) {
         content: one ? t('results.confirm.deleteOneBody', { name: items[0]!.file_name }) : t('results.confirm.deleteManyBody'),
         okText: t('results.confirm.ok'),
         cancelText: t('results.confirm.cancel'),
-        okButtonProps: { danger: true, 'data-testid': 'confirm-ok' } as never,
+        okButtonProps: { danger: true, 'data-testid': 'confirm-ok' },
         onOk: async () => {
           const ids = items.map((r) => r.id);
           if (one) await call('resultDeleteOne', { id: ids[0]! });
@@ -47,7 +40,7 @@ export function useResultActions(onChanged: (deletedIds: string[]) => void) {
   const zip = useCallback(
     async (ids: readonly string[]) => {
       if (ids.length === 0) return;
-      const z = await call<'resultZip', ZipAnswer>('resultZip', { ids: [...ids] });
+      const z = await call('resultZip', { ids: [...ids] });
       if (!z?.url) {
         notify().error(t('results.msg.zipFailed'));
         return;

@@ -1,6 +1,6 @@
 import { formatMonthDayTime } from '@nest/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { Page, ResultItem } from '@nest/contracts';
+import type { ResultItem } from '@nest/contracts';
 import { getLang } from '../../shared/i18n';
 import { call } from '../../shared/request';
 import { resultListFields, type ResultFilter } from './query';
@@ -26,7 +26,7 @@ export function useResults(filter: ResultFilter, size: number, extra: { located?
     if (!enabled) return;
     const mine = ++seq.current;
     setLoading(true);
-    call<'resultList', Page<ResultItem>>('resultList', JSON.parse(key))
+    call('resultList', JSON.parse(key))
       .then((p) => {
         if (mine !== seq.current) return;
         setData({ list: p?.list ?? [], total: p?.total ?? 0 });
@@ -52,7 +52,7 @@ export function useSortieNames(): Map<string, string> {
   const [names, setNames] = useState<Map<string, string>>(new Map());
   useEffect(() => {
     let live = true;
-    call<'sortiesList', Page<{ sort_id: string; mission_name: string; device_name: string; start_time: number }>>('sortiesList', { page: 0, size: 200 }, { quiet: true })
+    call('sortiesList', { page: 0, size: 200 }, { quiet: true })
       .then((p) => {
         if (!live) return;
         const lang = getLang();

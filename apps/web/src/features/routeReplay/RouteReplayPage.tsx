@@ -2,7 +2,7 @@ import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState, type
 import { Link, useHref, useSearchParams } from 'react-router-dom';
 import { Alert, Button, Drawer, Image, Modal, Segmented, Slider, Spin, Tooltip } from 'antd';
 import { CaretRightFilled, PauseOutlined, PictureOutlined, ReloadOutlined, SwapOutlined, UnorderedListOutlined } from '@ant-design/icons';
-import { formatDateTime, formatTime, FlightState, formatDistance, formatDistanceText, formatHms, type PlannedPoint, type ResultItem, type Sortie } from '@nest/contracts';
+import { formatDateTime, formatTime, FlightState, formatDistance, formatDistanceText, formatHms, type ResultItem, type SortieTrack } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
 import { call } from '../../shared/request';
 import { useTheme } from '../../shared/theme';
@@ -20,22 +20,15 @@ import {
   sampleAt,
   playbackSpan,
   type ReplaySpeed,
-  type TrackPoint,
 } from './replay';
 import './replay.css';
 
 const ReplayMap = lazy(() => import('./ReplayMap'));
 
-interface TrackData {
-  sortie: Sortie;
-  points: TrackPoint[];
-  planned?: PlannedPoint[] | null;
-}
-
 type Load =
   | { state: 'loading' }
   | { state: 'error'; text: string }
-  | { state: 'ready'; track: TrackData; results: ResultItem[] };
+  | { state: 'ready'; track: SortieTrack; results: ResultItem[] };
 
 /** Result types (AchievementType): 15 panorama opens its viewer, 20 video plays in a modal, the rest are images. */
 const PANORAMA = 15;
@@ -94,8 +87,8 @@ function Replay({ sortId, onChoose }: { sortId: string; onChoose: () => void }):
     // An earlier answer stays on screen while reloading an open sortie.
     if (nonce === 0) setLoad({ state: 'loading' });
     Promise.all([
-      call<'sortiesTrack', TrackData>('sortiesTrack', { id: sortId as never }, { quiet: true }),
-      call<'resultList', { list: ResultItem[] }>('resultList', { sort_id: sortId, page: 0, size: 1000 }, { quiet: true }).catch(() => ({ list: [] as ResultItem[] })),
+      call('sortiesTrack', { id: sortId }, { quiet: true }),
+      call('resultList', { sort_id: sortId, page: 0, size: 1000 }, { quiet: true }).catch(() => ({ list: [] as ResultItem[] })),
     ])
       .then(([track, results]) => live && setLoad({ state: 'ready', track, results: results.list }))
       .catch((err: unknown) => live && setLoad({ state: 'error', text: err instanceof Error ? err.message : String(err) }));
@@ -127,7 +120,7 @@ function Replay({ sortId, onChoose }: { sortId: string; onChoose: () => void }):
 }
 
 interface PlayerProps {
-  track: TrackData;
+  track: SortieTrack;
   results: ResultItem[];
   onReload: () => void;
   onChoose: () => void;

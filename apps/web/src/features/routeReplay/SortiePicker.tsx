@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Button, Empty, Select, Table } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
-import { formatDateTime, formatDistanceText, formatHms, type DeviceListItem, type Sortie } from '@nest/contracts';
+import { formatDateTime, formatDistanceText, formatHms, type Sortie } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
 import { call } from '../../shared/request';
 
@@ -28,7 +28,7 @@ export function SortiePicker({ sn, onPick }: SortiePickerProps): ReactNode {
   const [nonce, setNonce] = useState(0);
 
   useEffect(() => {
-    call<'deviceList', { list: DeviceListItem[] }>('deviceList', { type: 0, page: 0, size: 1000 }, { quiet: true })
+    call('deviceList', { type: 0, page: 0, size: 1000 }, { quiet: true })
       .then((d) => setDevices(d.list.map((x) => ({ sn: x.sn_id, name: x.name || x.sn_id }))))
       .catch(() => setDevices([]));
   }, []);
@@ -37,7 +37,7 @@ export function SortiePicker({ sn, onPick }: SortiePickerProps): ReactNode {
     let live = true;
     setLoading(true);
     setError(null);
-    call<'sortiesList', { list: SortieRow[]; total: number }>('sortiesList', { sn_id: device, page: 0, size: PICKER_SIZE }, { quiet: true })
+    call('sortiesList', { sn_id: device, page: 0, size: PICKER_SIZE }, { quiet: true })
       .then((d) => live && setRows(d.list))
       .catch((err: unknown) => live && setError(err instanceof Error ? err.message : String(err)))
       .finally(() => live && setLoading(false));

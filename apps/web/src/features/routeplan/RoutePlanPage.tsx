@@ -82,8 +82,8 @@ export default function RoutePlanPage(): ReactNode {
     setLoading(true);
     try {
       const [m, f] = await Promise.all([
-        call<'missionList', Page<Mission>>('missionList', { page, size: PAGE_SIZE, ...(search ? { search } : {}), ...(type ? { mission_type: type } : {}) }),
-        call<'fenceList', Page<Fence>>('fenceList', { page: 0, size: 1000 }),
+        call('missionList', { page, size: PAGE_SIZE, ...(search ? { search } : {}), ...(type ? { mission_type: type } : {}) }),
+        call('fenceList', { page: 0, size: 1000 }),
       ]);
       setMissions({ list: m.list ?? [], total: m.total ?? 0 });
       setFences(f.list ?? []);

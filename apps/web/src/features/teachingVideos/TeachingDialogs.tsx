@@ -152,7 +152,7 @@ export function EditVideoDialog({ video, onClose, onSaved }: { video: TeachingVi
       confirmLoading={saving}
       destroyOnHidden
       width={600}
-      okButtonProps={{ 'data-testid': 'teach-save' } as never}
+      okButtonProps={{ 'data-testid': 'teach-save' }}
     >
       <Form form={form} layout="vertical" initialValues={{ title: video.title, describe: video.describe, notes: video.notes, cla_type: video.cla_type }}>
         <TextFields />

@@ -1,7 +1,7 @@
 import { Suspense, lazy, useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Button, Empty, Modal, Pagination, Select, Spin } from 'antd';
 import { DeleteOutlined, EditOutlined, PlayCircleOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
-import { DeviceKind, calls, formatHms, formatSizeKb, holds, type Page, type TeachingVideo } from '@nest/contracts';
+import { DeviceKind, calls, formatHms, formatSizeKb, holds, type Page, type TeachingKind, type TeachingVideo } from '@nest/contracts';
 import { AdminPage, SearchFilter } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
@@ -15,12 +15,6 @@ const VideoPlayer = lazy(() => import('../../shared/video/VideoPlayer'));
 
 export const PAGE_SIZE = 12;
 
-/** A kind with videos, as /video/deviceType/list answers it (cla_type 0: videos for every kind). */
-interface KindCount {
-  cla_type: number;
-  cla_name: string;
-  count: number;
-}
 
 /** teachingVideos: how-to videos as cards (poster, title, description), filter by device kind, search, play; upload / edit / delete with the functions. */
 export default function TeachingVideosPage(): ReactNode {
@@ -30,7 +24,7 @@ export default function TeachingVideosPage(): ReactNode {
   const [search, setSearch] = useState('');
   const [kind, setKind] = useState(0);
   const [page, setPage] = useState(0);
-  const [kinds, setKinds] = useState<KindCount[]>([]);
+  const [kinds, setKinds] = useState<TeachingKind[]>([]);
   const [data, setData] = useState<Page<TeachingVideo>>({ list: [], total: 0 });
   const [loading, setLoading] = useState(true);
   const [failed, setFailed] = useState(false);
@@ -44,8 +38,8 @@ export default function TeachingVideosPage(): ReactNode {
     setLoading(true);
     try {
       const [result, counts] = await Promise.all([
-        call<'teachList', Page<TeachingVideo>>('teachList', { page, size: PAGE_SIZE, ...(search ? { search } : {}), ...(kind ? { cla_type: kind } : {}) }),
-        call<'videoDeviceTypeList', KindCount[]>('videoDeviceTypeList', {}, { quiet: true }).catch(() => null),
+        call('teachList', { page, size: PAGE_SIZE, ...(search ? { search } : {}), ...(kind ? { cla_type: kind } : {}) }),
+        call('videoDeviceTypeList', {}, { quiet: true }).catch(() => null),
       ]);
       setData({ list: result?.list ?? [], total: result?.total ?? 0 });
       if (counts) setKinds(counts);
@@ -72,7 +66,7 @@ export default function TeachingVideosPage(): ReactNode {
     modal.confirm({
       title: t('admin.delete'),
       content: t('admin.confirmDelete', { name: v.title }),
-      okButtonProps: { danger: true, 'data-testid': 'confirm-ok' } as never,
+      okButtonProps: { danger: true, 'data-testid': 'confirm-ok' },
       onOk: async () => {
         try {
           await call('teachEdit', { id: v.id, title: v.title, cla_type: v.cla_type, state: 20 });

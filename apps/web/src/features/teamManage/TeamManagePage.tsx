@@ -36,7 +36,7 @@ export default function TeamManagePage(): ReactNode {
     const mine = ++seq.current;
     setLoading(true);
     try {
-      const data = await call<'teamList', { list: DepartmentNode[]; total: number }>('teamList', isSuper && companyId ? { in_com_id: companyId } : {});
+      const data = await call('teamList', isSuper && companyId ? { in_com_id: companyId } : {});
       if (mine !== seq.current) return;
       const list = data?.list ?? [];
       setTree(list);
@@ -73,7 +73,7 @@ export default function TeamManagePage(): ReactNode {
     modal.confirm({
       title: t('teamManage.deleteTitle', { name: node.name }),
       content: t('teamManage.deleteBody'),
-      okButtonProps: { danger: true, 'data-testid': 'confirm-ok' } as never,
+      okButtonProps: { danger: true, 'data-testid': 'confirm-ok' },
       onOk: async () => {
         try {
           await call('teamDelete', { id: node.id });
@@ -89,7 +89,7 @@ export default function TeamManagePage(): ReactNode {
   const restore = (node: DepartmentNode) =>
     modal.confirm({
       title: t('teamManage.restoreTitle', { name: node.name }),
-      okButtonProps: { 'data-testid': 'confirm-ok' } as never,
+      okButtonProps: { 'data-testid': 'confirm-ok' },
       onOk: async () => {
         try {
           await call('teamEdit', { ...teamEditFields(node), state: 10 });

@@ -53,5 +53,7 @@ export const expandableKeys = (nodes: readonly DepartmentNode[]): string[] => fl
  * (The rows keep the DepartmentNode type; read the real node by id when its children matter.)
  */
 export function tableRows(nodes: readonly DepartmentNode[]): DepartmentNode[] {
+  // A leaf without `children` is no DepartmentNode: the table reads rows as nodes, and the screen looks the
+  // real node up by id wherever children matter.
   return nodes.map((n) => (n.children.length > 0 ? { ...n, children: tableRows(n.children) } : ({ ...n, children: undefined } as unknown as DepartmentNode)));
 }

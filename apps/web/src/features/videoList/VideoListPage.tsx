@@ -49,7 +49,7 @@ export default function VideoListPage(): ReactNode {
   const [playing, setPlaying] = useState<RecordingVideo | null>(null);
 
   useEffect(() => {
-    call<'deviceList', Page<DeviceListItem>>('deviceList', { type: 0, page: 0, size: DEVICE_LIST_DEFAULT_SIZE }, { quiet: true })
+    call('deviceList', { type: 0, page: 0, size: DEVICE_LIST_DEFAULT_SIZE }, { quiet: true })
       .then((p) => setDevices(p?.list ?? []))
       .catch(() => undefined);
   }, []);
@@ -57,7 +57,7 @@ export default function VideoListPage(): ReactNode {
   const load = useCallback(async () => {
     setLoading(true);
     try {
-      const result = await call<'videoUserList', Page<RecordingVideo>>('videoUserList', recordingQuery(filter, page));
+      const result = await call('videoUserList', recordingQuery(filter, page));
       setData({ list: result?.list ?? [], total: result?.total ?? 0 });
     } catch {
       setData({ list: [], total: 0 });

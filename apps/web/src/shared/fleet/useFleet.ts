@@ -49,7 +49,7 @@ export function useFleet(): FleetState {
     loadingRef.current = true;
     try {
       const page = await (takeFirstRead<Page<DeviceListItem>>(FLEET_FIRST_READ) ??
-        call<'deviceList', Page<DeviceListItem>>(
+        call(
           'deviceList',
           { type: DEVICE_LIST_DEFAULT_TYPE, page: DEVICE_LIST_DEFAULT_PAGE, size: DEVICE_LIST_DEFAULT_SIZE },
           { quiet },

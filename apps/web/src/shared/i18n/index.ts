@@ -25,7 +25,10 @@ export function registerCatalog(lang: Lang, sections: Readonly<Record<string, Se
   Object.assign(catalogs[lang], sections);
 }
 
-/** The registered catalog of a language (the shell's texts and every registered section). */
+/**
+ * The registered catalog of a language (the shell's texts and every registered section). Typed as the full
+ * Catalog although sections register at start-up: TypeScript cannot follow registerCatalog's additions.
+ */
 export const catalogOf = (lang: Lang): Catalog => catalogs[lang] as unknown as Catalog;
 
 type Paths<T, P extends string = ''> = {

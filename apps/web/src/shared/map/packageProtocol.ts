@@ -15,7 +15,8 @@ const URL_PATTERN = new RegExp(`^${PACKAGE_PROTOCOL}://([A-Za-z0-9-]{1,64})\\?th
 addProtocol(PACKAGE_PROTOCOL, async (params) => {
   const m = URL_PATTERN.exec(params.url);
   if (!m) throw new Error(`not a package style: ${params.url}`);
-  const [, id, theme] = m as unknown as [string, string, 'dark' | 'light'];
+  const [, id = '', named] = m;
+  const theme = named === 'dark' ? 'dark' : 'light';
   try {
     return { data: await call('mapPackageStyle', { id, theme }, { quiet: true }) };
   } catch (err) {

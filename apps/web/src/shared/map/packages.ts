@@ -1,5 +1,5 @@
 import { useEffect, useSyncExternalStore } from 'react';
-import { calls, holds, type MapPackage, type Page } from '@nest/contracts';
+import { calls, holds, type MapPackage } from '@nest/contracts';
 import { call } from '../request';
 import { useUser } from '../session';
 
@@ -54,7 +54,7 @@ export function loadMapPackages(canList: boolean, force = false): Promise<void> 
   }
   if (loading && !force) return loading;
   if (state.loaded && !force) return Promise.resolve();
-  loading = call<'mapPackageList', Page<MapPackage>>('mapPackageList', { page: 0, size: LIST_SIZE }, { quiet: true })
+  loading = call('mapPackageList', { page: 0, size: LIST_SIZE }, { quiet: true })
     .then((res) => setMapPackages(res?.list ?? []))
     .catch(() => {
       // Unreadable now (network): the switch simply offers no packages; a later map tries again.

@@ -21,7 +21,7 @@ import { setNotifier } from '../notify';
 import { resetPublicKeys } from '../request/keys';
 import { clearSession, getUser, setLoginNavigator, setUser } from '../session';
 import { makeUser } from '../../test/dom';
-import { TestPushServer, TestWebSocket, eventually } from './test-server';
+import { TestPushServer, TestWebSocket, eventually } from '../../test/push-server';
 
 /** A scriptable stand-in for the browser WebSocket. */
 class FakeWebSocket {

@@ -8,7 +8,7 @@ import {
   type QueryKey,
   type UseQueryResult,
 } from '@tanstack/react-query';
-import type { CallFields, CallName } from '@nest/contracts';
+import type { CallAnswer, CallFields, CallName } from '@nest/contracts';
 import { call } from '../request';
 
 /**
@@ -40,8 +40,8 @@ export function callKey<N extends CallName>(name: N, fields?: CallFields<N>): Qu
   return fields === undefined ? [name] : [name, fields];
 }
 
-/** What `call(name, ...)` answers. */
-export type Answer<N extends CallName> = Awaited<ReturnType<typeof call<N>>>;
+/** What `call(name, ...)` answers (the call's answer schema in contracts). */
+export type Answer<N extends CallName> = CallAnswer<N>;
 
 export interface UseCallOptions {
   /** Show nothing on failure (the request layer's `quiet`). */
@@ -59,13 +59,13 @@ export interface UseCallOptions {
  * The answer of one call, read when the component mounts and again when `fields` change (compared by value);
  * `null` fields read nothing yet. Mutations refresh it with `invalidateCall(name)`.
  */
-export function useCall<N extends CallName, D = Answer<N>>(
+export function useCall<N extends CallName>(
   name: N,
   fields: CallFields<N> | null,
   opts: UseCallOptions = {},
-): UseQueryResult<D> {
+): UseQueryResult<Answer<N>> {
   const { quiet = false, refetchInterval, keepPrevious = false } = opts;
-  return useQuery<D, Error, D, QueryKey>(
+  return useQuery<Answer<N>, Error, Answer<N>, QueryKey>(
     {
       queryKey: callKey(name, fields ?? undefined),
       queryFn:
@@ -73,8 +73,8 @@ export function useCall<N extends CallName, D = Answer<N>>(
           ? skipToken
           : ({ client, queryKey }) =>
               quiet || (refetchInterval !== undefined && client.getQueryData(queryKey) !== undefined)
-                ? call<N, D>(name, fields, { quiet: true })
-                : call<N, D>(name, fields),
+                ? call(name, fields, { quiet: true })
+                : call(name, fields),
       refetchInterval,
       placeholderData: keepPrevious ? keepPreviousData : undefined,
     },

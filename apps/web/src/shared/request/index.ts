@@ -14,6 +14,7 @@ import {
   isSuccess,
   pmdValueOf,
   signPmd,
+  type CallAnswer,
   type CallDef,
   type CallFields,
   type CallName,
@@ -214,15 +215,16 @@ export function resetRequestState(): void {
 const isEnvelope = (v: unknown): v is Envelope =>
   typeof v === 'object' && v !== null && typeof (v as Envelope).code === 'number';
 
+/** Development builds and tests check every successful answer against the call's schema; production trusts it. */
+const CHECK_ANSWERS = import.meta.env.DEV;
+
 /**
- * Performs a registered call (POST, form-encoded or multipart, signed) and answers the envelope's data.
- * Rejects with a RequestError after showing the user why (unless `quiet`).
+ * Performs a registered call (POST, form-encoded or multipart, signed) and answers the envelope's data,
+ * typed by the call's answer schema (contracts `CallDef.answer`). Rejects with a RequestError after showing
+ * the user why (unless `quiet`); in development and tests an answer that does not match its schema is a
+ * `response` failure.
  */
-export async function call<N extends CallName, D = unknown>(
-  name: N,
-  fields: CallFields<N>,
-  opts: CallOptions = {},
-): Promise<D> {
+export async function call<N extends CallName>(name: N, fields: CallFields<N>, opts: CallOptions = {}): Promise<CallAnswer<N>> {
   const def: CallDef = calls[name];
   const lang = getLang();
   const body = encode(def, buildPayload(def, { ...(fields as Record<string, unknown>), ...(def.multipart ? opts.files : undefined) }, opts.timestamp));
@@ -282,7 +284,17 @@ export async function call<N extends CallName, D = unknown>(
     const text = ok ? t('request.badResponse') : t('request.httpError', { status: res.status });
     return fail(new RequestError(ok ? 'response' : 'http', text, undefined, res.status));
   }
-  if (isSuccess(parsed.code)) return parsed.data as D;
+  if (isSuccess(parsed.code)) {
+    if (CHECK_ANSWERS) {
+      const checked = def.answer.safeParse(parsed.data);
+      if (!checked.success) {
+        console.error(`answer of ${name} does not match its schema`, checked.error.issues);
+        return fail(new RequestError('response', t('request.badResponse'), parsed.code, res.status, parsed.data));
+      }
+    }
+    // The answer as sent (checked above where checks run): a schema never reshapes what the server said.
+    return parsed.data as CallAnswer<N>;
+  }
   const text = parsed.msg || codeText(parsed.code, lang);
   return fail(new RequestError('code', text, parsed.code, res.status, parsed.data));
 }

@@ -15,6 +15,8 @@ import {
 import { clearToken, saveToken } from '../cookie';
 import { setNotifier, type AlertOptions, type Notifier } from '../notify';
 import { getUser, setLoginNavigator, setUser } from '../session';
+import { t } from '../i18n';
+import { makeUser } from '../../test/dom';
 import { RequestError, call, resetRequestState } from './index';
 
 interface Sent {
@@ -68,9 +70,9 @@ describe('request layer', () => {
   });
 
   it('posts the common fields, the call fields and a pmd that contracts signPmd reproduces', async () => {
-    const sent = stubFetch(() => ({ body: { code: 2000, msg: 'ok', data: { list: [1] } } }));
+    const sent = stubFetch(() => ({ body: { code: 2000, msg: 'ok', data: { list: [], total: 0 } } }));
     const data = await call('deviceList', { type: 10, page: 2, size: 50, search: 'nest' });
-    expect(data).toEqual({ list: [1] });
+    expect(data).toEqual({ list: [], total: 0 });
     expect(sent).toHaveLength(1);
     const { url, body } = sent[0]!;
     expect(url).toBe(callUrl(calls.deviceList));
@@ -89,7 +91,7 @@ describe('request layer', () => {
   });
 
   it('signs timestamp + token + joint fields for calls with the timestamp flag', async () => {
-    const sent = stubFetch(() => ({ body: { code: 2201, msg: '', data: null } }));
+    const sent = stubFetch(() => ({ body: { code: 2201, msg: '', data: makeUser([]) } }));
     const fields = {
       u_id: 'u1', state: 10, start_time: 1, end_time: 4765104000, nick: 'N', phone: '13800000000', email: '',
       password: '', team: '', notes: '', in_com_id: 'c1', fun_json: '["a"]',
@@ -104,16 +106,27 @@ describe('request layer', () => {
 
   it('uses window.__NEST_BASES__ to move a service', async () => {
     window.__NEST_BASES__ = { user: 'https://users.example/api/u/' };
-    const sent = stubFetch(() => ({ body: { code: 2000, msg: '', data: {} } }));
+    const sent = stubFetch(() => ({ body: { code: 2000, msg: '', data: makeUser([]) } }));
     await call('userInfo', {});
     expect(sent[0]!.url).toBe('https://users.example/api/u/user/info');
     delete window.__NEST_BASES__;
   });
 
   it('resolves 44020 quietly with data', async () => {
-    stubFetch(() => ({ body: { code: ResultCode.OK_QUIET, msg: 'x', data: 7 } }));
-    await expect(call('userInfo', {})).resolves.toBe(7);
+    stubFetch(() => ({ body: { code: ResultCode.OK_QUIET, msg: 'x', data: makeUser([]) } }));
+    await expect(call('userInfo', {})).resolves.toEqual(makeUser([]));
     expect(shown.error).toEqual([]);
+  });
+
+  it('refuses, in tests and development, a successful answer that does not match the call\'s schema', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    stubFetch(() => ({ body: { code: 2000, msg: '', data: { list: [{ id: 1 }], total: 1 } } }));
+    const err = await call('deviceList', { type: 10, page: 0, size: 20 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RequestError);
+    expect(err).toMatchObject({ kind: 'response', text: t('request.badResponse'), code: 2000 });
+    expect(shown.error).toEqual([t('request.badResponse')]);
+    expect(logged).toHaveBeenCalledTimes(1);
+    logged.mockRestore();
   });
 
   it('rejects other codes with the server msg and shows it', async () => {

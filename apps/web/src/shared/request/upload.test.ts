@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { calls, callUrl, ResultCode } from '@nest/contracts';
+import { calls, callUrl, ResultCode, type Firmware } from '@nest/contracts';
 import { clearToken, saveToken } from '../cookie';
 import { setNotifier, type Notifier } from '../notify';
 import { RequestError, call, resetRequestState } from './index';
@@ -46,6 +46,13 @@ class FakeXhr {
 
 const FIELDS = { type: 17, version_code: 3, version_name: '1.0.3', description: '说明', description_en: 'Notes' };
 const file = () => new File([new Uint8Array([1, 2, 3])], 'nest.wkimg');
+/** The package /rom/add answers (calls check their answers in tests). */
+const firmware = (id: string): Firmware => ({
+  id, type: 17, version_code: 3, version_name: '1.0.3', state: 10, description: '说明', description_en: 'Notes',
+  file_name: 'nest.wkimg', size_kb: 1, md5: '', sha256: '', url: '', create_time: 1, modified_time: 1,
+});
+/** What fetch answers: the package for /rom/add, a page of it for /rom/list. */
+const byFetch = (url: string) => (url.endsWith('/rom/list') ? { list: [firmware('by fetch')], total: 1 } : firmware('by fetch'));
 
 describe('upload progress (XMLHttpRequest path)', () => {
   let errors: string[];
@@ -57,7 +64,7 @@ describe('upload progress (XMLHttpRequest path)', () => {
     await saveToken('tok-upload');
     FakeXhr.last = null;
     vi.stubGlobal('XMLHttpRequest', FakeXhr);
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ code: 2000, msg: '', data: 'by fetch' }))));
+    vi.stubGlobal('fetch', vi.fn(async (url: string) => new Response(JSON.stringify({ code: 2000, msg: '', data: byFetch(url) }))));
   });
   afterEach(() => {
     vi.unstubAllGlobals();
@@ -83,8 +90,8 @@ describe('upload progress (XMLHttpRequest path)', () => {
     expect(names).toEqual(expect.arrayContaining(['app_type', 'os_timestamp', 'token', 'type', 'version_code', 'version_name', 'description', 'description_en']));
     xhr.sent(250, 1000);
     xhr.sent(1000, 1000);
-    xhr.answer(200, { code: 2000, msg: '', data: { id: 'r1' } });
-    await expect(p).resolves.toEqual({ id: 'r1' });
+    xhr.answer(200, { code: 2000, msg: '', data: firmware('r1') });
+    await expect(p).resolves.toEqual(firmware('r1'));
     expect(seen).toEqual([0, 0.25, 1, 1]);
     expect(fetch).not.toHaveBeenCalled();
   });
@@ -98,8 +105,8 @@ describe('upload progress (XMLHttpRequest path)', () => {
       xhr.sent(i * 100, 1000);
     }
     expect(xhr.aborted).toBe(false);
-    xhr.answer(200, { code: 2000, msg: '', data: 'ok' });
-    await expect(slow).resolves.toBe('ok');
+    xhr.answer(200, { code: 2000, msg: '', data: firmware('ok') });
+    await expect(slow).resolves.toEqual(firmware('ok'));
 
     const stalled = call('romAdd', FIELDS, { files: { file: file() }, timeoutMs: 1000, onUploadProgress: () => {} });
     const caught = stalled.catch((e: unknown) => e);
@@ -137,8 +144,8 @@ describe('upload progress (XMLHttpRequest path)', () => {
   });
 
   it('uses fetch when no progress is asked for, or for a form-encoded call', async () => {
-    await expect(call('romAdd', FIELDS, { files: { file: file() } })).resolves.toBe('by fetch');
-    await expect(call('romList', { page: 0, size: 20 }, { onUploadProgress: () => {} })).resolves.toBe('by fetch');
+    await expect(call('romAdd', FIELDS, { files: { file: file() } })).resolves.toEqual(firmware('by fetch'));
+    await expect(call('romList', { page: 0, size: 20 }, { onUploadProgress: () => {} })).resolves.toEqual({ list: [firmware('by fetch')], total: 1 });
     expect(FakeXhr.last).toBeNull();
   });
 });

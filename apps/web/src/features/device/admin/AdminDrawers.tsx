@@ -11,7 +11,6 @@ import {
   callFunId,
   commandReasonText,
   holds,
-  type Page,
 } from '@nest/contracts';
 import { useI18n } from '../../../shared/i18n';
 import { call } from '../../../shared/request';
@@ -32,7 +31,7 @@ function useRows(name: 'commandLog' | 'alternateList', sn: string, open: boolean
   useEffect(() => {
     if (!open) return;
     setLoading(true);
-    call<typeof name, Page<Row>>(name, { sn_id: sn, page: 0, size: 200 })
+    call(name, { sn_id: sn, page: 0, size: 200 })
       .then((p) => setRows(p.list))
       .catch(() => setRows([]))
       .finally(() => setLoading(false));

@@ -1,5 +1,5 @@
 import { useEffect, type ReactNode } from 'react';
-import { AIRBORNE_FLIGHT_STATES, type DroneTelemetry, type Mission } from '@nest/contracts';
+import { AIRBORNE_FLIGHT_STATES, type DroneTelemetry } from '@nest/contracts';
 import { useI18n } from '../../../shared/i18n';
 import { addOverlayPosition, resetOverlay, setOverlayRoute } from '../../../shared/map/flightOverlay';
 import { call } from '../../../shared/request';
@@ -37,7 +37,7 @@ export function FlightSection({ sn, drone, blocked }: { sn: string; drone: Drone
   useEffect(() => {
     if (!missionId) return;
     let live = true;
-    call<'missionInfo', Mission>('missionInfo', { id: missionId }, { quiet: true })
+    call('missionInfo', { id: missionId }, { quiet: true })
       .then((m) => live && setOverlayRoute(sn, m.waypoints.map((w) => ({ lat: w.lat, lng: w.lng }))))
       .catch(() => undefined);
     return () => {

@@ -39,7 +39,7 @@ export function LaunchDialog({ sn, open, battery, cmd, onClose }: LaunchDialogPr
     setChecking(true);
     try {
       const mission = mode === 'route' && missionId ? { mission_id: missionId } : {};
-      setChecks(await call<'flightCheck', { ready: boolean; checks: PreflightCheck[] }>('flightCheck', { sn_id: sn, ...mission }, { quiet: true }));
+      setChecks(await call('flightCheck', { sn_id: sn, ...mission }, { quiet: true }));
     } catch {
       setChecks(null);
     } finally {

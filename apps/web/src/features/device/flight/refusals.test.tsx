@@ -5,7 +5,7 @@ import { saveToken } from '../../../shared/cookie';
 import { applyLang } from '../../../shared/i18n';
 import { setNotifier } from '../../../shared/notify';
 import { closePush, ensurePush, getPush } from '../../../shared/push';
-import { TestPushServer, TestWebSocket, eventually, type Frame } from '../../../shared/push/test-server';
+import { TestPushServer, TestWebSocket, eventually, type Frame } from '../../../test/push-server';
 import { resetPublicKeys } from '../../../shared/request/keys';
 import { clearSession, setUser } from '../../../shared/session';
 import { installMatchMedia, installResizeObserver, makeUser } from '../../../test/dom';

@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Empty, Image } from 'antd';
-import { AchievementType, formatDateTime, formatHms, type Page, type ResultItem, type Sortie } from '@nest/contracts';
+import { AchievementType, formatDateTime, formatHms, type ResultItem, type Sortie } from '@nest/contracts';
 import { useI18n } from '../../../shared/i18n';
 import { call } from '../../../shared/request';
 
@@ -17,7 +17,7 @@ export function LatestSortie({ sn, sortiesVersion, resultsVersion }: { sn: strin
 
   useEffect(() => {
     let live = true;
-    call<'sortiesList', Page<Sortie>>('sortiesList', { sn_id: sn, page: 0, size: 1 }, { quiet: true })
+    call('sortiesList', { sn_id: sn, page: 0, size: 1 }, { quiet: true })
       .then((p) => live && setSortie(p.list[0] ?? null))
       .catch(() => live && setSortie(null));
     return () => {
@@ -32,7 +32,7 @@ export function LatestSortie({ sn, sortiesVersion, resultsVersion }: { sn: strin
       return;
     }
     let live = true;
-    call<'resultList', Page<ResultItem>>('resultList', { sort_id: sortId, page: 0, size: 200 }, { quiet: true })
+    call('resultList', { sort_id: sortId, page: 0, size: 200 }, { quiet: true })
       .then((p) => live && setResults(p.list))
       .catch(() => undefined);
     return () => {

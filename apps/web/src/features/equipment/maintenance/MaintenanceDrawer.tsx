@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Alert, Drawer, Tabs, Tag } from 'antd';
-import { calls, holds, type DeviceListItem, type DeviceOp } from '@nest/contracts';
+import { calls, holds, type CallFields, type DeviceListItem } from '@nest/contracts';
 import { useI18n, type MessageKey } from '../../../shared/i18n';
 import { notify } from '../../../shared/notify';
 import { call } from '../../../shared/request';
@@ -55,9 +55,9 @@ function MaintenanceBody({ device }: { device: DeviceListItem }): ReactNode {
         ? t('maintenance.offlineHint')
         : null;
 
-  const run = async (name: MaintenanceCall, fields: Record<string, string | number>): Promise<boolean> => {
+  const run = async (name: MaintenanceCall, fields: CallFields<MaintenanceCall>): Promise<boolean> => {
     try {
-      const op = await call<typeof name, DeviceOp>(name, fields as never);
+      const op = await call(name, fields);
       data.add(op);
       notify().success(op.state === 'ok' ? t('maintenance.done') : t('maintenance.started'));
       return true;

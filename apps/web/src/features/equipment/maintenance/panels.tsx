@@ -9,6 +9,7 @@ import {
   NtripState,
   RtkStatus,
   type CalibrationItemValue,
+  type CallFields,
   type DeviceListItem,
   type DeviceOp,
   type Firmware,
@@ -27,7 +28,7 @@ export interface PanelProps {
   /** Why the device cannot be operated now (disabled, held, offline), or null. */
   blocked: string | null;
   /** Runs a maintenance call and shows its operation; resolves false when it was refused. */
-  run(name: MaintenanceCall, fields: Record<string, string | number>): Promise<boolean>;
+  run(name: MaintenanceCall, fields: CallFields<MaintenanceCall>): Promise<boolean>;
 }
 
 export type MaintenanceCall = 'deviceUpgrade' | 'deviceCalibrate' | 'deviceBeacon' | 'deviceAzimuth' | 'deviceRtk' | 'deviceLog';
@@ -51,7 +52,7 @@ export function FirmwarePanel({ device, data, allowed, blocked, run }: PanelProp
   useEffect(() => {
     if (!nest || !allowed) return;
     let gone = false;
-    call<'romList', { list: Firmware[]; total: number }>('romList', { type: NEST_FIRMWARE_TYPE, state: 10, page: 0, size: 200 }, { quiet: true })
+    call('romList', { type: NEST_FIRMWARE_TYPE, state: 10, page: 0, size: 200 }, { quiet: true })
       .then((r) => !gone && setRoms(r.list))
       .catch(() => !gone && setListFailed(true));
     return () => {

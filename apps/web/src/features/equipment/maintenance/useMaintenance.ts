@@ -64,7 +64,7 @@ export function useMaintenance(sn: string | null, kind?: string): MaintenanceDat
       const mine = ++seq.current;
       if (!quiet) setLoading(true);
       try {
-        const data = await call<'deviceOps', { list: DeviceOp[]; total: number; live: MaintenanceLive }>(
+        const data = await call(
           'deviceOps',
           { sn_id: sn, page: pageRef.current, size: HISTORY_PAGE_SIZE, ...(kind ? { kind } : {}) },
           { quiet },

@@ -17,8 +17,6 @@ import {
   type DeviceListItem,
   type Fence,
   type LatLng,
-  type Mission,
-  type Page,
   type Waypoint,
 } from '@nest/contracts';
 import { IssueCode, prepareRing, routeDistance } from '@nest/geo';
@@ -76,21 +74,21 @@ export default function EditWorkPage(): ReactNode {
     let live = true;
     (async () => {
       const [fl, dl] = await Promise.all([
-        call<'fenceList', Page<Fence>>('fenceList', { page: 0, size: 1000 }, { quiet: true }).catch(() => ({ list: [], total: 0 })),
-        call<'deviceList', Page<DeviceListItem>>('deviceList', { type: 0, page: 0, size: 200 }, { quiet: true }).catch(() => ({ list: [], total: 0 })),
+        call('fenceList', { page: 0, size: 1000 }, { quiet: true }).catch(() => ({ list: [], total: 0 })),
+        call('deviceList', { type: 0, page: 0, size: 200 }, { quiet: true }).catch(() => ({ list: [], total: 0 })),
       ]);
       if (!live) return;
       setFences(fl.list ?? []);
       setDevices(dl.list ?? []);
       if (mode === 'fence') {
-        const f = id ? (fl.list ?? []).find((x) => x.id === id) ?? (await call<'fenceOne', Fence>('fenceOne', { id })) : null;
+        const f = id ? (fl.list ?? []).find((x) => x.id === id) ?? (await call('fenceOne', { id })) : null;
         store.reset({
           fence: f ? { name: f.name, max_height: f.max_height, boundary: f.boundary, sn_id: f.sn_id } : { name: '', max_height: 120, boundary: [], sn_id: dl.list?.[0]?.sn_id ?? '' },
           fenceId: f?.id ?? null,
           routeItem: null,
         });
       } else {
-        const m = id ? await call<'missionInfo', Mission>('missionInfo', { id }) : null;
+        const m = id ? await call('missionInfo', { id }) : null;
         const fence = m ? (fl.list ?? []).find((x) => x.id === m.fence_id) ?? null : null;
         const route: RouteDraft = m
           ? { ...DEFAULT_ROUTE, ...m, area: m.mission_type === MissionType.SURVEY ? (m.survey_polygon ?? convexHull(m.waypoints)) : [] }
