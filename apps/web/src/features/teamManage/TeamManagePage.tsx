@@ -1,11 +1,12 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { Alert, Button, Empty, Modal, Select, Space, Switch, Table, Tag, Typography, type TableColumnsType } from 'antd';
-import { DeleteOutlined, DragOutlined, EditOutlined, PlusOutlined, ReloadOutlined, SubnodeOutlined, UndoOutlined } from '@ant-design/icons';
+import { useMemo, useState, type ReactNode } from 'react';
+import { Alert, Button, Modal, Select, Space, Switch, Tag, Typography, type TableColumnsType } from 'antd';
+import { DragOutlined, SubnodeOutlined, UndoOutlined } from '@ant-design/icons';
 import { Company, RecordState, SUPER_ADMINISTRATOR, calls, holds, type DepartmentNode } from '@nest/contracts';
-import { AdminPage, SearchFilter, columnsWidth } from '../../shared/admin';
+import { AdminActions, AdminPage, AdminTable, EditDeleteActions, RowAction, SearchFilter, confirmChange } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
+import { invalidateCall, useCall } from '../../shared/query';
 import { call } from '../../shared/request';
 import { useUser } from '../../shared/session';
 import { TeamDialog, teamEditFields, type TeamDialogMode } from './TeamDialog';
@@ -21,43 +22,25 @@ export default function TeamManagePage(): ReactNode {
   const [companyId, setCompanyId] = useState(user?.in_com.id ?? '');
   const [search, setSearch] = useState('');
   const [showDeleted, setShowDeleted] = useState(false);
-  const [tree, setTree] = useState<DepartmentNode[]>([]);
-  const [loading, setLoading] = useState(true);
-  const [failed, setFailed] = useState(false);
   // Branches the user closed; every other branch is open (new ones too).
   const [collapsed, setCollapsed] = useState<string[]>([]);
   const [dialog, setDialog] = useState<TeamDialogMode | null>(null);
-  const seq = useRef(0);
   const canAdd = holds(user?.fun_list, calls.teamAdd.access);
   const canEdit = holds(user?.fun_list, calls.teamEdit.access);
   const canDelete = holds(user?.fun_list, calls.teamDelete.access);
 
-  const load = useCallback(async () => {
-    const mine = ++seq.current;
-    setLoading(true);
-    try {
-      const data = await call('teamList', isSuper && companyId ? { in_com_id: companyId } : {});
-      if (mine !== seq.current) return;
-      const list = data?.list ?? [];
-      setTree(list);
-      setFailed(false);
-    } catch {
-      if (mine === seq.current) setFailed(true);
-    } finally {
-      if (mine === seq.current) setLoading(false);
-    }
-  }, [companyId, isSuper]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+  // The tree of the last answer stays on screen while another company's is read, and when a read fails.
+  const teams = useCall('teamList', isSuper && companyId ? { in_com_id: companyId } : {}, { keepPrevious: true });
+  const tree = useMemo(() => teams.data?.list ?? [], [teams.data]);
+  const failed = teams.isError;
+  const load = () => invalidateCall('teamList');
 
   const shown = useMemo(() => visibleTree(tree, search, showDeleted), [tree, search, showDeleted]);
   const rows = useMemo(() => tableRows(shown), [shown]);
   const byId = useMemo(() => new Map(flattenTree(tree).map((n) => [n.id, n])), [tree]);
   // A search opens every branch that leads to a match.
   const expandedKeys = search.trim() ? expandableKeys(shown) : expandableKeys(shown).filter((k) => !collapsed.includes(k));
-  const total = flattenTree(tree).filter((n) => showDeleted || n.state === 10).length;
+  const total = flattenTree(tree).filter((n) => showDeleted || n.state === RecordState.NORMAL).length;
 
   const remove = (row: DepartmentNode) => {
     const node = byId.get(row.id) ?? row;
@@ -70,10 +53,9 @@ export default function TeamManagePage(): ReactNode {
       });
       return;
     }
-    modal.confirm({
+    confirmChange(modal.confirm, {
       title: t('teamManage.deleteTitle', { name: node.name }),
       content: t('teamManage.deleteBody'),
-      okButtonProps: { danger: true, 'data-testid': 'confirm-ok' },
       onOk: async () => {
         try {
           await call('teamDelete', { id: node.id });
@@ -87,12 +69,12 @@ export default function TeamManagePage(): ReactNode {
   };
 
   const restore = (node: DepartmentNode) =>
-    modal.confirm({
+    confirmChange(modal.confirm, {
       title: t('teamManage.restoreTitle', { name: node.name }),
-      okButtonProps: { 'data-testid': 'confirm-ok' },
+      safe: true,
       onOk: async () => {
         try {
-          await call('teamEdit', { ...teamEditFields(node), state: 10 });
+          await call('teamEdit', { ...teamEditFields(node), state: RecordState.NORMAL });
           notify().success(t('teamManage.restored'));
           await load();
         } catch {
@@ -107,7 +89,7 @@ export default function TeamManagePage(): ReactNode {
       key: 'name',
       width: 280,
       render: (_, n) => (
-        <span data-testid={`team-row-${n.name}`} className={n.state === 10 ? undefined : 'team-deleted'}>
+        <span data-testid={`team-row-${n.name}`} className={n.state === RecordState.NORMAL ? undefined : 'team-deleted'}>
           {n.name}
         </span>
       ),
@@ -119,7 +101,7 @@ export default function TeamManagePage(): ReactNode {
       title: t('admin.state'),
       key: 'state',
       width: 100,
-      render: (_, n) => <Tag color={n.state === 10 ? 'green' : 'default'}>{RecordState.label(n.state, lang)}</Tag>,
+      render: (_, n) => <Tag color={n.state === RecordState.NORMAL ? 'green' : 'default'}>{RecordState.label(n.state, lang)}</Tag>,
     },
     { title: t('admin.notes'), key: 'notes', width: 160, ellipsis: true, render: (_, n) => n.notes || '--' },
     { title: t('admin.createTime'), key: 'created', width: 170, render: (_, n) => formatSeconds(n.create_time) },
@@ -128,34 +110,32 @@ export default function TeamManagePage(): ReactNode {
       key: 'actions',
       width: 420,
       render: (_, n) =>
-        n.state === 10 ? (
-          <Space size={0} wrap>
-            {canAdd && (
-              <Button type="link" size="small" icon={<SubnodeOutlined />} onClick={() => setDialog({ kind: 'add', parent: byId.get(n.id) ?? n })} data-testid="team-add-child">
-                {t('teamManage.addChild')}
-              </Button>
-            )}
+        n.state === RecordState.NORMAL ? (
+          <EditDeleteActions
+            wrap
+            leading={
+              canAdd && (
+                <RowAction icon={<SubnodeOutlined />} onClick={() => setDialog({ kind: 'add', parent: byId.get(n.id) ?? n })} testId="team-add-child">
+                  {t('teamManage.addChild')}
+                </RowAction>
+              )
+            }
+            onEdit={canEdit && (() => setDialog({ kind: 'edit', node: byId.get(n.id) ?? n }))}
+            onDelete={canDelete && (() => remove(n))}
+            editTestId="team-edit"
+            deleteTestId="team-delete"
+          >
             {canEdit && (
-              <Button type="link" size="small" icon={<EditOutlined />} onClick={() => setDialog({ kind: 'edit', node: byId.get(n.id) ?? n })} data-testid="team-edit">
-                {t('admin.edit')}
-              </Button>
-            )}
-            {canEdit && (
-              <Button type="link" size="small" icon={<DragOutlined />} onClick={() => setDialog({ kind: 'move', node: byId.get(n.id) ?? n })} data-testid="team-move">
+              <RowAction icon={<DragOutlined />} onClick={() => setDialog({ kind: 'move', node: byId.get(n.id) ?? n })} testId="team-move">
                 {t('teamManage.move')}
-              </Button>
+              </RowAction>
             )}
-            {canDelete && (
-              <Button type="link" size="small" danger icon={<DeleteOutlined />} onClick={() => remove(n)} data-testid="team-delete">
-                {t('admin.delete')}
-              </Button>
-            )}
-          </Space>
+          </EditDeleteActions>
         ) : (
           canEdit && (
-            <Button type="link" size="small" icon={<UndoOutlined />} onClick={() => restore(n)} data-testid="team-restore">
+            <RowAction icon={<UndoOutlined />} onClick={() => restore(n)} testId="team-restore">
               {t('teamManage.restore')}
-            </Button>
+            </RowAction>
           )
         ),
     },
@@ -187,18 +167,7 @@ export default function TeamManagePage(): ReactNode {
           </Space>
         </>
       }
-      actions={
-        <>
-          <Button icon={<ReloadOutlined />} onClick={() => void load()}>
-            {t('admin.refresh')}
-          </Button>
-          {canAdd && (
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ kind: 'add', parent: null })} data-testid="team-add">
-              {t('teamManage.addRoot')}
-            </Button>
-          )}
-        </>
-      }
+      actions={<AdminActions onRefresh={load} add={canAdd && { onClick: () => setDialog({ kind: 'add', parent: null }), testId: 'team-add', label: t('teamManage.addRoot') }} />}
     >
       {modalHolder}
       <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>
@@ -207,13 +176,13 @@ export default function TeamManagePage(): ReactNode {
       {failed && tree.length === 0 ? (
         <Alert type="warning" showIcon message={t('teamManage.loadFailed')} action={<Button size="small" onClick={() => void load()}>{t('admin.refresh')}</Button>} />
       ) : (
-        <Table<DepartmentNode>
-          rowKey="id"
-          size="middle"
-          loading={loading}
+        <AdminTable<DepartmentNode>
+          rows={rows}
+          loading={teams.isFetching}
+          fitColumns
           columns={columns}
-          dataSource={rows}
-          scroll={{ x: columnsWidth(columns) }}
+          empty={t('teamManage.empty')}
+          testId="team-table"
           expandable={{
             expandedRowKeys: expandedKeys,
             onExpandedRowsChange: (keys) => {
@@ -222,10 +191,7 @@ export default function TeamManagePage(): ReactNode {
             },
             childrenColumnName: 'children',
           }}
-          pagination={false}
           footer={() => t('admin.total', { total })}
-          locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('teamManage.empty')} /> }}
-          data-testid="team-table"
         />
       )}
       {dialog && (

@@ -24,7 +24,7 @@ export type AdminTableProps<R> = Rows<R> & {
   fitColumns?: boolean;
   /** Client-side paging: the current page (1-based) and its change, when the screen keeps it. */
   page?: { current: number; onChange: (page: number) => void };
-} & Pick<TableProps<R>, 'rowClassName' | 'onRow' | 'rowSelection' | 'expandable'>;
+} & Pick<TableProps<R>, 'rowClassName' | 'onRow' | 'rowSelection' | 'expandable' | 'footer'>;
 
 /**
  * The table of an administration screen: its columns, the loading state, the empty state with the screen's
@@ -35,7 +35,7 @@ export function AdminTable<R extends object>(props: AdminTableProps<R>): ReactNo
   const { t } = useI18n();
   const { columns, empty, emptyImage = 'simple', testId, rowKey = 'id', size = 'middle', fitColumns, page, ...rest } = props;
   const showTotal = (total: number) => t('admin.total', { total });
-  const extra = { rowClassName: rest.rowClassName, onRow: rest.onRow, rowSelection: rest.rowSelection, expandable: rest.expandable };
+  const extra = { rowClassName: rest.rowClassName, onRow: rest.onRow, rowSelection: rest.rowSelection, expandable: rest.expandable, footer: rest.footer };
   const pagination: TableProps<R>['pagination'] = props.list
     ? tablePagination(props.list, showTotal)
     : props.pageSize === undefined

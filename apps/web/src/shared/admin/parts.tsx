@@ -104,7 +104,7 @@ const CONFIRM_OK: ButtonProps = Object.assign({}, { 'data-testid': 'confirm-ok' 
  */
 export function confirmChange(
   confirm: (props: ModalFuncProps) => unknown,
-  { title, content, onOk, safe = false }: { title: ReactNode; content: ReactNode; onOk: () => unknown; safe?: boolean },
+  { title, content, onOk, safe = false }: { title: ReactNode; content?: ReactNode; onOk: () => unknown; safe?: boolean },
 ): void {
   confirm({ title, content, okButtonProps: { ...CONFIRM_OK, danger: !safe }, onOk: async () => void (await onOk()) });
 }
