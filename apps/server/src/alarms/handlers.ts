@@ -2,7 +2,7 @@ import { AlarmKind, AlarmLevel, ResultCode } from '@nest/contracts';
 import type { Handlers } from '../calls/types.js';
 import { CallError } from '../calls/errors.js';
 import type { AppDeps } from '../deps.js';
-import { callerOf } from '../auth/handlers.js';
+import { callerOf } from '../calls/caller.js';
 import { planScopeOf, type PlanScope } from '../fences/store.js';
 import type { PushHub } from '../push/hub.js';
 import { STATE_PENDING, STATE_PROCESSED, pendingCount, presentAlarms } from './store.js';

@@ -1,6 +1,6 @@
 import type { Handlers } from '../calls/types.js';
 import type { AppDeps } from '../deps.js';
-import { callerOf } from '../auth/handlers.js';
+import { callerOf } from '../calls/caller.js';
 import { isSuper } from '../db/scope.js';
 import { listAudit } from './store.js';
 

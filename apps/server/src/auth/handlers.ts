@@ -1,6 +1,7 @@
 import { ResultCode } from '@nest/contracts';
+import { callerOf } from '../calls/caller.js';
 import { CallError } from '../calls/errors.js';
-import type { Caller, Handlers } from '../calls/types.js';
+import type { Handlers } from '../calls/types.js';
 import type { AppDeps } from '../deps.js';
 import { findCompany, findUserByAccount, presentUser } from '../users/store.js';
 import { grantedFunctions } from '../functions/store.js';
@@ -16,11 +17,6 @@ const STATUS_CODE: Record<Exclude<UserStatus, 'ok'>, number> = {
   disabled: ResultCode.ACCOUNT_DISABLED,
 };
 
-/** The caller of a non-public call (the call layer guarantees it; this keeps the types honest). */
-export function callerOf(caller: Caller | null): Caller {
-  if (!caller) throw new CallError(ResultCode.LOGIN_EXPIRED);
-  return caller;
-}
 
 /**
  * Sign-in and sign-out.

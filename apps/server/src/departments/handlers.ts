@@ -1,6 +1,6 @@
 import { ResultCode, createsCycle, type Lang } from '@nest/contracts';
 import { sql, type Kysely } from 'kysely';
-import { callerOf } from '../auth/handlers.js';
+import { callerOf } from '../calls/caller.js';
 import { CallError, textMessage } from '../calls/errors.js';
 import type { Caller, Handlers } from '../calls/types.js';
 import { nowSeconds } from '../db/index.js';

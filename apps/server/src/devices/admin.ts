@@ -1,5 +1,5 @@
 import { AZIMUTH_INVALID, LinkType, ResultCode, isDeviceSn, isSn, type Device, type ParsedFields } from '@nest/contracts';
-import { callerOf } from '../auth/handlers.js';
+import { callerOf } from '../calls/caller.js';
 import { CallError, type Message } from '../calls/errors.js';
 import type { Caller, Handlers } from '../calls/types.js';
 import { nowSeconds } from '../db/index.js';

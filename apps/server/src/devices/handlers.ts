@@ -3,7 +3,7 @@ import { CallError, textMessage } from '../calls/errors.js';
 import type { Caller, Handlers } from '../calls/types.js';
 import type { AppDeps } from '../deps.js';
 import type { DeviceRow } from '../db/schema.js';
-import { callerOf } from '../auth/handlers.js';
+import { callerOf } from '../calls/caller.js';
 import { isSuper } from '../db/scope.js';
 import { sharesOf } from '../groups/shares.js';
 import { inScope, sees, type Scope } from './directory.js';

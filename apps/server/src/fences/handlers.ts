@@ -1,6 +1,6 @@
 import { IssueCode, validateFence, type Issue } from '@nest/geo';
 import { textsOf } from '@nest/contracts';
-import { callerOf } from '../auth/handlers.js';
+import { callerOf } from '../calls/caller.js';
 import type { Handlers } from '../calls/types.js';
 import { nowSeconds } from '../db/index.js';
 import { searchText } from '../db/sql.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { FIRMWARE_FILE_FIELD, ResultCode, isFirmwareFileName, type Lang } from '@nest/contracts';
 import { sql } from 'kysely';
-import { callerOf } from '../auth/handlers.js';
+import { callerOf } from '../calls/caller.js';
 import { CallError } from '../calls/errors.js';
 import type { Handlers } from '../calls/types.js';
 import { nowSeconds } from '../db/index.js';

@@ -1,4 +1,4 @@
-import { callerOf } from '../auth/handlers.js';
+import { callerOf } from '../calls/caller.js';
 import type { Caller, Handlers } from '../calls/types.js';
 import type { AppDeps } from '../deps.js';
 import { isSuper } from '../db/scope.js';

@@ -1,6 +1,6 @@
 import { RecordState, ResultCode } from '@nest/contracts';
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { callerOf } from '../auth/handlers.js';
+import { callerOf } from '../calls/caller.js';
 import { CallError, type Message } from '../calls/errors.js';
 import type { Handlers } from '../calls/types.js';
 import { nowSeconds } from '../db/index.js';

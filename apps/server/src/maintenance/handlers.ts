@@ -12,7 +12,7 @@ import {
   type MaintenanceKindValue,
   type MaintenanceLive,
 } from '@nest/contracts';
-import { callerOf } from '../auth/handlers.js';
+import { callerOf } from '../calls/caller.js';
 import { CallError, type Message } from '../calls/errors.js';
 import type { Caller, Handlers } from '../calls/types.js';
 import type { DeviceRow } from '../db/schema.js';

@@ -7,7 +7,7 @@ import {
   isActiveDownload,
   tileCount,
 } from '@nest/contracts';
-import { callerOf } from '../auth/handlers.js';
+import { callerOf } from '../calls/caller.js';
 import { CallError } from '../calls/errors.js';
 import type { Handlers } from '../calls/types.js';
 import { nowSeconds } from '../db/index.js';

@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { Handlers } from '../calls/types.js';
-import { callerOf } from '../auth/handlers.js';
+import { callerOf } from '../calls/caller.js';
 import type { ResultsTable } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { planScopeOf } from '../fences/store.js';

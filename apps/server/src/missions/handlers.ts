@@ -1,6 +1,6 @@
 import { MissionType, ResultCode, type Lang, type ParsedFields, type Waypoint } from '@nest/contracts';
 import { issueLines, type Issue, type LatLng, type TerrainProvider } from '@nest/geo';
-import { callerOf } from '../auth/handlers.js';
+import { callerOf } from '../calls/caller.js';
 import { CallError } from '../calls/errors.js';
 import type { CallContext, Handlers } from '../calls/types.js';
 import { nowSeconds } from '../db/index.js';

@@ -7,7 +7,7 @@ import {
   type LinkStats,
   type NavEnv,
 } from '@nest/contracts';
-import { callerOf } from '../auth/handlers.js';
+import { callerOf } from '../calls/caller.js';
 import { CallError } from '../calls/errors.js';
 import type { Handlers } from '../calls/types.js';
 import type { DeviceRow } from '../db/schema.js';

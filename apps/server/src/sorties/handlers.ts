@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Handlers } from '../calls/types.js';
 import { CallError } from '../calls/errors.js';
 import type { AppDeps } from '../deps.js';
-import { callerOf } from '../auth/handlers.js';
+import { callerOf } from '../calls/caller.js';
 import { inPlanScope, planScopeOf, type PlanScope } from '../fences/store.js';
 import { searchText } from '../db/sql.js';
 import type { SortiesTable } from '../db/schema.js';

@@ -1,5 +1,5 @@
 import type { Handlers } from '../calls/types.js';
-import { callerOf } from '../auth/handlers.js';
+import { callerOf } from '../calls/caller.js';
 import type { AppDeps } from '../deps.js';
 import { planScopeOf } from '../fences/store.js';
 import { analyse } from './analysis.js';

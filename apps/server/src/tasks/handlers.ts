@@ -1,6 +1,6 @@
 import { ResultCode, type Lang } from '@nest/contracts';
 import type { Kysely } from 'kysely';
-import { callerOf } from '../auth/handlers.js';
+import { callerOf } from '../calls/caller.js';
 import { CallError } from '../calls/errors.js';
 import type { Handlers } from '../calls/types.js';
 import { nowSeconds } from '../db/index.js';

@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { DeviceKind, ResultCode, TEACHING_VIDEO_FILE_FIELD, isTeachingVideoFileName, type Lang } from '@nest/contracts';
 import { findFfmpeg } from '@nest/ffmpeg';
 import { sql } from 'kysely';
-import { callerOf } from '../auth/handlers.js';
+import { callerOf } from '../calls/caller.js';
 import { CallError } from '../calls/errors.js';
 import type { Handlers } from '../calls/types.js';
 import { nowSeconds } from '../db/index.js';

@@ -4,7 +4,7 @@ import { CallError, badField, textMessage } from '../calls/errors.js';
 import type { Caller, Handlers } from '../calls/types.js';
 import type { AppDeps } from '../deps.js';
 import type { DB, UserRow, UserUpdate } from '../db/schema.js';
-import { callerOf } from '../auth/handlers.js';
+import { callerOf } from '../calls/caller.js';
 import { checkNewPassword, openRequestEnvelope } from '../auth/envelopes.js';
 import { hashDigest, verifyDigest } from '../auth/passwords.js';
 import { hasLiveSession, revokeUserSessions, userStatus } from '../auth/sessions.js';

@@ -8,7 +8,7 @@ import {
   mapPackageContainer,
   type MapPackageProblem,
 } from '@nest/contracts';
-import { callerOf } from '../../auth/handlers.js';
+import { callerOf } from '../../calls/caller.js';
 import { CallError, type Message } from '../../calls/errors.js';
 import type { Handlers } from '../../calls/types.js';
 import { nowSeconds } from '../../db/index.js';
