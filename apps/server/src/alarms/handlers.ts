@@ -3,7 +3,7 @@ import type { Handlers } from '../calls/types.js';
 import { CallError } from '../calls/errors.js';
 import type { AppDeps } from '../deps.js';
 import { callerOf } from '../calls/caller.js';
-import { planScopeOf, type PlanScope } from '../fences/store.js';
+import { planScopeOf, type PlanScope } from '../db/scope.js';
 import type { PushHub } from '../push/hub.js';
 import { STATE_PENDING, STATE_PROCESSED, pendingCount, presentAlarms } from './store.js';
 

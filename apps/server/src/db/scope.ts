@@ -1,4 +1,5 @@
 import { SUPER_ADMINISTRATOR } from '@nest/contracts';
+import type { Caller } from '../calls/types.js';
 import type { DeviceRow } from './schema.js';
 
 /**
@@ -19,3 +20,11 @@ export const sees = (scope: Scope, row: Pick<DeviceRow, 'company_id' | 'sn_id'>)
 
 /** A super administrator's scope is every company. */
 export const isSuper = (funList: readonly string[]): boolean => funList.includes(SUPER_ADMINISTRATOR);
+
+/** Whose plans, records and results a caller sees: their company's, or every company's for super_administrator. */
+export interface PlanScope {
+  companyId: string;
+  all: boolean;
+}
+export const planScopeOf = (caller: Caller): PlanScope => ({ companyId: caller.user.company_id, all: isSuper(caller.funList) });
+export const inPlanScope = (scope: PlanScope, row: { company_id: string }): boolean => scope.all || row.company_id === scope.companyId;

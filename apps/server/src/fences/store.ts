@@ -2,23 +2,17 @@ import { RecordState, ResultCode, type Lang } from '@nest/contracts';
 import type { FenceInput, Issue, LatLng } from '@nest/geo';
 import type { Kysely } from 'kysely';
 import { CallError } from '../calls/errors.js';
-import type { CallResult, Caller } from '../calls/types.js';
+import type { CallResult } from '../calls/types.js';
 import type { DB, DeviceRow, FenceRow } from '../db/schema.js';
-import { isSuper } from '../db/scope.js';
+import { inPlanScope, type PlanScope } from '../db/scope.js';
 import { STATE_NORMAL } from '../db/sql.js';
 
 export { STATE_NORMAL, newId } from '../db/sql.js';
+export { inPlanScope, planScopeOf, type PlanScope } from '../db/scope.js';
 
 /** `state` values (contracts RecordState). */
 export const STATE_DELETED: number = RecordState.DELETED;
 
-/** Whose rows a caller sees: their company's, or every company's for super_administrator. */
-export interface PlanScope {
-  companyId: string;
-  all: boolean;
-}
-export const planScopeOf = (caller: Caller): PlanScope => ({ companyId: caller.user.company_id, all: isSuper(caller.funList) });
-export const inPlanScope = (scope: PlanScope, row: { company_id: string }): boolean => scope.all || row.company_id === scope.companyId;
 
 /**
  * The refusal of a fence or route that breaks a rule: code BAD_REQUEST, `msg` the first issue's text in

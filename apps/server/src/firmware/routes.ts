@@ -3,7 +3,7 @@ import type { AppDeps } from '../deps.js';
 import { attachmentHeader } from '../static/headers.js';
 import { sendObject } from '../storage/index.js';
 import { FILE_KEY_PATTERN, firmwareKey } from './files.js';
-import { linkHolds } from '../auth/links.js';
+import { linkHolds } from '../storage/links.js';
 import { DOWNLOAD_PURPOSE, findLiveFirmware } from './store.js';
 
 /**

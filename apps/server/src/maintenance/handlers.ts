@@ -21,7 +21,7 @@ import { updateDeviceRow } from '../devices/store.js';
 import { holdAllows, inAir, processRunning } from '../flight/checks.js';
 import { isSuper } from '../db/scope.js';
 import type { Maintenance, Sent } from './service.js';
-import { signedLink } from '../auth/links.js';
+import { signedLink } from '../storage/links.js';
 import { LOG_LINK_PURPOSE, OpRunningError, listOps, presentOp, type OpRow } from './store.js';
 import { MAINT_TEXTS } from './texts.js';
 

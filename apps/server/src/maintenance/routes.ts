@@ -9,7 +9,7 @@ import {
   RecordState,
 } from '@nest/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { linkHolds } from '../auth/links.js';
+import { linkHolds } from '../storage/links.js';
 import type { DeviceRow } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { attachmentHeader } from '../static/headers.js';

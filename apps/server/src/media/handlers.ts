@@ -3,7 +3,7 @@ import type { Handlers } from '../calls/types.js';
 import { callerOf } from '../calls/caller.js';
 import type { ResultsTable } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
-import { planScopeOf } from '../fences/store.js';
+import { planScopeOf } from '../db/scope.js';
 import { STATE_NORMAL, deviceNames } from '../sorties/store.js';
 import { likePattern } from '../db/sql.js';
 import { mediaLinks, type MediaLinks } from '../videos/links.js';

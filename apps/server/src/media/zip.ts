@@ -12,7 +12,7 @@ import {
 import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import yazl from 'yazl';
-import { settingsSecret } from '../auth/links.js';
+import { settingsSecret } from '../storage/links.js';
 import { CallError } from '../calls/errors.js';
 import { nowSeconds, type Database } from '../db/index.js';
 import type { AppDeps } from '../deps.js';

@@ -4,7 +4,7 @@ import type { Handlers } from '../calls/types.js';
 import { CallError } from '../calls/errors.js';
 import type { AppDeps } from '../deps.js';
 import { callerOf } from '../calls/caller.js';
-import { inPlanScope, planScopeOf, type PlanScope } from '../fences/store.js';
+import { inPlanScope, planScopeOf, type PlanScope } from '../db/scope.js';
 import { searchText } from '../db/sql.js';
 import type { SortiesTable } from '../db/schema.js';
 import type { Selectable } from 'kysely';

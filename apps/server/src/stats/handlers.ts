@@ -1,7 +1,7 @@
 import type { Handlers } from '../calls/types.js';
 import { callerOf } from '../calls/caller.js';
 import type { AppDeps } from '../deps.js';
-import { planScopeOf } from '../fences/store.js';
+import { planScopeOf } from '../db/scope.js';
 import { analyse } from './analysis.js';
 import { ranking } from './ranking.js';
 

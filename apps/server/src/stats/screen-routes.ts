@@ -4,7 +4,7 @@ import { findLiveSession } from '../auth/sessions.js';
 import { envelope } from '../calls/errors.js';
 import { headerLang } from '../calls/routes.js';
 import type { AppDeps } from '../deps.js';
-import { planScopeOf, type PlanScope } from '../fences/store.js';
+import { planScopeOf, type PlanScope } from '../db/scope.js';
 import { ranking } from './ranking.js';
 import { checkingTypes, equipmentRecord, realtimeMessages } from './screen.js';
 

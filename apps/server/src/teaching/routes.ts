@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.js';
-import { linkHolds } from '../auth/links.js';
+import { linkHolds } from '../storage/links.js';
 import { sendObject } from '../storage/index.js';
 import { POSTER_KEY_PATTERN, VIDEO_KEY_PATTERN, teachingKey } from './files.js';
 import { POSTER_PURPOSE, VIDEO_PURPOSE, findLiveTeaching } from './store.js';

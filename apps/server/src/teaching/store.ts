@@ -2,7 +2,7 @@ import { RecordState, type TeachingVideo } from '@nest/contracts';
 import type { Selectable } from 'kysely';
 import type { Database } from '../db/index.js';
 import type { TeachingVideosTable } from '../db/schema.js';
-import { signedLink } from '../auth/links.js';
+import { signedLink } from '../storage/links.js';
 
 export type TeachingRow = Selectable<TeachingVideosTable>;
 

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { settingsSecret } from '../auth/links.js';
+import { settingsSecret } from '../storage/links.js';
 import { nowSeconds, type Database } from '../db/index.js';
 
 /**
