@@ -1,10 +1,9 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { Alert, Button, Empty, Input, Table, Tag, Tooltip } from 'antd';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Alert, Button, Input, Tag, Tooltip } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import { formatTime, NtripState, RtkStatus, calls, formatDistanceText, holds, type NavEnv } from '@nest/contracts';
-import { AdminPage, columnsWidth } from '../../shared/admin';
+import { AdminPage, AdminTable, usePolledCall } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
-import { call } from '../../shared/request';
 import { useUser } from '../../shared/session';
 import { FIX_COLORS, formatAccuracy, formatLatLng, summarise } from './format';
 import './navEnv.css';
@@ -29,48 +28,17 @@ export default function NavEnvPage(): ReactNode {
   const { t, lang } = useI18n();
   const user = useUser();
   const allowed = holds(user?.fun_list, calls.deviceNavEnv.access);
-  const [list, setList] = useState<NavEnv[]>([]);
-  const [at, setAt] = useState<number | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [failed, setFailed] = useState(false);
   const [visible, setVisible] = useState(isVisible);
   const [search, setSearch] = useState('');
-  const busy = useRef(false);
-
-  const load = useCallback(
-    async (quiet: boolean) => {
-      if (!allowed || busy.current) {
-        setLoading(false);
-        return;
-      }
-      busy.current = true;
-      try {
-        const res = await call('deviceNavEnv', {}, { quiet });
-        setList(res?.list ?? []);
-        setAt(Date.now());
-        setFailed(false);
-      } catch {
-        setFailed(true);
-      } finally {
-        busy.current = false;
-        setLoading(false);
-      }
-    },
-    [allowed],
-  );
+  const navEnv = usePolledCall('deviceNavEnv', {}, { every: NAV_ENV_POLL_MS, allowed, running: visible, quietFirst: true });
+  const { at, loading, failed, read: load } = navEnv;
+  const list = useMemo(() => navEnv.data?.list ?? [], [navEnv.data]);
 
   useEffect(() => {
     const onVisibility = () => setVisible(isVisible());
     document.addEventListener('visibilitychange', onVisibility);
     return () => document.removeEventListener('visibilitychange', onVisibility);
   }, []);
-
-  useEffect(() => {
-    if (!visible) return;
-    void load(true);
-    const timer = setInterval(() => void load(true), NAV_ENV_POLL_MS);
-    return () => clearInterval(timer);
-  }, [visible, load]);
 
   const rows = useMemo(() => {
     const q = search.trim().toLowerCase();
@@ -169,16 +137,17 @@ export default function NavEnvPage(): ReactNode {
           </div>
         ))}
       </div>
-      <Table<NavEnv>
+      <AdminTable<NavEnv>
+        rows={rows}
+        loading={loading}
+        pageSize={PAGE_SIZE}
         rowKey="sn_id"
         size="small"
-        loading={loading}
-        dataSource={rows}
+        fitColumns
         columns={columns}
-        scroll={{ x: columnsWidth(columns) }}
-        locale={{ emptyText: <Empty description={list.length === 0 ? t('navEnv.empty') : t('navEnv.noMatch')} /> }}
-        pagination={{ pageSize: PAGE_SIZE, showSizeChanger: false, size: 'small', showTotal: (n) => t('admin.total', { total: n }) }}
-        data-testid="nav-env-table"
+        empty={list.length === 0 ? t('navEnv.empty') : t('navEnv.noMatch')}
+        emptyImage="default"
+        testId="nav-env-table"
       />
     </AdminPage>
   );

@@ -1,10 +1,9 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { Alert, Button, Empty, Input, Switch, Table, Tag, Tooltip } from 'antd';
+import { useMemo, useState, type ReactNode } from 'react';
+import { Alert, Button, Input, Switch, Tag, Tooltip } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
-import { formatTime, localeOf, LinkType, calls, holds, type LinkDeviceStats, type LinkStats } from '@nest/contracts';
-import { AdminPage } from '../../shared/admin';
+import { formatTime, localeOf, LinkType, calls, holds, type LinkDeviceStats } from '@nest/contracts';
+import { AdminPage, AdminTable, usePolledCall } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
-import { call } from '../../shared/request';
 import { useUser } from '../../shared/session';
 import { ago, dropEntries, droppedTotal, filterDevices, formatRate, reasonKey } from './format';
 import './network.css';
@@ -23,38 +22,9 @@ export default function NetworkPage(): ReactNode {
   const { t, lang } = useI18n();
   const user = useUser();
   const allowed = holds(user?.fun_list, calls.linkStats.access);
-  const [stats, setStats] = useState<LinkStats | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [failed, setFailed] = useState(false);
   const [search, setSearch] = useState('');
   const [onlyOnline, setOnlyOnline] = useState(false);
-  const busy = useRef(false);
-
-  const load = useCallback(
-    async (quiet: boolean) => {
-      if (!allowed || busy.current) {
-        setLoading(false);
-        return;
-      }
-      busy.current = true;
-      try {
-        setStats(await call('linkStats', {}, { quiet }));
-        setFailed(false);
-      } catch {
-        setFailed(true);
-      } finally {
-        busy.current = false;
-        setLoading(false);
-      }
-    },
-    [allowed],
-  );
-
-  useEffect(() => {
-    void load(false);
-    const timer = setInterval(() => void load(true), NETWORK_REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [load]);
+  const { data: stats, loading, failed, read: load } = usePolledCall('linkStats', {}, { every: NETWORK_REFRESH_MS, allowed });
 
   const rows = useMemo(() => filterDevices(stats?.devices ?? [], search, onlyOnline), [stats, search, onlyOnline]);
   const now = stats?.at ?? Date.now();
@@ -187,16 +157,17 @@ export default function NetworkPage(): ReactNode {
           </div>
         </div>
       )}
-      <Table<LinkDeviceStats>
+      <AdminTable<LinkDeviceStats>
+        rows={rows}
+        loading={loading}
+        pageSize={PAGE_SIZE}
         rowKey="sn_id"
         size="small"
-        loading={loading}
-        dataSource={rows}
         columns={columns}
         rowClassName={(d) => (droppedTotal(d) > 0 ? 'network-row-dropped' : '')}
-        locale={{ emptyText: <Empty description={(stats?.devices.length ?? 0) === 0 ? t('network.empty') : t('network.noMatch')} /> }}
-        pagination={{ pageSize: PAGE_SIZE, showSizeChanger: false, size: 'small', showTotal: (n) => t('admin.total', { total: n }) }}
-        data-testid="network-table"
+        empty={(stats?.devices.length ?? 0) === 0 ? t('network.empty') : t('network.noMatch')}
+        emptyImage="default"
+        testId="network-table"
       />
     </AdminPage>
   );

@@ -4,6 +4,8 @@ export type { AdminTableProps } from './AdminTable';
 export { AdminActions, EditDeleteActions, OptionFilter, RowAction, confirmChange, confirmDelete } from './parts';
 export { tablePagination, usePagedList } from './usePagedList';
 export { useClientPage } from './useClientPage';
+export { usePolledCall } from './usePolledCall';
+export type { PolledCall } from './usePolledCall';
 export type { PagedList } from './usePagedList';
 export { useUpload } from './useUpload';
 export type { Upload, UploadCallOptions } from './useUpload';
