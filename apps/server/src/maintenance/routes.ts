@@ -34,7 +34,7 @@ const problem = (reply: FastifyReply, status: number, error: string) => reply.co
  * - PUT LOG_UPLOAD_PATH/:op_id: the nest's log for its own running `log` operation, one octet-stream body up
  *   to LOG_MAX_BYTES with `x-content-sha256` (422 on a mismatch) and `x-file-name`; a repeat replaces it.
  * - GET LOG_DOWNLOAD_PATH/:op_id?e=&s=: the browser downloads a log through the signed link that /device/ops
- *   hands out, i.e. to callers holding its function for a device they may see (auth/links.ts; no session token
+ *   hands out, i.e. to callers holding its function for a device they may see (storage/links.ts; no session token
  *   in URLs, where access logs and Referer headers would keep it).
  */
 export async function registerMaintenanceRoutes(app: FastifyInstance, deps: AppDeps, maint: Maintenance): Promise<void> {

@@ -117,7 +117,7 @@ function paramsOf(row: Pick<OpRow, 'params'>): Record<string, unknown> {
 
 const seconds = (ms: number | null): number | null => (ms === null ? null : Math.floor(Number(ms) / 1000));
 
-/** Purpose of the signed links (auth/links.ts) that download uploaded logs. */
+/** Purpose of the signed links (storage/links.ts) that download uploaded logs. */
 export const LOG_LINK_PURPOSE = 'device-log';
 
 /** The row as the console sees it (contracts deviceOpSchema). */

@@ -25,7 +25,7 @@ const refuse = (msg: (lang: Lang) => string, code: number = ResultCode.BAD_REQUE
  *   and the length when the server has ffmpeg / ffprobe. Size: TEACHING_VIDEO_MAX_MB (multipart limit).
  * - /teach/edit: texts and kind; state 20 deletes and removes the files.
  * - /teach/list: search in title / description, cla_type filter (videos for every kind, 0, are listed
- *   under each kind), newest first; links valid for hours (auth/links.ts).
+ *   under each kind), newest first; links valid for hours (storage/links.ts).
  * - /video/deviceType/list: the kinds that have videos, with counts, for the screen's filter.
  */
 export function teachingHandlers(deps: AppDeps): Handlers {
