@@ -26,6 +26,8 @@ beforeAll(async () => {
       userGetDeviceType: async () => {
         throw new CallError(ResultCode.NOT_FOUND_OBJECT);
       },
+      // Answers what /alarm/stats never answers (a count as text, lists missing).
+      alarmStats: async () => ({ data: { total: '3', pending: 0 } }),
       // The generic multipart and NOT_IMPLEMENTED checks run on the firmware calls with their handlers taken away.
       romList: undefined,
       romAdd: undefined,
@@ -238,5 +240,12 @@ describe('handler failures', () => {
     expect(res.body).toEqual({ code: ResultCode.SERVER_ERROR, msg: codeText(ResultCode.SERVER_ERROR, 'en'), data: null });
     const row = await server.db.selectFrom('settings').selectAll().where('key', '=', 'half-applied').executeTakeFirst();
     expect(row).toBeUndefined();
+  });
+
+  it('answers SERVER_ERROR (HTTP 500) for an answer that does not match its call\'s answer schema (tests check answers)', async () => {
+    expect(server.config.checkAnswers).toBe(true);
+    const res = await admin.call('alarmStats');
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ code: ResultCode.SERVER_ERROR, msg: codeText(ResultCode.SERVER_ERROR, 'en'), data: null });
   });
 });
