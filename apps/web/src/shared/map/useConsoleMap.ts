@@ -85,7 +85,11 @@ export function useConsoleMap({ basemap, theme, options, onStyle, onCreate, trac
     const map = mapRef.current;
     if (!map) return;
     setReady(false);
-    map.setStyle(basemapStyle(shown.current.basemap, shown.current.theme), { diff: false });
+    // After the screen's own effects of this render: they still see `ready` and may still add to the style
+    // being replaced (adding to a style that is loading throws).
+    queueMicrotask(() => {
+      if (mapRef.current === map) map.setStyle(basemapStyle(shown.current.basemap, shown.current.theme), { diff: false });
+    });
   }, []);
 
   useEffect(() => {
