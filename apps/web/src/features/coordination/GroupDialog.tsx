@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Badge, Form, Input, Modal, Select, Space } from 'antd';
 import { Company, OnlineStatus, RecordState, type CollaborationGroup, type DeviceListItem } from '@nest/contracts';
+import { useSave } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
-import { notify } from '../../shared/notify';
 import { useCall } from '../../shared/query';
 import { call } from '../../shared/request';
 import { displayName } from '../../shared/fleet';
@@ -40,7 +40,8 @@ export function GroupDialog({
   const { t, lang } = useI18n();
   const [form, setForm] = useState<GroupForm>({ name: '', device_ids: [], user_ids: [], notes: '' });
   const [tried, setTried] = useState(false);
-  const [saving, setSaving] = useState(false);
+  // A refusal (a device of another company, a taken name, ...) is shown by the request layer.
+  const { saving, save: send } = useSave();
 
   useEffect(() => {
     if (!open) return;
@@ -97,17 +98,7 @@ export function GroupDialog({
   const save = async () => {
     setTried(true);
     if (issues.length > 0) return;
-    setSaving(true);
-    try {
-      if (group) await call('comEdit', groupEditFields(form, group.id, canListUsers));
-      else await call('comAdd', groupAddFields(form, canListUsers));
-      notify().success(t('admin.saved'));
-      onSaved();
-    } catch {
-      // The request layer showed why (a device of another company, a taken name, ...).
-    } finally {
-      setSaving(false);
-    }
+    await send(() => (group ? call('comEdit', groupEditFields(form, group.id, canListUsers)) : call('comAdd', groupAddFields(form, canListUsers))), onSaved);
   };
 
   return (

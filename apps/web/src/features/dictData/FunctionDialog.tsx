@@ -1,9 +1,9 @@
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Form, Input, Radio } from 'antd';
 import { FUN_ID_PATTERN, RecordState, type FunctionItem } from '@nest/contracts';
 import { FormDialog } from '../../app/dialogs/FormDialog';
+import { useSave } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
-import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';
 
 interface Values {
@@ -31,21 +31,10 @@ export function functionFields(v: Values) {
 export function FunctionDialog({ item, onClose, onSaved }: { item: FunctionItem | null; onClose: () => void; onSaved: () => void }): ReactNode {
   const { t, lang } = useI18n();
   const [form] = Form.useForm<Values>();
-  const [saving, setSaving] = useState(false);
+  const { saving, save } = useSave();
   const required = (message: string) => [{ required: true, whitespace: true, message }];
 
-  const submit = async (values: Values) => {
-    setSaving(true);
-    try {
-      await call(item ? 'funEdit' : 'funAdd', functionFields(values));
-      notify().success(t('admin.saved'));
-      onSaved();
-    } catch {
-      // The request layer has shown why.
-    } finally {
-      setSaving(false);
-    }
-  };
+  const submit = (values: Values) => void save(() => call(item ? 'funEdit' : 'funAdd', functionFields(values)), onSaved);
 
   return (
     <FormDialog<Values>
@@ -55,7 +44,7 @@ export function FunctionDialog({ item, onClose, onSaved }: { item: FunctionItem 
       submitText={t('common.save')}
       saving={saving}
       form={form}
-      initialValues={item ? { ...item } : { state: 10, notes: '' }}
+      initialValues={item ? { ...item } : { state: RecordState.NORMAL, notes: '' }}
       onFinish={submit}
       onClose={onClose}
     >

@@ -1,8 +1,8 @@
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Form, Input, Modal } from 'antd';
-import type { Firmware } from '@nest/contracts';
+import { RecordState, type Firmware } from '@nest/contracts';
+import { useSave } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
-import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';
 import { ROM_LIMITS } from './UploadDialog';
 
@@ -16,23 +16,24 @@ interface Values {
 export function EditDialog({ rom, onClose, onSaved }: { rom: Firmware; onClose: () => void; onSaved: () => void }): ReactNode {
   const { t } = useI18n();
   const [form] = Form.useForm<Values>();
-  const [saving, setSaving] = useState(false);
+  const { saving, save: send } = useSave();
   const required = (field: string) => ({ required: true, whitespace: true, message: t('admin.required', { field }) });
 
   const save = async () => {
     // An invalid form shows its messages beside the fields; nothing to send.
     const v = await form.validateFields().catch(() => null);
     if (!v) return;
-    setSaving(true);
-    try {
-      await call('romEdit', { id: rom.id, version_name: v.version_name.trim(), description: v.description.trim(), description_en: v.description_en.trim(), state: 10 });
-      notify().success(t('admin.saved'));
-      onSaved();
-    } catch {
-      // Shown by the request layer.
-    } finally {
-      setSaving(false);
-    }
+    await send(
+      () =>
+        call('romEdit', {
+          id: rom.id,
+          version_name: v.version_name.trim(),
+          description: v.description.trim(),
+          description_en: v.description_en.trim(),
+          state: RecordState.NORMAL,
+        }),
+      onSaved,
+    );
   };
 
   return (

@@ -1,8 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import { Alert, Button, Form, Input, Modal, Progress, Select, Upload } from 'antd';
 import { FileOutlined, UploadOutlined } from '@ant-design/icons';
-import { DeviceKind, TEACHING_VIDEO_EXTS, TEACHING_VIDEO_FILE_FIELD, TEACHING_VIDEO_MAX_BYTES, formatSizeKb, type TeachingVideo } from '@nest/contracts';
-import { useUpload } from '../../shared/admin';
+import { DeviceKind, TEACHING_VIDEO_EXTS, TEACHING_VIDEO_FILE_FIELD, TEACHING_VIDEO_MAX_BYTES, formatSizeKb, RecordState, type TeachingVideo } from '@nest/contracts';
+import { useSave, useUpload } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';
@@ -127,21 +127,12 @@ export function UploadVideoDialog({ onClose, onSaved }: { onClose: () => void; o
 export function EditVideoDialog({ video, onClose, onSaved }: { video: TeachingVideo; onClose: () => void; onSaved: () => void }): ReactNode {
   const { t } = useI18n();
   const [form] = Form.useForm<Values>();
-  const [saving, setSaving] = useState(false);
+  const { saving, save: send } = useSave();
   const save = async () => {
     // An invalid form shows its messages beside the fields; nothing to send.
     const v = await form.validateFields().catch(() => null);
     if (!v) return;
-    setSaving(true);
-    try {
-      await call('teachEdit', { id: video.id, ...fieldsOf(v), state: 10 });
-      notify().success(t('admin.saved'));
-      onSaved();
-    } catch {
-      // Shown by the request layer.
-    } finally {
-      setSaving(false);
-    }
+    await send(() => call('teachEdit', { id: video.id, ...fieldsOf(v), state: RecordState.NORMAL }), onSaved);
   };
   return (
     <Modal

@@ -7,6 +7,7 @@ export { useClientPage } from './useClientPage';
 export { usePolledCall } from './usePolledCall';
 export type { PolledCall } from './usePolledCall';
 export type { PagedList } from './usePagedList';
+export { useSave } from './useSave';
 export { useUpload } from './useUpload';
 export type { Upload, UploadCallOptions } from './useUpload';
 export { SearchFilter } from './SearchFilter';
