@@ -1,11 +1,8 @@
 import { useEffect, useRef } from 'react';
-import { PushMsgId, SocketState, alarmSchema, type Alarm, type User } from '@nest/contracts';
-import { z } from 'zod';
+import { PushMsgId, SocketState, type Alarm, type User } from '@nest/contracts';
 import { call } from '../../shared/request';
 import { onPush, usePushState } from '../../shared/push';
 import { NEWS_LIMIT, canListAlarms, receiveAlarmPush, resetNews, seedNews } from './alarms';
-
-const seedAnswer = z.object({ list: z.array(alarmSchema), total: z.coerce.number(), pending: z.coerce.number() });
 
 /**
  * Keeps the news store of a signed-in user who holds alarm_list: the pending count and newest alarms from
@@ -27,8 +24,7 @@ export function useAlarmNews(user: User | null, onHigh: (alarm: Alarm) => void):
     let live = true;
     call('alarmList', { page: 0, size: NEWS_LIMIT }, { quiet: true })
       .then((data) => {
-        const parsed = seedAnswer.safeParse(data);
-        if (live && parsed.success) seedNews(parsed.data.pending, parsed.data.list);
+        if (live) seedNews(data.pending, data.list);
       })
       .catch(() => undefined);
     return () => {
