@@ -1,8 +1,8 @@
 import { Suspense, lazy, useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Button, Empty, Modal, Pagination, Select, Spin } from 'antd';
-import { DeleteOutlined, EditOutlined, PlayCircleOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
-import { DeviceKind, calls, formatHms, formatSizeKb, holds, type Page, type TeachingKind, type TeachingVideo } from '@nest/contracts';
-import { AdminPage, SearchFilter } from '../../shared/admin';
+import { DeleteOutlined, EditOutlined, PlayCircleOutlined, UploadOutlined } from '@ant-design/icons';
+import { DeviceKind, RecordState, calls, formatHms, formatSizeKb, holds, type Page, type TeachingKind, type TeachingVideo } from '@nest/contracts';
+import { AdminActions, AdminPage, SearchFilter, confirmDelete } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
@@ -62,20 +62,15 @@ export default function TeachingVideosPage(): ReactNode {
     ...kinds.filter((k) => k.cla_type !== 0).map((k) => ({ value: k.cla_type, label: t('teaching.kindCount', { name: kindName(k.cla_type), count: k.count }) })),
   ];
 
-  const confirmDelete = (v: TeachingVideo) =>
-    modal.confirm({
-      title: t('admin.delete'),
-      content: t('admin.confirmDelete', { name: v.title }),
-      okButtonProps: { danger: true, 'data-testid': 'confirm-ok' },
-      onOk: async () => {
-        try {
-          await call('teachEdit', { id: v.id, title: v.title, cla_type: v.cla_type, state: 20 });
-          notify().success(t('admin.deleted'));
-        } catch {
-          // Shown by the request layer.
-        }
-        await load();
-      },
+  const askDelete = (v: TeachingVideo) =>
+    confirmDelete(modal.confirm, v.title, async () => {
+      try {
+        await call('teachEdit', { id: v.id, title: v.title, cla_type: v.cla_type, state: RecordState.DELETED });
+        notify().success(t('admin.deleted'));
+      } catch {
+        // Shown by the request layer.
+      }
+      await load();
     });
 
   const body = () => {
@@ -122,7 +117,7 @@ export default function TeachingVideosPage(): ReactNode {
                   <Button type="link" size="small" icon={<EditOutlined />} onClick={() => setEditing(v)} data-testid={`teach-edit-${v.id}`}>
                     {t('admin.edit')}
                   </Button>
-                  <Button type="link" size="small" danger icon={<DeleteOutlined />} onClick={() => confirmDelete(v)} data-testid={`teach-delete-${v.id}`}>
+                  <Button type="link" size="small" danger icon={<DeleteOutlined />} onClick={() => askDelete(v)} data-testid={`teach-delete-${v.id}`}>
                     {t('admin.delete')}
                   </Button>
                 </div>
@@ -161,16 +156,10 @@ export default function TeachingVideosPage(): ReactNode {
         </>
       }
       actions={
-        <>
-          <Button icon={<ReloadOutlined />} onClick={() => void load()}>
-            {t('admin.refresh')}
-          </Button>
-          {canAdd && (
-            <Button type="primary" icon={<UploadOutlined />} onClick={() => setUploading(true)} data-testid="teach-upload">
-              {t('teaching.upload')}
-            </Button>
-          )}
-        </>
+        <AdminActions
+          onRefresh={load}
+          add={canAdd && { onClick: () => setUploading(true), testId: 'teach-upload', label: t('teaching.upload'), icon: <UploadOutlined /> }}
+        />
       }
     >
       {modalHolder}
