@@ -5,7 +5,9 @@
 // Layers: packages (contracts, geo, formats) sit below the apps; in the server, infrastructure (database,
 // device link, broker, push transport, call plumbing, storage, static files, configuration, dependencies,
 // shared texts) sits below the features; in the web app, shared/ sits below features/, which sit below app/.
-// A feature uses another feature only through its entry (index.ts).
+// A feature uses another feature only through its entry (index.ts); a server feature also through api.ts, what
+// other features use of it (index.ts, the FeatureModule, imports the whole feature, so other features reaching
+// it would make cycles).
 
 /** Server folders and root files that are infrastructure: they never import a feature. */
 const SERVER_INFRA = '(db|link|broker|push|calls|storage|static|types)/|(config|config-error|deps|texts)\\.ts$|boot/module\\.ts$';
@@ -54,12 +56,13 @@ module.exports = {
     },
     {
       name: 'server-feature-internals',
-      comment: 'A server feature uses another feature only through its entry (index.ts).',
+      comment:
+        'A server feature uses another feature only through its entries: index.ts (the FeatureModule) or api.ts (what other features use of it).',
       severity: 'error',
       from: { path: '^apps/server/src/([^/]+)/', pathNot: `^apps/server/src/(${SERVER_INFRA}|${SERVER_ROOT})|${TESTS}` },
       to: {
         path: '^apps/server/src/[^/]+/',
-        pathNot: [`^apps/server/src/$1/`, `^apps/server/src/(${SERVER_INFRA}|${SERVER_ROOT})`, '^apps/server/src/[^/]+/index\\.ts$'],
+        pathNot: [`^apps/server/src/$1/`, `^apps/server/src/(${SERVER_INFRA}|${SERVER_ROOT})`, '^apps/server/src/[^/]+/(index|api)\\.ts$'],
       },
     },
     {

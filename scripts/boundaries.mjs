@@ -13,9 +13,9 @@ process.chdir(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'));
  * each. These numbers only go down; docs/architecture.md gives the reason of each upward import that stays.
  */
 const ALLOWED = {
-  'server upward imports': 2,
+  'server upward imports': 0,
   'web upward imports': 10,
-  'server feature internals': 69,
+  'server feature internals': 0,
   'web feature internals': 7,
   cycles: 4,
 };

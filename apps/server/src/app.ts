@@ -6,6 +6,7 @@ import Fastify, { LogController, type FastifyError, type FastifyInstance } from 
 import type { Config } from './config.js';
 import { loadOrCreateKeys, publicKeysOf } from './auth/keys.js';
 import { dummyHash } from './auth/passwords.js';
+import { findLiveSession } from './auth/sessions.js';
 import { registerModules } from './boot/module.js';
 import { MODULES } from './boot/modules.js';
 import { pushPorts } from './boot/push.js';
@@ -149,7 +150,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // The features, one list (boot/modules.ts): started now, stopped when the app closes.
     const features = await registerModules(app, services, MODULES, (handlers) => hub.register(handlers));
     app.addHook('onClose', async () => features.stop());
-    registerCalls(app, deps, { ...features.handlers, ...options.handlers });
+    registerCalls(app, deps, { ...features.handlers, ...options.handlers }, (token) => findLiveSession(deps.db, token, deps.sessions));
     app.route({
       method: 'GET',
       url: PUSH_PATH,

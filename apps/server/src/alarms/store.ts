@@ -3,7 +3,7 @@ import { AlarmProcessState, type Alarm } from '@nest/contracts';
 import type { Selectable } from 'kysely';
 import type { Database } from '../db/index.js';
 import type { AlarmsTable, DeviceRow } from '../db/schema.js';
-import { deviceNames } from '../sorties/store.js';
+import { deviceNames } from '../sorties/api.js';
 
 export type AlarmRow = Selectable<AlarmsTable>;
 

@@ -3,13 +3,13 @@ import { callerOf } from '../calls/caller.js';
 import { CallError } from '../calls/errors.js';
 import type { Handlers } from '../calls/types.js';
 import type { AppDeps } from '../deps.js';
-import { findCompany, findUserByAccount, presentUser } from '../users/store.js';
-import { grantedFunctions } from '../functions/store.js';
+import { findCompany, findUserByAccount, presentUser } from '../users/api.js';
+import { grantedFunctions } from '../functions/api.js';
 import { openRequestEnvelope } from './envelopes.js';
 import { dummyHash, verifyDigest } from './passwords.js';
 import { createSession, hasLiveSession, revokeSession, userStatus, type UserStatus } from './sessions.js';
 import { clearAccount, isThrottled, recordFailure } from './throttle.js';
-import { actorOf, audit } from '../audit/store.js';
+import { actorOf, audit } from '../audit/api.js';
 
 const STATUS_CODE: Record<Exclude<UserStatus, 'ok'>, number> = {
   notYetValid: ResultCode.ACCOUNT_NOT_YET_VALID,

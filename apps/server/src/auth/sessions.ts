@@ -5,9 +5,9 @@ import { nowSeconds, type Database } from '../db/index.js';
 import type { DB, UserRow } from '../db/schema.js';
 import type { Caller } from '../calls/types.js';
 import type { SessionPolicy } from '../deps.js';
-import { parseFunList } from '../users/store.js';
+import { parseFunList } from '../users/api.js';
 import { STATE_NORMAL } from '../db/sql.js';
-import { grantedFunctions } from '../functions/store.js';
+import { grantedFunctions } from '../functions/api.js';
 
 /**
  * Sessions live in the database (several server instances can share them). The token is 32 random bytes

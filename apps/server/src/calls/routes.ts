@@ -17,7 +17,6 @@ import {
   type Lang,
 } from '@nest/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { findLiveSession } from '../auth/sessions.js';
 import type { AppDeps } from '../deps.js';
 import { DATABASE_UNAVAILABLE_TEXT, isDatabaseUnavailable } from '../db/unavailable.js';
 import { STORAGE_FULL_TEXT, isStorageFull } from '../storage/store.js';
@@ -83,7 +82,15 @@ interface Checked {
  * come first; readMultipart), then takes an upload slot (UploadSlots) and only then receives the file; once
  * the files are in, the session and function are read again (a long upload may outlast them).
  */
-async function runCall(name: CallName, def: CallDef, request: FastifyRequest, deps: AppDeps, handler: Handler | undefined, upload: Upload): Promise<Outcome> {
+async function runCall(
+  name: CallName,
+  def: CallDef,
+  request: FastifyRequest,
+  deps: AppDeps,
+  findCaller: FindCaller,
+  handler: Handler | undefined,
+  upload: Upload,
+): Promise<Outcome> {
   let lang = headerLang(request);
   try {
     const token = (raw: ReadonlyMap<string, string>) => raw.get('token') ?? '';
@@ -91,7 +98,7 @@ async function runCall(name: CallName, def: CallDef, request: FastifyRequest, de
     // 3. access, and 5. function id (read from the database each time).
     const authorise = async (t: string): Promise<Caller | null> => {
       if (def.access === 'public') return null;
-      const caller = t ? await findLiveSession(deps.db, t, deps.sessions) : null;
+      const caller = t ? await findCaller(t) : null;
       if (!caller) throw new CallError(ResultCode.LOGIN_EXPIRED);
       return caller;
     };
@@ -220,10 +227,17 @@ function send(reply: FastifyReply, outcome: Outcome): FastifyReply {
 }
 
 /**
- * Registers `POST <base><path>` for every entry of the contracts call registry. Handlers come from the
- * feature modules; an entry without one answers NOT_IMPLEMENTED after the access checks.
+ * The live session a call token opens, or null (unknown, ended, expired). The root gives it (auth owns the
+ * sessions; the call plumbing never imports a feature).
  */
-export function registerCalls(app: FastifyInstance, deps: AppDeps, handlers: Handlers): void {
+export type FindCaller = (token: string) => Promise<Caller | null>;
+
+/**
+ * Registers `POST <base><path>` for every entry of the contracts call registry. Handlers come from the
+ * feature modules; an entry without one answers NOT_IMPLEMENTED after the access checks. `findCaller`
+ * reads the session of a call's token.
+ */
+export function registerCalls(app: FastifyInstance, deps: AppDeps, handlers: Handlers, findCaller: FindCaller): void {
   const slots = new UploadSlots(deps.config);
   for (const { name, def, url } of callRoutes(deps.config.bases)) {
     const handler = handlers[name] as Handler | undefined;
@@ -231,7 +245,7 @@ export function registerCalls(app: FastifyInstance, deps: AppDeps, handlers: Han
       const upload: Upload = { files: [], slots, slot: null };
       let outcome: Outcome;
       try {
-        outcome = await runCall(name, def, request, deps, handler, upload);
+        outcome = await runCall(name, def, request, deps, findCaller, handler, upload);
       } finally {
         // The slot first, then the files: once they are gone, the caller may upload again. Both before the answer leaves.
         upload.slot?.release();

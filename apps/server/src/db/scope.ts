@@ -21,6 +21,9 @@ export const sees = (scope: Scope, row: Pick<DeviceRow, 'company_id' | 'sn_id'>)
 /** A super administrator's scope is every company. */
 export const isSuper = (funList: readonly string[]): boolean => funList.includes(SUPER_ADMINISTRATOR);
 
+/** The caller's control scope (own company; super_administrator: all). */
+export const scopeOf = (caller: Caller): Scope => ({ companyId: caller.user.company_id, all: isSuper(caller.funList) });
+
 /** Whose plans, records and results a caller sees: their company's, or every company's for super_administrator. */
 export interface PlanScope {
   companyId: string;

@@ -6,7 +6,7 @@ import type { Caller, Handlers } from '../calls/types.js';
 import { nowSeconds } from '../db/index.js';
 import type { DB } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
-import { findCompany } from '../users/store.js';
+import { findCompany } from '../users/api.js';
 import { STATE_DELETED, STATE_NORMAL, isUniqueViolation } from '../db/sql.js';
 import { isSuper } from '../db/scope.js';
 import { departmentTree, findDepartment, listDepartments, newDepartmentId, presentDepartment } from './store.js';

@@ -5,13 +5,13 @@ import type { Caller, Handlers } from '../calls/types.js';
 import { nowSeconds } from '../db/index.js';
 import type { DeviceRow } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
-import { inAir, processRunning } from '../flight/checks.js';
-import { findCompany } from '../users/store.js';
+import { inAir, processRunning } from '../flight/api.js';
+import { findCompany } from '../users/api.js';
 import { STATE_DELETED, STATE_NORMAL } from '../db/sql.js';
 import { DEVICE_ADMIN_TEXTS as T } from './admin-texts.js';
 import type { DeviceDirectory } from './directory.js';
 import { inScope } from './directory.js';
-import { scopeOf } from './handlers.js';
+import { scopeOf } from '../db/scope.js';
 import {
   SnTakenError,
   createDevice,
@@ -22,7 +22,7 @@ import {
   updateDeviceRow,
   type DeviceFields,
 } from './store.js';
-import { actorOf, audit } from '../audit/store.js';
+import { actorOf, audit } from '../audit/api.js';
 
 type AddFields = ParsedFields<'deviceAdd'>;
 

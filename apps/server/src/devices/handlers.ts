@@ -4,16 +4,13 @@ import type { Caller, Handlers } from '../calls/types.js';
 import type { AppDeps } from '../deps.js';
 import type { DeviceRow } from '../db/schema.js';
 import { callerOf } from '../calls/caller.js';
-import { isSuper } from '../db/scope.js';
-import { sharesOf } from '../groups/shares.js';
+import { scopeOf } from '../db/scope.js';
+import { sharesOf } from '../groups/api.js';
 import { inScope, sees, type Scope } from './directory.js';
 import { STATUS_OFFLINE } from './status.js';
 import { categoriesOfTypeFilter, deviceName, findDeviceBySn, presentDevice, queryDevices } from './store.js';
 import { positionOf } from './view.js';
-import { mediaLinks, type MediaLinks } from '../videos/links.js';
-
-/** The caller's control scope (own company; super_administrator: all). */
-export const scopeOf = (caller: Caller): Scope => ({ companyId: caller.user.company_id, all: isSuper(caller.funList) });
+import { mediaLinks, type MediaLinks } from '../videos/api.js';
 
 /** The caller's view scope: the control scope plus devices shared through collaboration groups (read live). */
 export const viewScopeOf = async (db: AppDeps['db'], caller: Caller): Promise<Scope> => {

@@ -6,7 +6,7 @@ import { nowSeconds } from '../db/index.js';
 import { searchText } from '../db/sql.js';
 import type { DeviceRow } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
-import { storedRouteIssues } from '../missions/plan.js';
+import { storedRouteIssues } from '../missions/api.js';
 import {
   STATE_NORMAL,
   deviceFences,

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import { nowSeconds } from '../db/index.js';
 import type { CommandLogRow, DB } from '../db/schema.js';
 import { likePattern } from '../db/sql.js';
-import { audit } from '../audit/store.js';
+import { audit } from '../audit/api.js';
 import type { Verdict } from './reply.js';
 import type { Actor } from './types.js';
 

@@ -2,10 +2,10 @@ import { Reason, type MissionPlan, type Text, type Waypoint } from '@nest/contra
 import { firstZoneConflict, zoneLabel } from '@nest/geo';
 import type { Kysely } from 'kysely';
 import type { DB, DeviceRow, MissionRow } from '../db/schema.js';
-import { fenceInputOf, findFence } from '../fences/store.js';
+import { fenceInputOf, findFence } from '../fences/api.js';
 import { STATE_NORMAL } from '../db/sql.js';
-import { storedRouteIssues } from '../missions/plan.js';
-import { publicZones } from '../zones/zones.js';
+import { storedRouteIssues } from '../missions/api.js';
+import { publicZones } from '../zones/api.js';
 
 /**
  * A route that may fly as far as its fence goes, with the first no-fly or restricted zone it enters

@@ -6,7 +6,7 @@ import { nowSeconds } from '../db/index.js';
 import type { AppDeps } from '../deps.js';
 import { STATE_DELETED, isUniqueViolation, likePattern } from '../db/sql.js';
 import { FUNCTION_TEXTS } from './texts.js';
-import { actorOf, audit } from '../audit/store.js';
+import { actorOf, audit } from '../audit/api.js';
 
 const COLUMNS = ['name', 'name_en', 'fun_id', 'description', 'state', 'notes'] as const;
 

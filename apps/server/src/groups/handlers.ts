@@ -11,7 +11,7 @@ import { isSuper } from '../db/scope.js';
 import { sharesOf } from './shares.js';
 import { GROUP_DELETED, GROUP_NORMAL, presentGroups, type GroupRow } from './store.js';
 import { GROUP_TEXTS } from './texts.js';
-import { actorOf, audit } from '../audit/store.js';
+import { actorOf, audit } from '../audit/api.js';
 
 const refuse = (msg: Message, code: number = ResultCode.BAD_REQUEST) => new CallError(code, msg);
 const USER_NORMAL: number = RecordState.NORMAL;

@@ -1,8 +1,7 @@
 import { RecordState, type CollaborationGroup, type GroupDevice } from '@nest/contracts';
 import type { Kysely, Selectable } from 'kysely';
 import type { ComGroupsTable, DB, DeviceRow } from '../db/schema.js';
-import { STATUS_OFFLINE } from '../devices/status.js';
-import { deviceName } from '../devices/store.js';
+import { STATUS_OFFLINE, deviceName } from '../devices/api.js';
 
 /** com_groups.state (contracts RecordState). */
 export const GROUP_NORMAL: number = RecordState.NORMAL;

@@ -13,7 +13,7 @@ import { linkHolds } from '../storage/links.js';
 import type { DeviceRow } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { attachmentHeader } from '../static/headers.js';
-import { authenticateDevice } from '../media/auth.js';
+import { authenticateDevice } from '../devices/api.js';
 import { STORAGE_FULL_TEXT, isStorageFull, sendObject } from '../storage/index.js';
 import type { Maintenance } from './service.js';
 import { LOG_LINK_PURPOSE, findOp } from './store.js';

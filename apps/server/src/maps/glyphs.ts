@@ -3,12 +3,11 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_SERVICE_BASES, ResultCode, toLang } from '@nest/contracts';
+import { DEFAULT_SERVICE_BASES, ResultCode, demoText, toLang } from '@nest/contracts';
 import type { FastifyInstance } from 'fastify';
 import * as fontkit from 'fontkit';
 import { PbfWriter } from 'pbf';
 import { envelope } from '../calls/errors.js';
-import { demoNames } from '../demo/plans.js';
 import { placeCharacters } from './places.js';
 
 /**
@@ -73,7 +72,9 @@ export const rangeFile = (start: number): string => `${start}-${start + 255}.pbf
 export function glyphCharacters(): Set<number> {
   const chars = placeCharacters();
   for (let c = 0x20; c <= 0xff; c++) chars.add(c);
-  for (const name of Object.values(demoNames('ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'))) {
+  // The demo objects' names (demo/plans.ts names them with these contracts texts, stored in Chinese).
+  const label = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+  for (const name of (['plan.fence', 'plan.patrol', 'plan.survey'] as const).map((key) => demoText(key, { label }))) {
     for (const c of name) chars.add(c.codePointAt(0)!);
   }
   for (const c of [...chars]) if (c > MAX_CODE_POINT || c < 0x20) chars.delete(c);

@@ -12,7 +12,7 @@ import { CallError } from '../calls/errors.js';
 import type { Handlers } from '../calls/types.js';
 import { nowSeconds } from '../db/index.js';
 import type { AppDeps } from '../deps.js';
-import { scopeOf } from '../devices/handlers.js';
+import { scopeOf } from '../db/scope.js';
 import { newId } from '../db/sql.js';
 import type { PushHub } from '../push/hub.js';
 import { presentDownload } from './downloads.js';

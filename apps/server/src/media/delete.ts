@@ -2,7 +2,8 @@ import { ResultCode } from '@nest/contracts';
 import { CallError } from '../calls/errors.js';
 import type { AppDeps } from '../deps.js';
 import { inPlanScope, type PlanScope } from '../db/scope.js';
-import { STATE_DELETED, STATE_NORMAL, syncSortieCount } from '../sorties/store.js';
+import { STATE_DELETED, STATE_NORMAL } from '../db/sql.js';
+import { syncSortieCount } from '../sorties/api.js';
 import type { MediaStore } from '../storage/index.js';
 import { keyOfUrl } from './files.js';
 

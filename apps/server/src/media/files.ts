@@ -5,7 +5,7 @@ import { open, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import jpeg from 'jpeg-js';
-import { MEDIA_PREFIX } from '../videos/routes.js';
+import { MEDIA_PREFIX } from '../videos/api.js';
 
 const run = promisify(execFile);
 

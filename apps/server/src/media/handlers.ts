@@ -4,9 +4,9 @@ import { callerOf } from '../calls/caller.js';
 import type { ResultsTable } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { planScopeOf } from '../db/scope.js';
-import { STATE_NORMAL, deviceNames } from '../sorties/store.js';
-import { likePattern } from '../db/sql.js';
-import { mediaLinks, type MediaLinks } from '../videos/links.js';
+import { STATE_NORMAL, likePattern } from '../db/sql.js';
+import { deviceNames } from '../sorties/api.js';
+import { mediaLinks, type MediaLinks } from '../videos/api.js';
 import { deleteResultIds, deleteResultsOfSortie } from './delete.js';
 import { prepareZip } from './zip.js';
 

@@ -17,8 +17,8 @@ import { CallError } from '../calls/errors.js';
 import { nowSeconds, type Database } from '../db/index.js';
 import type { AppDeps } from '../deps.js';
 import { attachmentHeader } from '../static/headers.js';
-import type { PlanScope } from '../fences/store.js';
-import { STATE_NORMAL } from '../sorties/store.js';
+import type { PlanScope } from '../db/scope.js';
+import { STATE_NORMAL } from '../db/sql.js';
 import { keyOfUrl } from './files.js';
 
 /**

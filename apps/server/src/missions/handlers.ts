@@ -6,12 +6,12 @@ import type { CallContext, Handlers } from '../calls/types.js';
 import { nowSeconds } from '../db/index.js';
 import type { MissionRow } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
-import { STATE_DELETED, fenceInputOf, findFence, refusal } from '../fences/store.js';
+import { STATE_DELETED, STATE_NORMAL, newId, searchText } from '../db/sql.js';
+import { fenceInputOf, findFence, refusal } from '../fences/api.js';
 import { inPlanScope, planScopeOf, type PlanScope } from '../db/scope.js';
-import { STATE_NORMAL, newId, searchText } from '../db/sql.js';
-import { tileTerrain } from '../terrain/tiles.js';
+import { tileTerrain } from '../terrain/api.js';
 import { planRoute, type PlannedRoute } from './plan.js';
-import { publicZones } from '../zones/zones.js';
+import { publicZones } from '../zones/api.js';
 
 const parseJson = <T>(text: string | null, fallback: T): T => {
   if (text === null) return fallback;

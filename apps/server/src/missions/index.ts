@@ -1,8 +1,8 @@
 import type { FeatureModule } from '../boot/module.js';
 import type { AppDeps } from '../deps.js';
-import { fenceHandlers } from '../fences/handlers.js';
-import { registerTerrainRoutes } from '../terrain/routes.js';
-import { registerZoneRoutes } from '../zones/routes.js';
+import { fenceHandlers } from '../fences/api.js';
+import { registerTerrainRoutes } from '../terrain/api.js';
+import { registerZoneRoutes } from '../zones/api.js';
 import { missionHandlers } from './handlers.js';
 
 /** Flight planning: the /fence/* and /mission/* calls, terrain tiles and the zones resource. */

@@ -18,7 +18,7 @@ import {
   type ZoneInput,
 } from '@nest/geo';
 import type { DeviceRow, MissionRow } from '../db/schema.js';
-import { groundFor } from '../terrain/tiles.js';
+import { groundFor } from '../terrain/api.js';
 
 /**
  * Adjacent-waypoint distance limit (SPEC 5 and 9: "2 km or 5 km"). Decision: by the bound device's type

@@ -12,8 +12,8 @@ import { CallError } from '../calls/errors.js';
 import type { Handlers } from '../calls/types.js';
 import type { DeviceRow } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
-import { scopeOf } from '../devices/handlers.js';
-import { airportPoint, deviceName } from '../devices/store.js';
+import { scopeOf } from '../db/scope.js';
+import { airportPoint, deviceName } from '../devices/api.js';
 import { NETWORK_TEXTS } from './texts.js';
 
 /** Drops whose sender is not a registered device: not attributable to a company. */

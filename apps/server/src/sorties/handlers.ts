@@ -8,7 +8,7 @@ import { inPlanScope, planScopeOf, type PlanScope } from '../db/scope.js';
 import { searchText } from '../db/sql.js';
 import type { SortiesTable } from '../db/schema.js';
 import type { Selectable } from 'kysely';
-import { deleteSorties } from '../media/delete.js';
+import { deleteSorties } from '../media/api.js';
 import { STATE_NORMAL, deviceNames, parsePlan } from './store.js';
 import type { SortieRecorder } from './recorder.js';
 import { nowSeconds } from '../db/index.js';

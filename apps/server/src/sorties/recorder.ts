@@ -12,7 +12,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { nowSeconds } from '../db/index.js';
 import type { AppDeps } from '../deps.js';
-import { findDeviceBySn } from '../devices/store.js';
+import { findDeviceBySn } from '../devices/api.js';
 import type { LiveDevice } from '../link/adapter.js';
 import type { BusNotices } from '../push/bus.js';
 import type { PushHub } from '../push/hub.js';

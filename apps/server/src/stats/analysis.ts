@@ -1,9 +1,9 @@
 import { ResultCode, type Analysis, type AnalysisDay, type AnalysisDevice } from '@nest/contracts';
 import { CallError } from '../calls/errors.js';
 import { nowSeconds, type Database } from '../db/index.js';
-import { deviceName } from '../devices/store.js';
-import type { PlanScope } from '../fences/store.js';
-import { STATE_NORMAL } from '../sorties/store.js';
+import { deviceName } from '../devices/api.js';
+import type { PlanScope } from '../db/scope.js';
+import { STATE_NORMAL } from '../db/sql.js';
 
 export interface AnalysisQuery {
   /** Seconds, inclusive. */

@@ -1,8 +1,8 @@
 import { CheckingType, type Ranking, type RankingRow } from '@nest/contracts';
 import type { Database } from '../db/index.js';
-import type { PlanScope } from '../fences/store.js';
-import { STATE_NORMAL } from '../sorties/store.js';
-import { deviceName } from '../devices/store.js';
+import type { PlanScope } from '../db/scope.js';
+import { STATE_NORMAL } from '../db/sql.js';
+import { deviceName } from '../devices/api.js';
 
 export interface RankingQuery {
   /** CheckingType: 10 attendance (sorties), 20 mileage (metres), 30 results. */

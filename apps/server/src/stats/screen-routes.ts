@@ -1,6 +1,6 @@
 import { ResultCode, STATIC_RESOURCES, STATIC_TOKEN_HEADER, calls, holds, showTexts } from '@nest/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { findLiveSession } from '../auth/sessions.js';
+import { findLiveSession } from '../auth/api.js';
 import { envelope } from '../calls/errors.js';
 import { headerLang } from '../calls/routes.js';
 import type { AppDeps } from '../deps.js';

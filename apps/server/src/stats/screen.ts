@@ -14,10 +14,11 @@ import {
 } from '@nest/contracts';
 import { sql } from 'kysely';
 import type { AppDeps } from '../deps.js';
-import { deviceName } from '../devices/store.js';
-import type { PlanScope } from '../fences/store.js';
-import { inAir } from '../flight/checks.js';
-import { STATE_NORMAL, deviceNames } from '../sorties/store.js';
+import { deviceName } from '../devices/api.js';
+import type { PlanScope } from '../db/scope.js';
+import { inAir } from '../flight/api.js';
+import { STATE_NORMAL } from '../db/sql.js';
+import { deviceNames } from '../sorties/api.js';
 
 const ALARM_PENDING: number = AlarmProcessState.PENDING;
 

@@ -6,7 +6,7 @@ import type { Handlers } from '../calls/types.js';
 import { nowSeconds } from '../db/index.js';
 import type { DB, MissionRow, TimedTaskRow } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
-import { findFence } from '../fences/store.js';
+import { findFence } from '../fences/api.js';
 import { inPlanScope, planScopeOf, type PlanScope } from '../db/scope.js';
 import { STATE_NORMAL, newId, searchText } from '../db/sql.js';
 import { DATA_DELETED, DATA_NORMAL, TASK_PAUSED, TASK_WAITING, firstClash, isActive, nextSlot, type Timing } from './schedule.js';

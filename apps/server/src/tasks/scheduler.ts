@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Reason, ResultCode } from '@nest/contracts';
 import { sql, type Kysely } from 'kysely';
 import type { DB, TimedTaskRow } from '../db/schema.js';
-import type { Actor, CommandAnswer, FlightRuntime } from '../flight/types.js';
+import type { Actor, CommandAnswer, FlightRuntime } from '../flight/api.js';
 import {
   DATA_NORMAL,
   MISSED_AFTER_S,

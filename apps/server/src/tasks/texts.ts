@@ -1,6 +1,6 @@
 import { textsOf, type Lang } from '@nest/contracts';
 import type { Message } from '../calls/errors.js';
-import { verdictText, type Verdict } from '../flight/reply.js';
+import { verdictText, type Verdict } from '../flight/api.js';
 
 /** Refusals and outcome texts of timed tasks, in both console languages. */
 const both =

@@ -1,7 +1,7 @@
 import { SUPER_ADMINISTRATOR, demoText } from '@nest/contracts';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
-import { generatePassword, hashPassword } from '../auth/passwords.js';
+import { generatePassword, hashPassword } from '../auth/api.js';
 import { ADMIN_COMPANY } from '../db/seed.js';
 import type { DB } from '../db/schema.js';
 import { AccountTakenError, createUser, findUserByAccount } from './store.js';

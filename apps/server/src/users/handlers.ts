@@ -5,13 +5,21 @@ import type { Caller, Handlers } from '../calls/types.js';
 import type { AppDeps } from '../deps.js';
 import type { DB, UserRow, UserUpdate } from '../db/schema.js';
 import { callerOf } from '../calls/caller.js';
-import { checkNewPassword, openRequestEnvelope } from '../auth/envelopes.js';
-import { hashDigest, verifyDigest } from '../auth/passwords.js';
-import { hasLiveSession, revokeUserSessions, userStatus } from '../auth/sessions.js';
-import { accountKey, clearAccount, isThrottled, recordFailure } from '../auth/throttle.js';
-import { liveDepartment } from '../departments/store.js';
-import { functionStates, grantedFunctions } from '../functions/store.js';
-import { USER_EDIT_FUNCTION } from '../functions/seed.js';
+import {
+  accountKey,
+  checkNewPassword,
+  clearAccount,
+  hashDigest,
+  hasLiveSession,
+  isThrottled,
+  openRequestEnvelope,
+  recordFailure,
+  revokeUserSessions,
+  userStatus,
+  verifyDigest,
+} from '../auth/api.js';
+import { liveDepartment } from '../departments/api.js';
+import { functionStates, grantedFunctions, USER_EDIT_FUNCTION } from '../functions/api.js';
 import { nowSeconds } from '../db/index.js';
 import {
   AccountTakenError,
@@ -30,7 +38,7 @@ import {
   updateUser,
 } from './store.js';
 import { USER_TEXTS } from './texts.js';
-import { actorOf, audit } from '../audit/store.js';
+import { actorOf, audit } from '../audit/api.js';
 
 const refuse = (message: (lang: Lang) => string, code: number = ResultCode.BAD_REQUEST) => new CallError(code, message);
 

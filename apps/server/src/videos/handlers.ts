@@ -2,7 +2,7 @@ import type { RecordingVideo } from '@nest/contracts';
 import type { Handlers } from '../calls/types.js';
 import type { AppDeps } from '../deps.js';
 import { callerOf } from '../calls/caller.js';
-import { scopeOf } from '../devices/handlers.js';
+import { scopeOf } from '../db/scope.js';
 import { mediaLinks } from './links.js';
 
 /**

@@ -14,7 +14,7 @@ import type { Handlers } from '../../calls/types.js';
 import { nowSeconds } from '../../db/index.js';
 import type { MapPackageRow } from '../../db/schema.js';
 import type { AppDeps } from '../../deps.js';
-import { scopeOf } from '../../devices/handlers.js';
+import { scopeOf } from '../../db/scope.js';
 import type { Readers } from './files.js';
 import { GLYPHS_WHOLE_URL_TEMPLATE } from '../glyphs.js';
 import { inspectPackage } from './inspect.js';

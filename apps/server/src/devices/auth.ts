@@ -1,7 +1,7 @@
 import { RecordState, isDeviceSn } from '@nest/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps.js';
-import { findDeviceBySn } from '../devices/store.js';
+import { findDeviceBySn } from './store.js';
 import { samePassword } from '../link/credentials.js';
 import type { DeviceRow } from '../db/schema.js';
 

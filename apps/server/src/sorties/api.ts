@@ -1,0 +1,3 @@
+// What other features use of sorties: devices' display names, the sortie of a flight, results attached
+// and counted on their sortie.
+export { attachEarlyResults, deviceNames, sortieOfFlight, syncSortieCount } from './store.js';
