@@ -19,31 +19,28 @@ export interface ReferencePoint {
 const COLORS: Record<PointTarget, string> = { airport_point: '#2f7cf6', altn_point: '#f5a524', beacon: '#22c55e' };
 const LABEL_KEYS = { airport_point: 'equipment.point.airport', altn_point: 'equipment.point.altn', beacon: 'equipment.point.beacon' } as const;
 
-function markerElement(color: string, label: string, target: PointTarget, labelAbove: boolean): HTMLElement {
+/** A dot with a label beside it: `<div class={block}><span class={block}-dot/><span class={block}-label>label</span></div>`. */
+function labelledDot(block: string, label: string): HTMLElement {
   const el = document.createElement('div');
-  el.className = labelAbove ? 'equipment-pin is-up' : 'equipment-pin';
-  el.dataset.testid = `pin-${target}`;
-  el.style.setProperty('--pin-color', color);
+  el.className = block;
   const dot = document.createElement('span');
-  dot.className = 'equipment-pin-dot';
+  dot.className = `${block}-dot`;
   const text = document.createElement('span');
-  text.className = 'equipment-pin-label';
+  text.className = `${block}-label`;
   text.textContent = label;
   el.append(dot, text);
   return el;
 }
 
-function referenceElement(name: string): HTMLElement {
-  const el = document.createElement('div');
-  el.className = 'equipment-ref';
-  const dot = document.createElement('span');
-  dot.className = 'equipment-ref-dot';
-  const text = document.createElement('span');
-  text.className = 'equipment-ref-label';
-  text.textContent = name;
-  el.append(dot, text);
+function markerElement(color: string, label: string, target: PointTarget, labelAbove: boolean): HTMLElement {
+  const el = labelledDot('equipment-pin', label);
+  if (labelAbove) el.classList.add('is-up');
+  el.dataset.testid = `pin-${target}`;
+  el.style.setProperty('--pin-color', color);
   return el;
 }
+
+const referenceElement = (name: string): HTMLElement => labelledDot('equipment-ref', name);
 
 /**
  * The map of the device form: the airport coordinate, the alternate landing point and the beacon as
