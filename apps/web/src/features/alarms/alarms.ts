@@ -13,6 +13,7 @@ import {
   type CallFields,
   type Lang,
 } from '@nest/contracts';
+import { t } from '../../shared/i18n';
 
 /** Function ids guarding the alarm calls (the registry's paths). */
 export const ALARM_LIST_FUNCTION = callFunId(calls.alarmList.path);
@@ -31,8 +32,8 @@ export function alarmDetailLabel(kind: string, detail: string, lang: Lang): stri
   if (kind === 'nest_part_fault' && NestPart.has(detail)) return NestPart.label(detail, lang);
   if (kind === 'flow_failed' && FlowStep.has(detail)) return FlowStep.label(detail, lang);
   if (kind === 'tf_card') {
-    if (detail === 'missing') return lang === 'zh' ? '未插卡' : 'no card';
-    if (detail === 'full') return lang === 'zh' ? '空间不足' : 'almost full';
+    if (detail === 'missing') return t('alarms.tfCard.missing', undefined, lang);
+    if (detail === 'full') return t('alarms.tfCard.full', undefined, lang);
   }
   return detail;
 }

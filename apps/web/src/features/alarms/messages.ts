@@ -5,6 +5,11 @@
 export const alarmsZh = {
   title: '告警',
   total: '共 {n} 条',
+  /** The TF card problem of a tf_card alarm's detail. */
+  tfCard: {
+    missing: '未插卡',
+    full: '空间不足',
+  },
   center: {
     title: '告警中心',
     pending: '{n} 条待处理',
@@ -50,6 +55,10 @@ export const alarmsZh = {
 export const alarmsEn: typeof alarmsZh = {
   title: 'Alarms',
   total: '{n} in all',
+  tfCard: {
+    missing: 'no card',
+    full: 'almost full',
+  },
   center: {
     title: 'Alarm center',
     pending: '{n} pending',
