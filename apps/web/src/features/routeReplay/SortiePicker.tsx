@@ -1,8 +1,9 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Button, Empty, Select, Table } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import { formatDateTime, formatDistanceText, formatHms, type Sortie } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
+import { useCall } from '../../shared/query';
 import { call } from '../../shared/request';
 
 /** Recent sorties shown by the picker. */
@@ -20,18 +21,14 @@ export interface SortiePickerProps {
 /** Picks a sortie to replay: a device, then one of its recent sorties (newest first). */
 export function SortiePicker({ sn, onPick }: SortiePickerProps): ReactNode {
   const { t, lang } = useI18n();
-  const [devices, setDevices] = useState<{ sn: string; name: string }[]>([]);
   const [device, setDevice] = useState<string | undefined>(sn);
   const [rows, setRows] = useState<SortieRow[]>([]);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
   const [nonce, setNonce] = useState(0);
 
-  useEffect(() => {
-    call('deviceList', { type: 0, page: 0, size: 1000 }, { quiet: true })
-      .then((d) => setDevices(d.list.map((x) => ({ sn: x.sn_id, name: x.name || x.sn_id }))))
-      .catch(() => setDevices([]));
-  }, []);
+  const deviceList = useCall('deviceList', { type: 0, page: 0, size: 1000 }, { quiet: true });
+  const devices = useMemo(() => (deviceList.data?.list ?? []).map((x) => ({ sn: x.sn_id, name: x.name || x.sn_id })), [deviceList.data]);
 
   useEffect(() => {
     let live = true;
