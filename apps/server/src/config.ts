@@ -12,7 +12,7 @@
  * | CLUSTER_NAME         | nest (with MQTT_URL)           | With an external broker, the server instances of one deployment find each other on `nest-server/v1/cluster/<name>/` and split the devices among them: each device's events are handled, in order, by exactly one live instance (rendezvous hashing on the serial number), and pushes caused on one instance reach the browsers of all. Every instance of a deployment uses the same name. `off`: this instance handles every device's events (a single instance). Ignored with the embedded broker (always one instance). |
  * | MQTT_PORT            | 1883                           | Port of the embedded broker (ignored when MQTT_URL is set; 0 picks a free port). |
  * | MQTT_USERNAME        | nest-server                    | The server's own user name at the broker (external broker; the embedded one always uses nest-server). |
- * | MQTT_PASSWORD        | (generated)                    | The server's own broker password. When unset: the content of DATA_DIR/keys/mqtt-server.secret (generated on first start); put that user and password in the external broker's password file (docs/device-protocol.md). |
+ * | MQTT_PASSWORD        | (generated)                    | The server's own broker password. When unset: the content of DATA_DIR/keys/mqtt-server.secret (generated on first start); give that user and password to the external broker (`cli.ts mosquitto-files` writes its dynamic-security configuration with them; docs/device-protocol.md). |
  * | SIMULATOR            | on                             | on: the launcher (npm start) registers demo devices (company wk) and runs a simulated fleet in the server process (the server started alone says it has none); off: real devices only. |
  * | SIM_CENTER           | 22.5431,114.0579               | Centre of the simulated fleet, "lat,lng" in WGS84 decimal degrees (default: Shenzhen Civic Center). |
  * | SIM_NESTS            | 3                              | Number of simulated nests (0-200). |
@@ -50,6 +50,7 @@
  * | TRUST_PROXY          | false                          | `true` when behind a reverse proxy / load balancer: the client address (used by sign-in throttling and the audit log) is then the last X-Forwarded-For entry, the one that proxy appended (one trusted hop). Unset behind a proxy, every client has the proxy's address (sign-in throttling then locks everyone out together): the server logs a warning, once, at the first request carrying X-Forwarded-For, Forwarded or X-Real-IP (docs/deployment.md). |
  * | WEB_DIST             | apps/web/dist                  | Directory of the built web app, served under /nest/. Relative paths are resolved from the working directory; the default is found relative to this file. |
  * | LOG_LEVEL            | info                           | fatal, error, warn, info, debug, trace or silent. |
+ * | CHECK_ANSWERS        | on with NODE_ENV development or test | on: every successful call answer is checked against the call's contracts answer schema; a mismatch is logged and answered SERVER_ERROR (tests and `npm run dev:server` turn it on). |
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';

@@ -54,7 +54,7 @@ export interface Child {
 export const SERVER_DIST = path.join(REPO_ROOT, 'apps/server/dist');
 
 /**
- * Starts a server entry point (`main.ts`, `cli.ts`) as a program, from its build in apps/server/dist (made by
+ * Starts a built entry point (the server's `main.ts` and `cli.ts`, the launcher's `launcher.ts`) as a program, from its build in apps/server/dist (made by
  * the run's global setup, build-setup.ts): plain JavaScript, nothing compiled in the child.
  */
 export function runTs(file: string, args: string[], env: Record<string, string | undefined>): Child {
