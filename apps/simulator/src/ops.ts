@@ -18,7 +18,7 @@ import type { DroneModel, Environment, Fault, NestModel } from './model.js';
 import { MODEL } from './model.js';
 
 /**
- * Flight operations of one device (issue 5), pure: the commands of docs/device-protocol.md section 9.1,
+ * Flight operations of one device, pure: the commands of docs/device-protocol.md section 9.1,
  * the flows, the mission, the camera, and the events they raise. No timers and no I/O: the owner calls
  * `step(dt)` after the drone moved, then drains `events` (to publish) and `media` (to render and upload).
  */

@@ -4,7 +4,7 @@ import type { Lang } from './i18n.js';
 import { PREFLIGHT } from './flight.js';
 
 /**
- * Alarms (issue 6): raised by the server from what devices report (telemetry, presence, events), one row
+ * Alarms: raised by the server from what devices report (telemetry, presence, events), one row
  * per episode. SPEC section 4: level 30 high / 20 medium / 10 low; process state 10 pending / 20 processed.
  *
  * An episode opens when its condition has held for `raiseAfterMs` and closes (`cleared_at`) when it has been

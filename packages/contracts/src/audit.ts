@@ -1,5 +1,5 @@
 /**
- * The audit log of security events (issue 8): what kinds exist, how each ended. The server writes rows
+ * The audit log of security events: what kinds exist, how each ended. The server writes rows
  * (apps/server/src/audit), /audit/list reads them, the web labels each kind in both languages.
  */
 export const AUDIT_KINDS = [

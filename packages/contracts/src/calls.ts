@@ -382,7 +382,7 @@ const deviceTypeFields = {
   notes: optionalText(500),
 };
 
-/** Function that opens the teaching-video screen; it also lets the holder list the videos (issue 7, helper C). */
+/** Function that opens the teaching-video screen; it also lets the holder list the videos. */
 export const TEACHING_VIDEO_MENU_FUNCTION = 'menu_teachingVideos';
 /** Device kind of a teaching video: 0 (every kind) or a DeviceKind. */
 const isTeachKind = (v: number | undefined): boolean => v === undefined || v === 0 || DeviceKind.has(v);
@@ -427,7 +427,7 @@ export const calls = {
     access: 'session',
     summary: 'The signed-in user (token and pmd value empty).',
   }),
-  // Users, functions and departments (issue 7, helper A).
+  // Users, functions and departments.
   userList: call('userList', 'user', '/user/list', {
     answer: pageOf(userListItemSchema),
     fields: z.object({
@@ -658,7 +658,7 @@ export const calls = {
       'Refused while someone else holds its control connection (DEVICE_BUSY) or when it is disabled ' +
       '(DEVICE_DISABLED). Answers the Device.',
   }),
-  // Equipment (issue 7, helper B1): soft delete and enable / disable.
+  // Equipment: soft delete and enable / disable.
   deviceDelete: call('deviceDelete', 'device', '/device/delete', {
     answer: deviceDeletedSchema,
     timestamp: true,
@@ -692,7 +692,7 @@ export const calls = {
       'Take (connect 1 / action connect) or release (connect 0 / action release) the control connection of a device. ' +
       'A hold lasts DEVICE_HOLD_SECONDS; connecting again while holding renews it.',
   }),
-  // Device maintenance (issue 7, helper B2): operations over the device link, recorded in device_ops,
+  // Device maintenance: operations over the device link, recorded in device_ops,
   // progress by push 390 DEVICE_OP (contracts maintenance.ts, docs/device-protocol.md section 10).
   deviceUpgrade: call('deviceUpgrade', 'device', '/device/upgrade', {
     answer: deviceOpSchema,
@@ -1194,7 +1194,7 @@ export const calls = {
     summary: 'Edit a collaboration group (devices and members replaced; absent user_ids kept), or delete it (state 20).',
   }),
 
-  // ---- device network and navigation environment (issue 7, D2): contracts network.ts
+  // ---- device network and navigation environment: contracts network.ts
   linkStats: call('linkStats', 'device', '/link/stats', {
     answer: linkStatsSchema,
     fields: z.object({ sn_id: optionalText(64) }),
@@ -1212,7 +1212,7 @@ export const calls = {
   }),
 
   // ---------------------------------------------------------------- map (zone) and video services
-  // ---- offline map downloads (issue 7, D2): contracts mapDownload.ts
+  // ---- offline map downloads: contracts mapDownload.ts
   mapDown: call('mapDown', 'zone', '/map/down', {
     answer: mapDownStartedSchema,
     fields: z
@@ -1310,7 +1310,7 @@ export const calls = {
       '`[{cla_type, cla_name, count}]` (cla_type 0: videos for every kind), for the teaching-video filter.',
   }),
 
-  // ---------------------------------------------------------------- teaching videos (issue 7, helper C)
+  // ---------------------------------------------------------------- teaching videos
   teachList: call('teachList', 'video', '/teach/list', {
     answer: pageOf(teachingVideoSchema),
     fields: z.object({

@@ -80,7 +80,7 @@ const hasExt = (fileName: string, exts: readonly string[]): boolean =>
 export const isFirmwareFileName = (fileName: string): boolean => hasExt(fileName, [FIRMWARE_FILE_EXT]);
 export const isImportFileName = (fileName: string): boolean => hasExt(fileName, IMPORT_FILE_EXTS);
 
-// ---------------------------------------------------------------- firmware and teaching videos (issue 7, helper C)
+// ---------------------------------------------------------------- firmware and teaching videos
 /** Largest firmware package `/rom/add` accepts (the server's default; FIRMWARE_MAX_MB moves it). */
 export const FIRMWARE_MAX_BYTES = 512 * 1024 * 1024;
 /** Teaching videos (`/teach/add`): the multipart part holding the file, the accepted extensions and the size limit. */

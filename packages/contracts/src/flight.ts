@@ -13,7 +13,7 @@ import { waypointSchema } from './entities.js';
 import type { Lang, Text } from './i18n.js';
 
 /**
- * Flight operations (issue 5): what the console, the server and the devices agree on about one-key
+ * Flight operations: what the console, the server and the devices agree on about one-key
  * takeoff and landing, nest flows, missions, remote control, camera settings and the texts of every
  * refusal and failure. docs/device-protocol.md has the prose; this module is the machine-checked half.
  */

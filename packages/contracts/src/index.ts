@@ -18,7 +18,7 @@ export * from './device-link.js';
 export * from './flight.js';
 export * from './alarms.js';
 export * from './stats.js';
-// offline map downloads, device network, navigation environment (issue 7, D2)
+// offline map downloads, device network, navigation environment
 export * from './mapDownload.js';
 export * from './mapPackage.js';
 export * from './network.js';

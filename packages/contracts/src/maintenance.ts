@@ -5,7 +5,7 @@ import { DEVICE_TEXT } from './flight.js';
 import type { Lang, Text } from './i18n.js';
 
 /**
- * Device maintenance (issue 7): firmware upgrade, sensor calibration, beacon and azimuth settings, RTK
+ * Device maintenance: firmware upgrade, sensor calibration, beacon and azimuth settings, RTK
  * settings and nest log upload, sent over the device link and recorded as operations (server table
  * device_ops). docs/device-protocol.md section 10 has the prose; this module is the machine-checked half.
  */

@@ -29,7 +29,7 @@ export const PushMsgId = {
   DATA_CHANGED: 380,
   /** Server -> client: progress of an offline map download job (contracts mapDownloadPush), to the sockets of the user who started it. */
   MAP_DOWNLOAD: 391,
-  /** Server -> client (maintenance, issue 7): a device operation started, progressed or ended: maintenance.ts deviceOpPush; to the sockets watching the device and to the user who started it. */
+  /** Server -> client (maintenance): a device operation started, progressed or ended: maintenance.ts deviceOpPush; to the sockets watching the device and to the user who started it. */
   DEVICE_OP: 390,
 } as const;
 export type PushMsgId = (typeof PushMsgId)[keyof typeof PushMsgId];

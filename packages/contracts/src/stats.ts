@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Data screen and data analysis (issue 6): the ranking rows of /ins/ranking, the static JSON resources
+ * Data screen and data analysis: the ranking rows of /ins/ranking, the static JSON resources
  * the data screen reads (SPEC section 7, served from real data), the answer of /data/analyse, and push 380.
  */
 

@@ -10,7 +10,7 @@ import { buildWkimg, checkAgainstTask, exportPlanFile, importPlanFile, parseWkim
 import { fuzzRuns } from '../../../scripts/test-support/fuzz.js';
 
 /**
- * Hostile input for every importer (issue 8), as properties: whatever the bytes, importPlanFile answers
+ * Hostile input for every importer, as properties: whatever the bytes, importPlanFile answers
  * either a document whose every number is finite and in range (and which checkAgainstTask either refuses
  * or hands over in the contracts' shapes), or a typed refusal in both languages. A refusal that is only the
  * catch-all "could not be read" means some reader threw something it did not mean to (a TypeError, a

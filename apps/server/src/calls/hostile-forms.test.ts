@@ -8,7 +8,7 @@ import { installWriteLog, type WriteLog } from '../../test/writes.js';
 import { FORM_BODY_LIMIT } from './body.js';
 
 /**
- * Hostile form input for every registry call with fields (issue 8), sent by a super administrator so
+ * Hostile form input for every registry call with fields, sent by a super administrator so
  * access never hides a problem. Every answer must be an envelope with a defined code and a localised
  * message (zh with Chinese text, en without); never SERVER_ERROR. A refused call changes no row (a
  * snapshot of every table before and after); a call that accepts odd-but-valid input must have stored

@@ -156,7 +156,7 @@ export function presentDevice(row: DeviceRow, state: 1 | 2 | 3): Device {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Equipment administration (issue 7, devices/admin.ts): lookups by id and whole-record updates.
+// Equipment administration (devices/admin.ts): lookups by id and whole-record updates.
 
 /** The editable fields of a device as /device/add and /device/edit store them (every field given). */
 export type DeviceFields = Required<Omit<NewDevice, 'sn_id' | 'enabled'>>;

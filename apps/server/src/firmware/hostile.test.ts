@@ -9,7 +9,7 @@ import { samplePackage } from './sample.js';
 import { sendMultipart } from './testing.js';
 
 /**
- * The server's own file import (issue 8): hostile .wkimg packages through the real /rom/add call. Each
+ * The server's own file import: hostile .wkimg packages through the real /rom/add call. Each
  * is refused with a localised message, and leaves no firmware row, no stored file and no upload behind.
  * Cases are drawn with a fixed fast-check seed, so a failure names a reproducible input.
  */

@@ -12,7 +12,7 @@ export const CALL_FUNCTION_NAMES: Partial<Record<CallName, Text>> = {
   funAdd: { zh: '新增功能', en: 'Add functions' },
   funEdit: { zh: '编辑功能', en: 'Edit functions' },
   funList: { zh: '功能列表', en: 'List functions' },
-  // Departments (issue 7, helper A)
+  // Departments
   teamList: { zh: '部门列表', en: 'List departments' },
   teamAdd: { zh: '新增部门', en: 'Add departments' },
   teamEdit: { zh: '编辑部门', en: 'Edit departments' },
@@ -21,11 +21,11 @@ export const CALL_FUNCTION_NAMES: Partial<Record<CallName, Text>> = {
   userGetDeviceType: { zh: '无人机类型', en: 'Drone types' },
   deviceAdd: { zh: '新增设备', en: 'Add devices' },
   deviceEdit: { zh: '编辑设备', en: 'Edit devices' },
-  // Equipment (issue 7, helper B1)
+  // Equipment
   deviceDelete: { zh: '删除设备', en: 'Delete devices' },
   deviceEnable: { zh: '启用/停用设备', en: 'Enable or disable devices' },
   deviceConnect: { zh: '连接设备', en: 'Connect devices' },
-  // Device maintenance (issue 7, helper B2).
+  // Device maintenance.
   deviceUpgrade: { zh: '设备固件升级', en: 'Upgrade device firmware' },
   deviceCalibrate: { zh: '传感器校准', en: 'Calibrate device sensors' },
   deviceBeacon: { zh: '信标设置', en: 'Set device beacons' },
@@ -75,7 +75,7 @@ export const CALL_FUNCTION_NAMES: Partial<Record<CallName, Text>> = {
   comAdd: { zh: '新增协同分组', en: 'Add collaboration groups' },
   comEdit: { zh: '编辑协同分组', en: 'Edit collaboration groups' },
   mapDown: { zh: '离线地图下载', en: 'Download offline maps' },
-  // issue 7, D2: download jobs, device network, navigation environment
+  // Download jobs, device network, navigation environment
   mapDownList: { zh: '离线地图下载任务', en: 'Offline map download jobs' },
   mapDownCancel: { zh: '取消离线地图下载', en: 'Cancel offline map downloads' },
   mapPackageAdd: { zh: '上传离线地图包', en: 'Upload offline map packages' },
@@ -85,7 +85,7 @@ export const CALL_FUNCTION_NAMES: Partial<Record<CallName, Text>> = {
   deviceNavEnv: { zh: '导航环境', en: 'Navigation environment' },
   videoUserList: { zh: '录像列表', en: 'List recordings' },
   videoDeviceTypeList: { zh: '用户说明类型列表', en: 'User explain types' },
-  // issue 7, helper C: teaching videos (listing needs menu_teachingVideos only)
+  // Teaching videos (listing needs menu_teachingVideos only)
   teachAdd: { zh: '上传教学视频', en: 'Upload teaching videos' },
   teachEdit: { zh: '编辑教学视频', en: 'Edit teaching videos' },
 };

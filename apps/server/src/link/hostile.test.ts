@@ -25,7 +25,7 @@ import type { LiveDevice } from './adapter.js';
 import { installWriteLog, type WriteLog } from '../../test/writes.js';
 
 /**
- * Hostile device messages (issue 8): fuzzed envelopes and data for every channel and event method
+ * Hostile device messages: fuzzed envelopes and data for every channel and event method
  * (fast-check, fixed seed), wrong topics, oversized and flooding devices. Every message is dropped with a
  * counted reason or accepted as valid; nothing throws (no `error` drops), no row is written for invalid
  * data, the live state keeps the last valid telemetry and state, and other devices carry on.

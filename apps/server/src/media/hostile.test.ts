@@ -7,7 +7,7 @@ import { installWriteLog, type WriteLog } from '../../test/writes.js';
 import { DeviceUploader, makeJpeg, photoMeta } from './testing.js';
 
 /**
- * Hostile media uploads (the device's HTTP side of the link, issue 8): start requests one mutation away
+ * Hostile media uploads (the device's HTTP side of the link): start requests one mutation away
  * from valid (fast-check, fixed seed), malformed JSON, forged credentials, hostile offsets and ids. Each
  * is refused with a 4xx and a JSON reason, never a 5xx, and no row is written; a sound upload still works.
  */

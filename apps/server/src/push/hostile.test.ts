@@ -7,7 +7,7 @@ import { PushSocket, WAIT_LIMIT_MS, listen, registerDevice, sleep } from '../../
 import { CLOSE_POLICY, PUSH_FLOOD_FRAMES_PER_SECOND } from './hub.js';
 
 /**
- * Hostile push frames (issue 8): malformed JSON, wrong types for every message id (data drawn by
+ * Hostile push frames: malformed JSON, wrong types for every message id (data drawn by
  * fast-check with a fixed seed), binary and oversized frames, floods. Every frame gets a defined code
  * with a message in the socket's language (or, for a flood, a policy close); never SERVER_ERROR; the
  * server stays healthy (another socket still verifies and beats) and no row changes.

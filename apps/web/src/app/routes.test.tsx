@@ -26,7 +26,7 @@ describe('menu-driven routes and header', () => {
 
   it('registers every menu route for the super administrator', async () => {
     renderAt('/userManage', ADMIN);
-    // The user management screen itself (issue 7).
+    // The user management screen itself.
     const page = await screen.findByTestId('user-manage', {}, { timeout: 20_000 });
     expect(within(page).getByRole('heading', { level: 2 }).textContent).toBe('用户管理');
     await waitFor(() => expect(document.title).toBe('无人机管理平台 - 用户管理'));
@@ -38,7 +38,7 @@ describe('menu-driven routes and header', () => {
     expect(screen.queryByTestId('coming-page')).toBeNull();
     cleanup();
     renderAt('/equipment', LIMITED);
-    // The equipment screen itself (issue 7): the menu entry the limited user holds opens it.
+    // The equipment screen itself: the menu entry the limited user holds opens it.
     expect(await screen.findByTestId('equipment')).toBeTruthy();
   });
 

@@ -20,24 +20,24 @@ const LOADERS: Readonly<Record<string, Loader>> = {
   'features/panorama': () => import('../features/results/PanoramaPage'),
   'features/routeReplay': () => import('../features/routeReplay/RouteReplayPage'),
   'features/dataAnalyse': () => import('../features/dataAnalyse/DataAnalysePage'),
-  // userManage, dictData, teamManage (issue 7, helper A)
+  // Administration: users, functions, departments
   'features/userManage': () => import('../features/userManage/UserManagePage'),
   'features/dictData': () => import('../features/dictData/DictDataPage'),
   'features/teamManage': () => import('../features/teamManage/TeamManagePage'),
-  // issue 7, D2
+  // Maps and the device network
   'features/outLineMap': () => import('../features/outLineMap/OutLineMapPage'),
   'features/googleMap': () => import('../features/googleMap/GoogleMapPage'),
   'features/networkingItem': () => import('../features/networkingItem/NetworkPage'),
   'features/navigationEnvironment': () => import('../features/navigationEnvironment/NavEnvPage'),
   'features/equipment': () => import('../features/equipment/EquipmentPage'),
-  // issue 7, D1
+  // Collaboration and timed tasks
   'features/coordination': () => import('../features/coordination/CoordinationPage'),
   'features/taskManage': () => import('../features/taskManage/TaskManagePage'),
-  // issue 7, helper C
+  // Catalogues: device types, firmware, teaching videos
   'features/deviceType': () => import('../features/deviceType/DeviceTypePage'),
   'features/firmware': () => import('../features/firmware/FirmwarePage'),
   'features/teachingVideos': () => import('../features/teachingVideos/TeachingVideosPage'),
-  // issue 8, helper C
+  // Security events
   'features/auditLog': () => import('../features/auditLog/AuditLogPage'),
 };
 

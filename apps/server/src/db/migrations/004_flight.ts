@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Flight operations (issue 5): the command audit log, sorties with their telemetry tracks, results
+ * Flight operations: the command audit log, sorties with their telemetry tracks, results
  * (media) and their uploads in flight, alternate-landing records and timed tasks. Portable SQL (SQLite
  * and PostgreSQL); see ../schema.ts.
  */

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Results, sorties, alarms and the data screen (issue 6): alarms (one row per episode), the per-hour
+ * Results, sorties, alarms and the data screen: alarms (one row per episode), the per-hour
  * device uptime log behind the online rate, and the planned route of a sortie as it was sent. Portable
  * SQL (SQLite and PostgreSQL); see ../schema.ts.
  */

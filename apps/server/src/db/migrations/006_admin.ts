@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Administration (issue 7): departments per company, the device-type catalogue, firmware packages,
+ * Administration: departments per company, the device-type catalogue, firmware packages,
  * collaboration groups (devices and member users), teaching videos, device maintenance operations
  * (firmware upgrade, calibration, beacon, azimuth, RTK, log upload) and offline-map downloads. Portable SQL
  * (SQLite and PostgreSQL); see ../schema.ts for the meaning of each column.

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * The audit log of security events (issue 8): sign-ins and their failures, sign-outs, password changes,
+ * The audit log of security events: sign-ins and their failures, sign-outs, password changes,
  * user and function changes, collaboration-group membership, device commands and device administration.
  * `u_id` is the actor (null when unknown, e.g. a failed sign-in), `account` the account as typed,
  * `detail` a JSON object. Rows are only ever inserted.
