@@ -1,4 +1,5 @@
 import { FIRMWARE_MAX_BYTES, isFirmwareFileName } from '@nest/contracts';
+import { basicFileProblem, headBytes, megabytes } from '../../shared/admin';
 import { WKIMG_MAX_HEADER, hasWkimgMagic, parseWkimg, type WkimgHeader } from '@nest/formats';
 
 export type FirmwareFileProblem = 'name' | 'empty' | 'tooLarge' | 'magic' | 'header' | 'size';
@@ -7,17 +8,6 @@ export type FirmwareFileCheck = { ok: true; header: WkimgHeader } | { ok: false;
 /** Bytes of a package's start that hold the magic, the length and the longest header. */
 const HEAD_BYTES = 12 + WKIMG_MAX_HEADER;
 
-async function bytesOf(blob: Blob): Promise<Uint8Array> {
-  // Blob.arrayBuffer is missing in some test DOMs; FileReader works everywhere.
-  if (typeof blob.arrayBuffer === 'function') return new Uint8Array(await blob.arrayBuffer());
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(new Uint8Array(reader.result as ArrayBuffer));
-    reader.onerror = () => reject(reader.error ?? new Error('read failed'));
-    reader.readAsArrayBuffer(blob);
-  });
-}
-
 /**
  * The browser's check of a chosen firmware file before anything is sent: the name (.wkimg), the size
  * limit, the first bytes (hasWkimgMagic), then the header and the exact length (parseWkimg on the start,
@@ -25,14 +15,12 @@ async function bytesOf(blob: Blob): Promise<Uint8Array> {
  * The header lets the dialog fill in the type and version.
  */
 export async function checkFirmwareFile(file: File, maxBytes: number = FIRMWARE_MAX_BYTES): Promise<FirmwareFileCheck> {
-  if (!isFirmwareFileName(file.name)) return { ok: false, problem: 'name' };
-  if (file.size === 0) return { ok: false, problem: 'empty' };
-  if (file.size > maxBytes) return { ok: false, problem: 'tooLarge' };
-  const head = await bytesOf(file.slice(0, HEAD_BYTES));
+  const basic = basicFileProblem(file, isFirmwareFileName, maxBytes);
+  if (basic) return { ok: false, problem: basic };
+  const head = await headBytes(file, HEAD_BYTES);
   if (!hasWkimgMagic(head)) return { ok: false, problem: 'magic' };
   const parsed = parseWkimg(head, file.size);
   return parsed.ok ? { ok: true, header: parsed.header } : { ok: false, problem: parsed.problem };
 }
 
-/** Megabytes for the size-limit text (whole MB). */
-export const megabytes = (bytes: number): string => `${Math.round(bytes / (1024 * 1024))} MB`;
+export { megabytes };

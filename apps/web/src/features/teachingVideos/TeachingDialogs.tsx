@@ -2,11 +2,10 @@ import { useState, type ReactNode } from 'react';
 import { Alert, Button, Form, Input, Modal, Progress, Select, Upload } from 'antd';
 import { FileOutlined, UploadOutlined } from '@ant-design/icons';
 import { DeviceKind, TEACHING_VIDEO_EXTS, TEACHING_VIDEO_FILE_FIELD, TEACHING_VIDEO_MAX_BYTES, formatSizeKb, RecordState, type TeachingVideo } from '@nest/contracts';
-import { useSave, useUpload } from '../../shared/admin';
+import { megabytes, useSave, useUpload } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';
-import { megabytes } from '../firmware/fileCheck';
 import { checkVideoFile, type VideoFileProblem } from './fileCheck';
 
 /** The registry's limits of /teach/add and /teach/edit (contracts calls.ts), mirrored by the forms. */

@@ -1,3 +1,4 @@
+import { basicFileProblem, headBytes } from '../../shared/admin';
 import { TEACHING_VIDEO_MAX_BYTES, isTeachingVideoFileName } from '@nest/contracts';
 
 export type VideoFileProblem = 'name' | 'empty' | 'tooLarge' | 'content';
@@ -17,21 +18,10 @@ export function sniffVideo(head: Uint8Array): VideoMime | null {
   return null;
 }
 
-async function bytesOf(blob: Blob): Promise<Uint8Array> {
-  if (typeof blob.arrayBuffer === 'function') return new Uint8Array(await blob.arrayBuffer());
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(new Uint8Array(reader.result as ArrayBuffer));
-    reader.onerror = () => reject(reader.error ?? new Error('read failed'));
-    reader.readAsArrayBuffer(blob);
-  });
-}
-
 /** The browser's check of a chosen teaching video before it is sent: name, size, first bytes. */
 export async function checkVideoFile(file: File, maxBytes: number = TEACHING_VIDEO_MAX_BYTES): Promise<VideoFileCheck> {
-  if (!isTeachingVideoFileName(file.name)) return { ok: false, problem: 'name' };
-  if (file.size === 0) return { ok: false, problem: 'empty' };
-  if (file.size > maxBytes) return { ok: false, problem: 'tooLarge' };
-  const mime = sniffVideo(await bytesOf(file.slice(0, 64)));
+  const basic = basicFileProblem(file, isTeachingVideoFileName, maxBytes);
+  if (basic) return { ok: false, problem: basic };
+  const mime = sniffVideo(await headBytes(file, 64));
   return mime ? { ok: true, mime } : { ok: false, problem: 'content' };
 }

@@ -1,23 +1,20 @@
-import { Suspense, lazy, useCallback, useEffect, useState, type ReactNode } from 'react';
-import { Button, DatePicker, Empty, Modal, Pagination, Select, Spin } from 'antd';
-import { PlayCircleOutlined, ReloadOutlined } from '@ant-design/icons';
+import { useState, type ReactNode } from 'react';
+import { Button, DatePicker, Empty, Pagination, Select } from 'antd';
+import { ReloadOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
 import {
   DEVICE_LIST_DEFAULT_SIZE,
   RecordingVrType,
   formatHms,
   formatSizeKb,
-  type DeviceListItem,
-  type Page,
   type RecordingVideo,
 } from '@nest/contracts';
+import { VideoCard, VideoCardList, VideoDialog, usePagedList } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
-import { call } from '../../shared/request';
+import { invalidateCall, useCall } from '../../shared/query';
 import { displayName } from '../../shared/fleet';
 import './videoList.css';
-
-const VideoPlayer = lazy(() => import('../../shared/video/VideoPlayer'));
 
 export const PAGE_SIZE = 12;
 
@@ -27,11 +24,9 @@ export interface RecordingFilter {
   range: [Dayjs, Dayjs] | null;
 }
 
-/** The call's fields for a filter and a 0-based page: the date range from the first day's start to the last day's end. */
-export function recordingQuery(filter: RecordingFilter, page: number) {
+/** The call's fields for a filter (without the page): the date range from the first day's start to the last day's end. */
+export function recordingQuery(filter: RecordingFilter) {
   return {
-    page,
-    size: PAGE_SIZE,
     ...(filter.sn ? { sn_id: filter.sn } : {}),
     ...(filter.vrType ? { vr_type: filter.vrType } : {}),
     ...(filter.range ? { start_time: filter.range[0].startOf('day').unix(), end_time: filter.range[1].endOf('day').unix() } : {}),
@@ -41,43 +36,17 @@ export function recordingQuery(filter: RecordingFilter, page: number) {
 /** Recordings of the nests' outside cameras (/videoList): filters, paged cards, playback in a dialog. */
 export default function VideoListPage(): ReactNode {
   const { t, lang } = useI18n();
-  const [devices, setDevices] = useState<DeviceListItem[]>([]);
+  const devices = useCall('deviceList', { type: 0, page: 0, size: DEVICE_LIST_DEFAULT_SIZE }, { quiet: true }).data?.list ?? [];
   const [filter, setFilter] = useState<RecordingFilter>({ sn: null, vrType: null, range: null });
-  const [page, setPage] = useState(0);
-  const [data, setData] = useState<Page<RecordingVideo>>({ list: [], total: 0 });
-  const [loading, setLoading] = useState(true);
+  // A new filter goes back to the first page (usePagedList).
+  const list = usePagedList('videoUserList', recordingQuery(filter), PAGE_SIZE);
   const [playing, setPlaying] = useState<RecordingVideo | null>(null);
-
-  useEffect(() => {
-    call('deviceList', { type: 0, page: 0, size: DEVICE_LIST_DEFAULT_SIZE }, { quiet: true })
-      .then((p) => setDevices(p?.list ?? []))
-      .catch(() => undefined);
-  }, []);
-
-  const load = useCallback(async () => {
-    setLoading(true);
-    try {
-      const result = await call('videoUserList', recordingQuery(filter, page));
-      setData({ list: result?.list ?? [], total: result?.total ?? 0 });
-    } catch {
-      setData({ list: [], total: 0 });
-    } finally {
-      setLoading(false);
-    }
-  }, [filter, page]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   const nameOf = (sn: string) => {
     const d = devices.find((x) => x.sn_id === sn);
     return d ? displayName(d) : sn;
   };
-  const change = (next: Partial<RecordingFilter>) => {
-    setFilter((f) => ({ ...f, ...next }));
-    setPage(0);
-  };
+  const change = (next: Partial<RecordingFilter>) => setFilter((f) => ({ ...f, ...next }));
 
   return (
     <div className="video-list-screen" data-testid="video-list">
@@ -110,76 +79,56 @@ export default function VideoListPage(): ReactNode {
             allowClear
             data-testid="video-filter-range"
           />
-          <Button icon={<ReloadOutlined />} onClick={() => void load()} aria-label={t('videoList.refresh')}>
+          <Button icon={<ReloadOutlined />} onClick={() => void invalidateCall('videoUserList')} aria-label={t('videoList.refresh')}>
             {t('videoList.refresh')}
           </Button>
         </div>
       </header>
 
       <div className="video-list-body">
-        {loading && data.list.length === 0 ? (
-          <div className="video-list-state"><Spin /></div>
-        ) : data.list.length === 0 ? (
-          <div className="video-list-state">
-            <Empty description={t('videoList.empty')} />
-          </div>
-        ) : (
-          <Spin spinning={loading}>
-            <ul className="video-cards">
-              {data.list.map((r) => (
-                <li key={r.id} className="video-card" data-testid={`recording-${r.id}`}>
-                  <button type="button" className="video-card-thumb" onClick={() => setPlaying(r)} aria-label={t('videoList.play')}>
-                    {r.thumb_url ? <img src={r.thumb_url} alt="" loading="lazy" /> : <span className="video-card-nothumb" />}
-                    <PlayCircleOutlined className="video-card-play" />
-                    <span className="video-card-duration">{formatHms(r.end_time - r.start_time)}</span>
-                  </button>
-                  <div className="video-card-info">
-                    <div className="video-card-title">
-                      <span title={nameOf(r.sn_id)}>{nameOf(r.sn_id)}</span>
-                      <em>{RecordingVrType.label(r.vr_type, lang)}</em>
-                    </div>
-                    <dl>
-                      <dt>{t('videoList.start')}</dt>
-                      <dd>{formatSeconds(r.start_time)}</dd>
-                      <dt>{t('videoList.end')}</dt>
-                      <dd>{formatSeconds(r.end_time)}</dd>
-                      <dt>{t('videoList.size')}</dt>
-                      <dd>{formatSizeKb(r.size_kb)}</dd>
-                    </dl>
-                  </div>
-                </li>
-              ))}
-            </ul>
-          </Spin>
-        )}
+        <VideoCardList items={list.rows} loading={list.loading} empty={<Empty description={t('videoList.empty')} />}>
+          {(r) => (
+            <VideoCard
+              key={r.id}
+              testId={`recording-${r.id}`}
+              poster={r.thumb_url}
+              playLabel={t('videoList.play')}
+              onPlay={() => setPlaying(r)}
+              duration={formatHms(r.end_time - r.start_time)}
+              title={nameOf(r.sn_id)}
+              tag={RecordingVrType.label(r.vr_type, lang)}
+            >
+              <dl>
+                <dt>{t('videoList.start')}</dt>
+                <dd>{formatSeconds(r.start_time)}</dd>
+                <dt>{t('videoList.end')}</dt>
+                <dd>{formatSeconds(r.end_time)}</dd>
+                <dt>{t('videoList.size')}</dt>
+                <dd>{formatSizeKb(r.size_kb)}</dd>
+              </dl>
+            </VideoCard>
+          )}
+        </VideoCardList>
       </div>
 
       <footer className="video-list-foot">
         <Pagination
-          current={page + 1}
+          current={list.page + 1}
           pageSize={PAGE_SIZE}
-          total={data.total}
+          total={list.total}
           showSizeChanger={false}
           showTotal={(total) => t('videoList.total', { total })}
-          onChange={(p) => setPage(p - 1)}
+          onChange={(p) => list.setPage(p - 1)}
           hideOnSinglePage={false}
         />
       </footer>
 
-      <Modal
-        open={!!playing}
-        onCancel={() => setPlaying(null)}
-        footer={null}
-        width={880}
-        destroyOnHidden
+      <VideoDialog
+        url={playing?.url ?? null}
         title={playing ? `${nameOf(playing.sn_id)} · ${RecordingVrType.label(playing.vr_type, lang)} · ${formatSeconds(playing.start_time)}` : ''}
-      >
-        {playing && (
-          <Suspense fallback={<div className="video-player" />}>
-            <VideoPlayer url={playing.url} live={false} controls testId="recording-player" />
-          </Suspense>
-        )}
-      </Modal>
+        onClose={() => setPlaying(null)}
+        testId="recording-player"
+      />
     </div>
   );
 }

@@ -12,3 +12,6 @@ export { useUpload } from './useUpload';
 export type { Upload, UploadCallOptions } from './useUpload';
 export { SearchFilter } from './SearchFilter';
 export { columnsWidth } from './tableWidth';
+export { basicFileProblem, headBytes, megabytes } from './fileCheck';
+export type { BasicFileProblem } from './fileCheck';
+export { VideoCard, VideoCardList, VideoDialog } from './VideoCards';

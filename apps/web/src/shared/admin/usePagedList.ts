@@ -14,6 +14,8 @@ export interface PagedList<R> {
   page: number;
   pageSize: number;
   loading: boolean;
+  /** The last read failed (the request layer has shown why); the rows are then empty. */
+  failed: boolean;
   setPage: (page: number) => void;
   reload: () => Promise<void>;
 }
@@ -46,6 +48,7 @@ export function usePagedList<N extends PagedCall>(
     page: effectivePage,
     pageSize,
     loading: result.isFetching,
+    failed: result.isError,
     setPage,
     reload,
   };
