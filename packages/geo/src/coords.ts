@@ -1,10 +1,9 @@
 import gcoord, { type CRSTypes } from 'gcoord';
 
-/** A position in decimal degrees (WGS84 unless a function says otherwise), as the contracts carry it. */
-export interface LatLng {
-  lat: number;
-  lng: number;
-}
+import type { LatLng } from '@nest/contracts';
+
+/** A position in decimal degrees (WGS84 unless a function says otherwise): the contracts' LatLng. */
+export type { LatLng };
 
 /** Mean Earth radius used by haversine (IUGG, the same as turf). */
 export const EARTH_RADIUS_M = 6_371_008.8;

@@ -1,14 +1,11 @@
-import { demoText, type Waypoint } from '@nest/contracts';
+import { demoText, type LatLng, type Waypoint } from '@nest/contracts';
 
 /**
  * The demo fence and routes of one simulated nest, as the console would send them (form field values).
  * Pure geometry: metres east/north of the nest converted with a local flat-earth approximation (the
  * shapes are at most a few kilometres across, where the error is far below a metre).
  */
-export interface LatLng {
-  lat: number;
-  lng: number;
-}
+export type { LatLng };
 
 const M_LAT = 111_320;
 export const offsetM = (origin: LatLng, east: number, north: number): LatLng => ({

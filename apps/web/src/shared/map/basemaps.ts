@@ -1,6 +1,6 @@
 import type { StyleSpecification } from 'maplibre-gl';
 import { gcj02ToWgs84, wgs84ToGcj02 } from '@nest/geo';
-import { ONLINE_BASEMAP_TILES, type Lang } from '@nest/contracts';
+import { ONLINE_BASEMAP_TILES, type Lang, type LatLng } from '@nest/contracts';
 import { getLang } from '../i18n';
 import { serviceBases } from '../request';
 import { storage } from '../storage';
@@ -48,10 +48,7 @@ export function saveBasemap(id: BasemapId): void {
   storage.set(BASEMAP_STORAGE_KEY, id);
 }
 
-export interface LatLng {
-  lat: number;
-  lng: number;
-}
+export type { LatLng };
 
 /** A WGS84 position as drawn on the basemap: [lng, lat] in the basemap's coordinate system. */
 export function toMap(basemap: BasemapId, p: LatLng): [number, number] {
