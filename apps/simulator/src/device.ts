@@ -43,8 +43,10 @@ import { flowProgress, isActive } from './flows.js';
 import { SimMaintenance, isMaintFault } from './maintenance.js';
 import { missionProgress } from './mission.js';
 import type { MediaRequest, Refusal } from './ops.js';
-import { DeviceModel, isFault } from './model.js';
-import type { Facts, Fault } from './model.js';
+import { DeviceModel } from './deviceModel.js';
+import type { Facts } from './deviceModel.js';
+import { isFault } from './model.js';
+import type { Fault } from './model.js';
 import { hashString } from './rng.js';
 import type { VideoManager } from './video.js';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ISO_OPTIONS, SHUTTER_OPTIONS, WhiteBalance, FlightMode, FlightState, telemetryData } from '@nest/contracts';
 import type { TelemetryData } from '@nest/contracts';
-import { DeviceModel, MODEL } from './model.js';
+import { DeviceModel } from './deviceModel.js';
+import { MODEL } from './model.js';
 import type { ModelSpec } from './model.js';
 import { haversineDistance } from '@nest/geo';
 

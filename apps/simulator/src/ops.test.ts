@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FlightMethod, alternateLandingEvent, flightEndEvent, flightStartEvent, flowProgressSchema, flowSteps, missionProgressSchema, missionPlanSchema } from '@nest/contracts';
 import type { FlowProgress, MissionPlan, MissionProgress } from '@nest/contracts';
 import { offsetMetres } from '@nest/geo';
-import { DeviceModel } from './model.js';
+import { DeviceModel } from './deviceModel.js';
 import type { ModelSpec } from './model.js';
 import type { OpsEvent } from './ops.js';
 
