@@ -5,7 +5,7 @@ import { useI18n } from '../shared/i18n';
 import { wantModals } from '../shared/notify';
 import { QueryProvider } from '../shared/query';
 import { Guard } from './guard/Guard';
-import { whenSettled } from './lazy';
+import { whenSettled } from '../shared/lazy';
 import { routeEntries } from './menu/menu';
 import { ComingPage } from './pages/ComingPage';
 import { LoadBoundary } from './pages/LoadFailed';

@@ -1,5 +1,5 @@
 import type { ComponentType, LazyExoticComponent } from 'react';
-import { preloadable, type Preloadable } from './lazy';
+import { preloadable, type Preloadable } from '../shared/lazy';
 import { loadEditWorkPage, loadRoutePlanPage } from '../features/routeplan';
 
 type Loader = () => Promise<{ default: ComponentType }>;

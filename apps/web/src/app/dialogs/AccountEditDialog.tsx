@@ -4,7 +4,7 @@ import Input from 'antd/es/input/Input';
 import { ACCOUNT_EDIT_STATE, NO_VALUE, isAccount, isEmail, userSchema, type User } from '@nest/contracts';
 import { formatAccountEnd, formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
-import { FormDialog } from './FormDialog';
+import { FormDialog } from '../../shared/dialogs/FormDialog';
 import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';
 import { setUser } from '../../shared/session';

@@ -4,7 +4,7 @@ import Password from 'antd/es/input/Password';
 import type { Rule } from 'antd/es/form';
 import { PASSWORD_MAX, PASSWORD_MIN, ResultCode, type User } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
-import { FormDialog } from './FormDialog';
+import { FormDialog } from '../../shared/dialogs/FormDialog';
 import { notify } from '../../shared/notify';
 import { RequestError, call, requestStamp, sealWithPasswordKey } from '../../shared/request';
 import { endSession } from '../../shared/session';

@@ -6,7 +6,7 @@ import { describeAlarm, openAlarmCenter, useNews } from '../../features/alarms/a
 import { useAlarmNews } from '../../features/alarms/useAlarmNews';
 import { useI18n } from '../../shared/i18n';
 import { useOpenDialog } from '../dialogs/store';
-import { preloadable, whenSettled } from '../lazy';
+import { preloadable, whenSettled } from '../../shared/lazy';
 import { NOTIFICATION_PLACEMENT } from '../notify/placement';
 import { Header } from './Header';
 import './shell.css';

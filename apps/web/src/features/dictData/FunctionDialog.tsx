@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Form, Input, Radio } from 'antd';
 import { FUN_ID_PATTERN, RecordState, type FunctionItem } from '@nest/contracts';
-import { FormDialog } from '../../app/dialogs/FormDialog';
+import { FormDialog } from '../../shared/dialogs/FormDialog';
 import { useSave } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
 import { call } from '../../shared/request';

@@ -2,7 +2,7 @@ import { Suspense, useCallback, useEffect, useMemo, useRef, useState, type React
 import { AIRBORNE_FLIGHT_STATES } from '@nest/contracts';
 import { useSearchParams } from 'react-router-dom';
 import { Spin } from 'antd';
-import { preloadable, whenSettled } from '../../app/lazy';
+import { preloadable, whenSettled } from '../../shared/lazy';
 import { useI18n } from '../../shared/i18n';
 import { useTheme } from '../../shared/theme';
 import { useZones } from '../../shared/map/zones';

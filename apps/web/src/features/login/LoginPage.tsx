@@ -13,7 +13,7 @@ import { signIn } from '../../shared/session';
 import { KEYS, storage } from '../../shared/storage';
 import { Logo } from '../../app/shell/Logo';
 import { useDocumentTitle } from '../../app/title';
-import { whenIdle } from '../../app/lazy';
+import { whenIdle } from '../../shared/lazy';
 import { loadMenu } from '../../app/menu/store';
 import { prefetchAfterSignIn, preloadAfterSignIn } from '../../app/afterSignIn';
 import type { LoginState } from '../../app/routes';

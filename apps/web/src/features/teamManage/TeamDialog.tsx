@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Form, Input, InputNumber, TreeSelect } from 'antd';
 import type { DepartmentNode } from '@nest/contracts';
-import { FormDialog } from '../../app/dialogs/FormDialog';
+import { FormDialog } from '../../shared/dialogs/FormDialog';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';

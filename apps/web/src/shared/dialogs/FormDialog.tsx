@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Button, Form, Modal, type FormInstance } from 'antd';
 import { DIALOG_LABEL_WIDTH } from '@nest/contracts';
-import { useI18n } from '../../shared/i18n';
+import { useI18n } from '../i18n';
 
 interface Props<V> {
   title: string;
@@ -17,7 +17,7 @@ interface Props<V> {
   children: ReactNode;
 }
 
-/** The frame every editing dialog of the shell shares: title, cancel/submit footer, a form with the SPEC's label width. */
+/** The frame the editing dialogs of the shell and the admin screens share: title, cancel/submit footer, a form with the SPEC's label width. */
 export function FormDialog<V>({ title, testId, submitTestId, submitText, saving, form, initialValues, onFinish, onClose, children }: Props<V>): ReactNode {
   const { t } = useI18n();
   return (
