@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Button, Checkbox, Empty, Pagination, Result, Space, Spin } from 'antd';
-import { CloudDownloadOutlined, DeleteOutlined, PictureOutlined, PlayCircleFilled, GlobalOutlined } from '@ant-design/icons';
+import { PictureOutlined, PlayCircleFilled, GlobalOutlined } from '@ant-design/icons';
 import { formatMmSs, type ResultItem } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
 import { isFiltered, pruneSelection, toggleAll, toggleSelection } from './query';
-import { ResultFilterBar, TypeBadge, takenAtText, useDevices, useResultFilter } from './shared';
+import { ResultFilterBar, ResultsScreen, takenAtText, TypeBadge, useDevices, useResultFilter } from './shared';
 import { ResultPreview } from './ResultPreview';
-import { useResultActions } from './useResultActions';
+import { SelectionButtons, useResultActions } from './useResultActions';
 import { useResults, useSortieNames } from './useResults';
 import './results.css';
 
@@ -64,7 +64,6 @@ export default function GalleryPage(): ReactNode {
   const results = useResults(filter, GALLERY_PAGE_SIZE);
   const [selected, setSelected] = useState<string[]>([]);
   const [open, setOpen] = useState(-1);
-  const [zipping, setZipping] = useState(false);
 
   const ids = useMemo(() => results.list.map((r) => r.id), [results.list]);
   useEffect(() => setSelected((s) => pruneSelection(s, ids)), [ids]);
@@ -84,16 +83,6 @@ export default function GalleryPage(): ReactNode {
   const allShown = ids.length > 0 && ids.every((id) => selected.includes(id));
   const filtered = isFiltered(filter);
 
-  const doZip = async () => {
-    setZipping(true);
-    try {
-      await zip(selected);
-    } catch {
-      // The request layer has told the user.
-    } finally {
-      setZipping(false);
-    }
-  };
 
   let body: ReactNode;
   if (results.failed && results.list.length === 0)
@@ -126,12 +115,14 @@ export default function GalleryPage(): ReactNode {
     );
 
   return (
-    <div className="results-screen" data-testid="results-gallery">
-      {holder}
-      <div className="results-head">
-        <h1>{t('results.galleryTitle')}</h1>
+    <ResultsScreen
+      testId="results-gallery"
+      title={t('results.galleryTitle')}
+      filters={
         <ResultFilterBar filter={filter} onChange={setFilter} devices={devices} onRefresh={results.reload} sortieName={sortieName} />
-      </div>
+      }
+    >
+      {holder}
       <div className="results-toolbar">
         <Space wrap>
           <Checkbox checked={allShown} indeterminate={!allShown && selected.length > 0} disabled={ids.length === 0} onChange={() => setSelected((s) => toggleAll(s, ids))} data-testid="results-select-all">
@@ -146,12 +137,7 @@ export default function GalleryPage(): ReactNode {
         </Space>
         <Space wrap>
           <span className="results-total">{t('results.msg.total', { count: results.total })}</span>
-          <Button icon={<CloudDownloadOutlined />} disabled={selected.length === 0} loading={zipping} onClick={() => void doZip()} data-testid="results-download-zip">
-            {t('results.action.downloadZip')}
-          </Button>
-          <Button danger icon={<DeleteOutlined />} disabled={selected.length === 0} onClick={() => confirmDelete(selectedItems)} data-testid="results-delete-selected">
-            {t('results.action.deleteSelected')}
-          </Button>
+          <SelectionButtons selected={selected} zip={zip} onDelete={() => confirmDelete(selectedItems)} />
         </Space>
       </div>
       <div className="results-body">{body}</div>
@@ -170,10 +156,9 @@ export default function GalleryPage(): ReactNode {
         items={results.list}
         index={open}
         onIndex={setOpen}
-        onClose={() => setOpen(-1)}
         onDelete={(r) => confirmDelete([r])}
-        sortieName={(id) => (id ? (sortieNames.get(id) ?? null) : null)}
+        sortieNames={sortieNames}
       />
-    </div>
+    </ResultsScreen>
   );
 }

@@ -1,14 +1,14 @@
 import { Suspense, lazy, useCallback, useMemo, useState, type ReactNode } from 'react';
-import { Alert, Button, Segmented, Space, Spin, Table, Tooltip, type TableColumnsType } from 'antd';
-import { CloudDownloadOutlined, DeleteOutlined, DownloadOutlined, EyeOutlined, EnvironmentOutlined, PictureOutlined, TableOutlined, AppstoreOutlined } from '@ant-design/icons';
+import { Button, Segmented, Space, Spin, Table, Tooltip, type TableColumnsType } from 'antd';
+import { DeleteOutlined, DownloadOutlined, EyeOutlined, EnvironmentOutlined, PictureOutlined, TableOutlined, AppstoreOutlined } from '@ant-design/icons';
 import { Link } from 'react-router-dom';
 import { formatMmSs, type ResultItem } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
 import { useTheme } from '../../shared/theme';
 import { EMPTY_RESULT_FILTER, formatBytes, isFiltered, writeResultFilter } from './query';
-import { ResultFilterBar, TypeBadge, takenAtText, useDevices, useResultFilter } from './shared';
+import { ResultFilterBar, ResultsScreen, RetryAlert, takenAtText, TypeBadge, useDevices, useResultFilter } from './shared';
 import { ResultPreview } from './ResultPreview';
-import { useResultActions } from './useResultActions';
+import { SelectionButtons, useResultActions } from './useResultActions';
 import { useResults, useSortieNames } from './useResults';
 import './results.css';
 
@@ -32,7 +32,6 @@ export default function ResultListPage(): ReactNode {
   const shown = view === 'map' ? located : table;
   const [selected, setSelected] = useState<string[]>([]);
   const [open, setOpen] = useState(-1);
-  const [zipping, setZipping] = useState(false);
 
   const onDeleted = useCallback(
     (gone: string[]) => {
@@ -107,25 +106,15 @@ export default function ResultListPage(): ReactNode {
     },
   ];
 
-  const doZip = async () => {
-    setZipping(true);
-    try {
-      await zip(selected);
-    } catch {
-      // The request layer has told the user.
-    } finally {
-      setZipping(false);
-    }
-  };
 
   const galleryLink = `/resultsShow?${writeResultFilter({ ...EMPTY_RESULT_FILTER, ...filter, page: 0 }).toString()}`;
   const sortieName = filter.sortId ? (sortieNames.get(filter.sortId) ?? null) : null;
 
   return (
-    <div className="results-screen" data-testid="results-list">
-      {holder}
-      <div className="results-head">
-        <h1>{t('results.listTitle')}</h1>
+    <ResultsScreen
+      testId="results-list"
+      title={t('results.listTitle')}
+      filters={
         <ResultFilterBar
           filter={filter}
           onChange={setFilter}
@@ -143,7 +132,9 @@ export default function ResultListPage(): ReactNode {
             />
           }
         />
-      </div>
+      }
+    >
+      {holder}
       {view === 'table' ? (
         <>
           <div className="results-toolbar">
@@ -156,23 +147,12 @@ export default function ResultListPage(): ReactNode {
               </Link>
             </Space>
             <Space wrap>
-              <Button icon={<CloudDownloadOutlined />} disabled={selected.length === 0} loading={zipping} onClick={() => void doZip()} data-testid="results-download-zip">
-                {t('results.action.downloadZip')}
-              </Button>
-              <Button
-                danger
-                icon={<DeleteOutlined />}
-                disabled={selected.length === 0}
-                onClick={() => confirmDelete(table.list.filter((r) => selected.includes(r.id)))}
-                data-testid="results-delete-selected"
-              >
-                {t('results.action.deleteSelected')}
-              </Button>
+              <SelectionButtons selected={selected} zip={zip} onDelete={() => confirmDelete(table.list.filter((r) => selected.includes(r.id)))} />
             </Space>
           </div>
           <div className="results-body">
             {table.failed && table.list.length === 0 ? (
-              <Alert type="warning" showIcon message={t('results.msg.loadFailed')} action={<Button size="small" onClick={table.reload}>{t('results.msg.retry')}</Button>} />
+              <RetryAlert message={t('results.msg.loadFailed')} onRetry={table.reload} />
             ) : (
               <Table<ResultItem>
                 data-testid="results-table"
@@ -216,10 +196,9 @@ export default function ResultListPage(): ReactNode {
         items={shown.list}
         index={open}
         onIndex={setOpen}
-        onClose={() => setOpen(-1)}
         onDelete={(r) => confirmDelete([r])}
-        sortieName={(id) => (id ? (sortieNames.get(id) ?? null) : null)}
+        sortieNames={sortieNames}
       />
-    </div>
+    </ResultsScreen>
   );
 }

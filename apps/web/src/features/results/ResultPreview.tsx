@@ -103,17 +103,17 @@ function ZoomImage({ src, alt }: { src: string; alt: string }): ReactNode {
 }
 
 export interface ResultPreviewProps {
-  /** The list being browsed; `index` the shown one (-1: closed). */
+  /** The list being browsed; `index` the shown one (-1: closed, which closing asks for). */
   items: readonly ResultItem[];
   index: number;
   onIndex: (index: number) => void;
-  onClose: () => void;
   onDelete?: (item: ResultItem) => void;
-  sortieName?: (sortId: string | null) => string | null;
+  /** Sortie names by sort_id, for the sortie fact (the id when the name is not known). */
+  sortieNames?: ReadonlyMap<string, string>;
 }
 
 /** One result in a dialog: the media by type, its facts, download, delete, and prev/next through the list. */
-export function ResultPreview({ items, index, onIndex, onClose, onDelete, sortieName }: ResultPreviewProps): ReactNode {
+export function ResultPreview({ items, index, onIndex, onDelete, sortieNames }: ResultPreviewProps): ReactNode {
   const { t, lang } = useI18n();
   const item = index >= 0 ? items[index] : undefined;
   const prev = neighbour(items.length, index, -1);
@@ -148,7 +148,7 @@ export function ResultPreview({ items, index, onIndex, onClose, onDelete, sortie
   return (
     <Modal
       open={!!item}
-      onCancel={onClose}
+      onCancel={() => onIndex(-1)}
       footer={null}
       width={1080}
       centered
@@ -183,7 +183,7 @@ export function ResultPreview({ items, index, onIndex, onClose, onDelete, sortie
               items={[
                 { key: 'file', label: t('results.field.file'), children: <span className="result-break">{item.file_name}</span> },
                 { key: 'device', label: t('results.field.device'), children: item.device_name || item.sn_id },
-                ...(item.sort_id ? [{ key: 'sortie', label: t('results.field.sortie'), children: sortieName?.(item.sort_id) || item.sort_id }] : []),
+                ...(item.sort_id ? [{ key: 'sortie', label: t('results.field.sortie'), children: sortieNames?.get(item.sort_id) || item.sort_id }] : []),
                 { key: 'taken', label: t('results.field.takenAt'), children: takenAtText(item, lang) },
                 {
                   key: 'pos',

@@ -1,14 +1,14 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { Alert, Badge, Button, Modal, Select, Space, Table, Tooltip, type TableColumnsType } from 'antd';
-import { DeleteOutlined, PictureOutlined, PlayCircleOutlined, ClearOutlined, ReloadOutlined } from '@ant-design/icons';
-import { formatDateTime, MissionType, formatDistanceText, formatHms, type Page, type Sortie } from '@nest/contracts';
-import { columnsWidth } from '../../shared/admin/tableWidth';
+import { Badge, Button, Modal, Select, Space, Table, Tooltip, type TableColumnsType } from 'antd';
+import { DeleteOutlined, PictureOutlined, PlayCircleOutlined, ClearOutlined } from '@ant-design/icons';
+import { formatDateTime, MissionType, formatDistanceText, formatHms, type Sortie } from '@nest/contracts';
+import { columnsWidth, useCallPage } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';
 import { ORDER_COLUMN, SORTIE_PAGE_SIZES, pruneSelection, readSortieFilter, sortieDuration, sorterToOrder, sortiesListFields, writeSortieFilter, type SortieFilter } from './query';
-import { DayRange, DeviceFilter, KeywordInput, useDevices } from './shared';
+import { DayRange, DeviceFilter, KeywordInput, RefreshButton, ResultsScreen, RetryAlert, useDevices } from './shared';
 import './results.css';
 
 const timeText = (s: number, lang: 'zh' | 'en') => (s > 0 ? formatDateTime(s * 1000, lang) : '--');
@@ -36,31 +36,11 @@ export default function SortieListPage(): ReactNode {
   );
   const devices = useDevices();
   const [modal, holder] = Modal.useModal();
-  const [data, setData] = useState<Page<Sortie>>({ list: [], total: 0 });
-  const [loading, setLoading] = useState(true);
-  const [failed, setFailed] = useState(false);
-  const [tick, setTick] = useState(0);
+  const sorties = useCallPage('sortiesList', sortiesListFields(filter));
+  const data = { list: sorties.rows, total: sorties.total };
+  const { loading, failed } = sorties;
+  const reload = () => void sorties.reload();
   const [selected, setSelected] = useState<string[]>([]);
-  const seq = useRef(0);
-  const key = JSON.stringify(sortiesListFields(filter));
-
-  useEffect(() => {
-    const mine = ++seq.current;
-    setLoading(true);
-    call('sortiesList', JSON.parse(key))
-      .then((p) => {
-        if (mine !== seq.current) return;
-        setData({ list: p?.list ?? [], total: p?.total ?? 0 });
-        setFailed(false);
-      })
-      .catch(() => {
-        if (mine === seq.current) setFailed(true);
-      })
-      .finally(() => {
-        if (mine === seq.current) setLoading(false);
-      });
-  }, [key, tick]);
-  const reload = () => setTick((n) => n + 1);
   useEffect(() => setSelected((s) => pruneSelection(s, data.list.map((x) => x.sort_id))), [data.list]);
 
   const now = useNow(data.list.some((s) => s.end_time <= 0));
@@ -174,10 +154,10 @@ export default function SortieListPage(): ReactNode {
   ];
 
   return (
-    <div className="results-screen" data-testid="sortie-list">
-      {holder}
-      <div className="results-head">
-        <h1>{t('results.sortiesTitle')}</h1>
+    <ResultsScreen
+      testId="sortie-list"
+      title={t('results.sortiesTitle')}
+      filters={
         <div className="results-filters">
           <DeviceFilter value={filter.sn} devices={devices} onChange={(sn) => setFilter({ sn })} />
           <Select
@@ -191,11 +171,11 @@ export default function SortieListPage(): ReactNode {
           />
           <DayRange from={filter.from} to={filter.to} onChange={(from, to) => setFilter({ from, to })} />
           <KeywordInput value={filter.search} placeholder={t('results.filter.sortieKeyword')} onSearch={(search) => setFilter({ search })} />
-          <Tooltip title={t('results.filter.refresh')}>
-            <Button icon={<ReloadOutlined />} onClick={reload} aria-label={t('results.filter.refresh')} />
-          </Tooltip>
+          <RefreshButton onRefresh={reload} />
         </div>
-      </div>
+      }
+    >
+      {holder}
       <div className="results-toolbar">
         <Space>{selected.length > 0 && <span className="results-selected-count">{t('results.action.selected', { count: selected.length })}</span>}</Space>
         <Button danger icon={<DeleteOutlined />} disabled={selected.length === 0} onClick={() => deleteSorties(data.list.filter((s) => selected.includes(s.sort_id)))} data-testid="sorties-delete-selected">
@@ -204,7 +184,7 @@ export default function SortieListPage(): ReactNode {
       </div>
       <div className="results-body">
         {failed && data.list.length === 0 ? (
-          <Alert type="warning" showIcon message={t('results.sortie.loadFailed')} action={<Button size="small" onClick={reload}>{t('results.msg.retry')}</Button>} />
+          <RetryAlert message={t('results.sortie.loadFailed')} onRetry={reload} />
         ) : (
           <Table<Sortie>
             data-testid="sortie-table"
@@ -240,6 +220,6 @@ export default function SortieListPage(): ReactNode {
           />
         )}
       </div>
-    </div>
+    </ResultsScreen>
   );
 }

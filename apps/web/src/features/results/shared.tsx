@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { Button, DatePicker, Input, Select, Tag, Tooltip } from 'antd';
+import { Alert, Button, DatePicker, Input, Select, Tag, Tooltip } from 'antd';
 import { CloseOutlined, ReloadOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
 import {
@@ -122,9 +122,7 @@ export function ResultFilterBar({ filter, onChange, devices, onRefresh, sortieNa
       )}
       <DayRange from={filter.from} to={filter.to} onChange={(from, to) => onChange({ from, to })} />
       <KeywordInput value={filter.search} placeholder={t('results.filter.keyword')} onSearch={(search) => onChange({ search })} />
-      <Tooltip title={t('results.filter.refresh')}>
-        <Button icon={<ReloadOutlined />} onClick={onRefresh} aria-label={t('results.filter.refresh')} />
-      </Tooltip>
+      <RefreshButton onRefresh={onRefresh} />
       {extra}
     </div>
   );
@@ -176,5 +174,53 @@ export function DeviceFilter({ value, devices, onChange }: { value: string | nul
       style={{ width: 180 }}
       aria-label={t('results.filter.device')}
     />
+  );
+}
+
+export interface ResultsScreenProps {
+  testId: string;
+  title: string;
+  /** The filters beside the title. */
+  filters: ReactNode;
+  children: ReactNode;
+}
+
+/** The frame of the result and sortie screens: the title with the filters, then the screen's body. */
+export function ResultsScreen({ testId, title, filters, children }: ResultsScreenProps): ReactNode {
+  return (
+    <div className="results-screen" data-testid={testId}>
+      <div className="results-head">
+        <h1>{title}</h1>
+        {filters}
+      </div>
+      {children}
+    </div>
+  );
+}
+
+/** A list that could not be read, with a retry. */
+export function RetryAlert({ message, onRetry }: { message: string; onRetry: () => void }): ReactNode {
+  const { t } = useI18n();
+  return (
+    <Alert
+      type="warning"
+      showIcon
+      message={message}
+      action={
+        <Button size="small" onClick={onRetry}>
+          {t('results.msg.retry')}
+        </Button>
+      }
+    />
+  );
+}
+
+/** Reads the screen's list again. */
+export function RefreshButton({ onRefresh }: { onRefresh: () => void }): ReactNode {
+  const { t } = useI18n();
+  return (
+    <Tooltip title={t('results.filter.refresh')}>
+      <Button icon={<ReloadOutlined />} onClick={onRefresh} aria-label={t('results.filter.refresh')} />
+    </Tooltip>
   );
 }

@@ -1,5 +1,6 @@
-import { useCallback } from 'react';
-import { Modal } from 'antd';
+import { useCallback, useState, type ReactNode } from 'react';
+import { Button, Modal } from 'antd';
+import { CloudDownloadOutlined, DeleteOutlined } from '@ant-design/icons';
 import type { ResultItem } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
@@ -52,4 +53,38 @@ export function useResultActions(onChanged: (deletedIds: string[]) => void) {
   );
 
   return { confirmDelete, zip, holder, modal };
+}
+
+export interface SelectionButtonsProps {
+  /** The selected results' ids. */
+  selected: readonly string[];
+  zip: (ids: readonly string[]) => Promise<void>;
+  /** Asks to delete the selected results. */
+  onDelete: () => void;
+}
+
+/** Download the selected results as a zip (busy while it is built) and delete them; both off with nothing selected. */
+export function SelectionButtons({ selected, zip, onDelete }: SelectionButtonsProps): ReactNode {
+  const { t } = useI18n();
+  const [zipping, setZipping] = useState(false);
+  const doZip = async () => {
+    setZipping(true);
+    try {
+      await zip(selected);
+    } catch {
+      // The request layer has told the user.
+    } finally {
+      setZipping(false);
+    }
+  };
+  return (
+    <>
+      <Button icon={<CloudDownloadOutlined />} disabled={selected.length === 0} loading={zipping} onClick={() => void doZip()} data-testid="results-download-zip">
+        {t('results.action.downloadZip')}
+      </Button>
+      <Button danger icon={<DeleteOutlined />} disabled={selected.length === 0} onClick={onDelete} data-testid="results-delete-selected">
+        {t('results.action.deleteSelected')}
+      </Button>
+    </>
+  );
 }

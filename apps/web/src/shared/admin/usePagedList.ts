@@ -7,17 +7,37 @@ export type PagedCall = { [N in CallName]: CallAnswer<N> extends Page<unknown> ?
 /** A row of a paged call's list. */
 export type RowOf<N extends PagedCall> = CallAnswer<N> extends Page<infer R> ? R : never;
 
-export interface PagedList<R> {
+// One empty list for every unread page, so that `rows` keeps its identity across renders (effects depend on it).
+const NO_ROWS: never[] = [];
+
+export interface CallPage<R> {
   rows: R[];
   total: number;
-  /** 0-based, as the calls count pages. */
-  page: number;
-  pageSize: number;
+  /** Reading (the first time or again); the previous rows stay on screen meanwhile. */
   loading: boolean;
   /** The last read failed (the request layer has shown why); the rows are then empty. */
   failed: boolean;
-  setPage: (page: number) => void;
+  /** Reads every cached page of the call again (the same as `invalidateCall(name)`). */
   reload: () => Promise<void>;
+}
+
+export interface PagedList<R> extends CallPage<R> {
+  /** 0-based, as the calls count pages. */
+  page: number;
+  pageSize: number;
+  setPage: (page: number) => void;
+}
+
+/**
+ * One page of a list call (`{list, total}`) whose page the caller keeps (in the address, say); `null`
+ * fields read nothing. The rows of the previous page stay on screen while the next one is read.
+ */
+export function useCallPage<N extends PagedCall>(name: N, fields: CallFields<N> | null): CallPage<RowOf<N>> {
+  const result = useCall(name, fields, { keepPrevious: true });
+  const reload = useCallback(() => invalidateCall(name), [name]);
+  // A paged call's answer is a page of its rows (PagedCall); TypeScript cannot see through the generic name.
+  const data: Page<RowOf<N>> | undefined = result.isError ? undefined : (result.data as Page<RowOf<N>> | undefined);
+  return { rows: data?.list ?? NO_ROWS, total: data?.total ?? 0, loading: result.isFetching, failed: result.isError, reload };
 }
 
 /**
@@ -37,21 +57,7 @@ export function usePagedList<N extends PagedCall>(
   const effectivePage = chosen.key === key ? chosen.page : 0;
   const setPage = useCallback((p: number) => setChosen({ key, page: p }), [key]);
   const fields = { ...query, page: effectivePage, size: pageSize } as CallFields<N>;
-  const result = useCall(name, fields, { keepPrevious: true });
-  // A change to the list's rows marks every cached page of the call stale and reads the one on screen again.
-  const reload = useCallback(() => invalidateCall(name), [name]);
-  // A paged call's answer is a page of its rows (PagedCall); TypeScript cannot see through the generic name.
-  const data: Page<RowOf<N>> | undefined = result.isError ? undefined : (result.data as Page<RowOf<N>> | undefined);
-  return {
-    rows: data?.list ?? [],
-    total: data?.total ?? 0,
-    page: effectivePage,
-    pageSize,
-    loading: result.isFetching,
-    failed: result.isError,
-    setPage,
-    reload,
-  };
+  return { ...useCallPage(name, fields), page: effectivePage, pageSize, setPage };
 }
 
 /** antd Table `pagination` for a PagedList (antd counts pages from 1). */
