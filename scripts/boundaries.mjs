@@ -9,15 +9,16 @@ import { fileURLToPath } from 'node:url';
 process.chdir(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'));
 
 /**
- * The crossings still allowed, by count: the imports being moved out while the features take their one entry
- * each. These numbers only go down; docs/architecture.md gives the reason of each upward import that stays.
+ * The crossings still allowed, by count. These numbers only go down. No upward import and no cycle remains;
+ * the web feature internals are imports of other features' modules still to be given an entry (index.ts):
+ * the data screen's alarm feed and device panel, the task dialog's route list, the user screens' team tree.
  */
 const ALLOWED = {
   'server upward imports': 0,
-  'web upward imports': 10,
+  'web upward imports': 0,
   'server feature internals': 0,
-  'web feature internals': 7,
-  cycles: 4,
+  'web feature internals': 6,
+  cycles: 0,
 };
 
 /** The rules counted under each heading; a broken rule not listed here is never allowed. */

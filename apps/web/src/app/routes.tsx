@@ -8,13 +8,8 @@ import { LoadBoundary } from './pages/LoadFailed';
 import { LoadingState } from './pages/LoadingState';
 import { privateApp } from './privateApp';
 
-const LoginPage = lazy(() => import('../features/login/LoginPage'));
+const LoginPage = lazy(() => import('./login/LoginPage'));
 const PrivateApp = privateApp.Component;
-
-/** Path and query the user asked for before being sent to login (SPEC: navigate there after sign-in). */
-export interface LoginState {
-  from?: string;
-}
 
 /** SPEC route guard, login side: entering login clears the menu and the token, closes push and its handlers. */
 function LoginRoute(): ReactNode {

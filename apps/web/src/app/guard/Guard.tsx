@@ -11,7 +11,7 @@ import { endSession, getUser, restoreUser, setUser, useUser } from '../../shared
 import { entryOfPath } from '../menu/menu';
 import { getMenu, loadMenu, useMenu } from '../menu/store';
 import { LoadingState } from '../pages/LoadingState';
-import type { LoginState } from '../routes';
+import type { LoginState } from '../login/loginState';
 
 /** Routes on which a tab becoming visible does not recreate the push connection (SPEC section 2). */
 const NO_PUSH_REFRESH = new Set(['navigationEnvironment']);

@@ -16,7 +16,7 @@ import { routeReplayEn } from '../../features/routeReplay/messages';
 import { analysisEn } from '../../features/dataAnalyse/messages';
 import { alarmsEn } from '../../features/alarms/messages';
 import { homeEn } from '../../features/home/messages';
-import { loginEn } from '../../features/login/messages';
+import { loginEn } from '../login/messages';
 import { deviceEn } from '../../features/device/messages';
 import { fleetEn } from '../../shared/fleet/messages';
 import { equipmentEn } from '../../features/equipment/messages';

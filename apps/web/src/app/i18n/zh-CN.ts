@@ -15,7 +15,7 @@ import { routeReplayZh } from '../../features/routeReplay/messages';
 import { analysisZh } from '../../features/dataAnalyse/messages';
 import { alarmsZh } from '../../features/alarms/messages';
 import { homeZh } from '../../features/home/messages';
-import { loginZh } from '../../features/login/messages';
+import { loginZh } from '../login/messages';
 import { deviceZh } from '../../features/device/messages';
 import { fleetZh } from '../../shared/fleet/messages';
 import { equipmentZh } from '../../features/equipment/messages';

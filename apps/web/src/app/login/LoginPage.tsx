@@ -11,14 +11,13 @@ import { notify } from '../../shared/notify';
 import { RequestError, call, requestStamp, sealWithPasswordKey } from '../../shared/request';
 import { signIn } from '../../shared/session';
 import { KEYS, storage } from '../../shared/storage';
-import { Logo } from '../../app/shell/Logo';
-import { useDocumentTitle } from '../../app/title';
 import { whenIdle } from '../../shared/lazy';
-import { loadMenu } from '../../app/menu/store';
-import { prefetchAfterSignIn, preloadAfterSignIn } from '../../app/afterSignIn';
-import type { LoginState } from '../../app/routes';
-import { HOME_PATH } from '../../app/screens';
+import { prefetchAfterSignIn, preloadAfterSignIn } from '../afterSignIn';
+import { loadMenu } from '../menu/store';
+import { Logo } from '../shell/Logo';
+import { useDocumentTitle } from '../title';
 import { DroneScene } from './DroneScene';
+import { targetAfterLogin } from './loginState';
 import './login.css';
 
 const LANG_CHOICES: readonly (readonly [Lang, 'settings.languageZh' | 'settings.languageEn'])[] = [
@@ -30,12 +29,6 @@ interface Values {
   account: string;
   password: string;
   remember: boolean;
-}
-
-/** Where to go after sign-in: the path the guard remembered, else the data screen. */
-export function targetAfterLogin(state: unknown): string {
-  const from = (state as LoginState | null)?.from;
-  return typeof from === 'string' && from.startsWith('/') && !from.startsWith('//') && from !== '/' ? from : HOME_PATH;
 }
 
 export default function LoginPage(): ReactNode {
