@@ -10,14 +10,14 @@ process.chdir(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'));
 
 /**
  * The crossings still allowed, by count. These numbers only go down. No upward import and no cycle remains;
- * the web feature internals are imports of other features' modules still to be given an entry (index.ts):
- * the data screen's alarm feed and device panel, the task dialog's route list, the user screens' team tree.
+ * the web feature internals are the data screen's imports of the alarm feed and the device panel, which
+ * alarms and device now export from their index.ts.
  */
 const ALLOWED = {
   'server upward imports': 0,
   'web upward imports': 0,
   'server feature internals': 0,
-  'web feature internals': 6,
+  'web feature internals': 3,
   cycles: 0,
 };
 

@@ -5,7 +5,7 @@ import { TIMED_TASK_MIN_INTERVAL_MIN, type DeviceListItem, type TimedTaskRow } f
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';
-import { useDeviceRoutes } from '../device/flight/useRoutes';
+import { useDeviceRoutes } from '../device';
 import { displayName } from '../../shared/fleet';
 import { inFuture, intervalIssue, repeatOf, taskAddFields, taskEditFields, type IntervalUnit, type Repeat } from './schedule';
 

@@ -5,7 +5,7 @@ import { FormDialog } from '../../shared/dialogs/FormDialog';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';
-import { departmentOptions } from './tree';
+import { departmentOptions } from '../../shared/admin/tree';
 
 export type TeamDialogMode = { kind: 'add'; parent: DepartmentNode | null } | { kind: 'edit'; node: DepartmentNode } | { kind: 'move'; node: DepartmentNode };
 

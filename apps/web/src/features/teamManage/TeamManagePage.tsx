@@ -10,7 +10,7 @@ import { invalidateCall, useCall } from '../../shared/query';
 import { call } from '../../shared/request';
 import { useUser } from '../../shared/session';
 import { TeamDialog, teamEditFields, type TeamDialogMode } from './TeamDialog';
-import { expandableKeys, flattenTree, liveChildren, tableRows, visibleTree } from './tree';
+import { expandableKeys, flattenTree, liveChildren, tableRows, visibleTree } from '../../shared/admin/tree';
 import './teamManage.css';
 
 /** teamManage: the department tree of a company with member counts; add (top or below), edit, move, delete, restore. */

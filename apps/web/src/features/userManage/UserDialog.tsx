@@ -23,7 +23,7 @@ import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
 import { RequestError, call, requestStamp, sealWithPasswordKey } from '../../shared/request';
 import { useUser } from '../../shared/session';
-import { departmentOptions } from '../teamManage/tree';
+import { departmentOptions } from '../../shared/admin/tree';
 import { FunctionPanel } from './FunctionPanel';
 
 interface Values {

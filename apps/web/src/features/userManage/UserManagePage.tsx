@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { Modal, Select, Tag, Tooltip, TreeSelect, type TableColumnsType } from 'antd';
 import { UndoOutlined } from '@ant-design/icons';
 import { Company, RecordState, SUPER_ADMINISTRATOR, calls, holds, type UserListItem } from '@nest/contracts';
-import { departmentOptions } from '../teamManage/tree';
+import { departmentOptions } from '../../shared/admin/tree';
 import { AdminActions, AdminPage, AdminTable, EditDeleteActions, OptionFilter, RowAction, SearchFilter, confirmChange, usePagedList } from '../../shared/admin';
 import { formatAccountEnd, formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
