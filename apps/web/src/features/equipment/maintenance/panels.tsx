@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { Alert, Button, Checkbox, Empty, Form, Input, InputNumber, Popconfirm, Select, Table } from 'antd';
+import { Alert, Button, Checkbox, Empty, Form, Input, InputNumber, Popconfirm, Select, Table, type FormInstance } from 'antd';
 import {
   AZIMUTH_INVALID,
   CALIBRATION_ITEMS,
@@ -39,6 +39,34 @@ function NoPermission(): ReactNode {
 }
 
 const isRunning = (op: DeviceOp | null): boolean => op?.state === 'running';
+
+interface SettingsFormProps<V> {
+  form: FormInstance<V>;
+  allowed: boolean;
+  /** Sends the settings (the panel's maintenance call). */
+  onSubmit: (values: V) => Promise<unknown>;
+  /** The form's items and buttons; `busy` while the settings are being sent. */
+  children: (busy: boolean) => ReactNode;
+}
+
+/** The settings form of a panel (beacon, azimuth, RTK), or why it is not offered; busy while it is sent. */
+function SettingsForm<V>({ form, allowed, onSubmit, children }: SettingsFormProps<V>): ReactNode {
+  const [busy, setBusy] = useState(false);
+  if (!allowed) return <NoPermission />;
+  return (
+    <Form
+      form={form}
+      layout="vertical"
+      onFinish={async (v) => {
+        setBusy(true);
+        await onSubmit(v);
+        setBusy(false);
+      }}
+    >
+      {children(busy)}
+    </Form>
+  );
+}
 
 // ------------------------------------------------------------------------------------------ firmware
 
@@ -160,45 +188,39 @@ interface BeaconForm {
 export function BeaconPanel({ device, data, allowed, blocked, run }: PanelProps): ReactNode {
   const { t } = useI18n();
   const [form] = Form.useForm<BeaconForm>();
-  const [busy, setBusy] = useState(false);
   const current = data.live?.beacon ?? null;
   // Refill when the stored beacon changes (the form instance is stable).
   useEffect(() => {
     if (current) form.setFieldsValue(current);
   }, [current?.lat, current?.lng, current?.height]);
   const latest = latestOf(data.list, 'beacon');
+  const item = (name: keyof BeaconForm, min: number, max: number, step: number) => (
+    <Form.Item name={name} label={t(`maintenance.beacon.${name}`)} rules={[{ required: true, message: t('admin.required', { field: t(`maintenance.beacon.${name}`) }) }]}>
+      <InputNumber data-testid={`beacon-${name}`} min={min} max={max} step={step} style={{ width: 220 }} />
+    </Form.Item>
+  );
   return (
     <div className="maint-panel">
       <div className="maint-live">
         <span className="maint-muted">{t('maintenance.beacon.current')}</span>
         <span data-testid="beacon-now">{current ? `${current.lat}, ${current.lng}, ${current.height} m` : t('maintenance.beacon.none')}</span>
       </div>
-      {!allowed ? (
-        <NoPermission />
-      ) : (
-        <Form
-          form={form}
-          layout="vertical"
-          onFinish={async (v) => {
-            setBusy(true);
-            await run('deviceBeacon', { sn_id: device.sn_id, beacon: JSON.stringify({ lat: v.lat, lng: v.lng, height: v.height }) });
-            setBusy(false);
-          }}
-        >
-          <Form.Item name="lat" label={t('maintenance.beacon.lat')} rules={[{ required: true, message: t('admin.required', { field: t('maintenance.beacon.lat') }) }]}>
-            <InputNumber data-testid="beacon-lat" min={-90} max={90} step={0.000001} style={{ width: 220 }} />
-          </Form.Item>
-          <Form.Item name="lng" label={t('maintenance.beacon.lng')} rules={[{ required: true, message: t('admin.required', { field: t('maintenance.beacon.lng') }) }]}>
-            <InputNumber data-testid="beacon-lng" min={-180} max={180} step={0.000001} style={{ width: 220 }} />
-          </Form.Item>
-          <Form.Item name="height" label={t('maintenance.beacon.height')} rules={[{ required: true, message: t('admin.required', { field: t('maintenance.beacon.height') }) }]}>
-            <InputNumber data-testid="beacon-height" min={-1000} max={10000} step={0.1} style={{ width: 220 }} />
-          </Form.Item>
-          <Button type="primary" htmlType="submit" data-testid="beacon-save" loading={busy} disabled={!!blocked}>
-            {t('maintenance.beacon.save')}
-          </Button>
-        </Form>
-      )}
+      <SettingsForm
+        form={form}
+        allowed={allowed}
+        onSubmit={(v) => run('deviceBeacon', { sn_id: device.sn_id, beacon: JSON.stringify({ lat: v.lat, lng: v.lng, height: v.height }) })}
+      >
+        {(busy) => (
+          <>
+            {item('lat', -90, 90, 0.000001)}
+            {item('lng', -180, 180, 0.000001)}
+            {item('height', -1000, 10000, 0.1)}
+            <Button type="primary" htmlType="submit" data-testid="beacon-save" loading={busy} disabled={!!blocked}>
+              {t('maintenance.beacon.save')}
+            </Button>
+          </>
+        )}
+      </SettingsForm>
       <OpStatus op={latest} />
     </div>
   );
@@ -213,7 +235,6 @@ export const azimuthOk = (v: number | null | undefined): boolean =>
 export function AzimuthPanel({ device, data, allowed, blocked, run }: PanelProps): ReactNode {
   const { t } = useI18n();
   const [form] = Form.useForm<{ azimuth: number }>();
-  const [busy, setBusy] = useState(false);
   const current = data.live?.azimuth;
   // Refill when the stored azimuth changes (the form instance is stable).
   useEffect(() => {
@@ -226,39 +247,31 @@ export function AzimuthPanel({ device, data, allowed, blocked, run }: PanelProps
         <span className="maint-muted">{t('maintenance.azimuth.current')}</span>
         <span data-testid="azimuth-now">{current === undefined || current === AZIMUTH_INVALID ? t('maintenance.azimuth.none') : `${current}°`}</span>
       </div>
-      {!allowed ? (
-        <NoPermission />
-      ) : (
-        <Form
-          form={form}
-          layout="vertical"
-          onFinish={async (v) => {
-            setBusy(true);
-            await run('deviceAzimuth', { sn_id: device.sn_id, azimuth: v.azimuth });
-            setBusy(false);
-          }}
-        >
-          <Form.Item
-            name="azimuth"
-            label={t('maintenance.azimuth.value')}
-            extra={t('maintenance.azimuth.range')}
-            rules={[
-              { required: true, message: t('admin.required', { field: t('maintenance.azimuth.value') }) },
-              { validator: async (_r, v: number | null) => (azimuthOk(v) ? undefined : Promise.reject(new Error(t('maintenance.azimuth.range')))) },
-            ]}
-          >
-            <InputNumber data-testid="azimuth-value" min={-1} max={360} step={0.1} style={{ width: 220 }} />
-          </Form.Item>
-          <div style={{ display: 'flex', gap: 8 }}>
-            <Button type="primary" htmlType="submit" data-testid="azimuth-save" loading={busy} disabled={!!blocked}>
-              {t('maintenance.azimuth.save')}
-            </Button>
-            <Button onClick={() => form.setFieldsValue({ azimuth: AZIMUTH_INVALID })} data-testid="azimuth-unset">
-              {t('maintenance.azimuth.unset')}
-            </Button>
-          </div>
-        </Form>
-      )}
+      <SettingsForm form={form} allowed={allowed} onSubmit={(v) => run('deviceAzimuth', { sn_id: device.sn_id, azimuth: v.azimuth })}>
+        {(busy) => (
+          <>
+            <Form.Item
+              name="azimuth"
+              label={t('maintenance.azimuth.value')}
+              extra={t('maintenance.azimuth.range')}
+              rules={[
+                { required: true, message: t('admin.required', { field: t('maintenance.azimuth.value') }) },
+                { validator: async (_r, v: number | null) => (azimuthOk(v) ? undefined : Promise.reject(new Error(t('maintenance.azimuth.range')))) },
+              ]}
+            >
+              <InputNumber data-testid="azimuth-value" min={-1} max={360} step={0.1} style={{ width: 220 }} />
+            </Form.Item>
+            <div style={{ display: 'flex', gap: 8 }}>
+              <Button type="primary" htmlType="submit" data-testid="azimuth-save" loading={busy} disabled={!!blocked}>
+                {t('maintenance.azimuth.save')}
+              </Button>
+              <Button onClick={() => form.setFieldsValue({ azimuth: AZIMUTH_INVALID })} data-testid="azimuth-unset">
+                {t('maintenance.azimuth.unset')}
+              </Button>
+            </div>
+          </>
+        )}
+      </SettingsForm>
       <OpStatus op={latest} />
     </div>
   );
@@ -277,7 +290,6 @@ interface RtkForm {
 export function RtkPanel({ device, data, allowed, blocked, run }: PanelProps): ReactNode {
   const { t, lang } = useI18n();
   const [form] = Form.useForm<RtkForm>();
-  const [busy, setBusy] = useState(false);
   const latest = latestOf(data.list, 'rtk');
   // The last settings used (never the password) fill the form.
   const last = latest?.params as Partial<RtkForm> | undefined;
@@ -295,50 +307,48 @@ export function RtkPanel({ device, data, allowed, blocked, run }: PanelProps): R
         <span data-testid="rtk-ntrip">{live?.ntrip_state == null ? '--' : NtripState.label(live.ntrip_state, lang)}</span>
       </div>
       <span className="maint-muted">{t('maintenance.rtk.liveHint')}</span>
-      {!allowed ? (
-        <NoPermission />
-      ) : (
-        <Form
-          form={form}
-          layout="vertical"
-          onFinish={async (v) => {
-            setBusy(true);
-            await run('deviceRtk', {
-              sn_id: device.sn_id,
-              url: v.url.trim(),
-              port: v.port,
-              mount_point: v.mount_point?.trim() ?? '',
-              user: v.user?.trim() ?? '',
-              password: v.password ?? '',
-            });
-            form.setFieldsValue({ password: '' });
-            setBusy(false);
-          }}
-        >
-          <Form.Item name="url" label={t('maintenance.rtk.url')} rules={[{ required: true, whitespace: true, message: t('maintenance.rtk.urlRequired') }, { max: 255 }]}>
-            <Input data-testid="rtk-url" placeholder={t('maintenance.rtk.urlPlaceholder')} maxLength={255} />
-          </Form.Item>
-          <Form.Item
-            name="port"
-            label={t('maintenance.rtk.port')}
-            rules={[{ required: true, type: 'integer', min: 1, max: 65535, message: t('maintenance.rtk.portRequired') }]}
-          >
-            <InputNumber data-testid="rtk-port" min={1} max={65535} precision={0} style={{ width: 160 }} />
-          </Form.Item>
-          <Form.Item name="mount_point" label={t('maintenance.rtk.mountPoint')} rules={[{ max: 64 }]}>
-            <Input data-testid="rtk-mount" maxLength={64} />
-          </Form.Item>
-          <Form.Item name="user" label={t('maintenance.rtk.user')} rules={[{ max: 64 }]}>
-            <Input data-testid="rtk-user" maxLength={64} autoComplete="off" />
-          </Form.Item>
-          <Form.Item name="password" label={t('maintenance.rtk.password')} extra={t('maintenance.rtk.passwordHint')} rules={[{ max: 64 }]}>
-            <Input.Password data-testid="rtk-password" maxLength={64} autoComplete="new-password" />
-          </Form.Item>
-          <Button type="primary" htmlType="submit" data-testid="rtk-save" loading={busy} disabled={!!blocked || isRunning(latest)}>
-            {t('maintenance.rtk.save')}
-          </Button>
-        </Form>
-      )}
+      <SettingsForm
+        form={form}
+        allowed={allowed}
+        onSubmit={async (v) => {
+          await run('deviceRtk', {
+            sn_id: device.sn_id,
+            url: v.url.trim(),
+            port: v.port,
+            mount_point: v.mount_point?.trim() ?? '',
+            user: v.user?.trim() ?? '',
+            password: v.password ?? '',
+          });
+          form.setFieldsValue({ password: '' });
+        }}
+      >
+        {(busy) => (
+          <>
+            <Form.Item name="url" label={t('maintenance.rtk.url')} rules={[{ required: true, whitespace: true, message: t('maintenance.rtk.urlRequired') }, { max: 255 }]}>
+              <Input data-testid="rtk-url" placeholder={t('maintenance.rtk.urlPlaceholder')} maxLength={255} />
+            </Form.Item>
+            <Form.Item
+              name="port"
+              label={t('maintenance.rtk.port')}
+              rules={[{ required: true, type: 'integer', min: 1, max: 65535, message: t('maintenance.rtk.portRequired') }]}
+            >
+              <InputNumber data-testid="rtk-port" min={1} max={65535} precision={0} style={{ width: 160 }} />
+            </Form.Item>
+            <Form.Item name="mount_point" label={t('maintenance.rtk.mountPoint')} rules={[{ max: 64 }]}>
+              <Input data-testid="rtk-mount" maxLength={64} />
+            </Form.Item>
+            <Form.Item name="user" label={t('maintenance.rtk.user')} rules={[{ max: 64 }]}>
+              <Input data-testid="rtk-user" maxLength={64} autoComplete="off" />
+            </Form.Item>
+            <Form.Item name="password" label={t('maintenance.rtk.password')} extra={t('maintenance.rtk.passwordHint')} rules={[{ max: 64 }]}>
+              <Input.Password data-testid="rtk-password" maxLength={64} autoComplete="new-password" />
+            </Form.Item>
+            <Button type="primary" htmlType="submit" data-testid="rtk-save" loading={busy} disabled={!!blocked || isRunning(latest)}>
+              {t('maintenance.rtk.save')}
+            </Button>
+          </>
+        )}
+      </SettingsForm>
       <OpStatus op={latest} />
     </div>
   );
