@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Alert, Button, Empty, Input, InputNumber, Popconfirm, Progress, Slider, Table, Tag, Tooltip } from 'antd';
 import { BorderOutlined, CloseOutlined, EyeOutlined, FullscreenOutlined, ReloadOutlined, StopOutlined } from '@ant-design/icons';
+import { keepPreviousData, skipToken, useQuery } from '@tanstack/react-query';
 import type { GeoJSONSource, MapMouseEvent } from 'maplibre-gl';
 import {
   MAP_DOWNLOAD_MAX_TILES,
@@ -23,6 +24,7 @@ import { fromMap, toMap, type BasemapId } from '../../shared/map/basemaps';
 import { useConsoleMap, useSavedBasemap } from '../../shared/map/useConsoleMap';
 import { notify } from '../../shared/notify';
 import { onPush } from '../../shared/push';
+import { callKey, invalidateCall, queryClient } from '../../shared/query';
 import { call } from '../../shared/request';
 import { useUser } from '../../shared/session';
 import { useTheme } from '../../shared/theme';
@@ -38,6 +40,49 @@ const PAGE_SIZE = 10;
 const CHOOSING_ZOOM = 8;
 
 const STATE_COLORS: Record<string, string> = { waiting: 'default', running: 'processing', done: 'success', failed: 'error', cancelled: 'warning' };
+
+/** No jobs (none read yet, or the read failed), the same list on every render. */
+const NO_JOBS: MapDownload[] = [];
+const jobFields = (page: number) => ({ page, size: PAGE_SIZE });
+
+/**
+ * One page of download jobs, read through the query cache, and read again every few seconds while `poll`.
+ * The first read of a page and `refresh()` (the refresh button) show a failure and set `refreshing`; the other
+ * reads (the poll, after a start or a failed cancel) are quiet. Without `canList` nothing is read.
+ */
+function useJobList(page: number, canList: boolean, poll: boolean) {
+  // Set by refresh(): the next read shows its failure although the page has an answer.
+  const shownNext = useRef(false);
+  const [refreshing, setRefreshing] = useState(false);
+  const query = useQuery(
+    {
+      queryKey: callKey('mapDownList', jobFields(page)),
+      queryFn: canList
+        ? ({ client, queryKey }) => {
+            const quiet = client.getQueryData(queryKey) !== undefined && !shownNext.current;
+            shownNext.current = false;
+            return call('mapDownList', jobFields(page), { quiet });
+          }
+        : skipToken,
+      placeholderData: keepPreviousData,
+      refetchInterval: poll ? ACTIVE_REFRESH_MS : false,
+    },
+    queryClient,
+  );
+  const { refetch } = query;
+  const refresh = useCallback(async () => {
+    if (!canList) return;
+    shownNext.current = true;
+    setRefreshing(true);
+    try {
+      await refetch();
+    } finally {
+      setRefreshing(false);
+    }
+  }, [canList, refetch]);
+  const { data, dataUpdatedAt, isPending, isPlaceholderData, isError } = query;
+  return { data, dataUpdatedAt, isPending, isPlaceholderData, isError, refreshing, refresh };
+}
 
 function areaGeoJson(box: LatLngBox | null, basemap: BasemapId): GeoJSON.FeatureCollection {
   if (!box) return { type: 'FeatureCollection', features: [] };
@@ -149,43 +194,17 @@ export default function OutLineMapPage(): ReactNode {
   };
 
   // ---------------------------------------------------------------- jobs
-  const [jobs, setJobs] = useState<MapDownload[]>([]);
-  const [total, setTotal] = useState(0);
   const [page, setPage] = useState(0);
-  const [loading, setLoading] = useState(true);
-  const [failed, setFailed] = useState(false);
-
-  const load = useCallback(
-    async (quiet = false) => {
-      if (!canList) {
-        setLoading(false);
-        return;
-      }
-      if (!quiet) setLoading(true);
-      try {
-        const res = await call('mapDownList', { page, size: PAGE_SIZE }, { quiet });
-        setJobs(res?.list ?? []);
-        setTotal(res?.total ?? 0);
-        setFailed(false);
-      } catch {
-        setFailed(true);
-      } finally {
-        setLoading(false);
-      }
-    },
-    [page, canList],
-  );
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
+  // The jobs on screen: the last answer (the previous page's while another is first read), with the changes
+  // pushed (391) or answered by a cancel since; each new answer replaces them.
+  const [live, setLive] = useState<{ at: number; jobs: MapDownload[]; total: number }>({ at: 0, jobs: NO_JOBS, total: 0 });
+  const { jobs, total } = live;
   const anyActive = jobs.some((j) => isActiveDownload(j.state));
-  useEffect(() => {
-    if (!anyActive) return;
-    const timer = setInterval(() => void load(true), ACTIVE_REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [anyActive, load]);
+  const jobList = useJobList(page, canList, anyActive);
+  if (jobList.dataUpdatedAt !== live.at) setLive({ at: jobList.dataUpdatedAt, jobs: jobList.data?.list ?? NO_JOBS, total: jobList.data?.total ?? 0 });
+  const failed = jobList.isError;
+  // The spinner shows while a page is first read and on a refresh, not on the quiet reads of the poll or after a change.
+  const loading = canList && (jobList.isPending || jobList.isPlaceholderData || jobList.refreshing);
 
   useEffect(
     () =>
@@ -193,7 +212,9 @@ export default function OutLineMapPage(): ReactNode {
         const parsed = mapDownloadPush.safeParse(data);
         if (!parsed.success) return;
         // A new job appears on the first page only; others update in place.
-        setJobs((list) => (page === 0 || list.some((j) => j.id === parsed.data.id) ? mergeJob(list, parsed.data).slice(0, PAGE_SIZE) : list));
+        setLive((l) =>
+          page === 0 || l.jobs.some((j) => j.id === parsed.data.id) ? { ...l, jobs: mergeJob(l.jobs, parsed.data).slice(0, PAGE_SIZE) } : l,
+        );
       }),
     [page],
   );
@@ -205,7 +226,7 @@ export default function OutLineMapPage(): ReactNode {
       const res = await call('mapDown', { name: name.trim(), ...box, min_zoom: zooms[0], max_zoom: zooms[1] });
       notify().success(t('outLineMap.started', { total: formatCount(res.total, lang) }));
       setPage(0);
-      await load(true);
+      await invalidateCall('mapDownList');
     } catch {
       /* the request layer showed the server's reason (tile limit, unfinished jobs) */
     } finally {
@@ -216,10 +237,10 @@ export default function OutLineMapPage(): ReactNode {
   const cancel = async (job: MapDownload) => {
     try {
       const fresh = await call('mapDownCancel', { id: job.id });
-      setJobs((list) => mergeJob(list, fresh));
+      setLive((l) => ({ ...l, jobs: mergeJob(l.jobs, fresh) }));
       notify().success(t('outLineMap.cancelled'));
     } catch {
-      void load(true);
+      await invalidateCall('mapDownList');
     }
   };
 
@@ -366,7 +387,7 @@ export default function OutLineMapPage(): ReactNode {
       <section className="offline-map-jobs">
         <header>
           <h3>{t('outLineMap.jobs')}</h3>
-          <Button size="small" icon={<ReloadOutlined />} onClick={() => void load()}>
+          <Button size="small" icon={<ReloadOutlined />} onClick={() => void jobList.refresh()}>
             {t('outLineMap.refresh')}
           </Button>
         </header>

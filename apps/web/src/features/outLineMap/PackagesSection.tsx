@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Alert, Button, Empty, Input, Modal, Popconfirm, Progress, Table, Tag, Upload } from 'antd';
 import { CheckCircleOutlined, DeleteOutlined, FileOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
 import {
@@ -19,11 +19,14 @@ import { useI18n } from '../../shared/i18n';
 import { isPackageBasemap, packageBasemap, packageIdOf, type BasemapId } from '../../shared/map/basemaps';
 import { setMapPackages } from '../../shared/map/packages';
 import { notify } from '../../shared/notify';
+import { invalidateCall, useCall } from '../../shared/query';
 import { call } from '../../shared/request';
 import { useUser } from '../../shared/session';
 import { formatBox } from './area';
 
 const LIST_SIZE = 200;
+/** No packages (none read yet, or the read failed), the same list on every render. */
+const NO_PACKAGES: MapPackage[] = [];
 const sizeText = (bytes: number) => formatSizeKb(bytes / 1024);
 
 
@@ -160,32 +163,18 @@ export function PackagesSection({ basemap, onUse }: { basemap: BasemapId; onUse:
   const canList = holds(user?.fun_list, calls.mapPackageList.access);
   const canAdd = holds(user?.fun_list, calls.mapPackageAdd.access);
   const canDelete = holds(user?.fun_list, calls.mapPackageDelete.access);
-  const [list, setList] = useState<MapPackage[]>([]);
-  const [loading, setLoading] = useState(canList);
-  const [failed, setFailed] = useState(false);
   const [uploading, setUploading] = useState(false);
   const current = isPackageBasemap(basemap) ? packageIdOf(basemap) : null;
 
-  const load = useCallback(async () => {
-    if (!canList) return;
-    setLoading(true);
-    try {
-      const res = await call('mapPackageList', { page: 0, size: LIST_SIZE }, { quiet: true });
-      const next = res?.list ?? [];
-      setList(next);
-      // Every map's basemap switch offers the same list.
-      setMapPackages(next);
-      setFailed(false);
-    } catch {
-      setFailed(true);
-    } finally {
-      setLoading(false);
-    }
-  }, [canList]);
-
+  // Read quietly: a failure is said by the alert above the table, and the last list stays.
+  const packages = useCall('mapPackageList', canList ? { page: 0, size: LIST_SIZE } : null, { quiet: true });
+  const list = packages.data?.list ?? NO_PACKAGES;
+  const failed = packages.isError;
+  // Every map's basemap switch offers the same list, handed on after every read (an unchanged answer too: it
+  // also brings back a package marked gone that the server still lists).
   useEffect(() => {
-    void load();
-  }, [load]);
+    if (packages.data) setMapPackages(packages.data.list);
+  }, [packages.data, packages.dataUpdatedAt]);
 
   const remove = async (p: MapPackage) => {
     try {
@@ -194,7 +183,7 @@ export function PackagesSection({ basemap, onUse }: { basemap: BasemapId; onUse:
     } catch {
       /* the request layer said why */
     }
-    await load();
+    await invalidateCall('mapPackageList');
   };
 
   const use = (p: MapPackage) => {
@@ -258,7 +247,7 @@ export function PackagesSection({ basemap, onUse }: { basemap: BasemapId; onUse:
               {t('outLineMap.packages.upload')}
             </Button>
           )}
-          <Button size="small" icon={<ReloadOutlined />} onClick={() => void load()} disabled={!canList}>
+          <Button size="small" icon={<ReloadOutlined />} onClick={() => void packages.refetch()} disabled={!canList}>
             {t('outLineMap.refresh')}
           </Button>
         </span>
@@ -268,7 +257,7 @@ export function PackagesSection({ basemap, onUse }: { basemap: BasemapId; onUse:
       <Table<MapPackage>
         rowKey="id"
         size="small"
-        loading={loading}
+        loading={packages.isFetching}
         dataSource={list}
         columns={columns}
         pagination={false}
@@ -280,7 +269,7 @@ export function PackagesSection({ basemap, onUse }: { basemap: BasemapId; onUse:
           onClose={() => setUploading(false)}
           onSaved={() => {
             setUploading(false);
-            void load();
+            void invalidateCall('mapPackageList');
           }}
         />
       )}

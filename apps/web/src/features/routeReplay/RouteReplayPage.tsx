@@ -4,7 +4,7 @@ import { Alert, Button, Drawer, Image, Modal, Segmented, Slider, Spin, Tooltip }
 import { CaretRightFilled, PauseOutlined, PictureOutlined, ReloadOutlined, SwapOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import { formatDateTime, formatTime, FlightState, formatDistance, formatDistanceText, formatHms, type ResultItem, type SortieTrack } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
-import { call } from '../../shared/request';
+import { useCall } from '../../shared/query';
 import { useTheme } from '../../shared/theme';
 import type { MapPhoto } from './ReplayMap';
 import { SortiePicker } from './SortiePicker';
@@ -25,10 +25,8 @@ import './replay.css';
 
 const ReplayMap = lazy(() => import('./ReplayMap'));
 
-type Load =
-  | { state: 'loading' }
-  | { state: 'error'; text: string }
-  | { state: 'ready'; track: SortieTrack; results: ResultItem[] };
+/** No results (none read, or they could not be read), the same list on every render. */
+const NO_RESULTS: ResultItem[] = [];
 
 /** Result types (AchievementType): 15 panorama opens its viewer, 20 video plays in a modal, the rest are images. */
 const PANORAMA = 15;
@@ -79,36 +77,21 @@ export default function RouteReplayPage(): ReactNode {
 
 function Replay({ sortId, onChoose }: { sortId: string; onChoose: () => void }): ReactNode {
   const { t } = useI18n();
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
-  const [nonce, setNonce] = useState(0);
+  // The player starts over on each reload (its position and playback reset at once); the earlier answer stays
+  // on screen until the new one arrives.
+  const [round, setRound] = useState(0);
+  // Both reads are quiet: a track that cannot be read is said on the page, results that cannot are left out.
+  const track = useCall('sortiesTrack', { id: sortId }, { quiet: true });
+  const results = useCall('resultList', { sort_id: sortId, page: 0, size: 1000 }, { quiet: true });
+  const reload = () => {
+    setRound((n) => n + 1);
+    void Promise.all([track.refetch(), results.refetch()]);
+  };
 
-  useEffect(() => {
-    let live = true;
-    // An earlier answer stays on screen while reloading an open sortie.
-    if (nonce === 0) setLoad({ state: 'loading' });
-    Promise.all([
-      call('sortiesTrack', { id: sortId }, { quiet: true }),
-      call('resultList', { sort_id: sortId, page: 0, size: 1000 }, { quiet: true }).catch(() => ({ list: [] as ResultItem[] })),
-    ])
-      .then(([track, results]) => live && setLoad({ state: 'ready', track, results: results.list }))
-      .catch((err: unknown) => live && setLoad({ state: 'error', text: err instanceof Error ? err.message : String(err) }));
-    return () => {
-      live = false;
-    };
-  }, [sortId, nonce]);
-
-  if (load.state === 'loading') {
-    return (
-      <div className="replay-page replay-center" data-testid="replay-loading">
-        <Spin />
-        <span>{t('routeReplay.loading')}</span>
-      </div>
-    );
-  }
-  if (load.state === 'error') {
+  if (track.isError) {
     return (
       <div className="replay-page replay-center" data-testid="replay-error">
-        <Alert type="error" showIcon title={t('routeReplay.notFound', { reason: load.text })} />
+        <Alert type="error" showIcon title={t('routeReplay.notFound', { reason: track.error.message })} />
         <div className="replay-actions">
           <Button onClick={onChoose} icon={<SwapOutlined />}>{t('routeReplay.chooseSortie')}</Button>
           <Link to="/achievementAdmin"><Button icon={<UnorderedListOutlined />}>{t('routeReplay.backToList')}</Button></Link>
@@ -116,7 +99,15 @@ function Replay({ sortId, onChoose }: { sortId: string; onChoose: () => void }):
       </div>
     );
   }
-  return <Player key={nonce} track={load.track} results={load.results} onReload={() => setNonce((n) => n + 1)} onChoose={onChoose} />;
+  if (!track.data || results.isPending) {
+    return (
+      <div className="replay-page replay-center" data-testid="replay-loading">
+        <Spin />
+        <span>{t('routeReplay.loading')}</span>
+      </div>
+    );
+  }
+  return <Player key={round} track={track.data} results={results.isError ? NO_RESULTS : (results.data?.list ?? NO_RESULTS)} onReload={reload} onChoose={onChoose} />;
 }
 
 interface PlayerProps {

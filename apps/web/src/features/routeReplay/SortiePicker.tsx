@@ -1,16 +1,17 @@
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { Button, Empty, Select, Table } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import { formatDateTime, formatDistanceText, formatHms, type Sortie } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
 import { useCall } from '../../shared/query';
-import { call } from '../../shared/request';
 
 /** Recent sorties shown by the picker. */
 const PICKER_SIZE = 50;
 
 /** Sortie row as /sorties/list answers it. */
 type SortieRow = Sortie;
+/** The same empty list while nothing is read. */
+const NO_ROWS: SortieRow[] = [];
 
 export interface SortiePickerProps {
   /** Device to start with (the current sortie's, when switching). */
@@ -22,26 +23,15 @@ export interface SortiePickerProps {
 export function SortiePicker({ sn, onPick }: SortiePickerProps): ReactNode {
   const { t, lang } = useI18n();
   const [device, setDevice] = useState<string | undefined>(sn);
-  const [rows, setRows] = useState<SortieRow[]>([]);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
-  const [nonce, setNonce] = useState(0);
 
   const deviceList = useCall('deviceList', { type: 0, page: 0, size: 1000 }, { quiet: true });
   const devices = useMemo(() => (deviceList.data?.list ?? []).map((x) => ({ sn: x.sn_id, name: x.name || x.sn_id })), [deviceList.data]);
 
-  useEffect(() => {
-    let live = true;
-    setLoading(true);
-    setError(null);
-    call('sortiesList', { sn_id: device, page: 0, size: PICKER_SIZE }, { quiet: true })
-      .then((d) => live && setRows(d.list))
-      .catch((err: unknown) => live && setError(err instanceof Error ? err.message : String(err)))
-      .finally(() => live && setLoading(false));
-    return () => {
-      live = false;
-    };
-  }, [device, nonce]);
+  // The rows of the previous device stay on screen while another device's sorties are read; the picker says
+  // a failure itself (the read is quiet), until the next read starts.
+  const sorties = useCall('sortiesList', { sn_id: device, page: 0, size: PICKER_SIZE }, { quiet: true, keepPrevious: true });
+  const rows: SortieRow[] = sorties.data?.list ?? NO_ROWS;
+  const error = sorties.isFetching ? null : (sorties.error?.message ?? null);
 
   return (
     <div className="replay-picker" data-testid="replay-picker">
@@ -57,7 +47,7 @@ export function SortiePicker({ sn, onPick }: SortiePickerProps): ReactNode {
           onChange={(v?: string) => setDevice(v || undefined)}
           options={devices.map((d) => ({ value: d.sn, label: d.name === d.sn ? d.sn : `${d.name} (${d.sn})` }))}
         />
-        <Button icon={<ReloadOutlined />} onClick={() => setNonce((n) => n + 1)}>
+        <Button icon={<ReloadOutlined />} onClick={() => void sorties.refetch()}>
           {t('routeReplay.picker.refresh')}
         </Button>
       </div>
@@ -65,7 +55,7 @@ export function SortiePicker({ sn, onPick }: SortiePickerProps): ReactNode {
       <Table<SortieRow>
         size="small"
         rowKey="sort_id"
-        loading={loading}
+        loading={sorties.isFetching}
         dataSource={rows}
         pagination={false}
         scroll={{ y: 420 }}
