@@ -1,5 +1,5 @@
-import { useEffect, useState, type ReactNode } from 'react';
-import { Button, Drawer, Table } from 'antd';
+import { useState, type ReactNode } from 'react';
+import { Button, Drawer, Table, type TableColumnsType } from 'antd';
 import {
   formatDateTime,
   AlternateError,
@@ -13,7 +13,7 @@ import {
   holds,
 } from '@nest/contracts';
 import { useI18n } from '../../../shared/i18n';
-import { call } from '../../../shared/request';
+import { useCall } from '../../../shared/query';
 import { useUser } from '../../../shared/session';
 
 type Row = Record<string, unknown>;
@@ -25,72 +25,82 @@ const when = (v: unknown, lang: 'zh' | 'en') => {
   return formatDateTime(n > 1e12 ? n : n * 1000, lang);
 };
 
-function useRows(name: 'commandLog' | 'alternateList', sn: string, open: boolean): { rows: Row[]; loading: boolean } {
-  const [rows, setRows] = useState<Row[]>([]);
-  const [loading, setLoading] = useState(false);
-  useEffect(() => {
-    if (!open) return;
-    setLoading(true);
-    call(name, { sn_id: sn, page: 0, size: 200 })
-      .then((p) => setRows(p.list))
-      .catch(() => setRows([]))
-      .finally(() => setLoading(false));
-  }, [name, sn, open]);
-  return { rows, loading };
+interface LogDrawerProps {
+  name: 'commandLog' | 'alternateList';
+  sn: string;
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  testId: string;
+  columns: TableColumnsType<Row>;
 }
 
-function CommandLog({ sn, open, onClose }: { sn: string; open: boolean; onClose: () => void }): ReactNode {
-  const { t, lang } = useI18n();
-  const { rows, loading } = useRows('commandLog', sn, open);
+/** A device's log (commands or alternate landings) in a drawer: its latest 200 entries, read when it opens. */
+function LogDrawer({ name, sn, open, onClose, title, testId, columns }: LogDrawerProps): ReactNode {
+  const answer = useCall(name, open ? { sn_id: sn, page: 0, size: 200 } : null);
+  const rows: Row[] = answer.isError ? [] : (answer.data?.list ?? []);
   return (
-    <Drawer open={open} onClose={onClose} title={t('device.admin.commandLog')} size={640} data-testid="command-log">
+    <Drawer open={open} onClose={onClose} title={title} size={640} data-testid={testId}>
       <Table<Row>
         size="small"
-        loading={loading}
+        loading={answer.isFetching}
         rowKey={(r, i) => str(r.id ?? i)}
         dataSource={rows}
         pagination={{ pageSize: 20, size: 'small' }}
-        columns={[
-          { title: t('device.admin.who'), render: (_, r) => str(r.nick ?? r.user_name ?? r.u_id) },
-          {
-            title: t('device.admin.what'),
-            render: (_, r) => {
-              const c = Number(r.cmd_type);
-              return ControlCmdType.has(c) ? ControlCmdType.label(c, lang) : Number(r.control_cmd) ? t(`device.admin.process${Number(r.control_cmd)}` as 'device.admin.process1') : str(r.method ?? r.cmd_type);
-            },
-          },
-          { title: t('device.admin.when'), render: (_, r) => when(r.create_time ?? r.time ?? r.at, lang) },
-          { title: t('device.admin.outcome'), render: (_, r) => (CommandOutcomeKind.has(r.outcome) ? CommandOutcomeKind.label(r.outcome as string, lang) : str(r.outcome)) },
-          { title: t('device.admin.reason'), render: (_, r) => (Number(r.reason) > 0 ? commandReasonText(Number(r.reason), lang) : '--') },
-        ]}
+        columns={columns}
       />
     </Drawer>
   );
 }
 
+function CommandLog({ sn, open, onClose }: { sn: string; open: boolean; onClose: () => void }): ReactNode {
+  const { t, lang } = useI18n();
+  return (
+    <LogDrawer
+      name="commandLog"
+      sn={sn}
+      open={open}
+      onClose={onClose}
+      title={t('device.admin.commandLog')}
+      testId="command-log"
+      columns={[
+        { title: t('device.admin.who'), render: (_, r) => str(r.nick ?? r.user_name ?? r.u_id) },
+        {
+          title: t('device.admin.what'),
+          render: (_, r) => {
+            const c = Number(r.cmd_type);
+            return ControlCmdType.has(c) ? ControlCmdType.label(c, lang) : Number(r.control_cmd) ? t(`device.admin.process${Number(r.control_cmd)}` as 'device.admin.process1') : str(r.method ?? r.cmd_type);
+          },
+        },
+        { title: t('device.admin.when'), render: (_, r) => when(r.create_time ?? r.time ?? r.at, lang) },
+        { title: t('device.admin.outcome'), render: (_, r) => (CommandOutcomeKind.has(r.outcome) ? CommandOutcomeKind.label(r.outcome as string, lang) : str(r.outcome)) },
+        { title: t('device.admin.reason'), render: (_, r) => (Number(r.reason) > 0 ? commandReasonText(Number(r.reason), lang) : '--') },
+      ]}
+    />
+  );
+}
+
 function AlternateLog({ sn, open, onClose }: { sn: string; open: boolean; onClose: () => void }): ReactNode {
   const { t, lang } = useI18n();
-  const { rows, loading } = useRows('alternateList', sn, open);
   return (
-    <Drawer open={open} onClose={onClose} title={t('device.admin.alternates')} size={640} data-testid="alternate-log">
-      <Table<Row>
-        size="small"
-        loading={loading}
-        rowKey={(r, i) => str(r.id ?? i)}
-        dataSource={rows}
-        pagination={{ pageSize: 20, size: 'small' }}
-        columns={[
-          { title: t('device.admin.when'), render: (_, r) => when(r.timestamp ?? r.create_time, lang) },
-          { title: t('device.admin.altReason'), render: (_, r) => (AlternateReason.has(Number(r.reason)) ? AlternateReason.label(Number(r.reason), lang) : str(r.reason)) },
-          { title: t('device.admin.solution'), render: (_, r) => (AlternateSolution.has(Number(r.solution)) ? AlternateSolution.label(Number(r.solution), lang) : str(r.solution)) },
-          { title: t('device.admin.place'), render: (_, r) => (AlternatePlace.has(Number(r.place_int)) ? AlternatePlace.label(Number(r.place_int), lang) : str(r.place_int)) },
-          {
-            title: t('device.admin.outcome'),
-            render: (_, r) => (Number(r.altn_int) === 0 ? t('device.admin.altOk') : AlternateError.has(Number(r.altn_int)) ? AlternateError.label(Number(r.altn_int), lang) : str(r.altn_int)),
-          },
-        ]}
-      />
-    </Drawer>
+    <LogDrawer
+      name="alternateList"
+      sn={sn}
+      open={open}
+      onClose={onClose}
+      title={t('device.admin.alternates')}
+      testId="alternate-log"
+      columns={[
+        { title: t('device.admin.when'), render: (_, r) => when(r.timestamp ?? r.create_time, lang) },
+        { title: t('device.admin.altReason'), render: (_, r) => (AlternateReason.has(Number(r.reason)) ? AlternateReason.label(Number(r.reason), lang) : str(r.reason)) },
+        { title: t('device.admin.solution'), render: (_, r) => (AlternateSolution.has(Number(r.solution)) ? AlternateSolution.label(Number(r.solution), lang) : str(r.solution)) },
+        { title: t('device.admin.place'), render: (_, r) => (AlternatePlace.has(Number(r.place_int)) ? AlternatePlace.label(Number(r.place_int), lang) : str(r.place_int)) },
+        {
+          title: t('device.admin.outcome'),
+          render: (_, r) => (Number(r.altn_int) === 0 ? t('device.admin.altOk') : AlternateError.has(Number(r.altn_int)) ? AlternateError.label(Number(r.altn_int), lang) : str(r.altn_int)),
+        },
+      ]}
+    />
   );
 }
 
