@@ -30,7 +30,7 @@ function LoginRoute(): ReactNode {
 export function AppRoutes(): ReactNode {
   const navigate = useNavigate();
   useEffect(() => {
-    setLoginNavigator(() => navigate('/', { replace: true }));
+    setLoginNavigator(() => void navigate('/', { replace: true }));
     return () => setLoginNavigator(null);
   }, [navigate]);
   return (

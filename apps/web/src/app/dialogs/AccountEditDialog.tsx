@@ -67,7 +67,7 @@ export function AccountEditDialog({ user, onClose }: { user: User; onClose: () =
       saving={saving}
       form={form}
       initialValues={{ nick: user.nick, account: user.phone }}
-      onFinish={submit}
+      onFinish={(values) => void submit(values)}
       onClose={onClose}
     >
         <Form.Item name="nick" label={t('account.nick')} rules={[{ required: true, whitespace: true, message: t('account.nickRequired') }]}>

@@ -53,7 +53,7 @@ export function PasswordDialog({ user, onClose }: { user: User; onClose: () => v
       submitText={t('password.submit')}
       saving={saving}
       form={form}
-      onFinish={submit}
+      onFinish={(values) => void submit(values)}
       onClose={onClose}
     >
         <Form.Item name="old" label={t('password.old')} rules={[{ required: true, message: t('password.oldRequired') }, length]}>

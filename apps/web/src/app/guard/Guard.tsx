@@ -66,7 +66,7 @@ export function Guard({ children }: { children: (ctx: { user: User; menu: MenuIt
     const target = here;
     loadMenu()
       .then(() => {
-        if (!cancelled) navigate(target, { replace: true });
+        if (!cancelled) void navigate(target, { replace: true });
       })
       .catch(() => {
         if (!cancelled) setMenuError(true);
@@ -75,6 +75,7 @@ export function Guard({ children }: { children: (ctx: { user: User; menu: MenuIt
       cancelled = true;
     };
     // `here` is read once per load on purpose: later navigation must not restart the load.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `here` left out on purpose (above)
   }, [token, user, menu, attempt, navigate]);
 
   // Push connection: created if absent (re-checked on every navigation).

@@ -38,7 +38,7 @@ export function useChooseEntry(): (item: MenuItem) => void {
       return;
     }
     if (!item.path || item.path === pathname) return;
-    navigate(item.path);
+    void navigate(item.path);
   };
 }
 
