@@ -9,15 +9,14 @@ import { fileURLToPath } from 'node:url';
 process.chdir(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'));
 
 /**
- * The crossings still allowed, by count. These numbers only go down. No upward import and no cycle remains;
- * the web feature internals are the data screen's imports of the alarm feed and the device panel, which
- * alarms and device now export from their index.ts.
+ * The crossings still allowed, by count: none. A new one is either moved to the layer it belongs to, or
+ * given a reason in docs/architecture.md ("Choices that stand against a rule") and counted here.
  */
 const ALLOWED = {
   'server upward imports': 0,
   'web upward imports': 0,
   'server feature internals': 0,
-  'web feature internals': 3,
+  'web feature internals': 0,
   cycles: 0,
 };
 

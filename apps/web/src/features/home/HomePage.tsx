@@ -6,7 +6,8 @@ import { preloadable, whenSettled } from '../../shared/lazy';
 import { useI18n } from '../../shared/i18n';
 import { useTheme } from '../../shared/theme';
 import { useZones } from '../../shared/map/zones';
-import { canListAlarms, useNews } from '../alarms/alarms';
+import { canListAlarms, useNews } from '../alarms';
+import { loadDevicePanel } from '../device';
 import { useUser } from '../../shared/session';
 import { DeviceList } from './DeviceList';
 import { kpisOf } from './dashboard';
@@ -19,7 +20,7 @@ import './home.css';
 const fleetMap = preloadable(() => import('../../shared/map/FleetMap'));
 const FleetMap = fleetMap.Component;
 /** The selected device's live panel: fetched when a device is first selected, or ahead when the page is idle. */
-const devicePanel = preloadable(() => import('../device/DevicePanel').then((m) => ({ default: m.DevicePanel })));
+const devicePanel = preloadable(() => loadDevicePanel().then((m) => ({ default: m.DevicePanel })));
 const DevicePanel = devicePanel.Component;
 
 /**
@@ -99,7 +100,9 @@ export default function HomePage(): ReactNode {
   }, [listsPainted, mapCode]);
   useEffect(() => {
     if (!mapCode) return;
-    return whenSettled(() => devicePanel.preload().catch(() => undefined));
+    return whenSettled(() => {
+      devicePanel.preload().catch(() => undefined);
+    });
   }, [mapCode]);
 
   const kpis = dash.record ? kpisOf(dash.record, news.pending) : null;

@@ -15,7 +15,7 @@ import {
   type TimedTask,
 } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
-import { levelColor, openAlarmCenter } from '../alarms/alarms';
+import { levelColor, openAlarmCenter } from '../alarms';
 import { checkingOptions, kpiTiles, rankingValue, type KpiTile, type Kpis } from './dashboard';
 import type { AlarmStats, Loaded } from './useDashboard';
 
@@ -128,7 +128,7 @@ export const InspectionRecords = memo(function InspectionRecords({ record }: { r
                   className="record-item"
                   data-testid="inspection-record"
                   data-sort-id={r.sort_id}
-                  onClick={() => navigate(`/routeReplay?sort_id=${encodeURIComponent(r.sort_id)}`)}
+                  onClick={() => void navigate(`/routeReplay?sort_id=${encodeURIComponent(r.sort_id)}`)}
                 >
                   <span className="record-top">
                     <span className="record-route" title={r.mission_name}>{r.mission_name || t('home.records.noRoute')}</span>
