@@ -1,9 +1,8 @@
 import { useState, type ReactNode } from 'react';
-import { Alert, Button, Form, Input, InputNumber, Modal, Progress, Select, Upload } from 'antd';
-import { FileOutlined, UploadOutlined } from '@ant-design/icons';
-import { FIRMWARE_FILE_EXT, FIRMWARE_FILE_FIELD, FIRMWARE_MAX_BYTES, FirmwareType, NEST_FIRMWARE_TYPE, formatSizeKb } from '@nest/contracts';
+import { Alert, Form, Input, InputNumber, Select } from 'antd';
+import { FIRMWARE_FILE_EXT, FIRMWARE_FILE_FIELD, FIRMWARE_MAX_BYTES, FirmwareType, NEST_FIRMWARE_TYPE } from '@nest/contracts';
 import type { WkimgHeader } from '@nest/formats';
-import { useUpload } from '../../shared/admin';
+import { FilePicker, UploadModal, useUpload } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';
@@ -83,45 +82,28 @@ export function UploadDialog({ onClose, onSaved }: { onClose: () => void; onSave
   const required = (field: string) => ({ required: true, whitespace: true, message: t('admin.required', { field }) });
 
   return (
-    <Modal
-      open
+    <UploadModal
       title={t('firmware.form.uploadTitle')}
-      onCancel={cancel}
-      mask={{ closable: !sending }}
-      footer={[
-        <Button key="cancel" onClick={cancel}>
-          {t('common.cancel')}
-        </Button>,
-        <Button key="ok" type="primary" loading={sending} disabled={!chosen || chosen.problem !== null} onClick={() => void send()} data-testid="firmware-send">
-          {t('firmware.upload')}
-        </Button>,
-      ]}
       width={620}
-      destroyOnHidden
+      sending={sending}
+      canSend={!!chosen && chosen.problem === null}
+      onCancel={cancel}
+      onSend={() => void send()}
+      sendLabel={t('firmware.upload')}
+      testId="firmware"
+      percent={percent}
+      progressText={percent < 100 ? t('firmware.form.uploading', { percent }) : t('firmware.form.checking')}
     >
       <Form form={form} layout="vertical" initialValues={{ type: NEST_FIRMWARE_TYPE, description: '', description_en: '' }} disabled={sending} data-testid="firmware-form">
         <Form.Item label={t('firmware.form.file')} required extra={t('firmware.form.fileHint', { max })}>
-          <Upload
+          <FilePicker
             accept={FIRMWARE_FILE_EXT}
-            maxCount={1}
-            showUploadList={false}
-            beforeUpload={(file) => {
-              void choose(file);
-              return false;
-            }}
-          >
-            <Button icon={<UploadOutlined />} data-testid="firmware-choose">
-              {t('firmware.form.choose')}
-            </Button>
-          </Upload>
-          {chosen && (
-            <div className="firmware-chosen" data-testid="firmware-chosen">
-              <FileOutlined /> {chosen.file.name} · {formatSizeKb(chosen.file.size / 1024)}
-            </div>
-          )}
-          {chosen?.problem && (
-            <Alert type="error" showIcon title={t(`firmware.check.${chosen.problem}`, { max })} data-testid="firmware-problem" style={{ marginTop: 8 }} />
-          )}
+            chooseLabel={t('firmware.form.choose')}
+            file={chosen?.file ?? null}
+            problem={chosen?.problem ? t(`firmware.check.${chosen.problem}`, { max }) : null}
+            onChoose={(file) => void choose(file)}
+            testId="firmware"
+          />
           {chosen?.header && (
             <Alert
               type="success"
@@ -153,12 +135,6 @@ export function UploadDialog({ onClose, onSaved }: { onClose: () => void; onSave
           <Input.TextArea rows={3} maxLength={ROM_LIMITS.description} showCount data-testid="firmware-description-en" />
         </Form.Item>
       </Form>
-      {sending && (
-        <div data-testid="firmware-progress">
-          <Progress percent={percent} status={percent < 100 ? 'active' : 'normal'} />
-          <div className="firmware-progress-text">{percent < 100 ? t('firmware.form.uploading', { percent }) : t('firmware.form.checking')}</div>
-        </div>
-      )}
-    </Modal>
+    </UploadModal>
   );
 }

@@ -15,3 +15,4 @@ export { columnsWidth } from './tableWidth';
 export { basicFileProblem, headBytes, megabytes } from './fileCheck';
 export type { BasicFileProblem } from './fileCheck';
 export { VideoCard, VideoCardList, VideoDialog } from './VideoCards';
+export { FilePicker, UploadModal } from './UploadModal';
