@@ -1,4 +1,4 @@
-import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Suspense, lazy, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button, Dropdown, Empty, Input, Pagination, Popconfirm, Select, Space, Spin, Tabs, Tooltip } from 'antd';
 import { CopyOutlined, DeleteOutlined, DownloadOutlined, EditOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
@@ -7,6 +7,7 @@ import { EXPORT_FORMATS, checkAgainstTask, exportPlanFile, importPlanFile, type 
 import { useI18n } from '../../shared/i18n';
 import { call, RequestError } from '../../shared/request';
 import { notify } from '../../shared/notify';
+import { invalidateCall, useCall } from '../../shared/query';
 import { useTheme } from '../../shared/theme';
 import type { PlanShape } from '../../shared/map/PlanMap';
 import { DEFAULT_ROUTE } from './editor/store';
@@ -18,6 +19,8 @@ const PlanMap = lazy(() => import('../../shared/map/PlanMap'));
 
 export const PAGE_SIZE = 10;
 export const IMPORT_ACCEPT = '.kml,.json,.plan';
+/** No routes (none read yet, or the read failed). */
+const NO_MISSIONS: Page<Mission> = { list: [], total: 0 };
 
 /** The neutral document of a route (with its fence) or of a fence, for the exporters. */
 export function documentOf(mission: Mission | null, fence: Fence | null): PlanDocument {
@@ -71,32 +74,20 @@ export default function RoutePlanPage(): ReactNode {
   const [search, setSearch] = useState('');
   const [type, setType] = useState<number | null>(null);
   const [page, setPage] = useState(0);
-  const [missions, setMissions] = useState<Page<Mission>>({ list: [], total: 0 });
-  const [fences, setFences] = useState<Fence[]>([]);
-  const [loading, setLoading] = useState(false);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [importError, setImportError] = useState<string | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
 
-  const reload = useCallback(async () => {
-    setLoading(true);
-    try {
-      const [m, f] = await Promise.all([
-        call('missionList', { page, size: PAGE_SIZE, ...(search ? { search } : {}), ...(type ? { mission_type: type } : {}) }),
-        call('fenceList', { page: 0, size: 1000 }),
-      ]);
-      setMissions({ list: m.list ?? [], total: m.total ?? 0 });
-      setFences(f.list ?? []);
-    } catch {
-      /* shown by call() */
-    } finally {
-      setLoading(false);
-    }
-  }, [page, search, type]);
-
-  useEffect(() => {
-    void reload();
-  }, [reload]);
+  // The routes of the page and every fence; the previous answers stay on screen while the next are read.
+  const missionPage = useCall(
+    'missionList',
+    { page, size: PAGE_SIZE, ...(search ? { search } : {}), ...(type ? { mission_type: type } : {}) },
+    { keepPrevious: true },
+  );
+  const fenceList = useCall('fenceList', { page: 0, size: 1000 });
+  const missions = missionPage.data ?? NO_MISSIONS;
+  const fences = useMemo(() => fenceList.data?.list ?? [], [fenceList.data]);
+  const loading = missionPage.isFetching || fenceList.isFetching;
 
   const fenceById = useMemo(() => new Map(fences.map((f) => [f.id, f])), [fences]);
   const mission = tab === 'routes' ? missions.list.find((m) => m.id === selectedId) ?? null : null;
@@ -121,12 +112,12 @@ export default function RoutePlanPage(): ReactNode {
     await call('missionEdit', { id: m.id, ...missionFields(m), state: 20 });
     notify().success(t('routeplan.list.deleted'));
     setSelectedId(null);
-    void reload();
+    void invalidateCall('missionList');
   };
   const copy = async (m: Mission) => {
     await call('missionAdd', { ...missionFields(m), name: `${m.name}${t('routeplan.list.copySuffix')}`.slice(0, 64) });
     notify().success(t('routeplan.list.copied'));
-    void reload();
+    void invalidateCall('missionList');
   };
   const exportAs = (format: ExportFormat) => {
     const r = exportPlanFile(documentOf(mission, fence), format);
@@ -152,6 +143,7 @@ export default function RoutePlanPage(): ReactNode {
         const issues = validateFence(input, fences.map((f) => ({ ...f })));
         if (issues.length) return setImportError(issues.map((i) => i.text[lang]).join('; '));
         await call('fenceAdd', input, { quiet: true });
+        void invalidateCall('fenceList');
       } else if (doc.surveys.length) {
         const c = checkAgainstTask(doc, 'survey');
         if (!c.ok) return setImportError(c.error[lang]);
@@ -163,6 +155,7 @@ export default function RoutePlanPage(): ReactNode {
         const fields = { ...settings, name: (c.item.name || file.name).slice(0, 64), fence_id: target.id, waypoints: [], polygon: c.item.polygon };
         // The server validates the area against the fence and regenerates the grid; its refusal is shown as is.
         await call('missionAdd', fields, { quiet: true });
+        void invalidateCall('missionList');
       } else {
         const c = checkAgainstTask(doc, 'waypoint');
         if (!c.ok) return setImportError(c.error[lang]);
@@ -173,9 +166,9 @@ export default function RoutePlanPage(): ReactNode {
         if (issues.length) return setImportError(issues.map((i) => i.text[lang]).filter((x, i, a) => a.indexOf(x) === i).join('; '));
         const { area: _a, ...fields } = route;
         await call('missionAdd', { ...fields, name: (c.item.name || file.name).slice(0, 64), fence_id: target.id }, { quiet: true });
+        void invalidateCall('missionList');
       }
       notify().success(t('routeplan.import.done'));
-      void reload();
     } catch (err) {
       setImportError(err instanceof RequestError ? err.text : String(err));
     }

@@ -21,6 +21,7 @@ import {
 } from '@nest/contracts';
 import { IssueCode, prepareRing, routeDistance } from '@nest/geo';
 import { useI18n } from '../../../shared/i18n';
+import { invalidateCall, useCall } from '../../../shared/query';
 import { call, RequestError } from '../../../shared/request';
 import { notify } from '../../../shared/notify';
 import { useTheme } from '../../../shared/theme';
@@ -38,6 +39,9 @@ const AREA_CODES: ReadonlySet<string> = new Set([IssueCode.WAYPOINT_OUTSIDE_FENC
 /** How long the note about a click outside the fence stays (ms). */
 const OUTSIDE_NOTE_MS = 4000;
 const MISSION_TYPE_OF: Record<Exclude<EditMode, 'fence'>, 1 | 2> = { route: 1, survey: 2 };
+/** No fences or devices (none read yet, or the read failed), the same lists on every render. */
+const NO_FENCES: Fence[] = [];
+const NO_DEVICES: DeviceListItem[] = [];
 
 /** The take-off point of routes in a fence: the airport of the fence's device, as the server takes it. */
 const homeOf = (devices: readonly DeviceListItem[], sn: string | undefined): LatLng | null =>
@@ -54,9 +58,6 @@ export default function EditWorkPage(): ReactNode {
 
   const [store] = useState(() => new WorkStore());
   const s = useWorkState(store);
-  const [loading, setLoading] = useState(true);
-  const [fences, setFences] = useState<Fence[]>([]);
-  const [devices, setDevices] = useState<DeviceListItem[]>([]);
   const [selected, setSelected] = useState<number | null>(null);
   const [saving, setSaving] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
@@ -70,26 +71,40 @@ export default function EditWorkPage(): ReactNode {
   }, [outside]);
 
   // ---------------------------------------------------------------- load
+  // The fences and devices (read quietly: a list that cannot be read is empty), then the fence or route being
+  // edited (a failure is shown by the request layer, and the editor opens empty).
+  const fenceList = useCall('fenceList', { page: 0, size: 1000 }, { quiet: true });
+  const deviceList = useCall('deviceList', { type: 0, page: 0, size: 200 }, { quiet: true });
+  const fences = useMemo(() => fenceList.data?.list ?? NO_FENCES, [fenceList.data]);
+  const devices = useMemo(() => deviceList.data?.list ?? NO_DEVICES, [deviceList.data]);
+  // Settled reads only: an answer still cached from an earlier screen is read again before the editor starts from it.
+  const listsRead = !fenceList.isFetching && !deviceList.isFetching;
+  // A fence is taken from the list when it is there, else read alone.
+  const listed = mode === 'fence' && id ? fences.find((x) => x.id === id) : undefined;
+  const fenceOne = useCall('fenceOne', mode === 'fence' && id && listsRead && !listed ? { id } : null);
+  const missionInfo = useCall('missionInfo', mode !== 'fence' && id ? { id } : null);
+
+  // The editor starts from what was read, once per mode and record: later reads of the lists leave the edits alone.
+  const opened = `${mode} ${id ?? ''}`;
+  const [started, setStarted] = useState<string | null>(null);
+  const loading = started !== opened;
   useEffect(() => {
-    let live = true;
-    (async () => {
-      const [fl, dl] = await Promise.all([
-        call('fenceList', { page: 0, size: 1000 }, { quiet: true }).catch(() => ({ list: [], total: 0 })),
-        call('deviceList', { type: 0, page: 0, size: 200 }, { quiet: true }).catch(() => ({ list: [], total: 0 })),
-      ]);
-      if (!live) return;
-      setFences(fl.list ?? []);
-      setDevices(dl.list ?? []);
-      if (mode === 'fence') {
-        const f = id ? (fl.list ?? []).find((x) => x.id === id) ?? (await call('fenceOne', { id })) : null;
+    if (started === opened || !listsRead) return;
+    if (mode === 'fence') {
+      if (id && !listed && (fenceOne.isPending || fenceOne.isFetching)) return;
+      const f = id ? (listed ?? (fenceOne.isError ? null : fenceOne.data) ?? null) : null;
+      if (!id || f) {
         store.reset({
-          fence: f ? { name: f.name, max_height: f.max_height, boundary: f.boundary, sn_id: f.sn_id } : { name: '', max_height: 120, boundary: [], sn_id: dl.list?.[0]?.sn_id ?? '' },
+          fence: f ? { name: f.name, max_height: f.max_height, boundary: f.boundary, sn_id: f.sn_id } : { name: '', max_height: 120, boundary: [], sn_id: devices[0]?.sn_id ?? '' },
           fenceId: f?.id ?? null,
           routeItem: null,
         });
-      } else {
-        const m = id ? await call('missionInfo', { id }) : null;
-        const fence = m ? (fl.list ?? []).find((x) => x.id === m.fence_id) ?? null : null;
+      }
+    } else {
+      if (id && (missionInfo.isPending || missionInfo.isFetching)) return;
+      const m = id && !missionInfo.isError ? (missionInfo.data ?? null) : null;
+      if (!id || m) {
+        const fence = m ? fences.find((x) => x.id === m.fence_id) ?? null : null;
         const route: RouteDraft = m
           ? { ...DEFAULT_ROUTE, ...m, area: m.mission_type === MissionType.SURVEY ? (m.survey_polygon ?? convexHull(m.waypoints)) : [] }
           : { ...DEFAULT_ROUTE, mission_type: MISSION_TYPE_OF[mode], fence_id: '', camera_type: mode === 'survey' ? '6k' : 'custom' };
@@ -97,16 +112,16 @@ export default function EditWorkPage(): ReactNode {
           fence: fence ? { name: fence.name, max_height: fence.max_height, boundary: fence.boundary, sn_id: fence.sn_id } : null,
           fenceId: fence?.id ?? null,
           routeItem: route,
-          home: homeOf(dl.list ?? [], fence?.sn_id),
+          home: homeOf(devices, fence?.sn_id),
         });
       }
-    })()
-      .catch(() => undefined)
-      .finally(() => live && setLoading(false));
-    return () => {
-      live = false;
-    };
-  }, [mode, id, store]);
+    }
+    setStarted(opened);
+  }, [
+    started, opened, listsRead, mode, id, listed, fences, devices, store,
+    fenceOne.isPending, fenceOne.isFetching, fenceOne.isError, fenceOne.data,
+    missionInfo.isPending, missionInfo.isFetching, missionInfo.isError, missionInfo.data,
+  ]);
 
   // ---------------------------------------------------------------- undo / redo / delete keys
   useEffect(() => {
@@ -212,6 +227,8 @@ export default function EditWorkPage(): ReactNode {
         const fields = { name: s.fence.name.trim(), max_height: s.fence.max_height, boundary: s.fence.boundary, sn_id: s.fence.sn_id };
         if (s.fenceId) await call('fenceEdit', { id: s.fenceId, ...fields }, { quiet: true });
         else await call('fenceAdd', fields, { quiet: true });
+        // The route list shows each route's fence name.
+        void invalidateCall('fenceList', 'missionList');
       } else if (effective.routeItem && s.fenceId) {
         const { area, ...r } = effective.routeItem;
         const fields = {
@@ -227,6 +244,7 @@ export default function EditWorkPage(): ReactNode {
         };
         if (id) await call('missionEdit', { id, ...fields }, { quiet: true });
         else await call('missionAdd', fields, { quiet: true });
+        void invalidateCall('missionList');
       }
       notify().success(t('routeplan.saved'));
       void navigate('/routeplan');
