@@ -1,8 +1,7 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import { Alert, Button, Input, Switch, Tag, Tooltip } from 'antd';
-import { ReloadOutlined } from '@ant-design/icons';
+import { Input, Switch, Tag, Tooltip } from 'antd';
 import { formatTime, localeOf, LinkType, calls, holds, type LinkDeviceStats } from '@nest/contracts';
-import { AdminPage, AdminTable, usePolledCall } from '../../shared/admin';
+import { AdminPage, RefreshStatus, StatusNotes, AdminTable, usePolledCall } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
 import { useUser } from '../../shared/session';
 import { ago, dropEntries, droppedTotal, filterDevices, formatRate, reasonKey } from './format';
@@ -41,7 +40,7 @@ export default function NetworkPage(): ReactNode {
       render: (_: unknown, d: LinkDeviceStats) => (
         <div>
           <div>{d.name}</div>
-          <div className="network-muted">{d.sn_id}</div>
+          <div className="admin-muted">{d.sn_id}</div>
         </div>
       ),
     },
@@ -53,7 +52,7 @@ export default function NetworkPage(): ReactNode {
       render: (_: unknown, d: LinkDeviceStats) =>
         d.state === 3 ? <Tag color="orange">{t('network.held')}</Tag> : d.online ? <Tag color="green">{t('network.online')}</Tag> : <Tag>{t('network.offline')}</Tag>,
     },
-    { title: t('network.field.heard'), key: 'heard', width: 120, render: (_: unknown, d: LinkDeviceStats) => (d.heard_at ? agoText(d.heard_at) : <span className="network-muted">{t('network.never')}</span>) },
+    { title: t('network.field.heard'), key: 'heard', width: 120, render: (_: unknown, d: LinkDeviceStats) => (d.heard_at ? agoText(d.heard_at) : <span className="admin-muted">{t('network.never')}</span>) },
     {
       title: t('network.field.rate'),
       key: 'rate',
@@ -67,7 +66,7 @@ export default function NetworkPage(): ReactNode {
       key: 'dropped',
       render: (_: unknown, d: LinkDeviceStats) => {
         const entries = dropEntries(d.dropped);
-        if (entries.length === 0) return <span className="network-muted">{t('network.none')}</span>;
+        if (entries.length === 0) return <span className="admin-muted">{t('network.none')}</span>;
         return entries.map(([reason, n]) => (
           <Tag key={reason} color="red">
             {t(`network.reason.${reasonKey(reason)}`)} × {n}
@@ -81,7 +80,7 @@ export default function NetworkPage(): ReactNode {
       width: 220,
       render: (_: unknown, d: LinkDeviceStats) => (
         <div>
-          {d.rtt ? t('network.rttValue', { avg: d.rtt.avg_ms, last: d.rtt.last_ms, max: d.rtt.max_ms, count: d.rtt.count }) : <span className="network-muted">{t('network.noRtt')}</span>}
+          {d.rtt ? t('network.rttValue', { avg: d.rtt.avg_ms, last: d.rtt.last_ms, max: d.rtt.max_ms, count: d.rtt.count }) : <span className="admin-muted">{t('network.noRtt')}</span>}
           {d.command_timeouts > 0 && <div className="network-warn">{t('network.timeouts', { n: d.command_timeouts })}</div>}
         </div>
       ),
@@ -106,45 +105,44 @@ export default function NetworkPage(): ReactNode {
         </>
       }
       actions={
-        <>
-          <span className="network-muted">
-            {t('network.autoRefresh', { s: NETWORK_REFRESH_MS / 1000 })}
-            {time && ` · ${t('network.updatedAt', { time })}`}
-          </span>
-          <Button icon={<ReloadOutlined />} onClick={() => void load(false)}>
-            {t('network.refresh')}
-          </Button>
-        </>
+        <RefreshStatus
+          status={
+            <>
+              {t('network.autoRefresh', { s: NETWORK_REFRESH_MS / 1000 })}
+              {time && ` · ${t('network.updatedAt', { time })}`}
+            </>
+          }
+          onRefresh={() => void load(false)}
+          label={t('network.refresh')}
+        />
       }
     >
-      <p className="network-muted network-subtitle">{t('network.subtitle')}</p>
-      {!allowed && <Alert type="warning" showIcon title={t('admin.noPermission')} />}
-      {failed && <Alert type="error" showIcon title={t('network.loadFailed')} />}
+      <StatusNotes subtitle={t('network.subtitle')} allowed={allowed} failed={failed ? t('network.loadFailed') : null} />
       {stats && broker && totals && (
         <div className="network-tiles" data-testid="network-tiles">
-          <div className="network-tile" data-testid="network-broker">
+          <div className="admin-tile network-tile" data-testid="network-broker">
             <span className="network-tile-label">{t('network.broker.title')}</span>
             <strong>{t(broker.kind === 'embedded' ? 'network.broker.embedded' : 'network.broker.external')}</strong>
             <span>
               <Tag color={broker.connected ? 'green' : 'red'}>{t(broker.connected ? 'network.broker.connected' : 'network.broker.disconnected')}</Tag>
             </span>
             <Tooltip title={broker.client_id}>
-              <span className="network-muted">
+              <span className="admin-muted">
                 {t('network.broker.address')}: {broker.address || '—'}
               </span>
             </Tooltip>
           </div>
-          <div className="network-tile">
+          <div className="admin-tile network-tile">
             <span className="network-tile-label">{t('network.tiles.online')}</span>
             <strong data-testid="network-online">
               {totals.online} / {totals.devices}
             </strong>
           </div>
-          <div className="network-tile">
+          <div className="admin-tile network-tile">
             <span className="network-tile-label">{t('network.tiles.messages')}</span>
             <strong>{formatRate(totals.messages_per_min)}</strong>
           </div>
-          <div className="network-tile">
+          <div className="admin-tile network-tile">
             <span className="network-tile-label">{t('network.tiles.accepted')}</span>
             <strong>{totals.accepted.toLocaleString(localeOf(lang))}</strong>
           </div>
@@ -152,7 +150,7 @@ export default function NetworkPage(): ReactNode {
             <span className="network-tile-label">{t('network.tiles.dropped')}</span>
             <strong>{totals.dropped.toLocaleString(localeOf(lang))}</strong>
             {unattributed.length > 0 && (
-              <span className="network-muted">{t('network.tiles.unattributed', { list: unattributed.map(([r, n]) => `${t(`network.reason.${reasonKey(r)}`)} × ${n}`).join(', ') })}</span>
+              <span className="admin-muted">{t('network.tiles.unattributed', { list: unattributed.map(([r, n]) => `${t(`network.reason.${reasonKey(r)}`)} × ${n}`).join(', ') })}</span>
             )}
           </div>
         </div>

@@ -16,3 +16,4 @@ export { basicFileProblem, headBytes, megabytes } from './fileCheck';
 export type { BasicFileProblem } from './fileCheck';
 export { VideoCard, VideoCardList, VideoDialog } from './VideoCards';
 export { FilePicker, UploadModal } from './UploadModal';
+export { RefreshStatus, StatusNotes } from './StatusParts';
