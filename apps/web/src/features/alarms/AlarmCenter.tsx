@@ -131,6 +131,20 @@ function AlarmCenterBody(): ReactNode {
     [],
   );
 
+  /** A select for one of the filter's fields (level, state, kind); clearing it drops the field. */
+  const filterSelect = <K extends 'level' | 'state' | 'kind'>(key: K, options: { value: NonNullable<AlarmFilter[K]>; label: string }[], width: number, matchWidth = true) => (
+    <Select
+      allowClear
+      placeholder={t(`alarms.filter.${key}`)}
+      value={filter[key]}
+      onChange={(v?: AlarmFilter[K]) => change({ [key]: v })}
+      options={options}
+      data-testid={`alarm-filter-${key}`}
+      style={{ width }}
+      popupMatchSelectWidth={matchWidth ? undefined : false}
+    />
+  );
+
   const change = (patch: Partial<AlarmFilter>) => {
     setFilter((f) => ({ ...f, ...patch }));
     setPage(1);
@@ -200,34 +214,9 @@ function AlarmCenterBody(): ReactNode {
   return (
     <div className="alarm-center" data-testid="alarm-center">
       <div className="alarm-filters">
-        <Select
-          allowClear
-          placeholder={t('alarms.filter.level')}
-          value={filter.level}
-          onChange={(level?: number) => change({ level })}
-          options={AlarmLevel.options(lang)}
-          data-testid="alarm-filter-level"
-          style={{ width: 110 }}
-        />
-        <Select
-          allowClear
-          placeholder={t('alarms.filter.state')}
-          value={filter.state}
-          onChange={(state?: number) => change({ state })}
-          options={AlarmProcessState.options(lang)}
-          data-testid="alarm-filter-state"
-          style={{ width: 120 }}
-        />
-        <Select
-          allowClear
-          placeholder={t('alarms.filter.kind')}
-          value={filter.kind}
-          onChange={(kind?: string) => change({ kind })}
-          options={AlarmKind.options(lang)}
-          data-testid="alarm-filter-kind"
-          style={{ width: 170 }}
-          popupMatchSelectWidth={false}
-        />
+        {filterSelect('level', AlarmLevel.options(lang), 110)}
+        {filterSelect('state', AlarmProcessState.options(lang), 120)}
+        {filterSelect('kind', AlarmKind.options(lang), 170, false)}
         <Select
           allowClear
           showSearch
