@@ -42,8 +42,6 @@ export default tseslint.config(
     files: [
       'apps/web/src/features/dataAnalyse/DataAnalysePage.tsx',
       'apps/web/src/features/equipment/maintenance/panels.tsx',
-      'apps/web/src/features/results/SortieListPage.tsx',
-      'apps/web/src/features/teachingVideos/TeachingVideosPage.tsx',
       'apps/web/src/features/teamManage/TeamDialog.tsx',
     ],
     rules: {

@@ -46,8 +46,9 @@ export default function SortieListPage(): ReactNode {
   const now = useNow(data.list.some((s) => s.end_time <= 0));
   const name = (s: Sortie) => s.mission_name || MissionType.label(s.mission_type, lang);
 
-  const confirm = (title: string, content: string, run: () => Promise<void>) =>
-    modal.confirm({
+  // The dialog's handle is thenable (it settles on close); nothing waits for it.
+  const confirm = (title: string, content: string, run: () => Promise<void>): void => {
+    void modal.confirm({
       title,
       content,
       okText: t('results.confirm.ok'),
@@ -55,6 +56,7 @@ export default function SortieListPage(): ReactNode {
       okButtonProps: { danger: true, 'data-testid': 'confirm-ok' },
       onOk: run,
     });
+  };
 
   const deleteSorties = (rows: Sortie[]) =>
     confirm(
@@ -134,10 +136,10 @@ export default function SortieListPage(): ReactNode {
       width: 300,
       render: (_, s) => (
         <Space size={0} wrap>
-          <Button type="link" size="small" icon={<PictureOutlined />} onClick={() => navigate(`/resultsShow?sort_id=${encodeURIComponent(s.sort_id)}`)} data-testid="sortie-results">
+          <Button type="link" size="small" icon={<PictureOutlined />} onClick={() => void navigate(`/resultsShow?sort_id=${encodeURIComponent(s.sort_id)}`)} data-testid="sortie-results">
             {t('results.sortie.openResults')}
           </Button>
-          <Button type="link" size="small" icon={<PlayCircleOutlined />} onClick={() => navigate(`/routeReplay?sort_id=${encodeURIComponent(s.sort_id)}`)} data-testid="sortie-replay">
+          <Button type="link" size="small" icon={<PlayCircleOutlined />} onClick={() => void navigate(`/routeReplay?sort_id=${encodeURIComponent(s.sort_id)}`)} data-testid="sortie-replay">
             {t('results.sortie.replay')}
           </Button>
           <Tooltip title={s.count === 0 ? t('results.msg.empty') : undefined}>
