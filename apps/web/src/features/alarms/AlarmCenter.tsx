@@ -18,6 +18,7 @@ import {
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';
+import { useCall } from '../../shared/query';
 import { onPush } from '../../shared/push';
 import { useUser } from '../../shared/session';
 import {
@@ -84,7 +85,8 @@ function AlarmCenterBody(): ReactNode {
   const [loading, setLoading] = useState(false);
   const [selected, setSelected] = useState<string[]>([]);
   const [processing, setProcessing] = useState<string[] | null>(null);
-  const [devices, setDevices] = useState<{ value: string; label: string }[]>([]);
+  const deviceList = useCall('deviceList', { type: DEVICE_LIST_DEFAULT_TYPE, page: DEVICE_LIST_DEFAULT_PAGE, size: DEVICE_LIST_DEFAULT_SIZE }, { quiet: true }).data;
+  const devices = useMemo(() => (deviceList?.list ?? []).map((d) => ({ value: d.sn_id, label: d.name || d.airport_name || d.uav_name || d.sn_id })), [deviceList]);
   const seq = useRef(0);
   const filterRef = useRef(filter);
   filterRef.current = filter;
@@ -110,12 +112,6 @@ function AlarmCenterBody(): ReactNode {
   useEffect(() => {
     void load(filter, page);
   }, [filter, page, load]);
-
-  useEffect(() => {
-    call('deviceList', { type: DEVICE_LIST_DEFAULT_TYPE, page: DEVICE_LIST_DEFAULT_PAGE, size: DEVICE_LIST_DEFAULT_SIZE }, { quiet: true })
-      .then((p) => setDevices((p?.list ?? []).map((d) => ({ value: d.sn_id, label: d.name || d.airport_name || d.uav_name || d.sn_id }))))
-      .catch(() => undefined);
-  }, []);
 
   useEffect(
     () =>

@@ -5,6 +5,7 @@ import { ArrowLeftOutlined, BarChartOutlined, DownloadOutlined, ReloadOutlined, 
 import dayjs, { type Dayjs } from 'dayjs';
 import { formatDateTime, ANALYSIS_MAX_DAYS, AlarmLevel, PushMsgId, formatDistance, formatHms, type Analysis, type DeviceListItem } from '@nest/contracts';
 import { call, RequestError } from '../../shared/request';
+import { useCall } from '../../shared/query';
 import { onPush } from '../../shared/push';
 import { useI18n, type MessageKey } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
@@ -54,6 +55,9 @@ function downloadText(name: string, text: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+/** No devices yet (one array, so the device options are not rebuilt every render). */
+const NO_DEVICES: DeviceListItem[] = [];
+
 /**
  * Data analysis (/dataAnalyse), full screen: period and devices on top (kept in the url), KPI cards, then
  * one panel per figure with a chart or the same numbers as a table, each exportable as CSV and PNG.
@@ -64,7 +68,7 @@ export default function DataAnalysePage(): ReactNode {
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const selection = useMemo(() => selectionFromQuery(params), [params]);
-  const [devices, setDevices] = useState<DeviceListItem[]>([]);
+  const devices = useCall('deviceList', { type: 0, page: 0, size: 1000 }, { quiet: true }).data?.list ?? NO_DEVICES;
   const [load, setLoad] = useState<Load>({ state: 'loading' });
   const [tick, setTick] = useState(0);
   const [fetching, setFetching] = useState(true);
@@ -72,12 +76,6 @@ export default function DataAnalysePage(): ReactNode {
   const charts = useRef<Partial<Record<PanelName, EChartHandle | null>>>({});
 
   const setSelection = useCallback((next: Selection) => setParams(selectionToQuery(next), { replace: true }), [setParams]);
-
-  useEffect(() => {
-    call('deviceList', { type: 0, page: 0, size: 1000 }, { quiet: true })
-      .then((d) => setDevices(d.list))
-      .catch(() => setDevices([]));
-  }, []);
 
   const selKey = selectionToQuery(selection).toString();
   useEffect(() => {
