@@ -2,7 +2,7 @@ import type { FeatureCatalog } from './zh-CN';
 import { deviceTypeEn } from '../../features/deviceType/messages';
 import { auditLogEn } from '../../features/auditLog/messages';
 import { firmwareEn } from '../../features/firmware/messages';
-import { teachingEn } from '../../features/teachingVideos/messages';
+import { teachingVideosEn } from '../../features/teachingVideos/messages';
 import { resultsEn } from '../../features/results/messages';
 import { userManageEn } from '../../features/userManage/messages';
 import { dictDataEn } from '../../features/dictData/messages';
@@ -11,7 +11,7 @@ import { outLineMapEn } from '../../features/outLineMap/messages';
 import { maintenanceEn } from '../../features/equipment/maintenance/messages';
 import { googleMapEn } from '../../features/googleMap/messages';
 import { networkEn } from '../../features/networkingItem/messages';
-import { navEnvEn } from '../../features/navigationEnvironment/messages';
+import { navigationEnvironmentEn } from '../../features/navigationEnvironment/messages';
 import { routeReplayEn } from '../../features/routeReplay/messages';
 import { analysisEn } from '../../features/dataAnalyse/messages';
 import { alarmsEn } from '../../features/alarms/messages';
@@ -171,9 +171,9 @@ export const enUS: FeatureCatalog = {
   outLineMap: outLineMapEn,
   googleMap: googleMapEn,
   network: networkEn,
-  navEnv: navEnvEn,
+  navigationEnvironment: navigationEnvironmentEn,
   deviceType: deviceTypeEn,
   auditLog: auditLogEn,
   firmware: firmwareEn,
-  teaching: teachingEn,
+  teachingVideos: teachingVideosEn,
 };

@@ -5,12 +5,12 @@ import { teamManageZh } from '../../features/teamManage/messages';
 import { deviceTypeZh } from '../../features/deviceType/messages';
 import { auditLogZh } from '../../features/auditLog/messages';
 import { firmwareZh } from '../../features/firmware/messages';
-import { teachingZh } from '../../features/teachingVideos/messages';
+import { teachingVideosZh } from '../../features/teachingVideos/messages';
 import { outLineMapZh } from '../../features/outLineMap/messages';
 import { maintenanceZh } from '../../features/equipment/maintenance/messages';
 import { googleMapZh } from '../../features/googleMap/messages';
 import { networkZh } from '../../features/networkingItem/messages';
-import { navEnvZh } from '../../features/navigationEnvironment/messages';
+import { navigationEnvironmentZh } from '../../features/navigationEnvironment/messages';
 import { routeReplayZh } from '../../features/routeReplay/messages';
 import { analysisZh } from '../../features/dataAnalyse/messages';
 import { alarmsZh } from '../../features/alarms/messages';
@@ -174,11 +174,11 @@ export const zhCN = {
   outLineMap: outLineMapZh,
   googleMap: googleMapZh,
   network: networkZh,
-  navEnv: navEnvZh,
+  navigationEnvironment: navigationEnvironmentZh,
   deviceType: deviceTypeZh,
   auditLog: auditLogZh,
   firmware: firmwareZh,
-  teaching: teachingZh,
+  teachingVideos: teachingVideosZh,
 };
 
 export type FeatureCatalog = typeof zhCN;

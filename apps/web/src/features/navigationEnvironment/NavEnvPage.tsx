@@ -1,8 +1,7 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { Alert, Button, Input, Tag, Tooltip } from 'antd';
-import { ReloadOutlined } from '@ant-design/icons';
+import { Input, Tag, Tooltip } from 'antd';
 import { formatTime, NtripState, RtkStatus, calls, formatDistanceText, holds, type NavEnv } from '@nest/contracts';
-import { AdminPage, AdminTable, usePolledCall } from '../../shared/admin';
+import { AdminPage, RefreshStatus, StatusNotes, AdminTable, usePolledCall } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
 import { useUser } from '../../shared/session';
 import { FIX_COLORS, formatAccuracy, formatLatLng, summarise } from './format';
@@ -49,90 +48,90 @@ export default function NavEnvPage(): ReactNode {
 
   const columns = [
     {
-      title: t('navEnv.field.device'),
+      title: t('navigationEnvironment.field.device'),
       key: 'device',
       render: (_: unknown, d: NavEnv) => (
         <div>
           <div>{d.name}</div>
-          <div className="nav-env-muted">{d.sn_id}</div>
+          <div className="admin-muted">{d.sn_id}</div>
         </div>
       ),
     },
-    { title: t('navEnv.field.online'), key: 'online', width: 80, render: (_: unknown, d: NavEnv) => <Tag color={d.online ? 'green' : undefined}>{t(d.online ? 'navEnv.online' : 'navEnv.offline')}</Tag> },
+    { title: t('navigationEnvironment.field.online'), key: 'online', width: 80, render: (_: unknown, d: NavEnv) => <Tag color={d.online ? 'green' : undefined}>{t(d.online ? 'navigationEnvironment.online' : 'navigationEnvironment.offline')}</Tag> },
     {
-      title: t('navEnv.field.satellites'),
+      title: t('navigationEnvironment.field.satellites'),
       key: 'sats',
       width: 120,
-      render: (_: unknown, d: NavEnv) => (d.gnss ? `${d.gnss.satellites} / ${d.gnss.rtk_satellites}` : <span className="nav-env-muted">{t('navEnv.noTelemetry')}</span>),
+      render: (_: unknown, d: NavEnv) => (d.gnss ? `${d.gnss.satellites} / ${d.gnss.rtk_satellites}` : <span className="admin-muted">{t('navigationEnvironment.noTelemetry')}</span>),
     },
-    { title: t('navEnv.field.fix'), key: 'fix', width: 120, render: (_: unknown, d: NavEnv) => (d.gnss ? <Tag color={FIX_COLORS[d.gnss.fix]}>{t(`navEnv.fix.${d.gnss.fix}`)}</Tag> : t('navEnv.none')) },
-    { title: t('navEnv.field.rtk'), key: 'rtk', width: 150, render: (_: unknown, d: NavEnv) => (d.gnss ? `${d.gnss.rtk_status} · ${RtkStatus.label(d.gnss.rtk_status, lang)}` : t('navEnv.none')) },
-    { title: t('navEnv.field.ntrip'), key: 'ntrip', width: 170, render: (_: unknown, d: NavEnv) => (d.gnss ? `${d.gnss.ntrip_state} · ${NtripState.label(d.gnss.ntrip_state, lang)}` : t('navEnv.none')) },
+    { title: t('navigationEnvironment.field.fix'), key: 'fix', width: 120, render: (_: unknown, d: NavEnv) => (d.gnss ? <Tag color={FIX_COLORS[d.gnss.fix]}>{t(`navigationEnvironment.fix.${d.gnss.fix}`)}</Tag> : t('navigationEnvironment.none')) },
+    { title: t('navigationEnvironment.field.rtk'), key: 'rtk', width: 150, render: (_: unknown, d: NavEnv) => (d.gnss ? `${d.gnss.rtk_status} · ${RtkStatus.label(d.gnss.rtk_status, lang)}` : t('navigationEnvironment.none')) },
+    { title: t('navigationEnvironment.field.ntrip'), key: 'ntrip', width: 170, render: (_: unknown, d: NavEnv) => (d.gnss ? `${d.gnss.ntrip_state} · ${NtripState.label(d.gnss.ntrip_state, lang)}` : t('navigationEnvironment.none')) },
     {
-      title: <Tooltip title={t('navEnv.accuracyNote')}>{t('navEnv.field.accuracy')}</Tooltip>,
+      title: <Tooltip title={t('navigationEnvironment.accuracyNote')}>{t('navigationEnvironment.field.accuracy')}</Tooltip>,
       key: 'accuracy',
       width: 110,
       render: (_: unknown, d: NavEnv) => {
         const v = formatAccuracy(d.gnss?.accuracy_m ?? null);
-        return v ? t('navEnv.accuracyValue', { v }) : t('navEnv.none');
+        return v ? t('navigationEnvironment.accuracyValue', { v }) : t('navigationEnvironment.none');
       },
     },
     {
-      title: t('navEnv.field.position'),
+      title: t('navigationEnvironment.field.position'),
       key: 'position',
       width: 200,
       render: (_: unknown, d: NavEnv) =>
         d.gnss ? (
           <div>
             <div className="nav-env-num">{formatLatLng(d.gnss)}</div>
-            <div className="nav-env-muted">{t('navEnv.distance', { d: formatDistanceText(d.gnss.home_distance) })}</div>
+            <div className="admin-muted">{t('navigationEnvironment.distance', { d: formatDistanceText(d.gnss.home_distance) })}</div>
           </div>
         ) : (
-          t('navEnv.none')
+          t('navigationEnvironment.none')
         ),
     },
     {
-      title: t('navEnv.field.home'),
+      title: t('navigationEnvironment.field.home'),
       key: 'home',
       width: 200,
       render: (_: unknown, d: NavEnv) =>
         d.home ? (
           <div>
             <div className="nav-env-num">{formatLatLng(d.home)}</div>
-            <div className="nav-env-muted">{t(`navEnv.homeSource.${d.home.source}`)}</div>
+            <div className="admin-muted">{t(`navigationEnvironment.homeSource.${d.home.source}`)}</div>
           </div>
         ) : (
-          t('navEnv.none')
+          t('navigationEnvironment.none')
         ),
     },
-    { title: t('navEnv.field.alternate'), key: 'alternate', width: 180, render: (_: unknown, d: NavEnv) => (d.alternate ? <span className="nav-env-num">{formatLatLng(d.alternate)}</span> : t('navEnv.none')) },
-    { title: t('navEnv.field.updated'), key: 'at', width: 100, render: (_: unknown, d: NavEnv) => (d.at ? clock(d.at) : t('navEnv.none')) },
+    { title: t('navigationEnvironment.field.alternate'), key: 'alternate', width: 180, render: (_: unknown, d: NavEnv) => (d.alternate ? <span className="nav-env-num">{formatLatLng(d.alternate)}</span> : t('navigationEnvironment.none')) },
+    { title: t('navigationEnvironment.field.updated'), key: 'at', width: 100, render: (_: unknown, d: NavEnv) => (d.at ? clock(d.at) : t('navigationEnvironment.none')) },
   ];
 
   return (
     <AdminPage
-      title={t('navEnv.title')}
+      title={t('navigationEnvironment.title')}
       testId="nav-env"
-      filters={<Input.Search allowClear placeholder={t('navEnv.search')} value={search} onChange={(e) => setSearch(e.target.value)} style={{ width: 240 }} />}
+      filters={<Input.Search allowClear placeholder={t('navigationEnvironment.search')} value={search} onChange={(e) => setSearch(e.target.value)} style={{ width: 240 }} />}
       actions={
-        <>
-          <span className="nav-env-muted" data-testid="nav-env-polling">
-            {visible ? t('navEnv.polling', { s: NAV_ENV_POLL_MS / 1000 }) : t('navEnv.paused')}
-            {at !== null && ` · ${t('navEnv.updatedAt', { time: clock(at) })}`}
-          </span>
-          <Button icon={<ReloadOutlined />} onClick={() => void load(false)}>
-            {t('navEnv.refresh')}
-          </Button>
-        </>
+        <RefreshStatus
+          testId="nav-env-polling"
+          status={
+            <>
+              {visible ? t('navigationEnvironment.polling', { s: NAV_ENV_POLL_MS / 1000 }) : t('navigationEnvironment.paused')}
+              {at !== null && ` · ${t('navigationEnvironment.updatedAt', { time: clock(at) })}`}
+            </>
+          }
+          onRefresh={() => void load(false)}
+          label={t('navigationEnvironment.refresh')}
+        />
       }
     >
-      <p className="nav-env-muted nav-env-subtitle">{t('navEnv.subtitle')}</p>
-      {!allowed && <Alert type="warning" showIcon title={t('admin.noPermission')} />}
-      {failed && <Alert type="error" showIcon title={t('navEnv.loadFailed')} />}
+      <StatusNotes subtitle={t('navigationEnvironment.subtitle')} allowed={allowed} failed={failed ? t('navigationEnvironment.loadFailed') : null} />
       <div className="nav-env-tiles" data-testid="nav-env-summary">
         {(['devices', 'fixed', 'weak', 'noData'] as const).map((k) => (
-          <div key={k} className={`nav-env-tile${k === 'weak' && summary.weak > 0 ? ' is-warn' : ''}`}>
-            <span>{t(`navEnv.summary.${k}`)}</span>
+          <div key={k} className={`admin-tile nav-env-tile${k === 'weak' && summary.weak > 0 ? ' is-warn' : ''}`}>
+            <span>{t(`navigationEnvironment.summary.${k}`)}</span>
             <strong>{summary[k]}</strong>
           </div>
         ))}
@@ -145,7 +144,7 @@ export default function NavEnvPage(): ReactNode {
         size="small"
         fitColumns
         columns={columns}
-        empty={list.length === 0 ? t('navEnv.empty') : t('navEnv.noMatch')}
+        empty={list.length === 0 ? t('navigationEnvironment.empty') : t('navigationEnvironment.noMatch')}
         emptyImage="default"
         testId="nav-env-table"
       />

@@ -1,5 +1,5 @@
-/** Texts of the navigation environment screen (catalog key `navEnv`). */
-export const navEnvZh = {
+/** Texts of the navigation environment screen (catalog key `navigationEnvironment`). */
+export const navigationEnvironmentZh = {
   title: '导航环境',
   subtitle: '各设备的卫星导航环境：可见卫星、定位类型、RTK 与 Ntrip 差分状态、返航点与备降点。',
   search: '搜索名称或 SN',
@@ -49,7 +49,7 @@ export const navEnvZh = {
   loadFailed: '导航环境读取失败',
 };
 
-export const navEnvEn: typeof navEnvZh = {
+export const navigationEnvironmentEn: typeof navigationEnvironmentZh = {
   title: 'Navigation environment',
   subtitle: "Each device's satellite navigation: satellites in view, fix type, RTK and Ntrip correction state, home and alternate landing points.",
   search: 'Search name or SN',

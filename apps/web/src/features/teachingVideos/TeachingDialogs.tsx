@@ -1,8 +1,7 @@
 import { useState, type ReactNode } from 'react';
-import { Alert, Button, Form, Input, Modal, Progress, Select, Upload } from 'antd';
-import { FileOutlined, UploadOutlined } from '@ant-design/icons';
-import { DeviceKind, TEACHING_VIDEO_EXTS, TEACHING_VIDEO_FILE_FIELD, TEACHING_VIDEO_MAX_BYTES, formatSizeKb, RecordState, type TeachingVideo } from '@nest/contracts';
-import { megabytes, useSave, useUpload } from '../../shared/admin';
+import { Form, Input, Modal, Select } from 'antd';
+import { DeviceKind, TEACHING_VIDEO_EXTS, TEACHING_VIDEO_FILE_FIELD, TEACHING_VIDEO_MAX_BYTES, RecordState, type TeachingVideo } from '@nest/contracts';
+import { FilePicker, UploadModal, megabytes, useSave, useUpload } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';
@@ -24,16 +23,16 @@ function TextFields(): ReactNode {
   const { t, lang } = useI18n();
   return (
     <>
-      <Form.Item name="title" label={t('teaching.form.title')} rules={[{ required: true, whitespace: true, message: t('admin.required', { field: t('teaching.form.title') }) }]}>
+      <Form.Item name="title" label={t('teachingVideos.form.title')} rules={[{ required: true, whitespace: true, message: t('admin.required', { field: t('teachingVideos.form.title') }) }]}>
         <Input maxLength={TEACH_LIMITS.title} data-testid="teach-title" />
       </Form.Item>
-      <Form.Item name="cla_type" label={t('teaching.form.claType')}>
-        <Select options={[{ value: 0, label: t('teaching.everyKind') }, ...DeviceKind.options(lang)]} data-testid="teach-kind" />
+      <Form.Item name="cla_type" label={t('teachingVideos.form.claType')}>
+        <Select options={[{ value: 0, label: t('teachingVideos.everyKind') }, ...DeviceKind.options(lang)]} data-testid="teach-kind" />
       </Form.Item>
-      <Form.Item name="describe" label={t('teaching.form.describe')}>
+      <Form.Item name="describe" label={t('teachingVideos.form.describe')}>
         <Input.TextArea rows={3} maxLength={TEACH_LIMITS.describe} showCount />
       </Form.Item>
-      <Form.Item name="notes" label={t('teaching.form.notes')}>
+      <Form.Item name="notes" label={t('teachingVideos.form.notes')}>
         <Input.TextArea rows={2} maxLength={TEACH_LIMITS.notes} showCount />
       </Form.Item>
     </>
@@ -62,7 +61,7 @@ export function UploadVideoDialog({ onClose, onSaved }: { onClose: () => void; o
     const v = await form.validateFields().catch(() => null);
     if (!v) return;
     if (await run((opts) => call('teachAdd', fieldsOf(v), { files: { [TEACHING_VIDEO_FILE_FIELD]: chosen.file }, ...opts }))) {
-      notify().success(t('teaching.uploaded'));
+      notify().success(t('teachingVideos.uploaded'));
       onSaved();
     }
   };
@@ -72,53 +71,32 @@ export function UploadVideoDialog({ onClose, onSaved }: { onClose: () => void; o
   };
 
   return (
-    <Modal
-      open
-      title={t('teaching.form.uploadTitle')}
-      onCancel={cancel}
-      mask={{ closable: !sending }}
-      destroyOnHidden
+    <UploadModal
+      title={t('teachingVideos.form.uploadTitle')}
       width={600}
-      footer={[
-        <Button key="cancel" onClick={cancel}>
-          {t('common.cancel')}
-        </Button>,
-        <Button key="ok" type="primary" loading={sending} disabled={!chosen || chosen.problem !== null} onClick={() => void send()} data-testid="teach-send">
-          {t('teaching.upload')}
-        </Button>,
-      ]}
+      sending={sending}
+      canSend={!!chosen && chosen.problem === null}
+      onCancel={cancel}
+      onSend={() => void send()}
+      sendLabel={t('teachingVideos.upload')}
+      testId="teach"
+      percent={percent}
+      progressText={percent < 100 ? t('teachingVideos.form.uploading', { percent }) : t('teachingVideos.form.processing')}
     >
       <Form form={form} layout="vertical" initialValues={{ title: '', describe: '', notes: '', cla_type: 0 }} disabled={sending} data-testid="teach-form">
-        <Form.Item label={t('teaching.form.file')} required extra={t('teaching.form.fileHint', { max })}>
-          <Upload
+        <Form.Item label={t('teachingVideos.form.file')} required extra={t('teachingVideos.form.fileHint', { max })}>
+          <FilePicker
             accept={TEACHING_VIDEO_EXTS.join(',')}
-            maxCount={1}
-            showUploadList={false}
-            beforeUpload={(file) => {
-              void choose(file);
-              return false;
-            }}
-          >
-            <Button icon={<UploadOutlined />} data-testid="teach-choose">
-              {t('teaching.form.choose')}
-            </Button>
-          </Upload>
-          {chosen && (
-            <div className="teaching-chosen" data-testid="teach-chosen">
-              <FileOutlined /> {chosen.file.name} · {formatSizeKb(chosen.file.size / 1024)}
-            </div>
-          )}
-          {chosen?.problem && <Alert type="error" showIcon style={{ marginTop: 8 }} title={t(`teaching.check.${chosen.problem}`, { max })} data-testid="teach-problem" />}
+            chooseLabel={t('teachingVideos.form.choose')}
+            file={chosen?.file ?? null}
+            problem={chosen?.problem ? t(`teachingVideos.check.${chosen.problem}`, { max }) : null}
+            onChoose={(file) => void choose(file)}
+            testId="teach"
+          />
         </Form.Item>
         <TextFields />
       </Form>
-      {sending && (
-        <div data-testid="teach-progress">
-          <Progress percent={percent} status={percent < 100 ? 'active' : 'normal'} />
-          <div className="teaching-progress-text">{percent < 100 ? t('teaching.form.uploading', { percent }) : t('teaching.form.processing')}</div>
-        </div>
-      )}
-    </Modal>
+    </UploadModal>
   );
 }
 
@@ -136,7 +114,7 @@ export function EditVideoDialog({ video, onClose, onSaved }: { video: TeachingVi
   return (
     <Modal
       open
-      title={t('teaching.form.editTitle', { name: video.title })}
+      title={t('teachingVideos.form.editTitle', { name: video.title })}
       onCancel={onClose}
       onOk={() => void save()}
       confirmLoading={saving}

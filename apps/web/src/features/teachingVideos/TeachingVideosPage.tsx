@@ -33,10 +33,10 @@ export default function TeachingVideosPage(): ReactNode {
   // A change to the videos reads the page and the kind counts again.
   const load = () => invalidateCall('teachList', 'videoDeviceTypeList');
 
-  const kindName = (v: number) => (v === 0 ? t('teaching.everyKind') : DeviceKind.label(v, lang));
+  const kindName = (v: number) => (v === 0 ? t('teachingVideos.everyKind') : DeviceKind.label(v, lang));
   const kindOptions = [
-    { value: 0, label: t('teaching.allKinds') },
-    ...kinds.filter((k) => k.cla_type !== 0).map((k) => ({ value: k.cla_type, label: t('teaching.kindCount', { name: kindName(k.cla_type), count: k.count }) })),
+    { value: 0, label: t('teachingVideos.allKinds') },
+    ...kinds.filter((k) => k.cla_type !== 0).map((k) => ({ value: k.cla_type, label: t('teachingVideos.kindCount', { name: kindName(k.cla_type), count: k.count }) })),
   ];
 
   const askDelete = (v: TeachingVideo) =>
@@ -57,7 +57,7 @@ export default function TeachingVideosPage(): ReactNode {
       testId="teach-cards"
       className="teaching-cards"
       empty={
-        <Empty description={list.failed ? t('teaching.loadFailed') : t('teaching.empty')}>
+        <Empty description={list.failed ? t('teachingVideos.loadFailed') : t('teachingVideos.empty')}>
           {list.failed && <Button onClick={() => void load()}>{t('app.retry')}</Button>}
         </Empty>
       }
@@ -67,8 +67,8 @@ export default function TeachingVideosPage(): ReactNode {
           key={v.id}
           testId={`teach-${v.id}`}
           poster={v.poster_url}
-          noPoster={t('teaching.noPoster')}
-          playLabel={t('teaching.play')}
+          noPoster={t('teachingVideos.noPoster')}
+          playLabel={t('teachingVideos.play')}
           onPlay={() => setPlaying(v)}
           duration={v.duration !== null ? formatHms(Math.round(v.duration)) : null}
           title={v.title}
@@ -100,11 +100,11 @@ export default function TeachingVideosPage(): ReactNode {
   return (
     <AdminPage
       testId="teaching-videos"
-      title={t('teaching.title')}
+      title={t('teachingVideos.title')}
       filters={
         <>
           <SearchFilter
-            placeholder={t('teaching.searchPlaceholder')}
+            placeholder={t('teachingVideos.searchPlaceholder')}
             onSearch={setSearch}
             testId="teach-search"
           />
@@ -120,7 +120,7 @@ export default function TeachingVideosPage(): ReactNode {
       actions={
         <AdminActions
           onRefresh={load}
-          add={canAdd && { onClick: () => setUploading(true), testId: 'teach-upload', label: t('teaching.upload'), icon: <UploadOutlined /> }}
+          add={canAdd && { onClick: () => setUploading(true), testId: 'teach-upload', label: t('teachingVideos.upload'), icon: <UploadOutlined /> }}
         />
       }
     >

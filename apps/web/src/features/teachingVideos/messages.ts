@@ -1,8 +1,8 @@
 /**
- * Texts of the teaching-video screen (merged into the catalogs under `teaching`). Both languages with the
+ * Texts of the teaching-video screen (merged into the catalogs under `teachingVideos`). Both languages with the
  * same keys: the English object is typed by the Chinese one, and the catalog test compares them.
  */
-export const teachingZh = {
+export const teachingVideosZh = {
   title: '教学视频',
   searchPlaceholder: '标题或描述',
   allKinds: '全部设备',
@@ -35,7 +35,7 @@ export const teachingZh = {
   },
 };
 
-export const teachingEn: typeof teachingZh = {
+export const teachingVideosEn: typeof teachingVideosZh = {
   title: 'Teaching videos',
   searchPlaceholder: 'Title or description',
   allKinds: 'All devices',
