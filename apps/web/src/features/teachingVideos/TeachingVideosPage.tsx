@@ -1,8 +1,8 @@
 import { useState, type ReactNode } from 'react';
-import { Button, Empty, Modal, Pagination, Select } from 'antd';
+import { Button, Empty, Modal, Select } from 'antd';
 import { DeleteOutlined, EditOutlined, UploadOutlined } from '@ant-design/icons';
 import { DeviceKind, RecordState, calls, formatHms, formatSizeKb, holds, type TeachingVideo } from '@nest/contracts';
-import { AdminActions, AdminPage, SearchFilter, VideoCard, VideoCardList, VideoDialog, confirmDelete, usePagedList } from '../../shared/admin';
+import { AdminActions, AdminPage, SearchFilter, VideoCard, VideoCardList, VideoCardPager, VideoDialog, confirmDelete, usePagedList } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
@@ -126,17 +126,7 @@ export default function TeachingVideosPage(): ReactNode {
     >
       {modalHolder}
       {body()}
-      <footer className="teaching-foot">
-        <Pagination
-          current={list.page + 1}
-          pageSize={PAGE_SIZE}
-          total={list.total}
-          showSizeChanger={false}
-          showTotal={(total) => t('admin.total', { total })}
-          onChange={(p) => list.setPage(p - 1)}
-          size="small"
-        />
-      </footer>
+      <VideoCardPager list={list} showTotal={(total) => t('admin.total', { total })} small />
       <VideoDialog url={playing?.preview_url ?? null} title={playing?.title ?? ''} muted={false} onClose={() => setPlaying(null)} testId="teach-player">
         {playing?.describe && <p style={{ marginTop: 12, whiteSpace: 'pre-wrap' }}>{playing.describe}</p>}
       </VideoDialog>

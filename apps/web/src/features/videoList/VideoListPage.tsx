@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { Button, DatePicker, Empty, Pagination, Select } from 'antd';
+import { Button, DatePicker, Empty, Select } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
 import {
@@ -9,7 +9,7 @@ import {
   formatSizeKb,
   type RecordingVideo,
 } from '@nest/contracts';
-import { VideoCard, VideoCardList, VideoDialog, usePagedList } from '../../shared/admin';
+import { VideoCard, VideoCardList, VideoCardPager, VideoDialog, usePagedList } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { invalidateCall, useCall } from '../../shared/query';
@@ -111,17 +111,7 @@ export default function VideoListPage(): ReactNode {
         </VideoCardList>
       </div>
 
-      <footer className="video-list-foot">
-        <Pagination
-          current={list.page + 1}
-          pageSize={PAGE_SIZE}
-          total={list.total}
-          showSizeChanger={false}
-          showTotal={(total) => t('videoList.total', { total })}
-          onChange={(p) => list.setPage(p - 1)}
-          hideOnSinglePage={false}
-        />
-      </footer>
+      <VideoCardPager list={list} showTotal={(total) => t('videoList.total', { total })} />
 
       <VideoDialog
         url={playing?.url ?? null}

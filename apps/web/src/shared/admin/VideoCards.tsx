@@ -1,6 +1,7 @@
 import { Suspense, lazy, type ReactNode } from 'react';
-import { Modal, Spin } from 'antd';
+import { Modal, Pagination, Spin } from 'antd';
 import { PlayCircleOutlined } from '@ant-design/icons';
+import { tablePagination, type PagedList } from './usePagedList';
 import './videoCards.css';
 
 const VideoPlayer = lazy(() => import('../video/VideoPlayer'));
@@ -99,5 +100,22 @@ export function VideoDialog({ url, title, onClose, muted, testId, children }: Vi
         </Suspense>
       )}
     </Modal>
+  );
+}
+
+export interface VideoCardPagerProps<T> {
+  list: PagedList<T>;
+  /** The "{total} in all" text. */
+  showTotal: (total: number) => string;
+  /** The small pager (as the administration tables have), or antd's usual one. */
+  small?: boolean;
+}
+
+/** The pager under a grid of video cards (one page of a usePagedList), at its right. */
+export function VideoCardPager<T>({ list, showTotal, small = false }: VideoCardPagerProps<T>): ReactNode {
+  return (
+    <footer className="video-cards__foot">
+      <Pagination {...tablePagination(list, showTotal)} size={small ? 'small' : undefined} />
+    </footer>
   );
 }

@@ -14,6 +14,6 @@ export { SearchFilter } from './SearchFilter';
 export { columnsWidth } from './tableWidth';
 export { basicFileProblem, headBytes, megabytes } from './fileCheck';
 export type { BasicFileProblem } from './fileCheck';
-export { VideoCard, VideoCardList, VideoDialog } from './VideoCards';
+export { VideoCard, VideoCardList, VideoCardPager, VideoDialog } from './VideoCards';
 export { FilePicker, UploadModal } from './UploadModal';
 export { RefreshStatus, StatusNotes } from './StatusParts';
