@@ -11,6 +11,14 @@ import './navEnv.css';
 export const NAV_ENV_POLL_MS = 2_500;
 const PAGE_SIZE = 20;
 
+/** A position cell: the coordinates, and under them a note (the distance home, where the home point came from). */
+const placeCell = (at: Parameters<typeof formatLatLng>[0], note: string): ReactNode => (
+  <div>
+    <div className="nav-env-num">{formatLatLng(at)}</div>
+    <div className="admin-muted">{note}</div>
+  </div>
+);
+
 const isVisible = () => typeof document === 'undefined' || document.visibilityState !== 'hidden';
 
 /**
@@ -81,28 +89,14 @@ export default function NavEnvPage(): ReactNode {
       key: 'position',
       width: 200,
       render: (_: unknown, d: NavEnv) =>
-        d.gnss ? (
-          <div>
-            <div className="nav-env-num">{formatLatLng(d.gnss)}</div>
-            <div className="admin-muted">{t('navigationEnvironment.distance', { d: formatDistanceText(d.gnss.home_distance) })}</div>
-          </div>
-        ) : (
-          t('navigationEnvironment.none')
-        ),
+        d.gnss ? placeCell(d.gnss, t('navigationEnvironment.distance', { d: formatDistanceText(d.gnss.home_distance) })) : t('navigationEnvironment.none'),
     },
     {
       title: t('navigationEnvironment.field.home'),
       key: 'home',
       width: 200,
       render: (_: unknown, d: NavEnv) =>
-        d.home ? (
-          <div>
-            <div className="nav-env-num">{formatLatLng(d.home)}</div>
-            <div className="admin-muted">{t(`navigationEnvironment.homeSource.${d.home.source}`)}</div>
-          </div>
-        ) : (
-          t('navigationEnvironment.none')
-        ),
+        d.home ? placeCell(d.home, t(`navigationEnvironment.homeSource.${d.home.source}`)) : t('navigationEnvironment.none'),
     },
     { title: t('navigationEnvironment.field.alternate'), key: 'alternate', width: 180, render: (_: unknown, d: NavEnv) => (d.alternate ? <span className="nav-env-num">{formatLatLng(d.alternate)}</span> : t('navigationEnvironment.none')) },
     { title: t('navigationEnvironment.field.updated'), key: 'at', width: 100, render: (_: unknown, d: NavEnv) => (d.at ? clock(d.at) : t('navigationEnvironment.none')) },

@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { Alert, Button, Checkbox, Empty, Form, Input, InputNumber, Popconfirm, Select, Table, type FormInstance } from 'antd';
+import { Alert, Button, Checkbox, Empty, Form, Input, InputNumber, Popconfirm, Select, Table, type FormInstance, type TableColumnsType } from 'antd';
 import {
   AZIMUTH_INVALID,
   CALIBRATION_ITEMS,
@@ -65,6 +65,39 @@ function SettingsForm<V>({ form, allowed, onSubmit, children }: SettingsFormProp
     >
       {children(busy)}
     </Form>
+  );
+}
+
+interface OpsTableProps {
+  testId: string;
+  ops: Pick<MaintenanceData, 'list' | 'total' | 'page' | 'loading' | 'setPage'>;
+  /** What the empty table says. */
+  empty: string;
+  columns: TableColumnsType<DeviceOp>;
+  /** The pager: hidden on a single page (the log list), or with the total (the history). */
+  pager: 'hideSingle' | 'withTotal';
+}
+
+/** A paged table of a device's operations (10 a page). */
+function OpsTable({ testId, ops, empty, columns, pager }: OpsTableProps): ReactNode {
+  const { t } = useI18n();
+  return (
+    <Table<DeviceOp>
+      size="small"
+      rowKey="id"
+      data-testid={testId}
+      loading={ops.loading}
+      dataSource={ops.list}
+      locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={empty} /> }}
+      pagination={{
+        current: ops.page + 1,
+        pageSize: 10,
+        total: ops.total,
+        onChange: (p) => ops.setPage(p - 1),
+        ...(pager === 'hideSingle' ? { hideOnSinglePage: true } : { showTotal: (n: number) => t('admin.total', { total: n }) }),
+      }}
+      columns={columns}
+    />
   );
 }
 
@@ -386,14 +419,11 @@ export function LogPanel({ device, allowed, blocked, run }: Omit<PanelProps, 'da
       )}
       <OpStatus op={latest} />
       <h4 style={{ margin: 0 }}>{t('maintenance.log.list')}</h4>
-      <Table<DeviceOp>
-        size="small"
-        rowKey="id"
-        data-testid="log-table"
-        loading={logs.loading}
-        dataSource={logs.list}
-        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('maintenance.log.empty')} /> }}
-        pagination={{ current: logs.page + 1, pageSize: 10, total: logs.total, onChange: (p) => logs.setPage(p - 1), hideOnSinglePage: true }}
+      <OpsTable
+        testId="log-table"
+        ops={logs}
+        empty={t('maintenance.log.empty')}
+        pager="hideSingle"
         columns={[
           { title: t('maintenance.op.created'), dataIndex: 'create_time', className: 'maint-nowrap', render: (v: number) => formatSeconds(v) },
           { title: t('maintenance.op.state'), render: (_v, op) => <OpStateTag op={op} /> },
@@ -425,20 +455,11 @@ export function HistoryPanel({ data }: { data: MaintenanceData }): ReactNode {
     return <Alert type="error" showIcon title={t('maintenance.loadFailed')} action={<Button onClick={data.reload}>{t('maintenance.retry')}</Button>} />;
   }
   return (
-    <Table<DeviceOp>
-      size="small"
-      rowKey="id"
-      data-testid="history-table"
-      loading={data.loading}
-      dataSource={data.list}
-      locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('maintenance.op.none')} /> }}
-      pagination={{
-        current: data.page + 1,
-        pageSize: 10,
-        total: data.total,
-        onChange: (p) => data.setPage(p - 1),
-        showTotal: (n) => t('admin.total', { total: n }),
-      }}
+    <OpsTable
+      testId="history-table"
+      ops={data}
+      empty={t('maintenance.op.none')}
+      pager="withTotal"
       columns={[
         { title: t('maintenance.op.kind'), dataIndex: 'kind', className: 'maint-nowrap', render: (k: DeviceOp['kind']) => MaintenanceKind.label(k, lang) },
         { title: t('maintenance.op.state'), render: (_v, op) => <OpStateTag op={op} /> },
