@@ -18,7 +18,7 @@ import {
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';
-import { useCall } from '../../shared/query';
+import { callKey, queryClient, useCall, type Answer } from '../../shared/query';
 import { onPush } from '../../shared/push';
 import { useUser } from '../../shared/session';
 import {
@@ -74,57 +74,50 @@ function AlarmTitle(): ReactNode {
   );
 }
 
+/** No alarms read yet (one array, so the table's rows keep their identity). */
+const NO_ALARMS: Alarm[] = [];
+
 function AlarmCenterBody(): ReactNode {
   const { t, lang } = useI18n();
   const user = useUser();
   const mayProcess = canProcessAlarms(user?.fun_list);
   const [filter, setFilter] = useState<AlarmFilter>({});
   const [page, setPage] = useState(1);
-  const [rows, setRows] = useState<Alarm[]>([]);
-  const [total, setTotal] = useState(0);
-  const [loading, setLoading] = useState(false);
-  const [selected, setSelected] = useState<string[]>([]);
-  const [processing, setProcessing] = useState<string[] | null>(null);
-  const deviceList = useCall('deviceList', { type: DEVICE_LIST_DEFAULT_TYPE, page: DEVICE_LIST_DEFAULT_PAGE, size: DEVICE_LIST_DEFAULT_SIZE }, { quiet: true }).data;
-  const devices = useMemo(() => (deviceList?.list ?? []).map((d) => ({ value: d.sn_id, label: d.name || d.airport_name || d.uav_name || d.sn_id })), [deviceList]);
-  const seq = useRef(0);
+  const fields = alarmListFields(filter, page);
+  const answer = useCall('alarmList', fields, { keepPrevious: true });
+  const rows = answer.data?.list ?? NO_ALARMS;
+  const total = answer.data?.total ?? 0;
+  const loading = answer.isFetching;
+  // The pending count in the header follows each page read.
+  const pending = answer.data?.pending;
+  useEffect(() => {
+    if (pending !== undefined) setPending(pending);
+  }, [pending]);
   const filterRef = useRef(filter);
   filterRef.current = filter;
   const pageRef = useRef(page);
   pageRef.current = page;
-
-  const load = useCallback(async (f: AlarmFilter, p: number) => {
-    const mine = ++seq.current;
-    setLoading(true);
-    try {
-      const data = await call('alarmList', alarmListFields(f, p));
-      if (mine !== seq.current) return;
-      setRows(data.list);
-      setTotal(data.total);
-      if (data.pending !== undefined) setPending(data.pending);
-    } catch {
-      /* the request layer told the user; the table keeps its rows */
-    } finally {
-      if (mine === seq.current) setLoading(false);
-    }
+  /** Changes the page on screen in the cache (a pushed alarm, processed alarms) without reading it again. */
+  const editShown = useCallback((edit: (rows: readonly Alarm[]) => { rows: Alarm[]; added: number }) => {
+    queryClient.setQueryData<Answer<'alarmList'>>(callKey('alarmList', alarmListFields(filterRef.current, pageRef.current)), (old) => {
+      if (!old) return old;
+      const next = edit(old.list);
+      return { ...old, list: next.rows, total: Math.max(0, old.total + next.added) };
+    });
   }, []);
-
-  useEffect(() => {
-    void load(filter, page);
-  }, [filter, page, load]);
+  const [selected, setSelected] = useState<string[]>([]);
+  const [processing, setProcessing] = useState<string[] | null>(null);
+  const deviceList = useCall('deviceList', { type: DEVICE_LIST_DEFAULT_TYPE, page: DEVICE_LIST_DEFAULT_PAGE, size: DEVICE_LIST_DEFAULT_SIZE }, { quiet: true }).data;
+  const devices = useMemo(() => (deviceList?.list ?? []).map((d) => ({ value: d.sn_id, label: d.name || d.airport_name || d.uav_name || d.sn_id })), [deviceList]);
 
   useEffect(
     () =>
       onPush(PushMsgId.ALARM, (data) => {
         const parsed = alarmPush.safeParse(data);
         if (!parsed.success) return;
-        setRows((prev) => {
-          const next = applyAlarmPush(prev, parsed.data, filterRef.current, pageRef.current);
-          if (next.added !== 0) setTotal((n) => Math.max(0, n + next.added));
-          return next.rows;
-        });
+        editShown((prev) => applyAlarmPush(prev, parsed.data, filterRef.current, pageRef.current));
       }),
-    [],
+    [editShown],
   );
 
   /** A select for one of the filter's fields (level, state, kind); clearing it drops the field. */
@@ -273,7 +266,7 @@ function AlarmCenterBody(): ReactNode {
         onDone={(done, pending) => {
           setPending(pending);
           const byId = new Map(done.map((a) => [a.id, a]));
-          setRows((prev) => prev.map((a) => byId.get(a.id) ?? a).filter((a) => !filter.state || a.state === filter.state));
+          editShown((prev) => ({ rows: prev.map((a) => byId.get(a.id) ?? a).filter((a) => !filter.state || a.state === filter.state), added: 0 }));
           setSelected([]);
           setProcessing(null);
         }}
