@@ -38,19 +38,6 @@ export default tseslint.config(
     },
   },
   {
-    // Files not yet brought under the promise and hook rules above: each leaves this list once it passes them.
-    files: [
-      'apps/web/src/features/dataAnalyse/DataAnalysePage.tsx',
-      'apps/web/src/features/equipment/maintenance/panels.tsx',
-      'apps/web/src/features/teamManage/TeamDialog.tsx',
-    ],
-    rules: {
-      '@typescript-eslint/no-floating-promises': 'off',
-      '@typescript-eslint/no-misused-promises': 'off',
-      'react-hooks/exhaustive-deps': 'off',
-    },
-  },
-  {
     // The web app's shared modules sit below its features: a feature may use them, never the reverse
     // (feature texts and other feature pieces are brought together in apps/web/src/app).
     files: ['apps/web/src/shared/**'],

@@ -98,6 +98,7 @@ export default function DataAnalysePage(): ReactNode {
       });
     return () => ctl.abort();
     // selKey stands for the selection (its url form); tick is the refresh button.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [selKey, tick]);
 
   // New sorties, results and alarms (push 380) bring the figures up to date; bursts are read once.
@@ -143,6 +144,7 @@ export default function DataAnalysePage(): ReactNode {
       resultsTotal: t('analysis.kpi.results'),
     }),
     // t follows lang
+    // eslint-disable-next-line react-hooks/exhaustive-deps
     [lang],
   );
   const options = useMemo(() => {
@@ -230,7 +232,7 @@ export default function DataAnalysePage(): ReactNode {
       <header className="analysis-head">
         <div className="analysis-title">
           <Tooltip title={t('analysis.back')}>
-            <Button type="text" icon={<ArrowLeftOutlined />} onClick={() => navigate('/home')} data-testid="analysis-back" aria-label={t('analysis.back')} />
+            <Button type="text" icon={<ArrowLeftOutlined />} onClick={() => void navigate('/home')} data-testid="analysis-back" aria-label={t('analysis.back')} />
           </Tooltip>
           <h1>{t('analysis.title')}</h1>
         </div>

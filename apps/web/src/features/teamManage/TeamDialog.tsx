@@ -101,7 +101,7 @@ export function TeamDialog({
       saving={saving}
       form={form}
       initialValues={initial}
-      onFinish={submit}
+      onFinish={(v) => void submit(v)}
       onClose={onClose}
     >
       {mode.kind === 'move' ? (

@@ -57,11 +57,11 @@ function SettingsForm<V>({ form, allowed, onSubmit, children }: SettingsFormProp
     <Form
       form={form}
       layout="vertical"
-      onFinish={async (v) => {
+      onFinish={(v) => void (async () => {
         setBusy(true);
         await onSubmit(v);
         setBusy(false);
-      }}
+      })()}
     >
       {children(busy)}
     </Form>
@@ -151,6 +151,8 @@ export function FirmwarePanel({ device, data, allowed, blocked, run }: PanelProp
             <Popconfirm
               title={t('maintenance.firmware.confirm', { name: device.name, version: chosen?.version_name ?? '' })}
               disabled={!chosen || !!blocked || isRunning(latest)}
+              // Popconfirm awaits the promise it is handed: its OK button spins until the upgrade is sent.
+              // eslint-disable-next-line @typescript-eslint/no-misused-promises
               onConfirm={async () => {
                 setBusy(true);
                 await run('deviceUpgrade', { sn_id: device.sn_id, rom_id: chosen!.id });
@@ -195,11 +197,11 @@ export function CalibratePanel({ device, data, allowed, blocked, run }: PanelPro
             data-testid="calibrate-start"
             loading={busy}
             disabled={!items.length || !!blocked || isRunning(latest)}
-            onClick={async () => {
+            onClick={() => void (async () => {
               setBusy(true);
               await run('deviceCalibrate', { sn_id: device.sn_id, items: JSON.stringify(items) });
               setBusy(false);
-            }}
+            })()}
           >
             {t('maintenance.calibrate.start')}
           </Button>
@@ -225,6 +227,8 @@ export function BeaconPanel({ device, data, allowed, blocked, run }: PanelProps)
   // Refill when the stored beacon changes (the form instance is stable).
   useEffect(() => {
     if (current) form.setFieldsValue(current);
+    // Keyed on the stored values, not on the object that each poll answers anew.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [current?.lat, current?.lng, current?.height]);
   const latest = latestOf(data.list, 'beacon');
   const item = (name: keyof BeaconForm, min: number, max: number, step: number) => (
@@ -272,7 +276,7 @@ export function AzimuthPanel({ device, data, allowed, blocked, run }: PanelProps
   // Refill when the stored azimuth changes (the form instance is stable).
   useEffect(() => {
     if (current !== undefined) form.setFieldsValue({ azimuth: current });
-  }, [current]);
+  }, [current, form]);
   const latest = latestOf(data.list, 'azimuth');
   return (
     <div className="maint-panel">
@@ -329,6 +333,8 @@ export function RtkPanel({ device, data, allowed, blocked, run }: PanelProps): R
   // Refill from each new RTK operation only, so typing is not overwritten by polls.
   useEffect(() => {
     if (last?.url) form.setFieldsValue({ url: last.url, port: last.port, mount_point: last.mount_point, user: last.user });
+    // Keyed on the operation only: a poll answering the same operation must not overwrite what is being typed.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [latest?.id]);
   const live = data.live;
   return (
@@ -407,12 +413,12 @@ export function LogPanel({ device, allowed, blocked, run }: Omit<PanelProps, 'da
           loading={busy}
           disabled={!!blocked || isRunning(latest)}
           style={{ alignSelf: 'flex-start' }}
-          onClick={async () => {
+          onClick={() => void (async () => {
             setBusy(true);
             const ok = await run('deviceLog', { sn_id: device.sn_id });
             if (ok) logs.reload();
             setBusy(false);
-          }}
+          })()}
         >
           {t('maintenance.log.request')}
         </Button>
