@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { DatePicker, Select, Tag, Typography, type TableColumnsType } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { AUDIT_KINDS, AUDIT_RETENTION_DAYS, type AuditEntry, type AuditKind } from '@nest/contracts';
-import { AdminActions, AdminPage, AdminTable, SearchFilter, usePagedList } from '../../shared/admin';
+import { AdminPage, AdminTable, usePagedList } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { describeDetail } from './detail';
@@ -58,9 +58,9 @@ export default function AuditLogPage(): ReactNode {
     <AdminPage
       testId="audit-log"
       title={t('auditLog.title')}
+      search={{ placeholder: t('auditLog.searchPlaceholder'), onSearch: setAccount, width: 280, testId: 'audit-log-search' }}
       filters={
         <>
-          <SearchFilter placeholder={t('auditLog.searchPlaceholder')} onSearch={setAccount} width={280} testId="audit-log-search" />
           <Select
             value={kind}
             onChange={(v) => setKind(v)}
@@ -71,7 +71,7 @@ export default function AuditLogPage(): ReactNode {
           <DatePicker.RangePicker value={range} onChange={(v) => setRange(v)} data-testid="audit-log-range" />
         </>
       }
-      actions={<AdminActions onRefresh={list.reload} />}
+      onRefresh={list.reload}
     >
       <Typography.Text type="secondary">{t('auditLog.hint', { days: AUDIT_RETENTION_DAYS })}</Typography.Text>
       <AdminTable<AuditEntry> list={list} columns={columns} empty={t('auditLog.empty')} testId="audit-log-table" />

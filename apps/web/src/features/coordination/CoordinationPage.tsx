@@ -2,7 +2,7 @@ import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { Alert, Badge, Modal, Select, Tag, Tooltip, type TableColumnsType } from 'antd';
 import { EyeOutlined } from '@ant-design/icons';
 import { Company, RecordState, SUPER_ADMINISTRATOR, calls, holds, type CallName, type CollaborationGroup } from '@nest/contracts';
-import { AdminActions, AdminPage, AdminTable, EditDeleteActions, RowAction, SearchFilter, confirmDelete, usePagedList } from '../../shared/admin';
+import { AdminPage, AdminTable, EditDeleteActions, RowAction, confirmDelete, usePagedList } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
@@ -131,21 +131,13 @@ export default function CoordinationPage(): ReactNode {
     <AdminPage
       testId="coordination"
       title={t('coordination.title')}
-      filters={
-        <>
-          <SearchFilter placeholder={t('coordination.searchPlaceholder')} onSearch={setSearch} width={320} testId="group-search" />
-          <Select value={state} onChange={setState} options={RecordState.options(lang)} style={{ width: 120 }} data-testid="group-filter-state" />
-        </>
-      }
-      actions={
-        <AdminActions
-          onRefresh={() => {
-            void list.reload();
-            fleet.reload();
-          }}
-          add={canAdd && { onClick: () => setEditing({ group: null }), testId: 'group-add' }}
-        />
-      }
+      search={{ placeholder: t('coordination.searchPlaceholder'), onSearch: setSearch, width: 320, testId: 'group-search' }}
+      filters={<Select value={state} onChange={setState} options={RecordState.options(lang)} style={{ width: 120 }} data-testid="group-filter-state" />}
+      onRefresh={() => {
+        void list.reload();
+        fleet.reload();
+      }}
+      add={canAdd && { onClick: () => setEditing({ group: null }), testId: 'group-add' }}
     >
       {modalHolder}
       <Alert className="group-about" type="info" showIcon message={t('coordination.about')} />

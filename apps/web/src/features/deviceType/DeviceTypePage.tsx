@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Modal, Space, Switch, Typography, type TableColumnsType } from 'antd';
 import { DeviceKind, DeviceTypeState, VideoStream, calls, holds, type DeviceType } from '@nest/contracts';
-import { AdminActions, AdminPage, AdminTable, EditDeleteActions, OptionFilter, SearchFilter, confirmChange, confirmDelete, usePagedList } from '../../shared/admin';
+import { AdminPage, AdminTable, EditDeleteActions, OptionFilter, confirmChange, confirmDelete, usePagedList } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
@@ -105,9 +105,9 @@ export default function DeviceTypePage(): ReactNode {
     <AdminPage
       testId="device-type"
       title={t('deviceType.title')}
+      search={{ placeholder: t('deviceType.searchPlaceholder'), onSearch: setSearch, width: 300, testId: 'device-type-search' }}
       filters={
         <>
-          <SearchFilter placeholder={t('deviceType.searchPlaceholder')} onSearch={setSearch} width={300} testId="device-type-search" />
           <OptionFilter value={kind} onChange={setKind} options={DeviceKind.options(lang)} allLabel={t('deviceType.allKinds')} width={150} testId="device-type-kind" />
           <OptionFilter
             value={state}
@@ -119,7 +119,8 @@ export default function DeviceTypePage(): ReactNode {
           />
         </>
       }
-      actions={<AdminActions onRefresh={list.reload} add={canAdd && { onClick: () => setEditing({ type: null }), testId: 'device-type-add' }} />}
+      onRefresh={list.reload}
+      add={canAdd && { onClick: () => setEditing({ type: null }), testId: 'device-type-add' }}
     >
       {modalHolder}
       <Typography.Text type="secondary">{t('deviceType.globalHint')}</Typography.Text>

@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { Alert, Button, Modal, Tag, Typography, type TableColumnsType } from 'antd';
 import { UndoOutlined } from '@ant-design/icons';
 import { RecordState, SUPER_ADMINISTRATOR, calls, holds, type FunctionItem } from '@nest/contracts';
-import { AdminActions, AdminPage, AdminTable, EditDeleteActions, OptionFilter, RowAction, SearchFilter, confirmChange, useClientPage } from '../../shared/admin';
+import { AdminPage, AdminTable, EditDeleteActions, OptionFilter, RowAction, confirmChange, useClientPage } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
 import { invalidateCall, useCall } from '../../shared/query';
@@ -89,13 +89,10 @@ export default function DictDataPage(): ReactNode {
     <AdminPage
       testId="dict-data"
       title={t('dictData.title')}
-      filters={
-        <>
-          <SearchFilter placeholder={t('dictData.searchPlaceholder')} onSearch={setSearch} width={320} testId="function-search" />
-          <OptionFilter value={state} onChange={setState} options={RecordState.options(lang)} allLabel={t('dictData.allStates')} width={130} testId="function-state-filter" />
-        </>
-      }
-      actions={<AdminActions onRefresh={load} add={canAdd && { onClick: () => setEditing({ item: null }), testId: 'function-add' }} />}
+      search={{ placeholder: t('dictData.searchPlaceholder'), onSearch: setSearch, width: 320, testId: 'function-search' }}
+      filters={<OptionFilter value={state} onChange={setState} options={RecordState.options(lang)} allLabel={t('dictData.allStates')} width={130} testId="function-state-filter" />}
+      onRefresh={load}
+      add={canAdd && { onClick: () => setEditing({ item: null }), testId: 'function-add' }}
     >
       {modalHolder}
       <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>

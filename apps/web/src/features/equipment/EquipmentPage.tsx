@@ -13,7 +13,7 @@ import {
   type Device,
   type DeviceListItem,
 } from '@nest/contracts';
-import { AdminActions, AdminPage, AdminTable, RowAction, SearchFilter, confirmChange, confirmDelete, usePagedList } from '../../shared/admin';
+import { AdminPage, AdminTable, RowAction, confirmChange, confirmDelete, usePagedList } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
@@ -198,13 +198,10 @@ function EquipmentScreen(): ReactNode {
     <AdminPage
       testId="equipment"
       title={t('equipment.title')}
-      filters={
-        <>
-          <SearchFilter placeholder={t('equipment.searchPlaceholder')} onSearch={setSearch} width={320} testId="equipment-search" />
-          <Select value={kind} options={kindFilterOptions(lang, t('equipment.allTypes'))} onChange={setKind} style={{ width: 160 }} data-testid="equipment-kind" />
-        </>
-      }
-      actions={<AdminActions onRefresh={refresh} add={canAdd && { onClick: () => setEditing({ device: null }), testId: 'device-add' }} />}
+      search={{ placeholder: t('equipment.searchPlaceholder'), onSearch: setSearch, width: 320, testId: 'equipment-search' }}
+      filters={<Select value={kind} options={kindFilterOptions(lang, t('equipment.allTypes'))} onChange={setKind} style={{ width: 160 }} data-testid="equipment-kind" />}
+      onRefresh={refresh}
+      add={canAdd && { onClick: () => setEditing({ device: null }), testId: 'device-add' }}
     >
       {modalHolder}
       <AdminTable<DeviceListItem>

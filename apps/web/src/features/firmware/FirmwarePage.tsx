@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { Button, Modal, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { FirmwareType, RecordState, calls, formatSizeKb, holds, type Firmware } from '@nest/contracts';
-import { AdminActions, AdminPage, AdminTable, EditDeleteActions, OptionFilter, SearchFilter, confirmDelete, usePagedList } from '../../shared/admin';
+import { AdminPage, AdminTable, EditDeleteActions, OptionFilter, confirmDelete, usePagedList } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
@@ -105,18 +105,10 @@ export default function FirmwarePage(): ReactNode {
     <AdminPage
       testId="firmware"
       title={t('firmware.title')}
-      filters={
-        <>
-          <SearchFilter placeholder={t('firmware.searchPlaceholder')} onSearch={setSearch} width={320} testId="firmware-search" />
-          <OptionFilter value={type} onChange={setType} options={FirmwareType.options(lang)} allLabel={t('admin.all')} width={150} testId="firmware-type" />
-        </>
-      }
-      actions={
-        <AdminActions
-          onRefresh={list.reload}
-          add={canAdd && { onClick: () => setUploading(true), testId: 'firmware-upload', label: t('firmware.upload'), icon: <UploadOutlined /> }}
-        />
-      }
+      search={{ placeholder: t('firmware.searchPlaceholder'), onSearch: setSearch, width: 320, testId: 'firmware-search' }}
+      filters={<OptionFilter value={type} onChange={setType} options={FirmwareType.options(lang)} allLabel={t('admin.all')} width={150} testId="firmware-type" />}
+      onRefresh={list.reload}
+      add={canAdd && { onClick: () => setUploading(true), testId: 'firmware-upload', label: t('firmware.upload'), icon: <UploadOutlined /> }}
     >
       {modalHolder}
       <AdminTable<Firmware> list={list} columns={columns} empty={t('firmware.empty')} testId="firmware-table" />

@@ -12,7 +12,7 @@ import {
   type CallName,
   type TimedTaskRow,
 } from '@nest/contracts';
-import { AdminActions, AdminPage, AdminTable, EditDeleteActions, RowAction, SearchFilter, confirmChange, usePagedList } from '../../shared/admin';
+import { AdminPage, AdminTable, EditDeleteActions, RowAction, confirmChange, usePagedList } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
@@ -193,9 +193,9 @@ export default function TaskManagePage(): ReactNode {
     <AdminPage
       testId="task-manage"
       title={t('taskManage.title')}
+      search={{ placeholder: t('taskManage.searchPlaceholder'), onSearch: setSearch, width: 300, testId: 'task-search' }}
       filters={
         <>
-          <SearchFilter placeholder={t('taskManage.searchPlaceholder')} onSearch={setSearch} width={300} testId="task-search" />
           <Select
             allowClear
             showSearch
@@ -218,7 +218,8 @@ export default function TaskManagePage(): ReactNode {
           />
         </>
       }
-      actions={<AdminActions onRefresh={reload} add={canAdd && { onClick: () => setEditing({ task: null }), testId: 'task-add' }} />}
+      onRefresh={reload}
+      add={canAdd && { onClick: () => setEditing({ task: null }), testId: 'task-add' }}
     >
       {modalHolder}
       <Alert

@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { Button, Empty, Modal, Select } from 'antd';
 import { DeleteOutlined, EditOutlined, UploadOutlined } from '@ant-design/icons';
 import { DeviceKind, RecordState, calls, formatHms, formatSizeKb, holds, type TeachingVideo } from '@nest/contracts';
-import { AdminActions, AdminPage, SearchFilter, VideoCard, VideoCardList, VideoCardPager, VideoDialog, confirmDelete, usePagedList } from '../../shared/admin';
+import { AdminPage, VideoCard, VideoCardList, VideoCardPager, VideoDialog, confirmDelete, usePagedList } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
@@ -101,28 +101,10 @@ export default function TeachingVideosPage(): ReactNode {
     <AdminPage
       testId="teaching-videos"
       title={t('teachingVideos.title')}
-      filters={
-        <>
-          <SearchFilter
-            placeholder={t('teachingVideos.searchPlaceholder')}
-            onSearch={setSearch}
-            testId="teach-search"
-          />
-          <Select
-            value={kind}
-            onChange={setKind}
-            options={kindOptions}
-            style={{ width: 180 }}
-            data-testid="teach-filter-kind"
-          />
-        </>
-      }
-      actions={
-        <AdminActions
-          onRefresh={load}
-          add={canAdd && { onClick: () => setUploading(true), testId: 'teach-upload', label: t('teachingVideos.upload'), icon: <UploadOutlined /> }}
-        />
-      }
+      search={{ placeholder: t('teachingVideos.searchPlaceholder'), onSearch: setSearch, testId: 'teach-search' }}
+      filters={<Select value={kind} onChange={setKind} options={kindOptions} style={{ width: 180 }} data-testid="teach-filter-kind" />}
+      onRefresh={load}
+      add={canAdd && { onClick: () => setUploading(true), testId: 'teach-upload', label: t('teachingVideos.upload'), icon: <UploadOutlined /> }}
     >
       {modalHolder}
       {body()}

@@ -2,7 +2,7 @@ import { useMemo, useState, type ReactNode } from 'react';
 import { Alert, Button, Modal, Select, Space, Switch, Tag, Typography, type TableColumnsType } from 'antd';
 import { DragOutlined, SubnodeOutlined, UndoOutlined } from '@ant-design/icons';
 import { Company, RecordState, SUPER_ADMINISTRATOR, calls, holds, type DepartmentNode } from '@nest/contracts';
-import { AdminActions, AdminPage, AdminTable, EditDeleteActions, RowAction, SearchFilter, confirmChange } from '../../shared/admin';
+import { AdminPage, AdminTable, EditDeleteActions, RowAction, SearchFilter, confirmChange } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
@@ -167,7 +167,8 @@ export default function TeamManagePage(): ReactNode {
           </Space>
         </>
       }
-      actions={<AdminActions onRefresh={load} add={canAdd && { onClick: () => setDialog({ kind: 'add', parent: null }), testId: 'team-add', label: t('teamManage.addRoot') }} />}
+      onRefresh={load}
+      add={canAdd && { onClick: () => setDialog({ kind: 'add', parent: null }), testId: 'team-add', label: t('teamManage.addRoot') }}
     >
       {modalHolder}
       <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>

@@ -3,7 +3,7 @@ import { Modal, Select, Tag, Tooltip, TreeSelect, type TableColumnsType } from '
 import { UndoOutlined } from '@ant-design/icons';
 import { Company, RecordState, SUPER_ADMINISTRATOR, calls, holds, type UserListItem } from '@nest/contracts';
 import { departmentOptions } from '../../shared/admin/tree';
-import { AdminActions, AdminPage, AdminTable, EditDeleteActions, OptionFilter, RowAction, SearchFilter, confirmChange, usePagedList } from '../../shared/admin';
+import { AdminPage, AdminTable, EditDeleteActions, OptionFilter, RowAction, confirmChange, usePagedList } from '../../shared/admin';
 import { formatAccountEnd, formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
@@ -131,9 +131,9 @@ export default function UserManagePage(): ReactNode {
     <AdminPage
       testId="user-manage"
       title={t('userManage.title')}
+      search={{ placeholder: t('userManage.searchPlaceholder'), onSearch: setSearch, width: 300, testId: 'user-search' }}
       filters={
         <>
-          <SearchFilter placeholder={t('userManage.searchPlaceholder')} onSearch={setSearch} width={300} testId="user-search" />
           <OptionFilter value={state} onChange={setState} options={RecordState.options(lang)} allLabel={t('userManage.allStates')} width={130} testId="user-state-filter" />
           {isSuper && (
             <Select
@@ -160,7 +160,8 @@ export default function UserManagePage(): ReactNode {
           )}
         </>
       }
-      actions={<AdminActions onRefresh={list.reload} add={canAdd && { onClick: () => setEditing({ user: null }), testId: 'user-add' }} />}
+      onRefresh={list.reload}
+      add={canAdd && { onClick: () => setEditing({ user: null }), testId: 'user-add' }}
     >
       {modalHolder}
       <AdminTable<UserListItem> list={list} rowKey="u_id" fitColumns columns={columns} empty={t('userManage.empty')} testId="user-table" />
