@@ -140,3 +140,28 @@ export function alarmText(
 }
 
 export const ALARM_ENUMS: readonly Enumeration<number | string>[] = [AlarmKind];
+
+/**
+ * Device event `health` (adapter-neutral; a DJI dock's `hms` event arrives as this): the health messages a
+ * device reports now. Each item is an alarm episode on the device while it keeps being reported; an item
+ * missing from the device's later `health` events clears. `key` names the text in the health catalogue
+ * (DJI: `dock_tip_<code>` or `fpv_tip_<code>[_in_the_sky]`); `args` fill its placeholders.
+ */
+export const HEALTH_EVENT = 'health';
+export const healthItemSchema = z.looseObject({
+  /** 0 inform, 1 notice, 2 alarm (DJI HMS levels). */
+  level: z.number().int().min(0).max(2),
+  /** 0 mission, 1 device, 2 media, 3 health system (DJI HMS modules). */
+  module: z.number().int().min(0).max(99),
+  /** Device code, e.g. "0x160900BF". */
+  code: z.string().min(1).max(32),
+  /** Text key in the health catalogue. */
+  key: z.string().min(1).max(96),
+  in_the_sky: z.boolean(),
+  /** Which device of the gateway it concerns (DJI model key "3-2-0"), when known. */
+  device_type: z.string().max(16).optional(),
+  args: z.record(z.string().max(32), z.number()).optional(),
+});
+export type HealthItem = z.infer<typeof healthItemSchema>;
+export const healthEventData = z.object({ items: z.array(healthItemSchema).max(256) });
+export type HealthEventData = z.infer<typeof healthEventData>;
