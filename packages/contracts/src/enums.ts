@@ -296,6 +296,15 @@ export const LinkType = enumeration('LinkType', [
   [3, '自动', 'Auto', 'AUTO'],
 ] as const);
 
+/**
+ * The protocol a device speaks on the device link: this console's nest protocol (docs/device-protocol.md)
+ * or DJI's Cloud API (a DJI Dock 2 / Dock 3, or DJI Pilot 2 as gateway; docs/dji.md).
+ */
+export const DeviceProtocol = enumeration('DeviceProtocol', [
+  [1, '机场协议', 'Nest protocol', 'NEST'],
+  [2, '大疆上云 API', 'DJI Cloud API', 'DJI'],
+] as const);
+
 /** Plan (dispatch) state of a device on the planning screens. */
 export const PlanState = enumeration('PlanState', [
   [0, '设备离线', 'Device offline'],
@@ -484,6 +493,7 @@ export const ALL_ENUMS: readonly Enumeration<number | string>[] = [
   DeviceKind,
   DeviceCategory,
   LinkType,
+  DeviceProtocol,
   PlanState,
   PictureMode,
   HeightType,

@@ -10,6 +10,7 @@ import * as m007 from './migrations/007_department_names.js';
 import * as m008 from './migrations/008_audit.js';
 import * as m009 from './migrations/009_password_nonces.js';
 import * as m010 from './migrations/010_map_packages.js';
+import * as m011 from './migrations/011_device_protocol.js';
 
 /**
  * Versioned migrations, listed statically (no filesystem globbing): add `NNN_name.ts` under migrations/
@@ -26,6 +27,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '008_audit': m008,
   '009_password_nonces': m009,
   '010_map_packages': m010,
+  '011_device_protocol': m011,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATIONS }) };

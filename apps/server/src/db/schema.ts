@@ -116,6 +116,13 @@ export interface DevicesTable {
   id: string;
   type: string;
   link_type: ColumnType<number, number | undefined, number>;
+  /** DeviceProtocol: 1 nest protocol, 2 DJI Cloud API. */
+  protocol: ColumnType<number, number | undefined, number>;
+  /**
+   * Generation of the device's broker password (DJI devices get a password shown once; issuing a new one
+   * raises the generation, which invalidates the old one).
+   */
+  secret_gen: ColumnType<number, number | undefined, number>;
   airport_name: ColumnType<string, string | undefined, string>;
   uav_name: ColumnType<string, string | undefined, string>;
   sn_id: string;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   DeviceCategory,
+  DeviceProtocol,
   DeviceKind,
   DEVICE_KIND_OF_KEY,
   beaconSchema,
@@ -27,6 +28,8 @@ export interface NewDevice {
   sn_id: string;
   company_id: string;
   link_type?: number;
+  /** DeviceProtocol; default the nest protocol. */
+  protocol?: number;
   airport_name?: string;
   uav_name?: string;
   uav_sn?: string;
@@ -49,6 +52,8 @@ export async function createDevice(db: Kysely<DB>, input: NewDevice): Promise<De
     id: randomUUID(),
     type: input.type,
     link_type: input.link_type ?? 3,
+    protocol: input.protocol ?? DeviceProtocol.NEST,
+    secret_gen: 0,
     airport_name: input.airport_name ?? '',
     uav_name: input.uav_name ?? '',
     sn_id: input.sn_id,
@@ -159,7 +164,7 @@ export function presentDevice(row: DeviceRow, state: 1 | 2 | 3): Device {
 // Equipment administration (devices/admin.ts): lookups by id and whole-record updates.
 
 /** The editable fields of a device as /device/add and /device/edit store them (every field given). */
-export type DeviceFields = Required<Omit<NewDevice, 'sn_id' | 'enabled'>>;
+export type DeviceFields = Required<Omit<NewDevice, 'sn_id' | 'enabled' | 'protocol'>>;
 
 /** The columns of the editable fields (points split into lat / lng, beacon as JSON). */
 export function deviceColumns(f: DeviceFields) {
