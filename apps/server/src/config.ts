@@ -115,6 +115,16 @@ export interface Config {
   demoMissionMinutes: number;
   liveDir: string;
   liveUrlBase: string;
+  /**
+   * DEVICE_MQTT_URL: the broker address devices that are set up by hand (DJI docks) are told to use; null:
+   * mqtt://127.0.0.1:<the broker's port> (MQTT_URL's when set).
+   */
+  deviceMqttUrl: string | null;
+  /**
+   * DEVICE_HTTP_BASE: the HTTP base devices download from (route files of DJI docks); null:
+   * http://127.0.0.1:<the port the server listens on>.
+   */
+  deviceHttpBase: string | null;
   /** Not an environment variable: how long a /device/connect hold lasts without renewal (tests lower it). */
   deviceHoldSeconds: number;
   /** Not an environment variable: video stops this long after its last watcher left. */
@@ -231,6 +241,21 @@ function latLng(env: Env, name: string, def: { lat: number; lng: number }): { la
   return { lat, lng };
 }
 
+/** An absolute URL of one of the given schemes, without a trailing slash (DEVICE_MQTT_URL, DEVICE_HTTP_BASE). */
+function deviceUrl(env: Env, name: string, schemes: readonly string[], example: string): string | null {
+  const raw = value(env, name);
+  if (raw === undefined) return null;
+  let ok = false;
+  try {
+    const u = new URL(raw);
+    ok = schemes.includes(u.protocol.replace(/:$/, '')) && u.hostname !== '' && !raw.endsWith('/');
+  } catch {
+    ok = false;
+  }
+  if (!ok) throw new ConfigError(`${name} must be a ${schemes.join(' or ')} URL without a trailing slash, e.g. ${example} (got "${raw}")`);
+  return raw;
+}
+
 function liveUrlBase(env: Env): string {
   const raw = value(env, 'LIVE_URL_BASE') ?? '/live';
   const ok = /^(\/[A-Za-z0-9._~-]+)+$/.test(raw) || /^https?:\/\/[^\s/]+(\/[A-Za-z0-9._~-]+)*$/.test(raw);
@@ -324,6 +349,8 @@ export function loadConfig(env: Env = process.env): Config {
     demoMissionMinutes: integer(env, 'DEMO_MISSION_MINUTES', 20, 5, 1440),
     liveDir: liveDirRaw === undefined ? path.join(dataDir, 'live') : path.resolve(liveDirRaw),
     liveUrlBase: liveUrlBase(env),
+    deviceMqttUrl: deviceUrl(env, 'DEVICE_MQTT_URL', ['mqtt', 'mqtts', 'tcp', 'ssl', 'ws', 'wss'], 'tcp://192.168.1.10:1883'),
+    deviceHttpBase: deviceUrl(env, 'DEVICE_HTTP_BASE', ['http', 'https'], 'http://192.168.1.10:8080'),
     deviceHoldSeconds: DEVICE_HOLD_SECONDS,
     videoIdleStopMs: 60_000,
     bases,
