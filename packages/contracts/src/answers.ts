@@ -147,6 +147,7 @@ export const mapStyleSchema = z.looseObject({
   sources: z.record(z.string(), z.unknown()),
   layers: z.array(z.looseObject({ id: z.string(), type: z.string() })),
 });
+export type MapStyle = z.infer<typeof mapStyleSchema>;
 
 /** /deviceType/list on the video service: the device kinds teaching videos exist for, with their counts. */
 export const teachingKindSchema = z.object({ cla_type: z.number().int(), cla_name: z.string(), count: z.number().int().nonnegative() });

@@ -21,12 +21,14 @@ beforeAll(async () => {
           await trx.insertInto('settings').values({ key: 'half-applied', value: 'x' }).execute();
           throw new Error('boom');
         });
-        return { data: null };
+        return { data: [] };
       },
       userGetDeviceType: async () => {
         throw new CallError(ResultCode.NOT_FOUND_OBJECT);
       },
-      // Answers what /alarm/stats never answers (a count as text, lists missing).
+      // Answers what /alarm/stats never answers (a count as text, lists missing): the handler type refuses it
+      // at compile time, and the server's answer check at run time (below).
+      // @ts-expect-error -- a deliberately wrong answer
       alarmStats: async () => ({ data: { total: '3', pending: 0 } }),
       // The generic multipart and NOT_IMPLEMENTED checks run on the firmware calls with their handlers taken away.
       romList: undefined,

@@ -1,4 +1,5 @@
 import type { CallName, Calls, Lang, ParsedFields } from '@nest/contracts';
+import type { z } from 'zod';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Message } from './errors.js';
 import type { UserRow } from '../db/schema.js';
@@ -44,7 +45,19 @@ export interface CallResult {
   message?: Message;
 }
 
-export type Handler<N extends CallName = CallName> = (ctx: CallContext<N>) => Promise<CallResult>;
+/** A refusal a handler answers with (rather than throwing a CallError): its code, data and message. */
+export interface Refusal {
+  code: number;
+  data?: unknown;
+  message?: Message;
+}
+
+/** What a handler answers: a success (no code) carries the call's answer shape (`CallDef.answer`), a refusal names its code. */
+export type HandlerResult<N extends CallName> =
+  | { code?: undefined; data: z.input<Calls[N]['answer']>; message?: Message }
+  | Refusal;
+
+export type Handler<N extends CallName = CallName> = (ctx: CallContext<N>) => Promise<HandlerResult<N>>;
 
 /** The handlers of the feature modules, by registry name; a missing one answers NOT_IMPLEMENTED. */
 export type Handlers = { [N in CallName]?: Handler<N> };

@@ -2,7 +2,7 @@ import { RecordState, ResultCode, type Lang } from '@nest/contracts';
 import type { FenceInput, Issue, LatLng } from '@nest/geo';
 import type { Kysely } from 'kysely';
 import { CallError } from '../calls/errors.js';
-import type { CallResult } from '../calls/types.js';
+import type { Refusal } from '../calls/types.js';
 import type { DB, DeviceRow, FenceRow } from '../db/schema.js';
 import { inPlanScope, type PlanScope } from '../db/scope.js';
 import { STATE_NORMAL } from '../db/sql.js';
@@ -19,7 +19,7 @@ export const STATE_DELETED: number = RecordState.DELETED;
  * the caller's language, `data: {issues}` every issue (geo Issue: code, item {kind, index?, id?},
  * text {zh, en}, at?). Nothing is saved.
  */
-export function refusal(issues: readonly Issue[]): CallResult {
+export function refusal(issues: readonly Issue[]): Refusal {
   return {
     code: ResultCode.BAD_REQUEST,
     data: { issues },

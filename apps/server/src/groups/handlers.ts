@@ -9,7 +9,7 @@ import type { AppDeps } from '../deps.js';
 import { newId, likePattern } from '../db/sql.js';
 import { isSuper } from '../db/scope.js';
 import { sharesOf } from './shares.js';
-import { GROUP_DELETED, GROUP_NORMAL, presentGroups, type GroupRow } from './store.js';
+import { GROUP_DELETED, GROUP_NORMAL, presentGroup, presentGroups, type GroupRow } from './store.js';
 import { GROUP_TEXTS } from './texts.js';
 import { actorOf, audit } from '../audit/api.js';
 
@@ -129,7 +129,7 @@ export function groupHandlers(deps: AppDeps): Handlers {
 
     comGetOne: async (ctx) => {
       const row = await visibleGroup(scopeOf(ctx), ctx.fields.id);
-      return { data: (await presentGroups(db, [row], statusOf, true))[0] };
+      return { data: await presentGroup(db, row, statusOf, true) };
     },
 
     comAdd: async (ctx) => {

@@ -12,6 +12,13 @@ export type GroupRow = Selectable<ComGroupsTable>;
 /** Live online status of a device (OnlineStatus 1, 2, 3). */
 export type StatusOf = (sn: string) => number;
 
+/** One group as the calls present it (presentGroups for a single row). */
+export async function presentGroup(db: Kysely<DB>, row: GroupRow, statusOf: StatusOf, withDevices = false): Promise<CollaborationGroup> {
+  const [group] = await presentGroups(db, [row], statusOf, withDevices);
+  if (!group) throw new Error(`group ${row.id} was not presented`);
+  return group;
+}
+
 /**
  * The rows of groups as /com/getList and /com/getOne answer them: device and member ids with the members
  * named, online_count counted from the live status board at the time of the call, the creator's nick.

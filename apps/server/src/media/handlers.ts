@@ -77,15 +77,15 @@ export function resultHandlers(deps: AppDeps): Handlers {
     resultZip: async (ctx) => ({ data: await prepareZip(deps, planScopeOf(callerOf(ctx.caller)), ctx.fields, undefined, ctx.lang) }),
     resultDeleteOne: async (ctx) => {
       await deleteResultIds(deps, planScopeOf(callerOf(ctx.caller)), [ctx.fields.id]);
-      return {};
+      return { data: null };
     },
     resultDeleteIds: async (ctx) => {
       await deleteResultIds(deps, planScopeOf(callerOf(ctx.caller)), ctx.fields.ids);
-      return {};
+      return { data: null };
     },
     resultDeleteSort: async (ctx) => {
       await deleteResultsOfSortie(deps, planScopeOf(callerOf(ctx.caller)), ctx.fields.sort_id);
-      return {};
+      return { data: null };
     },
   };
 }

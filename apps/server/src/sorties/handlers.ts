@@ -114,7 +114,7 @@ export function sortieHandlers(deps: AppDeps, recorder: Pick<SortieRecorder, 'fl
     sortiesDelete: async (ctx) => {
       const scope = planScopeOf(callerOf(ctx.caller));
       await deleteSorties(deps, scope, ctx.fields.ids);
-      return {};
+      return { data: null };
     },
 
     alternateList: async (ctx) => {

@@ -33,6 +33,7 @@ import {
   listUsers,
   otherActiveSupers,
   parseFunList,
+  presentListItem,
   presentListItems,
   presentUser,
   updateUser,
@@ -245,8 +246,7 @@ export function userHandlers(deps: AppDeps): Handlers {
           target: row.u_id,
           detail: { account: f.phone, company_id: company.id, fun_list: funList, start_time: f.start_time, end_time: endTime },
         });
-        const [item] = await presentListItems(db, [row], ctx.lang);
-        return { data: item };
+        return { data: await presentListItem(db, row, ctx.lang) };
       } catch (err) {
         if (err instanceof AccountTakenError) throw new CallError(ResultCode.ACCOUNT_TAKEN);
         throw err;
@@ -266,8 +266,7 @@ export function userHandlers(deps: AppDeps): Handlers {
       });
       accessChanged(target.u_id);
       await releaseIfGrounded(target.u_id);
-      const [item] = await presentListItems(db, [{ ...target, state: STATE_DELETED }], ctx.lang);
-      return { data: item };
+      return { data: await presentListItem(db, { ...target, state: STATE_DELETED }, ctx.lang) };
     },
 
     userRecover: async (ctx) => {
@@ -280,8 +279,7 @@ export function userHandlers(deps: AppDeps): Handlers {
       });
       accessChanged(target.u_id);
       await releaseIfGrounded(target.u_id);
-      const [item] = await presentListItems(db, [{ ...target, state: STATE_NORMAL }], ctx.lang);
-      return { data: item };
+      return { data: await presentListItem(db, { ...target, state: STATE_NORMAL }, ctx.lang) };
     },
 
     userInfo: async (ctx) => {

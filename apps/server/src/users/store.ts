@@ -181,6 +181,13 @@ export async function otherActiveSupers(db: Kysely<DB>, exceptUserId: string): P
   return Number(row.n);
 }
 
+/** One user as the list presents it (presentListItems for a single row). */
+export async function presentListItem(db: Kysely<DB>, row: UserRow, lang: Lang): Promise<UserListItem> {
+  const [item] = await presentListItems(db, [row], lang);
+  if (!item) throw new Error(`user ${row.u_id} was not presented`);
+  return item;
+}
+
 /**
  * Rows of /user/list: the user as the browser stores it (no token, no password) plus the department name
  * and the creation time. Companies and departments are read once for the whole page.

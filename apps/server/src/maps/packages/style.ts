@@ -1,4 +1,4 @@
-import type { Lang, MapPackageKind, VectorLayer } from '@nest/contracts';
+import type { Lang, MapPackageKind, MapStyle, VectorLayer } from '@nest/contracts';
 import { GLYPH_FONTSTACK } from '../glyphs.js';
 
 /**
@@ -98,7 +98,7 @@ function vectorLayers(input: PackageStyleInput, theme: StyleTheme, lang: Lang): 
 }
 
 /** The style of one package: its source (signed tiles) and the layers drawing it. */
-export function packageStyle(input: PackageStyleInput, urls: PackageStyleUrls, theme: StyleTheme, lang: Lang): Record<string, any> {
+export function packageStyle(input: PackageStyleInput, urls: PackageStyleUrls, theme: StyleTheme, lang: Lang): MapStyle {
   const t = THEMES[theme];
   const source = {
     type: input.kind === 'vector' ? 'vector' : 'raster',
