@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { launch, newPage, signIn } from './support/browser.js';
@@ -5,8 +7,13 @@ import { WAIT_LIMIT_MS, until } from './support/wait.js';
 
 /**
  * Timed tasks end to end: an administrator plans a once task on a simulated nest in the timed-task
- * screen; the server's scheduler fires it at its minute and the row turns "Sent successfully" (task_state
+ * screen; the server's scheduler fires it when it is due and the row turns "Sent successfully" (task_state
  * 10) without a reload (push 380); the task is then deleted with a confirmation.
+ *
+ * The test does not wait for the planned minute: once the row reads "Waiting", the stored due time is moved
+ * to now in the product's database, as if the minute had come, and the scheduler's next poll (every 5 s)
+ * fires it. That the scheduler fires at the planned minute, and not before, is proven with its injectable
+ * clock in the server's tests (apps/server/src/tasks/scheduler.test.ts).
  */
 const baseUrl = inject('baseUrl');
 const admin = inject('admin');
@@ -91,8 +98,17 @@ describe('timed task screen', () => {
     const text = await row.textContent();
     for (const shown of [routeName, SN, 'Once']) expect(text).toContain(shown);
 
+    // The planned minute comes: its stored time moves to now (seconds), which the scheduler fires on its next poll.
+    const db = new Database(join(inject('dataDir'), 'nest.sqlite'));
+    try {
+      const moved = db.prepare('UPDATE timed_tasks SET task_tms = ? WHERE id = ? AND task_tms = ?').run(Math.floor(Date.now() / 1000), added[0], Math.floor(due.getTime() / 1000));
+      expect(moved.changes, 'the saved task holds the planned minute').toBe(1);
+    } finally {
+      db.close();
+    }
+
     // No reload from here on: the table follows push 380 when the run is recorded.
-    await row.locator('[data-testid^=task-state-]', { hasText: 'Sent successfully' }).waitFor({ timeout: due.getTime() - Date.now() + WAIT_LIMIT_MS });
+    await row.locator('[data-testid^=task-state-]', { hasText: 'Sent successfully' }).waitFor({ timeout: WAIT_LIMIT_MS });
     await expect(row.locator('[data-testid^=task-outcome-]').textContent()).resolves.toBe('Sent');
 
     await row.locator('[data-testid^=task-delete-]').click();
