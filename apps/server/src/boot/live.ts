@@ -1,4 +1,3 @@
-import { RecordState } from '@nest/contracts';
 import type { Config } from '../config.js';
 import type { Database } from '../db/index.js';
 import { CONTROL_NOTICE_TOPIC, DeviceDirectory, DeviceStatusBoard, findDeviceBySn } from '../devices/index.js';
@@ -21,10 +20,7 @@ export async function startLive(config: Config, db: Database, log: LinkLogger): 
       config,
       {
         devices: directory,
-        mayConnect: async (sn) => {
-          const row = await findDeviceBySn(db, sn);
-          return row !== undefined && Number(row.enabled) === 1 && Number(row.state) === RecordState.NORMAL;
-        },
+        account: (sn) => findDeviceBySn(db, sn),
         internalTopics: [`${CONTROL_NOTICE_TOPIC}/+`, `${WATCH_NOTICE_TOPIC}/+`],
       },
       log,

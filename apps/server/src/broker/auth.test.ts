@@ -1,15 +1,23 @@
 import net from 'node:net';
-import { LINK_MAX_MESSAGE_BYTES, SERVER_MQTT_USER, topicOf } from '@nest/contracts';
+import { DeviceProtocol, LINK_MAX_MESSAGE_BYTES, RecordState, SERVER_MQTT_USER, topicOf } from '@nest/contracts';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { devicePassword } from '../link/credentials.js';
+import { deviceLoginCheck, devicePassword, djiPassword, type DeviceAccount } from '../link/credentials.js';
 import { WAIT_LIMIT_MS, mqttConnect, until } from '../../test/live.js';
 import { MAX_PACKET_BYTES, startEmbeddedBroker, type EmbeddedBroker } from './index.js';
 
 const KEY = 'ab'.repeat(32);
 const SERVER_PASSWORD = 'server-secret-password';
-const enabled = new Set(['SN-A', 'SN-B']);
-const disabled = new Set(['SN-OFF']);
+const nest = (enabled = 1): DeviceAccount => ({ protocol: DeviceProtocol.NEST, secret_gen: 0, uav_sn: '', enabled, state: RecordState.NORMAL });
+const dji = (uav_sn: string, secret_gen = 0, enabled = 1): DeviceAccount => ({ protocol: DeviceProtocol.DJI, secret_gen, uav_sn, enabled, state: RecordState.NORMAL });
+/** The registry the login check reads; tests change it as the console would. */
+const registry = new Map<string, DeviceAccount>([
+  ['SN-A', nest()],
+  ['SN-B', nest()],
+  ['SN-OFF', nest(0)],
+  ['DOCK-1', dji('DRONE-1')],
+  ['DOCK-2', dji('DRONE-2')],
+]);
 
 let broker: EmbeddedBroker;
 let url: string;
@@ -21,8 +29,7 @@ beforeAll(async () => {
     port: 0,
     auth: {
       serverPassword: SERVER_PASSWORD,
-      checkDevice: async (sn, password) =>
-        enabled.has(sn) && !disabled.has(sn) && password.toString('utf8') === devicePassword(KEY, sn),
+      checkDevice: deviceLoginCheck(KEY, async (sn) => registry.get(sn)),
     },
   });
   url = `mqtt://127.0.0.1:${broker.port}`;
@@ -168,5 +175,112 @@ describe('disconnect', () => {
     // SN-B is still served: its own subscription is answered on the same connection.
     expect(await grant(b, topicOf('SN-B', 'commands'))).toBe(1);
     expect(b.connected).toBe(true);
+  });
+});
+
+describe('DJI gateways', () => {
+  const closed = (c: MqttClient) => new Promise<void>((resolve) => c.once('close', () => resolve()));
+  const dock = async (sn: string, clientId = `any-id-${sn}`) => {
+    const res = await login(sn, djiPassword(KEY, sn, registry.get(sn)!.secret_gen), clientId);
+    if (!res.client) throw res.error;
+    return res.client;
+  };
+
+  it('logs in with the gateway sn and its current password, with any client id but a reserved or taken one', async () => {
+    expect((await login('DOCK-1', djiPassword(KEY, 'DOCK-1', 0), 'pilot2-random-id')).client).not.toBeNull();
+    expect((await login('DOCK-1', djiPassword(KEY, 'DOCK-1', 0), 'DOCK-1')).client).not.toBeNull();
+    // The nest-protocol password of the same sn, another dock's password, a wrong one: refused.
+    expect((await login('DOCK-1', devicePassword(KEY, 'DOCK-1'))).error?.code).toBe(4);
+    expect((await login('DOCK-1', djiPassword(KEY, 'DOCK-2', 0))).error?.code).toBe(4);
+    expect((await login('DOCK-1', 'wrong-password')).error?.code).toBe(4);
+    expect((await login('DOCK-1', djiPassword(KEY, 'DOCK-1', 0), 'nest-server-x')).error?.code).toBe(2);
+    // A client id held by another user's connection cannot be taken over.
+    await device('SN-B');
+    expect((await login('DOCK-1', djiPassword(KEY, 'DOCK-1', 0), 'SN-B')).error?.code).toBe(2);
+  });
+
+  it('refuses a disabled dock and a password of an older generation', async () => {
+    registry.set('DOCK-OFF', dji('DRONE-X', 0, 0));
+    expect((await login('DOCK-OFF', djiPassword(KEY, 'DOCK-OFF', 0))).error?.code).toBe(4);
+    registry.set('DOCK-RE', dji('DRONE-R', 0));
+    expect((await login('DOCK-RE', djiPassword(KEY, 'DOCK-RE', 0))).client).not.toBeNull();
+    registry.set('DOCK-RE', dji('DRONE-R', 1));
+    expect((await login('DOCK-RE', djiPassword(KEY, 'DOCK-RE', 0))).error?.code).toBe(4);
+    expect((await login('DOCK-RE', djiPassword(KEY, 'DOCK-RE', 1))).client).not.toBeNull();
+  });
+
+  it("publishes on its own DJI topics and its drone's osd/state only", async () => {
+    const srv = await server();
+    const seen: string[] = [];
+    let lastSeen = false;
+    srv.on('message', (topic, payload) => {
+      seen.push(topic);
+      if (payload.toString() === 'last') lastSeen = true;
+    });
+    await srv.subscribeAsync(['sys/product/#', 'thing/product/#'], { qos: 1 });
+    const own = [
+      'sys/product/DOCK-1/status',
+      'thing/product/DOCK-1/osd',
+      'thing/product/DOCK-1/state',
+      'thing/product/DOCK-1/events',
+      'thing/product/DOCK-1/requests',
+      'thing/product/DOCK-1/services_reply',
+      'thing/product/DOCK-1/property/set_reply',
+      'thing/product/DOCK-1/drc/up',
+      'thing/product/DRONE-1/osd',
+      'thing/product/DRONE-1/state',
+    ];
+    const d = await dock('DOCK-1');
+    for (const t of own) await d.publishAsync(t, '{}', { qos: 1 });
+    await until(() => own.every((t) => seen.includes(t)), 'every own topic of DOCK-1');
+    // Each refused publish closes the connection; the next allowed one from a new connection proves the
+    // refused one was not passed on (the broker handles one connection's packets in order).
+    const refused = [
+      'thing/product/DOCK-2/osd',
+      'sys/product/DOCK-2/status',
+      'thing/product/DRONE-2/osd',
+      'thing/product/DRONE-1/events',
+      'thing/product/DOCK-1/services',
+      'sys/product/DOCK-1/status_reply',
+      'thing/product/DOCK-1/unknown',
+      topicOf('DOCK-1', 'telemetry'),
+    ];
+    for (const t of refused) {
+      const c = await dock('DOCK-1');
+      const gone = closed(c);
+      c.publish(t, '{}', { qos: 0 });
+      await gone;
+    }
+    const last = await dock('DOCK-1');
+    await last.publishAsync('thing/product/DOCK-1/events', 'last', { qos: 1 });
+    await until(() => lastSeen, 'the later event of DOCK-1');
+    for (const t of refused) expect(seen).not.toContain(t);
+  });
+
+  it('subscribes to its own cloud -> device topics only and receives them', async () => {
+    const d = await dock('DOCK-1');
+    for (const t of ['sys/product/DOCK-1/status_reply', 'thing/product/DOCK-1/services', 'thing/product/DOCK-1/events_reply', 'thing/product/DOCK-1/requests_reply', 'thing/product/DOCK-1/state_reply', 'thing/product/DOCK-1/property/set', 'thing/product/DOCK-1/drc/down']) {
+      expect(await grant(d, t), t).toBe(1);
+    }
+    for (const t of ['thing/product/DOCK-2/services', 'thing/product/+/services', 'thing/product/#', '#', 'thing/product/DOCK-1/osd', 'thing/product/DRONE-1/osd', topicOf('DOCK-1', 'commands')]) {
+      expect(await grant(d, t), t).toBe(128);
+    }
+    const got: string[] = [];
+    d.on('message', (topic) => got.push(topic));
+    const srv = await server();
+    await srv.publishAsync('thing/product/DOCK-2/services', 'for 2', { qos: 1 });
+    await srv.publishAsync('thing/product/DOCK-1/services', 'for 1', { qos: 1 });
+    await until(() => got.includes('thing/product/DOCK-1/services'), 'the own command of DOCK-1');
+    expect(got).toEqual(['thing/product/DOCK-1/services']);
+  });
+
+  it('is disconnected by its sn whatever its client id', async () => {
+    const d = await dock('DOCK-2', 'some-pilot-client');
+    const other = await dock('DOCK-1', 'other-pilot-client');
+    const gone = closed(d);
+    await broker.disconnect('DOCK-2');
+    await gone;
+    expect(await grant(other, 'thing/product/DOCK-1/services')).toBe(1);
+    expect(other.connected).toBe(true);
   });
 });

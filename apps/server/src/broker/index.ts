@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { Duplex } from 'node:stream';
 import {
+  DeviceProtocol,
   LINK_MAX_MESSAGE_BYTES,
   SERVER_CLIENT_ID_PREFIX,
   SERVER_MQTT_USER,
@@ -9,18 +10,23 @@ import {
   isDeviceSn,
 } from '@nest/contracts';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
-import { samePassword } from '../link/credentials.js';
+import { samePassword, type DeviceLogin } from '../link/credentials.js';
+import { djiPublishAllowed, djiSubscribeAllowed } from './dji.js';
 
 /**
  * The embedded MQTT broker (aedes), started when MQTT_URL is unset. It listens on loopback only and
  * enforces the device-link rules itself (docs/device-protocol.md, "Broker"):
  * - authentication: the server user (`nest-server`) with its password, or user name = sn of a registered
- *   enabled device with devicePassword(device key, sn); everyone else is refused (CONNACK 4 / 5);
- * - a device may publish only on its own device -> server topics and subscribe only to its own
- *   server -> device topics (contracts devicePublishAllowed / deviceSubscribeAllowed); a refused publish
+ *   enabled device with its current password (link/credentials.ts: devicePassword for the nest protocol,
+ *   djiPassword of its generation for a DJI gateway); everyone else is refused (CONNACK 4 / 5);
+ * - a nest-protocol device may publish only on its own device -> server topics and subscribe only to its
+ *   own server -> device topics (contracts devicePublishAllowed / deviceSubscribeAllowed); a DJI gateway
+ *   only on its own DJI topics and its registered drone's osd/state (broker/dji.ts); a refused publish
  *   disconnects the device, a refused subscription gets a failure code;
- * - client ids starting with `nest-server-` are reserved for server instances, and a device's client id
- *   must be its sn or start with `<sn>-`, so no client can take over another's session;
+ * - client ids starting with `nest-server-` are reserved for server instances; a nest-protocol device's
+ *   client id must be its sn or start with `<sn>-`; a DJI gateway may use any other client id (the dock
+ *   picks it), and no device may take a client id a connection of another user holds, so no client can
+ *   take over another's session;
  * - no MQTT packet may exceed MAX_PACKET_BYTES: the connection is cut as soon as a larger one is announced.
  */
 /**
@@ -37,8 +43,8 @@ export interface EmbeddedBroker {
   readonly host: string;
   readonly port: number;
   /**
-   * Closes the connections of a device (client id = its sn or `<sn>-...`). Whether it may log in again is
-   * the login check's answer (BrokerAuth.checkDevice reads the registry).
+   * Closes the connections of a device (logged in as user `sn`, whatever its client id). Whether it may log
+   * in again is the login check's answer (BrokerAuth.checkDevice reads the registry).
    */
   disconnect(sn: string): Promise<void>;
   close(): Promise<void>;
@@ -58,8 +64,11 @@ export class PortInUseError extends Error {
 /** Who may connect: answers the identity of a client, or null to refuse it. */
 export interface BrokerAuth {
   serverPassword: string;
-  /** True when `sn` is a registered, enabled device whose password is `password` (timing-safe). */
-  checkDevice(sn: string, password: Buffer): Promise<boolean>;
+  /**
+   * A registered, enabled device `sn` whose current password is `password` (timing-safe): its protocol
+   * and (DJI) drone sn, which decide its topics; null to refuse it.
+   */
+  checkDevice(sn: string, password: Buffer): Promise<DeviceLogin | null>;
 }
 
 /** Largest MQTT packet accepted: a link message plus room for the topic and headers. */
@@ -70,13 +79,14 @@ const IDENTIFIER_REJECTED = 2;
 const BAD_USERNAME_OR_PASSWORD = 4;
 const NOT_AUTHORIZED = 5;
 
-type Identity = { kind: 'server' } | { kind: 'device'; sn: string };
+type Identity = { kind: 'server' } | { kind: 'device'; sn: string; dji: boolean; droneSn: string };
 const identities = new WeakMap<Client, Identity>();
 
 const refuse = (returnCode: number, message: string): AuthenticateError =>
   Object.assign(new Error(message), { returnCode }) as AuthenticateError;
 
-function authenticator(auth: BrokerAuth | null) {
+/** `holder(clientId)`: the identity of the connection holding that client id now, if any. */
+function authenticator(auth: BrokerAuth | null, holder: (clientId: string) => Identity | undefined) {
   return (
     client: Client,
     username: Readonly<string | undefined>,
@@ -106,12 +116,19 @@ function authenticator(auth: BrokerAuth | null) {
       return;
     }
     auth.checkDevice(username, password).then(
-      (ok) => {
-        if (!ok) return done(refuse(BAD_USERNAME_OR_PASSWORD, 'bad device credentials'), false);
-        if (clientId !== username && !clientId.startsWith(`${username}-`)) {
+      (login) => {
+        if (!login) return done(refuse(BAD_USERNAME_OR_PASSWORD, 'bad device credentials'), false);
+        const dji = login.protocol === DeviceProtocol.DJI;
+        if (dji) {
+          if (clientId === '' || clientId.startsWith(SERVER_CLIENT_ID_PREFIX)) return done(refuse(IDENTIFIER_REJECTED, 'reserved client id'), false);
+        } else if (clientId !== username && !clientId.startsWith(`${username}-`)) {
           return done(refuse(IDENTIFIER_REJECTED, 'device client id must be its sn or start with <sn>-'), false);
         }
-        identities.set(client, { kind: 'device', sn: username });
+        const held = holder(clientId);
+        if (held && (held.kind !== 'device' || held.sn !== username)) {
+          return done(refuse(IDENTIFIER_REJECTED, 'client id in use by another user'), false);
+        }
+        identities.set(client, { kind: 'device', sn: username, dji, droneSn: login.droneSn });
         done(null, true);
       },
       () => done(refuse(NOT_AUTHORIZED, 'device lookup failed'), false),
@@ -195,29 +212,37 @@ class PacketSizeGuard extends Duplex {
 
 export async function startEmbeddedBroker(opts: { host: string; port: number; auth?: BrokerAuth }): Promise<EmbeddedBroker> {
   const auth = opts.auth ?? null;
+  // The connected clients by client id (a new connection with the same id takes the session over).
+  const connected = new Map<string, Client>();
+  const holder = (clientId: string): Identity | undefined => {
+    const c = connected.get(clientId);
+    return c ? identities.get(c) : undefined;
+  };
   const aedes = await Aedes.createBroker({
     concurrency: BROKER_CONCURRENCY,
-    authenticate: authenticator(auth),
+    authenticate: authenticator(auth, holder),
     authorizePublish: (client, packet, callback) => {
       // client null: the broker's own publications (e.g. retained clean-up).
       if (!client) return callback(null);
       const who = identities.get(client);
       if (who?.kind === 'server') return callback(null);
-      if (who?.kind === 'device' && devicePublishAllowed(who.sn, packet.topic) && packet.payload.length <= LINK_MAX_MESSAGE_BYTES) {
-        return callback(null);
+      if (who?.kind === 'device' && packet.payload.length <= LINK_MAX_MESSAGE_BYTES) {
+        const allowed = who.dji ? djiPublishAllowed(who.sn, who.droneSn, packet.topic) : devicePublishAllowed(who.sn, packet.topic);
+        if (allowed) return callback(null);
       }
       callback(new Error('publish not allowed'));
     },
     authorizeSubscribe: (client, subscription, callback) => {
       const who = identities.get(client);
       if (who?.kind === 'server') return callback(null, subscription);
-      if (who?.kind === 'device' && deviceSubscribeAllowed(who.sn, subscription.topic)) return callback(null, subscription);
+      if (who?.kind === 'device') {
+        const allowed = who.dji ? djiSubscribeAllowed(who.sn, subscription.topic) : deviceSubscribeAllowed(who.sn, subscription.topic);
+        if (allowed) return callback(null, subscription);
+      }
       // null subscription: SUBACK failure (128) for this topic, the connection stays.
       callback(null, null);
     },
   });
-  // The connected clients by client id (a new connection with the same id takes the session over).
-  const connected = new Map<string, Client>();
   aedes.on('client', (client) => connected.set(client.id, client));
   aedes.on('clientDisconnect', (client) => {
     if (connected.get(client.id) === client) connected.delete(client.id);
@@ -246,7 +271,10 @@ export async function startEmbeddedBroker(opts: { host: string; port: number; au
     host: opts.host,
     port,
     disconnect: async (sn) => {
-      for (const [id, client] of connected) if (id === sn || id.startsWith(`${sn}-`)) client.close();
+      for (const client of connected.values()) {
+        const who = identities.get(client);
+        if (who?.kind === 'device' && who.sn === sn) client.close();
+      }
     },
     close: () => {
       closed ??= (async () => {

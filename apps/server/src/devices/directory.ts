@@ -43,7 +43,9 @@ export class DeviceDirectory {
         const changed: string[] = [];
         for (const [sn, row] of next) {
           const old = this.bySn.get(sn);
-          if (!old || Number(old.updated_at) !== Number(row.updated_at) || old.enabled !== row.enabled || old.company_id !== row.company_id) {
+          // Also the broker account's parts, which may change twice within updated_at's second.
+          const changedAccount = old !== undefined && (old.secret_gen !== row.secret_gen || old.protocol !== row.protocol || old.uav_sn !== row.uav_sn);
+          if (!old || changedAccount || Number(old.updated_at) !== Number(row.updated_at) || old.enabled !== row.enabled || old.company_id !== row.company_id) {
             changed.push(sn);
           }
         }

@@ -1,6 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { DeviceProtocol, RecordState } from '@nest/contracts';
+import type { DeviceRow } from '../db/schema.js';
 
 /**
  * Broker credentials, generated once per data directory and kept in DATA_DIR/keys (mode 0600):
@@ -57,6 +59,47 @@ export async function loadOrCreateLinkSecrets(dataDir: string): Promise<LinkSecr
 /** The broker password of device `sn`: HMAC-SHA256 keyed with the device key (hex text), hex digest. */
 export function devicePassword(deviceKeyHex: string, sn: string): string {
   return createHmac('sha256', deviceKeyHex).update(sn).digest('hex');
+}
+
+/**
+ * The broker password of a DJI Cloud API gateway (a DJI dock, or Pilot 2 as gateway) of generation `gen`:
+ * HMAC-SHA256 keyed with the device key over the sn and the generation, 32 URL-safe characters (what fits
+ * Pilot 2's set-up form). It is shown once when the device is added or its credentials are re-issued; the
+ * server stores only the generation (devices.secret_gen), so raising it makes the previous password
+ * useless.
+ */
+export function djiPassword(deviceKeyHex: string, sn: string, gen: number): string {
+  return createHmac('sha256', deviceKeyHex).update(`dji\n${sn}\n${gen}`).digest('base64url').slice(0, 32);
+}
+
+/** What the login check needs of a registered device. */
+export type DeviceAccount = Pick<DeviceRow, 'protocol' | 'secret_gen' | 'uav_sn' | 'enabled' | 'state'>;
+
+/** The broker password a registered device logs in with now: per protocol (and generation for DJI). */
+export function currentPassword(deviceKeyHex: string, sn: string, account: Pick<DeviceRow, 'protocol' | 'secret_gen'>): string {
+  return Number(account.protocol) === DeviceProtocol.DJI ? djiPassword(deviceKeyHex, sn, Number(account.secret_gen)) : devicePassword(deviceKeyHex, sn);
+}
+
+/** A device let in by the broker: its protocol decides its topics (a DJI gateway's also name its drone). */
+export interface DeviceLogin {
+  protocol: number;
+  /** The registered drone sn of a DJI gateway ('' when none). */
+  droneSn: string;
+}
+
+/**
+ * The broker's login decision for a device user: the device must be registered, enabled and not deleted,
+ * and present its current password (timing-safe). `find` reads the registry (the database, so a device
+ * registered a moment ago by the CLI or another instance can log in at once).
+ */
+export function deviceLoginCheck(deviceKeyHex: string, find: (sn: string) => Promise<DeviceAccount | undefined>) {
+  return async (sn: string, password: Buffer): Promise<DeviceLogin | null> => {
+    const row = await find(sn);
+    const expected = currentPassword(deviceKeyHex, sn, row ?? { protocol: DeviceProtocol.NEST, secret_gen: 0 });
+    const ok = samePassword(password, expected);
+    const admitted = row !== undefined && Number(row.enabled) === 1 && Number(row.state) === RecordState.NORMAL;
+    return ok && admitted ? { protocol: Number(row.protocol), droneSn: row.uav_sn } : null;
+  };
 }
 
 /** Constant-time comparison of a presented password with the expected one. */

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { DEVICE_TO_SERVER, RecordState, SERVER_CLIENT_ID_PREFIX, SERVER_TO_DEVICE, TOPIC_ROOT, topicOf } from '@nest/contracts';
+import { DEVICE_TO_SERVER, DeviceProtocol, RecordState, SERVER_CLIENT_ID_PREFIX, SERVER_TO_DEVICE, TOPIC_ROOT, topicOf } from '@nest/contracts';
 import mqtt, { type MqttClient } from 'mqtt';
+import { djiPublishTopics, djiSubscribeTopics } from '../broker/dji.js';
 import type { DeviceRow } from '../db/schema.js';
 import type { BrokerAccess, LinkLogger } from './adapter.js';
 import { mosquittoHash, SERVER_TOPIC_ROOT } from './mosquitto.js';
@@ -8,7 +9,8 @@ import { mosquittoHash, SERVER_TOPIC_ROOT } from './mosquitto.js';
 /**
  * An external Mosquitto's accounts, kept by the server through Mosquitto's dynamic-security plugin
  * (mosquitto.org/documentation/dynamic-security, shipped with Mosquitto 2.0 and Debian's package): one
- * client per registered enabled device (user name = sn, password = devicePassword) with its own role,
+ * client per registered enabled device (user name = sn, password = its current one: devicePassword, or
+ * djiPassword of its generation for a DJI gateway) with its own role,
  * and the server's own user with the server role, which may also send the plugin its commands.
  *
  * `cli.ts mosquitto-files` writes the plugin's first configuration (dynsecConfig); from then on the
@@ -52,6 +54,30 @@ export function deviceAcls(sn: string): Acl[] {
   ];
 }
 
+/**
+ * A DJI gateway's role: publish on its own DJI topics and its registered drone's osd/state, subscribe to
+ * and receive its own cloud -> device topics (broker/dji.ts). Nothing else.
+ */
+export function djiAcls(sn: string, droneSn: string): Acl[] {
+  return [
+    ...djiPublishTopics(sn, droneSn).map((topic) => ({ acltype: 'publishClientSend', topic, allow: true })),
+    ...djiSubscribeTopics(sn).flatMap((topic) => [
+      { acltype: 'subscribePattern', topic, allow: true },
+      { acltype: 'publishClientReceive', topic, allow: true },
+    ]),
+  ];
+}
+
+/** What decides a device's account at the broker: its protocol, password generation and (DJI) drone. */
+export type AccessRow = Pick<DeviceRow, 'sn_id' | 'enabled' | 'state' | 'protocol' | 'secret_gen' | 'uav_sn'>;
+
+/** The role ACLs of a registered device, per protocol. */
+export const aclsOf = (row: Pick<AccessRow, 'sn_id' | 'protocol' | 'uav_sn'>): Acl[] =>
+  Number(row.protocol) === DeviceProtocol.DJI ? djiAcls(row.sn_id, row.uav_sn) : deviceAcls(row.sn_id);
+
+/** One string per account state: a change means a new password or other topics. */
+const accountKey = (row: AccessRow): string => `${Number(row.protocol)}|${Number(row.secret_gen)}|${row.uav_sn}`;
+
 /** A client entry of the plugin's configuration file, with the password hashed the way the plugin does. */
 function clientEntry(username: string, password: string, role: string): object {
   const { salt, hash, iterations } = mosquittoHash(password);
@@ -62,13 +88,16 @@ function clientEntry(username: string, password: string, role: string): object {
  * The plugin's initial configuration (dynamic-security.json): the two roles, the server user and every
  * registered enabled device. Nothing is allowed by default.
  */
-export function dynsecConfig(server: { user: string; password: string }, devices: readonly { user: string; password: string }[]): string {
+export function dynsecConfig(
+  server: { user: string; password: string },
+  devices: readonly { user: string; password: string; acls?: readonly Acl[] }[],
+): string {
   return `${JSON.stringify(
     {
       defaultACLAccess: { publishClientSend: false, publishClientReceive: false, subscribe: false, unsubscribe: true },
       clients: [clientEntry(server.user, server.password, SERVER_ROLE), ...devices.map((d) => clientEntry(d.user, d.password, deviceRole(d.user)))],
       groups: [],
-      roles: [{ rolename: SERVER_ROLE, acls: serverAcls() }, ...devices.map((d) => ({ rolename: deviceRole(d.user), acls: deviceAcls(d.user) }))],
+      roles: [{ rolename: SERVER_ROLE, acls: serverAcls() }, ...devices.map((d) => ({ rolename: deviceRole(d.user), acls: d.acls ?? deviceAcls(d.user) }))],
     },
     null,
     2,
@@ -77,8 +106,8 @@ export function dynsecConfig(server: { user: string; password: string }, devices
 
 /** What the access needs of the registry (the DeviceDirectory). */
 export interface AccessDevices {
-  get(sn: string): Pick<DeviceRow, 'sn_id' | 'enabled' | 'state'> | undefined;
-  all(): Iterable<Pick<DeviceRow, 'sn_id' | 'enabled' | 'state'>>;
+  get(sn: string): AccessRow | undefined;
+  all(): Iterable<AccessRow>;
   onChange(listener: (changed: string[]) => void): () => void;
   /** Reads the registry again (another instance may have registered devices since the last read). */
   reload(): Promise<void>;
@@ -89,7 +118,8 @@ export interface DynsecOptions {
   username: string;
   password: string;
   devices: AccessDevices;
-  devicePassword(sn: string): string;
+  /** The password a registered device logs in with now (credentials.ts currentPassword). */
+  passwordOf(row: AccessRow): string;
   log: LinkLogger;
   /** How long a command may wait for the broker's answer (default 5 s). */
   timeoutMs?: number;
@@ -135,6 +165,8 @@ export class MosquittoDynsec implements BrokerAccess {
   /** null until the broker answered or did not; false: no plugin behind this broker. */
   private available: boolean | null = null;
   private readonly timeoutMs: number;
+  /** Per sn, the account state (accountKey) last given to the broker, so a change is noticed. */
+  private readonly given = new Map<string, string>();
 
   constructor(private readonly opts: DynsecOptions) {
     this.timeoutMs = opts.timeoutMs ?? 5000;
@@ -257,7 +289,10 @@ export class MosquittoDynsec implements BrokerAccess {
       registered.add(row.sn_id);
       const admit = admitted(row);
       // A refused device without a client at the broker is refused already.
-      if (admit || clients.has(row.sn_id)) commands.push(...this.commandsFor(row.sn_id, admit, clients.get(row.sn_id)));
+      if (admit || clients.has(row.sn_id)) commands.push(...this.commandsFor(row, admit, clients.get(row.sn_id)));
+      // What the broker has of a DJI account is not known (the plugin lists no passwords): given again.
+      if (admit && clients.has(row.sn_id) && Number(row.protocol) === DeviceProtocol.DJI) commands.push(...this.accountUpdate(row, false));
+      this.given.set(row.sn_id, accountKey(row));
     }
     if (fresh) for (const sn of clients.keys()) if (!registered.has(sn)) commands.push(...removal(sn));
     await this.apply(commands);
@@ -269,8 +304,18 @@ export class MosquittoDynsec implements BrokerAccess {
     const commands: Command[] = [];
     for (const sn of changed) {
       const row = this.opts.devices.get(sn);
-      if (!row) commands.push(...removal(sn));
-      else commands.push(...this.commandsFor(sn, admitted(row), undefined));
+      if (!row) {
+        this.given.delete(sn);
+        commands.push(...removal(sn));
+        continue;
+      }
+      const before = this.given.get(sn);
+      const admit = admitted(row);
+      // A new password or other topics for a client the broker has: changed in place, and its connection
+      // cut when the password changed (re-issued credentials make the previous ones useless at once).
+      if (before !== undefined && before !== accountKey(row)) commands.push(...this.accountUpdate(row, admit));
+      commands.push(...this.commandsFor(row, admit, undefined));
+      this.given.set(sn, accountKey(row));
     }
     await this.apply(commands);
   }
@@ -279,14 +324,31 @@ export class MosquittoDynsec implements BrokerAccess {
    * What brings one device's client in line: `disabled` is what the broker has (true/false), or undefined
    * when absent or not known (creating an existing client fails harmlessly, enabling is idempotent).
    */
-  private commandsFor(sn: string, admit: boolean, disabled: boolean | undefined): Command[] {
+  private commandsFor(row: AccessRow, admit: boolean, disabled: boolean | undefined): Command[] {
+    const sn = row.sn_id;
     if (!admit) return disabled === false || disabled === undefined ? [{ command: 'disableClient', username: sn }] : [];
     if (disabled === false) return [];
     if (disabled === true) return [{ command: 'enableClient', username: sn }];
     return [
-      { command: 'createRole', rolename: deviceRole(sn), acls: deviceAcls(sn) },
-      { command: 'createClient', username: sn, password: this.opts.devicePassword(sn), roles: [{ rolename: deviceRole(sn) }] },
+      { command: 'createRole', rolename: deviceRole(sn), acls: aclsOf(row) },
+      { command: 'createClient', username: sn, password: this.opts.passwordOf(row), roles: [{ rolename: deviceRole(sn) }] },
       { command: 'enableClient', username: sn },
+    ];
+  }
+
+  /**
+   * An existing client given its current password and its role rebuilt with its current topics (the
+   * plugin replaces a role's ACLs only by recreating it). `kick`: disabling closes its connections; the
+   * commands after it (commandsFor) enable it again.
+   */
+  private accountUpdate(row: AccessRow, kick: boolean): Command[] {
+    const sn = row.sn_id;
+    return [
+      ...(kick ? [{ command: 'disableClient', username: sn }] : []),
+      { command: 'setClientPassword', username: sn, password: this.opts.passwordOf(row) },
+      { command: 'deleteRole', rolename: deviceRole(sn) },
+      { command: 'createRole', rolename: deviceRole(sn), acls: aclsOf(row) },
+      { command: 'addClientRole', username: sn, rolename: deviceRole(sn) },
     ];
   }
 

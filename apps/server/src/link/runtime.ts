@@ -3,7 +3,7 @@ import type { Config } from '../config.js';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../broker/index.js';
 import { ClusterBus, busTopic } from '../push/bus.js';
 import type { DeviceLink, DeviceLookup, LinkLogger } from './adapter.js';
-import { devicePassword, loadOrCreateLinkSecrets, samePassword, type LinkSecrets } from './credentials.js';
+import { currentPassword, deviceLoginCheck, devicePassword, loadOrCreateLinkSecrets, type DeviceAccount, type LinkSecrets } from './credentials.js';
 import { MosquittoDynsec, type AccessDevices } from './dynsec.js';
 import { LinkService } from './nest/service.js';
 
@@ -13,8 +13,8 @@ export const EMBEDDED_BROKER_HOST = '127.0.0.1';
 /** What the transport needs of the device registry (the devices feature's DeviceDirectory, built by the app). */
 export interface LinkRegistry {
   devices: DeviceLookup & AccessDevices;
-  /** Whether a registered device may connect now (enabled, not deleted); asked with every device sign-in. */
-  mayConnect(sn: string): Promise<boolean>;
+  /** A registered device as it is now (enabled, deleted, protocol, password generation); asked with every device sign-in. */
+  account(sn: string): Promise<DeviceAccount | undefined>;
   /** Internal topics the features listen on (their notices between instances), besides the cluster bus. */
   internalTopics: readonly string[];
 }
@@ -49,12 +49,7 @@ export async function startLink(config: Config, registry: LinkRegistry, log: Lin
       port: config.mqttPort,
       auth: {
         serverPassword: secrets.serverPassword,
-        checkDevice: async (sn, password) => {
-          const expected = devicePassword(secrets.deviceKeyHex, sn);
-          const allowed = await registry.mayConnect(sn);
-          const ok = samePassword(password, expected);
-          return ok && allowed;
-        },
+        checkDevice: deviceLoginCheck(secrets.deviceKeyHex, registry.account),
       },
     });
   }
@@ -69,7 +64,7 @@ export async function startLink(config: Config, registry: LinkRegistry, log: Lin
     devices,
     // How a deleted or disabled device is cut off: the embedded broker closes its connections, an external
     // Mosquitto is told through its dynamic-security plugin.
-    access: broker ?? new MosquittoDynsec({ url: brokerUrl, username, password, devices, devicePassword: (sn) => devicePassword(secrets.deviceKeyHex, sn), log }),
+    access: broker ?? new MosquittoDynsec({ url: brokerUrl, username, password, devices, passwordOf: (row) => currentPassword(secrets.deviceKeyHex, row.sn_id, row), log }),
     log,
     // Other instances exist only behind an external broker: only then is there a cluster to share with.
     cluster,
