@@ -34,6 +34,9 @@ export { readExif, withExif } from './media/exif.js';
 export { renderMedia, createMediaPipeline } from './media/pipeline.js';
 export { uploadMedia, UploadQueue, UploadRejected, UPLOAD_CHUNK_BYTES } from './upload.js';
 export type { UploadMediaOptions, UploadResult } from './upload.js';
+export { startDjiDock } from './dji/dock.js';
+export type { DjiDock, DjiDockEvents, DjiDockOptions, HmsItem, HmsOptions, ProgressSent, ReceivedCommand } from './dji/dock.js';
+export { djiPublishAllowed, djiSubscribeAllowed, djiTopic } from './dji/protocol.js';
 
 export interface FleetOptions {
   brokerUrl: string;

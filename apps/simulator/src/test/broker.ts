@@ -14,9 +14,17 @@ export interface TestBroker {
   close(): Promise<void>;
 }
 
-export async function startBroker(opts: { passwords?: Map<string, string> } = {}): Promise<TestBroker> {
+/** A device ACL other than the contracts' one (by the login's user name), e.g. a DJI gateway's topics. */
+export interface TestAcl {
+  publish(username: string, topic: string): boolean;
+  subscribe(username: string, topic: string): boolean;
+}
+
+export async function startBroker(opts: { passwords?: Map<string, string>; acl?: TestAcl } = {}): Promise<TestBroker> {
   const broker = await Aedes.createBroker();
   const observers = new Set<string>();
+  const usernames = new Map<string, string>();
+  const acl = opts.acl;
   broker.authenticate = (client, username, password, done) => {
     if (username === 'observer') {
       observers.add(client.id);
@@ -24,20 +32,24 @@ export async function startBroker(opts: { passwords?: Map<string, string> } = {}
       return;
     }
     const want = opts.passwords?.get(username ?? '');
-    const ok = want === undefined || (password?.toString() === want && client.id === username);
+    // With its own ACL a login may use any client id (as DJI devices do).
+    const ok = want === undefined || (password?.toString() === want && (acl !== undefined || client.id === username));
     if (!ok) {
       const err = Object.assign(new Error('bad credentials'), { returnCode: 4 });
       done(err as never, false);
       return;
     }
+    usernames.set(client.id, username ?? '');
     done(null, true);
   };
   broker.authorizePublish = (client, packet, done) => {
-    if (!client || observers.has(client.id) || devicePublishAllowed(client.id, packet.topic)) done(null);
+    const allowed = acl ? acl.publish(usernames.get(client?.id ?? '') ?? '', packet.topic) : devicePublishAllowed(client?.id ?? '', packet.topic);
+    if (!client || observers.has(client.id) || allowed) done(null);
     else done(new Error(`publish denied: ${packet.topic}`));
   };
   broker.authorizeSubscribe = (client, sub, done) => {
-    if (observers.has(client.id) || deviceSubscribeAllowed(client.id, sub.topic)) done(null, sub);
+    const allowed = acl ? acl.subscribe(usernames.get(client.id) ?? '', sub.topic) : deviceSubscribeAllowed(client.id, sub.topic);
+    if (observers.has(client.id) || allowed) done(null, sub);
     else done(new Error(`subscribe denied: ${sub.topic}`), null);
   };
   const server: Server = createServer(broker.handle as never);

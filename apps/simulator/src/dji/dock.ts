@@ -1,0 +1,1165 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import mqtt from 'mqtt';
+import type { MqttClient } from 'mqtt';
+import { bearing, haversineDistance, offsetMetres } from '@nest/geo';
+import { createRng, hashString } from '../rng.js';
+import type { Rng } from '../rng.js';
+import { KmzError, readWaylineKmz } from './kmz.js';
+import type { Wayline } from './kmz.js';
+import {
+  Cover,
+  DOCK2,
+  DjiCode,
+  DockMode,
+  DroneMode,
+  ExecStep,
+  M3D,
+  M3D_DRONE_INFO,
+  TERMINAL_STATUSES,
+  TaskStep,
+  WaylineState,
+  djiTopic,
+} from './protocol.js';
+import type { HmsLevel, HmsModule, ProgressStatus } from './protocol.js';
+
+/**
+ * An emulated DJI Dock 2 with its M3D, speaking the DJI Cloud API over MQTT (DJI-CLOUD-API.md): topology,
+ * partial OSD at 0.5 Hz, wayline missions from a downloaded `.kmz` with progress events acknowledged by the
+ * cloud, pause / recovery / return home / undo, HMS health messages. Simulated time runs `timeScale` times
+ * faster than the wall clock; weather and battery follow a seeded random walk, so a run is reproducible.
+ */
+
+export interface DjiDockOptions {
+  /** Broker URL as the server's CLI prints it (`mqtt_url`). */
+  mqttUrl: string;
+  username: string;
+  password: string;
+  dockSn: string;
+  droneSn: string;
+  /** Dock position; `height` is ellipsoid metres. */
+  position: { lat: number; lng: number; height: number; heading?: number };
+  seed?: number;
+  /** Simulated seconds per wall-clock second (default 1; tests 50-200). */
+  timeScale?: number;
+  log?: (line: string) => void;
+  /** Any client id works; default `<dockSn>`. */
+  clientId?: string;
+  /** Wall-clock ms between reconnect attempts (default 1000). */
+  reconnectMs?: number;
+  /** Start with the drone powered (default true). */
+  dronePowered?: boolean;
+  firmware?: { dock?: string; drone?: string };
+}
+
+/** A cloud→dock message as received, in arrival order. */
+export interface ReceivedCommand {
+  topic: string;
+  method: string;
+  tid: string;
+  bid: string;
+  data: unknown;
+}
+
+export interface HmsOptions {
+  /** 0 inform, 1 notice, 2 alarm (default 1). */
+  level?: HmsLevel;
+  /** 0 mission, 1 device, 2 media, 3 hms (default 3). */
+  module?: HmsModule;
+  /** Whose message: the dock (`3-2-0`, default) or the drone (`0-91-0`). */
+  device?: 'dock' | 'drone';
+  imminent?: 0 | 1;
+  args?: { component_index?: number; sensor_index?: number; alarm_id?: number };
+}
+
+export interface HmsItem {
+  level: HmsLevel;
+  module: HmsModule;
+  in_the_sky: 0 | 1;
+  code: string;
+  device_type: string;
+  imminent: 0 | 1;
+  args: { component_index: number; sensor_index: number; alarm_id?: number };
+}
+
+export interface ProgressSent {
+  flight_id: string;
+  tid: string;
+  result: number;
+  status: ProgressStatus;
+  percent: number;
+  current_step: number;
+  current_waypoint_index: number;
+  wayline_mission_state: number;
+  media_count: number;
+}
+
+export interface DjiDockEvents {
+  /** Connected to the broker (again). */
+  connect: [];
+  /** The link dropped. */
+  offline: [];
+  /** status_reply to our update_topo arrived. */
+  topoAcknowledged: [{ tid: string; subDevices: number }];
+  /** The flat reply to our `config` request. */
+  config: [Record<string, unknown>];
+  /** A command (services / property set) arrived. */
+  command: [ReceivedCommand];
+  /** We answered a service on services_reply. */
+  reply: [{ method: string; tid: string; bid: string; result: number; output?: unknown }];
+  /** A wayline kmz was downloaded and accepted. */
+  prepared: [{ flight_id: string; waypoints: number; photos: number }];
+  /** A flighttask_progress went out (first send). */
+  progress: [ProgressSent];
+  /** The cloud acknowledged a flighttask_progress on events_reply. */
+  progressAcknowledged: [ProgressSent];
+  /** An hms event went out. */
+  hms: [HmsItem[]];
+  /** A live_start_push arrived and was accepted. */
+  liveStart: [{ url: string; url_type: number; video_id: string; video_quality: number }];
+  liveStop: [{ video_id: string }];
+  /** A mission ended (terminal progress sent). */
+  missionEnded: [{ flight_id: string; status: ProgressStatus; result: number; media_count: number }];
+}
+
+export interface DjiDock extends EventEmitter<DjiDockEvents> {
+  readonly dockSn: string;
+  readonly droneSn: string;
+  readonly online: boolean;
+  /** Every cloud→dock message received, oldest first. */
+  readonly commands: readonly ReceivedCommand[];
+  /** Flight ids prepared and not yet executed or undone. */
+  prepared(): string[];
+  /** Simulated drone position and state (for assertions). */
+  drone(): { lat: number; lng: number; elevation: number; height: number; mode_code: number; battery: number; inDock: boolean };
+  dockState(): { mode_code: number; cover_state: number; flighttask_step_code: number };
+  /** Powers the drone on or off inside the dock: update_topo with / without it. Throws while it flies. */
+  setDronePower(on: boolean): void;
+  raiseHms(code: string, opts?: HmsOptions): void;
+  clearHms(code: string): void;
+  /** Stops OSD, state and periodic HMS without disconnecting (the cloud should declare the dock offline). */
+  goSilent(): void;
+  /** Resumes OSD after goSilent. */
+  speak(): void;
+  stop(): Promise<void>;
+}
+
+interface PreparedTask {
+  flightId: string;
+  wayline: Wayline;
+  rthAltitude: number;
+  /** Result of the first prepare of this flight id, answered again to a repeat. */
+  result: number;
+}
+
+type Phase = 'openCover' | 'takeoff' | 'wayline' | 'return' | 'landing' | 'closeCover' | 'exitWork';
+
+interface Mission {
+  task: PreparedTask;
+  phase: Phase;
+  /** Simulated seconds left in a timed phase. */
+  phaseLeft: number;
+  target: number;
+  paused: boolean;
+  recovering: number;
+  mediaCount: number;
+  trackId: string;
+  travelled: number;
+  total: number;
+  status: ProgressStatus;
+  result: number;
+  /** Simulated seconds since the last progress event. */
+  sinceProgress: number;
+  lastKey: string;
+}
+
+interface PendingEvent {
+  topic: string;
+  payload: string;
+  progress: ProgressSent;
+  /** Simulated seconds until it is sent again. */
+  resendIn: number;
+}
+
+const OSD_PERIOD_S = 2;
+const HMS_PERIOD_S = 10;
+const PROGRESS_PERIOD_S = 2;
+const EVENT_RESEND_S = 5;
+const REQUEST_RESEND_S = 5;
+const COVER_SECONDS = 8;
+const TAKEOFF_PREP_SECONDS = 4;
+const EXIT_WORK_SECONDS = 3;
+const CLIMB_MPS = 5;
+const DESCENT_MPS = 3;
+const MAX_REPLY_MEMORY = 2_000;
+const MAX_PENDING_EVENTS = 500;
+const KMZ_MAX_BYTES = 64 * 1024 * 1024;
+const FLIGHT_ID_FORBIDDEN = /[<>:"/\\|?*._]/;
+
+/** ms since epoch as the wire wants it. */
+const now = (): number => Date.now();
+
+class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
+  readonly dockSn: string;
+  readonly droneSn: string;
+  readonly commands: ReceivedCommand[] = [];
+  private client: MqttClient | null = null;
+  private readonly rng: Rng;
+  private readonly timeScale: number;
+  private readonly log: (line: string) => void;
+  private timer: NodeJS.Timeout | null = null;
+  private silent = false;
+  private stopped = false;
+  private lastTick = performance.now();
+
+  // Periodic work in simulated seconds.
+  private osdIn = 0;
+  private hmsIn = HMS_PERIOD_S;
+  private topoPending: { tid: string; resendIn: number } | null = null;
+  private configPending: { tid: string; bid: string; resendIn: number } | null = null;
+
+  // Dock.
+  private modeCode: number = DockMode.idle;
+  private cover: number = Cover.closed;
+  private putter = 0;
+  private stepCode: number = TaskStep.idle;
+  private jobNumber = 0;
+  private accTime = 0;
+  private readonly activationTime = Math.floor(Date.UTC(2024, 0, 1) / 1000);
+
+  // Weather.
+  private temperature: number;
+  private humidity: number;
+  private wind: number;
+  private rainfall = 0;
+
+  // Drone.
+  private powered: boolean;
+  private lat: number;
+  private lng: number;
+  private elevation = 0;
+  private head = 0;
+  private hSpeed = 0;
+  private vSpeed = 0;
+  private battery: number;
+  private inDock = true;
+  private droneMode: number = DroneMode.standby;
+  private sorties = 0;
+  private flightSeconds = 0;
+  private flightDistance = 0;
+  private mediaUsedKb = 12_000_000;
+
+  // Work.
+  private readonly preparedTasks = new Map<string, PreparedTask>();
+  private readonly finished = new Map<string, ProgressStatus>();
+  private mission: Mission | null = null;
+  private readonly replies = new Map<string, Promise<{ result: number; output?: unknown }>>();
+  private readonly pendingEvents = new Map<string, PendingEvent>();
+  private readonly hmsItems = new Map<string, { opts: HmsOptions; code: string }>();
+  private readonly live = new Map<string, number>();
+
+  constructor(private readonly opts: DjiDockOptions) {
+    super();
+    this.dockSn = opts.dockSn;
+    this.droneSn = opts.droneSn;
+    this.timeScale = opts.timeScale ?? 1;
+    this.log = opts.log ?? (() => {});
+    this.rng = createRng((hashString(opts.dockSn) ^ (opts.seed ?? 1)) >>> 0);
+    this.temperature = this.rng.range(12, 26);
+    this.humidity = this.rng.range(40, 70);
+    this.wind = this.rng.range(1, 5);
+    this.battery = this.rng.range(70, 95);
+    this.powered = opts.dronePowered ?? true;
+    this.lat = opts.position.lat;
+    this.lng = opts.position.lng;
+  }
+
+  get online(): boolean {
+    return this.client?.connected ?? false;
+  }
+
+  async start(): Promise<void> {
+    const client = mqtt.connect(this.opts.mqttUrl, {
+      clientId: this.opts.clientId ?? this.dockSn,
+      username: this.opts.username,
+      password: this.opts.password,
+      clean: true,
+      keepalive: 30,
+      reconnectPeriod: this.opts.reconnectMs ?? 1_000,
+      connectTimeout: 10_000,
+    });
+    this.client = client;
+    client.on('message', (topic, payload) => this.onMessage(topic, payload));
+    client.on('connect', () => {
+      this.log(`dji ${this.dockSn}: connected`);
+      const gw = this.dockSn;
+      const topics = [
+        djiTopic.statusReply(gw),
+        djiTopic.services(gw),
+        djiTopic.eventsReply(gw),
+        djiTopic.requestsReply(gw),
+        djiTopic.stateReply(gw),
+        djiTopic.propertySet(gw),
+      ];
+      client.subscribe(topics, { qos: 1 }, (err) => {
+        if (err) {
+          this.log(`dji ${this.dockSn}: subscribe failed: ${err.message}`);
+          return;
+        }
+        this.sendTopo();
+        this.sendState();
+        this.sendConfigRequest();
+        this.emit('connect');
+      });
+    });
+    client.on('close', () => {
+      if (!this.stopped) this.emit('offline');
+    });
+    client.on('error', (err) => this.log(`dji ${this.dockSn}: ${err.message}`));
+    await new Promise<void>((resolve, reject) => {
+      const onConnect = (): void => {
+        client.off('error', onError);
+        resolve();
+      };
+      const onError = (err: Error): void => {
+        // A refused login does not get better by retrying: fail the start.
+        if ('code' in err && (err.code === 4 || err.code === 5)) {
+          client.off('connect', onConnect);
+          client.end(true);
+          reject(err);
+        }
+      };
+      client.once('connect', onConnect);
+      client.on('error', onError);
+    });
+    this.lastTick = performance.now();
+    this.scheduleTick();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Clock
+
+  /** Wall-clock ms between ticks: 0.5 simulated seconds, but never under 10 ms. */
+  private tickMs(): number {
+    return Math.max(10, 500 / this.timeScale);
+  }
+
+  private scheduleTick(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      const t = performance.now();
+      // Simulated seconds since the last tick, bounded so a stalled event loop does not teleport the drone.
+      const dt = Math.min(((t - this.lastTick) / 1000) * this.timeScale, 5);
+      this.lastTick = t;
+      try {
+        this.tick(dt);
+      } catch (e) {
+        this.log(`dji ${this.dockSn}: ${e instanceof Error ? e.stack : String(e)}`);
+      }
+      this.scheduleTick();
+    }, this.tickMs());
+  }
+
+  private tick(dt: number): void {
+    this.weather(dt);
+    this.fly(dt);
+    this.accTime += dt;
+    if (this.online) {
+      this.resendPending(dt);
+      if (!this.silent) {
+        this.osdIn -= dt;
+        if (this.osdIn <= 0) {
+          this.osdIn += OSD_PERIOD_S;
+          if (this.osdIn <= 0) this.osdIn = OSD_PERIOD_S;
+          this.sendOsd();
+        }
+        this.hmsIn -= dt;
+        if (this.hmsIn <= 0) {
+          this.hmsIn = HMS_PERIOD_S;
+          if (this.hmsItems.size > 0) this.sendHms();
+        }
+      }
+    }
+  }
+
+  /** Seeded random walk of the weather around plausible values. */
+  private weather(dt: number): void {
+    const k = Math.sqrt(Math.max(dt, 0));
+    this.temperature = clamp(this.temperature + this.rng.normal() * 0.02 * k, -20, 45);
+    this.humidity = clamp(this.humidity + this.rng.normal() * 0.1 * k, 10, 100);
+    this.wind = clamp(this.wind + this.rng.normal() * 0.05 * k, 0, 12);
+    if (this.rng.chance(0.0005 * dt)) this.rainfall = this.rainfall === 0 ? 1 : 0;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Publishing
+
+  private publish(topic: string, body: Record<string, unknown>, qos: 0 | 1 = 0): void {
+    const client = this.client;
+    if (!client?.connected) return;
+    client.publish(topic, JSON.stringify(body), { qos }, (err) => {
+      if (err) this.log(`dji ${this.dockSn}: publish ${topic} failed: ${err.message}`);
+    });
+  }
+
+  private envelope(extra: Record<string, unknown>): Record<string, unknown> {
+    return { tid: randomUUID(), bid: randomUUID(), timestamp: now(), ...extra };
+  }
+
+  private sendTopo(): void {
+    const tid = randomUUID();
+    this.topoPending = { tid, resendIn: REQUEST_RESEND_S };
+    const sub = this.powered
+      ? [{ sn: this.droneSn, domain: M3D.domain, type: M3D.type, sub_type: M3D.subType, index: 'A', device_secret: secret(this.droneSn), nonce: nonce(this.rng), thing_version: M3D.thingVersion }]
+      : [];
+    this.publish(
+      djiTopic.status(this.dockSn),
+      {
+        tid,
+        bid: randomUUID(),
+        timestamp: now(),
+        method: 'update_topo',
+        data: {
+          domain: DOCK2.domain,
+          type: DOCK2.type,
+          sub_type: DOCK2.subType,
+          device_secret: secret(this.dockSn),
+          nonce: nonce(this.rng),
+          thing_version: DOCK2.thingVersion,
+          sub_devices: sub,
+        },
+      },
+      1,
+    );
+  }
+
+  private sendState(): void {
+    const fw = this.opts.firmware ?? {};
+    this.publish(djiTopic.state(this.dockSn), this.envelope({ gateway: this.dockSn, need_reply: 0, data: { firmware_version: fw.dock ?? '10.01.1612', compatible_status: 0, firmware_upgrade_status: 0 } }), 1);
+    if (this.powered) {
+      this.publish(djiTopic.state(this.droneSn), this.envelope({ gateway: this.dockSn, need_reply: 0, data: { firmware_version: fw.drone ?? '10.01.1609' } }), 1);
+    }
+  }
+
+  private sendConfigRequest(): void {
+    const tid = randomUUID();
+    const bid = randomUUID();
+    this.configPending = { tid, bid, resendIn: REQUEST_RESEND_S };
+    this.publish(djiTopic.requests(this.dockSn), { tid, bid, timestamp: now(), gateway: this.dockSn, method: 'config', data: { config_type: 'json', config_scope: 'product' } }, 1);
+  }
+
+  private sendOsd(): void {
+    const gw = this.dockSn;
+    const charging = this.inDock && this.powered && this.battery < 100 ? 1 : 0;
+    const osd = (data: Record<string, unknown>): void => this.publish(djiTopic.osd(gw), this.envelope({ gateway: gw, data }));
+    osd({
+      mode_code: this.modeCode,
+      cover_state: this.cover,
+      putter_state: this.putter,
+      drone_in_dock: this.inDock ? 1 : 0,
+      drone_charge_state: { state: charging, capacity_percent: Math.round(this.battery) },
+      supplement_light_state: 0,
+      emergency_stop_state: 0,
+      alarm_state: 0,
+      latitude: this.opts.position.lat,
+      longitude: this.opts.position.lng,
+      height: this.opts.position.height,
+      heading: this.opts.position.heading ?? 0,
+      home_position_is_valid: 1,
+      environment_temperature: round1(this.temperature),
+      temperature: round1(this.temperature + 3),
+      humidity: Math.round(this.humidity),
+      wind_speed: round1(this.wind),
+      rainfall: this.rainfall,
+      network_state: { type: 2, quality: 5, rate: round1(this.rng.range(800, 1200)) },
+      position_state: { is_calibration: 1, is_fixed: 2, quality: 5, gps_number: this.rng.int(18, 24), rtk_number: this.rng.int(20, 30) },
+      storage: { total: 64_000_000, used: 8_000_000 },
+      sub_device: { device_sn: this.droneSn, device_model_key: M3D.key, device_online_status: this.powered ? 1 : 0, device_paired: 1 },
+    });
+    osd({
+      job_number: this.jobNumber,
+      acc_time: Math.round(this.accTime),
+      activation_time: this.activationTime,
+      maintain_status: { maintain_status_array: [{ state: 0, last_maintain_type: 17, last_maintain_time: 0, last_maintain_work_sorties: 0 }] },
+      working_voltage: 24_000 + this.rng.int(-200, 200),
+      battery_store_mode: 1,
+      backup_battery: { voltage: 26_000, temperature: round1(this.temperature + 1), switch: 0 },
+    });
+    osd({
+      drc_state: 0,
+      flighttask_step_code: this.stepCode,
+      media_file_detail: { remain_upload: 0 },
+      wireless_link: { sdr_quality: this.inDock ? 0 : 5, '4g_quality': 0, link_workmode: 0 },
+      air_conditioner: { air_conditioner_state: 0, switch_time: 0 },
+    });
+    if (!this.powered) return;
+    const dockHeight = this.opts.position.height;
+    const home = { lat: this.opts.position.lat, lng: this.opts.position.lng };
+    this.publish(
+      djiTopic.osd(this.droneSn),
+      this.envelope({
+        gateway: gw,
+        data: {
+          mode_code: this.droneMode,
+          latitude: this.lat,
+          longitude: this.lng,
+          height: round1(dockHeight + this.elevation),
+          elevation: round1(this.elevation),
+          attitude_head: round1(this.head > 180 ? this.head - 360 : this.head),
+          attitude_pitch: this.inDock ? 0 : round1(this.rng.range(-3, 3)),
+          attitude_roll: this.inDock ? 0 : round1(this.rng.range(-2, 2)),
+          horizontal_speed: round1(this.hSpeed),
+          vertical_speed: round1(this.vSpeed),
+          home_distance: Math.round(haversineDistance(home, { lat: this.lat, lng: this.lng })),
+          wind_speed: round1(this.wind),
+          wind_direction: this.rng.int(1, 8),
+          battery: {
+            capacity_percent: Math.round(this.battery),
+            remain_flight_time: Math.round(this.battery * 24),
+            return_home_power: 25,
+            landing_power: 10,
+            batteries: [
+              { index: 0, capacity_percent: Math.round(this.battery), voltage: Math.round(13_200 + this.battery * 30), temperature: round1(this.temperature + 8), sn: `${this.droneSn}-B0`, loop_times: 42 },
+            ],
+          },
+          position_state: { gps_number: this.rng.int(18, 24), is_fixed: 2, quality: 5, rtk_number: this.rng.int(20, 30) },
+          storage: { total: 64_000_000, used: this.mediaUsedKb },
+          gear: 1,
+          height_limit: 500,
+          rth_altitude: this.mission?.task.rthAltitude ?? 100,
+          rc_lost_action: 2,
+          exit_wayline_when_rc_lost: 1,
+          total_flight_distance: Math.round(this.flightDistance),
+          total_flight_time: Math.round(this.flightSeconds),
+          total_flight_sorties: this.sorties,
+          track_id: this.mission?.trackId ?? '',
+          cameras: [{ payload_index: M3D.payloadIndex, camera_mode: 0, recording_state: 0, remain_photo_num: 9_999, zoom_factor: 1 }],
+          [M3D.payloadIndex]: { payload_index: M3D.payloadIndex, gimbal_pitch: this.inDock ? 0 : -45, gimbal_roll: 0, gimbal_yaw: round1(this.head > 180 ? this.head - 360 : this.head), zoom_factor: 1 },
+        },
+      }),
+    );
+  }
+
+  private hmsList(): HmsItem[] {
+    const flying = !this.inDock;
+    return [...this.hmsItems.values()].map(({ code, opts }) => {
+      const drone = opts.device === 'drone';
+      return {
+        level: opts.level ?? 1,
+        module: opts.module ?? 3,
+        in_the_sky: drone && flying ? 1 : 0,
+        code,
+        device_type: drone ? M3D.key : DOCK2.key,
+        imminent: opts.imminent ?? 0,
+        args: { component_index: opts.args?.component_index ?? 0, sensor_index: opts.args?.sensor_index ?? 0, ...(opts.args?.alarm_id !== undefined ? { alarm_id: opts.args.alarm_id } : {}) },
+      };
+    });
+  }
+
+  private sendHms(): void {
+    const list = this.hmsList();
+    this.publish(djiTopic.events(this.dockSn), this.envelope({ gateway: this.dockSn, method: 'hms', need_reply: 0, data: { list } }), 1);
+    this.emit('hms', list);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Receiving
+
+  private onMessage(topic: string, payload: Buffer): void {
+    let msg: Record<string, unknown>;
+    try {
+      const v: unknown = JSON.parse(payload.toString('utf8'));
+      if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error('not an object');
+      msg = v as Record<string, unknown>;
+    } catch (e) {
+      this.log(`dji ${this.dockSn}: unreadable message on ${topic}: ${e instanceof Error ? e.message : String(e)}`);
+      return;
+    }
+    const tid = typeof msg.tid === 'string' ? msg.tid : '';
+    const bid = typeof msg.bid === 'string' ? msg.bid : '';
+    const method = typeof msg.method === 'string' ? msg.method : '';
+    const gw = this.dockSn;
+    if (topic === djiTopic.statusReply(gw)) {
+      if (this.topoPending && this.topoPending.tid === tid) {
+        this.topoPending = null;
+        this.emit('topoAcknowledged', { tid, subDevices: this.powered ? 1 : 0 });
+      }
+      return;
+    }
+    if (topic === djiTopic.eventsReply(gw)) {
+      const pending = this.pendingEvents.get(tid);
+      if (pending && pending.progress.flight_id === bid) {
+        this.pendingEvents.delete(tid);
+        this.emit('progressAcknowledged', pending.progress);
+      }
+      return;
+    }
+    if (topic === djiTopic.requestsReply(gw)) {
+      if (method === 'config' && this.configPending && this.configPending.tid === tid && this.configPending.bid === bid) {
+        this.configPending = null;
+        const data = msg.data && typeof msg.data === 'object' ? (msg.data as Record<string, unknown>) : {};
+        this.emit('config', data);
+      }
+      return;
+    }
+    if (topic === djiTopic.stateReply(gw)) return;
+    const command: ReceivedCommand = { topic, method, tid, bid, data: msg.data };
+    this.commands.push(command);
+    this.emit('command', command);
+    if (topic === djiTopic.propertySet(gw)) {
+      this.onPropertySet(tid, bid, msg.data);
+      return;
+    }
+    if (topic === djiTopic.services(gw)) this.onService(method, tid, bid, msg.data);
+  }
+
+  private onPropertySet(tid: string, bid: string, data: unknown): void {
+    const out: Record<string, { result: number }> = {};
+    if (data && typeof data === 'object') {
+      for (const key of Object.keys(data)) out[key] = { result: ['height_limit', 'rth_altitude', 'rc_lost_action', 'rth_mode', 'obstacle_avoidance', 'distance_limit_status', 'night_lights_state'].includes(key) ? 0 : 1 };
+    }
+    this.publish(djiTopic.propertySetReply(this.dockSn), { tid, bid, timestamp: now(), data: out }, 1);
+  }
+
+  private onService(method: string, tid: string, bid: string, data: unknown): void {
+    // A repeated tid is the same command: answered with its first outcome, never executed twice.
+    let outcome = tid ? this.replies.get(tid) : undefined;
+    if (!outcome) {
+      outcome = this.execute(method, bid, data).catch((e: unknown) => {
+        this.log(`dji ${this.dockSn}: ${method} failed: ${e instanceof Error ? e.message : String(e)}`);
+        return { result: DjiCode.badParameter };
+      });
+      if (tid) {
+        this.replies.set(tid, outcome);
+        if (this.replies.size > MAX_REPLY_MEMORY) this.replies.delete(this.replies.keys().next().value!);
+      }
+    }
+    void outcome.then((r) => {
+      this.publish(djiTopic.servicesReply(this.dockSn), { tid, bid, timestamp: now(), method, data: r.output === undefined ? { result: r.result } : { result: r.result, output: r.output } }, 1);
+      this.emit('reply', { method, tid, bid, ...r });
+    });
+  }
+
+  private async execute(method: string, bid: string, raw: unknown): Promise<{ result: number; output?: unknown }> {
+    const data = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+    switch (method) {
+      case 'flighttask_prepare':
+        return { result: await this.prepare(data) };
+      case 'flighttask_execute':
+        return { result: this.startMission(str(data.flight_id) ?? bid) };
+      case 'flighttask_undo': {
+        const ids = Array.isArray(data.flight_ids) ? data.flight_ids.filter((x): x is string => typeof x === 'string') : [];
+        for (const id of ids) this.preparedTasks.delete(id);
+        return { result: DjiCode.ok };
+      }
+      case 'flighttask_pause':
+        return { result: this.pause() };
+      case 'flighttask_recovery':
+        return { result: this.recover() };
+      case 'return_home':
+        return { result: this.returnHome() };
+      case 'live_start_push':
+        return this.liveStart(data);
+      case 'live_stop_push': {
+        const videoId = str(data.video_id) ?? '';
+        if (!this.live.delete(videoId)) return { result: DjiCode.notLive };
+        this.emit('liveStop', { video_id: videoId });
+        return { result: DjiCode.ok };
+      }
+      case 'live_set_quality': {
+        const videoId = str(data.video_id) ?? '';
+        if (!this.live.has(videoId)) return { result: DjiCode.notLive };
+        this.live.set(videoId, num(data.video_quality) ?? 0);
+        return { result: DjiCode.ok };
+      }
+      default:
+        return { result: DjiCode.badParameter };
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Missions
+
+  private async prepare(data: Record<string, unknown>): Promise<number> {
+    const flightId = str(data.flight_id);
+    if (!flightId || FLIGHT_ID_FORBIDDEN.test(flightId)) return DjiCode.badParameter;
+    const taskType = num(data.task_type) ?? 0;
+    if ((taskType === 0 || taskType === 1) && num(data.execute_time) === undefined) return DjiCode.badParameter;
+    // The same flight prepared again (a re-send with a new tid): not prepared twice.
+    const known = this.preparedTasks.get(flightId);
+    if (known) return known.result;
+    if (this.finished.has(flightId) || this.mission?.task.flightId === flightId) return DjiCode.ok;
+    if (!this.powered) return DjiCode.notIdle;
+    const file = data.file && typeof data.file === 'object' ? (data.file as Record<string, unknown>) : {};
+    const url = str(file.url);
+    const fingerprint = str(file.fingerprint) ?? '';
+    if (!fingerprint) return DjiCode.md5Empty;
+    if (!url || !/^https?:\/\//.test(url)) return DjiCode.kmzUnobtainable;
+    let bytes: Uint8Array;
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(30_000) });
+      if (!res.ok) {
+        this.log(`dji ${this.dockSn}: kmz download ${url}: HTTP ${res.status}`);
+        return DjiCode.kmzUnobtainable;
+      }
+      const buf = await res.arrayBuffer();
+      if (buf.byteLength > KMZ_MAX_BYTES) return DjiCode.badFormat;
+      bytes = new Uint8Array(buf);
+    } catch (e) {
+      this.log(`dji ${this.dockSn}: kmz download ${url}: ${e instanceof Error ? e.message : String(e)}`);
+      return DjiCode.kmzUnobtainable;
+    }
+    const md5 = createHash('md5').update(bytes).digest('hex');
+    if (md5 !== fingerprint) {
+      this.log(`dji ${this.dockSn}: kmz fingerprint ${fingerprint} but the file's md5 is ${md5}`);
+      return DjiCode.md5Mismatch;
+    }
+    let wayline: Wayline;
+    try {
+      wayline = readWaylineKmz(bytes);
+    } catch (e) {
+      this.log(`dji ${this.dockSn}: kmz refused: ${e instanceof KmzError ? e.message : String(e)}`);
+      return DjiCode.badFormat;
+    }
+    if (wayline.droneEnumValue !== M3D_DRONE_INFO.droneEnumValue || wayline.droneSubEnumValue !== M3D_DRONE_INFO.droneSubEnumValue) {
+      this.log(`dji ${this.dockSn}: kmz is for drone ${wayline.droneEnumValue}/${wayline.droneSubEnumValue}, docked is the M3D 91/0`);
+      return DjiCode.badFormat;
+    }
+    const rth = num(data.rth_altitude) ?? 100;
+    // A concurrent prepare of the same flight (another tid) may have finished while this one downloaded.
+    const raced = this.preparedTasks.get(flightId);
+    if (raced) return raced.result;
+    this.preparedTasks.set(flightId, { flightId, wayline, rthAltitude: clamp(rth, 20, 1500), result: DjiCode.ok });
+    this.emit('prepared', { flight_id: flightId, waypoints: wayline.points.length, photos: wayline.points.reduce((n, p) => n + p.photos, 0) });
+    return DjiCode.ok;
+  }
+
+  private startMission(flightId: string): number {
+    if (this.mission?.task.flightId === flightId || this.finished.has(flightId)) return DjiCode.ok;
+    const task = this.preparedTasks.get(flightId);
+    if (!task) return DjiCode.unknownTask;
+    if (this.mission) return DjiCode.busy;
+    if (!this.powered || !this.inDock) return DjiCode.notIdle;
+    this.preparedTasks.delete(flightId);
+    const home = { lat: this.opts.position.lat, lng: this.opts.position.lng };
+    let total = 0;
+    let prev = home;
+    for (const p of task.wayline.points) {
+      total += haversineDistance(prev, p);
+      prev = p;
+    }
+    this.mission = {
+      task,
+      phase: 'openCover',
+      phaseLeft: COVER_SECONDS,
+      target: 0,
+      paused: false,
+      recovering: 0,
+      mediaCount: 0,
+      trackId: hex(this.rng, 16),
+      travelled: 0,
+      total: Math.max(total, 1),
+      status: 'in_progress',
+      result: 0,
+      sinceProgress: 0,
+      lastKey: '',
+    };
+    this.jobNumber++;
+    this.modeCode = DockMode.working;
+    this.stepCode = TaskStep.preparing;
+    this.cover = Cover.halfOpen;
+    this.putter = 1;
+    this.progress();
+    return DjiCode.ok;
+  }
+
+  private pause(): number {
+    const m = this.mission;
+    if (!m || m.phase !== 'wayline' || m.paused) return DjiCode.unknownTask;
+    m.paused = true;
+    m.status = 'paused';
+    this.droneMode = DroneMode.manual;
+    this.hSpeed = 0;
+    this.vSpeed = 0;
+    this.progress();
+    return DjiCode.ok;
+  }
+
+  private recover(): number {
+    const m = this.mission;
+    if (!m || !m.paused) return DjiCode.unknownTask;
+    m.paused = false;
+    m.status = 'in_progress';
+    m.recovering = 2;
+    this.droneMode = DroneMode.wayline;
+    this.progress();
+    return DjiCode.ok;
+  }
+
+  private returnHome(): number {
+    const m = this.mission;
+    if (this.inDock || !m || (m.phase !== 'takeoff' && m.phase !== 'wayline')) return this.inDock ? DjiCode.notAirborne : DjiCode.ok;
+    m.paused = false;
+    m.result = DjiCode.userRth;
+    m.status = 'in_progress';
+    this.enterReturn(m);
+    this.progress();
+    return DjiCode.ok;
+  }
+
+  private enterReturn(m: Mission): void {
+    m.phase = 'return';
+    this.droneMode = DroneMode.autoRth;
+  }
+
+  private liveStart(data: Record<string, unknown>): { result: number } {
+    const urlType = num(data.url_type);
+    const url = str(data.url) ?? '';
+    const videoId = str(data.video_id) ?? '';
+    if (urlType !== 1 || !url.startsWith('rtmp://')) return { result: DjiCode.badUrlType };
+    if (!this.powered && videoId.startsWith(`${this.droneSn}/`)) return { result: DjiCode.noAircraft };
+    if (this.live.has(videoId)) return { result: DjiCode.alreadyLive };
+    const quality = num(data.video_quality) ?? 0;
+    this.live.set(videoId, quality);
+    this.emit('liveStart', { url, url_type: urlType, video_id: videoId, video_quality: quality });
+    return { result: DjiCode.ok };
+  }
+
+  /** Moves towards `to` (elevation metres above the dock) at `speed`; true when there. */
+  private moveTowards(to: { lat: number; lng: number; elevation: number }, speed: number, dt: number): boolean {
+    const here = { lat: this.lat, lng: this.lng };
+    const dist = haversineDistance(here, to);
+    const step = Math.min(dist, speed * dt);
+    if (dist > 0.01) {
+      this.head = bearing(here, to);
+      const north = step * Math.cos((this.head * Math.PI) / 180);
+      const east = step * Math.sin((this.head * Math.PI) / 180);
+      const p = offsetMetres(here, north, east);
+      this.lat = p.lat;
+      this.lng = p.lng;
+    }
+    this.hSpeed = dt > 0 ? step / dt : 0;
+    const dz = to.elevation - this.elevation;
+    const vmax = (dz > 0 ? CLIMB_MPS : DESCENT_MPS) * dt;
+    const vz = Math.sign(dz) * Math.min(Math.abs(dz), vmax);
+    this.elevation += vz;
+    this.vSpeed = dt > 0 ? vz / dt : 0;
+    this.flightDistance += step;
+    if (this.mission) this.mission.travelled += this.mission.phase === 'wayline' ? step : 0;
+    return dist - step < 0.5 && Math.abs(to.elevation - this.elevation) < 0.5;
+  }
+
+  /** Elevation above the dock of a wayline point. */
+  private pointElevation(w: Wayline, height: number): number {
+    return w.heightMode === 'WGS84' ? height - this.opts.position.height : height;
+  }
+
+  private fly(dt: number): void {
+    const m = this.mission;
+    if (this.inDock) {
+      if (this.powered && this.battery < 100) this.battery = Math.min(100, this.battery + dt * 0.02);
+    } else {
+      this.battery = Math.max(0, this.battery - dt * (0.04 + this.wind * 0.002));
+      this.flightSeconds += dt;
+    }
+    if (!m) return;
+    const w = m.task.wayline;
+    const home = { lat: this.opts.position.lat, lng: this.opts.position.lng };
+    switch (m.phase) {
+      case 'openCover':
+        m.phaseLeft -= dt;
+        if (m.phaseLeft <= 0) {
+          this.cover = Cover.open;
+          m.phase = 'takeoff';
+          m.phaseLeft = TAKEOFF_PREP_SECONDS;
+          this.droneMode = DroneMode.takeoffPrep;
+        }
+        break;
+      case 'takeoff':
+        if (m.phaseLeft > 0) {
+          m.phaseLeft -= dt;
+          if (m.phaseLeft <= 0) {
+            this.droneMode = DroneMode.autoTakeoff;
+            this.inDock = false;
+            this.sorties++;
+            this.stepCode = TaskStep.flying;
+          }
+          break;
+        }
+        if (this.moveTowards({ ...home, elevation: Math.max(w.takeOffSecurityHeight, 2) }, 0, dt)) {
+          m.phase = 'wayline';
+          m.target = 0;
+          this.droneMode = DroneMode.wayline;
+        }
+        break;
+      case 'wayline': {
+        if (m.paused) {
+          this.hSpeed = 0;
+          this.vSpeed = 0;
+          break;
+        }
+        if (m.recovering > 0) m.recovering -= dt;
+        const p = w.points[m.target]!;
+        if (this.moveTowards({ lat: p.lat, lng: p.lng, elevation: this.pointElevation(w, p.height) }, p.speed, dt)) {
+          if (p.photos > 0) {
+            m.mediaCount += p.photos;
+            this.mediaUsedKb += 8_000 * p.photos;
+          }
+          if (m.target + 1 < w.points.length) m.target++;
+          else this.enterReturn(m);
+        }
+        break;
+      }
+      case 'return': {
+        const rth = m.task.rthAltitude;
+        if (this.elevation < rth - 0.5 && haversineDistance({ lat: this.lat, lng: this.lng }, home) > 1) {
+          this.moveTowards({ lat: this.lat, lng: this.lng, elevation: rth }, 0, dt);
+        } else if (this.moveTowards({ ...home, elevation: this.elevation }, 15, dt)) {
+          m.phase = 'landing';
+          this.droneMode = DroneMode.autoLanding;
+        }
+        break;
+      }
+      case 'landing':
+        if (this.moveTowards({ ...home, elevation: 0 }, 0, dt)) {
+          this.elevation = 0;
+          this.inDock = true;
+          this.hSpeed = 0;
+          this.vSpeed = 0;
+          this.droneMode = DroneMode.standby;
+          this.stepCode = TaskStep.recovery;
+          this.cover = Cover.halfOpen;
+          m.phase = 'closeCover';
+          m.phaseLeft = COVER_SECONDS;
+        }
+        break;
+      case 'closeCover':
+        m.phaseLeft -= dt;
+        if (m.phaseLeft <= 0) {
+          this.cover = Cover.closed;
+          this.putter = 0;
+          m.phase = 'exitWork';
+          m.phaseLeft = EXIT_WORK_SECONDS;
+        }
+        break;
+      case 'exitWork':
+        m.phaseLeft -= dt;
+        if (m.phaseLeft <= 0) {
+          m.status = m.result === 0 ? 'ok' : 'canceled';
+          this.modeCode = DockMode.idle;
+          this.stepCode = TaskStep.idle;
+          this.progress();
+          this.finished.set(m.task.flightId, m.status);
+          this.mission = null;
+          this.emit('missionEnded', { flight_id: m.task.flightId, status: m.status, result: m.result, media_count: m.mediaCount });
+          return;
+        }
+        break;
+    }
+    m.sinceProgress += dt;
+    const key = this.progressKey(m);
+    if (key !== m.lastKey || m.sinceProgress >= PROGRESS_PERIOD_S) this.progress();
+  }
+
+  private stepOf(m: Mission): number {
+    switch (m.phase) {
+      case 'openCover':
+        return ExecStep.openCover;
+      case 'takeoff':
+        return ExecStep.startWayline;
+      case 'wayline':
+      case 'return':
+        return ExecStep.inFlight;
+      case 'landing':
+        return ExecStep.landing;
+      case 'closeCover':
+        return ExecStep.closeCover;
+      case 'exitWork':
+        return ExecStep.exitWorkMode;
+    }
+  }
+
+  private stateOf(m: Mission): number {
+    if (TERMINAL_STATUSES.includes(m.status)) return WaylineState.finished;
+    if (m.paused) return WaylineState.paused;
+    if (m.recovering > 0) return WaylineState.recovering;
+    switch (m.phase) {
+      case 'openCover':
+        return WaylineState.preparing;
+      case 'takeoff':
+        return this.inDock ? WaylineState.dronePreparing : WaylineState.atFirstWaypoint;
+      case 'wayline':
+        return WaylineState.executing;
+      default:
+        return WaylineState.finished;
+    }
+  }
+
+  private percentOf(m: Mission): number {
+    if (TERMINAL_STATUSES.includes(m.status)) return 100;
+    switch (m.phase) {
+      case 'openCover':
+        return 1;
+      case 'takeoff':
+        return 3;
+      case 'wayline':
+        return Math.min(90, 5 + Math.round((85 * m.travelled) / m.total));
+      case 'return':
+        return 92;
+      case 'landing':
+        return 95;
+      default:
+        return 98;
+    }
+  }
+
+  private progressKey(m: Mission): string {
+    return [m.status, this.stepOf(m), m.target, this.stateOf(m), m.mediaCount].join('|');
+  }
+
+  /** Sends a flighttask_progress (need_reply 1, bid = flight_id), re-sent until the cloud acknowledges it. */
+  private progress(): void {
+    const m = this.mission;
+    if (!m) return;
+    m.sinceProgress = 0;
+    m.lastKey = this.progressKey(m);
+    const tid = randomUUID();
+    const flightId = m.task.flightId;
+    const sent: ProgressSent = {
+      flight_id: flightId,
+      tid,
+      result: TERMINAL_STATUSES.includes(m.status) ? m.result : 0,
+      status: m.status,
+      percent: this.percentOf(m),
+      current_step: this.stepOf(m),
+      current_waypoint_index: m.target,
+      wayline_mission_state: this.stateOf(m),
+      media_count: m.mediaCount,
+    };
+    const body = {
+      tid,
+      bid: flightId,
+      timestamp: now(),
+      gateway: this.dockSn,
+      method: 'flighttask_progress',
+      need_reply: 1,
+      data: {
+        result: sent.result,
+        output: {
+          status: sent.status,
+          progress: { current_step: sent.current_step, percent: sent.percent },
+          ext: {
+            flight_id: flightId,
+            track_id: m.trackId,
+            wayline_id: m.task.wayline.waylineId,
+            current_waypoint_index: sent.current_waypoint_index,
+            wayline_mission_state: sent.wayline_mission_state,
+            media_count: sent.media_count,
+          },
+        },
+      },
+    };
+    const topic = djiTopic.events(this.dockSn);
+    const payload = JSON.stringify(body);
+    this.pendingEvents.set(tid, { topic, payload, progress: sent, resendIn: EVENT_RESEND_S });
+    if (this.pendingEvents.size > MAX_PENDING_EVENTS) this.pendingEvents.delete(this.pendingEvents.keys().next().value!);
+    this.client?.publish(topic, payload, { qos: 1 });
+    this.emit('progress', sent);
+  }
+
+  private resendPending(dt: number): void {
+    for (const p of this.pendingEvents.values()) {
+      p.resendIn -= dt;
+      if (p.resendIn <= 0) {
+        p.resendIn = EVENT_RESEND_S;
+        this.client?.publish(p.topic, p.payload, { qos: 1 });
+      }
+    }
+    if (this.topoPending) {
+      this.topoPending.resendIn -= dt;
+      if (this.topoPending.resendIn <= 0) this.sendTopo();
+    }
+    if (this.configPending) {
+      this.configPending.resendIn -= dt;
+      if (this.configPending.resendIn <= 0) this.sendConfigRequest();
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // API
+
+  prepared(): string[] {
+    return [...this.preparedTasks.keys()];
+  }
+
+  drone(): ReturnType<DjiDock['drone']> {
+    return {
+      lat: this.lat,
+      lng: this.lng,
+      elevation: this.elevation,
+      height: this.opts.position.height + this.elevation,
+      mode_code: this.droneMode,
+      battery: this.battery,
+      inDock: this.inDock,
+    };
+  }
+
+  dockState(): ReturnType<DjiDock['dockState']> {
+    return { mode_code: this.modeCode, cover_state: this.cover, flighttask_step_code: this.stepCode };
+  }
+
+  setDronePower(on: boolean): void {
+    if (!this.inDock || this.mission) throw new Error('the drone is on a mission');
+    if (this.powered === on) return;
+    this.powered = on;
+    if (this.online) {
+      this.sendTopo();
+      if (on) this.sendState();
+    }
+  }
+
+  raiseHms(code: string, opts: HmsOptions = {}): void {
+    this.hmsItems.set(code, { code, opts });
+    this.hmsIn = HMS_PERIOD_S;
+    if (!this.silent) this.sendHms();
+  }
+
+  clearHms(code: string): void {
+    if (!this.hmsItems.delete(code)) return;
+    this.hmsIn = HMS_PERIOD_S;
+    // The list without it (empty when it was the last) tells the cloud it is over.
+    if (!this.silent) this.sendHms();
+  }
+
+  goSilent(): void {
+    this.silent = true;
+  }
+
+  speak(): void {
+    this.silent = false;
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.client?.endAsync(true);
+  }
+}
+
+const clamp = (v: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, v));
+const round1 = (v: number): number => Math.round(v * 10) / 10;
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined);
+const hex = (rng: Rng, n: number): string => Array.from({ length: n }, () => rng.int(0, 15).toString(16)).join('');
+const nonce = (rng: Rng): string => hex(rng, 16);
+/** A stable per-device stand-in for the device_secret a real device reports. */
+const secret = (sn: string): string => createHash('sha256').update(`dji-emulator:${sn}`).digest('hex').slice(0, 32);
+
+/** Starts an emulated DJI Dock 2 with an M3D; resolves once it is connected (rejects when the login is refused). */
+export async function startDjiDock(opts: DjiDockOptions): Promise<DjiDock> {
+  const dock = new DockEmulator(opts);
+  await dock.start();
+  return dock;
+}
