@@ -26,7 +26,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { PUSH_PATH, SERVER_CLIENT_ID_PREFIX, SERVER_MQTT_USER, channelFilter } from '@nest/contracts';
+import { DeviceProtocol, PUSH_PATH, SERVER_CLIENT_ID_PREFIX, SERVER_MQTT_USER, channelFilter } from '@nest/contracts';
 import mqtt from 'mqtt';
 import WebSocket, { WebSocketServer } from 'ws';
 import { startEmbeddedBroker } from '../apps/server/src/broker/index.js';
@@ -145,7 +145,7 @@ async function runRelay(p: Params, sim: Child, clients: Child): Promise<Result> 
   const broker = await startEmbeddedBroker({
     host: '127.0.0.1',
     port: 0,
-    auth: { serverPassword, checkDevice: async (sn, password) => password.toString() === devicePassword(deviceKey, sn) },
+    auth: { serverPassword, checkDevice: async (sn, password) => (password.toString() === devicePassword(deviceKey, sn) ? { protocol: DeviceProtocol.NEST, droneSn: '' } : null) },
   });
   const brokerUrl = `mqtt://127.0.0.1:${broker.port}`;
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });

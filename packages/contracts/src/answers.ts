@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { alarmSchema } from './alarms.js';
 import { AUDIT_KINDS, AUDIT_OUTCOMES } from './audit.js';
-import { departmentNodeSchema, missionSchema, pageOf, sortieSchema } from './entities.js';
+import { departmentNodeSchema, deviceSchema, missionSchema, pageOf, sortieSchema } from './entities.js';
 import { preflightCheckSchema } from './flight.js';
 import { deviceStatusPush } from './push.js';
 import { plannedPointSchema, trackPointSchema } from './stats.js';
@@ -26,6 +26,18 @@ export const deviceHoldSchema = deviceStatusPush.extend({
   hold_seconds: z.number().int().positive(),
 });
 export type DeviceHold = z.infer<typeof deviceHoldSchema>;
+
+/**
+ * What a DJI gateway (a DJI dock, or DJI Pilot 2 as gateway) types into its cloud set-up to reach the
+ * broker: the broker address as the device must reach it, user name (= its sn) and password. Shown once:
+ * the server keeps no copy; /device/dji/credentials issues new ones.
+ */
+export const djiCredentialsSchema = z.object({ mqtt_url: z.string(), username: z.string(), password: z.string() });
+export type DjiCredentials = z.infer<typeof djiCredentialsSchema>;
+
+/** /device/add: the Device, and for a DJI gateway its broker credentials (only in this answer). */
+export const deviceAddedSchema = deviceSchema.extend({ dji: djiCredentialsSchema.optional() });
+export type DeviceAdded = z.infer<typeof deviceAddedSchema>;
 
 /** /device/delete: which device was deleted. */
 export const deviceDeletedSchema = z.object({ id: z.string(), sn_id: z.string() });

@@ -21,6 +21,7 @@ export const AUDIT_KINDS = [
   'device_delete',
   'device_enable',
   'device_disable',
+  'device_credentials',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 export const isAuditKind = (v: string): v is AuditKind => (AUDIT_KINDS as readonly string[]).includes(v);

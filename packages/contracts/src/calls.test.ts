@@ -202,6 +202,11 @@ describe('call field validation (SPEC sections 5 and 9)', () => {
     expect(ok(calls.deviceAdd, { ...dev, type: 'big' })).toBe(false);
     expect(calls.deviceAdd.fields.parse({ ...dev, altn_point: '{"lat":23.1,"lng":113.3}' }).altn_point).toEqual({ lat: 23.1, lng: 113.3 });
     expect(ok(calls.deviceAdd, { ...dev, altn_point: '{"lat":23.1}' })).toBe(false);
+    // protocol: absent or empty stays absent (the server defaults it on add, keeps it on edit).
+    expect(calls.deviceAdd.fields.parse(dev).protocol).toBeUndefined();
+    expect(calls.deviceAdd.fields.parse({ ...dev, protocol: '' }).protocol).toBeUndefined();
+    expect(calls.deviceAdd.fields.parse({ ...dev, protocol: '2' }).protocol).toBe(2);
+    expect(ok(calls.deviceAdd, { ...dev, protocol: '3' })).toBe(false);
   });
 
   it('validates firmware upload fields and list time ranges', () => {

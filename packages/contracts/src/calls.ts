@@ -34,6 +34,7 @@ import {
   CameraType,
   CheckingType,
   DeviceCategory,
+  DeviceProtocol,
   DeviceKind,
   DeviceTypeState,
   ExecutionType,
@@ -84,8 +85,10 @@ import {
   auditEntrySchema,
   commandLogEntrySchema,
   departmentTreeSchema,
+  deviceAddedSchema,
   deviceDeletedSchema,
   deviceHoldSchema,
+  djiCredentialsSchema,
   idAnswerSchema,
   mapDownStartedSchema,
   mapStyleSchema,
@@ -235,6 +238,8 @@ const azimuthField = () =>
 const deviceFields = {
   type: enumValue(DeviceCategory),
   link_type: enumValueDefault(LinkType, 3),
+  /** DeviceProtocol; absent: the nest protocol on /device/add, unchanged on /device/edit. */
+  protocol: z.preprocess((v) => (v === '' || v === null ? undefined : v), enumValue(DeviceProtocol).optional()),
   airport_name: optionalText(64),
   uav_name: requiredText(64),
   sn_id: snField(),
@@ -636,7 +641,7 @@ export const calls = {
     summary: 'No payload: the device type keys (DeviceTypeKey) as [{value, label}] in the caller language.',
   }),
   deviceAdd: call('deviceAdd', 'device', '/device/add', {
-    answer: deviceSchema,
+    answer: deviceAddedSchema,
     timestamp: true,
     fields: z.object(deviceFields),
     pmd: ['sn_id', 'uav_sn'],
@@ -645,7 +650,10 @@ export const calls = {
       'Register a device (nest with its drone, or a single-soldier drone) in the caller\'s company (company: ' +
       'another one for a super administrator only). sn_id and uav_sn match SN_PATTERN, sn_id unique (the sn of ' +
       'a deleted device registers it again); a nest needs airport_name and airport_point; a single-soldier ' +
-      'drone takes no airport_name, altn_point, beacon nor azimuth and no link type 1. Answers the Device.',
+      'drone takes no airport_name, altn_point, beacon nor azimuth and no link type 1. protocol (DeviceProtocol, ' +
+      'default 1 nest protocol; 2 DJI Cloud API: sn_id the gateway sn, dock or remote controller, uav_sn its drone). ' +
+      'Answers the Device; for a DJI device also dji {mqtt_url, username, password}, its broker credentials, shown ' +
+      'this once (the server keeps no copy; /device/dji/credentials issues new ones).',
   }),
   deviceEdit: call('deviceEdit', 'device', '/device/edit', {
     answer: deviceSchema,
@@ -654,9 +662,22 @@ export const calls = {
     pmd: ['id', 'sn_id'],
     joint: true,
     summary:
-      'Edit a device: every field as in /device/add (absent optional fields become empty); sn_id cannot change. ' +
+      'Edit a device: every field as in /device/add (absent optional fields become empty, but an absent protocol ' +
+      'stays as it is); sn_id cannot change. Changing the protocol or a DJI device\'s uav_sn changes its broker ' +
+      'rights at once (a new protocol: new credentials from /device/dji/credentials). ' +
       'Refused while someone else holds its control connection (DEVICE_BUSY) or when it is disabled ' +
       '(DEVICE_DISABLED). Answers the Device.',
+  }),
+  deviceDjiCredentials: call('deviceDjiCredentials', 'device', '/device/dji/credentials', {
+    answer: djiCredentialsSchema,
+    access: callFunId('/device/edit'),
+    timestamp: true,
+    fields: z.object({ id: idField() }),
+    pmd: ['id'],
+    summary:
+      'New broker credentials for a DJI device (DeviceProtocol 2): {mqtt_url, username, password}, shown this once. ' +
+      'The previous password stops working and the device\'s current connection is closed. Needs the device-edit ' +
+      'function; refused for a nest-protocol device (BAD_REQUEST) and for a disabled one (DEVICE_DISABLED).',
   }),
   // Equipment: soft delete and enable / disable.
   deviceDelete: call('deviceDelete', 'device', '/device/delete', {

@@ -14,6 +14,7 @@ const device = {
   id: 'd1',
   type: 'stable_mini',
   link_type: 1,
+  protocol: 2,
   airport_name: '南山机场',
   uav_name: 'M3TD',
   sn_id: 'NEST001',
@@ -35,6 +36,7 @@ describe('entity schemas', () => {
   it('accept a well-formed device and refuse out-of-range values', () => {
     expect(deviceSchema.parse(device).type).toBe('stable_mini');
     expect(deviceSchema.safeParse({ ...device, azimuth: 361 }).success).toBe(false);
+    expect(deviceSchema.safeParse({ ...device, protocol: 3 }).success).toBe(false);
     expect(deviceSchema.safeParse({ ...device, state: 4 }).success).toBe(false);
     expect(deviceSchema.safeParse({ ...device, altn_point: { lat: 100, lng: 0 } }).success).toBe(false);
   });

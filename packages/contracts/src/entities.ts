@@ -4,6 +4,7 @@ import {
   CameraType,
   DeviceCategory,
   DeviceKind,
+  DeviceProtocol,
   DeviceTypeState,
   ExecutionType,
   FinishAction,
@@ -116,6 +117,8 @@ export const deviceSchema = z.object({
   id: id(),
   type: enumValue(DeviceCategory),
   link_type: enumValue(LinkType),
+  /** DeviceProtocol: how it speaks on the device link (1 nest protocol, 2 DJI Cloud API). */
+  protocol: enumValue(DeviceProtocol),
   airport_name: z.string(),
   uav_name: z.string(),
   sn_id: z.string(),

@@ -304,6 +304,7 @@ export const DeviceProtocol = enumeration('DeviceProtocol', [
   [1, '机场协议', 'Nest protocol', 'NEST'],
   [2, '大疆上云 API', 'DJI Cloud API', 'DJI'],
 ] as const);
+export type DeviceProtocolValue = 1 | 2;
 
 /** Plan (dispatch) state of a device on the planning screens. */
 export const PlanState = enumeration('PlanState', [

@@ -81,6 +81,7 @@ const SCOPES: Record<CallName, Scope> = {
   deviceEdit: { fields: (a) => ({ id: a.deviceId, type: 'alone', uav_name: 'B renamed', sn_id: a.sn }) },
   deviceDelete: { fields: (a) => ({ id: a.deviceId }) },
   deviceEnable: { fields: (a) => ({ id: a.deviceId, enabled: 0 }) },
+  deviceDjiCredentials: { fields: (a) => ({ id: a.deviceId }) },
   deviceConnect: { fields: (a) => ({ sn_id: a.sn, action: 'connect' }) },
   deviceUpgrade: { fields: (a) => ({ sn_id: a.sn, rom_id: 'none' }) },
   deviceCalibrate: { fields: (a) => ({ sn_id: a.sn, items: '["compass"]' }) },

@@ -25,5 +25,9 @@ export const DEVICE_ADMIN_TEXTS = {
   busy: (nick: string): Message =>
     both(`设备正被 ${textsOf(nick).zh} 连接控制，不能修改、停用或删除`, `${textsOf(nick).en} is connected to the device: it cannot be changed, disabled or deleted now`),
   disabled: both('设备已停用：请先启用再修改或删除', 'The device is disabled: enable it before changing or deleting it'),
+  notDji: both(
+    '该设备使用机场协议，没有大疆上云接入凭据：先把设备的接入协议改为“大疆上云 API”',
+    'This device speaks the nest protocol and has no DJI Cloud API credentials: set its protocol to DJI Cloud API first',
+  ),
   onMission: both('设备正在执行任务（无人机在空中或流程进行中），不能删除或停用', 'The device is on a mission (drone in the air or a process running): it cannot be deleted or disabled'),
 } as const;

@@ -1,4 +1,4 @@
-import { AZIMUTH_INVALID, LinkType, ResultCode, isDeviceSn, isSn, type Device, type ParsedFields } from '@nest/contracts';
+import { AZIMUTH_INVALID, DeviceProtocol, LinkType, ResultCode, isDeviceSn, isSn, type Device, type DeviceAdded, type ParsedFields } from '@nest/contracts';
 import { callerOf } from '../calls/caller.js';
 import { CallError, type Message } from '../calls/errors.js';
 import type { Caller, Handlers } from '../calls/types.js';
@@ -23,6 +23,7 @@ import {
   type DeviceFields,
 } from './store.js';
 import { actorOf, audit } from '../audit/api.js';
+import { djiCredentials, djiMqttUrl, isDji, raiseSecretGen } from './dji.js';
 
 type AddFields = ParsedFields<'deviceAdd'>;
 
@@ -76,11 +77,14 @@ async function learn(directory: DeviceDirectory): Promise<void> {
 /**
  * Equipment administration (SPEC: equipment). Company scope like /device/list: another company's device
  * does not exist for the caller (super administrator: every company).
- * - /device/add: registers a device; the broker password comes from the sn like every device's
- *   (link/credentials.ts), so it can connect at once. The sn of a deleted device registers that record
- *   again (the sn is unique for good, and history keyed by sn stays with the physical device).
- * - /device/edit: the whole device; sn fixed; refused while someone else holds its control connection or
- *   while it is disabled.
+ * - /device/add: registers a device; a nest-protocol device's broker password comes from the sn
+ *   (link/credentials.ts), so it can connect at once; a DJI gateway's is answered once (devices/dji.ts).
+ *   The sn of a deleted device registers that record again (the sn is unique for good, and history keyed
+ *   by sn stays with the physical device); a DJI device's earlier password dies with a new generation.
+ * - /device/edit: the whole device; sn fixed; protocol kept unless sent; refused while someone else holds
+ *   its control connection or while it is disabled. A change of the broker rights (protocol, a DJI
+ *   gateway's drone) closes the device's connection, so it logs in again under the new ones.
+ * - /device/dji/credentials: a DJI device's new password (its generation raised), its connection closed.
  * - /device/delete: state 20; refused while held by someone else, disabled, or on a mission.
  * - /device/enable: enabled 1/0. Disabling is refused while held by someone else or on a mission (a
  *   disabled device is ignored on the link, so an airborne drone would lose its watch); a disabled
@@ -88,8 +92,9 @@ async function learn(directory: DeviceDirectory): Promise<void> {
  * Every change reaches the live directory before the answer (link checks, push scoping, status).
  */
 export function deviceAdminHandlers(deps: AppDeps): Handlers {
-  const { db } = deps;
+  const { db, config } = deps;
   const { directory, status, link } = deps.live;
+  const credentialsOf = (row: DeviceRow) => djiCredentials(deps.live.secrets.deviceKeyHex, row, djiMqttUrl(config, deps.live.brokerUrl));
 
   /** The company a device is filed under: the caller's own unless a super administrator names another. */
   async function companyFor(caller: Caller, wanted: string | undefined, current: string): Promise<string> {
@@ -133,22 +138,32 @@ export function deviceAdminHandlers(deps: AppDeps): Handlers {
       const caller = callerOf(ctx.caller);
       const f = ctx.fields;
       const fields = checkedFields(f, await companyFor(caller, f.company, caller.user.company_id));
+      const protocol = f.protocol ?? DeviceProtocol.NEST;
       const existing = await findDeviceBySn(db, f.sn_id);
       let row: DeviceRow;
       if (existing && Number(existing.state) === STATE_DELETED) {
-        row = await updateDeviceRow(db, existing.id, { ...deviceColumns(fields), enabled: 1, state: STATE_NORMAL, created_at: nowSeconds() });
+        row = await updateDeviceRow(db, existing.id, { ...deviceColumns(fields), protocol, enabled: 1, state: STATE_NORMAL, created_at: nowSeconds() });
+        // Whatever password the earlier record had handed out stops working.
+        if (isDji(row)) row = await raiseSecretGen(db, row.id);
       } else {
         if (existing) throw refuse(T.snTaken(f.sn_id));
         try {
-          row = await createDevice(db, { ...fields, sn_id: f.sn_id });
+          row = await createDevice(db, { ...fields, protocol, sn_id: f.sn_id });
         } catch (err) {
           if (err instanceof SnTakenError) throw refuse(T.snTaken(f.sn_id));
           throw err;
         }
       }
-      await audit(db, { kind: 'device_add', ...actorOf(ctx), companyId: row.company_id, target: row.sn_id, detail: { name: row.uav_name, type: row.type } });
+      await audit(db, {
+        kind: 'device_add',
+        ...actorOf(ctx),
+        companyId: row.company_id,
+        target: row.sn_id,
+        detail: { name: row.uav_name, type: row.type, protocol: Number(row.protocol) },
+      });
       await learn(directory);
-      return { data: answer(row) };
+      const data: DeviceAdded = isDji(row) ? { ...answer(row), dji: credentialsOf(row) } : answer(row);
+      return { data };
     },
 
     deviceEdit: async (ctx) => {
@@ -159,9 +174,25 @@ export function deviceAdminHandlers(deps: AppDeps): Handlers {
       if (Number(row.enabled) !== 1) throw refuse(T.disabled, ResultCode.DEVICE_DISABLED);
       notHeldByOther(caller, row);
       const fields = checkedFields(f, await companyFor(caller, f.company, row.company_id));
-      const updated = await updateDeviceRow(db, row.id, deviceColumns(fields));
+      const protocol = f.protocol ?? Number(row.protocol);
+      const updated = await updateDeviceRow(db, row.id, { ...deviceColumns(fields), protocol });
+      // New broker rights take effect on the next login: close the current connection.
+      if (protocol !== Number(row.protocol) || (isDji(updated) && updated.uav_sn !== row.uav_sn)) await link.disconnect(row.sn_id);
       await learn(directory);
       return { data: answer(updated) };
+    },
+
+    deviceDjiCredentials: async (ctx) => {
+      const caller = callerOf(ctx.caller);
+      const row = await visibleDevice(caller, ctx.fields.id);
+      if (!isDji(row)) throw refuse(T.notDji);
+      if (Number(row.enabled) !== 1) throw refuse(T.disabled, ResultCode.DEVICE_DISABLED);
+      const updated = await raiseSecretGen(db, row.id);
+      await audit(db, { kind: 'device_credentials', ...actorOf(ctx), companyId: row.company_id, target: row.sn_id, detail: { name: row.uav_name } });
+      // The old password is refused from now on; the connection made with it is closed.
+      await link.disconnect(row.sn_id);
+      await learn(directory);
+      return { data: credentialsOf(updated) };
     },
 
     deviceDelete: async (ctx) => {

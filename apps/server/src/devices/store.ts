@@ -8,6 +8,7 @@ import {
   isDeviceSn,
   type Beacon,
   type Device,
+  type DeviceProtocolValue,
   type DeviceTypeKeyValue,
   type LatLng,
 } from '@nest/contracts';
@@ -142,6 +143,7 @@ export function presentDevice(row: DeviceRow, state: 1 | 2 | 3): Device {
     id: row.id,
     type: row.type as DeviceTypeKeyValue,
     link_type: row.link_type as 1 | 2 | 3,
+    protocol: DeviceProtocol.has(Number(row.protocol)) ? (Number(row.protocol) as DeviceProtocolValue) : DeviceProtocol.NEST,
     airport_name: row.airport_name,
     uav_name: row.uav_name,
     sn_id: row.sn_id,

@@ -28,6 +28,7 @@ const kindZh: Record<AuditKindKey, string> = {
   deviceDelete: '删除设备',
   deviceEnable: '启用设备',
   deviceDisable: '停用设备',
+  deviceCredentials: '重新签发设备接入凭据',
 };
 
 const kindEn: Record<AuditKindKey, string> = {
@@ -49,6 +50,7 @@ const kindEn: Record<AuditKindKey, string> = {
   deviceDelete: 'Device deleted',
   deviceEnable: 'Device enabled',
   deviceDisable: 'Device disabled',
+  deviceCredentials: 'Device broker credentials re-issued',
 };
 
 export const auditLogZh = {

@@ -7,6 +7,7 @@ const nest: Device = {
   id: 'd1',
   type: 'stable',
   link_type: 1,
+  protocol: 1,
   airport_name: 'Pier nest',
   uav_name: 'Pier UAV',
   sn_id: 'NEST-1',

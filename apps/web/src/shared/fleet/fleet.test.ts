@@ -6,6 +6,7 @@ const item = (sn: string, extra: Partial<DeviceListItem> = {}): DeviceListItem =
   id: sn,
   type: 'stable',
   link_type: 1,
+  protocol: 1,
   airport_name: `Airport ${sn}`,
   uav_name: `Drone ${sn}`,
   sn_id: sn,
