@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { Badge, Form, Input, Modal, Select, Space } from 'antd';
+import { Badge, Form, Input, Select, Space } from 'antd';
 import { Company, OnlineStatus, RecordState, type CollaborationGroup, type DeviceListItem } from '@nest/contracts';
 import { useSave } from '../../shared/admin';
+import { SaveDialog, useFieldErrors } from '../../shared/dialogs';
 import { useI18n } from '../../shared/i18n';
 import { useCall } from '../../shared/query';
 import { call } from '../../shared/request';
@@ -39,15 +40,15 @@ export function GroupDialog({
 }): ReactNode {
   const { t, lang } = useI18n();
   const [form, setForm] = useState<GroupForm>({ name: '', device_ids: [], user_ids: [], notes: '' });
-  const [tried, setTried] = useState(false);
+  const { attempt, reset, shown } = useFieldErrors();
   // A refusal (a device of another company, a taken name, ...) is shown by the request layer.
   const { saving, save: send } = useSave();
 
   useEffect(() => {
     if (!open) return;
     setForm({ name: group?.name ?? '', device_ids: group?.device_ids ?? [], user_ids: group?.user_ids ?? [], notes: group?.notes ?? '' });
-    setTried(false);
-  }, [open, group]);
+    reset();
+  }, [open, group, reset]);
 
   const companyLabel = (c: string) => (Company.has(c) ? Company.label(c, lang) : c);
   const userLabel = (nick: string, company: string) => (showCompany || (group && company !== group.company) ? `${nick} · ${companyLabel(company)}` : nick);
@@ -93,24 +94,22 @@ export function GroupDialog({
       : null;
   const devicesError = issues.includes('devices') ? t('coordination.form.needDevice') : null;
   const notesError = issues.includes('notesLong') ? `${t('coordination.form.notes')} ≤ ${NOTES_MAX}` : null;
-  const shown = (e: string | null, extra?: string) => (tried && e ? { validateStatus: 'error' as const, help: e } : extra ? { extra } : {});
 
   const save = async () => {
-    setTried(true);
+    attempt();
     if (issues.length > 0) return;
     await send(() => (group ? call('comEdit', groupEditFields(form, group.id, canListUsers)) : call('comAdd', groupAddFields(form, canListUsers))), onSaved);
   };
 
   return (
-    <Modal
+    <SaveDialog
       open={open}
       title={group ? t('coordination.form.editTitle') : t('coordination.form.addTitle')}
-      onCancel={onClose}
-      onOk={() => void save()}
-      confirmLoading={saving}
-      destroyOnHidden
       width={620}
-      okButtonProps={{ 'data-testid': 'group-save' }}
+      saving={saving}
+      onSave={() => void save()}
+      onClose={onClose}
+      saveTestId="group-save"
     >
       <Form layout="vertical" data-testid="group-form">
         <Form.Item label={t('coordination.form.name')} required {...shown(nameError)}>
@@ -161,6 +160,6 @@ export function GroupDialog({
           />
         </Form.Item>
       </Form>
-    </Modal>
+    </SaveDialog>
   );
 }

@@ -1,8 +1,10 @@
 import { Suspense, lazy, useMemo, useState, type ReactNode } from 'react';
-import { Alert, Button, Col, Form, Input, InputNumber, Modal, Row, Select, Space, Spin, Tooltip } from 'antd';
+import { Alert, Button, Col, Form, Input, InputNumber, Row, Select, Space, Spin, Tooltip } from 'antd';
 import { AimOutlined, CloseOutlined } from '@ant-design/icons';
 import { Company, DeviceCategory, LinkType, SUPER_ADMINISTRATOR, type Device, type DeviceTypeKeyValue, type LatLng } from '@nest/contracts';
 import { useI18n, type MessageKey } from '../../shared/i18n';
+import { useSave } from '../../shared/admin';
+import { SaveDialog, useFieldErrors } from '../../shared/dialogs';
 import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';
 import { useUser } from '../../shared/session';
@@ -11,6 +13,9 @@ import type { ReferencePoint } from './PointPicker';
 import { LIMITS, callFieldsOf, emptyForm, formFromDevice, formIssues, isNest, withType, type DeviceFormValues, type FormField, type PointTarget } from './form';
 
 const PointPicker = lazy(() => import('./PointPicker'));
+
+/** The fields edited with a one-line text input. */
+type TextField = 'sn_id' | 'uav_sn' | 'airport_name' | 'uav_name' | 'uav_model' | 'address';
 
 const fmt = (p: LatLng | null | undefined): string | null => (p ? `${p.lat.toFixed(6)}, ${p.lng.toFixed(6)}` : null);
 
@@ -52,8 +57,9 @@ function DeviceForm({
   const user = useUser();
   const isSuper = user?.fun_list.includes(SUPER_ADMINISTRATOR) ?? false;
   const [v, setV] = useState<DeviceFormValues>(() => (device ? formFromDevice(device) : emptyForm()));
-  const [tried, setTried] = useState(false);
-  const [saving, setSaving] = useState(false);
+  const { attempt, shown } = useFieldErrors();
+  // The server's refusal is shown by the request layer; the form stays as it was.
+  const { saving, save: send } = useSave();
   const [picking, setPicking] = useState<PointTarget | null>(device ? null : 'airport_point');
   const issues = useMemo(() => formIssues(v), [v]);
   const nest = isNest(v.type);
@@ -61,8 +67,8 @@ function DeviceForm({
   const set = (patch: Partial<DeviceFormValues>) => setV((prev) => ({ ...prev, ...patch }));
   /** validateStatus / help of a field: shown once the user tried to save. */
   const check = (field: FormField) => {
-    const issue = tried ? issues[field] : undefined;
-    return issue ? { validateStatus: 'error' as const, help: t(`equipment.invalid.${issue}` as MessageKey) } : {};
+    const issue = issues[field];
+    return shown(issue && t(`equipment.invalid.${issue}` as MessageKey));
   };
 
   const pick = (target: PointTarget, p: LatLng) => {
@@ -71,24 +77,22 @@ function DeviceForm({
   };
 
   const save = async () => {
-    setTried(true);
+    attempt();
     if (Object.keys(issues).length > 0) {
       notify().warning(t('equipment.form.fix'));
       return;
     }
-    setSaving(true);
-    try {
-      const saved = device
-        ? await call('deviceEdit', callFieldsOf(v, device.id))
-        : await call('deviceAdd', callFieldsOf(v));
-      notify().success(t('admin.saved'));
-      onSaved(saved);
-    } catch {
-      // The request layer showed the server's reason; the form stays as it was.
-    } finally {
-      setSaving(false);
-    }
+    await send(() => (device ? call('deviceEdit', callFieldsOf(v, device.id)) : call('deviceAdd', callFieldsOf(v))), onSaved);
   };
+
+  /** A one-line text field of the device, its value held in the form state. */
+  const textField = (field: TextField, label: string, max: number, testId: string, more: { required?: boolean; tooltip?: string; disabled?: boolean; span?: number } = {}) => (
+    <Col span={more.span ?? 12}>
+      <Form.Item label={label} required={more.required} tooltip={more.tooltip} {...check(field)}>
+        <Input value={v[field]} maxLength={max} disabled={more.disabled} onChange={(e) => set({ [field]: e.target.value })} data-testid={testId} />
+      </Form.Item>
+    </Col>
+  );
 
   const pointRow = (target: Exclude<PointTarget, 'beacon'>, label: string) => (
     <Form.Item label={label} required={target === 'airport_point' && nest} {...check(target)}>
@@ -129,21 +133,16 @@ function DeviceForm({
   );
 
   return (
-    <Modal
-      open
+    <SaveDialog
       width={1180}
       title={device ? t('equipment.form.editTitle', { name: device.airport_name || device.uav_name || device.sn_id }) : t('equipment.form.addTitle')}
-      onCancel={onClose}
+      saving={saving}
+      onSave={() => void save()}
+      onClose={onClose}
+      saveTestId="device-save"
+      okText={t('equipment.form.save')}
+      cancelText={t('equipment.form.cancel')}
       maskClosable={false}
-      destroyOnHidden
-      footer={[
-        <Button key="cancel" onClick={onClose}>
-          {t('equipment.form.cancel')}
-        </Button>,
-        <Button key="save" type="primary" loading={saving} onClick={() => void save()} data-testid="device-save">
-          {t('equipment.form.save')}
-        </Button>,
-      ]}
     >
       <Row gutter={24} className="equipment-form" data-testid="device-form">
         <Col span={11}>
@@ -169,33 +168,15 @@ function DeviceForm({
                   />
                 </Form.Item>
               </Col>
-              <Col span={12}>
-                <Form.Item label={t('equipment.form.snId')} required tooltip={device ? t('equipment.form.snFixed') : t('equipment.form.snHint')} {...check('sn_id')}>
-                  <Input value={v.sn_id} maxLength={LIMITS.sn} disabled={device !== null} onChange={(e) => set({ sn_id: e.target.value })} data-testid="field-sn" />
-                </Form.Item>
-              </Col>
-              <Col span={12}>
-                <Form.Item label={t('equipment.form.uavSn')} {...check('uav_sn')}>
-                  <Input value={v.uav_sn} maxLength={LIMITS.sn} onChange={(e) => set({ uav_sn: e.target.value })} data-testid="field-uav-sn" />
-                </Form.Item>
-              </Col>
-              {nest && (
-                <Col span={12}>
-                  <Form.Item label={t('equipment.form.airportName')} required {...check('airport_name')}>
-                    <Input value={v.airport_name} maxLength={LIMITS.name} onChange={(e) => set({ airport_name: e.target.value })} data-testid="field-airport-name" />
-                  </Form.Item>
-                </Col>
-              )}
-              <Col span={12}>
-                <Form.Item label={t('equipment.form.uavName')} required {...check('uav_name')}>
-                  <Input value={v.uav_name} maxLength={LIMITS.name} onChange={(e) => set({ uav_name: e.target.value })} data-testid="field-uav-name" />
-                </Form.Item>
-              </Col>
-              <Col span={12}>
-                <Form.Item label={t('equipment.form.uavModel')} {...check('uav_model')}>
-                  <Input value={v.uav_model} maxLength={LIMITS.model} onChange={(e) => set({ uav_model: e.target.value })} data-testid="field-uav-model" />
-                </Form.Item>
-              </Col>
+              {textField('sn_id', t('equipment.form.snId'), LIMITS.sn, 'field-sn', {
+                required: true,
+                tooltip: device ? t('equipment.form.snFixed') : t('equipment.form.snHint'),
+                disabled: device !== null,
+              })}
+              {textField('uav_sn', t('equipment.form.uavSn'), LIMITS.sn, 'field-uav-sn')}
+              {nest && textField('airport_name', t('equipment.form.airportName'), LIMITS.name, 'field-airport-name', { required: true })}
+              {textField('uav_name', t('equipment.form.uavName'), LIMITS.name, 'field-uav-name', { required: true })}
+              {textField('uav_model', t('equipment.form.uavModel'), LIMITS.model, 'field-uav-model')}
               {nest && (
                 <Col span={12}>
                   <Form.Item label={t('equipment.form.azimuth')} tooltip={t('equipment.form.azimuthHint')} {...check('azimuth')}>
@@ -223,11 +204,7 @@ function DeviceForm({
                   </Form.Item>
                 </Col>
               )}
-              <Col span={24}>
-                <Form.Item label={t('equipment.form.address')} {...check('address')}>
-                  <Input value={v.address} maxLength={LIMITS.address} onChange={(e) => set({ address: e.target.value })} data-testid="field-address" />
-                </Form.Item>
-              </Col>
+              {textField('address', t('equipment.form.address'), LIMITS.address, 'field-address', { span: 24 })}
               <Col span={24}>
                 <Form.Item label={t('equipment.form.description')} {...check('description')}>
                   <Input.TextArea
@@ -289,7 +266,7 @@ function DeviceForm({
           </div>
         </Col>
       </Row>
-    </Modal>
+    </SaveDialog>
   );
 }
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import { Form, Input, Modal } from 'antd';
+import { Form, Input } from 'antd';
 import { RecordState, type Firmware } from '@nest/contracts';
-import { useSave } from '../../shared/admin';
+import { SaveDialog, useFormSave } from '../../shared/dialogs';
 import { useI18n } from '../../shared/i18n';
 import { call } from '../../shared/request';
 import { ROM_LIMITS } from './UploadDialog';
@@ -16,37 +16,22 @@ interface Values {
 export function EditDialog({ rom, onClose, onSaved }: { rom: Firmware; onClose: () => void; onSaved: () => void }): ReactNode {
   const { t } = useI18n();
   const [form] = Form.useForm<Values>();
-  const { saving, save: send } = useSave();
+  const { saving, submit } = useFormSave(
+    form,
+    (v: Values) =>
+      call('romEdit', {
+        id: rom.id,
+        version_name: v.version_name.trim(),
+        description: v.description.trim(),
+        description_en: v.description_en.trim(),
+        state: RecordState.NORMAL,
+      }),
+    onSaved,
+  );
   const required = (field: string) => ({ required: true, whitespace: true, message: t('admin.required', { field }) });
 
-  const save = async () => {
-    // An invalid form shows its messages beside the fields; nothing to send.
-    const v = await form.validateFields().catch(() => null);
-    if (!v) return;
-    await send(
-      () =>
-        call('romEdit', {
-          id: rom.id,
-          version_name: v.version_name.trim(),
-          description: v.description.trim(),
-          description_en: v.description_en.trim(),
-          state: RecordState.NORMAL,
-        }),
-      onSaved,
-    );
-  };
-
   return (
-    <Modal
-      open
-      title={t('firmware.form.editTitle', { name: rom.version_name })}
-      onCancel={onClose}
-      onOk={() => void save()}
-      confirmLoading={saving}
-      width={620}
-      destroyOnHidden
-      okButtonProps={{ 'data-testid': 'firmware-save' }}
-    >
+    <SaveDialog title={t('firmware.form.editTitle', { name: rom.version_name })} width={620} saving={saving} onSave={submit} onClose={onClose} saveTestId="firmware-save">
       <Form form={form} layout="vertical" initialValues={{ version_name: rom.version_name, description: rom.description, description_en: rom.description_en }}>
         <Form.Item name="version_name" label={t('firmware.form.versionName')} rules={[required(t('firmware.form.versionName'))]}>
           <Input maxLength={ROM_LIMITS.versionName} />
@@ -58,6 +43,6 @@ export function EditDialog({ rom, onClose, onSaved }: { rom: Firmware; onClose: 
           <Input.TextArea rows={4} maxLength={ROM_LIMITS.description} showCount />
         </Form.Item>
       </Form>
-    </Modal>
+    </SaveDialog>
   );
 }

@@ -1,10 +1,10 @@
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Alert, Form, Input, InputNumber, Select } from 'antd';
 import { FIRMWARE_FILE_EXT, FIRMWARE_FILE_FIELD, FIRMWARE_MAX_BYTES, FirmwareType, NEST_FIRMWARE_TYPE } from '@nest/contracts';
 import type { WkimgHeader } from '@nest/formats';
-import { FilePicker, UploadModal, useUpload } from '../../shared/admin';
+import { FilePicker, UploadModal } from '../../shared/admin';
+import { useUploadDialog } from '../../shared/dialogs';
 import { useI18n } from '../../shared/i18n';
-import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';
 import { checkFirmwareFile, megabytes, type FirmwareFileProblem } from './fileCheck';
 
@@ -29,8 +29,22 @@ type Chosen = { file: File; header: WkimgHeader | null; problem: FirmwareFilePro
 export function UploadDialog({ onClose, onSaved }: { onClose: () => void; onSaved: () => void }): ReactNode {
   const { t, lang } = useI18n();
   const [form] = Form.useForm<Values>();
-  const [chosen, setChosen] = useState<Chosen | null>(null);
-  const { percent, sending, run, cancel: abortUpload } = useUpload();
+  const { chosen, setChosen, sending, modal } = useUploadDialog<Values, Chosen>(
+    form,
+    (v, { file }, opts) =>
+      call(
+        'romAdd',
+        {
+          type: v.type,
+          version_code: v.version_code,
+          version_name: v.version_name.trim(),
+          description: v.description.trim(),
+          description_en: v.description_en.trim(),
+        },
+        { files: { [FIRMWARE_FILE_FIELD]: file }, ...opts },
+      ),
+    { text: t('firmware.uploaded'), onSaved, onClose },
+  );
   const max = megabytes(FIRMWARE_MAX_BYTES);
 
   const choose = async (file: File) => {
@@ -42,35 +56,6 @@ export function UploadDialog({ onClose, onSaved }: { onClose: () => void; onSave
       setChosen({ file, header: null, problem: r.problem });
     }
     void form.validateFields(['type', 'version_code']).catch(() => undefined);
-  };
-
-  const send = async () => {
-    if (!chosen || chosen.problem) return;
-    // An invalid form shows its messages beside the fields; nothing to send.
-    const v = await form.validateFields().catch(() => null);
-    if (!v) return;
-    const sent = await run((opts) =>
-      call(
-        'romAdd',
-        {
-          type: v.type,
-          version_code: v.version_code,
-          version_name: v.version_name.trim(),
-          description: v.description.trim(),
-          description_en: v.description_en.trim(),
-        },
-        { files: { [FIRMWARE_FILE_FIELD]: chosen.file }, ...opts },
-      ),
-    );
-    if (sent) {
-      notify().success(t('firmware.uploaded'));
-      onSaved();
-    }
-  };
-
-  const cancel = () => {
-    abortUpload();
-    onClose();
   };
 
   const agrees = (field: 'type' | 'version_code', label: string) => ({
@@ -85,14 +70,10 @@ export function UploadDialog({ onClose, onSaved }: { onClose: () => void; onSave
     <UploadModal
       title={t('firmware.form.uploadTitle')}
       width={620}
-      sending={sending}
-      canSend={!!chosen && chosen.problem === null}
-      onCancel={cancel}
-      onSend={() => void send()}
+      {...modal}
       sendLabel={t('firmware.upload')}
       testId="firmware"
-      percent={percent}
-      progressText={percent < 100 ? t('firmware.form.uploading', { percent }) : t('firmware.form.checking')}
+      progressText={modal.percent < 100 ? t('firmware.form.uploading', { percent: modal.percent }) : t('firmware.form.checking')}
     >
       <Form form={form} layout="vertical" initialValues={{ type: NEST_FIRMWARE_TYPE, description: '', description_en: '' }} disabled={sending} data-testid="firmware-form">
         <Form.Item label={t('firmware.form.file')} required extra={t('firmware.form.fileHint', { max })}>

@@ -1,9 +1,10 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { DatePicker, Form, InputNumber, Modal, Radio, Select, Space } from 'antd';
+import { DatePicker, Form, InputNumber, Radio, Select, Space } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { TIMED_TASK_MIN_INTERVAL_MIN, type DeviceListItem, type TimedTaskRow } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
-import { notify } from '../../shared/notify';
+import { useSave } from '../../shared/admin';
+import { SaveDialog, useFieldErrors } from '../../shared/dialogs';
 import { call } from '../../shared/request';
 import { useDeviceRoutes } from '../device';
 import { displayName } from '../../shared/fleet';
@@ -29,8 +30,9 @@ export function TaskDialog({
   const [missionId, setMissionId] = useState<string | undefined>(undefined);
   const [time, setTime] = useState<Dayjs | null>(null);
   const [repeat, setRepeat] = useState<Repeat>(repeatOf(0));
-  const [tried, setTried] = useState(false);
-  const [saving, setSaving] = useState(false);
+  const { attempt, reset, shown } = useFieldErrors();
+  // A clash with another task of the device is shown (and named) by the request layer.
+  const { saving, save: send } = useSave();
 
   useEffect(() => {
     if (!open) return;
@@ -38,8 +40,8 @@ export function TaskDialog({
     setMissionId(task?.mission_id);
     setTime(task ? dayjs.unix(task.next_run ?? task.task_tms) : null);
     setRepeat(repeatOf(task?.interval ?? 0));
-    setTried(false);
-  }, [open, task]);
+    reset();
+  }, [open, task, reset]);
 
   const { routes, loading: routesLoading } = useDeviceRoutes(sn ?? '', open && !!sn);
   const routeOptions = useMemo(() => {
@@ -66,23 +68,12 @@ export function TaskDialog({
   const snError = sn ? null : t('taskManage.form.choose', { field: t('taskManage.form.device') });
   const routeError = missionId ? null : t('taskManage.form.choose', { field: t('taskManage.form.route') });
   const valid = !timeError && !repeatError && !snError && !routeError;
-  const shown = (e: string | null) => (tried && e ? { validateStatus: 'error' as const, help: e } : {});
 
   const save = async () => {
-    setTried(true);
+    attempt();
     if (!valid || !sn || !missionId || tms === null) return;
-    setSaving(true);
-    try {
-      const form = { sn_id: sn, mission_id: missionId, task_tms: timeKept && task ? task.task_tms : tms, repeat };
-      if (task) await call('taskEdit', taskEditFields(form, task));
-      else await call('taskAdd', taskAddFields(form));
-      notify().success(t('admin.saved'));
-      onSaved();
-    } catch {
-      // The request layer showed why (a clash with another task of the device names it).
-    } finally {
-      setSaving(false);
-    }
+    const form = { sn_id: sn, mission_id: missionId, task_tms: timeKept && task ? task.task_tms : tms, repeat };
+    await send(() => (task ? call('taskEdit', taskEditFields(form, task)) : call('taskAdd', taskAddFields(form))), onSaved);
   };
 
   const units: { value: IntervalUnit; label: string }[] = [
@@ -92,15 +83,14 @@ export function TaskDialog({
   ];
 
   return (
-    <Modal
+    <SaveDialog
       open={open}
       title={task ? t('taskManage.form.editTitle') : t('taskManage.form.addTitle')}
-      onCancel={onClose}
-      onOk={() => void save()}
-      confirmLoading={saving}
-      destroyOnHidden
       width={560}
-      okButtonProps={{ 'data-testid': 'task-save' }}
+      saving={saving}
+      onSave={() => void save()}
+      onClose={onClose}
+      saveTestId="task-save"
     >
       <Form layout="vertical" data-testid="task-form">
         <Form.Item label={t('taskManage.form.device')} required {...shown(snError)}>
@@ -168,6 +158,6 @@ export function TaskDialog({
           </Space>
         </Form.Item>
       </Form>
-    </Modal>
+    </SaveDialog>
   );
 }

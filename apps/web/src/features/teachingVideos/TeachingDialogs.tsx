@@ -1,9 +1,9 @@
-import { useState, type ReactNode } from 'react';
-import { Form, Input, Modal, Select } from 'antd';
+import type { ReactNode } from 'react';
+import { Form, Input, Select } from 'antd';
 import { DeviceKind, TEACHING_VIDEO_EXTS, TEACHING_VIDEO_FILE_FIELD, TEACHING_VIDEO_MAX_BYTES, RecordState, type TeachingVideo } from '@nest/contracts';
-import { FilePicker, UploadModal, megabytes, useSave, useUpload } from '../../shared/admin';
+import { FilePicker, UploadModal, megabytes } from '../../shared/admin';
+import { SaveDialog, useFormSave, useUploadDialog } from '../../shared/dialogs';
 import { useI18n } from '../../shared/i18n';
-import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';
 import { checkVideoFile, type VideoFileProblem } from './fileCheck';
 
@@ -45,8 +45,11 @@ type Chosen = { file: File; problem: VideoFileProblem | null };
 export function UploadVideoDialog({ onClose, onSaved }: { onClose: () => void; onSaved: () => void }): ReactNode {
   const { t } = useI18n();
   const [form] = Form.useForm<Values>();
-  const [chosen, setChosen] = useState<Chosen | null>(null);
-  const { percent, sending, run, cancel: abortUpload } = useUpload();
+  const { chosen, setChosen, sending, modal } = useUploadDialog<Values, Chosen>(
+    form,
+    (v, { file }, opts) => call('teachAdd', fieldsOf(v), { files: { [TEACHING_VIDEO_FILE_FIELD]: file }, ...opts }),
+    { text: t('teachingVideos.uploaded'), onSaved, onClose },
+  );
   const max = megabytes(TEACHING_VIDEO_MAX_BYTES);
 
   const choose = async (file: File) => {
@@ -55,33 +58,14 @@ export function UploadVideoDialog({ onClose, onSaved }: { onClose: () => void; o
     if (r.ok && !form.getFieldValue('title')) form.setFieldsValue({ title: file.name.replace(/\.[^.]+$/, '').slice(0, TEACH_LIMITS.title) });
   };
 
-  const send = async () => {
-    if (!chosen || chosen.problem) return;
-    // An invalid form shows its messages beside the fields; nothing to send.
-    const v = await form.validateFields().catch(() => null);
-    if (!v) return;
-    if (await run((opts) => call('teachAdd', fieldsOf(v), { files: { [TEACHING_VIDEO_FILE_FIELD]: chosen.file }, ...opts }))) {
-      notify().success(t('teachingVideos.uploaded'));
-      onSaved();
-    }
-  };
-  const cancel = () => {
-    abortUpload();
-    onClose();
-  };
-
   return (
     <UploadModal
       title={t('teachingVideos.form.uploadTitle')}
       width={600}
-      sending={sending}
-      canSend={!!chosen && chosen.problem === null}
-      onCancel={cancel}
-      onSend={() => void send()}
+      {...modal}
       sendLabel={t('teachingVideos.upload')}
       testId="teach"
-      percent={percent}
-      progressText={percent < 100 ? t('teachingVideos.form.uploading', { percent }) : t('teachingVideos.form.processing')}
+      progressText={modal.percent < 100 ? t('teachingVideos.form.uploading', { percent: modal.percent }) : t('teachingVideos.form.processing')}
     >
       <Form form={form} layout="vertical" initialValues={{ title: '', describe: '', notes: '', cla_type: 0 }} disabled={sending} data-testid="teach-form">
         <Form.Item label={t('teachingVideos.form.file')} required extra={t('teachingVideos.form.fileHint', { max })}>
@@ -104,27 +88,12 @@ export function UploadVideoDialog({ onClose, onSaved }: { onClose: () => void; o
 export function EditVideoDialog({ video, onClose, onSaved }: { video: TeachingVideo; onClose: () => void; onSaved: () => void }): ReactNode {
   const { t } = useI18n();
   const [form] = Form.useForm<Values>();
-  const { saving, save: send } = useSave();
-  const save = async () => {
-    // An invalid form shows its messages beside the fields; nothing to send.
-    const v = await form.validateFields().catch(() => null);
-    if (!v) return;
-    await send(() => call('teachEdit', { id: video.id, ...fieldsOf(v), state: RecordState.NORMAL }), onSaved);
-  };
+  const { saving, submit } = useFormSave(form, (v: Values) => call('teachEdit', { id: video.id, ...fieldsOf(v), state: RecordState.NORMAL }), onSaved);
   return (
-    <Modal
-      open
-      title={t('teachingVideos.form.editTitle', { name: video.title })}
-      onCancel={onClose}
-      onOk={() => void save()}
-      confirmLoading={saving}
-      destroyOnHidden
-      width={600}
-      okButtonProps={{ 'data-testid': 'teach-save' }}
-    >
+    <SaveDialog title={t('teachingVideos.form.editTitle', { name: video.title })} width={600} saving={saving} onSave={submit} onClose={onClose} saveTestId="teach-save">
       <Form form={form} layout="vertical" initialValues={{ title: video.title, describe: video.describe, notes: video.notes, cla_type: video.cla_type }}>
         <TextFields />
       </Form>
-    </Modal>
+    </SaveDialog>
   );
 }

@@ -1,9 +1,8 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { Button, DatePicker, Form, Input, Modal, Radio, Select, Tabs, TreeSelect } from 'antd';
+import { DatePicker, Form, Input, Radio, Select, Tabs, TreeSelect } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import {
   Company,
-  DIALOG_LABEL_WIDTH,
   PASSWORD_MAX,
   PASSWORD_MIN,
   ResultCode,
@@ -19,6 +18,7 @@ import {
   type FunctionItem,
   type UserListItem,
 } from '@nest/contracts';
+import { FormDialog } from '../../shared/dialogs';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
 import { RequestError, call, requestStamp, sealWithPasswordKey } from '../../shared/request';
@@ -242,47 +242,32 @@ export function UserDialog({ user, onClose, onSaved }: { user: UserListItem | nu
   );
 
   return (
-    <Modal
-      open
-      centered
-      width={920}
+    <FormDialog<Values>
       title={user ? t('userManage.editTitle', { name: user.nick }) : t('userManage.addTitle')}
-      onCancel={onClose}
-      destroyOnHidden
-      modalRender={(node) => <div data-testid="user-dialog">{node}</div>}
-      footer={[
-        <Button key="cancel" onClick={onClose}>
-          {t('common.cancel')}
-        </Button>,
-        <Button key="ok" type="primary" loading={saving} data-testid="user-submit" onClick={() => form.submit()}>
-          {t('common.save')}
-        </Button>,
-      ]}
+      testId="user-dialog"
+      submitTestId="user-submit"
+      submitText={t('common.save')}
+      saving={saving}
+      form={form}
+      initialValues={initial}
+      width={920}
+      onFinish={confirmSubmit}
+      // Field errors are all on the profile tab: show it, or they would go unseen.
+      onFinishFailed={() => setTab('profile')}
+      onClose={onClose}
     >
-      <Form<Values>
-        form={form}
-        className="dialog-form"
-        labelCol={{ flex: DIALOG_LABEL_WIDTH }}
-        wrapperCol={{ flex: 1 }}
-        labelAlign="right"
-        initialValues={initial}
-        onFinish={confirmSubmit}
-        // Field errors are all on the profile tab: show it, or they would go unseen.
-        onFinishFailed={() => setTab('profile')}
-      >
-        <Tabs
-          activeKey={tab}
-          onChange={setTab}
-          items={[
-            { key: 'profile', label: t('userManage.tab.profile'), children: profile, forceRender: true },
-            {
-              key: 'functions',
-              label: t('userManage.tab.functions', { count: funList.length }),
-              children: <FunctionPanel funs={funs} value={funList} onChange={setFunList} editorFunctions={editorFunctions} readOnly={self} />,
-            },
-          ]}
-        />
-      </Form>
-    </Modal>
+      <Tabs
+        activeKey={tab}
+        onChange={setTab}
+        items={[
+          { key: 'profile', label: t('userManage.tab.profile'), children: profile, forceRender: true },
+          {
+            key: 'functions',
+            label: t('userManage.tab.functions', { count: funList.length }),
+            children: <FunctionPanel funs={funs} value={funList} onChange={setFunList} editorFunctions={editorFunctions} readOnly={self} />,
+          },
+        ]}
+      />
+    </FormDialog>
   );
 }

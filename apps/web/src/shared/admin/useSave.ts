@@ -4,17 +4,17 @@ import { notify } from '../notify';
 
 /**
  * The save of an administration dialog: `save(send, onSaved)` marks the dialog busy, sends, says "Saved"
- * and calls `onSaved` on success; a failure was already shown by the request layer and leaves the dialog
- * open for another try.
+ * and calls `onSaved` with the answer on success; a failure was already shown by the request layer and
+ * leaves the dialog open for another try.
  */
-export function useSave(): { saving: boolean; save: (send: () => Promise<unknown>, onSaved: () => void) => Promise<void> } {
+export function useSave(): { saving: boolean; save: <A>(send: () => Promise<A>, onSaved: (answer: A) => void) => Promise<void> } {
   const [saving, setSaving] = useState(false);
-  const save = useCallback(async (send: () => Promise<unknown>, onSaved: () => void) => {
+  const save = useCallback(async <A>(send: () => Promise<A>, onSaved: (answer: A) => void) => {
     setSaving(true);
     try {
-      await send();
+      const answer = await send();
       notify().success(t('admin.saved'));
-      onSaved();
+      onSaved(answer);
     } catch {
       // Shown by the request layer.
     } finally {

@@ -12,19 +12,23 @@ interface Props<V> {
   saving: boolean;
   form: FormInstance<V>;
   initialValues?: Partial<V>;
+  /** 520 px unless the form needs more room. */
+  width?: number;
   onFinish: (values: V) => void;
+  /** A submit with fields in error (e.g. to show the tab that holds them). */
+  onFinishFailed?: () => void;
   onClose: () => void;
   children: ReactNode;
 }
 
 /** The frame the editing dialogs of the shell and the admin screens share: title, cancel/submit footer, a form with the SPEC's label width. */
-export function FormDialog<V>({ title, testId, submitTestId, submitText, saving, form, initialValues, onFinish, onClose, children }: Props<V>): ReactNode {
+export function FormDialog<V>({ title, testId, submitTestId, submitText, saving, form, initialValues, width = 520, onFinish, onFinishFailed, onClose, children }: Props<V>): ReactNode {
   const { t } = useI18n();
   return (
     <Modal
       open
       title={title}
-      width={520}
+      width={width}
       centered
       onCancel={onClose}
       destroyOnHidden
@@ -46,6 +50,7 @@ export function FormDialog<V>({ title, testId, submitTestId, submitText, saving,
         labelAlign="right"
         initialValues={initialValues}
         onFinish={onFinish}
+        onFinishFailed={onFinishFailed}
       >
         {children}
       </Form>

@@ -1,0 +1,57 @@
+import { useCallback, useState } from 'react';
+import type { FormInstance } from 'antd';
+import { useUpload, type UploadCallOptions } from '../admin/useUpload';
+import { notify } from '../notify';
+import { validValues } from './useFormSave';
+
+/** A file chosen in an upload dialog, with what the browser's own check found wrong (null: nothing). */
+export interface ChosenFile {
+  file: File;
+  problem: string | null;
+}
+
+interface Done {
+  /** Said when the upload succeeded. */
+  text: string;
+  onSaved: () => void;
+  onClose: () => void;
+}
+
+/**
+ * The send and cancel of a dialog that uploads one file with a form (firmware, teaching videos): send only
+ * with a file that passed its checks and a valid form, with progress and an abort signal; on success say
+ * `done.text` and call `onSaved`. Cancel aborts an upload in flight and closes. `modal` spreads into
+ * UploadModal.
+ */
+export function useUploadDialog<V, C extends ChosenFile>(
+  form: FormInstance<V>,
+  send: (values: V, chosen: C, opts: UploadCallOptions) => Promise<unknown>,
+  done: Done,
+): {
+  chosen: C | null;
+  setChosen: (chosen: C) => void;
+  sending: boolean;
+  modal: { sending: boolean; canSend: boolean; percent: number; onSend: () => void; onCancel: () => void };
+} {
+  const [chosen, setChosen] = useState<C | null>(null);
+  const { percent, sending, run, cancel } = useUpload();
+  const { text, onSaved, onClose } = done;
+
+  const onSend = useCallback(() => {
+    if (!chosen || chosen.problem !== null) return;
+    void (async () => {
+      const values = await validValues(form);
+      if (!values) return;
+      if (await run((opts) => send(values, chosen, opts))) {
+        notify().success(text);
+        onSaved();
+      }
+    })();
+  }, [chosen, form, run, send, text, onSaved]);
+  const onCancel = useCallback(() => {
+    cancel();
+    onClose();
+  }, [cancel, onClose]);
+
+  return { chosen, setChosen, sending, modal: { sending, canSend: chosen !== null && chosen.problem === null, percent, onSend, onCancel } };
+}
