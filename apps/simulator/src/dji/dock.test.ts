@@ -32,6 +32,8 @@ interface Msg {
 class Cloud {
   readonly got: Msg[] = [];
   ackEvents = true;
+  /** What flighttask_resource_get answers, by flight id (else a refusal). */
+  readonly resources = new Map<string, { url: string; fingerprint: string }>();
   constructor(readonly client: MqttClient) {
     client.on('message', (topic, payload) => {
       const body = JSON.parse(payload.toString('utf8')) as Record<string, unknown>;
@@ -41,6 +43,9 @@ class Cloud {
         this.publish(djiTopic.statusReply(DOCK), { tid, bid, timestamp: Date.now(), method, data: { result: 0 } });
       } else if (topic === djiTopic.requests(DOCK) && method === 'config') {
         this.publish(djiTopic.requestsReply(DOCK), { tid, bid, timestamp: Date.now(), method, data: { ntp_server_host: 'ntp.test', app_id: 'x', app_key: 'y', app_license: 'z' } });
+      } else if (topic === djiTopic.requests(DOCK) && method === 'flighttask_resource_get') {
+        const file = this.resources.get((body.data as { flight_id: string }).flight_id);
+        this.publish(djiTopic.requestsReply(DOCK), { tid, bid, timestamp: Date.now(), method, data: file ? { result: 0, output: { file } } : { result: 319003 } });
       } else if (topic === djiTopic.events(DOCK) && body.need_reply === 1 && this.ackEvents) {
         this.publish(djiTopic.eventsReply(DOCK), { tid, bid, timestamp: Date.now(), method, data: { result: 0 } });
       }
@@ -131,7 +136,7 @@ afterEach(async () => {
   cloudClient = null;
 });
 
-async function setup(opts: { seed?: number } = {}): Promise<{ cloud: Cloud; dock: DjiDock }> {
+async function setup(opts: { seed?: number; clientId?: string } = {}): Promise<{ cloud: Cloud; dock: DjiDock }> {
   cloudClient = await broker.observer();
   const cloud = new Cloud(cloudClient);
   await cloud.subscribe();
@@ -139,7 +144,7 @@ async function setup(opts: { seed?: number } = {}): Promise<{ cloud: Cloud; dock
     mqttUrl: broker.url,
     username: DOCK,
     password: PASSWORD,
-    clientId: `any-${randomUUID()}`,
+    clientId: opts.clientId ?? `any-${randomUUID()}`,
     dockSn: DOCK,
     droneSn: DRONE,
     position: HOME,
@@ -213,6 +218,22 @@ describe('DJI Dock 2 emulator', () => {
     );
   });
 
+  it('announces its topology again after a reconnect', async () => {
+    const clientId = `dock-${randomUUID()}`;
+    const { cloud, dock: d } = await setup({ clientId });
+    let acks = 0;
+    d.on('topoAcknowledged', () => acks++);
+    await until('the first topology acknowledged', () => acks >= 1);
+    const offline = new Promise<void>((resolve) => d.once('offline', resolve));
+    (broker.broker as unknown as { clients: Record<string, { close(): void }> }).clients[clientId]!.close();
+    await offline;
+    const before = acks;
+    const sentBefore = cloud.on(djiTopic.status(DOCK), 'update_topo').length;
+    await until('the topology acknowledged again', () => acks > before);
+    expect(d.online).toBe(true);
+    expect(cloud.on(djiTopic.status(DOCK), 'update_topo').length).toBeGreaterThan(sentBefore);
+  });
+
   it('flies a prepared wayline: cover, takeoff, waypoints with photos, return, landing, with every progress acknowledged', async () => {
     const { cloud, dock: d } = await setup();
     const flightId = 'flight-0001';
@@ -239,7 +260,7 @@ describe('DJI Dock 2 emulator', () => {
     const progress = progressOf(cloud, flightId);
     // Nothing new after the terminal progress (a later message can only be a re-send of an earlier tid).
     const tids = progress.map((p) => p.tid);
-    for (const t of tids.slice(tids.indexOf(terminal.tid) + 1)) expect(tids.indexOf(t)).toBeLessThan(tids.indexOf(terminal.tid));
+    for (const t of tids.slice(tids.indexOf(terminal.tid) + 1)) expect(tids.indexOf(t)).toBeLessThanOrEqual(tids.indexOf(terminal.tid));
     for (const p of progress) expect(p).toMatchObject({ need_reply: 1, gateway: DOCK, bid: flightId });
     const outputs = progress.map((p) => (p.data as { output: { status: string; progress: { current_step: number; percent: number }; ext: Record<string, unknown> } }).output);
     const steps = new Set(outputs.map((o) => o.progress.current_step));
@@ -301,16 +322,34 @@ describe('DJI Dock 2 emulator', () => {
     expect((await cloud.call('flighttask_execute', { flight_id: 'f-undo' }, { bid: 'f-undo' })).result).toBe(319003);
   });
 
-  it('pauses and recovers a wayline, then returns home when asked', async () => {
+  it('asks for a fresh URL with flighttask_resource_get when the stored one has expired', async () => {
+    const { cloud, dock: d } = await setup();
+    const fresh = serve('fresh.kmz', route([true, true]));
+    cloud.resources.set('flight-expired', fresh);
+    const prepare = await cloud.call(
+      'flighttask_prepare',
+      { flight_id: 'flight-expired', execute_time: Date.now(), task_type: 0, wayline_type: 0, rth_altitude: 60, file: { url: `${httpBase}/expired.kmz`, fingerprint: 'f'.repeat(32) } },
+      { bid: 'flight-expired' },
+    );
+    expect(prepare.result).toBe(0);
+    expect(d.prepared()).toContain('flight-expired');
+    expect(cloud.on(djiTopic.requests(DOCK), 'flighttask_resource_get')[0]!.body.data).toEqual({ flight_id: 'flight-expired' });
+    expect(hits.get('fresh.kmz')).toBe(1);
+  });
+
+  it('pauses and recovers a wayline, then returns home when asked, and resumes from the break point', async () => {
     const { cloud, dock: d } = await setup({ seed: 3 });
     const flightId = 'flight-pause';
     const ended = new Promise<{ status: string; result: number }>((resolve) => d.once('missionEnded', resolve));
     const executing = new Promise<void>((resolve) => d.on('progress', (p) => p.wayline_mission_state === 6 && resolve()));
     await fly(cloud, d, flightId, route([false, false, false, false, false, false]));
     await executing;
+    type Out = { status: string; ext: { wayline_mission_state: number } };
+    const outputsFrom = (from: number): Out[] =>
+      cloud.got.slice(from).filter((m) => m.topic === djiTopic.events(DOCK) && m.body.method === 'flighttask_progress').map((m) => (m.body.data as { output: Out }).output);
+    let from = cloud.got.length;
     expect((await cloud.call('flighttask_pause', {})).result).toBe(0);
-    const paused = progressOf(cloud, flightId).map((p) => (p.data as { output: { status: string; ext: { wayline_mission_state: number } } }).output);
-    expect(paused[paused.length - 1]).toMatchObject({ status: 'paused', ext: { wayline_mission_state: 7 } });
+    await until('a paused progress', () => outputsFrom(from).find((o) => o.status === 'paused' && o.ext.wayline_mission_state === 7));
     // While paused the drone holds its position: two later progress events report the same place.
     const at = d.drone();
     await new Promise<void>((resolve) => {
@@ -318,13 +357,31 @@ describe('DJI Dock 2 emulator', () => {
       d.on('progress', () => ++n === 2 && resolve());
     });
     expect(d.drone()).toMatchObject({ lat: at.lat, lng: at.lng });
+    from = cloud.got.length;
     expect((await cloud.call('flighttask_recovery', {})).result).toBe(0);
-    const recovered = progressOf(cloud, flightId).map((p) => (p.data as { output: { status: string; ext: { wayline_mission_state: number } } }).output);
-    expect(recovered[recovered.length - 1]).toMatchObject({ status: 'in_progress', ext: { wayline_mission_state: 8 } });
+    await until('a recovering progress', () => outputsFrom(from).find((o) => o.status === 'in_progress' && o.ext.wayline_mission_state === 8));
     expect((await cloud.call('return_home', {})).result).toBe(0);
     const end = await ended;
     expect(end).toMatchObject({ status: 'canceled', result: 322283 });
     expect(d.drone().inDock).toBe(true);
+    const terminal = await until('the canceled progress at the cloud', () =>
+      progressOf(cloud, flightId)
+        .map((p) => p.data as { result: number; output: { status: string; ext: { break_point?: { index: number; state: number; progress: number; wayline_id: number } } } })
+        .find((p) => p.output.status === 'canceled'),
+    );
+    expect(terminal.result).toBe(322283);
+    const bp = terminal.output.ext.break_point!;
+    expect(bp).toMatchObject({ wayline_id: 0 });
+    expect(bp.progress).toBeGreaterThanOrEqual(0);
+    expect(bp.progress).toBeLessThanOrEqual(1);
+
+    // A new flight prepared with that break point starts where the first one stopped.
+    const resumeAt = bp.state === 0 ? bp.index + 1 : bp.index;
+    const resumed = new Promise<{ current_waypoint_index: number }>((resolve) => d.once('progress', resolve));
+    const file = serve('resume.kmz', route([false, false, false, false, false, false]));
+    expect((await cloud.call('flighttask_prepare', { flight_id: 'flight-resume', execute_time: Date.now(), task_type: 0, wayline_type: 0, rth_altitude: 60, file, break_point: bp }, { bid: 'flight-resume' })).result).toBe(0);
+    expect((await cloud.call('flighttask_execute', { flight_id: 'flight-resume' }, { bid: 'flight-resume' })).result).toBe(0);
+    expect((await resumed).current_waypoint_index).toBe(resumeAt);
   });
 
   it('reports HMS messages as hms events with the current list, and an empty list once all are cleared', async () => {

@@ -92,6 +92,7 @@ export interface ProgressSent {
   current_waypoint_index: number;
   wayline_mission_state: number;
   media_count: number;
+  break_point?: BreakPoint;
 }
 
 export interface DjiDockEvents {
@@ -148,6 +149,8 @@ interface PreparedTask {
   flightId: string;
   wayline: Wayline;
   rthAltitude: number;
+  /** First waypoint to fly to: 0, or where a broken-off flight resumes (`break_point`). */
+  startIndex: number;
   /** Result of the first prepare of this flight id, answered again to a repeat. */
   result: number;
 }
@@ -171,6 +174,20 @@ interface Mission {
   /** Simulated seconds since the last progress event. */
   sinceProgress: number;
   lastKey: string;
+  /** Where the wayline was broken off, reported as ext.break_point while paused and after an early return. */
+  breakAt: BreakPoint | null;
+}
+
+export interface BreakPoint {
+  index: number;
+  state: 0 | 1;
+  progress: number;
+  wayline_id: number;
+  break_reason: number;
+  latitude: number;
+  longitude: number;
+  height: number;
+  attitude_head: number;
 }
 
 interface PendingEvent {
@@ -186,6 +203,7 @@ const HMS_PERIOD_S = 10;
 const PROGRESS_PERIOD_S = 2;
 const EVENT_RESEND_S = 5;
 const REQUEST_RESEND_S = 5;
+const REQUEST_TRIES = 3;
 const COVER_SECONDS = 8;
 const TAKEOFF_PREP_SECONDS = 4;
 const EXIT_WORK_SECONDS = 3;
@@ -257,6 +275,10 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
   private readonly pendingEvents = new Map<string, PendingEvent>();
   private readonly hmsItems = new Map<string, { opts: HmsOptions; code: string }>();
   private readonly live = new Map<string, number>();
+  private readonly pendingRequests = new Map<
+    string,
+    { bid: string; payload: string; sends: number; resendIn: number; resolve: (reply: { result: number; output?: unknown } | null) => void }
+  >();
 
   constructor(private readonly opts: DjiDockOptions) {
     super();
@@ -595,6 +617,13 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
       return;
     }
     if (topic === djiTopic.requestsReply(gw)) {
+      const pending = this.pendingRequests.get(tid);
+      if (pending && pending.bid === bid) {
+        this.pendingRequests.delete(tid);
+        const d = msg.data && typeof msg.data === 'object' ? (msg.data as Record<string, unknown>) : {};
+        pending.resolve({ result: num(d.result) ?? -1, output: d.output });
+        return;
+      }
       if (method === 'config' && this.configPending && this.configPending.tid === tid && this.configPending.bid === bid) {
         this.configPending = null;
         const data = msg.data && typeof msg.data === 'object' ? (msg.data as Record<string, unknown>) : {};
@@ -695,23 +724,24 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
     const fingerprint = str(file.fingerprint) ?? '';
     if (!fingerprint) return DjiCode.md5Empty;
     if (!url || !/^https?:\/\//.test(url)) return DjiCode.kmzUnobtainable;
-    let bytes: Uint8Array;
-    try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(30_000) });
-      if (!res.ok) {
-        this.log(`dji ${this.dockSn}: kmz download ${url}: HTTP ${res.status}`);
-        return DjiCode.kmzUnobtainable;
-      }
-      const buf = await res.arrayBuffer();
-      if (buf.byteLength > KMZ_MAX_BYTES) return DjiCode.badFormat;
-      bytes = new Uint8Array(buf);
-    } catch (e) {
-      this.log(`dji ${this.dockSn}: kmz download ${url}: ${e instanceof Error ? e.message : String(e)}`);
-      return DjiCode.kmzUnobtainable;
+    let got = await this.download(url);
+    let want = fingerprint;
+    if (got === 'expired') {
+      // The stored URL is no longer valid: ask the cloud for a fresh one (flighttask_resource_get).
+      const fresh = await this.request('flighttask_resource_get', { flight_id: flightId });
+      const f = fresh?.result === 0 && fresh.output && typeof fresh.output === 'object' ? (fresh.output as { file?: { url?: unknown; fingerprint?: unknown } }).file : undefined;
+      const freshUrl = str(f?.url);
+      if (!freshUrl || !/^https?:\/\//.test(freshUrl)) return DjiCode.kmzUnobtainable;
+      want = str(f?.fingerprint) ?? '';
+      if (!want) return DjiCode.md5Empty;
+      got = await this.download(freshUrl);
     }
+    if (typeof got === 'string') return DjiCode.kmzUnobtainable;
+    if (got.byteLength > KMZ_MAX_BYTES) return DjiCode.badFormat;
+    const bytes = got;
     const md5 = createHash('md5').update(bytes).digest('hex');
-    if (md5 !== fingerprint) {
-      this.log(`dji ${this.dockSn}: kmz fingerprint ${fingerprint} but the file's md5 is ${md5}`);
+    if (md5 !== want) {
+      this.log(`dji ${this.dockSn}: kmz fingerprint ${want} but the file's md5 is ${md5}`);
       return DjiCode.md5Mismatch;
     }
     let wayline: Wayline;
@@ -729,9 +759,38 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
     // A concurrent prepare of the same flight (another tid) may have finished while this one downloaded.
     const raced = this.preparedTasks.get(flightId);
     if (raced) return raced.result;
-    this.preparedTasks.set(flightId, { flightId, wayline, rthAltitude: clamp(rth, 20, 1500), result: DjiCode.ok });
+    this.preparedTasks.set(flightId, { flightId, wayline, rthAltitude: clamp(rth, 20, 1500), startIndex: resumeIndex(data.break_point, wayline.points.length), result: DjiCode.ok });
     this.emit('prepared', { flight_id: flightId, waypoints: wayline.points.length, photos: wayline.points.reduce((n, p) => n + p.photos, 0) });
     return DjiCode.ok;
+  }
+
+  /** The file, or why not: 'expired' (the URL was refused: 401/403/404/410), 'failed' (anything else). */
+  private async download(url: string): Promise<Uint8Array | 'expired' | 'failed'> {
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(30_000) });
+      if (!res.ok) {
+        this.log(`dji ${this.dockSn}: kmz download ${url}: HTTP ${res.status}`);
+        return [401, 403, 404, 410].includes(res.status) ? 'expired' : 'failed';
+      }
+      return new Uint8Array(await res.arrayBuffer());
+    } catch (e) {
+      this.log(`dji ${this.dockSn}: kmz download ${url}: ${e instanceof Error ? e.message : String(e)}`);
+      return 'failed';
+    }
+  }
+
+  /**
+   * Sends a request on `requests` and resolves with its requests_reply data (matched on tid and bid), or
+   * null when none came after REQUEST_TRIES sends REQUEST_RESEND_S simulated seconds apart.
+   */
+  private request(method: string, data: unknown): Promise<{ result: number; output?: unknown } | null> {
+    const tid = randomUUID();
+    const bid = randomUUID();
+    const body = JSON.stringify({ tid, bid, timestamp: now(), gateway: this.dockSn, method, data });
+    return new Promise((resolve) => {
+      this.pendingRequests.set(tid, { bid, payload: body, sends: 1, resendIn: REQUEST_RESEND_S, resolve });
+      this.client?.publish(djiTopic.requests(this.dockSn), body, { qos: 1 });
+    });
   }
 
   private startMission(flightId: string): number {
@@ -744,7 +803,7 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
     const home = { lat: this.opts.position.lat, lng: this.opts.position.lng };
     let total = 0;
     let prev = home;
-    for (const p of task.wayline.points) {
+    for (const p of task.wayline.points.slice(task.startIndex)) {
       total += haversineDistance(prev, p);
       prev = p;
     }
@@ -752,7 +811,7 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
       task,
       phase: 'openCover',
       phaseLeft: COVER_SECONDS,
-      target: 0,
+      target: task.startIndex,
       paused: false,
       recovering: 0,
       mediaCount: 0,
@@ -763,6 +822,7 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
       result: 0,
       sinceProgress: 0,
       lastKey: '',
+      breakAt: null,
     };
     this.jobNumber++;
     this.modeCode = DockMode.working;
@@ -778,6 +838,7 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
     if (!m || m.phase !== 'wayline' || m.paused) return DjiCode.unknownTask;
     m.paused = true;
     m.status = 'paused';
+    this.markBreak(m);
     this.droneMode = DroneMode.manual;
     this.hSpeed = 0;
     this.vSpeed = 0;
@@ -799,6 +860,7 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
   private returnHome(): number {
     const m = this.mission;
     if (this.inDock || !m || (m.phase !== 'takeoff' && m.phase !== 'wayline')) return this.inDock ? DjiCode.notAirborne : DjiCode.ok;
+    if (m.phase === 'wayline' && !m.paused) this.markBreak(m);
     m.paused = false;
     m.result = DjiCode.userRth;
     m.status = 'in_progress';
@@ -888,7 +950,7 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
         }
         if (this.moveTowards({ ...home, elevation: Math.max(w.takeOffSecurityHeight, 2) }, 0, dt)) {
           m.phase = 'wayline';
-          m.target = 0;
+          m.target = m.task.startIndex;
           this.droneMode = DroneMode.wayline;
         }
         break;
@@ -1013,6 +1075,38 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
     }
   }
 
+  /**
+   * Where a wayline was broken off (paused, or ended early by a return home): on the segment towards the
+   * current target (state 0) with the fraction flown, or at waypoint 0 (state 1) before the first was reached.
+   */
+  private breakPointOf(m: Mission): BreakPoint | undefined {
+    if (!m.paused && m.result === 0) return undefined;
+    if (m.breakAt === null) return undefined;
+    return m.breakAt;
+  }
+
+  private markBreak(m: Mission): void {
+    const w = m.task.wayline;
+    const target = w.points[m.target]!;
+    const prev = m.target > 0 ? w.points[m.target - 1]! : null;
+    let progress = 0;
+    if (prev) {
+      const seg = haversineDistance(prev, target);
+      progress = seg > 0 ? clamp(1 - haversineDistance({ lat: this.lat, lng: this.lng }, target) / seg, 0, 1) : 1;
+    }
+    m.breakAt = {
+      index: prev ? m.target - 1 : 0,
+      state: prev ? 0 : 1,
+      progress: Math.round(progress * 100) / 100,
+      wayline_id: w.waylineId,
+      break_reason: 0,
+      latitude: this.lat,
+      longitude: this.lng,
+      height: round1(this.opts.position.height + this.elevation),
+      attitude_head: round1(this.head > 180 ? this.head - 360 : this.head),
+    };
+  }
+
   private progressKey(m: Mission): string {
     return [m.status, this.stepOf(m), m.target, this.stateOf(m), m.mediaCount].join('|');
   }
@@ -1025,6 +1119,7 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
     m.lastKey = this.progressKey(m);
     const tid = randomUUID();
     const flightId = m.task.flightId;
+    const breakPoint = this.breakPointOf(m);
     const sent: ProgressSent = {
       flight_id: flightId,
       tid,
@@ -1055,12 +1150,14 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
             current_waypoint_index: sent.current_waypoint_index,
             wayline_mission_state: sent.wayline_mission_state,
             media_count: sent.media_count,
+            ...(breakPoint ? { break_point: breakPoint } : {}),
           },
         },
       },
     };
     const topic = djiTopic.events(this.dockSn);
     const payload = JSON.stringify(body);
+    if (breakPoint) sent.break_point = breakPoint;
     this.pendingEvents.set(tid, { topic, payload, progress: sent, resendIn: EVENT_RESEND_S });
     if (this.pendingEvents.size > MAX_PENDING_EVENTS) this.pendingEvents.delete(this.pendingEvents.keys().next().value!);
     this.client?.publish(topic, payload, { qos: 1 });
@@ -1078,6 +1175,18 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
     if (this.topoPending) {
       this.topoPending.resendIn -= dt;
       if (this.topoPending.resendIn <= 0) this.sendTopo();
+    }
+    for (const [tid, r] of this.pendingRequests) {
+      r.resendIn -= dt;
+      if (r.resendIn > 0) continue;
+      if (r.sends >= REQUEST_TRIES) {
+        this.pendingRequests.delete(tid);
+        r.resolve(null);
+        continue;
+      }
+      r.sends++;
+      r.resendIn = REQUEST_RESEND_S;
+      this.client?.publish(djiTopic.requests(this.dockSn), r.payload, { qos: 1 });
     }
     if (this.configPending) {
       this.configPending.resendIn -= dt;
@@ -1144,6 +1253,8 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    for (const r of this.pendingRequests.values()) r.resolve(null);
+    this.pendingRequests.clear();
     await this.client?.endAsync(true);
   }
 }
@@ -1152,6 +1263,19 @@ const clamp = (v: number, lo: number, hi: number): number => Math.min(hi, Math.m
 const round1 = (v: number): number => Math.round(v * 10) / 10;
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined);
+/**
+ * First waypoint of a resumed flight from a prepare's `break_point` `{index, state}`: broken off on the
+ * segment after waypoint `index` (state 0) resumes towards `index + 1`; at waypoint `index` (state 1) there.
+ */
+function resumeIndex(bp: unknown, count: number): number {
+  if (!bp || typeof bp !== 'object') return 0;
+  const b = bp as Record<string, unknown>;
+  const index = num(b.index);
+  if (index === undefined || index < 0) return 0;
+  const at = num(b.state) === 0 ? index + 1 : index;
+  return Math.min(Math.floor(at), count - 1);
+}
+
 const hex = (rng: Rng, n: number): string => Array.from({ length: n }, () => rng.int(0, 15).toString(16)).join('');
 const nonce = (rng: Rng): string => hex(rng, 16);
 /** A stable per-device stand-in for the device_secret a real device reports. */
