@@ -2,8 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { DatePicker, Select, Tag, Typography, type TableColumnsType } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { AUDIT_KINDS, AUDIT_RETENTION_DAYS, type AuditEntry, type AuditKind } from '@nest/contracts';
-import { AdminPage, AdminTable, usePagedList } from '../../shared/admin';
-import { formatSeconds } from '../../shared/format';
+import { AdminPage, AdminTable, timeColumn, usePagedList } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
 import { describeDetail } from './detail';
 import { auditKindKey } from './messages';
@@ -26,7 +25,7 @@ export default function AuditLogPage(): ReactNode {
   const kindLabel = (k: AuditKind) => t(`auditLog.kind.${auditKindKey(k)}`);
 
   const columns: TableColumnsType<AuditEntry> = [
-    { title: t('auditLog.col.at'), key: 'at', width: 170, render: (_, e) => <span style={{ whiteSpace: 'nowrap' }}>{formatSeconds(e.at)}</span> },
+    timeColumn(t('auditLog.col.at'), 'at', (e) => e.at, 170),
     { title: t('auditLog.col.kind'), key: 'kind', render: (_, e) => kindLabel(e.kind) },
     { title: t('auditLog.col.actor'), key: 'actor', render: (_, e) => (e.u_id ? e.user_name || e.u_id : <Typography.Text type="secondary">{t('auditLog.unknownActor')}</Typography.Text>) },
     { title: t('auditLog.col.account'), key: 'account', render: (_, e) => e.account || '--' },

@@ -1,11 +1,10 @@
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
-import { Alert, Badge, Modal, Select, Tag, Tooltip, type TableColumnsType } from 'antd';
+import { Alert, Badge, Select, Tag, Tooltip, type TableColumnsType } from 'antd';
 import { EyeOutlined } from '@ant-design/icons';
-import { Company, RecordState, SUPER_ADMINISTRATOR, calls, holds, type CallName, type CollaborationGroup } from '@nest/contracts';
-import { AdminPage, AdminTable, EditDeleteActions, RowAction, confirmDelete, usePagedList } from '../../shared/admin';
+import { Company, RecordState, SUPER_ADMINISTRATOR, type CollaborationGroup } from '@nest/contracts';
+import { AdminPage, AdminTable, EditDeleteActions, RowAction, recordStateColumn, useCan, useEditDialog, usePagedList, useRowChange } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
-import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';
 import { useUser } from '../../shared/session';
 import { useFleet } from '../../shared/fleet';
@@ -24,17 +23,16 @@ const MEMBERS_SHOWN = 3;
 export default function CoordinationPage(): ReactNode {
   const { t, lang } = useI18n();
   const user = useUser();
-  const [modal, modalHolder] = Modal.useModal();
+  const can = useCan();
   const [search, setSearch] = useState('');
   // Normal groups by default; deleted ones can be looked up, not changed.
   const [state, setState] = useState<GroupState>(RecordState.NORMAL);
   const list = usePagedList('comGetList', { ...(search ? { search } : {}), state }, PAGE_SIZE);
   const fleet = useFleet();
-  const [editing, setEditing] = useState<{ group: CollaborationGroup | null } | null>(null);
+  const editor = useEditDialog<CollaborationGroup | null>(list.reload);
+  const rowChange = useRowChange(list.reload);
   const [opened, setOpened] = useState<string | null>(null);
 
-  const can = (name: CallName) => holds(user?.fun_list, calls[name].access);
-  const canAdd = can('comAdd');
   const canEdit = can('comEdit');
   const canOne = can('comGetOne');
   const canListUsers = can('userList');
@@ -48,12 +46,9 @@ export default function CoordinationPage(): ReactNode {
   const companyLabel = (c: string) => (Company.has(c) ? Company.label(c, lang) : c);
 
   const askDelete = (g: CollaborationGroup) =>
-    confirmDelete(modal.confirm, g.name, async () => {
-      const form = { name: g.name, device_ids: g.device_ids, user_ids: g.user_ids, notes: g.notes };
-      await call('comEdit', groupEditFields(form, g.id, false, RecordState.DELETED));
-      notify().success(t('admin.deleted'));
-      await list.reload();
-    });
+    rowChange.askDelete(g.name, () =>
+      call('comEdit', groupEditFields({ name: g.name, device_ids: g.device_ids, user_ids: g.user_ids, notes: g.notes }, g.id, false, RecordState.DELETED)),
+    );
 
   const columns: TableColumnsType<CollaborationGroup> = [
     {
@@ -93,7 +88,7 @@ export default function CoordinationPage(): ReactNode {
           </Tooltip>
         ),
     },
-    { title: t('admin.state'), key: 'state', render: (_, g) => <Tag color={g.state === RecordState.NORMAL ? 'green' : 'default'}>{RecordState.label(g.state, lang)}</Tag> },
+    recordStateColumn(),
     {
       title: t('admin.createTime'),
       key: 'created',
@@ -118,7 +113,7 @@ export default function CoordinationPage(): ReactNode {
               </RowAction>
             )
           }
-          onEdit={canEdit && g.state === RecordState.NORMAL && (() => setEditing({ group: g }))}
+          onEdit={canEdit && g.state === RecordState.NORMAL && (() => editor.show(g))}
           onDelete={canEdit && g.state === RecordState.NORMAL && (() => askDelete(g))}
           editTestId={`group-edit-${g.id}`}
           deleteTestId={`group-delete-${g.id}`}
@@ -137,23 +132,19 @@ export default function CoordinationPage(): ReactNode {
         void list.reload();
         fleet.reload();
       }}
-      add={canAdd && { onClick: () => setEditing({ group: null }), testId: 'group-add' }}
+      add={can('comAdd') && { onClick: () => editor.show(null), testId: 'group-add' }}
     >
-      {modalHolder}
+      {rowChange.holder}
       <Alert className="group-about" type="info" showIcon message={t('coordination.about')} />
       <AdminTable<CollaborationGroup> list={list} columns={columns} empty={t('coordination.empty')} testId="group-table" />
       <GroupDialog
-        open={editing !== null}
-        group={editing?.group ?? null}
+        open={editor.open !== null}
+        group={editor.open?.of ?? null}
         devices={ownDevices}
         liveState={liveState}
         canListUsers={canListUsers}
         showCompany={isSuper}
-        onClose={() => setEditing(null)}
-        onSaved={() => {
-          setEditing(null);
-          void list.reload();
-        }}
+        {...editor.dialog}
       />
       <GroupDrawer groupId={opened} liveState={liveState} onClose={closeDrawer} />
     </AdminPage>

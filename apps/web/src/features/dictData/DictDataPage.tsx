@@ -1,13 +1,11 @@
 import { useState, type ReactNode } from 'react';
-import { Alert, Button, Modal, Tag, Typography, type TableColumnsType } from 'antd';
+import { Alert, Button, Typography, type TableColumnsType } from 'antd';
 import { UndoOutlined } from '@ant-design/icons';
-import { RecordState, SUPER_ADMINISTRATOR, calls, holds, type FunctionItem } from '@nest/contracts';
-import { AdminPage, AdminTable, EditDeleteActions, OptionFilter, RowAction, confirmChange, useClientPage } from '../../shared/admin';
+import { RecordState, SUPER_ADMINISTRATOR, type FunctionItem } from '@nest/contracts';
+import { AdminPage, AdminTable, EditDeleteActions, OptionFilter, RowAction, actionsColumn, notesColumn, recordStateColumn, useCan, useClientPage, useEditDialog, useRowChange } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
-import { notify } from '../../shared/notify';
 import { invalidateCall, useCall } from '../../shared/query';
 import { call } from '../../shared/request';
-import { useUser } from '../../shared/session';
 import { FunctionDialog, functionFields } from './FunctionDialog';
 import './dictData.css';
 
@@ -16,36 +14,26 @@ const PAGE_SIZE = 20;
 /** dictData: the function (permission) list with search and a state filter; add, edit, delete (state 20) and restore. */
 export default function DictDataPage(): ReactNode {
   const { t, lang } = useI18n();
-  const user = useUser();
-  const [modal, modalHolder] = Modal.useModal();
+  const can = useCan();
   const [search, setSearch] = useState('');
   const [state, setState] = useState<number | undefined>(undefined);
-  const [editing, setEditing] = useState<{ item: FunctionItem | null } | null>(null);
-  const canAdd = holds(user?.fun_list, calls.funAdd.access);
-  const canEdit = holds(user?.fun_list, calls.funEdit.access);
   // The rows of the last answer stay on screen while other filters are read, and when a read fails.
   const functions = useCall('funList', { ...(search ? { search } : {}), ...(state ? { state: String(state) } : {}) }, { keepPrevious: true });
   const rows = functions.data?.list ?? [];
-  const failed = functions.isError;
   const page = useClientPage([search, state]);
   const load = () => invalidateCall('funList');
+  const editor = useEditDialog<FunctionItem | null>(load);
+  const rowChange = useRowChange(load);
 
   const nameOf = (f: FunctionItem) => (lang === 'en' ? f.name_en : f.name) || f.fun_id;
 
   const setRowState = (f: FunctionItem, next: typeof RecordState.NORMAL | typeof RecordState.DELETED) =>
-    confirmChange(modal.confirm, {
+    rowChange.ask({
       title: next === RecordState.DELETED ? t('dictData.deleteTitle', { name: nameOf(f) }) : t('dictData.restoreTitle', { name: nameOf(f) }),
       content: next === RecordState.DELETED ? t('dictData.deleteBody') : t('dictData.restoreBody'),
       safe: next !== RecordState.DELETED,
-      onOk: async () => {
-        try {
-          await call('funEdit', functionFields({ ...f, state: next }));
-          notify().success(next === RecordState.DELETED ? t('admin.deleted') : t('dictData.restored'));
-          await load();
-        } catch {
-          // Shown by the request layer.
-        }
-      },
+      send: () => call('funEdit', functionFields({ ...f, state: next })),
+      done: next === RecordState.DELETED ? t('admin.deleted') : t('dictData.restored'),
     });
 
   const columns: TableColumnsType<FunctionItem> = [
@@ -53,36 +41,26 @@ export default function DictDataPage(): ReactNode {
     { title: t('dictData.col.nameEn'), key: 'name_en', dataIndex: 'name_en', width: 200, ellipsis: true },
     { title: t('dictData.col.funId'), key: 'fun_id', width: 220, render: (_, f) => <Typography.Text code>{f.fun_id}</Typography.Text> },
     { title: t('dictData.col.description'), key: 'description', dataIndex: 'description', ellipsis: true },
-    {
-      title: t('admin.state'),
-      key: 'state',
-      width: 100,
-      render: (_, f) => <Tag color={f.state === RecordState.NORMAL ? 'green' : 'default'}>{RecordState.label(f.state, lang)}</Tag>,
-    },
-    { title: t('admin.notes'), key: 'notes', width: 160, ellipsis: true, render: (_, f) => f.notes || '--' },
-    ...(canEdit
-      ? [
-          {
-            title: t('admin.actions'),
-            key: 'actions',
-            width: 190,
-            render: (_: unknown, f: FunctionItem) => (
-              <EditDeleteActions
-                onEdit={() => setEditing({ item: f })}
-                onDelete={f.state === RecordState.NORMAL && f.fun_id !== SUPER_ADMINISTRATOR && (() => setRowState(f, RecordState.DELETED))}
-                editTestId={`function-edit-${f.fun_id}`}
-                deleteTestId={`function-delete-${f.fun_id}`}
-              >
-                {f.state !== RecordState.NORMAL && (
-                  <RowAction icon={<UndoOutlined />} onClick={() => setRowState(f, RecordState.NORMAL)} testId={`function-restore-${f.fun_id}`}>
-                    {t('dictData.restore')}
-                  </RowAction>
-                )}
-              </EditDeleteActions>
-            ),
-          },
-        ]
-      : []),
+    recordStateColumn(100),
+    notesColumn(160),
+    ...actionsColumn(
+      can('funEdit'),
+      (f: FunctionItem) => (
+        <EditDeleteActions
+          onEdit={() => editor.show(f)}
+          onDelete={f.state === RecordState.NORMAL && f.fun_id !== SUPER_ADMINISTRATOR && (() => setRowState(f, RecordState.DELETED))}
+          editTestId={`function-edit-${f.fun_id}`}
+          deleteTestId={`function-delete-${f.fun_id}`}
+        >
+          {f.state !== RecordState.NORMAL && (
+            <RowAction icon={<UndoOutlined />} onClick={() => setRowState(f, RecordState.NORMAL)} testId={`function-restore-${f.fun_id}`}>
+              {t('dictData.restore')}
+            </RowAction>
+          )}
+        </EditDeleteActions>
+      ),
+      { width: 190 },
+    ),
   ];
 
   return (
@@ -92,13 +70,13 @@ export default function DictDataPage(): ReactNode {
       search={{ placeholder: t('dictData.searchPlaceholder'), onSearch: setSearch, width: 320, testId: 'function-search' }}
       filters={<OptionFilter value={state} onChange={setState} options={RecordState.options(lang)} allLabel={t('dictData.allStates')} width={130} testId="function-state-filter" />}
       onRefresh={load}
-      add={canAdd && { onClick: () => setEditing({ item: null }), testId: 'function-add' }}
+      add={can('funAdd') && { onClick: () => editor.show(null), testId: 'function-add' }}
     >
-      {modalHolder}
+      {rowChange.holder}
       <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>
         {t('dictData.hint')}
       </Typography.Paragraph>
-      {failed && rows.length === 0 ? (
+      {functions.isError && rows.length === 0 ? (
         <Alert type="warning" showIcon message={t('dictData.loadFailed')} action={<Button size="small" onClick={() => void load()}>{t('admin.refresh')}</Button>} />
       ) : (
         <AdminTable<FunctionItem>
@@ -113,16 +91,7 @@ export default function DictDataPage(): ReactNode {
           testId="function-table"
         />
       )}
-      {editing && (
-        <FunctionDialog
-          item={editing.item}
-          onClose={() => setEditing(null)}
-          onSaved={() => {
-            setEditing(null);
-            void load();
-          }}
-        />
-      )}
+      {editor.open && <FunctionDialog item={editor.open.of} {...editor.dialog} />}
     </AdminPage>
   );
 }

@@ -1,5 +1,5 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import { Badge, Empty, Modal, Select, Space, Switch, Tag, Tooltip, type TableColumnsType } from 'antd';
+import { Badge, Empty, Select, Space, Switch, Tag, Tooltip, type TableColumnsType } from 'antd';
 import { DeleteOutlined, EditOutlined, ToolOutlined } from '@ant-design/icons';
 import {
   Company,
@@ -13,10 +13,8 @@ import {
   type Device,
   type DeviceListItem,
 } from '@nest/contracts';
-import { AdminPage, AdminTable, RowAction, confirmChange, confirmDelete, usePagedList } from '../../shared/admin';
-import { formatSeconds } from '../../shared/format';
+import { AdminPage, AdminTable, RowAction, timeColumn, useCan, useEditDialog, usePagedList, useRowChange } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
-import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';
 import { useUser } from '../../shared/session';
 import { displayName, useFleet } from '../../shared/fleet';
@@ -52,17 +50,13 @@ export default function EquipmentPage(): ReactNode {
 function EquipmentScreen(): ReactNode {
   const { t, lang } = useI18n();
   const user = useUser();
-  const [modal, modalHolder] = Modal.useModal();
+  const can = useCan();
   const [search, setSearch] = useState('');
   const [kind, setKind] = useState(0);
   const list = usePagedList('deviceList', { type: kind, search }, PAGE_SIZE);
   const fleet = useFleet();
-  const [editing, setEditing] = useState<{ device: Device | null } | null>(null);
   const [maintained, setMaintained] = useState<DeviceListItem | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
 
-  const can = (name: CallName) => holds(user?.fun_list, calls[name].access);
-  const canAdd = can('deviceAdd');
   const canEdit = can('deviceEdit');
   const canDelete = can('deviceDelete');
   const canEnable = can('deviceEnable');
@@ -78,32 +72,22 @@ function EquipmentScreen(): ReactNode {
     await list.reload();
     fleet.reload();
   };
+  const editor = useEditDialog<Device | null>(refresh);
+  const rowChange = useRowChange(refresh);
 
   const blockText = (b: Block): string =>
     b.kind === 'held' ? t('equipment.hint.held', { nick: b.nick }) : b.kind === 'disabled' ? t('equipment.hint.disabled') : t('equipment.hint.shared');
 
-  const askDelete = (d: DeviceListItem) =>
-    confirmDelete(modal.confirm, displayName(d), async () => {
-      await call('deviceDelete', { id: d.id });
-      notify().success(t('admin.deleted'));
-      await refresh();
-    });
+  const askDelete = (d: DeviceListItem) => rowChange.askDelete(displayName(d), () => call('deviceDelete', { id: d.id }));
 
   const confirmEnable = (d: DeviceListItem, enabled: boolean) =>
-    confirmChange(modal.confirm, {
+    rowChange.ask({
       title: enabled ? t('equipment.enabledDone') : t('equipment.disabledDone'),
       content: enabled ? t('equipment.confirmEnable', { name: displayName(d) }) : t('equipment.confirmDisable', { name: displayName(d) }),
       safe: enabled,
-      onOk: async () => {
-        setBusy(d.id);
-        try {
-          await call('deviceEnable', { id: d.id, enabled: enabled ? 1 : 0 });
-          notify().success(enabled ? t('equipment.enabledDone') : t('equipment.disabledDone'));
-          await refresh();
-        } finally {
-          setBusy(null);
-        }
-      },
+      send: () => call('deviceEnable', { id: d.id, enabled: enabled ? 1 : 0 }),
+      done: enabled ? t('equipment.enabledDone') : t('equipment.disabledDone'),
+      busyKey: d.id,
     });
 
   /** An action button: hidden without the function, disabled with the reason when blocked. */
@@ -166,7 +150,7 @@ function EquipmentScreen(): ReactNode {
             <Switch
               size="small"
               checked={d.enabled}
-              loading={busy === d.id}
+              loading={rowChange.busy === d.id}
               disabled={!canEnable || blocked !== null}
               onChange={(on) => confirmEnable(d, on)}
               data-testid={`enable-${d.sn_id}`}
@@ -175,7 +159,7 @@ function EquipmentScreen(): ReactNode {
         );
       },
     },
-    { title: t('admin.createTime'), key: 'created', width: 170, render: (_, d) => <span className="equipment-nowrap">{formatSeconds(d.create_time)}</span> },
+    timeColumn(t('admin.createTime'), 'created', (d) => d.create_time, 170),
     {
       title: t('admin.actions'),
       key: 'actions',
@@ -185,7 +169,7 @@ function EquipmentScreen(): ReactNode {
         const block = (what: 'edit' | 'delete' | 'maintain') => blockOf(d, live, user?.u_id, what);
         return (
           <Space size={0}>
-            {action(`edit-${d.sn_id}`, canEdit, block('edit'), <EditOutlined />, t('admin.edit'), () => setEditing({ device: d }))}
+            {action(`edit-${d.sn_id}`, canEdit, block('edit'), <EditOutlined />, t('admin.edit'), () => editor.show(d))}
             {action(`maintain-${d.sn_id}`, canMaintain, block('maintain'), <ToolOutlined />, t('equipment.action.maintenance'), () => setMaintained(d))}
             {action(`delete-${d.sn_id}`, canDelete, block('delete'), <DeleteOutlined />, t('admin.delete'), () => askDelete(d), true)}
           </Space>
@@ -201,9 +185,9 @@ function EquipmentScreen(): ReactNode {
       search={{ placeholder: t('equipment.searchPlaceholder'), onSearch: setSearch, width: 320, testId: 'equipment-search' }}
       filters={<Select value={kind} options={kindFilterOptions(lang, t('equipment.allTypes'))} onChange={setKind} style={{ width: 160 }} data-testid="equipment-kind" />}
       onRefresh={refresh}
-      add={canAdd && { onClick: () => setEditing({ device: null }), testId: 'device-add' }}
+      add={can('deviceAdd') && { onClick: () => editor.show(null), testId: 'device-add' }}
     >
-      {modalHolder}
+      {rowChange.holder}
       <AdminTable<DeviceListItem>
         list={list}
         columns={columns}
@@ -212,14 +196,10 @@ function EquipmentScreen(): ReactNode {
         testId="equipment-table"
       />
       <DeviceFormDialog
-        open={editing !== null}
-        device={editing?.device ?? null}
+        open={editor.open !== null}
+        device={editor.open?.of ?? null}
         reference={reference}
-        onClose={() => setEditing(null)}
-        onSaved={() => {
-          setEditing(null);
-          void refresh();
-        }}
+        {...editor.dialog}
       />
       <MaintenanceDrawer device={maintained} onClose={() => setMaintained(null)} />
     </AdminPage>

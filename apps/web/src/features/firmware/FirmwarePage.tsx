@@ -1,13 +1,10 @@
 import { useState, type ReactNode } from 'react';
-import { Button, Modal, Tooltip, Typography, type TableColumnsType } from 'antd';
+import { Button, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
-import { FirmwareType, RecordState, calls, formatSizeKb, holds, type Firmware } from '@nest/contracts';
-import { AdminPage, AdminTable, EditDeleteActions, OptionFilter, confirmDelete, usePagedList } from '../../shared/admin';
-import { formatSeconds } from '../../shared/format';
+import { FirmwareType, RecordState, formatSizeKb, type Firmware } from '@nest/contracts';
+import { AdminPage, AdminTable, EditDeleteActions, OptionFilter, timeColumn, useCan, useEditDialog, usePagedList, useRowChange } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
-import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';
-import { useUser } from '../../shared/session';
 import { EditDialog } from './EditDialog';
 import { UploadDialog } from './UploadDialog';
 import './firmware.css';
@@ -17,32 +14,19 @@ const PAGE_SIZE = 10;
 /** firmware: nest firmware packages (.wkimg), newest first, with search; upload with progress, edit texts, delete, download. */
 export default function FirmwarePage(): ReactNode {
   const { t, lang } = useI18n();
-  const user = useUser();
-  const [modal, modalHolder] = Modal.useModal();
+  const can = useCan();
   const [search, setSearch] = useState('');
   const [type, setType] = useState<number | undefined>(undefined);
   const list = usePagedList('romList', { search, type }, PAGE_SIZE);
-  const [uploading, setUploading] = useState(false);
-  const [editing, setEditing] = useState<Firmware | null>(null);
-  const canAdd = holds(user?.fun_list, calls.romAdd.access);
-  const canEdit = holds(user?.fun_list, calls.romEdit.access);
+  const uploader = useEditDialog<null>(list.reload);
+  const editor = useEditDialog<Firmware>(list.reload);
+  const rowChange = useRowChange(list.reload);
+  const canEdit = can('romEdit');
 
   const askDelete = (rom: Firmware) =>
-    confirmDelete(modal.confirm, `${rom.version_name} (${rom.version_code})`, async () => {
-      try {
-        await call('romEdit', {
-          id: rom.id,
-          version_name: rom.version_name,
-          description: rom.description,
-          description_en: rom.description_en,
-          state: RecordState.DELETED,
-        });
-        notify().success(t('admin.deleted'));
-      } catch {
-        // Shown by the request layer.
-      }
-      await list.reload();
-    });
+    rowChange.askDelete(`${rom.version_name} (${rom.version_code})`, () =>
+      call('romEdit', { id: rom.id, version_name: rom.version_name, description: rom.description, description_en: rom.description_en, state: RecordState.DELETED }),
+    );
 
   const notes = (rom: Firmware) => {
     const [first, second] = lang === 'zh' ? [rom.description, rom.description_en] : [rom.description_en, rom.description];
@@ -65,7 +49,7 @@ export default function FirmwarePage(): ReactNode {
       render: (_, r) => (
         <div>
           <div>{r.file_name}</div>
-          <Typography.Text type="secondary" className="firmware-nowrap">
+          <Typography.Text type="secondary" className="admin-nowrap">
             {formatSizeKb(r.size_kb)}
           </Typography.Text>
         </div>
@@ -80,7 +64,7 @@ export default function FirmwarePage(): ReactNode {
         </Typography.Text>
       ),
     },
-    { title: t('admin.createTime'), key: 'created', render: (_, r) => <span className="firmware-nowrap">{formatSeconds(r.create_time)}</span> },
+    timeColumn(t('admin.createTime'), 'created', (r) => r.create_time),
     {
       title: t('admin.actions'),
       key: 'actions',
@@ -92,7 +76,7 @@ export default function FirmwarePage(): ReactNode {
               {t('firmware.download')}
             </Button>
           }
-          onEdit={canEdit && (() => setEditing(r))}
+          onEdit={canEdit && (() => editor.show(r))}
           onDelete={canEdit && (() => askDelete(r))}
           editTestId={`firmware-edit-${r.version_code}`}
           deleteTestId={`firmware-delete-${r.version_code}`}
@@ -108,29 +92,12 @@ export default function FirmwarePage(): ReactNode {
       search={{ placeholder: t('firmware.searchPlaceholder'), onSearch: setSearch, width: 320, testId: 'firmware-search' }}
       filters={<OptionFilter value={type} onChange={setType} options={FirmwareType.options(lang)} allLabel={t('admin.all')} width={150} testId="firmware-type" />}
       onRefresh={list.reload}
-      add={canAdd && { onClick: () => setUploading(true), testId: 'firmware-upload', label: t('firmware.upload'), icon: <UploadOutlined /> }}
+      add={can('romAdd') && { onClick: () => uploader.show(null), testId: 'firmware-upload', label: t('firmware.upload'), icon: <UploadOutlined /> }}
     >
-      {modalHolder}
+      {rowChange.holder}
       <AdminTable<Firmware> list={list} columns={columns} empty={t('firmware.empty')} testId="firmware-table" />
-      {uploading && (
-        <UploadDialog
-          onClose={() => setUploading(false)}
-          onSaved={() => {
-            setUploading(false);
-            void list.reload();
-          }}
-        />
-      )}
-      {editing && (
-        <EditDialog
-          rom={editing}
-          onClose={() => setEditing(null)}
-          onSaved={() => {
-            setEditing(null);
-            void list.reload();
-          }}
-        />
-      )}
+      {uploader.open && <UploadDialog {...uploader.dialog} />}
+      {editor.open && <EditDialog rom={editor.open.of} {...editor.dialog} />}
     </AdminPage>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Input, Tag, Tooltip } from 'antd';
 import { formatTime, NtripState, RtkStatus, calls, formatDistanceText, holds, type NavEnv } from '@nest/contracts';
-import { AdminPage, RefreshStatus, StatusNotes, AdminTable, usePolledCall } from '../../shared/admin';
+import { AdminPage, RefreshStatus, StatusNotes, AdminTable, deviceColumn, usePolledCall } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
 import { useUser } from '../../shared/session';
 import { FIX_COLORS, formatAccuracy, formatLatLng, summarise } from './format';
@@ -55,16 +55,7 @@ export default function NavEnvPage(): ReactNode {
   const clock = (ms: number) => formatTime(ms, lang);
 
   const columns = [
-    {
-      title: t('navigationEnvironment.field.device'),
-      key: 'device',
-      render: (_: unknown, d: NavEnv) => (
-        <div>
-          <div>{d.name}</div>
-          <div className="admin-muted">{d.sn_id}</div>
-        </div>
-      ),
-    },
+    deviceColumn<NavEnv>(t('navigationEnvironment.field.device')),
     { title: t('navigationEnvironment.field.online'), key: 'online', width: 80, render: (_: unknown, d: NavEnv) => <Tag color={d.online ? 'green' : undefined}>{t(d.online ? 'navigationEnvironment.online' : 'navigationEnvironment.offline')}</Tag> },
     {
       title: t('navigationEnvironment.field.satellites'),

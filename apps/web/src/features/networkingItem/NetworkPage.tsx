@@ -1,7 +1,7 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { Input, Switch, Tag, Tooltip } from 'antd';
 import { formatTime, localeOf, LinkType, calls, holds, type LinkDeviceStats } from '@nest/contracts';
-import { AdminPage, RefreshStatus, StatusNotes, AdminTable, usePolledCall } from '../../shared/admin';
+import { AdminPage, RefreshStatus, StatusNotes, AdminTable, deviceColumn, usePolledCall } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
 import { useUser } from '../../shared/session';
 import { ago, dropEntries, droppedTotal, filterDevices, formatRate, reasonKey } from './format';
@@ -34,16 +34,7 @@ export default function NetworkPage(): ReactNode {
   const time = stats ? formatTime(stats.at, lang) : '';
 
   const columns = [
-    {
-      title: t('network.field.device'),
-      key: 'device',
-      render: (_: unknown, d: LinkDeviceStats) => (
-        <div>
-          <div>{d.name}</div>
-          <div className="admin-muted">{d.sn_id}</div>
-        </div>
-      ),
-    },
+    deviceColumn<LinkDeviceStats>(t('network.field.device')),
     { title: t('network.field.linkType'), key: 'link', width: 150, render: (_: unknown, d: LinkDeviceStats) => LinkType.label(d.link_type, lang) },
     {
       title: t('network.field.online'),

@@ -2,9 +2,10 @@ import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react
 import { Button, Checkbox, Empty, Pagination, Result, Space, Spin } from 'antd';
 import { PictureOutlined, PlayCircleFilled, GlobalOutlined } from '@ant-design/icons';
 import { formatMmSs, type ResultItem } from '@nest/contracts';
+import { useDeviceList } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
 import { isFiltered, pruneSelection, toggleAll, toggleSelection } from './query';
-import { ResultFilterBar, ResultsScreen, takenAtText, TypeBadge, useDevices, useResultFilter } from './shared';
+import { ResultFilterBar, ResultsScreen, takenAtText, TypeBadge, useResultFilter } from './shared';
 import { ResultPreview } from './ResultPreview';
 import { SelectionButtons, useResultActions } from './useResultActions';
 import { useResults, useSortieNames } from './useResults';
@@ -58,7 +59,7 @@ function ResultCard({ item, selected, onSelect, onOpen }: { item: ResultItem; se
 export default function GalleryPage(): ReactNode {
   const { t } = useI18n();
   const [filter, setFilter] = useResultFilter();
-  const devices = useDevices();
+  const devices = useDeviceList();
   const sortieNames = useSortieNames();
   const sortieName = filter.sortId ? (sortieNames.get(filter.sortId) ?? null) : null;
   const results = useResults(filter, GALLERY_PAGE_SIZE);

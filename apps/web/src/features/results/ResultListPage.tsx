@@ -3,10 +3,11 @@ import { Button, Segmented, Space, Spin, Table, Tooltip, type TableColumnsType }
 import { DeleteOutlined, DownloadOutlined, EyeOutlined, EnvironmentOutlined, PictureOutlined, TableOutlined, AppstoreOutlined } from '@ant-design/icons';
 import { Link } from 'react-router-dom';
 import { formatMmSs, type ResultItem } from '@nest/contracts';
+import { useDeviceList } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
 import { useTheme } from '../../shared/theme';
 import { EMPTY_RESULT_FILTER, formatBytes, isFiltered, writeResultFilter } from './query';
-import { ResultFilterBar, ResultsScreen, RetryAlert, takenAtText, TypeBadge, useDevices, useResultFilter } from './shared';
+import { ResultFilterBar, ResultsScreen, RetryAlert, takenAtText, TypeBadge, useResultFilter } from './shared';
 import { ResultPreview } from './ResultPreview';
 import { SelectionButtons, useResultActions } from './useResultActions';
 import { useResults, useSortieNames } from './useResults';
@@ -24,7 +25,7 @@ export default function ResultListPage(): ReactNode {
   const theme = useTheme();
   const [filter, setFilter, params, setParam] = useResultFilter();
   const view = params.get('view') === 'map' ? 'map' : 'table';
-  const devices = useDevices();
+  const devices = useDeviceList();
   const sortieNames = useSortieNames();
   const table = useResults(filter, LIST_PAGE_SIZE, {}, view === 'table');
   const mapFilter = useMemo(() => ({ ...filter, page: 0 }), [filter]);

@@ -3,12 +3,12 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { Badge, Button, Modal, Select, Space, Table, Tooltip, type TableColumnsType } from 'antd';
 import { DeleteOutlined, PictureOutlined, PlayCircleOutlined, ClearOutlined } from '@ant-design/icons';
 import { formatDateTime, MissionType, formatDistanceText, formatHms, type Sortie } from '@nest/contracts';
-import { columnsWidth, useCallPage } from '../../shared/admin';
+import { columnsWidth, useCallPage, useDeviceList } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';
 import { ORDER_COLUMN, SORTIE_PAGE_SIZES, pruneSelection, readSortieFilter, sortieDuration, sorterToOrder, sortiesListFields, writeSortieFilter, type SortieFilter } from './query';
-import { DayRange, DeviceFilter, KeywordInput, RefreshButton, ResultsScreen, RetryAlert, useDevices } from './shared';
+import { DayRange, DeviceFilter, KeywordInput, RefreshButton, ResultsScreen, RetryAlert } from './shared';
 import './results.css';
 
 const timeText = (s: number, lang: 'zh' | 'en') => (s > 0 ? formatDateTime(s * 1000, lang) : '--');
@@ -34,7 +34,7 @@ export default function SortieListPage(): ReactNode {
     (next: Partial<SortieFilter>) => setParams((prev) => writeSortieFilter({ ...readSortieFilter(prev), page: 0, ...next })),
     [setParams],
   );
-  const devices = useDevices();
+  const devices = useDeviceList();
   const [modal, holder] = Modal.useModal();
   const sorties = useCallPage('sortiesList', sortiesListFields(filter));
   const data = { list: sorties.rows, total: sorties.total };

@@ -3,28 +3,11 @@ import { useSearchParams } from 'react-router-dom';
 import { Alert, Button, DatePicker, Input, Select, Tag, Tooltip } from 'antd';
 import { CloseOutlined, ReloadOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
-import {
-  formatDateTime,
-  AchievementType,
-  DEVICE_LIST_DEFAULT_SIZE,
-  type DeviceListItem,
-  type ResultItem,
-} from '@nest/contracts';
+import { formatDateTime, AchievementType, type DeviceListItem, type ResultItem } from '@nest/contracts';
+import { DeviceSelect } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
-import { useCall } from '../../shared/query';
-import { displayName } from '../../shared/fleet';
 import { readResultFilter, writeResultFilter, type ResultFilter } from './query';
 
-/** The company's devices for the device filters (read once per screen). */
-export function useDevices(): DeviceListItem[] {
-  const { data } = useCall('deviceList', { type: 0, page: 0, size: DEVICE_LIST_DEFAULT_SIZE }, { quiet: true });
-  return data?.list ?? NO_DEVICES;
-}
-const NO_DEVICES: DeviceListItem[] = [];
-
-export function deviceOptions(devices: readonly DeviceListItem[]) {
-  return devices.map((d) => ({ value: d.sn_id, label: displayName(d) }));
-}
 
 /** The result filter as the URL holds it; changing any filter goes back to the first page. */
 export function useResultFilter(): [ResultFilter, (next: Partial<ResultFilter>) => void, URLSearchParams, (k: string, v: string | null) => void] {
@@ -162,17 +145,15 @@ export function downloadUrl(url: string, fileName = ''): void {
 export function DeviceFilter({ value, devices, onChange }: { value: string | null; devices: readonly DeviceListItem[]; onChange: (sn: string | null) => void }): ReactNode {
   const { t } = useI18n();
   return (
-    <Select
-      data-testid="filter-device"
-      allowClear
-      showSearch
-      optionFilterProp="label"
+    <DeviceSelect
+      devices={devices}
+      value={value}
+      onChange={onChange}
       placeholder={t('results.filter.allDevices')}
-      value={value ?? undefined}
-      options={deviceOptions(devices)}
-      onChange={(v: string | undefined) => onChange(v ?? null)}
-      style={{ width: 180 }}
-      aria-label={t('results.filter.device')}
+      width={180}
+      testId="filter-device"
+      ariaLabel={t('results.filter.device')}
+      showSn={false}
     />
   );
 }

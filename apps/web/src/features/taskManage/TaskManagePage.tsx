@@ -1,25 +1,12 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { Alert, Modal, Select, Tag, type TableColumnsType } from 'antd';
+import { Alert, Select, Tag, type TableColumnsType } from 'antd';
 import { PauseCircleOutlined, PlayCircleOutlined } from '@ant-design/icons';
-import {
-  DEVICE_LIST_DEFAULT_SIZE,
-  PushMsgId,
-  TIMED_TASK_MIN_INTERVAL_MIN,
-  TimedTaskDataState,
-  TimedTaskState,
-  calls,
-  holds,
-  type CallName,
-  type TimedTaskRow,
-} from '@nest/contracts';
-import { AdminPage, AdminTable, EditDeleteActions, RowAction, confirmChange, usePagedList } from '../../shared/admin';
+import { PushMsgId, TIMED_TASK_MIN_INTERVAL_MIN, TimedTaskDataState, TimedTaskState, type TimedTaskRow } from '@nest/contracts';
+import { AdminPage, AdminTable, DeviceSelect, EditDeleteActions, RowAction, actionsColumn, useCan, useDeviceList, useEditDialog, usePagedList, useRowChange } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
-import { notify } from '../../shared/notify';
 import { onPush } from '../../shared/push';
-import { useCall } from '../../shared/query';
 import { call } from '../../shared/request';
-import { useUser } from '../../shared/session';
 import { displayName } from '../../shared/fleet';
 import { TaskDialog } from './TaskDialog';
 import { rowActions, scheduleText, type ScheduleWords } from './schedule';
@@ -40,24 +27,20 @@ const STATE_COLOR: Record<number, string> = {
 /** taskManage: timed tasks of the company with filters and paging; add, edit, pause / resume, delete; live by push 380. */
 export default function TaskManagePage(): ReactNode {
   const { t, lang } = useI18n();
-  const user = useUser();
-  const [modal, modalHolder] = Modal.useModal();
+  const can = useCan();
   const [search, setSearch] = useState('');
-  const [sn, setSn] = useState<string | undefined>(undefined);
+  const [sn, setSn] = useState<string | null>(null);
   const [state, setState] = useState<number | undefined>(undefined);
   const query = useMemo(() => ({ ...(search ? { search } : {}), ...(sn ? { sn_id: sn } : {}), ...(state ? { task_state: state } : {}) }), [search, sn, state]);
   const list = usePagedList('taskList', query, PAGE_SIZE);
-  const deviceList = useCall('deviceList', { type: 0, page: 0, size: DEVICE_LIST_DEFAULT_SIZE }, { quiet: true });
+  const deviceList = useDeviceList();
   // Devices shared through a collaboration group are another company's: no tasks on them.
-  const devices = useMemo(() => (deviceList.isError ? [] : (deviceList.data?.list ?? []).filter((d) => !d.shared)), [deviceList.isError, deviceList.data]);
-  const [editing, setEditing] = useState<{ task: TimedTaskRow | null } | null>(null);
-
-  const can = (name: CallName) => holds(user?.fun_list, calls[name].access);
-  const canAdd = can('taskAdd');
-  const canEdit = can('taskEdit');
+  const devices = useMemo(() => deviceList.filter((d) => !d.shared), [deviceList]);
+  const { reload } = list;
+  const editor = useEditDialog<TimedTaskRow | null>(reload);
+  const rowChange = useRowChange(reload);
 
   // A task that fired, or one changed elsewhere (push 380 'tasks'), shows its new state without a reload.
-  const { reload } = list;
   useEffect(
     () =>
       onPush(PushMsgId.DATA_CHANGED, (data) => {
@@ -78,20 +61,14 @@ export default function TaskManagePage(): ReactNode {
     return d ? displayName(d) : id;
   };
 
-  const confirm = (task: TimedTaskRow, kind: 'pause' | 'resume' | 'delete') =>
-    confirmChange(modal.confirm, {
-      title: kind === 'delete' ? t('admin.delete') : kind === 'pause' ? t('taskManage.action.pause') : t('taskManage.action.resume'),
-      content:
-        kind === 'delete'
-          ? t('admin.confirmDelete', { name: task.m_title })
-          : t(kind === 'pause' ? 'taskManage.action.confirmPause' : 'taskManage.action.confirmResume', { name: task.m_title }),
-      safe: kind === 'resume',
-      onOk: async () => {
-        if (kind === 'delete') await call('taskEdit', { id: task.id, state: TimedTaskDataState.DELETED });
-        else await call('taskEdit', { id: task.id, task_state: kind === 'pause' ? TimedTaskState.PAUSED : TimedTaskState.WAITING });
-        notify().success(kind === 'delete' ? t('admin.deleted') : t(kind === 'pause' ? 'taskManage.action.paused' : 'taskManage.action.resumed'));
-        await reload();
-      },
+  const askDelete = (task: TimedTaskRow) => rowChange.askDelete(task.m_title, () => call('taskEdit', { id: task.id, state: TimedTaskDataState.DELETED }));
+  const askPause = (task: TimedTaskRow, pause: boolean) =>
+    rowChange.ask({
+      title: pause ? t('taskManage.action.pause') : t('taskManage.action.resume'),
+      content: t(pause ? 'taskManage.action.confirmPause' : 'taskManage.action.confirmResume', { name: task.m_title }),
+      safe: !pause,
+      send: () => call('taskEdit', { id: task.id, task_state: pause ? TimedTaskState.PAUSED : TimedTaskState.WAITING }),
+      done: t(pause ? 'taskManage.action.paused' : 'taskManage.action.resumed'),
     });
 
   const columns: TableColumnsType<TimedTaskRow> = [
@@ -156,37 +133,23 @@ export default function TaskManagePage(): ReactNode {
         </div>
       ),
     },
-    ...(canEdit
-      ? [
-          {
-            title: t('admin.actions'),
-            key: 'actions',
-            render: (_: unknown, x: TimedTaskRow) => {
-              const acts = rowActions(x);
-              return (
-                <EditDeleteActions
-                  wrap
-                  onEdit={() => setEditing({ task: x })}
-                  onDelete={() => confirm(x, 'delete')}
-                  editTestId={`task-edit-${x.id}`}
-                  deleteTestId={`task-delete-${x.id}`}
-                >
-                  {acts.pause && (
-                    <RowAction icon={<PauseCircleOutlined />} onClick={() => confirm(x, 'pause')} testId={`task-pause-${x.id}`}>
-                      {t('taskManage.action.pause')}
-                    </RowAction>
-                  )}
-                  {acts.resume && (
-                    <RowAction icon={<PlayCircleOutlined />} onClick={() => confirm(x, 'resume')} testId={`task-resume-${x.id}`}>
-                      {t('taskManage.action.resume')}
-                    </RowAction>
-                  )}
-                </EditDeleteActions>
-              );
-            },
-          },
-        ]
-      : []),
+    ...actionsColumn(can('taskEdit'), (x: TimedTaskRow) => {
+      const acts = rowActions(x);
+      return (
+        <EditDeleteActions wrap onEdit={() => editor.show(x)} onDelete={() => askDelete(x)} editTestId={`task-edit-${x.id}`} deleteTestId={`task-delete-${x.id}`}>
+          {acts.pause && (
+            <RowAction icon={<PauseCircleOutlined />} onClick={() => askPause(x, true)} testId={`task-pause-${x.id}`}>
+              {t('taskManage.action.pause')}
+            </RowAction>
+          )}
+          {acts.resume && (
+            <RowAction icon={<PlayCircleOutlined />} onClick={() => askPause(x, false)} testId={`task-resume-${x.id}`}>
+              {t('taskManage.action.resume')}
+            </RowAction>
+          )}
+        </EditDeleteActions>
+      );
+    }),
   ];
 
   return (
@@ -196,17 +159,7 @@ export default function TaskManagePage(): ReactNode {
       search={{ placeholder: t('taskManage.searchPlaceholder'), onSearch: setSearch, width: 300, testId: 'task-search' }}
       filters={
         <>
-          <Select
-            allowClear
-            showSearch
-            optionFilterProp="label"
-            placeholder={t('taskManage.allDevices')}
-            value={sn}
-            onChange={(v?: string) => setSn(v)}
-            options={devices.map((d) => ({ value: d.sn_id, label: `${displayName(d)} (${d.sn_id})` }))}
-            style={{ width: 220 }}
-            data-testid="task-filter-device"
-          />
+          <DeviceSelect devices={devices} value={sn} onChange={setSn} placeholder={t('taskManage.allDevices')} width={220} testId="task-filter-device" />
           <Select
             allowClear
             placeholder={t('taskManage.allStates')}
@@ -219,9 +172,9 @@ export default function TaskManagePage(): ReactNode {
         </>
       }
       onRefresh={reload}
-      add={canAdd && { onClick: () => setEditing({ task: null }), testId: 'task-add' }}
+      add={can('taskAdd') && { onClick: () => editor.show(null), testId: 'task-add' }}
     >
-      {modalHolder}
+      {rowChange.holder}
       <Alert
         className="task-policy"
         type="info"
@@ -230,16 +183,7 @@ export default function TaskManagePage(): ReactNode {
         data-testid="task-policy"
       />
       <AdminTable<TimedTaskRow> list={list} columns={columns} empty={t('taskManage.empty')} testId="task-table" />
-      <TaskDialog
-        open={editing !== null}
-        task={editing?.task ?? null}
-        devices={devices}
-        onClose={() => setEditing(null)}
-        onSaved={() => {
-          setEditing(null);
-          void reload();
-        }}
-      />
+      <TaskDialog open={editor.open !== null} task={editor.open?.of ?? null} devices={devices} {...editor.dialog} />
     </AdminPage>
   );
 }

@@ -1,14 +1,12 @@
 import { useState, type ReactNode } from 'react';
-import { Button, Empty, Modal, Select } from 'antd';
+import { Button, Empty, Select } from 'antd';
 import { DeleteOutlined, EditOutlined, UploadOutlined } from '@ant-design/icons';
-import { DeviceKind, RecordState, calls, formatHms, formatSizeKb, holds, type TeachingVideo } from '@nest/contracts';
-import { AdminPage, VideoCard, VideoCardList, VideoCardPager, VideoDialog, confirmDelete, usePagedList } from '../../shared/admin';
+import { DeviceKind, RecordState, formatHms, formatSizeKb, type TeachingVideo } from '@nest/contracts';
+import { AdminPage, RowAction, VideoCard, VideoCardList, VideoCardPager, VideoDialog, useCan, useEditDialog, usePagedList, useRowChange } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
-import { notify } from '../../shared/notify';
 import { invalidateCall, useCall } from '../../shared/query';
 import { call } from '../../shared/request';
-import { useUser } from '../../shared/session';
 import { EditVideoDialog, UploadVideoDialog } from './TeachingDialogs';
 import './teaching.css';
 
@@ -17,8 +15,7 @@ export const PAGE_SIZE = 12;
 /** teachingVideos: how-to videos as cards (poster, title, description), filter by device kind, search, play; upload / edit / delete with the functions. */
 export default function TeachingVideosPage(): ReactNode {
   const { t, lang } = useI18n();
-  const user = useUser();
-  const [modal, modalHolder] = Modal.useModal();
+  const can = useCan();
   const [search, setSearch] = useState('');
   const [kind, setKind] = useState(0);
   const list = usePagedList('teachList', { ...(search ? { search } : {}), ...(kind ? { cla_type: kind } : {}) }, PAGE_SIZE);
@@ -26,12 +23,14 @@ export default function TeachingVideosPage(): ReactNode {
   const counts = useCall('videoDeviceTypeList', {}, { quiet: true, keepPrevious: true });
   const kinds = counts.data ?? [];
   const [playing, setPlaying] = useState<TeachingVideo | null>(null);
-  const [uploading, setUploading] = useState(false);
-  const [editing, setEditing] = useState<TeachingVideo | null>(null);
-  const canAdd = holds(user?.fun_list, calls.teachAdd.access);
-  const canEdit = holds(user?.fun_list, calls.teachEdit.access);
-  // A change to the videos reads the page and the kind counts again.
+  // A change to the videos reads the page and the kind counts again; a new video shows on the first page.
   const load = () => invalidateCall('teachList', 'videoDeviceTypeList');
+  const uploader = useEditDialog<null>(() => {
+    list.setPage(0);
+    return load();
+  });
+  const editor = useEditDialog<TeachingVideo>(load);
+  const rowChange = useRowChange(load);
 
   const kindName = (v: number) => (v === 0 ? t('teachingVideos.everyKind') : DeviceKind.label(v, lang));
   const kindOptions = [
@@ -40,15 +39,7 @@ export default function TeachingVideosPage(): ReactNode {
   ];
 
   const askDelete = (v: TeachingVideo) =>
-    confirmDelete(modal.confirm, v.title, async () => {
-      try {
-        await call('teachEdit', { id: v.id, title: v.title, cla_type: v.cla_type, state: RecordState.DELETED });
-        notify().success(t('admin.deleted'));
-      } catch {
-        // Shown by the request layer.
-      }
-      await load();
-    });
+    rowChange.askDelete(v.title, () => call('teachEdit', { id: v.id, title: v.title, cla_type: v.cla_type, state: RecordState.DELETED }));
 
   const body = () => (
     <VideoCardList
@@ -74,14 +65,14 @@ export default function TeachingVideosPage(): ReactNode {
           title={v.title}
           tag={kindName(v.cla_type)}
           actions={
-            canEdit && (
+            can('teachEdit') && (
               <>
-                <Button type="link" size="small" icon={<EditOutlined />} onClick={() => setEditing(v)} data-testid={`teach-edit-${v.id}`}>
+                <RowAction icon={<EditOutlined />} onClick={() => editor.show(v)} testId={`teach-edit-${v.id}`}>
                   {t('admin.edit')}
-                </Button>
-                <Button type="link" size="small" danger icon={<DeleteOutlined />} onClick={() => askDelete(v)} data-testid={`teach-delete-${v.id}`}>
+                </RowAction>
+                <RowAction danger icon={<DeleteOutlined />} onClick={() => askDelete(v)} testId={`teach-delete-${v.id}`}>
                   {t('admin.delete')}
-                </Button>
+                </RowAction>
               </>
             )
           }
@@ -104,34 +95,16 @@ export default function TeachingVideosPage(): ReactNode {
       search={{ placeholder: t('teachingVideos.searchPlaceholder'), onSearch: setSearch, testId: 'teach-search' }}
       filters={<Select value={kind} onChange={setKind} options={kindOptions} style={{ width: 180 }} data-testid="teach-filter-kind" />}
       onRefresh={load}
-      add={canAdd && { onClick: () => setUploading(true), testId: 'teach-upload', label: t('teachingVideos.upload'), icon: <UploadOutlined /> }}
+      add={can('teachAdd') && { onClick: () => uploader.show(null), testId: 'teach-upload', label: t('teachingVideos.upload'), icon: <UploadOutlined /> }}
     >
-      {modalHolder}
+      {rowChange.holder}
       {body()}
       <VideoCardPager list={list} showTotal={(total) => t('admin.total', { total })} small />
       <VideoDialog url={playing?.preview_url ?? null} title={playing?.title ?? ''} muted={false} onClose={() => setPlaying(null)} testId="teach-player">
         {playing?.describe && <p style={{ marginTop: 12, whiteSpace: 'pre-wrap' }}>{playing.describe}</p>}
       </VideoDialog>
-      {uploading && (
-        <UploadVideoDialog
-          onClose={() => setUploading(false)}
-          onSaved={() => {
-            setUploading(false);
-            list.setPage(0);
-            void load();
-          }}
-        />
-      )}
-      {editing && (
-        <EditVideoDialog
-          video={editing}
-          onClose={() => setEditing(null)}
-          onSaved={() => {
-            setEditing(null);
-            void load();
-          }}
-        />
-      )}
+      {uploader.open && <UploadVideoDialog {...uploader.dialog} />}
+      {editor.open && <EditVideoDialog video={editor.open.of} {...editor.dialog} />}
     </AdminPage>
   );
 }

@@ -1,11 +1,9 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import { Alert, Button, Modal, Select, Space, Switch, Tag, Typography, type TableColumnsType } from 'antd';
+import { Alert, Button, Select, Space, Switch, Typography, type TableColumnsType } from 'antd';
 import { DragOutlined, SubnodeOutlined, UndoOutlined } from '@ant-design/icons';
-import { Company, RecordState, SUPER_ADMINISTRATOR, calls, holds, type DepartmentNode } from '@nest/contracts';
-import { AdminPage, AdminTable, EditDeleteActions, RowAction, SearchFilter, confirmChange } from '../../shared/admin';
-import { formatSeconds } from '../../shared/format';
+import { Company, RecordState, SUPER_ADMINISTRATOR, type DepartmentNode } from '@nest/contracts';
+import { AdminPage, AdminTable, EditDeleteActions, RowAction, SearchFilter, notesColumn, recordStateColumn, timeColumn, useCan, useEditDialog, useRowChange } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
-import { notify } from '../../shared/notify';
 import { invalidateCall, useCall } from '../../shared/query';
 import { call } from '../../shared/request';
 import { useUser } from '../../shared/session';
@@ -18,22 +16,22 @@ export default function TeamManagePage(): ReactNode {
   const { t, lang } = useI18n();
   const user = useUser();
   const isSuper = !!user?.fun_list.includes(SUPER_ADMINISTRATOR);
-  const [modal, modalHolder] = Modal.useModal();
+  const can = useCan();
   const [companyId, setCompanyId] = useState(user?.in_com.id ?? '');
   const [search, setSearch] = useState('');
   const [showDeleted, setShowDeleted] = useState(false);
   // Branches the user closed; every other branch is open (new ones too).
   const [collapsed, setCollapsed] = useState<string[]>([]);
-  const [dialog, setDialog] = useState<TeamDialogMode | null>(null);
-  const canAdd = holds(user?.fun_list, calls.teamAdd.access);
-  const canEdit = holds(user?.fun_list, calls.teamEdit.access);
-  const canDelete = holds(user?.fun_list, calls.teamDelete.access);
+  const canAdd = can('teamAdd');
+  const canEdit = can('teamEdit');
 
   // The tree of the last answer stays on screen while another company's is read, and when a read fails.
   const teams = useCall('teamList', isSuper && companyId ? { in_com_id: companyId } : {}, { keepPrevious: true });
   const tree = useMemo(() => teams.data?.list ?? [], [teams.data]);
   const failed = teams.isError;
   const load = () => invalidateCall('teamList');
+  const editor = useEditDialog<TeamDialogMode>(load);
+  const rowChange = useRowChange(load);
 
   const shown = useMemo(() => visibleTree(tree, search, showDeleted), [tree, search, showDeleted]);
   const rows = useMemo(() => tableRows(shown), [shown]);
@@ -47,40 +45,28 @@ export default function TeamManagePage(): ReactNode {
     const children = liveChildren(node);
     if (node.member_count > 0 || children > 0) {
       // Explain before asking the server, which would refuse with the same numbers.
-      modal.warning({
+      rowChange.modal.warning({
         title: t('teamManage.cannotDeleteTitle', { name: node.name }),
         content: t('teamManage.cannotDeleteBody', { users: node.member_count, children }),
       });
       return;
     }
-    confirmChange(modal.confirm, {
+    // A refusal names how many users and sub-departments remain.
+    rowChange.ask({
       title: t('teamManage.deleteTitle', { name: node.name }),
       content: t('teamManage.deleteBody'),
-      onOk: async () => {
-        try {
-          await call('teamDelete', { id: node.id });
-          notify().success(t('admin.deleted'));
-          await load();
-        } catch {
-          // The server's refusal (it names how many users and sub-departments remain) was shown.
-        }
-      },
+      send: () => call('teamDelete', { id: node.id }),
+      done: t('admin.deleted'),
     });
   };
 
+  // A refusal (the parent is deleted, say) is shown by the request layer.
   const restore = (node: DepartmentNode) =>
-    confirmChange(modal.confirm, {
+    rowChange.ask({
       title: t('teamManage.restoreTitle', { name: node.name }),
       safe: true,
-      onOk: async () => {
-        try {
-          await call('teamEdit', { ...teamEditFields(node), state: RecordState.NORMAL });
-          notify().success(t('teamManage.restored'));
-          await load();
-        } catch {
-          // Shown by the request layer (e.g. the parent is deleted).
-        }
-      },
+      send: () => call('teamEdit', { ...teamEditFields(node), state: RecordState.NORMAL }),
+      done: t('teamManage.restored'),
     });
 
   const columns: TableColumnsType<DepartmentNode> = [
@@ -97,14 +83,9 @@ export default function TeamManagePage(): ReactNode {
     { title: t('teamManage.col.description'), key: 'description', ellipsis: true, render: (_, n) => n.description || '--' },
     { title: t('teamManage.col.members'), key: 'members', width: 100, align: 'right', render: (_, n) => n.member_count },
     { title: t('teamManage.col.sort'), key: 'sort', width: 80, align: 'right', render: (_, n) => n.sort },
-    {
-      title: t('admin.state'),
-      key: 'state',
-      width: 100,
-      render: (_, n) => <Tag color={n.state === RecordState.NORMAL ? 'green' : 'default'}>{RecordState.label(n.state, lang)}</Tag>,
-    },
-    { title: t('admin.notes'), key: 'notes', width: 160, ellipsis: true, render: (_, n) => n.notes || '--' },
-    { title: t('admin.createTime'), key: 'created', width: 170, render: (_, n) => formatSeconds(n.create_time) },
+    recordStateColumn(100),
+    notesColumn(160),
+    timeColumn(t('admin.createTime'), 'created', (n) => n.create_time, 170),
     {
       title: t('admin.actions'),
       key: 'actions',
@@ -115,18 +96,18 @@ export default function TeamManagePage(): ReactNode {
             wrap
             leading={
               canAdd && (
-                <RowAction icon={<SubnodeOutlined />} onClick={() => setDialog({ kind: 'add', parent: byId.get(n.id) ?? n })} testId="team-add-child">
+                <RowAction icon={<SubnodeOutlined />} onClick={() => editor.show({ kind: 'add', parent: byId.get(n.id) ?? n })} testId="team-add-child">
                   {t('teamManage.addChild')}
                 </RowAction>
               )
             }
-            onEdit={canEdit && (() => setDialog({ kind: 'edit', node: byId.get(n.id) ?? n }))}
-            onDelete={canDelete && (() => remove(n))}
+            onEdit={canEdit && (() => editor.show({ kind: 'edit', node: byId.get(n.id) ?? n }))}
+            onDelete={can('teamDelete') && (() => remove(n))}
             editTestId="team-edit"
             deleteTestId="team-delete"
           >
             {canEdit && (
-              <RowAction icon={<DragOutlined />} onClick={() => setDialog({ kind: 'move', node: byId.get(n.id) ?? n })} testId="team-move">
+              <RowAction icon={<DragOutlined />} onClick={() => editor.show({ kind: 'move', node: byId.get(n.id) ?? n })} testId="team-move">
                 {t('teamManage.move')}
               </RowAction>
             )}
@@ -168,9 +149,9 @@ export default function TeamManagePage(): ReactNode {
         </>
       }
       onRefresh={load}
-      add={canAdd && { onClick: () => setDialog({ kind: 'add', parent: null }), testId: 'team-add', label: t('teamManage.addRoot') }}
+      add={canAdd && { onClick: () => editor.show({ kind: 'add', parent: null }), testId: 'team-add', label: t('teamManage.addRoot') }}
     >
-      {modalHolder}
+      {rowChange.holder}
       <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>
         {t('teamManage.hint')}
       </Typography.Paragraph>
@@ -195,18 +176,7 @@ export default function TeamManagePage(): ReactNode {
           footer={() => t('admin.total', { total })}
         />
       )}
-      {dialog && (
-        <TeamDialog
-          mode={dialog}
-          tree={tree}
-          companyId={companyId}
-          onClose={() => setDialog(null)}
-          onSaved={() => {
-            setDialog(null);
-            void load();
-          }}
-        />
-      )}
+      {editor.open && <TeamDialog mode={editor.open.of} tree={tree} companyId={companyId} {...editor.dialog} />}
     </AdminPage>
   );
 }

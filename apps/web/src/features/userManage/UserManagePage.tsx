@@ -1,12 +1,11 @@
 import { useState, type ReactNode } from 'react';
-import { Modal, Select, Tag, Tooltip, TreeSelect, type TableColumnsType } from 'antd';
+import { Select, Tag, Tooltip, TreeSelect, type TableColumnsType } from 'antd';
 import { UndoOutlined } from '@ant-design/icons';
 import { Company, RecordState, SUPER_ADMINISTRATOR, calls, holds, type UserListItem } from '@nest/contracts';
 import { departmentOptions } from '../../shared/admin/tree';
-import { AdminPage, AdminTable, EditDeleteActions, OptionFilter, RowAction, confirmChange, usePagedList } from '../../shared/admin';
-import { formatAccountEnd, formatSeconds } from '../../shared/format';
+import { AdminPage, AdminTable, EditDeleteActions, OptionFilter, RowAction, actionsColumn, notesColumn, recordStateColumn, timeColumn, useEditDialog, usePagedList, useRowChange } from '../../shared/admin';
+import { formatAccountEnd } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
-import { notify } from '../../shared/notify';
 import { useCall } from '../../shared/query';
 import { call } from '../../shared/request';
 import { useUser } from '../../shared/session';
@@ -22,7 +21,6 @@ export default function UserManagePage(): ReactNode {
   const me = useUser();
   const funs = me?.fun_list ?? [];
   const isSuper = funs.includes(SUPER_ADMINISTRATOR);
-  const [modal, modalHolder] = Modal.useModal();
   const [search, setSearch] = useState('');
   const [state, setState] = useState<number | undefined>(undefined);
   const [company, setCompany] = useState('');
@@ -39,7 +37,8 @@ export default function UserManagePage(): ReactNode {
     { ...(search ? { search } : {}), ...(state ? { state: String(state) } : {}), ...(company ? { in_com_id: company } : {}), ...(team ? { team } : {}) },
     PAGE_SIZE,
   );
-  const [editing, setEditing] = useState<{ user: UserListItem | null } | null>(null);
+  const editor = useEditDialog<UserListItem | null>(list.reload);
+  const rowChange = useRowChange(list.reload);
   const canAdd = holds(funs, calls.userAdd.access);
   const canEdit = holds(funs, USER_EDIT_FUNCTION);
   const canDelete = holds(funs, calls.userDelete.access);
@@ -47,20 +46,14 @@ export default function UserManagePage(): ReactNode {
   // Only a super administrator manages super administrators (the server enforces it too).
   const manageable = (u: UserListItem) => isSuper || !u.fun_list.includes(SUPER_ADMINISTRATOR);
 
+  // A refusal (oneself, the last super administrator...) is shown with the server's reason.
   const act = (u: UserListItem, kind: 'delete' | 'recover') =>
-    confirmChange(modal.confirm, {
+    rowChange.ask({
       title: kind === 'delete' ? t('userManage.deleteTitle', { name: u.nick }) : t('userManage.recoverTitle', { name: u.nick }),
       content: kind === 'delete' ? t('userManage.deleteBody') : t('userManage.recoverBody'),
       safe: kind !== 'delete',
-      onOk: async () => {
-        try {
-          await call(kind === 'delete' ? 'userDelete' : 'userRecover', { u_id: u.u_id });
-          notify().success(kind === 'delete' ? t('admin.deleted') : t('userManage.recovered'));
-          await list.reload();
-        } catch {
-          // The server's reason (oneself, the last super administrator...) was shown.
-        }
-      },
+      send: () => call(kind === 'delete' ? 'userDelete' : 'userRecover', { u_id: u.u_id }),
+      done: kind === 'delete' ? t('admin.deleted') : t('userManage.recovered'),
     });
 
   // 1,550 px with the company column: the whole row fits a 1,600 px window without scrolling.
@@ -102,17 +95,14 @@ export default function UserManagePage(): ReactNode {
       width: 160,
       render: (_, u) => <span style={{ whiteSpace: 'nowrap' }}>{formatAccountEnd(u.end_time)}</span>,
     },
-    { title: t('admin.state'), key: 'state', width: 90, render: (_, u) => <Tag color={u.state === RecordState.NORMAL ? 'green' : 'default'}>{RecordState.label(u.state, lang)}</Tag> },
-    { title: t('admin.notes'), key: 'notes', width: 100, ellipsis: true, render: (_, u) => u.notes || '--' },
-    { title: t('admin.createTime'), key: 'created', width: 170, render: (_, u) => <span style={{ whiteSpace: 'nowrap' }}>{formatSeconds(u.create_time)}</span> },
-    {
-      title: t('admin.actions'),
-      key: 'actions',
-      width: 170,
-      fixed: 'right',
-      render: (_, u) => (
+    recordStateColumn(90),
+    notesColumn(100),
+    timeColumn(t('admin.createTime'), 'created', (u) => u.create_time, 170),
+    ...actionsColumn(
+      true,
+      (u: UserListItem) => (
         <EditDeleteActions
-          onEdit={canEdit && manageable(u) && (() => setEditing({ user: u }))}
+          onEdit={canEdit && manageable(u) && (() => editor.show(u))}
           onDelete={u.state === RecordState.NORMAL && canDelete && manageable(u) && u.u_id !== me?.u_id && (() => act(u, 'delete'))}
           editTestId="user-edit"
           deleteTestId="user-delete"
@@ -124,7 +114,8 @@ export default function UserManagePage(): ReactNode {
           )}
         </EditDeleteActions>
       ),
-    },
+      { width: 170, fixed: 'right' },
+    ),
   ];
 
   return (
@@ -161,20 +152,11 @@ export default function UserManagePage(): ReactNode {
         </>
       }
       onRefresh={list.reload}
-      add={canAdd && { onClick: () => setEditing({ user: null }), testId: 'user-add' }}
+      add={canAdd && { onClick: () => editor.show(null), testId: 'user-add' }}
     >
-      {modalHolder}
+      {rowChange.holder}
       <AdminTable<UserListItem> list={list} rowKey="u_id" fitColumns columns={columns} empty={t('userManage.empty')} testId="user-table" />
-      {editing && (
-        <UserDialog
-          user={editing.user}
-          onClose={() => setEditing(null)}
-          onSaved={() => {
-            setEditing(null);
-            void list.reload();
-          }}
-        />
-      )}
+      {editor.open && <UserDialog user={editor.open.of} {...editor.dialog} />}
     </AdminPage>
   );
 }

@@ -2,17 +2,11 @@ import { useState, type ReactNode } from 'react';
 import { Button, DatePicker, Empty, Select } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
-import {
-  DEVICE_LIST_DEFAULT_SIZE,
-  RecordingVrType,
-  formatHms,
-  formatSizeKb,
-  type RecordingVideo,
-} from '@nest/contracts';
-import { VideoCard, VideoCardList, VideoCardPager, VideoDialog, usePagedList } from '../../shared/admin';
+import { RecordingVrType, formatHms, formatSizeKb, type RecordingVideo } from '@nest/contracts';
+import { DeviceSelect, VideoCard, VideoCardList, VideoCardPager, VideoDialog, useDeviceList, usePagedList } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
-import { invalidateCall, useCall } from '../../shared/query';
+import { invalidateCall } from '../../shared/query';
 import { displayName } from '../../shared/fleet';
 import './videoList.css';
 
@@ -36,7 +30,7 @@ export function recordingQuery(filter: RecordingFilter) {
 /** Recordings of the nests' outside cameras (/videoList): filters, paged cards, playback in a dialog. */
 export default function VideoListPage(): ReactNode {
   const { t, lang } = useI18n();
-  const devices = useCall('deviceList', { type: 0, page: 0, size: DEVICE_LIST_DEFAULT_SIZE }, { quiet: true }).data?.list ?? [];
+  const devices = useDeviceList();
   const [filter, setFilter] = useState<RecordingFilter>({ sn: null, vrType: null, range: null });
   // A new filter goes back to the first page (usePagedList).
   const list = usePagedList('videoUserList', recordingQuery(filter), PAGE_SIZE);
@@ -53,17 +47,7 @@ export default function VideoListPage(): ReactNode {
       <header className="video-list-head">
         <h1>{t('videoList.title')}</h1>
         <div className="video-list-filters">
-          <Select
-            allowClear
-            showSearch
-            optionFilterProp="label"
-            placeholder={t('videoList.device')}
-            value={filter.sn ?? undefined}
-            onChange={(sn?: string) => change({ sn: sn ?? null })}
-            options={devices.map((d) => ({ value: d.sn_id, label: `${displayName(d)} (${d.sn_id})` }))}
-            style={{ width: 240 }}
-            data-testid="video-filter-device"
-          />
+          <DeviceSelect devices={devices} value={filter.sn} onChange={(sn) => change({ sn })} placeholder={t('videoList.device')} width={240} testId="video-filter-device" />
           <Select
             allowClear
             placeholder={t('videoList.camera')}
