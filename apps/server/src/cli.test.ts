@@ -1,9 +1,11 @@
 import { readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { ResultCode } from '@nest/contracts';
+import { DeviceProtocol, ResultCode } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './cli.js';
-import { devicePassword } from './link/credentials.js';
+import { devicePassword, djiPassword } from './link/credentials.js';
+import { findDeviceBySn } from './devices/store.js';
+import { live, mqttConnect } from '../test/live.js';
 import { TEST_SCRYPT, TestClient, createTestDatabase, startTestServer, tempDir, type TestServer } from '../test/helpers.js';
 import { runTs } from '../test/process.js';
 import { loadSimulator } from '../test/simulator.js';
@@ -134,6 +136,7 @@ describe('cli device commands', () => {
   it('mosquitto-files writes the dynamic-security configuration for the server and every enabled device', async () => {
     const dir = await tempDir('nest-cli-dynsec-');
     try {
+      expect((await cli('dji-dock-add', '--sn', 'CLI-DJI-M', '--drone-sn', 'CLI-DJI-M-UAV', '--name', 'Files dock')).code).toBe(0);
       const plugin = '/opt/mosquitto/mosquitto_dynamic_security.so';
       const res = await cli('mosquitto-files', '--dir', dir, '--port', '1998', '--plugin', plugin);
       expect(res.code, res.err).toBe(0);
@@ -147,6 +150,14 @@ describe('cli device commands', () => {
       expect(users[0]).toBe('nest-server');
       expect(users).toEqual(expect.arrayContaining(['CLI-STABLE-01', 'CLI-MINI-01', 'CLI-ALONE-01']));
       expect(config.clients.find((c) => c.username === 'CLI-MINI-01')).toMatchObject({ iterations: 101, roles: [{ rolename: 'nest-device-CLI-MINI-01' }] });
+      // A DJI dock: its own role with exactly its DJI topics and its drone's osd/state.
+      const roles = (config as unknown as { roles: { rolename: string; acls: { acltype: string; topic: string }[] }[] }).roles;
+      const dock = roles.find((r) => r.rolename === 'nest-device-CLI-DJI-M')!;
+      const send = dock.acls.filter((a) => a.acltype === 'publishClientSend').map((a) => a.topic);
+      expect(send).toEqual(expect.arrayContaining(['sys/product/CLI-DJI-M/status', 'thing/product/CLI-DJI-M/events', 'thing/product/CLI-DJI-M-UAV/osd']));
+      expect(send.every((t) => t.includes('/CLI-DJI-M/') || t.includes('/CLI-DJI-M-UAV/'))).toBe(true);
+      expect(dock.acls.filter((a) => a.acltype === 'subscribePattern').map((a) => a.topic)).toContain('thing/product/CLI-DJI-M/services');
+      expect(roles.find((r) => r.rolename === 'nest-server')!.acls.map((a) => a.topic)).toContain('thing/product/#');
       expect((await stat(path.join(dir, 'dynamic-security.json'))).mode & 0o777).toBe(0o600);
       expect((await cli('mosquitto-files', '--dir', dir, '--auth', 'ldap')).err).toContain('--auth must be dynsec or files');
     } finally {
@@ -164,6 +175,11 @@ describe('cli device commands', () => {
       expect(users[0]).toBe('nest-server');
       expect(users).toEqual(expect.arrayContaining(['CLI-STABLE-01', 'CLI-MINI-01', 'CLI-ALONE-01']));
       expect(passwd).toMatch(/^nest-server:\$7\$101\$[A-Za-z0-9+/=]{16}\$[A-Za-z0-9+/=]{88}$/m);
+      expect(users).toContain('CLI-DJI-M');
+      const acl = await readFile(path.join(dir, 'nest.acl'), 'utf8');
+      expect(acl).toContain('user CLI-DJI-M\ntopic write sys/product/CLI-DJI-M/status\n');
+      expect(acl).toContain('topic write thing/product/CLI-DJI-M-UAV/osd\n');
+      expect(acl).toContain('topic read thing/product/CLI-DJI-M/services\n');
       expect((await stat(path.join(dir, 'nest.passwd'))).mode & 0o777).toBe(0o600);
       expect(await readFile(path.join(dir, 'mosquitto.conf'), 'utf8')).toContain('listener 1999 127.0.0.1');
       // Mosquitto does not create its persistence directory itself.
@@ -172,5 +188,78 @@ describe('cli device commands', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('cli DJI docks', () => {
+  const djiEnv = () => ({ ...env, DEVICE_MQTT_URL: 'tcp://192.168.1.10:1883' });
+  async function cliWith(e: Record<string, string | undefined>, ...argv: string[]) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runCli(argv, e, { out: (l) => out.push(l), err: (l) => err.push(l) }, { scrypt: TEST_SCRYPT });
+    return { code, out, err: err.join('\n') };
+  }
+
+  it('dji-dock-add registers the dock with its drone while the server runs and prints one JSON line it logs in with', async () => {
+    const res = await cliWith(djiEnv(), 'dji-dock-add', '--sn', 'CLI-DJI-1', '--drone-sn', 'CLI-DJI-1-UAV', '--name', 'Pier dock');
+    expect(res.code, res.err).toBe(0);
+    expect(res.out).toHaveLength(1);
+    const creds = JSON.parse(res.out[0]!) as { mqtt_url: string; username: string; password: string };
+    const row = (await findDeviceBySn(server.db, 'CLI-DJI-1'))!;
+    expect(creds).toEqual({ mqtt_url: 'tcp://192.168.1.10:1883', username: 'CLI-DJI-1', password: djiPassword(live(server).secrets.deviceKeyHex, 'CLI-DJI-1', 0) });
+    // The first super administrator's company; a Dock 2 / Dock 3 with its drone.
+    expect(row).toMatchObject({ protocol: DeviceProtocol.DJI, type: 'stable_mini', company_id: 'wk', uav_sn: 'CLI-DJI-1-UAV', uav_model: 'M3D', airport_name: 'Pier dock' });
+    // The running server's broker lets it in at once, with any client id.
+    const { client } = await mqttConnect(live(server).brokerUrl, { username: creds.username, password: creds.password, clientId: 'pilot2-xyz' });
+    expect(client).not.toBeNull();
+    client!.end(true);
+  });
+
+  it('dji-dock-credentials issues new ones: the old password is refused, its connection closed on the next registry read', async () => {
+    const added = JSON.parse((await cliWith(djiEnv(), 'dji-dock-add', '--sn', 'CLI-DJI-2', '--drone-sn', 'CLI-DJI-2-UAV', '--name', 'Roof', '--model', 'M4D', '--company', 'gzGh')).out[0]!) as {
+      username: string;
+      password: string;
+    };
+    expect((await findDeviceBySn(server.db, 'CLI-DJI-2'))).toMatchObject({ company_id: 'gzGh', uav_model: 'M4D' });
+    await live(server).directory.reload();
+    const { client } = await mqttConnect(live(server).brokerUrl, { username: added.username, password: added.password, clientId: 'dock-2' });
+    const closed = new Promise<void>((resolve) => client!.once('close', () => resolve()));
+    const res = await cliWith(djiEnv(), 'dji-dock-credentials', '--sn', 'CLI-DJI-2');
+    expect(res.code, res.err).toBe(0);
+    expect(res.out).toHaveLength(1);
+    const fresh = JSON.parse(res.out[0]!) as { username: string; password: string };
+    expect(fresh.password).not.toBe(added.password);
+    expect((await mqttConnect(live(server).brokerUrl, { username: added.username, password: added.password, clientId: 'dock-2b' })).error?.code).toBe(4);
+    // What the server's periodic registry read does: the connection made with the old password is closed.
+    await live(server).directory.reload();
+    await closed;
+    const again = await mqttConnect(live(server).brokerUrl, { username: fresh.username, password: fresh.password, clientId: 'dock-2c' });
+    expect(again.client).not.toBeNull();
+    again.client!.end(true);
+  });
+
+  it.each([
+    [['dji-dock-add', '--sn', 'CLI-DJI-1', '--drone-sn', 'X-UAV', '--name', 'Again'], 'serial number CLI-DJI-1 is already registered'],
+    [['dji-dock-add', '--sn', 'bad/sn', '--drone-sn', 'X-UAV', '--name', 'N'], '--sn must be the dock serial number'],
+    [['dji-dock-add', '--sn', 'CLI-DJI-9', '--name', 'N'], '--drone-sn must be'],
+    [['dji-dock-add', '--sn', 'CLI-DJI-9', '--drone-sn', 'CLI-DJI-9', '--name', 'N'], '--drone-sn must be'],
+    [['dji-dock-add', '--sn', 'CLI-DJI-9', '--drone-sn', 'X-UAV'], '--name is required'],
+    [['dji-dock-add', '--sn', 'CLI-DJI-9', '--drone-sn', 'X-UAV', '--name', 'N', '--company', 'acme'], 'unknown company "acme"'],
+    [['dji-dock-credentials', '--sn', 'NO-SUCH'], 'no device with serial number NO-SUCH'],
+    [['dji-dock-credentials', '--sn', 'CLI-STABLE-01'], 'CLI-STABLE-01 speaks the nest protocol'],
+    [['dji-dock-credentials'], 'dji-dock-credentials needs --sn'],
+  ])('refuses %j with exit code 1 and nothing on stdout', async (argv, message) => {
+    const res = await cliWith(djiEnv(), ...argv);
+    expect(res.code).toBe(1);
+    expect(res.out).toEqual([]);
+    expect(res.err).toContain(message);
+  });
+
+  it('runs as a command, printing only the JSON line on stdout', async () => {
+    const child = runTs('cli.ts', ['dji-dock-add', '--sn', 'CLI-DJI-3', '--drone-sn', 'CLI-DJI-3-UAV', '--name', 'Shell dock'], env);
+    expect(await child.exited).toBe(0);
+    const lines = child.stdout().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(Object.keys(JSON.parse(lines[0]!) as object)).toEqual(['mqtt_url', 'username', 'password']);
   });
 });

@@ -20,6 +20,15 @@
  *       can run as its own process: nest-simulator --password-secret $(cli.ts device-key) ...
  *       The simulator describes the devices: this command runs through the launcher's CLI (the same
  *       commands, with the simulator's demoFleet given to runCli); the server's own CLI says so.
+ *   npm run -s cli -- dji-dock-add --sn <dock sn> --drone-sn <drone sn> --name <name> [--company <id>]
+ *        [--model M3D]
+ *       registers a DJI dock (DJI Cloud API, Dock 2 / Dock 3; docs/dji.md) with its drone in the company
+ *       (default: the first super administrator's) and prints one JSON line {"mqtt_url", "username",
+ *       "password"}: what to type into the dock's cloud set-up in DJI Pilot 2. Shown once.
+ *   npm run -s cli -- dji-dock-credentials --sn <sn>
+ *       issues new credentials for a registered DJI device (the previous password stops working) and
+ *       prints them the same way.
+ *   Both work while the server runs: it checks every device login against the database.
  *   node --import tsx apps/server/src/cli.ts mosquitto-files --dir <dir> [--port 1883] [--host 127.0.0.1]
  *        [--auth dynsec|files] [--plugin <path of mosquitto_dynamic_security.so>]
  *       writes mosquitto.conf for an external Mosquitto broker (docs/device-protocol.md) and who may use
@@ -34,16 +43,20 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PASSWORD_MAX, PASSWORD_MIN, SERVER_MQTT_USER, isAccount, isEmail } from '@nest/contracts';
+import { DeviceProtocol, PASSWORD_MAX, PASSWORD_MIN, SERVER_MQTT_USER, SUPER_ADMINISTRATOR, isAccount, isDeviceSn, isEmail, isSn } from '@nest/contracts';
+import { sql } from 'kysely';
 import { hashPassword } from './auth/passwords.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/index.js';
 import { migrateToLatest } from './db/migrate.js';
 import { seedReferenceData } from './boot/seed.js';
 import { ensureDemoDevices, type DemoDeviceSpec } from './demo/devices.js';
-import { deviceName, findDeviceBySn, loadDevices } from './devices/store.js';
-import { devicePassword, loadOrCreateLinkSecrets } from './link/credentials.js';
-import { dynsecConfig } from './link/dynsec.js';
+import { djiCredentials, isDji, raiseSecretGen } from './devices/dji.js';
+import { createDevice, deviceName, findDeviceBySn, loadDevices, updateDeviceRow } from './devices/store.js';
+import { nowSeconds } from './db/index.js';
+import { STATE_DELETED, STATE_NORMAL } from './db/sql.js';
+import { currentPassword, devicePassword, loadOrCreateLinkSecrets } from './link/credentials.js';
+import { aclsOf, dynsecConfig } from './link/dynsec.js';
 import { DYNSEC_PLUGIN_PLACES, mosquittoAcl, mosquittoConf, mosquittoPasswordFile, type MosquittoAuth } from './link/mosquitto.js';
 import { AccountTakenError, createUser, findCompany, listUsers, parseFunList } from './users/store.js';
 
@@ -65,6 +78,8 @@ const USAGE = [
   '  cli.ts device-secret <sn>',
   '  cli.ts device-key',
   '  cli.ts demo-fleet [--nests 3] [--drones 2] [--center lat,lng] [--company wk] [--prefix SIM]',
+  '  cli.ts dji-dock-add --sn <dock sn> --drone-sn <drone sn> --name <name> [--company <id>] [--model M3D]',
+  '  cli.ts dji-dock-credentials --sn <sn>',
   '  cli.ts mosquitto-files --dir <dir> [--port 1883] [--host 127.0.0.1] [--auth dynsec|files] [--plugin <path>]',
 ].join('\n');
 
@@ -214,6 +229,79 @@ async function demoFleetCommand(config: Config, args: readonly string[], io: Cli
   });
 }
 
+/**
+ * The broker address DJI devices are given: DEVICE_MQTT_URL, else the external broker (MQTT_URL), else the
+ * embedded broker on MQTT_PORT (what a running server with the same settings listens on).
+ */
+const djiUrlOf = (config: Config): string => config.deviceMqttUrl ?? config.mqttUrl ?? `mqtt://127.0.0.1:${config.mqttPort}`;
+
+/** The company of the first (oldest) active super administrator. */
+async function firstSuperCompany(db: ReturnType<typeof openDatabase>['db']): Promise<string | undefined> {
+  const pattern = `%"${SUPER_ADMINISTRATOR.replace(/_/g, '\\_')}"%`;
+  const row = await db
+    .selectFrom('users')
+    .select('company_id')
+    .where('state', '=', STATE_NORMAL)
+    .where('fun_list', 'like', sql<string>`${pattern} escape '\\'`)
+    .orderBy('created_at')
+    .orderBy('u_id')
+    .executeTakeFirst();
+  return row?.company_id;
+}
+
+async function djiDockAdd(config: Config, args: readonly string[], io: CliIo): Promise<number> {
+  const o = parseOptions(args, ['sn', 'drone-sn', 'name', 'company', 'model']);
+  const sn = o.get('sn') ?? '';
+  const droneSn = o.get('drone-sn') ?? '';
+  const name = o.get('name')?.trim() ?? '';
+  const model = o.get('model')?.trim() ?? 'M3D';
+  if (!isDeviceSn(sn)) throw new UsageError('--sn must be the dock serial number: letters, digits, - and _ (at most 64 characters)');
+  if (!isSn(droneSn) || droneSn === sn) throw new UsageError("--drone-sn must be the drone's serial number: letters, digits, - and _, not the dock's");
+  if (!name || name.length > 64) throw new UsageError('--name is required (at most 64 characters)');
+  if (!model || model.length > 64) throw new UsageError('--model must have 1 to 64 characters');
+  return withDb(config, async (db) => {
+    const companyId = o.has('company') ? (await findCompany(db, o.get('company')!))?.id : await firstSuperCompany(db);
+    if (!companyId) throw new UsageError(o.has('company') ? `unknown company "${o.get('company')}"` : 'no super administrator: give --company');
+    const secrets = await loadOrCreateLinkSecrets(config.dataDir);
+    const fields = {
+      type: 'stable_mini' as const,
+      protocol: DeviceProtocol.DJI,
+      airport_name: name,
+      uav_name: model,
+      uav_sn: droneSn,
+      uav_model: model,
+      company_id: companyId,
+    };
+    const existing = await findDeviceBySn(db, sn);
+    let row;
+    if (existing && Number(existing.state) === STATE_DELETED) {
+      // The sn of a deleted device registers that record again; whatever it was given before stops working.
+      await updateDeviceRow(db, existing.id, { ...fields, enabled: 1, state: STATE_NORMAL, created_at: nowSeconds() });
+      row = await raiseSecretGen(db, existing.id);
+    } else {
+      if (existing) throw new UsageError(`serial number ${sn} is already registered (dji-dock-credentials --sn ${sn} issues new credentials)`);
+      row = await createDevice(db, { ...fields, sn_id: sn });
+    }
+    io.out(JSON.stringify(djiCredentials(secrets.deviceKeyHex, row, djiUrlOf(config))));
+    return 0;
+  });
+}
+
+async function djiDockCredentials(config: Config, args: readonly string[], io: CliIo): Promise<number> {
+  const o = parseOptions(args, ['sn']);
+  const sn = o.get('sn') ?? '';
+  if (!sn) throw new UsageError('dji-dock-credentials needs --sn');
+  return withDb(config, async (db) => {
+    const row = await findDeviceBySn(db, sn);
+    if (!row || Number(row.state) !== STATE_NORMAL) throw new UsageError(`no device with serial number ${sn}`);
+    if (!isDji(row)) throw new UsageError(`${sn} speaks the nest protocol: it has no DJI Cloud API credentials`);
+    const secrets = await loadOrCreateLinkSecrets(config.dataDir);
+    const updated = await raiseSecretGen(db, row.id);
+    io.out(JSON.stringify(djiCredentials(secrets.deviceKeyHex, updated, djiUrlOf(config))));
+    return 0;
+  });
+}
+
 async function mosquittoFiles(config: Config, args: readonly string[], io: CliIo): Promise<number> {
   const o = parseOptions(args, ['dir', 'port', 'host', 'auth', 'plugin']);
   const dir = o.get('dir');
@@ -233,7 +321,7 @@ async function mosquittoFiles(config: Config, args: readonly string[], io: CliIo
     const target = path.resolve(dir);
     await mkdir(target, { recursive: true });
     const server = { user: config.mqttUsername, password: config.mqttPassword ?? secrets.serverPassword };
-    const users = devices.map((d) => ({ user: d.sn_id, password: devicePassword(secrets.deviceKeyHex, d.sn_id) }));
+    const users = devices.map((d) => ({ user: d.sn_id, password: currentPassword(secrets.deviceKeyHex, d.sn_id, d), acls: aclsOf(d) }));
     let auth: MosquittoAuth;
     let written: string;
     if (plugin) {
@@ -248,7 +336,7 @@ async function mosquittoFiles(config: Config, args: readonly string[], io: CliIo
       const aclFile = path.join(target, 'nest.acl');
       await writeFile(passwordFile, mosquittoPasswordFile([{ user: server.user, password: server.password }, ...users]), { mode: 0o600 });
       await chmod(passwordFile, 0o600);
-      await writeFile(aclFile, mosquittoAcl(config.mqttUsername));
+      await writeFile(aclFile, mosquittoAcl(config.mqttUsername, devices.filter(isDji)));
       auth = { kind: 'files', passwordFile, aclFile };
       written = `${aclFile} and ${passwordFile}`;
     }
@@ -279,6 +367,8 @@ export async function runCli(
     if (command === 'device-secret') return await deviceSecret(config, args, io);
     if (command === 'device-key') return await deviceKey(config, args, io);
     if (command === 'demo-fleet') return await demoFleetCommand(config, args, io, tools);
+    if (command === 'dji-dock-add') return await djiDockAdd(config, args, io);
+    if (command === 'dji-dock-credentials') return await djiDockCredentials(config, args, io);
     if (command === 'mosquitto-files') return await mosquittoFiles(config, args, io);
     throw new UsageError(command ? `unknown command "${command}"` : 'missing command');
   } catch (err) {

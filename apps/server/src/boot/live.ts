@@ -40,6 +40,11 @@ export async function startLive(config: Config, db: Database, log: LinkLogger): 
       if (!row || Number(row.enabled) !== 1) link.forget(sn);
     }
   });
+  // A device whose broker account changed elsewhere (new DJI credentials from the CLI) is logged out of the
+  // embedded broker; an external Mosquitto's access (link/dynsec.ts) does so itself.
+  directory.onAccountChange((changed) => {
+    for (const sn of changed) void transport.broker?.disconnect(sn);
+  });
   link.start();
 
   let closed: Promise<void> | null = null;

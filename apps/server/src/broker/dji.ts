@@ -13,6 +13,9 @@ const DRONE_UP = ['osd', 'state'] as const;
 /** Topics a gateway subscribes to (server -> device). */
 const GATEWAY_DOWN = ['services', 'events_reply', 'requests_reply', 'state_reply', 'property/set', 'drc/down'] as const;
 
+/** Every DJI Cloud API topic: what the server's own account may use. */
+export const DJI_TOPIC_FILTERS = ['sys/product/#', 'thing/product/#'] as const;
+
 const thing = (sn: string, rest: string): string => `thing/product/${sn}/${rest}`;
 
 /** Every topic a gateway may publish on; `droneSn` empty when it has no drone registered. */

@@ -20,6 +20,7 @@ export class DeviceDirectory {
   private lastMissReload = 0;
   private loading: Promise<void> | null = null;
   private readonly listeners = new Set<(changed: string[]) => void>();
+  private readonly accountListeners = new Set<(changed: string[]) => void>();
 
   constructor(private readonly db: Kysely<DB>) {}
 
@@ -41,10 +42,13 @@ export class DeviceDirectory {
         const rows = await loadDevices(this.db);
         const next = new Map(rows.map((r) => [r.sn_id, r]));
         const changed: string[] = [];
+        const accounts: string[] = [];
         for (const [sn, row] of next) {
           const old = this.bySn.get(sn);
           // Also the broker account's parts, which may change twice within updated_at's second.
-          const changedAccount = old !== undefined && (old.secret_gen !== row.secret_gen || old.protocol !== row.protocol || old.uav_sn !== row.uav_sn);
+          const changedAccount =
+            old !== undefined && (Number(old.secret_gen) !== Number(row.secret_gen) || Number(old.protocol) !== Number(row.protocol) || old.uav_sn !== row.uav_sn);
+          if (changedAccount) accounts.push(sn);
           if (!old || changedAccount || Number(old.updated_at) !== Number(row.updated_at) || old.enabled !== row.enabled || old.company_id !== row.company_id) {
             changed.push(sn);
           }
@@ -52,6 +56,7 @@ export class DeviceDirectory {
         for (const sn of this.bySn.keys()) if (!next.has(sn)) changed.push(sn);
         this.bySn = next;
         if (changed.length > 0) for (const l of this.listeners) l(changed);
+        if (accounts.length > 0) for (const l of this.accountListeners) l(accounts);
       } finally {
         this.loading = null;
       }
@@ -83,5 +88,15 @@ export class DeviceDirectory {
   onChange(listener: (changed: string[]) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Devices whose broker account changed (password generation, protocol, a DJI gateway's drone), also when
+   * changed outside this server (the CLI, another instance): their current connection was made under the
+   * old account and should be closed.
+   */
+  onAccountChange(listener: (changed: string[]) => void): () => void {
+    this.accountListeners.add(listener);
+    return () => this.accountListeners.delete(listener);
   }
 }

@@ -50,7 +50,7 @@ describe('registering a DJI dock', () => {
   it('answers its broker credentials once, with which it logs in and may use its DJI topics', async () => {
     const added = await must<DeviceAdded>(wk, 'deviceAdd', dockFields('DJI-DOCK-1'));
     expect(added.protocol).toBe(DeviceProtocol.DJI);
-    expect(added.dji).toEqual({ mqtt_url: live(server).brokerUrl, username: 'DJI-DOCK-1', password: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/) });
+    expect(added.dji).toEqual({ mqtt_url: live(server).brokerUrl, username: 'DJI-DOCK-1', password: expect.stringMatching(/^[0-9a-f]{32}$/) });
     const { client } = await login(added.dji!);
     expect(client).not.toBeNull();
     const granted = await client!.subscribeAsync('thing/product/DJI-DOCK-1/services', { qos: 1 });

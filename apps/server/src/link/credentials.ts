@@ -63,13 +63,13 @@ export function devicePassword(deviceKeyHex: string, sn: string): string {
 
 /**
  * The broker password of a DJI Cloud API gateway (a DJI dock, or Pilot 2 as gateway) of generation `gen`:
- * HMAC-SHA256 keyed with the device key over the sn and the generation, 32 URL-safe characters (what fits
- * Pilot 2's set-up form). It is shown once when the device is added or its credentials are re-issued; the
+ * HMAC-SHA256 keyed with the device key over the sn and the generation, its first 32 hex digits (128 bits:
+ * URL-safe, no character a shell or Pilot 2's set-up form could misread). It is shown once when the device is added or its credentials are re-issued; the
  * server stores only the generation (devices.secret_gen), so raising it makes the previous password
  * useless.
  */
 export function djiPassword(deviceKeyHex: string, sn: string, gen: number): string {
-  return createHmac('sha256', deviceKeyHex).update(`dji\n${sn}\n${gen}`).digest('base64url').slice(0, 32);
+  return createHmac('sha256', deviceKeyHex).update(`dji\n${sn}\n${gen}`).digest('hex').slice(0, 32);
 }
 
 /** What the login check needs of a registered device. */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DEVICE_TO_SERVER, DeviceProtocol, RecordState, SERVER_CLIENT_ID_PREFIX, SERVER_TO_DEVICE, TOPIC_ROOT, topicOf } from '@nest/contracts';
 import mqtt, { type MqttClient } from 'mqtt';
-import { djiPublishTopics, djiSubscribeTopics } from '../broker/dji.js';
+import { DJI_TOPIC_FILTERS, djiPublishTopics, djiSubscribeTopics } from '../broker/dji.js';
 import type { DeviceRow } from '../db/schema.js';
 import type { BrokerAccess, LinkLogger } from './adapter.js';
 import { mosquittoHash, SERVER_TOPIC_ROOT } from './mosquitto.js';
@@ -31,10 +31,13 @@ export const deviceRole = (sn: string): string => `${DEVICE_ROLE_PREFIX}${sn}`;
 
 type Acl = { acltype: string; topic: string; allow: boolean; priority?: number };
 
-/** The server role: every device-link topic, its own internal notices and the plugin's control topics. */
+/**
+ * The server role: every device-link topic (the nest protocol's and DJI Cloud API's), its own internal
+ * notices and the plugin's control topics.
+ */
 function serverAcls(): Acl[] {
   const acls: Acl[] = [];
-  for (const topic of [`${TOPIC_ROOT}/#`, `${SERVER_TOPIC_ROOT}/#`, `${DYNSEC_TOPIC}/#`]) {
+  for (const topic of [`${TOPIC_ROOT}/#`, ...DJI_TOPIC_FILTERS, `${SERVER_TOPIC_ROOT}/#`, `${DYNSEC_TOPIC}/#`]) {
     for (const acltype of ['publishClientSend', 'publishClientReceive', 'subscribePattern', 'unsubscribePattern']) acls.push({ acltype, topic, allow: true });
   }
   return acls;
