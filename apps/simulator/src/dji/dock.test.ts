@@ -408,6 +408,26 @@ describe('DJI Dock 2 emulator', () => {
     expect(lists).toEqual(sent);
   });
 
+  it('goes silent without disconnecting, and speaks again', async () => {
+    const { cloud, dock: d } = await setup({ seed: 11 });
+    await until('dock OSD', () => cloud.on(djiTopic.osd(DOCK)).length > 0);
+    expect(d.drone().battery).toBeLessThan(99);
+    d.goSilent();
+    // Simulated time is measured by the charging battery (0.02 %/s): 10 s is five OSD periods.
+    const simSeconds = async (s: number): Promise<void> => {
+      const from = d.drone().battery;
+      await until(`${s} simulated seconds`, () => d.drone().battery >= from + 0.02 * s);
+    };
+    await simSeconds(4);
+    const count = cloud.on(djiTopic.osd(DOCK)).length;
+    await simSeconds(10);
+    expect(cloud.on(djiTopic.osd(DOCK))).toHaveLength(count);
+    expect(d.online).toBe(true);
+    expect((await cloud.call('no_such_method', {})).result).not.toBe(0);
+    d.speak();
+    await until('dock OSD again', () => cloud.on(djiTopic.osd(DOCK)).length > count);
+  });
+
   it('answers live_start_push with an RTMP url and live_stop_push', async () => {
     const { cloud, dock: d } = await setup();
     const started = new Promise<{ url: string }>((resolve) => d.once('liveStart', resolve));
