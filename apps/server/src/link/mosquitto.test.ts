@@ -6,7 +6,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { LINK_MAX_MESSAGE_BYTES, MIN_TELEMETRY_HZ, ResultCode, SERVER_MQTT_USER, topicOf } from '@nest/contracts';
+import { DeviceProtocol, LINK_MAX_MESSAGE_BYTES, MIN_TELEMETRY_HZ, ResultCode, SERVER_MQTT_USER, topicOf, type DeviceAdded, type DjiCredentials } from '@nest/contracts';
+import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, startTestServer, tempDir, type TestServer } from '../../test/helpers.js';
 import { hasMosquitto, startMosquitto, type MosquittoBroker } from '../../test/infra.js';
@@ -19,7 +20,8 @@ import { WATCH_NOTICE_TOPIC } from '../videos/live.js';
 import { membersTopic } from './members.js';
 import { SERVER_TOPIC_ROOT } from './mosquitto.js';
 import { probeTopic } from './nest/service.js';
-import { SERVER_ROLE, deviceAcls, deviceRole } from './dynsec.js';
+import { SERVER_ROLE, deviceAcls, deviceRole, djiAcls } from './dynsec.js';
+import { djiPassword } from './credentials.js';
 import type { LiveDevice } from './adapter.js';
 
 describe.runIf(hasMosquitto())('device link through Mosquitto', () => {
@@ -37,6 +39,8 @@ describe.runIf(hasMosquitto())('device link through Mosquitto', () => {
     server = await startTestServer({ dataDir, config: { mqttUrl: url } });
     for (const sn of ['MQ-1', 'MQ-2', 'MQ-RAW']) await registerDevice(server, { sn_id: sn });
     await registerDevice(server, { sn_id: 'MQ-DISABLED', enabled: false });
+    // A DJI dock (gateway sn, its drone) known to the broker from the generated configuration.
+    await registerDevice(server, { sn_id: 'MQ-DJI-1', uav_sn: 'MQ-DJI-1-UAV', type: 'stable_mini', protocol: DeviceProtocol.DJI });
     broker = await startMosquitto({ dataDir, databaseUrl: server.databaseUrl, port, auth: 'dynsec' });
     confDir = broker.confDir;
     // A safety limit only, so a broker that never lets the server in is reported with its log.
@@ -75,10 +79,14 @@ describe.runIf(hasMosquitto())('device link through Mosquitto', () => {
     };
     const role = (name: string) => config.roles.find((r) => r.rolename === name)?.acls.map((a) => `${a.acltype} ${a.topic}`);
     expect(role(SERVER_ROLE)).toContain('subscribePattern nest/v1/#');
-    expect(role(deviceRole('MQ-1'))).toEqual(deviceAcls('MQ-1').map((a) => `${a.acltype} ${a.topic}`));
+    // The plugin writes the file again in its own order once the server has changed anything.
+    expect(role(deviceRole('MQ-1'))?.sort()).toEqual(deviceAcls('MQ-1').map((a) => `${a.acltype} ${a.topic}`).sort());
     expect(role(deviceRole('MQ-1'))).toContain('publishClientSend nest/v1/MQ-1/telemetry');
     expect(role(deviceRole('MQ-1'))).toContain('subscribePattern nest/v1/MQ-1/commands');
     expect(role(deviceRole('MQ-DISABLED'))).toBeUndefined();
+    // The server gives a DJI account again on connect (the plugin lists no passwords).
+    expect(role(deviceRole('MQ-DJI-1'))?.sort()).toEqual(djiAcls('MQ-DJI-1', 'MQ-DJI-1-UAV').map((a) => `${a.acltype} ${a.topic}`).sort());
+    expect(role(SERVER_ROLE)).toContain('subscribePattern thing/product/#');
     // The server role covers every server-internal topic.
     for (const topic of [CONTROL_NOTICE_TOPIC, WATCH_NOTICE_TOPIC, membersTopic('nest'), probeTopic('nest-server-x')]) expect(topic.startsWith(`${SERVER_TOPIC_ROOT}/`)).toBe(true);
   });
@@ -233,5 +241,77 @@ describe.runIf(hasMosquitto())('device link through Mosquitto', () => {
     await updateDeviceRow(server.db, row.id, { enabled: 1 });
     await live(server).directory.reload();
     await until(() => canLogIn('MQ-SYNC'), 'MQ-SYNC admitted again');
+  });
+
+  describe('a DJI dock account', () => {
+    const dockClients: MqttClient[] = [];
+    afterAll(() => {
+      for (const c of dockClients) c.end(true);
+    });
+    const dockLogin = async (c: DjiCredentials, clientId: string) => {
+      const res = await mqttConnect(url, { username: c.username, password: c.password, clientId });
+      if (res.client) dockClients.push(res.client);
+      return res;
+    };
+    /** The server user's view of the DJI topics, to see what the broker passes on. */
+    const watcher = async () => {
+      const { client, error } = await mqttConnect(url, { username: SERVER_MQTT_USER, password: live(server).secrets.serverPassword, clientId: `nest-server-dji-${dockClients.length}` });
+      if (!client) throw error;
+      dockClients.push(client);
+      const seen: string[] = [];
+      client.on('message', (topic, payload) => seen.push(`${topic} ${payload.toString()}`));
+      await client.subscribeAsync(['sys/product/#', 'thing/product/#'], { qos: 1 });
+      return seen;
+    };
+
+    it("logs in with the gateway sn and its password under any client id, may publish its own and its drone's topics, not another dock's", async () => {
+      const key = live(server).secrets.deviceKeyHex;
+      const creds = { mqtt_url: url, username: 'MQ-DJI-1', password: djiPassword(key, 'MQ-DJI-1', 0) };
+      expect((await dockLogin({ ...creds, password: djiPassword(key, 'MQ-DJI-1', 1) }, 'pilot-wrong')).client).toBeNull();
+      const { client: dock } = await dockLogin(creds, 'pilot2-any-client-id');
+      expect(dock).not.toBeNull();
+      const seen = await watcher();
+      await dock!.publishAsync('sys/product/MQ-DJI-1/status', 'topo', { qos: 1 });
+      await dock!.publishAsync('thing/product/MQ-DJI-1-UAV/osd', 'drone osd', { qos: 1 });
+      // Another dock's and its drone's topics, and a topic it only receives: Mosquitto drops them.
+      await dock!.publishAsync('thing/product/MQ-DJI-2/osd', 'forged osd', { qos: 1 });
+      await dock!.publishAsync('thing/product/MQ-DJI-2/events', 'forged event', { qos: 1 });
+      await dock!.publishAsync('thing/product/MQ-DJI-1/services', 'forged command', { qos: 1 });
+      await dock!.publishAsync('thing/product/MQ-DJI-1/events', 'last', { qos: 1 });
+      // Mosquitto handles one connection's messages in order: the dropped ones would have arrived before this.
+      await until(() => seen.includes('thing/product/MQ-DJI-1/events last'), 'the last own event of MQ-DJI-1');
+      expect(seen).toEqual(['sys/product/MQ-DJI-1/status topo', 'thing/product/MQ-DJI-1-UAV/osd drone osd', 'thing/product/MQ-DJI-1/events last']);
+      // Its own cloud -> device topic only.
+      expect((await dock!.subscribeAsync('thing/product/MQ-DJI-1/services', { qos: 1 }))[0]!.qos).toBe(1);
+      expect(await dock!.subscribeAsync('thing/product/+/services', { qos: 1 }).then((g) => g[0]!.qos, () => 128)).toBe(128);
+    });
+
+    it('registered while the broker runs gets its account; re-issued credentials kick it and refuse the old password', async () => {
+      const admin = await adminClient(server);
+      const added = await admin.call<DeviceAdded>('deviceAdd', {
+        type: 'stable_mini',
+        protocol: DeviceProtocol.DJI,
+        airport_name: 'Roof dock',
+        uav_name: 'M3D',
+        sn_id: 'MQ-DJI-2',
+        uav_sn: 'MQ-DJI-2-UAV',
+        airport_point: JSON.stringify({ lat: 22.54, lng: 114.05 }),
+      });
+      expect(added.body.code).toBe(ResultCode.OK);
+      const first = added.body.data.dji!;
+      const canLogIn = async (c: DjiCredentials) => {
+        const { client } = await mqttConnect(url, { username: c.username, password: c.password, clientId: `probe-${Math.random()}` });
+        client?.end(true);
+        return client !== null;
+      };
+      await until(() => canLogIn(first), 'MQ-DJI-2 admitted by mosquitto');
+      const { client: dock } = await dockLogin(first, 'dock-2');
+      const kicked = new Promise<void>((resolve) => dock!.once('close', () => resolve()));
+      const reissued = await admin.call<DjiCredentials>('deviceDjiCredentials', { id: added.body.data.id });
+      expect(reissued.body.code).toBe(ResultCode.OK);
+      await kicked;
+      await until(() => canLogIn(reissued.body.data), 'MQ-DJI-2 admitted with its new password');
+      expect(await canLogIn(first)).toBe(false);
+    });
   });
 });
