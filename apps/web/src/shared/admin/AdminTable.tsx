@@ -1,7 +1,7 @@
-import type { Key, ReactNode } from 'react';
+import { useEffect, useRef, useState, type Key, type ReactNode, type RefObject } from 'react';
 import { Empty, Table, type TableColumnsType, type TableProps } from 'antd';
 import { useI18n } from '../i18n';
-import { columnsWidth } from './tableWidth';
+import { columnsWidth, fitColumnWidths } from './tableWidth';
 import { tablePagination, type PagedList } from './usePagedList';
 
 type Rows<R> =
@@ -20,7 +20,11 @@ export type AdminTableProps<R> = Rows<R> & {
   testId: string;
   rowKey?: TableProps<R>['rowKey'];
   size?: 'small' | 'middle';
-  /** Scroll sideways at the columns' summed width (columnsWidth) instead of squeezing them into the page. */
+  /**
+   * Fit the columns to the table's box: the columns that cut their text (ellipsis) give up width first
+   * (fitColumnWidths), and only past that does the table scroll sideways, at its columns' summed width, so
+   * that no column stays hidden under one pinned to the right.
+   */
   fitColumns?: boolean;
   /** Client-side paging: the current page (1-based) and its change, when the screen keeps it. */
   page?: { current: number; onChange: (page: number) => void };
@@ -35,6 +39,8 @@ export function AdminTable<R extends object>(props: AdminTableProps<R>): ReactNo
   const { t } = useI18n();
   const { columns, empty, emptyImage = 'simple', testId, rowKey = 'id', size = 'middle', fitColumns, page, ...rest } = props;
   const showTotal = (total: number) => t('admin.total', { total });
+  const [box, boxWidth] = useBoxWidth();
+  const shown = fitColumns ? (fitColumnWidths(columns, boxWidth) as TableColumnsType<R>) : columns;
   const extra = { rowClassName: rest.rowClassName, onRow: rest.onRow, rowSelection: rest.rowSelection, expandable: rest.expandable, footer: rest.footer };
   const pagination: TableProps<R>['pagination'] = props.list
     ? tablePagination(props.list, showTotal)
@@ -47,20 +53,35 @@ export function AdminTable<R extends object>(props: AdminTableProps<R>): ReactNo
           showTotal,
           ...(page ? { current: page.current, onChange: page.onChange, total: props.rows.length } : {}),
         };
-  return (
+  const table = (
     <Table<R>
       rowKey={rowKey}
       size={size}
       loading={props.list ? props.list.loading : props.loading}
-      columns={columns}
+      columns={shown}
       dataSource={props.list ? props.list.rows : props.rows}
-      scroll={fitColumns ? { x: columnsWidth(columns) } : undefined}
+      scroll={fitColumns ? { x: columnsWidth(shown) } : undefined}
       pagination={pagination}
       locale={{ emptyText: <Empty image={emptyImage === 'simple' ? Empty.PRESENTED_IMAGE_SIMPLE : undefined} description={empty} /> }}
       data-testid={testId}
       {...extra}
     />
   );
+  return fitColumns ? <div ref={box}>{table}</div> : table;
+}
+
+/** The width of a box (0 until it is measured, and where there is no ResizeObserver), following its changes. */
+function useBoxWidth(): [RefObject<HTMLDivElement | null>, number] {
+  const box = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    const el = box.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(([entry]) => setWidth(Math.floor(entry?.contentRect.width ?? 0)));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  return [box, width];
 }
 
 /** Keys of the rows, as antd's selection hands them over, as strings. */
