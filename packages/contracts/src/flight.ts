@@ -10,6 +10,7 @@ import {
 } from './constants.js';
 import { enumeration, type Enumeration } from './enums.js';
 import { waypointSchema } from './entities.js';
+import { DjiResult } from './dji.js';
 import type { Lang, Text } from './i18n.js';
 
 /**
@@ -721,7 +722,9 @@ export const mediaUploadState = z.object({ offset: z.number().int().min(0), comp
 
 /** Text of a refusal reason for a reply, e.g. a 2002 to 401 (with the checks that failed, if any). */
 export function commandReasonText(reason: number, lang: Lang): string {
-  return CommandReason.has(reason) ? CommandReason.label(reason, lang) : CommandReason.label(Reason.DEVICE_REFUSED, lang);
+  if (CommandReason.has(reason)) return CommandReason.label(reason, lang);
+  // A DJI device's result code (DJI adapter): its own text, e.g. "MD5 mismatch".
+  return DjiResult.has(reason) ? DjiResult.label(reason, lang) : CommandReason.label(Reason.DEVICE_REFUSED, lang);
 }
 
 /** The enumerations of this module (for the completeness tests). */

@@ -26,3 +26,4 @@ export * from './maintenance.js';
 export * from './departments.js';
 export * from './audit.js';
 export * from './demo-texts.js';
+export * from './dji.js';

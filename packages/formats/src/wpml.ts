@@ -224,6 +224,8 @@ export interface WpmlOptions {
   now?: number;
   /** wpml:droneInfo (default M30: 67/0). */
   drone?: { droneEnumValue: number; droneSubEnumValue: number };
+  /** wpml:payloadInfo of the main camera (left out when not given); a dock checks it against its drone. */
+  payload?: { payloadEnumValue: number; payloadPositionIndex: number };
 }
 
 const el = (name: string, value: string | number): string =>
@@ -242,6 +244,9 @@ function missionConfig(route: PlanRoute, opts: WpmlOptions): string {
     el('globalTransitionalSpeed', s.max_speed ?? s.auto_speed ?? 10),
     ...(s.return_height !== undefined ? [el('globalRTHHeight', s.return_height)] : []),
     `<wpml:droneInfo>${el('droneEnumValue', drone.droneEnumValue)}${el('droneSubEnumValue', drone.droneSubEnumValue)}</wpml:droneInfo>`,
+    ...(opts.payload
+      ? [`<wpml:payloadInfo>${el('payloadEnumValue', opts.payload.payloadEnumValue)}${el('payloadPositionIndex', opts.payload.payloadPositionIndex)}</wpml:payloadInfo>`]
+      : []),
     '</wpml:missionConfig>',
   ].join('\n    ');
 }

@@ -3,6 +3,7 @@ import type { Database } from '../db/index.js';
 import { CONTROL_NOTICE_TOPIC, DeviceDirectory, DeviceStatusBoard, findDeviceBySn } from '../devices/index.js';
 import type { LiveRuntime } from '../deps.js';
 import { startLink } from '../link/runtime.js';
+import { WaylineFiles } from '../link/dji/waylines.js';
 import type { LinkLogger } from '../link/adapter.js';
 import { VideoOnDemand, WATCH_NOTICE_TOPIC } from '../videos/index.js';
 
@@ -22,6 +23,16 @@ export async function startLive(config: Config, db: Database, log: LinkLogger): 
         devices: directory,
         account: (sn) => findDeviceBySn(db, sn),
         internalTopics: [`${CONTROL_NOTICE_TOPIC}/+`, `${WATCH_NOTICE_TOPIC}/+`],
+        dji: {
+          waylines: new WaylineFiles(config.dataDir, db, config.deviceHttpBase),
+          // A DJI device is bound to the company it is registered in (organisation = company).
+          organization: async (sn) => {
+            const row = directory.get(sn);
+            if (!row) return null;
+            const company = await db.selectFrom('companies').select(['id', 'name']).where('id', '=', row.company_id).executeTakeFirst();
+            return company ? { id: company.id, name: company.name } : null;
+          },
+        },
       },
       log,
     );

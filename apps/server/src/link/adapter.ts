@@ -12,7 +12,8 @@ import type { DeviceLinkCounts } from './stats.js';
 
 /** What the link needs to know about registered devices (the DeviceDirectory). */
 export interface DeviceLookup {
-  get(sn: string): Pick<DeviceRow, 'sn_id' | 'enabled'> | undefined;
+  /** `protocol` (DeviceProtocol, nest when absent), `uav_sn` and `uav_model` choose and feed the adapter. */
+  get(sn: string): (Pick<DeviceRow, 'sn_id' | 'enabled'> & Partial<Pick<DeviceRow, 'protocol' | 'uav_sn' | 'uav_model'>>) | undefined;
   /** Called for a message from an unknown sn (the directory reloads soon). */
   miss(sn: string): void;
 }

@@ -1,10 +1,13 @@
 import { SERVER_MQTT_USER } from '@nest/contracts';
+import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../broker/index.js';
 import { ClusterBus, busTopic } from '../push/bus.js';
 import type { DeviceLink, DeviceLookup, LinkLogger } from './adapter.js';
 import { currentPassword, deviceLoginCheck, devicePassword, loadOrCreateLinkSecrets, type DeviceAccount, type LinkSecrets } from './credentials.js';
 import { MosquittoDynsec, type AccessDevices } from './dynsec.js';
+import { CompositeLink } from './composite.js';
+import { DjiLink, type WaylineStore } from './dji/service.js';
 import { LinkService } from './nest/service.js';
 
 /** The embedded broker only listens on loopback: devices reach it through the server host. */
@@ -17,6 +20,8 @@ export interface LinkRegistry {
   account(sn: string): Promise<DeviceAccount | undefined>;
   /** Internal topics the features listen on (their notices between instances), besides the cluster bus. */
   internalTopics: readonly string[];
+  /** DJI docks: where their route packages are kept, and the organisation (company) a device is bound to. */
+  dji?: { waylines: (WaylineStore & { route(app: FastifyInstance): void }) | null; organization?: (sn: string) => Promise<{ id: string; name: string } | null> };
 }
 
 /** The device transport: secrets, broker, link client and the cluster bus. */
@@ -32,6 +37,8 @@ export interface LinkTransport {
   bus: ClusterBus;
   /** Device password for a registered sn. */
   devicePassword(sn: string): string;
+  /** Registers the HTTP routes devices use (the DJI route-package download). */
+  deviceRoutes(app: FastifyInstance): void;
   close(): Promise<void>;
 }
 
@@ -57,7 +64,7 @@ export async function startLink(config: Config, registry: LinkRegistry, log: Lin
   const cluster = broker ? null : config.clusterName;
   const username = broker ? SERVER_MQTT_USER : config.mqttUsername;
   const password = broker ? secrets.serverPassword : (config.mqttPassword ?? secrets.serverPassword);
-  const link = new LinkService({
+  const nest = new LinkService({
     url: brokerUrl,
     username,
     password,
@@ -70,6 +77,19 @@ export async function startLink(config: Config, registry: LinkRegistry, log: Lin
     cluster,
     internalTopics: [...registry.internalTopics, ...(cluster ? [busTopic(cluster)] : [])],
   });
+  // DJI Cloud API devices (protocol 2) on the same broker, through their own adapter; the composite
+  // link routes each device to the adapter of its registered protocol.
+  const dji = new DjiLink({
+    url: brokerUrl,
+    username,
+    password,
+    devices,
+    log,
+    owns: (sn) => nest.owns(sn),
+    waylines: registry.dji?.waylines ?? null,
+    ...(registry.dji?.organization ? { organization: registry.dji.organization } : {}),
+  });
+  const link = new CompositeLink(nest, dji, devices);
   const bus = new ClusterBus(link.clientId);
   if (cluster) {
     const topic = busTopic(cluster);
@@ -87,6 +107,7 @@ export async function startLink(config: Config, registry: LinkRegistry, log: Lin
     link,
     bus,
     devicePassword: (sn) => devicePassword(secrets.deviceKeyHex, sn),
+    deviceRoutes: (app) => registry.dji?.waylines?.route(app),
     close: () => {
       closed ??= (async () => {
         await link.stop();
