@@ -201,8 +201,11 @@ interface PendingEvent {
 const OSD_PERIOD_S = 2;
 const HMS_PERIOD_S = 10;
 const PROGRESS_PERIOD_S = 2;
+/** Simulated seconds before an unanswered event or request goes out again (see resendS). */
 const EVENT_RESEND_S = 5;
 const REQUEST_RESEND_S = 5;
+/** Answers travel at wall-clock speed whatever the time scale: resends never come faster than this. */
+const RESEND_MIN_REAL_MS = 1_000;
 const REQUEST_TRIES = 3;
 const COVER_SECONDS = 8;
 const TAKEOFF_PREP_SECONDS = 4;
@@ -361,6 +364,11 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
   // ---------------------------------------------------------------------------------------------
   // Clock
 
+  /** A resend interval in simulated seconds, never under RESEND_MIN_REAL_MS of wall clock. */
+  private resendS(simSeconds: number): number {
+    return Math.max(simSeconds, (RESEND_MIN_REAL_MS / 1000) * this.timeScale);
+  }
+
   /** Wall-clock ms between ticks: 0.5 simulated seconds, but never under 10 ms. */
   private tickMs(): number {
     return Math.max(10, 500 / this.timeScale);
@@ -430,7 +438,7 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
 
   private sendTopo(): void {
     const tid = randomUUID();
-    this.topoPending = { tid, resendIn: REQUEST_RESEND_S };
+    this.topoPending = { tid, resendIn: this.resendS(REQUEST_RESEND_S) };
     const sub = this.powered
       ? [{ sn: this.droneSn, domain: M3D.domain, type: M3D.type, sub_type: M3D.subType, index: 'A', device_secret: secret(this.droneSn), nonce: nonce(this.rng), thing_version: M3D.thingVersion }]
       : [];
@@ -466,7 +474,7 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
   private sendConfigRequest(): void {
     const tid = randomUUID();
     const bid = randomUUID();
-    this.configPending = { tid, bid, resendIn: REQUEST_RESEND_S };
+    this.configPending = { tid, bid, resendIn: this.resendS(REQUEST_RESEND_S) };
     this.publish(djiTopic.requests(this.dockSn), { tid, bid, timestamp: now(), gateway: this.dockSn, method: 'config', data: { config_type: 'json', config_scope: 'product' } }, 1);
   }
 
@@ -788,7 +796,7 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
     const bid = randomUUID();
     const body = JSON.stringify({ tid, bid, timestamp: now(), gateway: this.dockSn, method, data });
     return new Promise((resolve) => {
-      this.pendingRequests.set(tid, { bid, payload: body, sends: 1, resendIn: REQUEST_RESEND_S, resolve });
+      this.pendingRequests.set(tid, { bid, payload: body, sends: 1, resendIn: this.resendS(REQUEST_RESEND_S), resolve });
       this.client?.publish(djiTopic.requests(this.dockSn), body, { qos: 1 });
     });
   }
@@ -1158,7 +1166,7 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
     const topic = djiTopic.events(this.dockSn);
     const payload = JSON.stringify(body);
     if (breakPoint) sent.break_point = breakPoint;
-    this.pendingEvents.set(tid, { topic, payload, progress: sent, resendIn: EVENT_RESEND_S });
+    this.pendingEvents.set(tid, { topic, payload, progress: sent, resendIn: this.resendS(EVENT_RESEND_S) });
     if (this.pendingEvents.size > MAX_PENDING_EVENTS) this.pendingEvents.delete(this.pendingEvents.keys().next().value!);
     this.client?.publish(topic, payload, { qos: 1 });
     this.emit('progress', sent);
@@ -1168,7 +1176,7 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
     for (const p of this.pendingEvents.values()) {
       p.resendIn -= dt;
       if (p.resendIn <= 0) {
-        p.resendIn = EVENT_RESEND_S;
+        p.resendIn = this.resendS(EVENT_RESEND_S);
         this.client?.publish(p.topic, p.payload, { qos: 1 });
       }
     }
@@ -1185,7 +1193,7 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
         continue;
       }
       r.sends++;
-      r.resendIn = REQUEST_RESEND_S;
+      r.resendIn = this.resendS(REQUEST_RESEND_S);
       this.client?.publish(djiTopic.requests(this.dockSn), r.payload, { qos: 1 });
     }
     if (this.configPending) {
