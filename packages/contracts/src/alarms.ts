@@ -22,6 +22,7 @@ export const AlarmKind = enumeration('AlarmKind', [
   ['tf_card', 'TF 卡异常', 'TF card problem'],
   ['flow_failed', '起降流程失败', 'Takeoff or landing process failed'],
   ['alternate_landing', '备降', 'Alternate landing'],
+  ['device_health', '设备健康告警', 'Device health message'],
 ] as const);
 export type AlarmKindValue = (typeof AlarmKind.entries)[number]['value'];
 
@@ -37,6 +38,8 @@ export const ALARM_KIND_LEVEL: Readonly<Record<AlarmKindValue, 10 | 20 | 30>> = 
   tf_card: 10,
   flow_failed: 30,
   alternate_landing: 20,
+  /** The usual level; each device_health alarm takes its level from the health item (healthAlarmLevel). */
+  device_health: 20,
 };
 
 /**
@@ -52,7 +55,8 @@ export const ALARM_KIND_LEVEL: Readonly<Record<AlarmKindValue, 10 | 20 | 30>> = 
  *   `detail` 'missing' or 'full'.
  * From presence: offline_in_flight: the device went offline while its last telemetry said in the air (or
  * a sortie of it was open). From events: flow_failed (a flow step ended in error; `value` the FlowError
- * code, `detail` the FlowStep), alternate_landing (an alternate.landing event; `value` the reason).
+ * code, `detail` the FlowStep), alternate_landing (an alternate.landing event; `value` the reason),
+ * device_health (each item of a `health` event; `detail` the item's code, `text` its message).
  */
 export const ALARM_RULES = {
   batteryLowPercent: 30,
@@ -93,6 +97,11 @@ export const alarmSchema = z.object({
   /** Nickname of who processed it ('' while pending). */
   processed_by: z.string(),
   note: z.string(),
+  /**
+   * The alarm's message in both languages when the server composes it from a catalogue the browser does
+   * not load (device_health: the device's health message with its arguments filled in).
+   */
+  text: z.object({ zh: z.string(), en: z.string() }).optional(),
 });
 export type Alarm = z.infer<typeof alarmSchema>;
 
@@ -124,22 +133,43 @@ const unit = (kind: string): string => {
 
 /**
  * One line describing an alarm, e.g. "Low battery: 18%" / "电池电量低：18%". `detailLabel` turns a detail
- * (nest part, flow step...) into words; without it the raw detail is shown.
+ * (nest part, flow step...) into words; without it the raw detail is shown. An alarm carrying its `text`
+ * (device_health) shows that text in `lang` instead of the detail.
  */
 export function alarmText(
-  a: Pick<Alarm, 'kind' | 'value' | 'detail'>,
+  a: Pick<Alarm, 'kind' | 'value' | 'detail'> & Partial<Pick<Alarm, 'text'>>,
   lang: Lang,
   detailLabel?: (kind: string, detail: string, lang: Lang) => string,
 ): string {
   const name = AlarmKind.label(a.kind as AlarmKindValue, lang);
   const parts: string[] = [];
-  if (a.detail) parts.push(detailLabel ? detailLabel(a.kind, a.detail, lang) : a.detail);
+  if (a.text) parts.push(a.text[lang]);
+  else if (a.detail) parts.push(detailLabel ? detailLabel(a.kind, a.detail, lang) : a.detail);
   if (a.value !== null && unit(a.kind)) parts.push(`${Number(a.value.toFixed(1))}${unit(a.kind)}`);
   if (parts.length === 0) return name;
   return lang === 'zh' ? `${name}：${parts.join('，')}` : `${name}: ${parts.join(', ')}`;
 }
 
-export const ALARM_ENUMS: readonly Enumeration<number | string>[] = [AlarmKind];
+/** Modules of a health item (DJI HMS `module`). */
+export const HealthModule = enumeration('HealthModule', [
+  [0, '任务', 'mission', 'MISSION'],
+  [1, '设备', 'device', 'DEVICE'],
+  [2, '媒体', 'media', 'MEDIA'],
+  [3, '健康系统', 'health system', 'HEALTH_SYSTEM'],
+] as const);
+
+/** Levels of a health item (DJI HMS `level`). */
+export const HealthLevel = enumeration('HealthLevel', [
+  [0, '提示', 'Inform', 'INFORM'],
+  [1, '注意', 'Notice', 'NOTICE'],
+  [2, '警告', 'Alarm', 'ALARM'],
+] as const);
+
+/** The AlarmLevel a health item is raised with: 2 alarm -> 30 high, 1 notice -> 20 medium, 0 inform -> 10 low. */
+export const healthAlarmLevel = (level: number): 10 | 20 | 30 =>
+  level >= HealthLevel.ALARM ? 30 : level === HealthLevel.NOTICE ? 20 : 10;
+
+export const ALARM_ENUMS: readonly Enumeration<number | string>[] = [AlarmKind, HealthModule, HealthLevel];
 
 /**
  * Device event `health` (adapter-neutral; a DJI dock's `hms` event arrives as this): the health messages a

@@ -2,16 +2,20 @@ import { randomUUID } from 'node:crypto';
 import {
   ALARM_KIND_LEVEL,
   FlightMethod,
+  HEALTH_EVENT,
   alternateLandingEvent,
+  healthAlarmLevel,
   flowProgressSchema,
   type AlarmKindValue,
   type AlarmPush,
+  type HealthItem,
   type LinkEnvelope,
 } from '@nest/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../deps.js';
 import type { LiveDevice } from '../link/adapter.js';
 import type { PushHub } from '../push/hub.js';
+import { healthItemsOf, normalCode, storedHealthOf } from './health.js';
 import { RuleBook, TELEMETRY_KINDS, inAir, type RuleTiming, type TelemetryKind } from './rules.js';
 import { STATE_PENDING, deviceNameOf, eventAlarmId, pendingCount, presentAlarm, type AlarmRow } from './store.js';
 
@@ -26,7 +30,14 @@ export interface RaiseInput {
   /** One-off alarms: a deterministic id (see eventAlarmId) and cleared_at = at. */
   eventId?: string;
   flightId?: string | null;
+  /** The level when not the kind's usual one (ALARM_KIND_LEVEL): device_health takes its item's. */
+  level?: 10 | 20 | 30;
+  /** What the text is made of (column `data`, JSON), for kinds that keep it. */
+  data?: string;
 }
+
+/** device_health episodes are one per device and code (`detail`), not one per device and kind. */
+const HEALTH_KIND: AlarmKindValue = 'device_health';
 
 /** How many one-off alarm ids a monitor remembers having pushed. */
 const ANNOUNCED_MEMORY = 1000;
@@ -96,9 +107,16 @@ export class AlarmMonitor {
     if (flying) void this.enqueue(sn, () => this.raise(sn, { kind: 'offline_in_flight', value: null, detail: '', at: now }));
   };
 
-  /** One-off alarms from events: the event is acknowledged once the alarm is stored (else the device re-sends it). */
+  /**
+   * One-off alarms from events, and health episodes from `health` events: the event is acknowledged once the
+   * alarms are stored (else the device re-sends it).
+   */
   private readonly onEvent = (sn: string, m: LinkEnvelope, settle?: (stored: Promise<unknown>) => void) => {
-    if (m.method === FlightMethod.FLOW_PROGRESS) {
+    if (m.method === HEALTH_EVENT) {
+      const read = healthItemsOf(m.data);
+      if (!read) return;
+      settle?.(this.enqueue(sn, () => this.applyHealth(sn, read.items, read.unreadable, Date.now())));
+    } else if (m.method === FlightMethod.FLOW_PROGRESS) {
       const flow = flowProgressSchema.safeParse(m.data);
       if (!flow.success || flow.data.state !== 'failed') return;
       const f = flow.data;
@@ -131,6 +149,39 @@ export class AlarmMonitor {
       settle?.(stored);
     }
   };
+
+  /**
+   * A device's health report is the list of what it reports now: each code listed and not open opens an
+   * episode (its level, text key and arguments from the item), each open code no longer listed is cleared.
+   * `keep`: codes of unreadable items, neither opened nor cleared. A code keeps the level and text it was
+   * raised with while it stays listed. A device going offline leaves its health episodes open: what it
+   * reported has not been resolved, and its first report once back decides.
+   */
+  private async applyHealth(sn: string, items: readonly HealthItem[], keep: ReadonlySet<string>, at: number): Promise<void> {
+    const open = await this.deps.db
+      .selectFrom('alarms')
+      .selectAll()
+      .where('sn_id', '=', sn)
+      .where('kind', '=', HEALTH_KIND)
+      .where('cleared_at', 'is', null)
+      .execute();
+    const openCodes = new Set(open.map((r) => r.detail));
+    const listed = new Set<string>(keep);
+    for (const item of items) {
+      const code = normalCode(item.code);
+      listed.add(code);
+      if (openCodes.has(code)) continue;
+      await this.raise(sn, {
+        kind: HEALTH_KIND,
+        level: healthAlarmLevel(item.level),
+        value: null,
+        detail: code,
+        data: JSON.stringify(storedHealthOf(item)),
+        at,
+      });
+    }
+    for (const row of open) if (!listed.has(row.detail)) await this.clearRow(row, at);
+  }
 
   async start(): Promise<void> {
     // Episodes left open (by an earlier run or another instance) carry on: the rules clear them.
@@ -218,7 +269,7 @@ export class AlarmMonitor {
         sn_id: sn,
         company_id: device.company_id,
         kind: input.kind,
-        level: ALARM_KIND_LEVEL[input.kind],
+        level: input.level ?? ALARM_KIND_LEVEL[input.kind],
         state: STATE_PENDING,
         value: input.value,
         detail: input.detail,
@@ -227,11 +278,13 @@ export class AlarmMonitor {
         lng,
         raised_at: input.at,
         cleared_at: input.eventId ? input.at : null,
+        data: input.data ?? null,
       })
       .onConflict((oc) => oc.doNothing())
       .execute();
     let q = this.deps.db.selectFrom('alarms').selectAll();
     q = input.eventId ? q.where('id', '=', id) : q.where('sn_id', '=', sn).where('kind', '=', input.kind).where('cleared_at', 'is', null);
+    if (input.kind === HEALTH_KIND) q = q.where('detail', '=', input.detail);
     const row = await q.executeTakeFirst();
     if (!row) return;
     if (input.eventId) {
@@ -252,7 +305,11 @@ export class AlarmMonitor {
       .where('kind', '=', kind)
       .where('cleared_at', 'is', null)
       .executeTakeFirst();
-    if (!row) return;
+    if (row) await this.clearRow(row, at);
+  }
+
+  /** Closes an open episode (unless another instance did) and pushes the stored row. */
+  private async clearRow(row: AlarmRow, at: number): Promise<void> {
     await this.deps.db.updateTable('alarms').set({ cleared_at: at }).where('id', '=', row.id).where('cleared_at', 'is', null).execute();
     const stored = await this.deps.db.selectFrom('alarms').selectAll().where('id', '=', row.id).executeTakeFirst();
     if (stored) await this.announce('cleared', stored);

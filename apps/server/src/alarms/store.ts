@@ -4,6 +4,7 @@ import type { Selectable } from 'kysely';
 import type { Database } from '../db/index.js';
 import type { AlarmsTable, DeviceRow } from '../db/schema.js';
 import { deviceNames } from '../sorties/api.js';
+import { storedHealthText } from './health.js';
 
 export type AlarmRow = Selectable<AlarmsTable>;
 
@@ -14,9 +15,14 @@ export const STATE_PROCESSED: number = AlarmProcessState.PROCESSED;
 export const deviceNameOf = (row: Pick<DeviceRow, 'sn_id' | 'airport_name' | 'uav_name'> | undefined, sn: string): string =>
   row ? row.airport_name || row.uav_name || sn : sn;
 
-/** A stored row as the calls and push 370 carry it (bigints of PostgreSQL read back as numbers). */
+/**
+ * A stored row as the calls and push 370 carry it (bigints of PostgreSQL read back as numbers). A
+ * device_health row carries its message in both languages (`text`): push frames go to sockets of either
+ * language, and the catalogue it comes from stays on the server.
+ */
 export function presentAlarm(r: AlarmRow, deviceName: string): Alarm {
   const n = (v: number | string | null): number | null => (v === null ? null : Number(v));
+  const text = r.kind === 'device_health' ? storedHealthText(r.detail, r.data) : null;
   return {
     id: r.id,
     sn_id: r.sn_id,
@@ -34,6 +40,7 @@ export function presentAlarm(r: AlarmRow, deviceName: string): Alarm {
     processed_at: n(r.processed_at),
     processed_by: r.processed_by,
     note: r.note,
+    ...(text ? { text } : {}),
   };
 }
 

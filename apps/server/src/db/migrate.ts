@@ -11,6 +11,7 @@ import * as m008 from './migrations/008_audit.js';
 import * as m009 from './migrations/009_password_nonces.js';
 import * as m010 from './migrations/010_map_packages.js';
 import * as m011 from './migrations/011_device_protocol.js';
+import * as m012 from './migrations/012_health_alarms.js';
 
 /**
  * Versioned migrations, listed statically (no filesystem globbing): add `NNN_name.ts` under migrations/
@@ -28,6 +29,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '009_password_nonces': m009,
   '010_map_packages': m010,
   '011_device_protocol': m011,
+  '012_health_alarms': m012,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATIONS }) };

@@ -386,7 +386,9 @@ export interface TimedTasksTable {
 
 /**
  * An alarm episode (contracts alarms.ts): `kind` AlarmKind, `level` AlarmLevel, `state` AlarmProcessState;
- * times in ms. At most one row per (sn_id, kind) has cleared_at null (unique partial index).
+ * times in ms. At most one row per (sn_id, kind) has cleared_at null (unique partial index); device_health
+ * instead at most one per (sn_id, detail = the health code). `data`: JSON of what a kind's text is made of
+ * (device_health: the health item's key, module, level and arguments), null for the other kinds.
  */
 export interface AlarmsTable {
   id: string;
@@ -405,6 +407,7 @@ export interface AlarmsTable {
   processed_at: number | null;
   processed_by: ColumnType<string, string | undefined, string>;
   note: ColumnType<string, string | undefined, string>;
+  data: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Seconds a device was online within one UTC hour (`hour`: ms at the start of the hour). */
