@@ -32,6 +32,7 @@ import {
   type Selection,
 } from './analysis';
 import { PALETTES, chartOption, type ChartTexts } from './chartOptions';
+import { saveBlob, saveUrl } from '../../shared/dialogs';
 import { EChart, type EChartHandle } from './EChart';
 import './dataAnalyse.css';
 
@@ -39,21 +40,6 @@ const tzOffset = (): number => -new Date().getTimezoneOffset();
 const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
 type Load = { state: 'loading' } | { state: 'ok'; data: Analysis; at: number; period: Period } | { state: 'error'; text: string };
-
-function download(name: string, href: string): void {
-  const a = document.createElement('a');
-  a.href = href;
-  a.download = name;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-}
-
-function downloadText(name: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-  download(name, url);
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
 
 /** No devices yet (one array, so the device options are not rebuilt every render). */
 const NO_DEVICES: DeviceListItem[] = [];
@@ -187,7 +173,7 @@ export default function DataAnalysePage(): ReactNode {
     const panels = panel === 'all' ? PANELS : [panel];
     for (const p of panels) rows.push([], [t(`analysis.panel.${p}`)], ...tableRows(p));
     const name = `${t('analysis.title')}-${panel === 'all' ? 'all' : panel}-${slug}.csv`;
-    downloadText(name, csvOf(rows));
+    saveBlob(name, new Blob([csvOf(rows)], { type: 'text/csv;charset=utf-8' }));
     notify().success(t('analysis.export.done', { name }));
   };
 
@@ -199,7 +185,7 @@ export default function DataAnalysePage(): ReactNode {
       return;
     }
     const name = `${t('analysis.title')}-${panel}-${periodSlug(load.period, tzOffset())}.png`;
-    download(name, url);
+    saveUrl(name, url);
   };
 
   const onPreset = (preset: Preset) => {

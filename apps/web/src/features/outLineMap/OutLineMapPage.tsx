@@ -16,7 +16,6 @@ import {
   type MapDownload,
 } from '@nest/contracts';
 import { AdminPage } from '../../shared/admin';
-import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { BasemapNotice } from '../../shared/map/BasemapNotice';
 import { BasemapSwitch } from '../../shared/map/BasemapSwitch';
@@ -29,6 +28,7 @@ import { call } from '../../shared/request';
 import { useUser } from '../../shared/session';
 import { useTheme } from '../../shared/theme';
 import { EMPTY_BOX, boxOfCorners, boxRing, estimate, formatBox, formatCount, mergeJob, progressPercent, validBox, type BoxDraft } from './area';
+import { actionsColumn, timeColumn } from './columns';
 import { PackagesSection } from './PackagesSection';
 import './outLineMap.css';
 
@@ -174,13 +174,9 @@ export default function OutLineMapPage(): ReactNode {
     };
     map.dragPan.disable();
     map.getCanvas().style.cursor = 'crosshair';
-    map.on('mousedown', down);
-    map.on('mousemove', move);
-    map.on('mouseup', up);
+    const subscriptions = [map.on('mousedown', down), map.on('mousemove', move), map.on('mouseup', up)];
     return () => {
-      map.off('mousedown', down);
-      map.off('mousemove', move);
-      map.off('mouseup', up);
+      for (const s of subscriptions) s.unsubscribe();
       map.dragPan.enable();
       map.getCanvas().style.cursor = '';
     };
@@ -275,28 +271,23 @@ export default function OutLineMapPage(): ReactNode {
         </Tooltip>
       ),
     },
-    { title: t('outLineMap.field.created'), dataIndex: 'create_time', key: 'created', width: 170, render: (v: number) => formatSeconds(v) },
-    {
-      title: t('outLineMap.field.actions'),
-      key: 'actions',
-      width: 200,
-      render: (_: unknown, j: MapDownload) => (
-        <span className="offline-map-actions">
-          {j.state === 'done' && (
-            <Button size="small" icon={<EyeOutlined />} onClick={() => setViewing(j)} data-testid={`job-view-${j.id}`}>
-              {t('outLineMap.view')}
+    timeColumn<MapDownload>(t('outLineMap.field.created'), 'created', (j) => j.create_time),
+    actionsColumn<MapDownload>(t('outLineMap.field.actions'), 200, (j) => (
+      <>
+        {j.state === 'done' && (
+          <Button size="small" icon={<EyeOutlined />} onClick={() => setViewing(j)} data-testid={`job-view-${j.id}`}>
+            {t('outLineMap.view')}
+          </Button>
+        )}
+        {canCancel && isActiveDownload(j.state) && (
+          <Popconfirm title={t('outLineMap.confirmCancel')} onConfirm={() => void cancel(j)} okText={t('outLineMap.cancel')}>
+            <Button size="small" danger icon={<StopOutlined />}>
+              {t('outLineMap.cancel')}
             </Button>
-          )}
-          {canCancel && isActiveDownload(j.state) && (
-            <Popconfirm title={t('outLineMap.confirmCancel')} onConfirm={() => void cancel(j)} okText={t('outLineMap.cancel')}>
-              <Button size="small" danger icon={<StopOutlined />}>
-                {t('outLineMap.cancel')}
-              </Button>
-            </Popconfirm>
-          )}
-        </span>
-      ),
-    },
+          </Popconfirm>
+        )}
+      </>
+    )),
   ];
 
   return (

@@ -14,7 +14,6 @@ import {
   mapPackageContainer,
   type MapPackage,
 } from '@nest/contracts';
-import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { isPackageBasemap, packageBasemap, packageIdOf, type BasemapId } from '../../shared/map/basemaps';
 import { setMapPackages } from '../../shared/map/packages';
@@ -23,6 +22,7 @@ import { invalidateCall, useCall } from '../../shared/query';
 import { call } from '../../shared/request';
 import { useUser } from '../../shared/session';
 import { formatBox } from './area';
+import { actionsColumn, timeColumn } from './columns';
 
 const LIST_SIZE = 200;
 /** No packages (none read yet, or the read failed), the same list on every render. */
@@ -204,37 +204,32 @@ export function PackagesSection({ basemap, onUse }: { basemap: BasemapId; onUse:
     { title: t('outLineMap.packages.field.bounds'), key: 'bounds', render: (_: unknown, p: MapPackage) => <span className="offline-map-box">{formatBox(p)}</span> },
     { title: t('outLineMap.packages.field.size'), key: 'size', width: 90, render: (_: unknown, p: MapPackage) => sizeText(p.size) },
     { title: t('outLineMap.packages.field.uploadedBy'), dataIndex: 'u_name', key: 'by', width: 110 },
-    { title: t('outLineMap.packages.field.uploadedAt'), dataIndex: 'create_time', key: 'at', width: 170, render: (v: number) => formatSeconds(v) },
-    {
-      title: t('outLineMap.packages.field.actions'),
-      key: 'actions',
-      width: 220,
-      render: (_: unknown, p: MapPackage) => (
-        <span className="offline-map-actions">
-          {current === p.id ? (
-            <Tag icon={<CheckCircleOutlined />} color="processing" data-testid={`package-in-use-${p.id}`}>
-              {t('outLineMap.packages.inUse')}
-            </Tag>
-          ) : (
-            <Button size="small" onClick={() => use(p)} data-testid={`package-use-${p.id}`}>
-              {t('outLineMap.packages.use')}
+    timeColumn<MapPackage>(t('outLineMap.packages.field.uploadedAt'), 'at', (p) => p.create_time),
+    actionsColumn<MapPackage>(t('outLineMap.packages.field.actions'), 220, (p) => (
+      <>
+        {current === p.id ? (
+          <Tag icon={<CheckCircleOutlined />} color="processing" data-testid={`package-in-use-${p.id}`}>
+            {t('outLineMap.packages.inUse')}
+          </Tag>
+        ) : (
+          <Button size="small" onClick={() => use(p)} data-testid={`package-use-${p.id}`}>
+            {t('outLineMap.packages.use')}
+          </Button>
+        )}
+        {canDelete && (
+          <Popconfirm
+            title={t('outLineMap.packages.confirmDelete', { name: p.name })}
+            onConfirm={() => void remove(p)}
+            okText={t('outLineMap.packages.delete')}
+            okButtonProps={{ danger: true, 'data-testid': 'package-delete-ok' }}
+          >
+            <Button size="small" danger icon={<DeleteOutlined />} data-testid={`package-delete-${p.id}`}>
+              {t('outLineMap.packages.delete')}
             </Button>
-          )}
-          {canDelete && (
-            <Popconfirm
-              title={t('outLineMap.packages.confirmDelete', { name: p.name })}
-              onConfirm={() => void remove(p)}
-              okText={t('outLineMap.packages.delete')}
-              okButtonProps={{ danger: true, 'data-testid': 'package-delete-ok' }}
-            >
-              <Button size="small" danger icon={<DeleteOutlined />} data-testid={`package-delete-${p.id}`}>
-                {t('outLineMap.packages.delete')}
-              </Button>
-            </Popconfirm>
-          )}
-        </span>
-      ),
-    },
+          </Popconfirm>
+        )}
+      </>
+    )),
   ];
 
   return (

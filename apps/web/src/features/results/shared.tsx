@@ -129,18 +129,6 @@ export function takenAtText(r: Pick<ResultItem, 'taken_at'>, lang: 'zh' | 'en'):
   return r.taken_at > 0 ? formatDateTime(r.taken_at, lang) : '--';
 }
 
-/** Starts a browser download of a URL through a hidden link (keeps the page, names the file). */
-export function downloadUrl(url: string, fileName = ''): void {
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  a.rel = 'noopener';
-  a.style.display = 'none';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-}
-
 /** The device filter of the achievements screens (all devices when cleared). */
 export function DeviceFilter({ value, devices, onChange }: { value: string | null; devices: readonly DeviceListItem[]; onChange: (sn: string | null) => void }): ReactNode {
   const { t } = useI18n();

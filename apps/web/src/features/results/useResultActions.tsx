@@ -2,10 +2,10 @@ import { useCallback, useState, type ReactNode } from 'react';
 import { Button, Modal } from 'antd';
 import { CloudDownloadOutlined, DeleteOutlined } from '@ant-design/icons';
 import type { ResultItem } from '@nest/contracts';
+import { saveUrl } from '../../shared/dialogs';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';
-import { downloadUrl } from './shared';
 import { formatBytes } from './query';
 
 /**
@@ -47,7 +47,7 @@ export function useResultActions(onChanged: (deletedIds: string[]) => void) {
         return;
       }
       notify().success(t('results.msg.zipReady', { count: z.count, size: formatBytes(z.bytes) }));
-      downloadUrl(z.url);
+      saveUrl('', z.url);
     },
     [t],
   );

@@ -238,7 +238,7 @@ function Player({ track, results, onReload, onChoose }: PlayerProps): ReactNode 
 
   return (
     <div className="replay-page" data-testid="replay-page" data-sort-id={sortie.sort_id} data-points={points.length} data-planned={planned.length}>
-      <header className="replay-header">
+      <header className="replay-bar replay-header">
         <div className="replay-title">
           <h2 data-testid="replay-route">{sortie.mission_name || t('results.sortie.oneKey')}</h2>
           {open && <span className="replay-flying-tag">{t('routeReplay.meta.flying')}</span>}
@@ -306,7 +306,7 @@ function Player({ track, results, onReload, onChoose }: PlayerProps): ReactNode 
         )}
       </div>
 
-      <footer className="replay-timeline" data-testid="replay-timeline">
+      <footer className="replay-bar replay-timeline" data-testid="replay-timeline">
         <Tooltip title={`${playing ? t('routeReplay.player.pause') : t('routeReplay.player.play')} (Space)`}>
           <Button
             type="primary"

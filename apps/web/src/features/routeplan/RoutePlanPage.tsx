@@ -13,6 +13,7 @@ import type { PlanShape } from '../../shared/map/PlanMap';
 import { DEFAULT_ROUTE } from './editor/store';
 import { validateFence, validateRoute } from '@nest/geo';
 import { useZones } from '../../shared/map/zones';
+import { saveBlob } from '../../shared/dialogs';
 import './routeplan.css';
 
 const PlanMap = lazy(() => import('../../shared/map/PlanMap'));
@@ -52,17 +53,6 @@ export function documentOf(mission: Mission | null, fence: Fence | null): PlanDo
           }]
         : [],
   };
-}
-
-function download(name: string, bytes: Uint8Array, mime: string): void {
-  const url = URL.createObjectURL(new Blob([bytes as BlobPart], { type: mime }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 export default function RoutePlanPage(): ReactNode {
@@ -123,7 +113,7 @@ export default function RoutePlanPage(): ReactNode {
     const r = exportPlanFile(documentOf(mission, fence), format);
     if (!r.ok) return notify().error(r.error[lang]);
     r.warnings.forEach((w) => notify().warning(w[lang]));
-    download(`${mission?.name ?? fence?.name ?? 'plan'}${r.ext}`, r.bytes, r.mime);
+    saveBlob(`${mission?.name ?? fence?.name ?? 'plan'}${r.ext}`, new Blob([r.bytes as BlobPart], { type: r.mime }));
   };
 
   // ---------------------------------------------------------------- import

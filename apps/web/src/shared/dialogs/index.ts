@@ -6,3 +6,4 @@ export { useFieldErrors } from './useFieldErrors';
 export type { FieldStatus } from './useFieldErrors';
 export { useUploadDialog } from './useUploadDialog';
 export type { ChosenFile } from './useUploadDialog';
+export { saveBlob, saveUrl } from './saveFile';

@@ -84,15 +84,15 @@ export default function StickPanel({ cmd, onExit }: { cmd: DeviceCommand; onExit
     const onVisibility = () => {
       if (document.hidden) exit();
     };
-    window.addEventListener('keydown', down);
-    window.addEventListener('keyup', up);
-    window.addEventListener('blur', exit);
-    document.addEventListener('visibilitychange', onVisibility);
+    // One signal detaches every listener when the panel closes.
+    const listening = new AbortController();
+    const { signal } = listening;
+    window.addEventListener('keydown', down, { signal });
+    window.addEventListener('keyup', up, { signal });
+    window.addEventListener('blur', exit, { signal });
+    document.addEventListener('visibilitychange', onVisibility, { signal });
     return () => {
-      window.removeEventListener('keydown', down);
-      window.removeEventListener('keyup', up);
-      window.removeEventListener('blur', exit);
-      document.removeEventListener('visibilitychange', onVisibility);
+      listening.abort();
       sender.stop();
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- apply reads refs only: the listeners are attached once per sender

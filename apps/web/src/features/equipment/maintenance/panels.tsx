@@ -78,6 +78,15 @@ interface OpsTableProps {
   pager: 'hideSingle' | 'withTotal';
 }
 
+type OpColumn = TableColumnsType<DeviceOp>[number];
+
+/** The columns every list of operations has: when it was asked for, its state, and who asked. */
+const opColumns = (t: ReturnType<typeof useI18n>['t']): Record<'created' | 'state' | 'user', OpColumn> => ({
+  created: { title: t('maintenance.op.created'), dataIndex: 'create_time', className: 'maint-nowrap', render: (v: number) => formatSeconds(v) },
+  state: { title: t('maintenance.op.state'), render: (_v, op) => <OpStateTag op={op} /> },
+  user: { title: t('maintenance.op.user'), dataIndex: 'user_name' },
+});
+
 /** A paged table of a device's operations (10 a page). */
 function OpsTable({ testId, ops, empty, columns, pager }: OpsTableProps): ReactNode {
   const { t } = useI18n();
@@ -401,6 +410,7 @@ export function LogPanel({ device, allowed, blocked, run }: Omit<PanelProps, 'da
   const [busy, setBusy] = useState(false);
   if (device.type === 'alone') return <Alert type="info" showIcon title={t('maintenance.log.nestOnly')} />;
   const latest = latestOf(logs.list, 'log');
+  const common = opColumns(t);
   return (
     <div className="maint-panel">
       <span className="maint-muted">{t('maintenance.log.hint')}</span>
@@ -431,8 +441,8 @@ export function LogPanel({ device, allowed, blocked, run }: Omit<PanelProps, 'da
         empty={t('maintenance.log.empty')}
         pager="hideSingle"
         columns={[
-          { title: t('maintenance.op.created'), dataIndex: 'create_time', className: 'maint-nowrap', render: (v: number) => formatSeconds(v) },
-          { title: t('maintenance.op.state'), render: (_v, op) => <OpStateTag op={op} /> },
+          common.created,
+          common.state,
           {
             title: t('maintenance.op.file'),
             render: (_v, op) => {
@@ -446,7 +456,7 @@ export function LogPanel({ device, allowed, blocked, run }: Omit<PanelProps, 'da
               );
             },
           },
-          { title: t('maintenance.op.user'), dataIndex: 'user_name' },
+          common.user,
         ]}
       />
     </div>
@@ -460,6 +470,7 @@ export function HistoryPanel({ data }: { data: MaintenanceData }): ReactNode {
   if (data.failed) {
     return <Alert type="error" showIcon title={t('maintenance.loadFailed')} action={<Button onClick={data.reload}>{t('maintenance.retry')}</Button>} />;
   }
+  const common = opColumns(t);
   return (
     <OpsTable
       testId="history-table"
@@ -468,11 +479,11 @@ export function HistoryPanel({ data }: { data: MaintenanceData }): ReactNode {
       pager="withTotal"
       columns={[
         { title: t('maintenance.op.kind'), dataIndex: 'kind', className: 'maint-nowrap', render: (k: DeviceOp['kind']) => MaintenanceKind.label(k, lang) },
-        { title: t('maintenance.op.state'), render: (_v, op) => <OpStateTag op={op} /> },
+        common.state,
         { title: t('maintenance.op.progress'), dataIndex: 'progress', render: (p: number) => `${p}%` },
         { title: t('maintenance.op.detail'), render: (_v, op) => <OpDetail op={op} /> },
-        { title: t('maintenance.op.user'), dataIndex: 'user_name' },
-        { title: t('maintenance.op.created'), dataIndex: 'create_time', className: 'maint-nowrap', render: (v: number) => formatSeconds(v) },
+        common.user,
+        common.created,
         { title: t('maintenance.op.finished'), dataIndex: 'finish_time', className: 'maint-nowrap', render: (v: number | null) => formatSeconds(v) },
       ]}
     />

@@ -174,21 +174,17 @@ export class WorkStore {
     this.emit();
   }
 
-  undo = (): void => {
-    const prev = this.past.pop();
-    if (!prev) return;
-    this.future.push(this.state);
-    this.state = prev;
-    this.emit();
-  };
+  undo = (): void => this.step(this.past, this.future);
+  redo = (): void => this.step(this.future, this.past);
 
-  redo = (): void => {
-    const next = this.future.pop();
-    if (!next) return;
-    this.past.push(this.state);
-    this.state = next;
+  /** Undo or redo: the latest state of `from` becomes current, the current one goes onto `to`. */
+  private step(from: WorkingState[], to: WorkingState[]): void {
+    const state = from.pop();
+    if (!state) return;
+    to.push(this.state);
+    this.state = state;
     this.emit();
-  };
+  }
 
   setFence(patch: Partial<FenceDraft>): void {
     this.update((s) => ({ ...s, fence: { ...(s.fence ?? { name: '', max_height: 120, boundary: [], sn_id: '' }), ...patch } }));
