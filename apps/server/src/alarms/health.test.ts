@@ -1,4 +1,17 @@
-import { DEVICE_PUSH_FUNCTION, HEALTH_EVENT, PushMsgId, ResultCode, alarmPush, alarmText, callFunId, type Alarm, type AlarmPush } from '@nest/contracts';
+import {
+  DEVICE_PUSH_FUNCTION,
+  HEALTH_EVENT,
+  PushMsgId,
+  ResultCode,
+  STATIC_RESOURCES,
+  STATIC_TOKEN_HEADER,
+  alarmPush,
+  alarmText,
+  callFunId,
+  realtimeMessageSchema,
+  type Alarm,
+  type AlarmPush,
+} from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
 import { PushSocket, RawDevice, envelope, listen, live, nestTelemetry, registerDevice, until } from '../../test/live.js';
@@ -30,6 +43,10 @@ describe('health texts', () => {
     });
     expect(unknownHealthText('0x1', 9, 'k', 'en')).toBe('Unknown health message 0x1 (9 module, k)');
   });
+
+  it('finds a key whose code is spelled in lower case', () => {
+    expect(healthText('0x160900BF', { key: 'dock_tip_0x160900bf', module: 3, level: 2, in_the_sky: false }).en).toBe('Wind speed too high (≥9 m/s). Unable to perform task');
+  });
 });
 
 const SN = 'HA-D';
@@ -42,7 +59,7 @@ beforeAll(async () => {
   server = await startTestServer();
   await live(server).link.ready();
   await registerDevice(server, { sn_id: SN, type: 'stable_mini', airport_name: 'Dock one' });
-  wk = await userClient(server, { funList: [...['/alarm/list', '/alarm/stats'].map(callFunId), DEVICE_PUSH_FUNCTION] });
+  wk = await userClient(server, { funList: [...['/alarm/list', '/alarm/stats'].map(callFunId), DEVICE_PUSH_FUNCTION, 'menu_home'] });
   ws = await PushSocket.open(await listen(server));
   expect((await ws.verifyUser(wk)).code).toBe(ResultCode.OK);
   dev = await RawDevice.connect(server, SN);
@@ -108,6 +125,14 @@ describe('health alarms from health events', () => {
       ['raised', '0x16080077', '3 ESC overheated (1a2b)'],
       ['raised', '0x1FFFFFF0', 'Unknown health message 0x1FFFFFF0 (device module, dock_tip_0x1FFFFFF0)'],
     ]);
+    // The data screen's real-time messages show the same text.
+    const screen = await server.app.inject({ method: 'GET', url: STATIC_RESOURCES.realtimeMessage, headers: { [STATIC_TOKEN_HEADER]: wk.token } });
+    const messages = realtimeMessageSchema.array().parse(screen.json()).filter((m) => m.sn_id === SN);
+    expect(messages.map((m) => m.text.en).sort()).toEqual([
+      'Device health message: 3 ESC overheated (1a2b)',
+      'Device health message: Unknown health message 0x1FFFFFF0 (device module, dock_tip_0x1FFFFFF0)',
+    ]);
+    expect(messages.map((m) => m.text.zh)).toContain('设备健康告警：3号电调严重超温(1a2b)');
     const stats = (await wk.call<{ by_kind: { kind: string; total: number; pending: number }[] }>('alarmStats', {})).body.data;
     expect(stats.by_kind.find((k) => k.kind === 'device_health')).toEqual({ kind: 'device_health', total: 2, pending: 2 });
   });

@@ -94,7 +94,8 @@ export function unknownHealthText(code: string, module: number, key: string, lan
  * language's text in both.
  */
 export function healthText(code: string, h: StoredHealth): { zh: string; en: string } {
-  const entry = healthCatalogue().get(h.key);
+  // Catalogue keys spell the code's hex digits in upper case; a device spelling them otherwise finds them too.
+  const entry = healthCatalogue().get(h.key) ?? healthCatalogue().get(h.key.replace(/0x[0-9a-f]+/i, normalCode));
   const zh = entry?.zh ?? entry?.en;
   const en = entry?.en ?? entry?.zh;
   return {
@@ -114,6 +115,11 @@ export function storedHealthText(detail: string, data: string | null): { zh: str
   }
   const h = storedHealthSchema.safeParse(parsed);
   return h.success ? healthText(detail, h.data) : null;
+}
+
+/** The composed text of a stored alarm row (device_health), undefined for kinds that have none. */
+export function alarmRowText(r: { kind: string; detail: string; data: string | null }): { zh: string; en: string } | undefined {
+  return r.kind === 'device_health' ? (storedHealthText(r.detail, r.data) ?? undefined) : undefined;
 }
 
 /** Items read of one `health` event (the contract's limit); more are ignored. */

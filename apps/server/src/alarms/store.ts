@@ -4,7 +4,7 @@ import type { Selectable } from 'kysely';
 import type { Database } from '../db/index.js';
 import type { AlarmsTable, DeviceRow } from '../db/schema.js';
 import { deviceNames } from '../sorties/api.js';
-import { storedHealthText } from './health.js';
+import { alarmRowText } from './health.js';
 
 export type AlarmRow = Selectable<AlarmsTable>;
 
@@ -22,7 +22,7 @@ export const deviceNameOf = (row: Pick<DeviceRow, 'sn_id' | 'airport_name' | 'ua
  */
 export function presentAlarm(r: AlarmRow, deviceName: string): Alarm {
   const n = (v: number | string | null): number | null => (v === null ? null : Number(v));
-  const text = r.kind === 'device_health' ? storedHealthText(r.detail, r.data) : null;
+  const text = alarmRowText(r);
   return {
     id: r.id,
     sn_id: r.sn_id,

@@ -14,6 +14,7 @@ import {
 } from '@nest/contracts';
 import { sql } from 'kysely';
 import type { AppDeps } from '../deps.js';
+import { alarmRowText } from '../alarms/api.js';
 import { deviceName } from '../devices/api.js';
 import type { PlanScope } from '../db/scope.js';
 import { inAir } from '../flight/api.js';
@@ -61,7 +62,7 @@ export function sortieText(kind: 'sortie_start' | 'sortie_end', device: string, 
  */
 export async function realtimeMessages(deps: AppDeps, scope: PlanScope, limit = REALTIME_MESSAGE_LIMIT): Promise<RealtimeMessage[]> {
   const { db } = deps;
-  let aq = db.selectFrom('alarms').select(['id', 'sn_id', 'kind', 'level', 'value', 'detail', 'raised_at']);
+  let aq = db.selectFrom('alarms').select(['id', 'sn_id', 'kind', 'level', 'value', 'detail', 'data', 'raised_at']);
   if (!scope.all) aq = aq.where('company_id', '=', scope.companyId);
   const alarms = await aq.orderBy('raised_at', 'desc').orderBy('id').limit(limit).execute();
   let sq = db.selectFrom('sorties').select(['id', 'sn_id', 'mission_name', 'start_time', 'end_time']).where('state', '=', STATE_NORMAL);
@@ -71,7 +72,7 @@ export async function realtimeMessages(deps: AppDeps, scope: PlanScope, limit = 
   const names = await deviceNames(db, [...alarms, ...started, ...ended].map((r) => r.sn_id));
   const out: RealtimeMessage[] = [];
   for (const a of alarms) {
-    const alarm = { kind: a.kind, value: a.value === null ? null : Number(a.value), detail: a.detail };
+    const alarm = { kind: a.kind, value: a.value === null ? null : Number(a.value), detail: a.detail, text: alarmRowText(a) };
     out.push({
       id: `alarm:${a.id}`,
       kind: 'alarm',
