@@ -17,6 +17,10 @@ describe('dji-dock CLI options', () => {
     });
   });
 
+  it('runs Pilot 2 on an RC Plus with --rc', () => {
+    expect(djiCliOptions(['--drone-sn', 'M30-01', '--rc'], () => LOGIN)).toMatchObject({ gateway: 'rc', dockSn: 'DOCK-01', droneSn: 'M30-01' });
+  });
+
   it('reads --login FILE and refuses bad input', () => {
     let asked: string | undefined;
     djiCliOptions(['--drone-sn', 'X', '--login', 'f.json'], (file) => ((asked = file), LOGIN));

@@ -13,7 +13,8 @@ import type { DjiDockOptions } from './dock.js';
 export const DJI_USAGE = `Usage: dji-dock [options] < login.json
   --login FILE        the JSON line {"mqtt_url","username","password"} (default: stdin)
   --sn SN             dock serial number (default: the login's username)
-  --drone-sn SN       the docked M3D's serial number (required)
+  --drone-sn SN       the drone's serial number (required)
+  --rc                be DJI Pilot 2 on an RC Plus with an M30 instead of a Dock 2 with an M3D
   --at LAT,LNG,H      dock position, H ellipsoid metres (default 22.5431,114.0579,40)
   --seed N            seed of weather and battery (default 1)
   --time-scale X      simulated seconds per real second, 1..100 (default 1)
@@ -30,6 +31,7 @@ export function djiCliOptions(argv: string[], readLogin: (file: string | undefin
       at: { type: 'string' },
       seed: { type: 'string' },
       'time-scale': { type: 'string' },
+      rc: { type: 'boolean' },
     },
     strict: true,
   });
@@ -55,6 +57,7 @@ export function djiCliOptions(argv: string[], readLogin: (file: string | undefin
   if (!Number.isInteger(seed)) throw new Error('--seed wants an integer');
   if (!(timeScale >= 1 && timeScale <= 100)) throw new Error('--time-scale wants 1..100');
   return {
+    ...(values.rc ? { gateway: 'rc' as const } : {}),
     mqttUrl: l.mqtt_url,
     username: l.username,
     password: l.password,
@@ -81,7 +84,7 @@ async function main(): Promise<void> {
     return;
   }
   const dock = await startDjiDock({ ...opts, log: (line) => console.log(line) });
-  console.log(`dji dock ${dock.dockSn} with drone ${dock.droneSn} online at ${opts.mqttUrl}`);
+  console.log(`dji ${opts.gateway === 'rc' ? 'RC' : 'dock'} ${dock.dockSn} with drone ${dock.droneSn} online at ${opts.mqttUrl}`);
   dock.on('offline', () => console.log(`dji dock ${dock.dockSn} offline`));
   dock.on('connect', () => console.log(`dji dock ${dock.dockSn} online`));
   dock.on('command', (c) => console.log(`<- ${c.method || c.topic} tid=${c.tid}`));

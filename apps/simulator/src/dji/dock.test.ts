@@ -20,6 +20,7 @@ import { djiPublishAllowed, djiSubscribeAllowed, djiTopic } from './protocol.js'
 
 const DOCK = 'DOCK2SN0000001';
 const DRONE = 'M3DSN000000001';
+const RC = 'RCPLUS00000001';
 const PASSWORD = 'dock-secret';
 const HOME = { lat: 22.5431, lng: 113.9416, height: 42 };
 
@@ -34,20 +35,23 @@ class Cloud {
   ackEvents = true;
   /** What flighttask_resource_get answers, by flight id (else a refusal). */
   readonly resources = new Map<string, { url: string; fingerprint: string }>();
-  constructor(readonly client: MqttClient) {
+  constructor(
+    readonly client: MqttClient,
+    readonly gw = DOCK,
+  ) {
     client.on('message', (topic, payload) => {
       const body = JSON.parse(payload.toString('utf8')) as Record<string, unknown>;
       this.got.push({ topic, body });
       const { tid, bid, method } = body;
-      if (topic === djiTopic.status(DOCK)) {
-        this.publish(djiTopic.statusReply(DOCK), { tid, bid, timestamp: Date.now(), method, data: { result: 0 } });
-      } else if (topic === djiTopic.requests(DOCK) && method === 'config') {
-        this.publish(djiTopic.requestsReply(DOCK), { tid, bid, timestamp: Date.now(), method, data: { ntp_server_host: 'ntp.test', app_id: 'x', app_key: 'y', app_license: 'z' } });
-      } else if (topic === djiTopic.requests(DOCK) && method === 'flighttask_resource_get') {
+      if (topic === djiTopic.status(this.gw)) {
+        this.publish(djiTopic.statusReply(this.gw), { tid, bid, timestamp: Date.now(), method, data: { result: 0 } });
+      } else if (topic === djiTopic.requests(this.gw) && method === 'config') {
+        this.publish(djiTopic.requestsReply(this.gw), { tid, bid, timestamp: Date.now(), method, data: { ntp_server_host: 'ntp.test', app_id: 'x', app_key: 'y', app_license: 'z' } });
+      } else if (topic === djiTopic.requests(this.gw) && method === 'flighttask_resource_get') {
         const file = this.resources.get((body.data as { flight_id: string }).flight_id);
-        this.publish(djiTopic.requestsReply(DOCK), { tid, bid, timestamp: Date.now(), method, data: file ? { result: 0, output: { file } } : { result: 319003 } });
-      } else if (topic === djiTopic.events(DOCK) && body.need_reply === 1 && this.ackEvents) {
-        this.publish(djiTopic.eventsReply(DOCK), { tid, bid, timestamp: Date.now(), method, data: { result: 0 } });
+        this.publish(djiTopic.requestsReply(this.gw), { tid, bid, timestamp: Date.now(), method, data: file ? { result: 0, output: { file } } : { result: 319003 } });
+      } else if (topic === djiTopic.events(this.gw) && body.need_reply === 1 && this.ackEvents) {
+        this.publish(djiTopic.eventsReply(this.gw), { tid, bid, timestamp: Date.now(), method, data: { result: 0 } });
       }
     });
   }
@@ -65,9 +69,9 @@ class Cloud {
     const tid = ids.tid ?? randomUUID();
     const bid = ids.bid ?? randomUUID();
     const from = this.got.length;
-    this.publish(djiTopic.services(DOCK), { tid, bid, timestamp: Date.now(), method, data });
+    this.publish(djiTopic.services(this.gw), { tid, bid, timestamp: Date.now(), method, data });
     const reply = await until(`${method} reply`, () =>
-      this.got.slice(from).find((m) => m.topic === djiTopic.servicesReply(DOCK) && m.body.tid === tid && m.body.bid === bid),
+      this.got.slice(from).find((m) => m.topic === djiTopic.servicesReply(this.gw) && m.body.tid === tid && m.body.bid === bid),
     );
     return reply.body.data as { result: number; output?: unknown };
   }
@@ -427,6 +431,27 @@ describe('DJI Dock 2 emulator', () => {
     expect(d.online).toBe(true);
     d.speak();
     await until('dock OSD again', () => cloud.on(djiTopic.osd(DOCK)).length > count);
+  });
+
+  it('as Pilot 2 on an RC Plus: RC topology and OSD, the M30 under it, wayline services refused', async () => {
+    cloudClient = await broker.observer();
+    const cloud = new Cloud(cloudClient, RC);
+    await cloud.subscribe();
+    dock = await startDjiDock({ gateway: 'rc', mqttUrl: broker.url, username: RC, password: 'rc', dockSn: RC, droneSn: DRONE, position: HOME, timeScale: 100 });
+    await until('the RC topology', () => cloud.on(djiTopic.status(RC), 'update_topo').length > 0);
+    const topo = cloud.on(djiTopic.status(RC), 'update_topo')[0]!.body.data as Record<string, unknown>;
+    expect(topo).toMatchObject({ domain: 2, type: 119, sub_type: 0 });
+    expect(topo.sub_devices).toEqual([expect.objectContaining({ sn: DRONE, domain: 0, type: 67, sub_type: 0 })]);
+    await until('RC and drone OSD', () => cloud.on(djiTopic.osd(RC)).length > 0 && cloud.on(djiTopic.osd(DRONE)).length > 0);
+    const rcOsd = cloud.on(djiTopic.osd(RC))[0]!.body.data as Record<string, unknown>;
+    expect(rcOsd).toMatchObject({ latitude: HOME.lat, longitude: HOME.lng, height: HOME.height, capacity_percent: expect.any(Number), wireless_link: expect.any(Object) });
+    expect(rcOsd).not.toHaveProperty('mode_code');
+    const drone = cloud.on(djiTopic.osd(DRONE))[0]!.body;
+    expect(drone.gateway).toBe(RC);
+    expect(drone.data).toHaveProperty('52-0-0');
+    const file = serve('rc.kmz', route([true]));
+    expect((await cloud.call('flighttask_prepare', { flight_id: 'rc-1', execute_time: Date.now(), task_type: 0, wayline_type: 0, file, rth_altitude: 60 }, { bid: 'rc-1' })).result).not.toBe(0);
+    expect(hits.get('rc.kmz')).toBeUndefined();
   });
 
   it('answers live_start_push with an RTMP url and live_stop_push', async () => {

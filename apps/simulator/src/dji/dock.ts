@@ -14,8 +14,10 @@ import {
   DockMode,
   DroneMode,
   ExecStep,
+  M30,
   M3D,
   M3D_DRONE_INFO,
+  RC_PLUS,
   TERMINAL_STATUSES,
   TaskStep,
   WaylineState,
@@ -31,6 +33,12 @@ import type { HmsLevel, HmsModule, ProgressStatus } from './protocol.js';
  */
 
 export interface DjiDockOptions {
+  /**
+   * What the gateway is: a Dock 2 with an M3D (default), or DJI Pilot 2 on an RC Plus with an M30 (`rc`):
+   * then `dockSn` is the RC's sn, there is no dock OSD but the RC's, and wayline services are refused (the
+   * Cloud API leaves RC gateways out of them).
+   */
+  gateway?: 'dock' | 'rc';
   /** Broker URL as the server's CLI prints it (`mqtt_url`). */
   mqttUrl: string;
   username: string;
@@ -227,6 +235,9 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
   private client: MqttClient | null = null;
   private readonly rng: Rng;
   private readonly timeScale: number;
+  private readonly rc: boolean;
+  private readonly gwModel: typeof DOCK2 | typeof RC_PLUS;
+  private readonly droneModel: typeof M3D | typeof M30;
   private readonly log: (line: string) => void;
   private timer: NodeJS.Timeout | null = null;
   private silent = false;
@@ -263,6 +274,7 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
   private hSpeed = 0;
   private vSpeed = 0;
   private battery: number;
+  private rcBattery: number;
   private inDock = true;
   private droneMode: number = DroneMode.standby;
   private sorties = 0;
@@ -288,12 +300,16 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
     this.dockSn = opts.dockSn;
     this.droneSn = opts.droneSn;
     this.timeScale = opts.timeScale ?? 1;
+    this.rc = opts.gateway === 'rc';
+    this.gwModel = this.rc ? RC_PLUS : DOCK2;
+    this.droneModel = this.rc ? M30 : M3D;
     this.log = opts.log ?? (() => {});
     this.rng = createRng((hashString(opts.dockSn) ^ (opts.seed ?? 1)) >>> 0);
     this.temperature = this.rng.range(12, 26);
     this.humidity = this.rng.range(40, 70);
     this.wind = this.rng.range(1, 5);
     this.battery = this.rng.range(70, 95);
+    this.rcBattery = this.rng.range(60, 90);
     this.powered = opts.dronePowered ?? true;
     this.lat = opts.position.lat;
     this.lng = opts.position.lng;
@@ -440,7 +456,18 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
     const tid = randomUUID();
     this.topoPending = { tid, resendIn: this.resendS(REQUEST_RESEND_S) };
     const sub = this.powered
-      ? [{ sn: this.droneSn, domain: M3D.domain, type: M3D.type, sub_type: M3D.subType, index: 'A', device_secret: secret(this.droneSn), nonce: nonce(this.rng), thing_version: M3D.thingVersion }]
+      ? [
+          {
+            sn: this.droneSn,
+            domain: this.droneModel.domain,
+            type: this.droneModel.type,
+            sub_type: this.droneModel.subType,
+            index: 'A',
+            device_secret: secret(this.droneSn),
+            nonce: nonce(this.rng),
+            thing_version: this.droneModel.thingVersion,
+          },
+        ]
       : [];
     this.publish(
       djiTopic.status(this.dockSn),
@@ -450,12 +477,12 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
         timestamp: now(),
         method: 'update_topo',
         data: {
-          domain: DOCK2.domain,
-          type: DOCK2.type,
-          sub_type: DOCK2.subType,
+          domain: this.gwModel.domain,
+          type: this.gwModel.type,
+          sub_type: this.gwModel.subType,
           device_secret: secret(this.dockSn),
           nonce: nonce(this.rng),
-          thing_version: DOCK2.thingVersion,
+          thing_version: this.gwModel.thingVersion,
           sub_devices: sub,
         },
       },
@@ -480,8 +507,21 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
 
   private sendOsd(): void {
     const gw = this.dockSn;
-    const charging = this.inDock && this.powered && this.battery < 100 ? 1 : 0;
     const osd = (data: Record<string, unknown>): void => this.publish(djiTopic.osd(gw), this.envelope({ gateway: gw, data }));
+    if (this.rc) {
+      osd({
+        latitude: this.opts.position.lat,
+        longitude: this.opts.position.lng,
+        height: this.opts.position.height,
+        capacity_percent: Math.round(this.rcBattery),
+        wireless_link: { dongle_number: 0, '4g_link_state': 0, sdr_link_state: this.powered ? 1 : 0, link_workmode: 0, sdr_quality: this.powered ? 5 : 0, '4g_quality': 0, '4g_freq_band': 0, sdr_freq_band: 2.4 },
+      });
+    } else this.sendDockOsd(osd);
+    this.sendDroneOsd();
+  }
+
+  private sendDockOsd(osd: (data: Record<string, unknown>) => void): void {
+    const charging = this.inDock && this.powered && this.battery < 100 ? 1 : 0;
     osd({
       mode_code: this.modeCode,
       cover_state: this.cover,
@@ -504,7 +544,7 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
       network_state: { type: 2, quality: 5, rate: round1(this.rng.range(800, 1200)) },
       position_state: { is_calibration: 1, is_fixed: 2, quality: 5, gps_number: this.rng.int(18, 24), rtk_number: this.rng.int(20, 30) },
       storage: { total: 64_000_000, used: 8_000_000 },
-      sub_device: { device_sn: this.droneSn, device_model_key: M3D.key, device_online_status: this.powered ? 1 : 0, device_paired: 1 },
+      sub_device: { device_sn: this.droneSn, device_model_key: this.droneModel.key, device_online_status: this.powered ? 1 : 0, device_paired: 1 },
     });
     osd({
       job_number: this.jobNumber,
@@ -522,7 +562,11 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
       wireless_link: { sdr_quality: this.inDock ? 0 : 5, '4g_quality': 0, link_workmode: 0 },
       air_conditioner: { air_conditioner_state: 0, switch_time: 0 },
     });
+  }
+
+  private sendDroneOsd(): void {
     if (!this.powered) return;
+    const gw = this.dockSn;
     const dockHeight = this.opts.position.height;
     const home = { lat: this.opts.position.lat, lng: this.opts.position.lng };
     this.publish(
@@ -563,8 +607,8 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
           total_flight_time: Math.round(this.flightSeconds),
           total_flight_sorties: this.sorties,
           track_id: this.mission?.trackId ?? '',
-          cameras: [{ payload_index: M3D.payloadIndex, camera_mode: 0, recording_state: 0, remain_photo_num: 9_999, zoom_factor: 1 }],
-          [M3D.payloadIndex]: { payload_index: M3D.payloadIndex, gimbal_pitch: this.inDock ? 0 : -45, gimbal_roll: 0, gimbal_yaw: round1(this.head > 180 ? this.head - 360 : this.head), zoom_factor: 1 },
+          cameras: [{ payload_index: this.droneModel.payloadIndex, camera_mode: 0, recording_state: 0, remain_photo_num: 9_999, zoom_factor: 1 }],
+          [this.droneModel.payloadIndex]: { payload_index: this.droneModel.payloadIndex, gimbal_pitch: this.inDock ? 0 : -45, gimbal_roll: 0, gimbal_yaw: round1(this.head > 180 ? this.head - 360 : this.head), zoom_factor: 1 },
         },
       }),
     );
@@ -579,7 +623,7 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
         module: opts.module ?? 3,
         in_the_sky: drone && flying ? 1 : 0,
         code,
-        device_type: drone ? M3D.key : DOCK2.key,
+        device_type: drone ? this.droneModel.key : this.gwModel.key,
         imminent: opts.imminent ?? 0,
         args: { component_index: opts.args?.component_index ?? 0, sensor_index: opts.args?.sensor_index ?? 0, ...(opts.args?.alarm_id !== undefined ? { alarm_id: opts.args.alarm_id } : {}) },
       };
@@ -679,6 +723,7 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
 
   private async execute(method: string, bid: string, raw: unknown): Promise<{ result: number; output?: unknown }> {
     const data = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+    if (this.rc && (method.startsWith('flighttask_') || method === 'return_home')) return { result: DjiCode.badParameter };
     switch (method) {
       case 'flighttask_prepare':
         return { result: await this.prepare(data) };
@@ -926,8 +971,9 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
 
   private fly(dt: number): void {
     const m = this.mission;
+    if (this.rc) this.rcBattery = Math.max(5, this.rcBattery - dt * 0.005);
     if (this.inDock) {
-      if (this.powered && this.battery < 100) this.battery = Math.min(100, this.battery + dt * 0.02);
+      if (!this.rc && this.powered && this.battery < 100) this.battery = Math.min(100, this.battery + dt * 0.02);
     } else {
       this.battery = Math.max(0, this.battery - dt * (0.04 + this.wind * 0.002));
       this.flightSeconds += dt;
@@ -1289,7 +1335,10 @@ const nonce = (rng: Rng): string => hex(rng, 16);
 /** A stable per-device stand-in for the device_secret a real device reports. */
 const secret = (sn: string): string => createHash('sha256').update(`dji-emulator:${sn}`).digest('hex').slice(0, 32);
 
-/** Starts an emulated DJI Dock 2 with an M3D; resolves once it is connected (rejects when the login is refused). */
+/**
+ * Starts an emulated DJI Dock 2 with an M3D (or, with `gateway: 'rc'`, Pilot 2 on an RC Plus with an M30);
+ * resolves once it is connected (rejects when the login is refused).
+ */
 export async function startDjiDock(opts: DjiDockOptions): Promise<DjiDock> {
   const dock = new DockEmulator(opts);
   await dock.start();

@@ -59,6 +59,7 @@ export function djiSubscribeAllowed(gw: string, topic: string): boolean {
 /** Model keys `domain-type-sub_type` (DeviceEnum) and the camera payload index of the drone. */
 export const DOCK2 = { domain: 3, type: 2, subType: 0, key: '3-2-0', thingVersion: '1.2.0' } as const;
 export const M3D = { domain: 0, type: 91, subType: 0, key: '0-91-0', payloadIndex: '80-0-0', thingVersion: '1.2.0' } as const;
+export const M30 = { domain: 0, type: 67, subType: 0, key: '0-67-0', payloadIndex: '52-0-0', thingVersion: '1.2.0' } as const;
 export const RC_PLUS = { domain: 2, type: 119, subType: 0, key: '2-119-0', thingVersion: '1.2.0' } as const;
 
 /** Dock `mode_code` (DockModeCodeEnum). */
