@@ -14,6 +14,8 @@ import {
   HEALTH_EVENT,
   PushMsgId,
   ResultCode,
+  SERVER_MQTT_USER,
+  DJI_OFFLINE_AFTER_MS,
   type DeviceListItem,
   type LinkEnvelope,
   type Page,
@@ -22,6 +24,7 @@ import {
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { djiPassword } from '../credentials.js';
+import { DjiLink } from './service.js';
 import { startTestServer, userClient, type TestClient, type TestServer } from '../../../test/helpers.js';
 import { PushSocket, WAIT_LIMIT_MS, addPatrolRoute, listen, live, registerDevice, until } from '../../../test/live.js';
 
@@ -316,5 +319,34 @@ describe('DJI dock through the DJI adapter', () => {
     expect((await ask('storage_config_get', { module: 0 })).result).not.toBe(0);
     const bind = await ask('airport_bind_status', { devices: [{ sn: 'DJI-T5' }] });
     expect(bind).toMatchObject({ result: 0, output: { bind_status: [{ sn: 'DJI-T5', is_device_bind_organization: true }] } });
+  });
+
+  it('silence: a dock without OSD for the offline time goes offline, judged on the adapter clock after a probe', async () => {
+    const peer = await dock('DJI-T6');
+    const l = live(server);
+    let clock = 1_000_000;
+    const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined };
+    const own = new DjiLink({ url: l.brokerUrl, username: SERVER_MQTT_USER, password: l.secrets.serverPassword, devices: l.directory, log: quiet, waylines: null, now: () => clock });
+    const changes: boolean[] = [];
+    own.on('online', (sn, online) => sn === 'DJI-T6' && changes.push(online));
+    own.start();
+    try {
+      await own.ready();
+      peer.osd('DJI-T6', { mode_code: 0 });
+      await until(() => own.isOnline('DJI-T6'), 'online on the second adapter');
+      clock += DJI_OFFLINE_AFTER_MS - 1000;
+      own.sweep();
+      peer.osd('DJI-T6', { mode_code: 0 });
+      await until(() => own.device('DJI-T6')?.heardAt === clock, 'the OSD read');
+      // The clock moves past the deadline of the first OSD but not of the second: still online.
+      clock += 2000;
+      own.sweep();
+      clock += DJI_OFFLINE_AFTER_MS;
+      own.sweep();
+      await until(() => !own.isOnline('DJI-T6'), 'offline after the silence');
+      expect(changes).toEqual([true, false]);
+    } finally {
+      await own.stop();
+    }
   });
 });
