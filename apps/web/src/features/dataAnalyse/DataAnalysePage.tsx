@@ -407,7 +407,7 @@ function Panel({ name, title, note, loading, option, rows, chartRef, onCsv, onPn
       <div className="analysis-panel-body">
         {/* The chart stays mounted under the table so PNG export works from either view. */}
         {option ? <EChart ref={chartRef} option={option} className="analysis-chart" /> : null}
-        {!option && !loading ? <Empty className="analysis-panel-empty" image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('analysis.empty.panel')} /> : null}
+        {!option && !loading ? <Empty className="analysis-panel-empty center-overlay" image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('analysis.empty.panel')} /> : null}
         {view === 'table' ? (
           <div className="analysis-table" data-testid={`analysis-panel-${name}-table`}>
             <Table size="small" columns={columns} dataSource={data} pagination={false} sticky scroll={{ x: 'max-content' }} />

@@ -72,7 +72,7 @@ export function DeviceList({
         ) : shown.length === 0 ? (
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={devices.length === 0 ? t('home.list.noDevices') : t('home.list.noMatch')} />
         ) : (
-          <ul>
+          <ul className="plain-stack">
             {shown.map((d) => (
               <li key={d.sn}>
                 <button

@@ -268,7 +268,7 @@ export const AlarmStatsPanel = memo(function AlarmStatsPanel({ stats, denied }: 
         <div className="alarm-stats" role="button" onClick={openAlarmCenter}>
           <div className="alarm-ring-box">
             <Ring parts={levels.map((l) => ({ color: levelColor(l.level), value: l.pending }))} total={pending} />
-            <span className="alarm-ring-text">
+            <span className="alarm-ring-text center-overlay">
               <b className="tnum" data-testid="alarm-stats-pending" data-value={pending}>{pending}</b>
               <small>{t('home.alarmStats.pending')}</small>
             </span>

@@ -164,13 +164,13 @@ export default function VideoPlayer({ url, live = true, muted = true, controls =
     <div className={`video-player${className ? ` ${className}` : ''}`} data-testid={testId} data-status={status} data-kind={kind} data-off={off ?? undefined}>
       <video ref={videoRef} muted={muted} autoPlay playsInline controls={controls} data-testid={`${testId}-video`} />
       {status === 'loading' && (
-        <div className="video-player-overlay" data-testid={`${testId}-loading`}>
+        <div className="video-player-overlay center-overlay" data-testid={`${testId}-loading`}>
           <i className="video-player-spinner" />
           <span>{t('video.loading')}</span>
         </div>
       )}
       {message && (
-        <div className="video-player-overlay is-unavailable" data-testid={`${testId}-message`} role="status">
+        <div className="video-player-overlay center-overlay is-unavailable" data-testid={`${testId}-message`} role="status">
           <svg viewBox="0 0 24 24" aria-hidden="true">
             <path d="M3 7h12v10H3zM15 10l6-3v10l-6-3M2 2l20 20" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinejoin="round" />
           </svg>

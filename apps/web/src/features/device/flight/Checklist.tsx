@@ -39,7 +39,7 @@ export function checkValueText(item: string, value: number | string, lang: Lang)
 export function Checklist({ checks }: { checks: readonly PreflightCheck[] }): ReactNode {
   const { lang } = useI18n();
   return (
-    <ul className="preflight-list" data-testid="preflight-list">
+    <ul className="preflight-list plain-stack" data-testid="preflight-list">
       {checks.map((c) => (
         <li key={c.item} className={c.ok ? 'check-ok' : 'check-failed'} data-testid={`check-${c.item}`} data-ok={c.ok ? '1' : '0'}>
           {c.ok ? <CheckCircleFilled /> : <CloseCircleFilled />}
