@@ -1,7 +1,7 @@
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Space, Switch, Typography, type TableColumnsType } from 'antd';
 import { DeviceKind, DeviceTypeState, VideoStream, type DeviceType } from '@nest/contracts';
-import { AdminPage, AdminTable, EditDeleteActions, OptionFilter, actionsColumn, notesColumn, timeColumn, useCan, useEditDialog, usePagedList, useRowChange } from '../../shared/admin';
+import { AdminPage, AdminTable, EditDeleteActions, OptionFilter, actionsColumn, useFilters, notesColumn, timeColumn, useCan, useEditDialog, usePagedList, useRowChange } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
 import { call } from '../../shared/request';
 import { DeviceTypeDialog, deviceTypeFields } from './DeviceTypeDialog';
@@ -12,10 +12,8 @@ const PAGE_SIZE = 10;
 export default function DeviceTypePage(): ReactNode {
   const { t, lang } = useI18n();
   const can = useCan();
-  const [search, setSearch] = useState('');
-  const [kind, setKind] = useState<number | undefined>(undefined);
-  const [state, setState] = useState<number | undefined>(undefined);
-  const list = usePagedList('deviceTypeAdminList', { search, cla_type: kind, state }, PAGE_SIZE);
+  const [filters, setFilters] = useFilters<{ search: string; cla_type?: number; state?: number }>({ search: '' });
+  const list = usePagedList('deviceTypeAdminList', filters, PAGE_SIZE);
   const editor = useEditDialog<DeviceType | null>(list.reload);
   const rowChange = useRowChange(list.reload);
   const canEdit = can('deviceTypeEdit');
@@ -76,13 +74,13 @@ export default function DeviceTypePage(): ReactNode {
     <AdminPage
       testId="device-type"
       title={t('deviceType.title')}
-      search={{ placeholder: t('deviceType.searchPlaceholder'), onSearch: setSearch, width: 300, testId: 'device-type-search' }}
+      search={{ placeholder: t('deviceType.searchPlaceholder'), onSearch: (search) => setFilters({ search }), width: 300, testId: 'device-type-search' }}
       filters={
         <>
-          <OptionFilter value={kind} onChange={setKind} options={DeviceKind.options(lang)} allLabel={t('deviceType.allKinds')} width={150} testId="device-type-kind" />
+          <OptionFilter value={filters.cla_type} onChange={(cla_type) => setFilters({ cla_type })} options={DeviceKind.options(lang)} allLabel={t('deviceType.allKinds')} width={150} testId="device-type-kind" />
           <OptionFilter
-            value={state}
-            onChange={setState}
+            value={filters.state}
+            onChange={(state) => setFilters({ state })}
             options={DeviceTypeState.options(lang).filter((o) => o.value !== DeviceTypeState.DELETED)}
             allLabel={t('deviceType.allStates')}
             width={130}

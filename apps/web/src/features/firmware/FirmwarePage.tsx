@@ -1,8 +1,8 @@
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Button, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { FirmwareType, RecordState, formatSizeKb, type Firmware } from '@nest/contracts';
-import { AdminPage, AdminTable, EditDeleteActions, OptionFilter, timeColumn, useCan, useEditDialog, usePagedList, useRowChange } from '../../shared/admin';
+import { AdminPage, AdminTable, EditDeleteActions, OptionFilter, timeColumn, useFilters, useCan, useEditDialog, usePagedList, useRowChange } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
 import { call } from '../../shared/request';
 import { EditDialog } from './EditDialog';
@@ -15,9 +15,8 @@ const PAGE_SIZE = 10;
 export default function FirmwarePage(): ReactNode {
   const { t, lang } = useI18n();
   const can = useCan();
-  const [search, setSearch] = useState('');
-  const [type, setType] = useState<number | undefined>(undefined);
-  const list = usePagedList('romList', { search, type }, PAGE_SIZE);
+  const [filters, setFilters] = useFilters<{ search: string; type?: number }>({ search: '' });
+  const list = usePagedList('romList', filters, PAGE_SIZE);
   const uploader = useEditDialog<null>(list.reload);
   const editor = useEditDialog<Firmware>(list.reload);
   const rowChange = useRowChange(list.reload);
@@ -89,8 +88,8 @@ export default function FirmwarePage(): ReactNode {
     <AdminPage
       testId="firmware"
       title={t('firmware.title')}
-      search={{ placeholder: t('firmware.searchPlaceholder'), onSearch: setSearch, width: 320, testId: 'firmware-search' }}
-      filters={<OptionFilter value={type} onChange={setType} options={FirmwareType.options(lang)} allLabel={t('admin.all')} width={150} testId="firmware-type" />}
+      search={{ placeholder: t('firmware.searchPlaceholder'), onSearch: (search) => setFilters({ search }), width: 320, testId: 'firmware-search' }}
+      filters={<OptionFilter value={filters.type} onChange={(type) => setFilters({ type })} options={FirmwareType.options(lang)} allLabel={t('admin.all')} width={150} testId="firmware-type" />}
       onRefresh={list.reload}
       add={can('romAdd') && { onClick: () => uploader.show(null), testId: 'firmware-upload', label: t('firmware.upload'), icon: <UploadOutlined /> }}
     >

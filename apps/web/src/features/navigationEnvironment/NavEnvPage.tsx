@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Input, Tag, Tooltip } from 'antd';
 import { formatTime, NtripState, RtkStatus, calls, formatDistanceText, holds, type NavEnv } from '@nest/contracts';
-import { AdminPage, RefreshStatus, StatusNotes, AdminTable, deviceColumn, usePolledCall } from '../../shared/admin';
+import { AdminPage, RefreshStatus, StatusNotes, StatusTable, deviceColumn, usePolledCall } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
 import { useUser } from '../../shared/session';
 import { FIX_COLORS, formatAccuracy, formatLatLng, summarise } from './format';
@@ -9,7 +9,6 @@ import './navEnv.css';
 
 /** How often /device/navEnv is read while the page is visible. */
 export const NAV_ENV_POLL_MS = 2_500;
-const PAGE_SIZE = 20;
 
 /** A position cell: the coordinates, and under them a note (the distance home, where the home point came from). */
 const placeCell = (at: Parameters<typeof formatLatLng>[0], note: string): ReactNode => (
@@ -121,16 +120,14 @@ export default function NavEnvPage(): ReactNode {
           </div>
         ))}
       </div>
-      <AdminTable<NavEnv>
+      <StatusTable<NavEnv>
         rows={rows}
         loading={loading}
-        pageSize={PAGE_SIZE}
-        rowKey="sn_id"
-        size="small"
         fitColumns
         columns={columns}
-        empty={list.length === 0 ? t('navigationEnvironment.empty') : t('navigationEnvironment.noMatch')}
-        emptyImage="default"
+        noDevices={list.length === 0}
+        empty={t('navigationEnvironment.empty')}
+        noMatch={t('navigationEnvironment.noMatch')}
         testId="nav-env-table"
       />
     </AdminPage>

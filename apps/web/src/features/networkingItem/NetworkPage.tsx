@@ -1,7 +1,7 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { Input, Switch, Tag, Tooltip } from 'antd';
 import { formatTime, localeOf, LinkType, calls, holds, type LinkDeviceStats } from '@nest/contracts';
-import { AdminPage, RefreshStatus, StatusNotes, AdminTable, deviceColumn, usePolledCall } from '../../shared/admin';
+import { AdminPage, RefreshStatus, StatusNotes, StatusTable, deviceColumn, usePolledCall } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
 import { useUser } from '../../shared/session';
 import { ago, dropEntries, droppedTotal, filterDevices, formatRate, reasonKey } from './format';
@@ -9,7 +9,6 @@ import './network.css';
 
 /** The statistics are read again this often while the screen is open. */
 export const NETWORK_REFRESH_MS = 3_000;
-const PAGE_SIZE = 20;
 
 /**
  * Networking (menu networkingItem): the fleet's device network. The console talks to devices through one
@@ -146,16 +145,14 @@ export default function NetworkPage(): ReactNode {
           </div>
         </div>
       )}
-      <AdminTable<LinkDeviceStats>
+      <StatusTable<LinkDeviceStats>
         rows={rows}
         loading={loading}
-        pageSize={PAGE_SIZE}
-        rowKey="sn_id"
-        size="small"
         columns={columns}
         rowClassName={(d) => (droppedTotal(d) > 0 ? 'network-row-dropped' : '')}
-        empty={(stats?.devices.length ?? 0) === 0 ? t('network.empty') : t('network.noMatch')}
-        emptyImage="default"
+        noDevices={(stats?.devices.length ?? 0) === 0}
+        empty={t('network.empty')}
+        noMatch={t('network.noMatch')}
         testId="network-table"
       />
     </AdminPage>

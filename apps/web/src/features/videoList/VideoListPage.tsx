@@ -3,7 +3,7 @@ import { Button, DatePicker, Empty, Select } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
 import { RecordingVrType, formatHms, formatSizeKb, type RecordingVideo } from '@nest/contracts';
-import { DeviceSelect, VideoCard, VideoCardList, VideoCardPager, VideoDialog, useDeviceList, usePagedList } from '../../shared/admin';
+import { DeviceSelect, VideoCard, VideoCardList, VideoCardPager, VideoDialog, useDeviceList, useFilters, usePagedList } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { invalidateCall } from '../../shared/query';
@@ -31,7 +31,7 @@ export function recordingQuery(filter: RecordingFilter) {
 export default function VideoListPage(): ReactNode {
   const { t, lang } = useI18n();
   const devices = useDeviceList();
-  const [filter, setFilter] = useState<RecordingFilter>({ sn: null, vrType: null, range: null });
+  const [filter, change] = useFilters<RecordingFilter>({ sn: null, vrType: null, range: null });
   // A new filter goes back to the first page (usePagedList).
   const list = usePagedList('videoUserList', recordingQuery(filter), PAGE_SIZE);
   const [playing, setPlaying] = useState<RecordingVideo | null>(null);
@@ -40,7 +40,6 @@ export default function VideoListPage(): ReactNode {
     const d = devices.find((x) => x.sn_id === sn);
     return d ? displayName(d) : sn;
   };
-  const change = (next: Partial<RecordingFilter>) => setFilter((f) => ({ ...f, ...next }));
 
   return (
     <div className="video-list-screen" data-testid="video-list">

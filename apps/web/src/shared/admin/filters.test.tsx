@@ -1,0 +1,52 @@
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, renderHook, screen } from '@testing-library/react';
+import type { DeviceListItem } from '@nest/contracts';
+import { installMatchMedia, installResizeObserver } from '../../test/dom';
+import { DeviceSelect } from './DeviceSelect';
+import { StatusTable } from './StatusParts';
+import { useFilters } from './useFilters';
+
+beforeAll(() => {
+  installMatchMedia();
+  installResizeObserver();
+});
+afterEach(() => cleanup());
+
+describe('screen filters', () => {
+  it('changes the filters given and keeps the others', () => {
+    const { result } = renderHook(() => useFilters<{ search: string; state?: number }>({ search: '' }));
+    act(() => result.current[1]({ state: 20 }));
+    act(() => result.current[1]({ search: 'B01' }));
+    expect(result.current[0]).toEqual({ search: 'B01', state: 20 });
+    act(() => result.current[1]({ state: undefined }));
+    expect(result.current[0]).toEqual({ search: 'B01', state: undefined });
+  });
+});
+
+const device = (sn_id: string, airport_name: string) => ({ sn_id, airport_name, uav_name: '', type: 'stable' }) as unknown as DeviceListItem;
+
+describe('device filter', () => {
+  it('offers the devices by name and serial number (or by name alone) and hands over the one chosen', () => {
+    const onChange = vi.fn();
+    const devices = [device('SN1', 'North dock'), device('SN2', 'South dock')];
+    const { rerender } = render(<DeviceSelect devices={devices} value={null} onChange={onChange} placeholder="All devices" width={200} testId="devices" />);
+    fireEvent.mouseDown(screen.getByTestId('devices').querySelector('.ant-select-selector') ?? screen.getByRole('combobox'));
+    fireEvent.click(screen.getByText('South dock (SN2)'));
+    expect(onChange).toHaveBeenLastCalledWith('SN2');
+    rerender(<DeviceSelect devices={devices} value="SN2" onChange={onChange} placeholder="All devices" width={200} testId="devices" showSn={false} />);
+    expect(screen.getByTestId('devices').textContent).toContain('South dock');
+    expect(screen.getByTestId('devices').textContent).not.toContain('SN2');
+  });
+});
+
+describe('status screen device table', () => {
+  const columns = [{ title: 'Device', key: 'sn', render: (_: unknown, r: { sn_id: string }) => r.sn_id }];
+  it('lists the devices, and tells no devices from none matching', () => {
+    const { rerender } = render(<StatusTable rows={[{ sn_id: 'SN1' }]} loading={false} columns={columns} noDevices={false} empty="No devices" noMatch="None match" testId="status" />);
+    expect(screen.getByText('SN1')).toBeTruthy();
+    rerender(<StatusTable rows={[]} loading={false} columns={columns} noDevices={false} empty="No devices" noMatch="None match" testId="status" />);
+    expect(screen.getByText('None match')).toBeTruthy();
+    rerender(<StatusTable rows={[]} loading={false} columns={columns} noDevices empty="No devices" noMatch="None match" testId="status" />);
+    expect(screen.getByText('No devices')).toBeTruthy();
+  });
+});
