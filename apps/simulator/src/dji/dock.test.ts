@@ -253,6 +253,12 @@ describe('DJI Dock 2 emulator', () => {
     expect((await cloud.call('flighttask_prepare', data, { tid: prepareTid, bid: flightId })).result).toBe(0);
     expect((await cloud.call('flighttask_prepare', data, { bid: flightId })).result).toBe(0);
     expect(hits.get(`${flightId}.kmz`)).toBe(1);
+    // Two re-sends at once (new tids) of a flight not yet prepared download it once between them.
+    const twice = serve('twice.kmz', kmz);
+    const both = await Promise.all([1, 2].map(() => cloud.call('flighttask_prepare', { ...data, flight_id: 'flight-twice', file: twice }, { bid: 'flight-twice' })));
+    expect(both.map((r) => r.result)).toEqual([0, 0]);
+    expect(hits.get('twice.kmz')).toBe(1);
+    expect((await cloud.call('flighttask_undo', { flight_ids: ['flight-twice'] })).result).toBe(0);
     expect((await cloud.call('flighttask_execute', { flight_id: flightId }, { bid: flightId })).result).toBe(0);
 
     const end = await ended;

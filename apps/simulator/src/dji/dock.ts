@@ -284,6 +284,8 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
 
   // Work.
   private readonly preparedTasks = new Map<string, PreparedTask>();
+  /** Prepares whose kmz is being fetched, by flight id. */
+  private readonly preparing = new Map<string, Promise<number>>();
   private readonly finished = new Map<string, ProgressStatus>();
   private mission: Mission | null = null;
   private readonly replies = new Map<string, Promise<{ result: number; output?: unknown }>>();
@@ -771,6 +773,16 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
     const known = this.preparedTasks.get(flightId);
     if (known) return known.result;
     if (this.finished.has(flightId) || this.mission?.task.flightId === flightId) return DjiCode.ok;
+    // A re-send while the first is still downloading shares its outcome.
+    const running = this.preparing.get(flightId);
+    if (running) return running;
+    const attempt = this.fetchAndCheck(flightId, data).finally(() => this.preparing.delete(flightId));
+    this.preparing.set(flightId, attempt);
+    return attempt;
+  }
+
+  /** Fetches and checks a prepare's kmz; on success the flight is prepared. */
+  private async fetchAndCheck(flightId: string, data: Record<string, unknown>): Promise<number> {
     if (!this.powered) return DjiCode.notIdle;
     const file = data.file && typeof data.file === 'object' ? (data.file as Record<string, unknown>) : {};
     const url = str(file.url);
@@ -809,9 +821,6 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
       return DjiCode.badFormat;
     }
     const rth = num(data.rth_altitude) ?? 100;
-    // A concurrent prepare of the same flight (another tid) may have finished while this one downloaded.
-    const raced = this.preparedTasks.get(flightId);
-    if (raced) return raced.result;
     this.preparedTasks.set(flightId, { flightId, wayline, rthAltitude: clamp(rth, 20, 1500), startIndex: resumeIndex(data.break_point, wayline.points.length), result: DjiCode.ok });
     this.emit('prepared', { flight_id: flightId, waypoints: wayline.points.length, photos: wayline.points.reduce((n, p) => n + p.photos, 0) });
     return DjiCode.ok;
