@@ -27,6 +27,7 @@ import { djiPassword } from '../credentials.js';
 import { DjiLink } from './service.js';
 import { startTestServer, userClient, type TestClient, type TestServer } from '../../../test/helpers.js';
 import { PushSocket, WAIT_LIMIT_MS, addPatrolRoute, listen, live, registerDevice, until } from '../../../test/live.js';
+import { loadSimulator } from '../../../test/simulator.js';
 
 const HOME = { lat: 22.54, lng: 114.05 };
 
@@ -347,6 +348,40 @@ describe('DJI dock through the DJI adapter', () => {
       expect(changes).toEqual([true, false]);
     } finally {
       await own.stop();
+    }
+  });
+
+  it("flies a route end to end with the simulator's emulated Dock 2 and M3D", async () => {
+    const gw = 'DJI-EMU1';
+    await registerDevice(server, { sn_id: gw, uav_sn: `${gw}-UAV`, type: 'stable_mini', uav_model: 'M3D', protocol: DeviceProtocol.DJI, airport_point: HOME });
+    const l = live(server);
+    const sim = await loadSimulator();
+    const emulator = await sim.startDjiDock({
+      mqttUrl: l.brokerUrl,
+      username: gw,
+      password: djiPassword(l.secrets.deviceKeyHex, gw, 0),
+      dockSn: gw,
+      droneSn: `${gw}-UAV`,
+      position: { lat: HOME.lat, lng: HOME.lng, height: 40 },
+      seed: 1,
+      timeScale: 50,
+    });
+    try {
+      await until(() => l.link.isOnline(gw) && l.link.device(gw)?.telemetry?.drone !== undefined, 'the emulated dock online with telemetry');
+      const route = await addPatrolRoute(server.db, gw, HOME);
+      const s = await watching(gw);
+      const ended = new Promise<{ status: string }>((resolve) => emulator.once('missionEnded', resolve));
+      const r = await command(s, PushMsgId.CONTROL, { sn_id: gw, cmd_type: 8, action_cmd: 1, value: route });
+      expect(r).toMatchObject({ code: ResultCode.OK, data: { outcome: 'ok' } });
+      const flightId = (r.data as { flight_id: string }).flight_id;
+      expect(await ended).toMatchObject({ status: 'ok' });
+      await until(async () => {
+        const row = await server.db.selectFrom('sorties').selectAll().where('flight_id', '=', flightId).executeTakeFirst();
+        return row?.end_time !== null && row?.end_time !== undefined;
+      }, 'the sortie of the emulated flight ended');
+      expect(l.link.device(gw)?.state?.mission).toMatchObject({ flight_id: flightId, state: 'done' });
+    } finally {
+      await emulator.stop();
     }
   });
 });

@@ -101,13 +101,16 @@ interface Gateway {
   droneInTopo: boolean;
   /** When the last OSD (dock or drone) arrived (clock ms). */
   osdAt: number;
-  lastEmit: number;
+  /** The pending telemetry emission of the current OSD burst. */
+  emitTimer: NodeJS.Timeout | null;
   flight: Flight | null;
 }
 
 const EVENT_MEMORY = 200;
 const LOG_EVERY_MS = 10_000;
 const SWEEP_MS = 1000;
+/** How long the partial OSD messages of one period are gathered before the telemetry is emitted. */
+const COALESCE_MS = 100;
 /** A reason of an adapter refusal that no DJI code names: the device cannot do this command. */
 export const DJI_UNSUPPORTED = DjiResult.UNSUPPORTED;
 
@@ -207,6 +210,7 @@ export class DjiLink extends EventEmitter<LinkEvents> implements DeviceLink {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.sweepTimer) clearInterval(this.sweepTimer);
+    for (const g of this.gateways.values()) if (g.emitTimer) clearTimeout(g.emitTimer);
     for (const [tid, p] of this.pending) {
       this.pending.delete(tid);
       p.resolve({ result: -1 });
@@ -231,6 +235,7 @@ export class DjiLink extends EventEmitter<LinkEvents> implements DeviceLink {
   forget(sn: string): void {
     const g = this.gateways.get(sn);
     if (g?.live.online) this.setOnline(g, false);
+    if (g?.emitTimer) clearTimeout(g.emitTimer);
     this.gateways.delete(sn);
     for (const [drone, gw] of this.droneOf) if (gw === sn) this.droneOf.delete(drone);
   }
@@ -466,7 +471,7 @@ export class DjiLink extends EventEmitter<LinkEvents> implements DeviceLink {
         droneModel: row.uav_model ?? null,
         droneInTopo: true,
         osdAt: 0,
-        lastEmit: 0,
+        emitTimer: null,
         flight: null,
       };
       this.gateways.set(sn, g);
@@ -519,7 +524,11 @@ export class DjiLink extends EventEmitter<LinkEvents> implements DeviceLink {
     this.emitTelemetry(g, false);
   }
 
-  /** Telemetry at most at the OSD rate (the partial messages of one period make one emission). */
+  /**
+   * Telemetry once per burst: the partial messages of one OSD period (dock and drone) arrive together, so
+   * the merged picture is emitted COALESCE_MS after the first of them, then again with the next period.
+   * The live record is current at once; `force` (topology changes) emits now.
+   */
   private emitTelemetry(g: Gateway, force: boolean): void {
     const now = this.now();
     const f = g.flight;
@@ -534,9 +543,18 @@ export class DjiLink extends EventEmitter<LinkEvents> implements DeviceLink {
     g.live.telemetry = telemetry;
     g.live.telemetryAt = now;
     g.live.telemetryTs = now;
-    if (!force && now - g.lastEmit < 1000 / DJI_OSD_HZ / 4) return;
-    g.lastEmit = now;
-    this.emit('telemetry', g.live.sn, g.live);
+    if (force) {
+      if (g.emitTimer) clearTimeout(g.emitTimer);
+      g.emitTimer = null;
+      this.emit('telemetry', g.live.sn, g.live);
+      return;
+    }
+    if (g.emitTimer) return;
+    g.emitTimer = setTimeout(() => {
+      g.emitTimer = null;
+      if (!this.stopped && this.gateways.get(g.live.sn) === g) this.emit('telemetry', g.live.sn, g.live);
+    }, COALESCE_MS);
+    g.emitTimer.unref();
   }
 
   private onState(g: Gateway, m: DjiEnvelope, topic: string, droneTopic: boolean): void {
