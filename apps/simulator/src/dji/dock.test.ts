@@ -187,6 +187,12 @@ describe('DJI Dock 2 emulator', () => {
     expect(topo).toMatchObject({ domain: 3, type: 2, sub_type: 0, thing_version: '1.2.0' });
     expect(topo.sub_devices).toEqual([expect.objectContaining({ sn: DRONE, domain: 0, type: 91, sub_type: 0 })]);
     expect(cloud.on(djiTopic.state(DOCK))[0]!.body).toMatchObject({ need_reply: 0, data: { firmware_version: expect.any(String) } });
+    const capacity = await until('live_capacity state', () => cloud.on(djiTopic.state(DOCK)).find((m) => 'live_capacity' in (m.body.data as object)));
+    const devices = (capacity.body.data as { live_capacity: { device_list: { sn: string; camera_list: { camera_index: string }[] }[] } }).live_capacity.device_list;
+    expect(devices.map((d) => [d.sn, d.camera_list[0]!.camera_index])).toEqual([
+      [DOCK, '165-0-7'],
+      [DRONE, '80-0-0'],
+    ]);
 
     // Partial dock OSD: one period's keys come in separate messages; the drone's OSD names the dock as gateway.
     await until('three kinds of dock OSD and a drone OSD', () => {

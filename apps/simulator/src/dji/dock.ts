@@ -206,6 +206,8 @@ interface PendingEvent {
   resendIn: number;
 }
 
+/** The dock camera's payload index (type-subtype-position, position 7). */
+const DOCK_CAMERA = '165-0-7';
 const OSD_PERIOD_S = 2;
 const HMS_PERIOD_S = 10;
 const PROGRESS_PERIOD_S = 2;
@@ -498,6 +500,21 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
     if (this.powered) {
       this.publish(djiTopic.state(this.droneSn), this.envelope({ gateway: this.dockSn, need_reply: 0, data: { firmware_version: fw.drone ?? '10.01.1609' } }), 1);
     }
+    this.publish(djiTopic.state(this.dockSn), this.envelope({ gateway: this.dockSn, need_reply: 0, data: { live_capacity: this.liveCapacity() } }), 1);
+  }
+
+  /** The cameras that can stream: the dock's own (not on an RC) and, while powered, the drone's. */
+  private liveCapacity(): Record<string, unknown> {
+    const camera = (sn: string, index: string) => ({
+      sn,
+      available_video_number: 1,
+      coexist_video_number_max: 1,
+      camera_list: [
+        { camera_index: index, available_video_number: 1, coexist_video_number_max: 1, video_list: [{ video_index: 'normal-0', video_type: 'normal', switchable_video_types: index === DOCK_CAMERA ? [] : ['wide', 'zoom'] }] },
+      ],
+    });
+    const devices = [...(this.rc ? [] : [camera(this.dockSn, DOCK_CAMERA)]), ...(this.powered ? [camera(this.droneSn, this.droneModel.payloadIndex)] : [])];
+    return { available_video_number: devices.length, coexist_video_number_max: Math.min(2, devices.length), device_list: devices };
   }
 
   private sendConfigRequest(): void {
@@ -1286,7 +1303,7 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
     this.powered = on;
     if (this.online) {
       this.sendTopo();
-      if (on) this.sendState();
+      this.sendState();
     }
   }
 
