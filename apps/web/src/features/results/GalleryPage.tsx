@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Button, Checkbox, Empty, Pagination, Result, Space, Spin } from 'antd';
 import { PictureOutlined, PlayCircleFilled, GlobalOutlined } from '@ant-design/icons';
 import { formatMmSs, type ResultItem } from '@nest/contracts';
@@ -6,8 +6,7 @@ import { useDeviceList } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
 import { isFiltered, pruneSelection, toggleAll, toggleSelection } from './query';
 import { ResultFilterBar, ResultsScreen, takenAtText, TypeBadge, useResultFilter } from './shared';
-import { ResultPreview } from './ResultPreview';
-import { SelectionButtons, useResultActions } from './useResultActions';
+import { SelectionButtons, useResultBrowsing } from './useResultActions';
 import { useResults, useSortieNames } from './useResults';
 import './results.css';
 
@@ -63,23 +62,11 @@ export default function GalleryPage(): ReactNode {
   const sortieNames = useSortieNames();
   const sortieName = filter.sortId ? (sortieNames.get(filter.sortId) ?? null) : null;
   const results = useResults(filter, GALLERY_PAGE_SIZE);
-  const [selected, setSelected] = useState<string[]>([]);
-  const [open, setOpen] = useState(-1);
+  const { confirmDelete, zip, holder, selected, setSelected, setOpen, preview } = useResultBrowsing(results, true, filter, setFilter, sortieNames);
 
   const ids = useMemo(() => results.list.map((r) => r.id), [results.list]);
-  useEffect(() => setSelected((s) => pruneSelection(s, ids)), [ids]);
+  useEffect(() => setSelected((s) => pruneSelection(s, ids)), [ids, setSelected]);
 
-  const onDeleted = useCallback(
-    (gone: string[]) => {
-      setSelected((s) => s.filter((id) => !gone.includes(id)));
-      setOpen(-1);
-      // The last items of a later page gone: step back so the screen is not left empty.
-      if (gone.length >= results.list.length && filter.page > 0) setFilter({ page: filter.page - 1 });
-      else results.reload();
-    },
-    [results, filter.page, setFilter],
-  );
-  const { confirmDelete, zip, holder } = useResultActions(onDeleted);
   const selectedItems = results.list.filter((r) => selected.includes(r.id));
   const allShown = ids.length > 0 && ids.every((id) => selected.includes(id));
   const filtered = isFiltered(filter);
@@ -153,13 +140,7 @@ export default function GalleryPage(): ReactNode {
           />
         </div>
       )}
-      <ResultPreview
-        items={results.list}
-        index={open}
-        onIndex={setOpen}
-        onDelete={(r) => confirmDelete([r])}
-        sortieNames={sortieNames}
-      />
+      {preview}
     </ResultsScreen>
   );
 }

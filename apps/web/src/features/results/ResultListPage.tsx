@@ -1,4 +1,4 @@
-import { Suspense, lazy, useCallback, useMemo, useState, type ReactNode } from 'react';
+import { Suspense, lazy, useMemo, type ReactNode } from 'react';
 import { Button, Segmented, Space, Spin, Table, Tooltip, type TableColumnsType } from 'antd';
 import { DeleteOutlined, DownloadOutlined, EyeOutlined, EnvironmentOutlined, PictureOutlined, TableOutlined, AppstoreOutlined } from '@ant-design/icons';
 import { Link } from 'react-router-dom';
@@ -8,8 +8,7 @@ import { useI18n } from '../../shared/i18n';
 import { useTheme } from '../../shared/theme';
 import { EMPTY_RESULT_FILTER, formatBytes, isFiltered, writeResultFilter } from './query';
 import { ResultFilterBar, ResultsScreen, RetryAlert, takenAtText, TypeBadge, useResultFilter } from './shared';
-import { ResultPreview } from './ResultPreview';
-import { SelectionButtons, useResultActions } from './useResultActions';
+import { SelectionButtons, useResultBrowsing } from './useResultActions';
 import { useResults, useSortieNames } from './useResults';
 import './results.css';
 
@@ -31,19 +30,7 @@ export default function ResultListPage(): ReactNode {
   const mapFilter = useMemo(() => ({ ...filter, page: 0 }), [filter]);
   const located = useResults(mapFilter, MAP_LIMIT, { located: 1 }, view === 'map');
   const shown = view === 'map' ? located : table;
-  const [selected, setSelected] = useState<string[]>([]);
-  const [open, setOpen] = useState(-1);
-
-  const onDeleted = useCallback(
-    (gone: string[]) => {
-      setSelected((s) => s.filter((id) => !gone.includes(id)));
-      setOpen(-1);
-      if (view === 'table' && gone.length >= table.list.length && filter.page > 0) setFilter({ page: filter.page - 1 });
-      else shown.reload();
-    },
-    [view, table.list.length, filter.page, setFilter, shown],
-  );
-  const { confirmDelete, zip, holder } = useResultActions(onDeleted);
+  const { confirmDelete, zip, holder, selected, setSelected, setOpen, preview } = useResultBrowsing(shown, view === 'table', filter, setFilter, sortieNames);
 
   const sortieLabel = (id: string | null) => (id ? (sortieNames.get(id) ?? `#${id.slice(-8)}`) : '--');
   const columns: TableColumnsType<ResultItem> = [
@@ -193,13 +180,7 @@ export default function ResultListPage(): ReactNode {
           </Suspense>
         </div>
       )}
-      <ResultPreview
-        items={shown.list}
-        index={open}
-        onIndex={setOpen}
-        onDelete={(r) => confirmDelete([r])}
-        sortieNames={sortieNames}
-      />
+      {preview}
     </ResultsScreen>
   );
 }

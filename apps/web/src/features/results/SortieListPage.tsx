@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { Badge, Button, Modal, Select, Space, Table, Tooltip, type TableColumnsType } from 'antd';
+import { Badge, Button, Modal, Space, Table, Tooltip, type TableColumnsType } from 'antd';
 import { DeleteOutlined, PictureOutlined, PlayCircleOutlined, ClearOutlined } from '@ant-design/icons';
 import { formatDateTime, MissionType, formatDistanceText, formatHms, type Sortie } from '@nest/contracts';
 import { columnsWidth, useCallPage, useDeviceList } from '../../shared/admin';
@@ -8,7 +8,7 @@ import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';
 import { ORDER_COLUMN, SORTIE_PAGE_SIZES, pruneSelection, readSortieFilter, sortieDuration, sorterToOrder, sortiesListFields, writeSortieFilter, type SortieFilter } from './query';
-import { DayRange, DeviceFilter, KeywordInput, RefreshButton, ResultsScreen, RetryAlert } from './shared';
+import { ChoiceFilter, DayRange, DeviceFilter, KeywordInput, RefreshButton, ResultsScreen, RetryAlert } from './shared';
 import './results.css';
 
 const timeText = (s: number, lang: 'zh' | 'en') => (s > 0 ? formatDateTime(s * 1000, lang) : '--');
@@ -162,14 +162,13 @@ export default function SortieListPage(): ReactNode {
       filters={
         <div className="results-filters">
           <DeviceFilter value={filter.sn} devices={devices} onChange={(sn) => setFilter({ sn })} />
-          <Select
-            data-testid="filter-route-type"
-            allowClear
+          <ChoiceFilter
+            testId="filter-route-type"
             placeholder={t('results.filter.allRouteTypes')}
-            value={filter.missionType ?? undefined}
+            value={filter.missionType}
             options={MissionType.options(lang)}
-            onChange={(v: number | undefined) => setFilter({ missionType: v ?? null })}
-            style={{ width: 160 }}
+            onChange={(missionType) => setFilter({ missionType })}
+            width={160}
           />
           <DayRange from={filter.from} to={filter.to} onChange={(from, to) => setFilter({ from, to })} />
           <KeywordInput value={filter.search} placeholder={t('results.filter.sortieKeyword')} onSearch={(search) => setFilter({ search })} />

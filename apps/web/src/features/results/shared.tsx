@@ -87,15 +87,14 @@ export function ResultFilterBar({ filter, onChange, devices, onRefresh, sortieNa
   const { t, lang } = useI18n();
   return (
     <div className="results-filters" data-testid="results-filters">
-      <Select
-        data-testid="filter-type"
-        allowClear
+      <ChoiceFilter
+        testId="filter-type"
         placeholder={t('results.filter.allTypes')}
-        value={filter.type ?? undefined}
+        value={filter.type}
         options={AchievementType.options(lang)}
-        onChange={(v: number | undefined) => onChange({ type: v ?? null })}
-        style={{ width: 130 }}
-        aria-label={t('results.filter.type')}
+        onChange={(type) => onChange({ type })}
+        width={130}
+        ariaLabel={t('results.filter.type')}
       />
       <DeviceFilter value={filter.sn} devices={devices} onChange={(sn) => onChange({ sn })} />
       {filter.sortId && (
@@ -112,6 +111,38 @@ export function ResultFilterBar({ filter, onChange, devices, onRefresh, sortieNa
 }
 
 export { KeywordInput };
+
+/** A filter among an enumeration's values (a result's type, a route's type); cleared, it filters on none (null). */
+export function ChoiceFilter({
+  testId,
+  placeholder,
+  value,
+  options,
+  onChange,
+  width,
+  ariaLabel,
+}: {
+  testId: string;
+  placeholder: string;
+  value: number | null;
+  options: readonly { value: number; label: string }[];
+  onChange: (value: number | null) => void;
+  width: number;
+  ariaLabel?: string;
+}): ReactNode {
+  return (
+    <Select
+      data-testid={testId}
+      allowClear
+      placeholder={placeholder}
+      value={value ?? undefined}
+      options={[...options]}
+      onChange={(v: number | undefined) => onChange(v ?? null)}
+      style={{ width }}
+      aria-label={ariaLabel}
+    />
+  );
+}
 
 /** Label of a result's type, coloured by kind. */
 export function TypeBadge({ type }: { type: number }): ReactNode {

@@ -6,7 +6,9 @@ import { saveUrl } from '../../shared/dialogs';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';
-import { formatBytes } from './query';
+import { formatBytes, type ResultFilter } from './query';
+import { ResultPreview } from './ResultPreview';
+import type { ResultsState } from './useResults';
 
 /**
  * Delete (after confirmation) and zip actions on results; `onChanged` runs after a deletion that went
@@ -53,6 +55,34 @@ export function useResultActions(onChanged: (deletedIds: string[]) => void) {
   );
 
   return { confirmDelete, zip, holder, modal };
+}
+
+/**
+ * The selection and the preview of the results a screen shows, with their actions. A deletion drops the
+ * deleted results from the selection and closes the preview; then, when `paged` (the shown list is the
+ * filter's page) and the deletion emptied that page, the screen steps back a page, else it reads the list again.
+ */
+export function useResultBrowsing(
+  shown: Pick<ResultsState, 'list' | 'reload'>,
+  paged: boolean,
+  filter: ResultFilter,
+  setFilter: (next: Partial<ResultFilter>) => void,
+  sortieNames: ReadonlyMap<string, string>,
+) {
+  const [selected, setSelected] = useState<string[]>([]);
+  const [open, setOpen] = useState(-1);
+  const onDeleted = useCallback(
+    (gone: string[]) => {
+      setSelected((s) => s.filter((id) => !gone.includes(id)));
+      setOpen(-1);
+      if (paged && gone.length >= shown.list.length && filter.page > 0) setFilter({ page: filter.page - 1 });
+      else shown.reload();
+    },
+    [paged, shown, filter.page, setFilter],
+  );
+  const actions = useResultActions(onDeleted);
+  const preview = <ResultPreview items={shown.list} index={open} onIndex={setOpen} onDelete={(r) => actions.confirmDelete([r])} sortieNames={sortieNames} />;
+  return { ...actions, selected, setSelected, setOpen, preview };
 }
 
 export interface SelectionButtonsProps {
