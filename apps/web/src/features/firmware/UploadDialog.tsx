@@ -43,7 +43,11 @@ export function UploadDialog({ onClose, onSaved }: { onClose: () => void; onSave
         },
         { files: { [FIRMWARE_FILE_FIELD]: file }, ...opts },
       ),
-    { text: t('firmware.uploaded'), onSaved, onClose },
+    {
+      texts: { uploading: (percent) => t('firmware.form.uploading', { percent }), processing: t('firmware.form.checking'), uploaded: t('firmware.uploaded') },
+      onSaved,
+      onClose,
+    },
   );
   const max = megabytes(FIRMWARE_MAX_BYTES);
 
@@ -73,7 +77,6 @@ export function UploadDialog({ onClose, onSaved }: { onClose: () => void; onSave
       {...modal}
       sendLabel={t('firmware.upload')}
       testId="firmware"
-      progressText={modal.percent < 100 ? t('firmware.form.uploading', { percent: modal.percent }) : t('firmware.form.checking')}
     >
       <Form form={form} layout="vertical" initialValues={{ type: NEST_FIRMWARE_TYPE, description: '', description_en: '' }} disabled={sending} data-testid="firmware-form">
         <Form.Item label={t('firmware.form.file')} required extra={t('firmware.form.fileHint', { max })}>

@@ -48,7 +48,11 @@ export function UploadVideoDialog({ onClose, onSaved }: { onClose: () => void; o
   const { chosen, setChosen, sending, modal } = useUploadDialog<Values, Chosen>(
     form,
     (v, { file }, opts) => call('teachAdd', fieldsOf(v), { files: { [TEACHING_VIDEO_FILE_FIELD]: file }, ...opts }),
-    { text: t('teachingVideos.uploaded'), onSaved, onClose },
+    {
+      texts: { uploading: (percent) => t('teachingVideos.form.uploading', { percent }), processing: t('teachingVideos.form.processing'), uploaded: t('teachingVideos.uploaded') },
+      onSaved,
+      onClose,
+    },
   );
   const max = megabytes(TEACHING_VIDEO_MAX_BYTES);
 
@@ -65,7 +69,6 @@ export function UploadVideoDialog({ onClose, onSaved }: { onClose: () => void; o
       {...modal}
       sendLabel={t('teachingVideos.upload')}
       testId="teach"
-      progressText={modal.percent < 100 ? t('teachingVideos.form.uploading', { percent: modal.percent }) : t('teachingVideos.form.processing')}
     >
       <Form form={form} layout="vertical" initialValues={{ title: '', describe: '', notes: '', cla_type: 0 }} disabled={sending} data-testid="teach-form">
         <Form.Item label={t('teachingVideos.form.file')} required extra={t('teachingVideos.form.fileHint', { max })}>

@@ -103,7 +103,7 @@ type Chosen = { file: File; problem: 'tooLarge' | null };
 
 function Upload({ send, onSaved, onClose }: { send: (v: Values, c: Chosen, o: UploadCallOptions) => Promise<unknown>; onSaved: () => void; onClose: () => void }) {
   const [form] = Form.useForm<Values>();
-  const { chosen, setChosen, modal } = useUploadDialog<Values, Chosen>(form, send, { text: 'Uploaded', onSaved, onClose });
+  const { chosen, setChosen, modal } = useUploadDialog<Values, Chosen>(form, send, { texts: { uploading: (p) => `Sending ${p}%`, processing: 'Checking', uploaded: 'Uploaded' }, onSaved, onClose });
   return (
     <div>
       <Form form={form} initialValues={{ name: 'pkg' }}>
@@ -114,6 +114,7 @@ function Upload({ send, onSaved, onClose }: { send: (v: Values, c: Chosen, o: Up
       <button onClick={() => setChosen({ file: new File(['x'], 'big.bin'), problem: 'tooLarge' })}>bad</button>
       <button onClick={() => setChosen({ file: new File(['x'], 'ok.bin'), problem: null })}>good</button>
       <span data-testid="state">{`${chosen?.file.name ?? '-'} ${modal.canSend} ${modal.sending} ${modal.percent}`}</span>
+      <span data-testid="progress">{modal.progressText}</span>
       <button onClick={modal.onSend}>send</button>
       <button onClick={modal.onCancel}>cancel</button>
     </div>
@@ -143,6 +144,9 @@ describe('useUploadDialog', () => {
     expect(send.mock.calls[0]![1].file.name).toBe('ok.bin');
     act(() => progress(0.42));
     expect(screen.getByTestId('state').textContent).toBe('ok.bin true true 42');
+    expect(screen.getByTestId('progress').textContent).toBe('Sending 42%');
+    act(() => progress(1));
+    expect(screen.getByTestId('progress').textContent).toBe('Checking');
     await act(async () => finish());
     expect(success).toHaveBeenCalledWith('Uploaded');
     expect(onSaved).toHaveBeenCalledTimes(1);

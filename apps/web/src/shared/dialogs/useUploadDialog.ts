@@ -11,8 +11,14 @@ export interface ChosenFile {
 }
 
 interface Done {
-  /** Said when the upload succeeded. */
-  text: string;
+  texts: {
+    /** Under the progress bar while the file goes up. */
+    uploading: (percent: number) => string;
+    /** Under the full bar: the server checks or converts the file. */
+    processing: string;
+    /** Said when the upload succeeded. */
+    uploaded: string;
+  };
   onSaved: () => void;
   onClose: () => void;
 }
@@ -20,8 +26,7 @@ interface Done {
 /**
  * The send and cancel of a dialog that uploads one file with a form (firmware, teaching videos): send only
  * with a file that passed its checks and a valid form, with progress and an abort signal; on success say
- * `done.text` and call `onSaved`. Cancel aborts an upload in flight and closes. `modal` spreads into
- * UploadModal.
+ * so and call `onSaved`. Cancel aborts an upload in flight and closes. `modal` spreads into UploadModal.
  */
 export function useUploadDialog<V, C extends ChosenFile>(
   form: FormInstance<V>,
@@ -31,11 +36,11 @@ export function useUploadDialog<V, C extends ChosenFile>(
   chosen: C | null;
   setChosen: (chosen: C) => void;
   sending: boolean;
-  modal: { sending: boolean; canSend: boolean; percent: number; onSend: () => void; onCancel: () => void };
+  modal: { sending: boolean; canSend: boolean; percent: number; progressText: string; onSend: () => void; onCancel: () => void };
 } {
   const [chosen, setChosen] = useState<C | null>(null);
   const { percent, sending, run, cancel } = useUpload();
-  const { text, onSaved, onClose } = done;
+  const { texts, onSaved, onClose } = done;
 
   const onSend = useCallback(() => {
     if (!chosen || chosen.problem !== null) return;
@@ -43,15 +48,16 @@ export function useUploadDialog<V, C extends ChosenFile>(
       const values = await validValues(form);
       if (!values) return;
       if (await run((opts) => send(values, chosen, opts))) {
-        notify().success(text);
+        notify().success(texts.uploaded);
         onSaved();
       }
     })();
-  }, [chosen, form, run, send, text, onSaved]);
+  }, [chosen, form, run, send, texts.uploaded, onSaved]);
   const onCancel = useCallback(() => {
     cancel();
     onClose();
   }, [cancel, onClose]);
 
-  return { chosen, setChosen, sending, modal: { sending, canSend: chosen !== null && chosen.problem === null, percent, onSend, onCancel } };
+  const progressText = percent < 100 ? texts.uploading(percent) : texts.processing;
+  return { chosen, setChosen, sending, modal: { sending, canSend: chosen !== null && chosen.problem === null, percent, progressText, onSend, onCancel } };
 }
