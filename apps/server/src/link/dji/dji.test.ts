@@ -384,4 +384,22 @@ describe('DJI dock through the DJI adapter', () => {
       await emulator.stop();
     }
   });
+
+  it('a one-key takeoff flies takeoff_to_point above the dock; the drone mode starts and ends its sortie', async () => {
+    const peer = await dock('DJI-T7');
+    const s = await watching('DJI-T7');
+    const r = await command(s, PushMsgId.CONTROL, { sn_id: 'DJI-T7', cmd_type: 1, action_cmd: 1, value: 50 });
+    expect(r).toMatchObject({ code: ResultCode.OK, data: { outcome: 'ok' } });
+    const flightId = (r.data as { flight_id: string }).flight_id;
+    const sent = await peer.wait('takeoff_to_point');
+    expect(sent.data).toMatchObject({ flight_id: flightId, target_latitude: HOME.lat, target_longitude: HOME.lng, target_height: 90 });
+    peer.osd('DJI-T7-UAV', droneOsd({ mode_code: 4, elevation: 5 }));
+    await until(async () => (await server.db.selectFrom('sorties').select('id').where('flight_id', '=', flightId).executeTakeFirst()) !== undefined, 'the sortie started');
+    peer.osd('DJI-T7-UAV', droneOsd({ mode_code: 3, elevation: 50, latitude: HOME.lat + 0.001 }));
+    peer.osd('DJI-T7-UAV', droneOsd({ mode_code: 0, elevation: 0 }));
+    await until(async () => {
+      const row = await server.db.selectFrom('sorties').selectAll().where('flight_id', '=', flightId).executeTakeFirst();
+      return row?.end_time !== null && row?.end_time !== undefined;
+    }, 'the sortie ended');
+  });
 });

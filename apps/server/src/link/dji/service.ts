@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import {
+  AIRBORNE_FLIGHT_STATES,
   DJI_OFFLINE_AFTER_MS,
   DJI_OSD_HZ,
   DJI_SERVER_SUBSCRIPTIONS,
@@ -43,7 +44,7 @@ import {
 import mqtt, { type MqttClient } from 'mqtt';
 import type { CommandOptions, CommandOutcome, DeviceLink, DeviceLookup, DropReason, LinkEvents, LinkLogger, LiveDevice } from '../adapter.js';
 import { LinkCounters } from '../stats.js';
-import { flightEndOf, healthOf, mergeOsd, metresBetween, progressOf, telemetryOf, type FlightPlanInfo } from './translate.js';
+import { flightEndOf, flightStateOf, healthOf, mergeOsd, metresBetween, progressOf, telemetryOf, type FlightPlanInfo } from './translate.js';
 import type { WaylineFile } from './waylines.js';
 
 /** What the adapter needs to hand out route packages (waylines.ts). */
@@ -511,9 +512,15 @@ export class DjiLink extends EventEmitter<LinkEvents> implements DeviceLink {
         if (f.last) f.distance += metresBetween(f.last, here);
         f.last = here;
       }
+      if (f && f.missionId === null) this.oneKeyFlight(g, f, osd.data.mode_code);
     } else {
       const osd = djiDockOsd.safeParse(m.data ?? {});
       if (!osd.success) return this.drop('bad_data', topic, osd.error.issues[0]?.message);
+      const network = osd.data.network_state;
+      if (network && JSON.stringify(network) !== JSON.stringify(g.dock?.network_state)) {
+        // The dock's uplink (1 4G / 2 ethernet, quality 0-5, rate KB/s) with the slow facts: on change only.
+        this.setState(g, { ...(g.live.state ?? {}), dji_network: network });
+      }
       g.dock = mergeOsd(g.dock, osd.data);
       const sub = g.dock.sub_device;
       if (sub?.device_model_key && djiModel(sub.device_model_key)) g.droneModel = sub.device_model_key;
@@ -522,6 +529,28 @@ export class DjiLink extends EventEmitter<LinkEvents> implements DeviceLink {
     this.accept(g.live.sn, true);
     this.heard(g);
     this.emitTelemetry(g, false);
+  }
+
+  /**
+   * A one-key takeoff (takeoff_to_point) has no mission progress: its flight starts when the drone's mode
+   * says it is airborne and ends when it is back on the ground (standby), as the sortie needs.
+   */
+  private oneKeyFlight(g: Gateway, f: Flight, mode: number | undefined): void {
+    if (mode === undefined || f.ended || !this.owns(g.live.sn)) return;
+    const airborne = AIRBORNE_FLIGHT_STATES.includes(flightStateOf(mode));
+    const now = this.now();
+    const report = (method: string, data: unknown) => {
+      const m: LinkEnvelope = { v: LINK_VERSION, tid: `${f.flightId.slice(0, 56)}:${method === FlightMethod.FLIGHT_START ? 's' : 'e'}`, bid: f.flightId, ts: now, method, data };
+      this.emit('event', g.live.sn, m, (stored) => void stored.catch((err: unknown) => this.logOnce(`unstored:${g.live.sn}`, { err: String(err) }, 'dji link: flight event not stored')));
+    };
+    if (!f.started && airborne) {
+      f.started = true;
+      f.startedAt = now;
+      report(FlightMethod.FLIGHT_START, { flight_id: f.flightId, uav_sn: g.droneSn, mission_id: null, mission_name: null, started_at: now });
+    } else if (f.started && mode === 0) {
+      f.ended = true;
+      report(FlightMethod.FLIGHT_END, flightEndOf(f, now, f.distance, f.photos));
+    }
   }
 
   /**
