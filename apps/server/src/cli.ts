@@ -56,7 +56,8 @@ import { createDevice, deviceName, findDeviceBySn, loadDevices, updateDeviceRow 
 import { nowSeconds } from './db/index.js';
 import { STATE_DELETED, STATE_NORMAL } from './db/sql.js';
 import { currentPassword, devicePassword, loadOrCreateLinkSecrets } from './link/credentials.js';
-import { aclsOf, dynsecConfig } from './link/dynsec.js';
+import { aclsOf, dynsecConfig, pushDeviceAccount } from './link/dynsec.js';
+import type { DeviceRow } from './db/schema.js';
 import { DYNSEC_PLUGIN_PLACES, mosquittoAcl, mosquittoConf, mosquittoPasswordFile, type MosquittoAuth } from './link/mosquitto.js';
 import { AccountTakenError, createUser, findCompany, listUsers, parseFunList } from './users/store.js';
 
@@ -249,6 +250,24 @@ async function firstSuperCompany(db: ReturnType<typeof openDatabase>['db']): Pro
   return row?.company_id;
 }
 
+/**
+ * With an external broker (MQTT_URL), a running server's Mosquitto gets the device's account right away
+ * through the dynamic-security plugin (else at the server's next registry read, within 30 s). Notes go to
+ * stderr: stdout holds the credentials line only.
+ */
+async function pushAccount(config: Config, row: DeviceRow, serverPassword: string, deviceKeyHex: string, kick: boolean, io: CliIo): Promise<void> {
+  if (!config.mqttUrl) return;
+  const ok = await pushDeviceAccount({
+    url: config.mqttUrl,
+    username: config.mqttUsername,
+    password: config.mqttPassword ?? serverPassword,
+    row,
+    devicePassword: currentPassword(deviceKeyHex, row.sn_id, row),
+    kick,
+  });
+  if (!ok) io.err(`Note: the broker at ${config.mqttUrl} did not take the account now; the running server gives it within 30 s`);
+}
+
 async function djiDockAdd(config: Config, args: readonly string[], io: CliIo): Promise<number> {
   const o = parseOptions(args, ['sn', 'drone-sn', 'name', 'company', 'model']);
   const sn = o.get('sn') ?? '';
@@ -282,6 +301,7 @@ async function djiDockAdd(config: Config, args: readonly string[], io: CliIo): P
       if (existing) throw new UsageError(`serial number ${sn} is already registered (dji-dock-credentials --sn ${sn} issues new credentials)`);
       row = await createDevice(db, { ...fields, sn_id: sn });
     }
+    await pushAccount(config, row, secrets.serverPassword, secrets.deviceKeyHex, true, io);
     io.out(JSON.stringify(djiCredentials(secrets.deviceKeyHex, row, djiUrlOf(config))));
     return 0;
   });
@@ -297,6 +317,7 @@ async function djiDockCredentials(config: Config, args: readonly string[], io: C
     if (!isDji(row)) throw new UsageError(`${sn} speaks the nest protocol: it has no DJI Cloud API credentials`);
     const secrets = await loadOrCreateLinkSecrets(config.dataDir);
     const updated = await raiseSecretGen(db, row.id);
+    await pushAccount(config, updated, secrets.serverPassword, secrets.deviceKeyHex, true, io);
     io.out(JSON.stringify(djiCredentials(secrets.deviceKeyHex, updated, djiUrlOf(config))));
     return 0;
   });

@@ -364,3 +364,83 @@ export class MosquittoDynsec implements BrokerAccess {
     }
   }
 }
+
+/**
+ * One device's account brought in line at the broker right away by a process other than the server (the
+ * CLI registering a DJI dock or issuing its credentials while the server runs): its role built again with
+ * its current topics, its client created or given its current password, and enabled; `kick` first closes
+ * the connections made under the old account. Commands that find things as they should be fail harmlessly.
+ * Answers false when the broker does not answer (unreachable, no plugin): the running server's next
+ * registry read (link/dynsec.ts MosquittoDynsec) does it then.
+ */
+export async function pushDeviceAccount(o: {
+  url: string;
+  username: string;
+  password: string;
+  row: AccessRow;
+  devicePassword: string;
+  kick: boolean;
+  timeoutMs?: number;
+}): Promise<boolean> {
+  const sn = o.row.sn_id;
+  const role = deviceRole(sn);
+  const commands: Command[] = [
+    ...(o.kick ? [{ command: 'disableClient', username: sn }] : []),
+    { command: 'deleteRole', rolename: role },
+    { command: 'createRole', rolename: role, acls: aclsOf(o.row) },
+    { command: 'createClient', username: sn, password: o.devicePassword, roles: [{ rolename: role }] },
+    { command: 'setClientPassword', username: sn, password: o.devicePassword },
+    { command: 'addClientRole', username: sn, rolename: role },
+    ...(admitted(o.row) ? [{ command: 'enableClient', username: sn }] : []),
+  ];
+  const timeoutMs = o.timeoutMs ?? 5000;
+  let client: MqttClient;
+  try {
+    const options = {
+      clientId: `${SERVER_CLIENT_ID_PREFIX}cli-${randomBytes(6).toString('hex')}`,
+      username: o.username,
+      password: o.password,
+      protocolVersion: 4 as const,
+      clean: true,
+      reconnectPeriod: 0,
+      connectTimeout: timeoutMs,
+    };
+    // allowRetries false: a connection that closes before its CONNACK (a connect timeout among others)
+    // rejects instead of waiting for a retry that reconnectPeriod 0 never makes.
+    client = await mqtt.connectAsync(o.url, options, false);
+  } catch {
+    return false;
+  }
+  // One deadline for everything after the connect: a connection lost meanwhile leaves a QoS 1
+  // subscribe or publish waiting for a reconnect that never comes.
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  try {
+    const id = randomBytes(8).toString('hex');
+    const answered = new Promise<boolean>((resolve) => {
+      client.on('message', (topic, payload) => {
+        if (topic !== DYNSEC_RESPONSE_TOPIC) return;
+        try {
+          const responses = (JSON.parse(payload.toString('utf8')) as { responses?: Response[] }).responses ?? [];
+          if (responses[0]?.correlationData !== id) return;
+        } catch {
+          return;
+        }
+        resolve(true);
+      });
+    });
+    const work = async () => {
+      await client.subscribeAsync(DYNSEC_RESPONSE_TOPIC, { qos: 1 });
+      await client.publishAsync(DYNSEC_TOPIC, JSON.stringify({ commands: commands.map((c) => ({ ...c, correlationData: id })) }), { qos: 1 });
+      return answered;
+    };
+    return await Promise.race([work(), deadline]);
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+    await client.endAsync(true).catch(() => undefined);
+  }
+}

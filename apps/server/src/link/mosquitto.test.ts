@@ -22,6 +22,7 @@ import { SERVER_TOPIC_ROOT } from './mosquitto.js';
 import { probeTopic } from './nest/service.js';
 import { SERVER_ROLE, deviceAcls, deviceRole, djiAcls } from './dynsec.js';
 import { djiPassword } from './credentials.js';
+import { runCli } from '../cli.js';
 import type { LiveDevice } from './adapter.js';
 
 describe.runIf(hasMosquitto())('device link through Mosquitto', () => {
@@ -312,6 +313,32 @@ describe.runIf(hasMosquitto())('device link through Mosquitto', () => {
       await kicked;
       await until(() => canLogIn(reissued.body.data), 'MQ-DJI-2 admitted with its new password');
       expect(await canLogIn(first)).toBe(false);
+    });
+
+    it('the CLI gives the broker the account of a dock it registers, and closes it at once when it issues new credentials', async () => {
+      const cli = async (...argv: string[]) => {
+        const out: string[] = [];
+        const err: string[] = [];
+        const env = { DATA_DIR: server.dataDir, DATABASE_URL: server.databaseUrl ?? undefined, MQTT_URL: url, LOG_LEVEL: 'silent' };
+        const code = await runCli(argv, env, { out: (l) => out.push(l), err: (l) => err.push(l) });
+        expect(code, err.join('\n')).toBe(0);
+        expect(err).toEqual([]);
+        expect(out).toHaveLength(1);
+        return JSON.parse(out[0]!) as DjiCredentials;
+      };
+      const login = async (c: DjiCredentials) => (await mqttConnect(url, { username: c.username, password: c.password, clientId: `cli-probe-${dockClients.length}` })).client;
+      const first = await cli('dji-dock-add', '--sn', 'MQ-DJI-CLI', '--drone-sn', 'MQ-DJI-CLI-UAV', '--name', 'CLI dock');
+      // Without waiting for the server: the CLI gave the broker the account itself.
+      const dock = await login(first);
+      expect(dock).not.toBeNull();
+      dockClients.push(dock!);
+      const kicked = new Promise<void>((resolve) => dock!.once('close', () => resolve()));
+      const fresh = await cli('dji-dock-credentials', '--sn', 'MQ-DJI-CLI');
+      await kicked;
+      expect(await login(first)).toBeNull();
+      const again = await login(fresh);
+      expect(again).not.toBeNull();
+      dockClients.push(again!);
     });
   });
 });
