@@ -2,7 +2,7 @@ import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { Alert, Badge, Select, Tag, Tooltip, type TableColumnsType } from 'antd';
 import { EyeOutlined } from '@ant-design/icons';
 import { Company, RecordState, SUPER_ADMINISTRATOR, type CollaborationGroup } from '@nest/contracts';
-import { AdminPage, AdminTable, EditDeleteActions, RowAction, recordStateColumn, useCan, useEditDialog, usePagedList, useRowChange } from '../../shared/admin';
+import { AdminPage, AdminTable, EditDeleteActions, RowAction, TwoLines, recordStateColumn, useCan, useEditDialog, usePagedList, useRowChange } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { call } from '../../shared/request';
@@ -54,12 +54,7 @@ export default function CoordinationPage(): ReactNode {
     {
       title: t('coordination.col.name'),
       key: 'name',
-      render: (_, g) => (
-        <div className="group-two-lines">
-          <span>{g.name}</span>
-          {g.notes && <small className="group-muted">{g.notes}</small>}
-        </div>
-      ),
+      render: (_, g) => <TwoLines main={g.name} note={g.notes} />,
     },
     ...(isSuper ? [{ title: t('coordination.col.company'), key: 'company', render: (_: unknown, g: CollaborationGroup) => companyLabel(g.company) }] : []),
     { title: t('coordination.col.devices'), key: 'devices', align: 'right' as const, render: (_, g) => g.device_count },
@@ -92,12 +87,7 @@ export default function CoordinationPage(): ReactNode {
     {
       title: t('admin.createTime'),
       key: 'created',
-      render: (_, g) => (
-        <div className="group-two-lines">
-          <span style={{ whiteSpace: 'nowrap' }}>{formatSeconds(g.create_time)}</span>
-          {g.creator && <small className="group-muted">{g.creator}</small>}
-        </div>
-      ),
+      render: (_, g) => <TwoLines main={<span className="admin-nowrap">{formatSeconds(g.create_time)}</span>} note={g.creator} />,
     },
     {
       title: t('admin.actions'),

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Alert, Select, Tag, type TableColumnsType } from 'antd';
 import { PauseCircleOutlined, PlayCircleOutlined } from '@ant-design/icons';
 import { PushMsgId, TIMED_TASK_MIN_INTERVAL_MIN, TimedTaskDataState, TimedTaskState, type TimedTaskRow } from '@nest/contracts';
-import { AdminPage, AdminTable, DeviceSelect, EditDeleteActions, RowAction, actionsColumn, useCan, useDeviceList, useEditDialog, usePagedList, useRowChange } from '../../shared/admin';
+import { AdminPage, AdminTable, DeviceSelect, EditDeleteActions, RowAction, TwoLines, actionsColumn, useCan, useDeviceList, useEditDialog, usePagedList, useRowChange } from '../../shared/admin';
 import { formatSeconds } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { onPush } from '../../shared/push';
@@ -75,27 +75,17 @@ export default function TaskManagePage(): ReactNode {
     {
       title: t('taskManage.col.route'),
       key: 'route',
-      render: (_, x) => (
-        <div className="task-two-lines">
-          <span>{x.m_title}</span>
-          <small>{x.f_title}</small>
-        </div>
-      ),
+      render: (_, x) => <TwoLines main={x.m_title} note={x.f_title} />,
     },
     {
       title: t('taskManage.col.device'),
       key: 'device',
-      render: (_, x) => (
-        <div className="task-two-lines">
-          <span>{deviceName(x.sn_id)}</span>
-          <small>{x.sn_id}</small>
-        </div>
-      ),
+      render: (_, x) => <TwoLines main={deviceName(x.sn_id)} note={x.sn_id} />,
     },
     {
       title: t('taskManage.col.nextRun'),
       key: 'next',
-      render: (_, x) => <span className="task-nowrap">{x.next_run === null ? t('taskManage.noNextRun') : formatSeconds(x.next_run)}</span>,
+      render: (_, x) => <span className="admin-nowrap">{x.next_run === null ? t('taskManage.noNextRun') : formatSeconds(x.next_run)}</span>,
     },
     { title: t('taskManage.col.schedule'), key: 'schedule', render: (_, x) => scheduleText(x.interval, words) },
     {
@@ -115,23 +105,13 @@ export default function TaskManagePage(): ReactNode {
         x.last_run === null ? (
           <span className="task-muted">{t('taskManage.neverRun')}</span>
         ) : (
-          <div className="task-two-lines">
-            <span className="task-nowrap">{formatSeconds(x.last_run)}</span>
-            <small title={x.outcome_text} data-testid={`task-outcome-${x.id}`}>
-              {x.outcome_text}
-            </small>
-          </div>
+          <TwoLines main={<span className="admin-nowrap">{formatSeconds(x.last_run)}</span>} note={x.outcome_text} noteTitle={x.outcome_text} noteTestId={`task-outcome-${x.id}`} />
         ),
     },
     {
       title: t('admin.createTime'),
       key: 'created',
-      render: (_, x) => (
-        <div className="task-two-lines">
-          <span className="task-nowrap">{formatSeconds(x.create_time)}</span>
-          <small>{x.user_name}</small>
-        </div>
-      ),
+      render: (_, x) => <TwoLines main={<span className="admin-nowrap">{formatSeconds(x.create_time)}</span>} note={x.user_name} />,
     },
     ...actionsColumn(can('taskEdit'), (x: TimedTaskRow) => {
       const acts = rowActions(x);

@@ -3,6 +3,7 @@ import { act, cleanup, fireEvent, render, renderHook, screen } from '@testing-li
 import type { DeviceListItem } from '@nest/contracts';
 import { installMatchMedia, installResizeObserver } from '../../test/dom';
 import { DeviceSelect } from './DeviceSelect';
+import { TwoLines } from './parts';
 import { StatusTable } from './StatusParts';
 import { useFilters } from './useFilters';
 
@@ -48,5 +49,16 @@ describe('status screen device table', () => {
     expect(screen.getByText('None match')).toBeTruthy();
     rerender(<StatusTable rows={[]} loading={false} columns={columns} noDevices empty="No devices" noMatch="None match" testId="status" />);
     expect(screen.getByText('No devices')).toBeTruthy();
+  });
+});
+
+describe('two-line cell', () => {
+  it('shows the note under the main text with its title and test id, and no second line without a note', () => {
+    const { container, rerender } = render(<TwoLines main="Patrol B01" note="route.kmz" noteTitle="route.kmz" noteTestId="note" />);
+    expect(container.querySelector('span')?.textContent).toBe('Patrol B01');
+    expect(screen.getByTestId('note').textContent).toBe('route.kmz');
+    expect(screen.getByTestId('note').getAttribute('title')).toBe('route.kmz');
+    rerender(<TwoLines main="Patrol B01" note="" />);
+    expect(container.querySelector('small')).toBeNull();
   });
 });

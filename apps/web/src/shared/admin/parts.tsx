@@ -146,3 +146,20 @@ export function OptionFilter<V extends number>({
     />
   );
 }
+
+/**
+ * A cell of two lines: the main text, and under it a muted note cut to one line (a route and its file, a
+ * time and who made it). No note, no second line.
+ */
+export function TwoLines({ main, note, noteTitle, noteTestId }: { main: ReactNode; note?: ReactNode; noteTitle?: string; noteTestId?: string }): ReactNode {
+  return (
+    <div className="admin-two-lines">
+      <span>{main}</span>
+      {note ? (
+        <small title={noteTitle} data-testid={noteTestId}>
+          {note}
+        </small>
+      ) : null}
+    </div>
+  );
+}
