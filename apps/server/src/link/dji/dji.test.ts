@@ -402,4 +402,34 @@ describe('DJI dock through the DJI adapter', () => {
       return row?.end_time !== null && row?.end_time !== undefined;
     }, 'the sortie ended');
   });
+
+  it('an interrupted route stores its breakpoint and resumes from it through break_point; a repeated event is reported once', async () => {
+    const peer = await dock('DJI-T8');
+    const seen = events();
+    const route = await addPatrolRoute(server.db, 'DJI-T8', HOME);
+    const s = await watching('DJI-T8');
+    const r = await command(s, PushMsgId.CONTROL, { sn_id: 'DJI-T8', cmd_type: 8, action_cmd: 1, value: route });
+    const flightId = (r.data as { flight_id: string }).flight_id;
+    const progress = (status: string, index: number) => ({
+      result: status === 'canceled' ? DjiResult.USER_RTH : 0,
+      output: { status, progress: { current_step: 21, percent: 30 }, ext: { flight_id: flightId, current_waypoint_index: index, wayline_mission_state: 6 } },
+    });
+    // The same event twice (the dock did not get the reply): acknowledged both times, reported once.
+    const tid = randomUUID();
+    const body = { tid, bid: flightId, timestamp: Date.now(), gateway: 'DJI-T8', method: 'flighttask_progress', need_reply: 1, data: progress('in_progress', 1) };
+    peer.send('thing/product/DJI-T8/events', body);
+    peer.send('thing/product/DJI-T8/events', body);
+    await until(() => peer.replies.filter((x) => x.tid === tid).length === 2, 'both acknowledged');
+    expect(seen.filter((m) => m.method === 'mission.progress')).toHaveLength(1);
+    await peer.event('flighttask_progress', flightId, progress('in_progress', 2));
+    await peer.event('flighttask_progress', flightId, progress('canceled', 2));
+    await until(async () => (await server.db.selectFrom('missions').select('breakpoint').where('id', '=', route).executeTakeFirstOrThrow()).breakpoint === 2, 'the breakpoint stored');
+    peer.osd('DJI-T8-UAV', droneOsd());
+    await until(() => live(server).link.device('DJI-T8')?.telemetry?.drone?.flight_state === 4, 'back on the ground');
+    const from = peer.services.length;
+    const resume = await command(s, PushMsgId.CONTROL, { sn_id: 'DJI-T8', cmd_type: 8, action_cmd: 2, value: route });
+    expect(resume).toMatchObject({ code: ResultCode.OK, data: { outcome: 'ok' } });
+    const prepare = await peer.wait('flighttask_prepare', from);
+    expect(prepare.data).toMatchObject({ break_point: { index: 2, state: 1 } });
+  });
 });
