@@ -86,6 +86,7 @@ export async function startLink(config: Config, registry: LinkRegistry, log: Lin
     devices,
     log,
     owns: (sn) => nest.owns(sn),
+    clustered: cluster !== null,
     waylines: registry.dji?.waylines ?? null,
     ...(registry.dji?.organization ? { organization: registry.dji.organization } : {}),
   });

@@ -70,6 +70,8 @@ export interface DjiLinkOptions {
   clientId?: string;
   /** Whether this instance handles a device's events (the nest adapter's cluster membership). */
   owns?: (sn: string) => boolean;
+  /** Other server instances share the broker: a reply to another instance's command is theirs, not a fault. */
+  clustered?: boolean;
   waylines: WaylineStore | null;
   /** The organisation a device is bound to: its company (id and name). */
   organization?: (sn: string) => Promise<{ id: string; name: string } | null>;
@@ -752,6 +754,7 @@ export class DjiLink extends EventEmitter<LinkEvents> implements DeviceLink {
     if (!reply.success) return this.drop('bad_data', topic);
     this.heard(g);
     const p = this.pending.get(m.tid);
+    if (!p && this.opts.clustered) return;
     if (!p || p.gw !== g.live.sn || p.bid !== m.bid) return this.drop('unmatched_reply', topic, m.tid);
     this.accept(g.live.sn);
     p.resolve(reply.data);
