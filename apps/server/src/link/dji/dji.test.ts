@@ -432,4 +432,23 @@ describe('DJI dock through the DJI adapter', () => {
     const prepare = await peer.wait('flighttask_prepare', from);
     expect(prepare.data).toMatchObject({ break_point: { index: 2, state: 1 } });
   });
+
+  it('what does not fit is dropped and counted, never thrown: not JSON, a bad OSD value, an unknown method on status, an unmatched reply', async () => {
+    const peer = await dock('DJI-T9');
+    const link = live(server).link;
+    const dropped = () => ({ ...link.stats.dropped });
+    const before = dropped();
+    peer.client.publish('thing/product/DJI-T9/events', 'not json', { qos: 1 });
+    peer.osd('DJI-T9', { latitude: 'north' });
+    peer.send('sys/product/DJI-T9/status', { tid: randomUUID(), bid: '', timestamp: Date.now(), method: 'reboot', data: {} });
+    peer.send('thing/product/DJI-T9/services_reply', { tid: randomUUID(), bid: 'nobody', timestamp: Date.now(), method: 'return_home', data: { result: 0 } });
+    await until(() => {
+      const now = dropped();
+      return (['bad_envelope', 'bad_data', 'bad_method', 'unmatched_reply'] as const).every((k) => (now[k] ?? 0) > (before[k] ?? 0));
+    }, 'the drops counted');
+    // Still served: a valid OSD after them lands.
+    peer.osd('DJI-T9', { cover_state: 1 });
+    await until(() => link.device('DJI-T9')?.telemetry?.nest?.hatch === 1, 'a valid OSD after the bad ones');
+    expect(link.isOnline('DJI-T9')).toBe(true);
+  });
 });
