@@ -1,7 +1,7 @@
 export { AdminPage } from './AdminPage';
 export { AdminTable, keysOf } from './AdminTable';
 export type { AdminTableProps } from './AdminTable';
-export { AdminActions, EditDeleteActions, OptionFilter, RowAction, TwoLines, confirmChange, confirmDelete } from './parts';
+export { AdminActions, EditDeleteActions, OptionFilter, RowAction, TwoLines, confirmChange } from './parts';
 export { tablePagination, useCallPage, usePagedList } from './usePagedList';
 export { useClientPage } from './useClientPage';
 export { usePolledCall } from './usePolledCall';

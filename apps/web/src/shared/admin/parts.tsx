@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Button, Select, Space, type ButtonProps, type ModalFuncProps } from 'antd';
 import { DeleteOutlined, EditOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
-import { t, useI18n } from '../i18n';
+import { useI18n } from '../i18n';
 
 /** The filter bar's refresh button, then the screen's own buttons, then its add button when the user may add. */
 export function AdminActions({
@@ -107,15 +107,6 @@ export function confirmChange(
   { title, content, onOk, safe = false }: { title: ReactNode; content?: ReactNode; onOk: () => unknown; safe?: boolean },
 ): void {
   confirm({ title, content, okButtonProps: { ...CONFIRM_OK, danger: !safe }, onOk: async () => void (await onOk()) });
-}
-
-/** The confirmation before deleting the row called `name`. */
-export function confirmDelete(
-  confirm: (props: ModalFuncProps) => unknown,
-  name: string,
-  onOk: () => unknown,
-): void {
-  confirmChange(confirm, { title: t('admin.delete'), content: t('admin.confirmDelete', { name }), onOk });
 }
 
 /**
