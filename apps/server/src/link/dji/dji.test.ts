@@ -239,9 +239,9 @@ describe('DJI dock through the DJI adapter', () => {
     const tid = randomUUID();
     peer.send('thing/product/DJI-T2/requests', { tid, bid: randomUUID(), timestamp: Date.now(), gateway: 'DJI-T2', method: 'flighttask_resource_get', data: { flight_id: flightId } });
     await until(() => peer.replies.some((x) => x.tid === tid), 'the resource reply');
-    const again = peer.replies.find((x) => x.tid === tid)!.data as { result: number; output: { file: { url: string; fingerprint: string } } };
-    expect(again).toMatchObject({ result: 0, output: { file: { fingerprint: pkg.fingerprint } } });
-    expect(createHash('md5').update(Buffer.from(await (await fetch(again.output.file.url)).arrayBuffer())).digest('hex')).toBe(pkg.fingerprint);
+    const resource = peer.replies.find((x) => x.tid === tid)!.data as { result: number; output: { file: { url: string; fingerprint: string } } };
+    expect(resource).toMatchObject({ result: 0, output: { file: { fingerprint: pkg.fingerprint } } });
+    expect(createHash('md5').update(Buffer.from(await (await fetch(resource.output.file.url)).arrayBuffer())).digest('hex')).toBe(pkg.fingerprint);
 
     const progress = (status: string, step: number, index: number) => ({
       result: 0,
