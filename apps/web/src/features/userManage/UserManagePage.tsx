@@ -93,7 +93,7 @@ export default function UserManagePage(): ReactNode {
       title: t('userManage.col.validity'),
       key: 'validity',
       width: 160,
-      render: (_, u) => <span style={{ whiteSpace: 'nowrap' }}>{formatAccountEnd(u.end_time)}</span>,
+      render: (_, u) => <span className="admin-nowrap">{formatAccountEnd(u.end_time)}</span>,
     },
     recordStateColumn(90),
     notesColumn(100),
