@@ -1,7 +1,9 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, renderHook, screen } from '@testing-library/react';
-import type { DeviceListItem } from '@nest/contracts';
-import { installMatchMedia, installResizeObserver } from '../../test/dom';
+import { calls, type DeviceListItem } from '@nest/contracts';
+import { installMatchMedia, installResizeObserver, makeUser } from '../../test/dom';
+import { setUser } from '../session';
+import { useCan } from './useCan';
 import { DeviceSelect } from './DeviceSelect';
 import { TwoLines } from './parts';
 import { StatusTable } from './StatusParts';
@@ -60,5 +62,18 @@ describe('two-line cell', () => {
     expect(screen.getByTestId('note').getAttribute('title')).toBe('route.kmz');
     rerender(<TwoLines main="Patrol B01" note="" />);
     expect(container.querySelector('small')).toBeNull();
+  });
+});
+
+describe('call check', () => {
+  afterEach(() => setUser(null, false));
+
+  it('follows the signed-in user: the calls whose function the user holds, none when signed out', () => {
+    const taskAdd = calls.taskAdd.access as string;
+    const { result } = renderHook(() => useCan());
+    expect(result.current('taskAdd')).toBe(false);
+    act(() => setUser(makeUser([taskAdd]), false));
+    expect(result.current('taskAdd')).toBe(true);
+    expect(result.current('userAdd')).toBe(false);
   });
 });
