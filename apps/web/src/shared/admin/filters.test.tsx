@@ -1,10 +1,12 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ReactNode } from 'react';
 import { act, cleanup, fireEvent, render, renderHook, screen } from '@testing-library/react';
 import { calls, type DeviceListItem } from '@nest/contracts';
 import { installMatchMedia, installResizeObserver, makeUser } from '../../test/dom';
 import { setUser } from '../session';
 import { useCan } from './useCan';
 import { DeviceSelect } from './DeviceSelect';
+import { actionsColumn, notesColumn, recordStateColumn } from './columns';
 import { TwoLines } from './parts';
 import { StatusTable } from './StatusParts';
 import { useFilters } from './useFilters';
@@ -75,5 +77,24 @@ describe('call check', () => {
     act(() => setUser(makeUser([taskAdd]), false));
     expect(result.current('taskAdd')).toBe(true);
     expect(result.current('userAdd')).toBe(false);
+  });
+});
+
+describe('common admin columns', () => {
+  type Row = { id: string; state: number; notes: string };
+  const rows: Row[] = [
+    { id: 'a', state: 10, notes: 'night shift' },
+    { id: 'b', state: 20, notes: '' },
+  ];
+
+  it('shows the record state as a tag, the notes or "--", and the actions only to who may act', () => {
+    const columns = [recordStateColumn<Row>(90), notesColumn<Row>(100), ...actionsColumn<Row>(true, (r) => <button>edit {r.id}</button>)];
+    expect(actionsColumn<Row>(false, () => null)).toEqual([]);
+    const cells = rows.map((r) => columns.map((c) => ('render' in c && c.render ? c.render(undefined, r, 0) : null)));
+    render(<table><tbody>{cells.map((row, i) => <tr key={i}>{row.map((cell, j) => <td key={j}>{cell as ReactNode}</td>)}</tr>)}</tbody></table>);
+    expect(screen.getByText('night shift')).toBeTruthy();
+    expect(screen.getByText('--')).toBeTruthy();
+    expect(screen.getByText('edit b')).toBeTruthy();
+    expect(document.querySelectorAll('.ant-tag-green').length).toBe(1);
   });
 });
