@@ -813,6 +813,9 @@ export class DjiLink extends EventEmitter<LinkEvents> implements DeviceLink {
 
   private drop(reason: DropReason, topic: string, detail?: string): void {
     this.stats.dropped[reason] = (this.stats.dropped[reason] ?? 0) + 1;
+    // Per device only when the sender is a registered device (as the nest adapter counts).
+    const sn = parseDjiTopic(topic)?.sn;
+    if (sn && reason !== 'unknown_device' && reason !== 'bad_topic' && this.opts.devices.get(sn)) this.counters.dropped(sn, reason);
     this.logOnce(`${reason}:${topic}`, { topic, reason, detail, dropped: this.stats.dropped[reason] }, 'dji link: message dropped');
   }
 
