@@ -458,4 +458,19 @@ describe('DJI dock through the DJI adapter', () => {
     await until(() => link.device('DJI-T9')?.telemetry?.nest?.hatch === 1, 'a valid OSD after the bad ones');
     expect(link.isOnline('DJI-T9')).toBe(true);
   });
+
+  it('progress of a flight this server did not start (restarted mid-flight) is followed to its end', async () => {
+    const peer = await dock('DJI-T10');
+    const seen = events();
+    const flightId = randomUUID();
+    const progress = (status: string, index: number) => ({
+      result: 0,
+      output: { status, progress: { current_step: 21, percent: index * 20 }, ext: { flight_id: flightId, current_waypoint_index: index, wayline_mission_state: 6 } },
+    });
+    await peer.event('flighttask_progress', flightId, progress('in_progress', 3));
+    await peer.event('flighttask_progress', flightId, progress('ok', 4));
+    const mine = seen.filter((m) => (m.data as { flight_id?: string }).flight_id === flightId).map((m) => m.method);
+    expect(mine).toEqual(['mission.progress', 'mission.progress', 'flight.end']);
+    expect(live(server).link.device('DJI-T10')?.state?.mission).toMatchObject({ flight_id: flightId, state: 'done', waypoint_count: 5 });
+  });
 });

@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import {
   AIRBORNE_FLIGHT_STATES,
   DJI_OFFLINE_AFTER_MS,
+  DJI_TERMINAL_STATUSES,
   DJI_OSD_HZ,
   DJI_SERVER_SUBSCRIPTIONS,
   DJI_SERVICE_MAX_RESENDS,
@@ -38,6 +39,7 @@ import {
   type DjiDockOsd,
   type DjiDroneOsd,
   type DjiEnvelope,
+  type DjiFlighttaskProgress,
   type LinkEnvelope,
   type MissionPlan,
 } from '@nest/contracts';
@@ -87,6 +89,8 @@ interface Pending {
 }
 
 interface Flight extends FlightPlanInfo {
+  /** Followed from its progress only (adopt()): the waypoint count grows with what the dock reports. */
+  adopted?: boolean;
   started: boolean;
   ended: boolean;
   startedAt: number;
@@ -666,9 +670,10 @@ export class DjiLink extends EventEmitter<LinkEvents> implements DeviceLink {
       const p = djiFlighttaskProgress.safeParse(m.data ?? {});
       if (!p.success) return;
       const flightId = p.data.output.ext?.flight_id ?? m.bid;
-      const f = g.flight?.flightId === flightId ? g.flight : null;
-      if (!f || f.ended) return;
       const now = this.now();
+      const f = g.flight?.flightId === flightId ? g.flight : this.adopt(g, flightId, p.data, now);
+      if (!f || f.ended) return;
+      if (f.adopted) f.waypointCount = Math.max(f.waypointCount, Math.round(p.data.output.ext?.current_waypoint_index ?? 0) + 1);
       const view = progressOf(p.data, f, { distance: f.distance, time: f.started ? (now - f.startedAt) / 1000 : 0 });
       if (!view) return;
       f.photos = view.mission.photos;
@@ -688,6 +693,33 @@ export class DjiLink extends EventEmitter<LinkEvents> implements DeviceLink {
     }
     // Other events are reported under their DJI method (no feature reads them yet).
     emit(`dji.${m.method}`, m.data ?? null, '');
+  }
+
+  /**
+   * Progress of a flight this instance did not start (the server restarted mid-flight, or another instance
+   * sent it): followed from here on, its route unknown (waypoint count from what the dock reports). A flight
+   * already in the air counts as started, without a second flight.start. Nothing for a flight already over.
+   */
+  private adopt(g: Gateway, flightId: string, p: DjiFlighttaskProgress, now: number): Flight | null {
+    if (DJI_TERMINAL_STATUSES.includes(p.output.status) || !/^[A-Za-z0-9-]{1,64}$/.test(flightId)) return null;
+    const step = p.output.progress?.current_step ?? 0;
+    const index = Math.max(0, Math.round(p.output.ext?.current_waypoint_index ?? 0));
+    const airborne = step >= 20 && step < 24;
+    g.flight = {
+      flightId,
+      missionId: null,
+      missionName: null,
+      waypointCount: index + 1,
+      startIndex: 0,
+      adopted: true,
+      started: airborne,
+      ended: false,
+      startedAt: now,
+      distance: 0,
+      last: null,
+      photos: 0,
+    };
+    return g.flight;
   }
 
   // ------------------------------------------------------------------------------------------ requests
