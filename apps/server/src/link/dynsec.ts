@@ -293,8 +293,12 @@ export class MosquittoDynsec implements BrokerAccess {
       const admit = admitted(row);
       // A refused device without a client at the broker is refused already.
       if (admit || clients.has(row.sn_id)) commands.push(...this.commandsFor(row, admit, clients.get(row.sn_id)));
-      // What the broker has of a DJI account is not known (the plugin lists no passwords): given again.
-      if (admit && clients.has(row.sn_id) && Number(row.protocol) === DeviceProtocol.DJI) commands.push(...this.accountUpdate(row, false));
+      // What the broker has of a DJI account is not known (the plugin lists no passwords): its password is
+      // given again. Its role stays (deleting a role a connected client holds stops Mosquitto 2.0.11); a
+      // drone changed while no server ran applies once the device is next changed.
+      if (admit && clients.has(row.sn_id) && Number(row.protocol) === DeviceProtocol.DJI) {
+        commands.push({ command: 'setClientPassword', username: row.sn_id, password: this.opts.passwordOf(row) });
+      }
       this.given.set(row.sn_id, accountKey(row));
     }
     if (fresh) for (const sn of clients.keys()) if (!registered.has(sn)) commands.push(...removal(sn));
@@ -305,6 +309,7 @@ export class MosquittoDynsec implements BrokerAccess {
   /** Devices the registry reports changed (added, edited, enabled, disabled, deleted). */
   private async follow(changed: readonly string[]): Promise<void> {
     const commands: Command[] = [];
+    const kicks: string[] = [];
     for (const sn of changed) {
       const row = this.opts.devices.get(sn);
       if (!row) {
@@ -315,12 +320,22 @@ export class MosquittoDynsec implements BrokerAccess {
       const before = this.given.get(sn);
       const admit = admitted(row);
       // A new password or other topics for a client the broker has: changed in place, and its connection
-      // cut when the password changed (re-issued credentials make the previous ones useless at once).
-      if (before !== undefined && before !== accountKey(row)) commands.push(...this.accountUpdate(row, admit));
+      // cut (re-issued credentials make the previous ones useless at once; new topics apply from its next login).
+      if (before !== undefined && before !== accountKey(row)) {
+        commands.push(...this.accountUpdate(row, before));
+        kicks.push(sn);
+      }
       commands.push(...this.commandsFor(row, admit, undefined));
       this.given.set(sn, accountKey(row));
     }
     await this.apply(commands);
+    // The kicks (disabling closes a client's connections) in a message of their own after the account
+    // changes, then enabled again: Mosquitto 2.0.11 was seen to stop answering when one message kicked a
+    // client and then changed its account, or deleted a role a client just kicked held.
+    if (kicks.length > 0) {
+      await this.apply(kicks.map((sn) => ({ command: 'disableClient', username: sn })));
+      await this.apply(kicks.filter((sn) => admitted(this.opts.devices.get(sn))).map((sn) => ({ command: 'enableClient', username: sn })));
+    }
   }
 
   /**
@@ -340,18 +355,22 @@ export class MosquittoDynsec implements BrokerAccess {
   }
 
   /**
-   * An existing client given its current password and its role rebuilt with its current topics (the
-   * plugin replaces a role's ACLs only by recreating it). `kick`: disabling closes its connections; the
-   * commands after it (commandsFor) enable it again.
+   * An existing client given its current password, and its role's ACLs changed in place from those of
+   * the account state `before` (accountKey) to its current ones. (Deleting and recreating the role would
+   * be simpler, but Mosquitto 2.0.11 was seen to stop answering when a role a client held was deleted.)
    */
-  private accountUpdate(row: AccessRow, kick: boolean): Command[] {
+  private accountUpdate(row: AccessRow, before: string): Command[] {
     const sn = row.sn_id;
+    const [protocol, , uavSn] = before.split('|');
+    const key = (a: Acl) => `${a.acltype} ${a.topic}`;
+    const old = aclsOf({ sn_id: sn, protocol: Number(protocol), uav_sn: uavSn ?? '' });
+    const now = aclsOf(row);
+    const oldKeys = new Set(old.map(key));
+    const nowKeys = new Set(now.map(key));
     return [
-      ...(kick ? [{ command: 'disableClient', username: sn }] : []),
       { command: 'setClientPassword', username: sn, password: this.opts.passwordOf(row) },
-      { command: 'deleteRole', rolename: deviceRole(sn) },
-      { command: 'createRole', rolename: deviceRole(sn), acls: aclsOf(row) },
-      { command: 'addClientRole', username: sn, rolename: deviceRole(sn) },
+      ...old.filter((a) => !nowKeys.has(key(a))).map((a) => ({ command: 'removeRoleACL', rolename: deviceRole(sn), acltype: a.acltype, topic: a.topic })),
+      ...now.filter((a) => !oldKeys.has(key(a))).map((a) => ({ command: 'addRoleACL', rolename: deviceRole(sn), ...a })),
     ];
   }
 
@@ -384,22 +403,32 @@ export async function pushDeviceAccount(o: {
 }): Promise<boolean> {
   const sn = o.row.sn_id;
   const role = deviceRole(sn);
-  const commands: Command[] = [
-    ...(o.kick ? [{ command: 'disableClient', username: sn }] : []),
-    { command: 'deleteRole', rolename: role },
+  const enable: Command[] = admitted(o.row) ? [{ command: 'enableClient', username: sn }] : [];
+  // A new device gets its role and client; an existing one its new password (the CLI does not change a
+  // device's topics: the running server's registry read does, link/dynsec.ts MosquittoDynsec).
+  const account: Command[] = [
     { command: 'createRole', rolename: role, acls: aclsOf(o.row) },
     { command: 'createClient', username: sn, password: o.devicePassword, roles: [{ rolename: role }] },
     { command: 'setClientPassword', username: sn, password: o.devicePassword },
-    { command: 'addClientRole', username: sn, rolename: role },
-    ...(admitted(o.row) ? [{ command: 'enableClient', username: sn }] : []),
   ];
-  const timeoutMs = o.timeoutMs ?? 5000;
+  // The kick (disabling closes its connections) in a message of its own, after the account change, then
+  // enabled again: Mosquitto 2.0.11 was seen to stop answering when one message kicked a client and then
+  // changed its account, or deleted a role a client just kicked held.
+  const steps = o.kick ? [account, [{ command: 'disableClient', username: sn }], enable] : [[...account, ...enable]];
+  for (const step of steps) {
+    if (step.length > 0 && !(await sendOnce(o.url, o.username, o.password, step, o.timeoutMs ?? 10_000))) return false;
+  }
+  return true;
+}
+
+/** One connection that sends `commands` to the plugin: true once it answered. */
+async function sendOnce(url: string, username: string, password: string, commands: readonly Command[], timeoutMs: number): Promise<boolean> {
   let client: MqttClient;
   try {
     const options = {
       clientId: `${SERVER_CLIENT_ID_PREFIX}cli-${randomBytes(6).toString('hex')}`,
-      username: o.username,
-      password: o.password,
+      username,
+      password,
       protocolVersion: 4 as const,
       clean: true,
       reconnectPeriod: 0,
@@ -407,7 +436,7 @@ export async function pushDeviceAccount(o: {
     };
     // allowRetries false: a connection that closes before its CONNACK (a connect timeout among others)
     // rejects instead of waiting for a retry that reconnectPeriod 0 never makes.
-    client = await mqtt.connectAsync(o.url, options, false);
+    client = await mqtt.connectAsync(url, options, false);
   } catch {
     return false;
   }

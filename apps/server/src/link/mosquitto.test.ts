@@ -315,6 +315,44 @@ describe.runIf(hasMosquitto())('device link through Mosquitto', () => {
       expect(await canLogIn(first)).toBe(false);
     });
 
+    it("follows a new drone sn: the dock is logged out and may then publish the new drone's status, not the old one's", async () => {
+      const admin = await adminClient(server);
+      const row = (await server.db.selectFrom('devices').selectAll().where('sn_id', '=', 'MQ-DJI-2').executeTakeFirstOrThrow());
+      // The server changes an account in steps (password and role, then a kick, then enabled again): the
+      // broker's log says when the last one is done.
+      const enables = () => broker.log().split('enableClient | username=MQ-DJI-2\n').length;
+      const issued = enables();
+      const creds = (await admin.call<DjiCredentials>('deviceDjiCredentials', { id: row.id })).body.data;
+      await until(() => enables() >= issued + 2, 'the new password of MQ-DJI-2 at the broker');
+      const { client: dock } = await dockLogin(creds, 'dock-2-drone');
+      const kicked = new Promise<void>((resolve) => dock!.once('close', () => resolve()));
+      const enablesBefore = enables();
+      const edit = await admin.call('deviceEdit', {
+        id: row.id,
+        type: 'stable_mini',
+        airport_name: 'Roof dock',
+        uav_name: 'M3D',
+        sn_id: 'MQ-DJI-2',
+        uav_sn: 'MQ-DJI-2-NEW',
+        airport_point: JSON.stringify({ lat: 22.54, lng: 114.05 }),
+      });
+      expect(edit.body.code).toBe(ResultCode.OK);
+      await kicked;
+      await until(() => enables() >= enablesBefore + 2, 'the account of MQ-DJI-2 changed at the broker');
+      const seen = await watcher();
+      let again: MqttClient | null = null;
+      await until(async () => {
+        again = (await dockLogin(creds, `dock-2-again-${dockClients.length}`)).client;
+        return again !== null;
+      }, 'MQ-DJI-2 back in');
+      const d = again as unknown as MqttClient;
+      await d.publishAsync('thing/product/MQ-DJI-2-UAV/osd', 'old drone', { qos: 1 });
+      await d.publishAsync('thing/product/MQ-DJI-2-NEW/osd', 'new drone', { qos: 1 });
+      await d.publishAsync('thing/product/MQ-DJI-2/events', 'last', { qos: 1 });
+      await until(() => seen.includes('thing/product/MQ-DJI-2/events last'), 'the last event of MQ-DJI-2');
+      expect(seen).toEqual(['thing/product/MQ-DJI-2-NEW/osd new drone', 'thing/product/MQ-DJI-2/events last']);
+    });
+
     it('the CLI gives the broker the account of a dock it registers, and closes it at once when it issues new credentials', async () => {
       const cli = async (...argv: string[]) => {
         const out: string[] = [];
@@ -340,5 +378,52 @@ describe.runIf(hasMosquitto())('device link through Mosquitto', () => {
       expect(again).not.toBeNull();
       dockClients.push(again!);
     });
+  });
+});
+
+describe.runIf(hasMosquitto())('a DJI dock account through Mosquitto with the password file and ACL (--auth files)', () => {
+  let server: TestServer;
+  let broker: MosquittoBroker;
+  let url: string;
+  const clients: MqttClient[] = [];
+
+  beforeAll(async () => {
+    const dataDir = await tempDir('nest-mosq-files-');
+    const port = await reservedPort();
+    url = `mqtt://127.0.0.1:${port}`;
+    server = await startTestServer({ dataDir, config: { mqttUrl: url } });
+    await registerDevice(server, { sn_id: 'MF-DJI-1', uav_sn: 'MF-DJI-1-UAV', type: 'stable_mini', protocol: DeviceProtocol.DJI });
+    await registerDevice(server, { sn_id: 'MF-DJI-2', uav_sn: 'MF-DJI-2-UAV', type: 'stable_mini', protocol: DeviceProtocol.DJI });
+    broker = await startMosquitto({ dataDir, databaseUrl: server.databaseUrl, port, auth: 'files' });
+  });
+  afterAll(async () => {
+    for (const c of clients) c.end(true);
+    await server?.close();
+    await broker?.close();
+  });
+
+  const connect = async (username: string, password: string, clientId: string) => {
+    const res = await mqttConnect(url, { username, password, clientId });
+    if (res.client) clients.push(res.client);
+    return res;
+  };
+
+  it("logs in with its password and publishes its own and its drone's topics only", async () => {
+    const key = live(server).secrets.deviceKeyHex;
+    expect((await connect('MF-DJI-1', djiPassword(key, 'MF-DJI-1', 1), 'files-wrong')).client).toBeNull();
+    const { client: dock } = await connect('MF-DJI-1', djiPassword(key, 'MF-DJI-1', 0), 'files-dock-1');
+    expect(dock).not.toBeNull();
+    const { client: watcher } = await connect(SERVER_MQTT_USER, live(server).secrets.serverPassword, 'nest-server-files-watch');
+    const seen: string[] = [];
+    watcher!.on('message', (topic, payload) => seen.push(`${topic} ${payload.toString()}`));
+    await watcher!.subscribeAsync(['sys/product/#', 'thing/product/#'], { qos: 1 });
+    await dock!.publishAsync('thing/product/MF-DJI-1/osd', 'own', { qos: 1 });
+    await dock!.publishAsync('thing/product/MF-DJI-1-UAV/state', 'drone', { qos: 1 });
+    await dock!.publishAsync('thing/product/MF-DJI-2/osd', 'forged', { qos: 1 });
+    await dock!.publishAsync('thing/product/MF-DJI-2-UAV/osd', 'forged drone', { qos: 1 });
+    await dock!.publishAsync(topicOf('MF-DJI-2', 'telemetry'), 'forged nest', { qos: 1 });
+    await dock!.publishAsync('thing/product/MF-DJI-1/events', 'last', { qos: 1 });
+    await until(() => seen.includes('thing/product/MF-DJI-1/events last'), 'the last own event of MF-DJI-1');
+    expect(seen).toEqual(['thing/product/MF-DJI-1/osd own', 'thing/product/MF-DJI-1-UAV/state drone', 'thing/product/MF-DJI-1/events last']);
   });
 });
