@@ -9,9 +9,9 @@
  * starts on the server's broker ("Simulated fleet: ..."), then demo mode (demo plans, missions, weather,
  * recordings). SIGINT / SIGTERM stop demo mode, the fleet, then the server.
  */
-import { demoFleetOptions, ensureDemoDevices, fleetLine, startDemoMode } from '@nest/server/demo';
+import { demoDjiDocks, demoDjiLogins, demoFleetOptions, djiFleetLine, ensureDemoDevices, ensureDemoDjiDocks, fleetLine, startDemoMode } from '@nest/server/demo';
 import { runProgram, startServer } from '@nest/server/main';
-import { demoFleet, startFleet, type Fleet } from '@nest/simulator';
+import { demoFleet, startDjiDock, startFleet, type DjiDock, type Fleet } from '@nest/simulator';
 
 await runProgram(async (config) => {
   if (!config.simulator) {
@@ -19,9 +19,11 @@ await runProgram(async (config) => {
     return { stop: () => server.close() };
   }
   const specs = demoFleet(config.simCenter, { nests: config.simNests, drones: config.simDrones });
+  const djiSpecs = demoDjiDocks(config.simCenter, config.simDjiDocks);
   const server = await startServer(config, {
     prepare: async (db) => {
       await ensureDemoDevices(db, specs);
+      await ensureDemoDjiDocks(db, djiSpecs);
     },
   });
   let fleet: Fleet | null = null;
@@ -31,10 +33,20 @@ await runProgram(async (config) => {
   } catch (err) {
     console.error(`Simulated fleet not started: ${err instanceof Error ? err.message : String(err)}`);
   }
-  const demo = await startDemoMode(server, specs, fleet);
+  // The emulated DJI docks log in as a real dock would, with the credentials the CLI would print.
+  const docks: DjiDock[] = [];
+  try {
+    for (const login of await demoDjiLogins(server, djiSpecs)) docks.push(await startDjiDock(login));
+    if (docks.length > 0) console.log(djiFleetLine(djiSpecs.filter((d) => docks.some((k) => k.dockSn === d.sn))));
+  } catch (err) {
+    console.error(`Emulated DJI docks not started: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const running = djiSpecs.filter((d) => docks.some((k) => k.dockSn === d.sn));
+  const demo = await startDemoMode(server, specs, fleet, running);
   return {
     async stop() {
       await demo.stop().catch(() => undefined);
+      for (const dock of docks) await dock.stop().catch(() => undefined);
       await fleet?.stop().catch(() => undefined);
       await server.close();
     },

@@ -105,6 +105,8 @@ export interface Config {
   simCenter: { lat: number; lng: number };
   simNests: number;
   simDrones: number;
+  /** SIM_DJI_DOCKS: emulated DJI Dock 2s (with an M3D each) speaking the DJI Cloud API in the demo fleet. */
+  simDjiDocks: number;
   simRateHz: number;
   /** Simulated time runs this many times faster than real time. */
   simTimeScale: number;
@@ -125,6 +127,12 @@ export interface Config {
    * http://127.0.0.1:<the port the server listens on>.
    */
   deviceHttpBase: string | null;
+  /**
+   * What DJI docks are told when they ask for their product configuration (`config` request): the NTP
+   * server they keep their clock by (DJI_NTP_SERVER; without a synchronised clock a dock refuses missions)
+   * and the DJI developer app they run under (DJI_APP_ID, DJI_APP_KEY, DJI_APP_LICENSE; empty when unset).
+   */
+  dji: { ntpServer: string; appId: string; appKey: string; appLicense: string };
   /** Not an environment variable: how long a /device/connect hold lasts without renewal (tests lower it). */
   deviceHoldSeconds: number;
   /** Not an environment variable: video stops this long after its last watcher left. */
@@ -241,6 +249,13 @@ function latLng(env: Env, name: string, def: { lat: number; lng: number }): { la
   return { lat, lng };
 }
 
+/** A host name or address (no scheme, path or spaces). */
+function hostName(env: Env, name: string, fallback: string): string {
+  const raw = value(env, name) ?? fallback;
+  if (!/^[A-Za-z0-9.:[\]-]{1,253}$/.test(raw)) throw new ConfigError(`${name} must be a host name or address, e.g. ntp.example.com (got "${raw}")`);
+  return raw;
+}
+
 /** An absolute URL of one of the given schemes, without a trailing slash (DEVICE_MQTT_URL, DEVICE_HTTP_BASE). */
 function deviceUrl(env: Env, name: string, schemes: readonly string[], example: string): string | null {
   const raw = value(env, name);
@@ -342,6 +357,7 @@ export function loadConfig(env: Env = process.env): Config {
     simCenter: latLng(env, 'SIM_CENTER', DEFAULT_SIM_CENTER),
     simNests: integer(env, 'SIM_NESTS', 3, 0, 200),
     simDrones: integer(env, 'SIM_DRONES', 2, 0, 200),
+    simDjiDocks: integer(env, 'SIM_DJI_DOCKS', 1, 0, 20),
     simRateHz: decimal(env, 'SIM_RATE_HZ', 1, MIN_TELEMETRY_HZ, MAX_TELEMETRY_HZ),
     simTimeScale: decimal(env, 'SIM_TIME_SCALE', 1, 0.1, 100),
     simWeather: simWeatherOf(env),
@@ -351,6 +367,12 @@ export function loadConfig(env: Env = process.env): Config {
     liveUrlBase: liveUrlBase(env),
     deviceMqttUrl: deviceUrl(env, 'DEVICE_MQTT_URL', ['mqtt', 'mqtts', 'tcp', 'ssl', 'ws', 'wss'], 'tcp://192.168.1.10:1883'),
     deviceHttpBase: deviceUrl(env, 'DEVICE_HTTP_BASE', ['http', 'https'], 'http://192.168.1.10:8080'),
+    dji: {
+      ntpServer: hostName(env, 'DJI_NTP_SERVER', 'pool.ntp.org'),
+      appId: value(env, 'DJI_APP_ID') ?? '',
+      appKey: value(env, 'DJI_APP_KEY') ?? '',
+      appLicense: value(env, 'DJI_APP_LICENSE') ?? '',
+    },
     deviceHoldSeconds: DEVICE_HOLD_SECONDS,
     videoIdleStopMs: 60_000,
     bases,

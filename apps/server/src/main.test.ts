@@ -151,16 +151,17 @@ describe('main.ts and the launcher', { timeout: 180_000 }, () => {
     token = signedIn.token;
   });
 
-  it('runs the simulated fleet by default: 3 nests and 2 drones online in /device/list', async () => {
+  it('runs the simulated fleet by default: 3 nests, 2 drones and an emulated DJI dock online in /device/list', async () => {
     await first.waitFor('Simulated fleet: 3 nests, 2 drones around 22.5431,114.0579', STARTUP_MS);
+    await first.waitFor('Emulated DJI docks (DJI Cloud API): SIM-DOCK2-01', STARTUP_MS);
     let list: DeviceListItem[] = [];
     await until(async () => {
       const res = await post<{ list: DeviceListItem[]; total: number }>('deviceList', { type: '0', page: '0', size: '200' }, token);
       expect(res.code).toBe(ResultCode.OK);
       list = res.data.list;
-      return list.length === 5 && list.every((d) => d.state === 1);
-    }, 'five simulated devices online in /device/list');
-    expect(list.map((d) => d.sn_id).sort()).toEqual(['SIM-ALONE-01', 'SIM-ALONE-02', 'SIM-MINI-01', 'SIM-MOBILE-01', 'SIM-STABLE-01']);
+      return list.length === 6 && list.every((d) => d.state === 1);
+    }, 'six simulated devices online in /device/list');
+    expect(list.map((d) => d.sn_id).sort()).toEqual(['SIM-ALONE-01', 'SIM-ALONE-02', 'SIM-DOCK2-01', 'SIM-MINI-01', 'SIM-MOBILE-01', 'SIM-STABLE-01']);
     expect(list.every((d) => d.state === 1 && d.company === 'wk' && d.position !== null)).toBe(true);
   });
 
@@ -168,8 +169,8 @@ describe('main.ts and the launcher', { timeout: 180_000 }, () => {
     await first.waitFor('Demo missions: a patrol route about a minute after start, then every 20 minutes on the next idle nest', STARTUP_MS);
     const res = await post<{ list: { name: string; mission_type: number; sn_id: string }[]; total: number }>('missionList', { page: '0', size: '50' }, token);
     expect(res.code).toBe(ResultCode.OK);
-    expect(res.data.total).toBe(6);
-    expect(res.data.list.filter((m) => m.mission_type === 1).map((m) => m.sn_id).sort()).toEqual(['SIM-MINI-01', 'SIM-MOBILE-01', 'SIM-STABLE-01']);
+    expect(res.data.total).toBe(8);
+    expect(res.data.list.filter((m) => m.mission_type === 1).map((m) => m.sn_id).sort()).toEqual(['SIM-DOCK2-01', 'SIM-MINI-01', 'SIM-MOBILE-01', 'SIM-STABLE-01']);
     // Demo route names in the caller's language (os_language en): "Patrol A01", "Survey B01".
     expect(res.data.list.map((m) => m.name).filter((name) => !/^(Patrol|Survey) [A-Z]\d{2}$/.test(name))).toEqual([]);
   });

@@ -39,6 +39,9 @@ export const DEMO_TEXTS = {
   'device.miniNest': { zh: '迷你机场 {label}', en: 'Mini nest {label}' },
   'device.mobileNest': { zh: '移动机场 {label}', en: 'Mobile nest {label}' },
   'device.soldier': { zh: '单兵 {label}', en: 'Soldier {label}' },
+  /** An emulated DJI Dock 2 (server demo/dji.ts) and its M3D. */
+  'device.djiDock': { zh: '大疆机场 {label}', en: 'DJI Dock {label}' },
+  'device.djiDockUav': { zh: '大疆机场 {label} 无人机', en: 'DJI Dock {label} UAV' },
   /** The drone of a simulated nest. */
   'device.nestUav': { zh: '机场 {label} 无人机', en: 'Nest {label} UAV', legacy: ['机场 {label} UAV'] },
   'device.miniNestUav': { zh: '迷你机场 {label} 无人机', en: 'Mini nest {label} UAV', legacy: ['迷你机场 {label} UAV'] },

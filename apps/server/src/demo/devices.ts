@@ -19,6 +19,7 @@ const UAV_OF: Partial<Record<DemoTextKey, DemoTextKey>> = {
   'device.nest': 'device.nestUav',
   'device.miniNest': 'device.miniNestUav',
   'device.mobileNest': 'device.mobileNestUav',
+  'device.djiDock': 'device.djiDockUav',
 };
 
 /** The drone name of a nest: the demo text of a demo nest's drone, else "<nest name> UAV". */

@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import { ADMIN_COMPANY } from '../db/seed.js';
 import type { AppDeps } from '../deps.js';
 import type { DemoDeviceSpec } from './devices.js';
+import type { DemoDjiDock } from './dji.js';
 import type { FlightRuntime } from '../flight/types.js';
 import { seedDemoRecordings } from '../videos/demo.js';
 import { fleetExtras, withAlternate } from './fleet.js';
@@ -13,6 +14,7 @@ import { startDemoWeather, type DemoWeatherOptions } from './weather.js';
 export { DEMO_SEEDED_KEY, seedDemoPlans, type DemoNest } from './seed.js';
 export { startDemoLauncher } from './launcher.js';
 export { ensureDemoDevices, type DemoDeviceSpec } from './devices.js';
+export { demoDjiDocks, demoDjiLogins, ensureDemoDjiDocks, type DemoDjiDock } from './dji.js';
 
 /**
  * Demo mode (SIMULATOR=on): the first-start demo plans (fence, patrol route, survey per simulated nest),
@@ -28,6 +30,8 @@ export async function startDemo(
   launch = true,
   /** The simulated fleet, for the demo weather (spells of strong wind that raise alarms). */
   fleet?: DemoWeatherOptions['fleet'],
+  /** The nests the weather may visit (those of the simulated fleet); default all. */
+  weatherNests: readonly string[] = nests.map((n) => n.sn),
 ): Promise<{ stop(): Promise<void> }> {
   try {
     const routes = await seedDemoPlans(deps, nests, log);
@@ -48,7 +52,7 @@ export async function startDemo(
   const weather = fleet
     ? startDemoWeather({
         fleet,
-        nests: nests.map((n) => n.sn),
+        nests: weatherNests,
         isIdle: liveIdle(deps.live),
         periodMs: 2 * deps.config.demoMissionMinutes * 60_000,
         spellMs: 3 * 60_000,
@@ -74,6 +78,10 @@ export interface DemoServer {
 /** The start-up line of a running demo fleet. */
 export const fleetLine = (config: Pick<Config, 'simNests' | 'simDrones' | 'simCenter'>): string =>
   `Simulated fleet: ${config.simNests} nests, ${config.simDrones} drones around ${config.simCenter.lat},${config.simCenter.lng}`;
+
+/** The start-up line of the emulated DJI docks. */
+export const djiFleetLine = (docks: readonly { sn: string }[]): string =>
+  `Emulated DJI docks (DJI Cloud API): ${docks.map((d) => d.sn).join(', ')}`;
 
 /**
  * The options of the simulator's startFleet for the demo devices on this server: its broker, each device's
@@ -104,12 +112,15 @@ export async function startDemoMode(
   server: DemoServer,
   specs: readonly DemoDeviceSpec[],
   fleet: DemoWeatherOptions['fleet'] | null,
+  /** The emulated DJI docks that are running: they get demo plans and fly demo missions like the nests. */
+  djiDocks: readonly DemoDjiDock[] = [],
 ): Promise<{ stop(): Promise<void> }> {
   const { app, config } = server;
-  const nestSpecs = specs.filter((s) => s.kind !== 'alone');
+  const nestSpecs = [...specs.filter((s) => s.kind !== 'alone'), ...djiDocks];
   let demo: { stop(): Promise<void> } = { stop: async () => undefined };
   if (fleet) {
-    demo = await startDemo(app.nest.deps, app.nest.flight, nestSpecs, app.log, config.demoMissions, fleet);
+    const simulated = specs.filter((s) => s.kind !== 'alone').map((s) => s.sn);
+    demo = await startDemo(app.nest.deps, app.nest.flight, nestSpecs, app.log, config.demoMissions, fleet, simulated);
     if (config.demoMissions) {
       console.log(`Demo missions: a patrol route about a minute after start, then every ${config.demoMissionMinutes} minutes on the next idle nest`);
     }

@@ -88,6 +88,12 @@ export async function startLink(config: Config, registry: LinkRegistry, log: Lin
     owns: (sn) => nest.owns(sn),
     clustered: cluster !== null,
     waylines: registry.dji?.waylines ?? null,
+    productConfig: {
+      ntp_server_host: config.dji.ntpServer,
+      app_id: config.dji.appId,
+      app_key: config.dji.appKey,
+      app_license: config.dji.appLicense,
+    },
     ...(registry.dji?.organization ? { organization: registry.dji.organization } : {}),
   });
   const link = new CompositeLink(nest, dji, devices);
