@@ -260,13 +260,8 @@ function hostName(env: Env, name: string, fallback: string): string {
 function deviceUrl(env: Env, name: string, schemes: readonly string[], example: string): string | null {
   const raw = value(env, name);
   if (raw === undefined) return null;
-  let ok = false;
-  try {
-    const u = new URL(raw);
-    ok = schemes.includes(u.protocol.replace(/:$/, '')) && u.hostname !== '' && !raw.endsWith('/');
-  } catch {
-    ok = false;
-  }
+  const u = URL.canParse(raw) ? new URL(raw) : null;
+  const ok = u !== null && schemes.includes(u.protocol.replace(/:$/, '')) && u.hostname !== '' && !raw.endsWith('/');
   if (!ok) throw new ConfigError(`${name} must be a ${schemes.join(' or ')} URL without a trailing slash, e.g. ${example} (got "${raw}")`);
   return raw;
 }
