@@ -32,8 +32,19 @@ describe('loadConfig: device link, simulator and live video', () => {
         SIM_RATE_HZ: '2.5',
         LIVE_DIR: '/var/live',
         LIVE_URL_BASE: 'https://media.example.com/live',
+        SIM_DJI_DOCKS: '3',
+        DEVICE_MQTT_URL: 'tcp://192.168.1.10:1883',
+        DEVICE_HTTP_BASE: 'http://192.168.1.10:8080',
+        DJI_NTP_SERVER: 'ntp.aliyun.com',
+        DJI_APP_ID: '123456',
+        DJI_APP_KEY: 'key',
+        DJI_APP_LICENSE: 'licence text',
       }),
     ).toMatchObject({
+      simDjiDocks: 3,
+      deviceMqttUrl: 'tcp://192.168.1.10:1883',
+      deviceHttpBase: 'http://192.168.1.10:8080',
+      dji: { ntpServer: 'ntp.aliyun.com', appId: '123456', appKey: 'key', appLicense: 'licence text' },
       mqttUsername: 'console',
       mqttPassword: 'broker pass',
       simulator: false,
@@ -45,6 +56,7 @@ describe('loadConfig: device link, simulator and live video', () => {
       liveUrlBase: 'https://media.example.com/live',
     });
     expect(loadConfig({ SIMULATOR: 'on' }).simulator).toBe(true);
+    expect(loadConfig({})).toMatchObject({ simDjiDocks: 1, deviceMqttUrl: null, deviceHttpBase: null, dji: { ntpServer: 'pool.ntp.org', appId: '' } });
   });
 
   it('reads the demo mission and time scale settings', () => {
@@ -178,6 +190,11 @@ describe('loadConfig', () => {
     [{ LIVE_URL_BASE: 'live' }, 'LIVE_URL_BASE must be a path like /live'],
     [{ LIVE_URL_BASE: '/live/' }, 'LIVE_URL_BASE must be a path'],
     [{ MQTT_USERNAME: 'a/b' }, 'MQTT_USERNAME must be a user name'],
+    [{ DEVICE_MQTT_URL: 'http://192.168.1.10:1883' }, 'DEVICE_MQTT_URL must be a mqtt or mqtts or tcp or ssl or ws or wss URL'],
+    [{ DEVICE_MQTT_URL: '192.168.1.10:1883' }, 'DEVICE_MQTT_URL must be'],
+    [{ DEVICE_HTTP_BASE: 'http://192.168.1.10:8080/' }, 'DEVICE_HTTP_BASE must be a http or https URL without a trailing slash'],
+    [{ DJI_NTP_SERVER: 'ntp://time' }, 'DJI_NTP_SERVER must be a host name or address'],
+    [{ SIM_DJI_DOCKS: '21' }, 'SIM_DJI_DOCKS must be an integer from 0 to 20'],
   ])('refuses %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
