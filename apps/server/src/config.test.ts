@@ -33,6 +33,7 @@ describe('loadConfig: device link, simulator and live video', () => {
         LIVE_DIR: '/var/live',
         LIVE_URL_BASE: 'https://media.example.com/live',
         SIM_DJI_DOCKS: '3',
+        MQTT_HOST: '0.0.0.0',
         DEVICE_MQTT_URL: 'tcp://192.168.1.10:1883',
         DEVICE_HTTP_BASE: 'http://192.168.1.10:8080',
         DJI_NTP_SERVER: 'ntp.aliyun.com',
@@ -42,6 +43,7 @@ describe('loadConfig: device link, simulator and live video', () => {
       }),
     ).toMatchObject({
       simDjiDocks: 3,
+      mqttHost: '0.0.0.0',
       deviceMqttUrl: 'tcp://192.168.1.10:1883',
       deviceHttpBase: 'http://192.168.1.10:8080',
       dji: { ntpServer: 'ntp.aliyun.com', appId: '123456', appKey: 'key', appLicense: 'licence text' },
@@ -194,6 +196,7 @@ describe('loadConfig', () => {
     [{ DEVICE_MQTT_URL: '192.168.1.10:1883' }, 'DEVICE_MQTT_URL must be'],
     [{ DEVICE_HTTP_BASE: 'http://192.168.1.10:8080/' }, 'DEVICE_HTTP_BASE must be a http or https URL without a trailing slash'],
     [{ DJI_NTP_SERVER: 'ntp://time' }, 'DJI_NTP_SERVER must be a host name or address'],
+    [{ MQTT_HOST: 'mqtt://0.0.0.0' }, 'MQTT_HOST must be a host name or address'],
     [{ SIM_DJI_DOCKS: '21' }, 'SIM_DJI_DOCKS must be an integer from 0 to 20'],
   ])('refuses %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);

@@ -97,6 +97,11 @@ export interface Config {
   /** Name of the cluster of instances sharing the external broker, or null: one instance handles everything. */
   clusterName: string | null;
   mqttPort: number;
+  /**
+   * MQTT_HOST: the address the embedded broker listens on; default loopback (only the server and the
+   * in-process simulator). `0.0.0.0` lets devices on the network in (real DJI docks: docs/dji.md).
+   */
+  mqttHost: string;
   /** The server's own broker login (external broker). */
   mqttUsername: string;
   /** null: DATA_DIR/keys/mqtt-server.secret. */
@@ -346,6 +351,7 @@ export function loadConfig(env: Env = process.env): Config {
     mqttUrl,
     clusterName: clusterNameOf(env, mqttUrl),
     mqttPort: integer(env, 'MQTT_PORT', 1883, 0, 65535),
+    mqttHost: hostName(env, 'MQTT_HOST', '127.0.0.1'),
     mqttUsername,
     mqttPassword: env.MQTT_PASSWORD === undefined || env.MQTT_PASSWORD === '' ? null : env.MQTT_PASSWORD,
     simulator,

@@ -20,10 +20,8 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase, type Database } from './db/index.js';
 import { MigrationError, migrateToLatest } from './db/migrate.js';
 import { seed, type AdminBootstrap } from './boot/seed.js';
-import { EMBEDDED_BROKER_HOST } from './link/runtime.js';
 import { WEB_BASE } from './static/web.js';
 
-export { EMBEDDED_BROKER_HOST };
 export type { Config };
 
 const urlHost = (host: string): string => {
@@ -98,7 +96,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   console.log(`Drone nest console listening on ${url}`);
   console.log(
     live.broker
-      ? `Embedded MQTT broker listening on mqtt://${EMBEDDED_BROKER_HOST}:${live.broker.port}`
+      ? `Embedded MQTT broker listening on mqtt://${urlHost(config.mqttHost)}:${live.broker.port}`
       : `Using the MQTT broker at ${config.mqttUrl}`,
   );
   const line = signInLine(admin, url);

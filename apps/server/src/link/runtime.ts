@@ -10,8 +10,11 @@ import { CompositeLink } from './composite.js';
 import { DjiLink, type WaylineStore } from './dji/service.js';
 import { LinkService } from './nest/service.js';
 
-/** The embedded broker only listens on loopback: devices reach it through the server host. */
-export const EMBEDDED_BROKER_HOST = '127.0.0.1';
+/**
+ * Where the server (and the in-process simulator) reach the embedded broker: loopback when it listens on
+ * every address (MQTT_HOST 0.0.0.0 or ::) or on loopback, else the one address it listens on.
+ */
+export const embeddedBrokerHost = (listenHost: string): string => (['0.0.0.0', '::', ''].includes(listenHost) ? '127.0.0.1' : listenHost);
 
 /** What the transport needs of the device registry (the devices feature's DeviceDirectory, built by the app). */
 export interface LinkRegistry {
@@ -46,13 +49,16 @@ export interface LinkTransport {
  * Starts the device transport: secrets, embedded broker (unless MQTT_URL), the link client (started by
  * the caller, then connecting in the background) and the cluster bus over it.
  */
+/** A host as it stands in a URL (an IPv6 address in brackets). */
+const urlHost = (host: string): string => (host.includes(':') ? `[${host}]` : host);
+
 export async function startLink(config: Config, registry: LinkRegistry, log: LinkLogger): Promise<LinkTransport> {
   const secrets = await loadOrCreateLinkSecrets(config.dataDir);
   const { devices } = registry;
   let broker: EmbeddedBroker | null = null;
   if (!config.mqttUrl) {
     broker = await startEmbeddedBroker({
-      host: EMBEDDED_BROKER_HOST,
+      host: config.mqttHost,
       port: config.mqttPort,
       auth: {
         serverPassword: secrets.serverPassword,
@@ -60,7 +66,7 @@ export async function startLink(config: Config, registry: LinkRegistry, log: Lin
       },
     });
   }
-  const brokerUrl = broker ? `mqtt://${EMBEDDED_BROKER_HOST}:${broker.port}` : config.mqttUrl!;
+  const brokerUrl = broker ? `mqtt://${urlHost(embeddedBrokerHost(config.mqttHost))}:${broker.port}` : config.mqttUrl!;
   const cluster = broker ? null : config.clusterName;
   const username = broker ? SERVER_MQTT_USER : config.mqttUsername;
   const password = broker ? secrets.serverPassword : (config.mqttPassword ?? secrets.serverPassword);
