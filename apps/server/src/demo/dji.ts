@@ -6,7 +6,7 @@ import { ADMIN_COMPANY } from '../db/seed.js';
 import { djiCredentials, djiMqttUrl } from '../devices/dji.js';
 import { SnTakenError, createDevice, findDeviceBySn } from '../devices/store.js';
 import { uavNameOf } from './devices.js';
-import type { DemoServer } from './index.js';
+import type { DemoServer } from './server.js';
 
 /**
  * The demo's DJI docks (SIM_DJI_DOCKS): Dock 2s with an M3D each, registered as DJI Cloud API devices

@@ -1,9 +1,10 @@
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import { ADMIN_COMPANY } from '../db/seed.js';
 import type { AppDeps } from '../deps.js';
 import type { DemoDeviceSpec } from './devices.js';
 import type { DemoDjiDock } from './dji.js';
+import type { DemoServer } from './server.js';
 import type { FlightRuntime } from '../flight/types.js';
 import { seedDemoRecordings } from '../videos/demo.js';
 import { fleetExtras, withAlternate } from './fleet.js';
@@ -14,6 +15,7 @@ import { startDemoWeather, type DemoWeatherOptions } from './weather.js';
 export { DEMO_SEEDED_KEY, seedDemoPlans, type DemoNest } from './seed.js';
 export { startDemoLauncher } from './launcher.js';
 export { ensureDemoDevices, type DemoDeviceSpec } from './devices.js';
+export type { DemoServer } from './server.js';
 export { demoDjiDocks, demoDjiLogins, ensureDemoDjiDocks, type DemoDjiDock } from './dji.js';
 
 /**
@@ -65,14 +67,6 @@ export async function startDemo(
       await launcher.stop();
     },
   };
-}
-
-/** The running server the demo fleet joins (main.ts RunningServer). */
-export interface DemoServer {
-  app: FastifyInstance;
-  config: Config;
-  /** The HTTP port it listens on: the simulated devices upload their media there, on loopback. */
-  port: number;
 }
 
 /** The start-up line of a running demo fleet. */

@@ -3,8 +3,6 @@ import { DeviceProtocol } from '@nest/contracts';
 import type { CommandOptions, CommandOutcome, DeviceLink, DeviceLookup, DropReason, LinkDiagnostics, LinkEvents } from './adapter.js';
 import type { DeviceLinkCounts } from './stats.js';
 
-const FORWARDED: readonly (keyof LinkEvents)[] = ['online', 'telemetry', 'state', 'event'];
-
 /**
  * One DeviceLink over the nest adapter and the DJI adapter: calls about one device go to the adapter of
  * its registered protocol (nest when unknown), events of both reach the listeners, diagnostics add up.
@@ -17,10 +15,11 @@ export class CompositeLink extends EventEmitter<LinkEvents> implements DeviceLin
     private readonly devices: DeviceLookup,
   ) {
     super();
-    for (const name of FORWARDED) {
-      const forward = (...args: unknown[]) => this.emit(name, ...(args as LinkEvents[typeof name]));
-      nest.on(name, forward as never);
-      dji.on(name, forward as never);
+    for (const link of [nest, dji]) {
+      link.on('online', (...args) => this.emit('online', ...args));
+      link.on('telemetry', (...args) => this.emit('telemetry', ...args));
+      link.on('state', (...args) => this.emit('state', ...args));
+      link.on('event', (...args) => this.emit('event', ...args));
     }
     nest.on('internal', (topic, payload) => this.emit('internal', topic, payload));
     nest.on('connected', () => this.emit('connected'));

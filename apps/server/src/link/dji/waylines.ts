@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { djiModel, type MissionPlan } from '@nest/contracts';
+import { FinishAction, HeightType, MissionType, djiModel, type MissionPlan } from '@nest/contracts';
 import { toWpmlKmz } from '@nest/formats';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/index.js';
@@ -47,6 +47,8 @@ export class WaylineFiles {
    */
   async put(flightId: string, plan: MissionPlan, droneModel: string | null): Promise<WaylineFile | null> {
     if (!FLIGHT_ID.test(flightId)) return null;
+    const { mission_type: missionType, height_type: heightType, finish_action: finishAction } = plan;
+    if (!MissionType.has(missionType) || !HeightType.has(heightType) || !FinishAction.has(finishAction)) return null;
     const model = djiModel(droneModel);
     const waypoints = plan.waypoints.slice(plan.start_index);
     const out = toWpmlKmz(
@@ -57,15 +59,15 @@ export class WaylineFiles {
         routes: [
           {
             name: plan.name,
-            mission_type: plan.mission_type as never,
-            height_type: plan.height_type as never,
+            mission_type: missionType,
+            height_type: heightType,
             waypoints,
             settings: {
               auto_speed: plan.auto_speed,
               max_speed: plan.max_speed,
               default_height: plan.default_height,
               return_height: plan.return_height,
-              finish_action: plan.finish_action as never,
+              finish_action: finishAction,
             },
           },
         ],
