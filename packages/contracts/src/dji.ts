@@ -94,6 +94,9 @@ export const DjiMethod = {
   RETURN_HOME_CANCEL: 'return_home_cancel',
   TAKEOFF_TO_POINT: 'takeoff_to_point',
   FLIGHT_AUTHORITY_GRAB: 'flight_authority_grab',
+  LIVE_START_PUSH: 'live_start_push',
+  LIVE_STOP_PUSH: 'live_stop_push',
+  LIVE_SET_QUALITY: 'live_set_quality',
   /** events */
   FLIGHTTASK_PROGRESS: 'flighttask_progress',
   FLIGHTTASK_READY: 'flighttask_ready',
@@ -324,6 +327,11 @@ export const DjiResult = enumeration('DjiResult', [
   [319016, '机场正在执行其他任务', 'The dock is busy with another task', 'DOCK_BUSY'],
   [322283, '用户请求返航，任务结束', 'Mission ended: return home was requested', 'USER_RTH'],
   [325001, '指令参数错误', 'Invalid command parameters', 'BAD_PARAMETER'],
+  [513001, '飞机不在线，无法直播', 'No drone is online: live video cannot start', 'LIVE_NO_AIRCRAFT'],
+  [513002, '相机不存在，无法直播', 'The camera does not exist: live video cannot start', 'LIVE_NO_CAMERA'],
+  [513003, '相机已在直播中', 'The camera is live already', 'ALREADY_LIVE'],
+  [513011, '直播未开始', 'The camera is not live', 'NOT_LIVE'],
+  [513013, '不支持的直播协议', 'This live video protocol is not supported', 'LIVE_BAD_URL_TYPE'],
 ] as const);
 
 /** Text of any DJI result code: the mapped one, else a generic text with the code. */

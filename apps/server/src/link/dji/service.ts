@@ -14,6 +14,7 @@ import {
   FlightMethod,
   LINK_MAX_MESSAGE_BYTES,
   LINK_VERSION,
+  LinkMethod,
   ONE_KEY_TAKEOFF_HEIGHT,
   SERVER_CLIENT_ID_PREFIX,
   djiBindStatusRequest,
@@ -48,6 +49,7 @@ import type { CommandOptions, CommandOutcome, DeviceLink, DeviceLookup, DropReas
 import { LinkCounters } from '../stats.js';
 import { flightEndOf, flightStateOf, healthOf, mergeOsd, metresBetween, progressOf, telemetryOf, type FlightPlanInfo } from './translate.js';
 import type { WaylineFile } from './waylines.js';
+import { DjiLive, type LiveIngest } from './live.js';
 
 /** What the adapter needs to hand out route packages (waylines.ts). */
 export interface WaylineStore {
@@ -80,6 +82,8 @@ export interface DjiLinkOptions {
   productConfig?: DjiProductConfig;
   /** Clock in Unix ms (tests): receive times and presence deadlines. */
   now?: () => number;
+  /** The RTMP ingest docks publish live video to (live.ts); without it video.start is refused. */
+  liveIngest?: LiveIngest | null;
 }
 
 interface Pending {
@@ -150,6 +154,7 @@ export class DjiLink extends EventEmitter<LinkEvents> implements DeviceLink {
   private readonly now: () => number;
   private readonly probeTopic: string;
   private readonly probes = new Map<string, number>();
+  private readonly live: DjiLive;
   private sessionAt = 0;
   private sweepTimer: NodeJS.Timeout | null = null;
   private stopped = false;
@@ -164,6 +169,7 @@ export class DjiLink extends EventEmitter<LinkEvents> implements DeviceLink {
     this.clientId = opts.clientId ?? `${SERVER_CLIENT_ID_PREFIX}dji-${randomBytes(6).toString('hex')}`;
     this.now = opts.now ?? Date.now;
     this.probeTopic = `nest-server/v1/probe/${this.clientId}`;
+    this.live = new DjiLive(opts.liveIngest ?? null);
   }
 
   start(): void {
@@ -300,6 +306,15 @@ export class DjiLink extends EventEmitter<LinkEvents> implements DeviceLink {
       case FlightMethod.LAND:
       case FlightMethod.RETURN:
         return this.outcome(tid, await this.service(sn, DjiMethod.RETURN_HOME, {}, g?.flight?.flightId ?? randomUUID(), opts));
+      case LinkMethod.VIDEO_START:
+      case LinkMethod.VIDEO_STOP: {
+        if (!g) return { status: 'offline', tid, attempts: 0 };
+        const capacity = (g.live.state?.dji_dock as { live_capacity?: unknown } | undefined)?.live_capacity;
+        const r = await this.live.command(method, sn, g.droneSn, capacity, (m, d) => this.service(sn, m, d, randomUUID(), opts));
+        if (r.status === 'timeout') return { status: 'timeout', tid, attempts: DJI_SERVICE_MAX_RESENDS + 1 };
+        if (r.status === 'failed') return { status: 'failed', tid, attempts: 1, reply: this.refusal(r.code, r.message) };
+        return { status: 'ok', tid, attempts: 1, reply: { result: 0, output: r.output } };
+      }
       default:
         return refuse(DJI_UNSUPPORTED, `${method} is not supported by DJI devices yet`);
     }
