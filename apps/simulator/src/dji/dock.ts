@@ -6,6 +6,7 @@ import { bearing, haversineDistance, offsetMetres } from '@nest/geo';
 import { createRng, hashString } from '../rng.js';
 import type { Rng } from '../rng.js';
 import { KmzError, readWaylineKmz } from './kmz.js';
+import { DjiLivePublisher, type LivePublisherOptions } from './live.js';
 import type { Wayline } from './kmz.js';
 import {
   Cover,
@@ -58,6 +59,8 @@ export interface DjiDockOptions {
   /** Start with the drone powered (default true). */
   dronePowered?: boolean;
   firmware?: { dock?: string; drone?: string };
+  /** Publish a test picture to the RTMP URL of an accepted live_start_push (live.ts); default off (the push is only answered). */
+  liveVideo?: LivePublisherOptions;
 }
 
 /** A cloud→dock message as received, in arrival order. */
@@ -294,6 +297,7 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
   private readonly pendingEvents = new Map<string, PendingEvent>();
   private readonly hmsItems = new Map<string, { opts: HmsOptions; code: string }>();
   private readonly live = new Map<string, number>();
+  private livePublisher: DjiLivePublisher | null = null;
   private readonly pendingRequests = new Map<
     string,
     { bid: string; payload: string; sends: number; resendIn: number; resolve: (reply: { result: number; output?: unknown } | null) => void }
@@ -308,6 +312,11 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
     this.gwModel = this.rc ? RC_PLUS : DOCK2;
     this.droneModel = this.rc ? M30 : M3D;
     this.log = opts.log ?? (() => {});
+    if (opts.liveVideo) {
+      const publisher = (this.livePublisher = new DjiLivePublisher({ log: this.log, ...opts.liveVideo }));
+      this.on('liveStart', (s) => publisher.start(s.video_id, s.url, s.video_quality));
+      this.on('liveStop', (s) => void publisher.stop(s.video_id));
+    }
     this.rng = createRng((hashString(opts.dockSn) ^ (opts.seed ?? 1)) >>> 0);
     this.temperature = this.rng.range(12, 26);
     this.humidity = this.rng.range(40, 70);
@@ -1335,6 +1344,7 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
     this.timer = null;
     for (const r of this.pendingRequests.values()) r.resolve(null);
     this.pendingRequests.clear();
+    await this.livePublisher?.stopAll();
     await this.client?.endAsync(true);
   }
 }
