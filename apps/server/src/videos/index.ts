@@ -6,6 +6,7 @@ import { registerMediaRoutes } from './routes.js';
 import type { VideoOnDemand } from './live.js';
 
 export { VideoOnDemand, WATCH_NOTICE_TOPIC } from './live.js';
+export { RtmpSlots, RTMP_APP } from './rtmp.js';
 
 declare module '../deps.js' {
   interface LiveRuntime {
