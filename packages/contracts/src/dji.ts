@@ -97,6 +97,16 @@ export const DjiMethod = {
   LIVE_START_PUSH: 'live_start_push',
   LIVE_STOP_PUSH: 'live_stop_push',
   LIVE_SET_QUALITY: 'live_set_quality',
+  /** remote debug: hardware commands work only while the dock is in debug mode (mode_code 2) */
+  DEBUG_MODE_OPEN: 'debug_mode_open',
+  DEBUG_MODE_CLOSE: 'debug_mode_close',
+  COVER_OPEN: 'cover_open',
+  COVER_CLOSE: 'cover_close',
+  DRONE_OPEN: 'drone_open',
+  DRONE_CLOSE: 'drone_close',
+  CHARGE_OPEN: 'charge_open',
+  CHARGE_CLOSE: 'charge_close',
+  DEVICE_REBOOT: 'device_reboot',
   /** events */
   FLIGHTTASK_PROGRESS: 'flighttask_progress',
   FLIGHTTASK_READY: 'flighttask_ready',
@@ -332,6 +342,12 @@ export const DjiResult = enumeration('DjiResult', [
   [513003, '相机已在直播中', 'The camera is live already', 'ALREADY_LIVE'],
   [513011, '直播未开始', 'The camera is not live', 'NOT_LIVE'],
   [513013, '不支持的直播协议', 'This live video protocol is not supported', 'LIVE_BAD_URL_TYPE'],
+  [514107, '舱盖无法打开', 'The dock cover could not open', 'COVER_OPEN_FAILED'],
+  [514108, '舱盖无法关闭', 'The dock cover could not close', 'COVER_CLOSE_FAILED'],
+  [514121, '机场急停已按下', 'The dock emergency stop is pressed', 'EMERGENCY_STOP'],
+  [514134, '雨量过大，无法操作舱盖', 'Too much rain to operate the cover', 'RAINING'],
+  [514135, '风速过大，无法操作舱盖', 'Too much wind to operate the cover', 'WINDY'],
+  [514148, '机场忙或不在调试模式', 'The dock is busy or not in debug mode', 'DEBUG_BUSY'],
 ] as const);
 
 /** Text of any DJI result code: the mapped one, else a generic text with the code. */

@@ -135,6 +135,8 @@ export const MaintenanceMethod = {
   RTK: 'maint.rtk',
   /** Command: pack the nest log and upload it over HTTP. Progress by events. */
   LOG: 'maint.log',
+  /** Command: one remote-debug action of a DJI dock (`action`, DebugAction); native nests answer unsupported. */
+  DEBUG: 'maint.debug',
   /** Event: progress or end of an operation. */
   PROGRESS: 'maint.progress',
 } as const;
@@ -164,6 +166,25 @@ export const calibrateCommandData = z.object({
   items: z.array(calibrationItemSchema).min(1).max(3),
 });
 export type CalibrateCommandData = z.infer<typeof calibrateCommandData>;
+
+/** Remote-debug actions of a dock (DJI docks run each inside debug mode, docs/dji.md). */
+export const DebugAction = enumeration('DebugAction', [
+  ['cover_open', '打开舱盖', 'Open the cover'],
+  ['cover_close', '关闭舱盖', 'Close the cover'],
+  ['drone_on', '飞机开机', 'Power the drone on'],
+  ['drone_off', '飞机关机', 'Power the drone off'],
+  ['charge_on', '开始充电', 'Start charging'],
+  ['charge_off', '停止充电', 'Stop charging'],
+  ['reboot', '重启机场', 'Reboot the dock'],
+] as const);
+export type DebugActionValue = 'cover_open' | 'cover_close' | 'drone_on' | 'drone_off' | 'charge_on' | 'charge_off' | 'reboot';
+export const DEBUG_ACTIONS: readonly DebugActionValue[] = ['cover_open', 'cover_close', 'drone_on', 'drone_off', 'charge_on', 'charge_off', 'reboot'];
+
+export const debugCommandData = z.object({
+  op_id: opId(),
+  action: z.enum(['cover_open', 'cover_close', 'drone_on', 'drone_off', 'charge_on', 'charge_off', 'reboot']),
+});
+export type DebugCommandData = z.infer<typeof debugCommandData>;
 
 export const beaconCommandData = z.object({ beacon: beaconSchema });
 export const azimuthCommandData = z.object({ azimuth: azimuthSchema });

@@ -15,6 +15,7 @@ import {
   LINK_MAX_MESSAGE_BYTES,
   LINK_VERSION,
   LinkMethod,
+  MaintenanceMethod,
   ONE_KEY_TAKEOFF_HEIGHT,
   SERVER_CLIENT_ID_PREFIX,
   djiBindStatusRequest,
@@ -50,6 +51,7 @@ import { LinkCounters } from '../stats.js';
 import { flightEndOf, flightStateOf, healthOf, mergeOsd, metresBetween, progressOf, telemetryOf, type FlightPlanInfo } from './translate.js';
 import type { WaylineFile } from './waylines.js';
 import { DjiLive, type LiveIngest } from './live.js';
+import { runDebug } from './debug.js';
 
 /** What the adapter needs to hand out route packages (waylines.ts). */
 export interface WaylineStore {
@@ -314,6 +316,12 @@ export class DjiLink extends EventEmitter<LinkEvents> implements DeviceLink {
         if (r.status === 'timeout') return { status: 'timeout', tid, attempts: DJI_SERVICE_MAX_RESENDS + 1 };
         if (r.status === 'failed') return { status: 'failed', tid, attempts: 1, reply: this.refusal(r.code, r.message) };
         return { status: 'ok', tid, attempts: 1, reply: { result: 0, output: r.output } };
+      }
+      case MaintenanceMethod.DEBUG: {
+        const r = await runDebug(data, (m, d) => this.service(sn, m, d, randomUUID(), opts));
+        if (r.status === 'timeout') return { status: 'timeout', tid, attempts: DJI_SERVICE_MAX_RESENDS + 1 };
+        if (r.status === 'failed') return { status: 'failed', tid, attempts: r.attempts, reply: this.refusal(r.code, r.message) };
+        return { status: 'ok', tid, attempts: r.attempts, reply: { result: 0, output: r.output } };
       }
       default:
         return refuse(DJI_UNSUPPORTED, `${method} is not supported by DJI devices yet`);
