@@ -7,6 +7,7 @@ import { createRng, hashString } from '../rng.js';
 import type { Rng } from '../rng.js';
 import { KmzError, readWaylineKmz } from './kmz.js';
 import { DjiLivePublisher, type LivePublisherOptions } from './live.js';
+import { DebugBench } from './debug.js';
 import type { Wayline } from './kmz.js';
 import {
   Cover,
@@ -298,6 +299,28 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
   private readonly hmsItems = new Map<string, { opts: HmsOptions; code: string }>();
   private readonly live = new Map<string, number>();
   private livePublisher: DjiLivePublisher | null = null;
+  /** Charging may be switched off in remote debug (charge_close). */
+  private chargeEnabled = true;
+  /** Remote debug (debug.ts): debug mode, cover, drone power, charging and reboot commands. */
+  private readonly debug = new DebugBench({
+    mode: () => this.modeCode,
+    setMode: (mode) => {
+      this.modeCode = mode;
+    },
+    busy: () => this.mission !== null,
+    setCover: (state) => {
+      this.cover = state;
+    },
+    setDronePower: (on) => this.setDronePower(on),
+    setCharging: (on) => {
+      this.chargeEnabled = on;
+    },
+    reboot: () => this.client?.stream.destroy(),
+    progress: (method, bid, status, percent, stepKey) =>
+      this.publish(djiTopic.events(this.dockSn), { tid: randomUUID(), bid, timestamp: now(), gateway: this.dockSn, method, need_reply: 0, data: { result: 0, output: { status, progress: { percent, step_key: stepKey } } } }, 1),
+    wait: (simSeconds) => new Promise((resolve) => setTimeout(resolve, (simSeconds * 1000) / this.timeScale)),
+    weather: () => ({}),
+  });
   private readonly pendingRequests = new Map<
     string,
     { bid: string; payload: string; sends: number; resendIn: number; resolve: (reply: { result: number; output?: unknown } | null) => void }
@@ -549,7 +572,7 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
   }
 
   private sendDockOsd(osd: (data: Record<string, unknown>) => void): void {
-    const charging = this.inDock && this.powered && this.battery < 100 ? 1 : 0;
+    const charging = this.inDock && this.powered && this.chargeEnabled && this.battery < 100 ? 1 : 0;
     osd({
       mode_code: this.modeCode,
       cover_state: this.cover,
@@ -783,7 +806,7 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
         return { result: DjiCode.ok };
       }
       default:
-        return { result: DjiCode.badParameter };
+        return this.debug.execute(method, bid) ?? { result: DjiCode.badParameter };
     }
   }
 
@@ -1008,7 +1031,7 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
     const m = this.mission;
     if (this.rc) this.rcBattery = Math.max(5, this.rcBattery - dt * 0.005);
     if (this.inDock) {
-      if (!this.rc && this.powered && this.battery < 100) this.battery = Math.min(100, this.battery + dt * 0.02);
+      if (!this.rc && this.powered && this.chargeEnabled && this.battery < 100) this.battery = Math.min(100, this.battery + dt * 0.02);
     } else {
       this.battery = Math.max(0, this.battery - dt * (0.04 + this.wind * 0.002));
       this.flightSeconds += dt;

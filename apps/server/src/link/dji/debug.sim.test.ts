@@ -1,0 +1,52 @@
+/** Remote debug of a DJI dock through the DJI adapter, against the simulator's emulated Dock 2. */
+import { DeviceProtocol, MaintenanceMethod } from '@nest/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { djiPassword } from '../credentials.js';
+import { startTestServer, type TestServer } from '../../../test/helpers.js';
+import { live, registerDevice, until } from '../../../test/live.js';
+import { loadSimulator } from '../../../test/simulator.js';
+
+const HOME = { lat: 22.54, lng: 114.05 };
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  await live(server).link.ready();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('DJI remote debug with the emulated dock', () => {
+  it('opens the cover inside debug mode, the dock leaving debug mode after it', async () => {
+    const gw = 'DJI-DBG1';
+    await registerDevice(server, { sn_id: gw, uav_sn: `${gw}-UAV`, type: 'stable_mini', uav_model: 'M3D', protocol: DeviceProtocol.DJI, airport_point: HOME });
+    const l = live(server);
+    const sim = await loadSimulator();
+    const emulator = await sim.startDjiDock({
+      mqttUrl: l.brokerUrl,
+      username: gw,
+      password: djiPassword(l.secrets.deviceKeyHex, gw, 0),
+      dockSn: gw,
+      droneSn: `${gw}-UAV`,
+      position: { lat: HOME.lat, lng: HOME.lng, height: 40 },
+      seed: 3,
+      timeScale: 50,
+    });
+    try {
+      await until(() => l.link.isOnline(gw), 'the emulated dock online');
+      const methods: string[] = [];
+      emulator.on('reply', (r: { method: string; result: number }) => methods.push(`${r.method}:${r.result}`));
+      const r = await l.link.command(gw, MaintenanceMethod.DEBUG, { op_id: 'op-1', action: 'cover_open' });
+      expect(r).toMatchObject({ status: 'ok', reply: { result: 0 } });
+      expect(methods).toEqual(['debug_mode_open:0', 'cover_open:0', 'debug_mode_close:0']);
+      await until(() => emulator.dockState().cover_state === 1, 'the cover open');
+      expect(emulator.dockState().mode_code).toBe(0);
+
+      const bad = await l.link.command(gw, MaintenanceMethod.DEBUG, { op_id: 'op-2', action: 'fly_away' });
+      expect(bad.status).toBe('failed');
+    } finally {
+      await emulator.stop();
+    }
+  });
+});
