@@ -1,7 +1,7 @@
 import { Suspense, lazy, useMemo, useState, type ReactNode } from 'react';
-import { Alert, Button, Col, Form, Input, InputNumber, Row, Select, Space, Spin, Tooltip } from 'antd';
+import { Alert, AutoComplete, Button, Col, Form, Input, InputNumber, Row, Select, Space, Spin, Tooltip } from 'antd';
 import { AimOutlined, CloseOutlined } from '@ant-design/icons';
-import { Company, DeviceCategory, LinkType, SUPER_ADMINISTRATOR, type Device, type DeviceTypeKeyValue, type LatLng } from '@nest/contracts';
+import { Company, DeviceCategory, DeviceProtocol, LinkType, SUPER_ADMINISTRATOR, type Device, type DeviceAdded, type DeviceProtocolValue, type DeviceTypeKeyValue, type LatLng } from '@nest/contracts';
 import { useI18n, type MessageKey } from '../../shared/i18n';
 import { useSave } from '../../shared/admin';
 import { SaveDialog, useFieldErrors } from '../../shared/dialogs';
@@ -10,7 +10,7 @@ import { call } from '../../shared/request';
 import { useUser } from '../../shared/session';
 import { useTheme } from '../../shared/theme';
 import type { ReferencePoint } from './PointPicker';
-import { LIMITS, callFieldsOf, emptyForm, formFromDevice, formIssues, isNest, withType, type DeviceFormValues, type FormField, type PointTarget } from './form';
+import { DJI_MODEL_NAMES, LIMITS, callFieldsOf, emptyForm, formFromDevice, formIssues, isDji, isNest, withType, type DeviceFormValues, type FormField, type PointTarget } from './form';
 
 const PointPicker = lazy(() => import('./PointPicker'));
 
@@ -36,7 +36,8 @@ export function DeviceFormDialog({
   /** The other devices with a known position, drawn on the map for orientation. */
   reference: readonly ReferencePoint[];
   onClose: () => void;
-  onSaved: (d: Device) => void;
+  /** After adding a DJI device the answer carries its credentials (`dji`), shown once by the caller. */
+  onSaved: (d: DeviceAdded) => void;
 }): ReactNode {
   return open ? <DeviceForm device={device} reference={reference} onClose={onClose} onSaved={onSaved} /> : null;
 }
@@ -50,7 +51,7 @@ function DeviceForm({
   device: Device | null;
   reference: readonly ReferencePoint[];
   onClose: () => void;
-  onSaved: (d: Device) => void;
+  onSaved: (d: DeviceAdded) => void;
 }): ReactNode {
   const { t, lang } = useI18n();
   const theme = useTheme();
@@ -63,6 +64,7 @@ function DeviceForm({
   const [picking, setPicking] = useState<PointTarget | null>(device ? null : 'airport_point');
   const issues = useMemo(() => formIssues(v), [v]);
   const nest = isNest(v.type);
+  const dji = isDji(v);
 
   const set = (patch: Partial<DeviceFormValues>) => setV((prev) => ({ ...prev, ...patch }));
   /** validateStatus / help of a field: shown once the user tried to save. */
@@ -148,6 +150,17 @@ function DeviceForm({
         <Col span={11}>
           <Form layout="vertical" size="small" component="div">
             <Row gutter={12}>
+              <Col span={24}>
+                <Form.Item label={t('equipment.form.protocol')} required tooltip={device ? t('equipment.form.protocolFixed') : undefined}>
+                  <Select
+                    value={v.protocol}
+                    options={DeviceProtocol.options(lang)}
+                    disabled={device !== null}
+                    onChange={(protocol: DeviceProtocolValue) => set({ protocol })}
+                    data-testid="field-protocol"
+                  />
+                </Form.Item>
+              </Col>
               <Col span={12}>
                 <Form.Item label={t('equipment.form.type')} required>
                   <Select
@@ -170,13 +183,30 @@ function DeviceForm({
               </Col>
               {textField('sn_id', t('equipment.form.snId'), LIMITS.sn, 'field-sn', {
                 required: true,
-                tooltip: device ? t('equipment.form.snFixed') : t('equipment.form.snHint'),
+                tooltip: device ? t('equipment.form.snFixed') : dji ? t('equipment.form.djiSnHint') : t('equipment.form.snHint'),
                 disabled: device !== null,
               })}
-              {textField('uav_sn', t('equipment.form.uavSn'), LIMITS.sn, 'field-uav-sn')}
+              {dji
+                ? textField('uav_sn', t('equipment.form.djiUavSn'), LIMITS.sn, 'field-uav-sn', { required: true, tooltip: t('equipment.form.djiUavSnHint') })
+                : textField('uav_sn', t('equipment.form.uavSn'), LIMITS.sn, 'field-uav-sn')}
               {nest && textField('airport_name', t('equipment.form.airportName'), LIMITS.name, 'field-airport-name', { required: true })}
               {textField('uav_name', t('equipment.form.uavName'), LIMITS.name, 'field-uav-name', { required: true })}
-              {textField('uav_model', t('equipment.form.uavModel'), LIMITS.model, 'field-uav-model')}
+              {dji ? (
+                <Col span={12}>
+                  <Form.Item label={t('equipment.form.uavModel')} tooltip={t('equipment.form.djiModelHint')} {...check('uav_model')}>
+                    <AutoComplete
+                      value={v.uav_model}
+                      options={DJI_MODEL_NAMES.map((name) => ({ value: name }))}
+                      filterOption={(input, o) => (o?.value ?? '').toLowerCase().includes(input.toLowerCase())}
+                      maxLength={LIMITS.model}
+                      onChange={(uav_model: string) => set({ uav_model })}
+                      data-testid="field-uav-model"
+                    />
+                  </Form.Item>
+                </Col>
+              ) : (
+                textField('uav_model', t('equipment.form.uavModel'), LIMITS.model, 'field-uav-model')
+              )}
               {nest && (
                 <Col span={12}>
                   <Form.Item label={t('equipment.form.azimuth')} tooltip={t('equipment.form.azimuthHint')} {...check('azimuth')}>

@@ -1,9 +1,10 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { Badge, Empty, Select, Space, Switch, Tag, Tooltip, type TableColumnsType } from 'antd';
-import { DeleteOutlined, EditOutlined, ToolOutlined } from '@ant-design/icons';
+import { DeleteOutlined, EditOutlined, KeyOutlined, ToolOutlined } from '@ant-design/icons';
 import {
   Company,
   DeviceCategory,
+  DeviceProtocol,
   LinkType,
   OnlineStatus,
   SUPER_ADMINISTRATOR,
@@ -11,7 +12,9 @@ import {
   holds,
   type CallName,
   type Device,
+  type DeviceAdded,
   type DeviceListItem,
+  type DjiCredentials,
 } from '@nest/contracts';
 import { AdminPage, AdminTable, RowAction, timeColumn, useCan, useEditDialog, usePagedList, useRowChange } from '../../shared/admin';
 import { useI18n } from '../../shared/i18n';
@@ -19,6 +22,7 @@ import { call } from '../../shared/request';
 import { useUser } from '../../shared/session';
 import { displayName, useFleet } from '../../shared/fleet';
 import MaintenanceDrawer from './maintenance/MaintenanceDrawer';
+import { CredentialsDialog } from './CredentialsDialog';
 import { DeviceFormDialog } from './DeviceFormDialog';
 import { kindFilterOptions } from './form';
 import { blockOf, liveOf, type Block } from './rows';
@@ -56,6 +60,8 @@ function EquipmentScreen(): ReactNode {
   const list = usePagedList('deviceList', { type: kind, search }, PAGE_SIZE);
   const fleet = useFleet();
   const [maintained, setMaintained] = useState<DeviceListItem | null>(null);
+  /** A DJI device's credentials just added or issued: shown once. */
+  const [issued, setIssued] = useState<{ credentials: DjiCredentials; name: string } | null>(null);
 
   const canEdit = can('deviceEdit');
   const canDelete = can('deviceDelete');
@@ -77,6 +83,23 @@ function EquipmentScreen(): ReactNode {
 
   const blockText = (b: Block): string =>
     b.kind === 'held' ? t('equipment.hint.held', { nick: b.nick }) : b.kind === 'disabled' ? t('equipment.hint.disabled') : t('equipment.hint.shared');
+
+  const saved = (d: DeviceAdded) => {
+    editor.dialog.onSaved();
+    if (d.dji) setIssued({ credentials: d.dji, name: d.airport_name || d.uav_name || d.sn_id });
+  };
+
+  const askCredentials = (d: DeviceListItem) =>
+    rowChange.ask({
+      title: t('equipment.action.credentials'),
+      content: t('equipment.confirmCredentials', { name: displayName(d) }),
+      send: async () => {
+        const credentials = await call('deviceDjiCredentials', { id: d.id });
+        setIssued({ credentials, name: displayName(d) });
+      },
+      done: t('equipment.dji.issued'),
+      busyKey: d.id,
+    });
 
   const askDelete = (d: DeviceListItem) => rowChange.askDelete(displayName(d), () => call('deviceDelete', { id: d.id }));
 
@@ -123,6 +146,15 @@ function EquipmentScreen(): ReactNode {
     },
     { title: t('equipment.col.type'), key: 'type', render: (_, d) => DeviceCategory.label(d.type, lang) },
     { title: t('equipment.col.linkType'), key: 'link', render: (_, d) => LinkType.label(d.link_type, lang) },
+    {
+      title: t('equipment.col.protocol'),
+      key: 'protocol',
+      render: (_, d) => (
+        <Tag color={d.protocol === DeviceProtocol.DJI ? 'blue' : undefined} data-testid={`protocol-${d.sn_id}`}>
+          {DeviceProtocol.label(d.protocol, lang)}
+        </Tag>
+      ),
+    },
     { title: t('equipment.col.address'), key: 'address', ellipsis: true, width: 220, render: (_, d) => d.address || '--' },
     {
       title: t('equipment.col.status'),
@@ -163,13 +195,15 @@ function EquipmentScreen(): ReactNode {
     {
       title: t('admin.actions'),
       key: 'actions',
-      width: lang === 'en' ? 300 : 220,
+      width: lang === 'en' ? 440 : 310,
       render: (_, d) => {
         const live = liveOf(d, liveBySn.get(d.sn_id));
         const block = (what: 'edit' | 'delete' | 'maintain') => blockOf(d, live, user?.u_id, what);
         return (
           <Space size={0}>
             {action(`edit-${d.sn_id}`, canEdit, block('edit'), <EditOutlined />, t('admin.edit'), () => editor.show(d))}
+            {d.protocol === DeviceProtocol.DJI &&
+              action(`credentials-${d.sn_id}`, canEdit, block('edit'), <KeyOutlined />, t('equipment.action.credentials'), () => askCredentials(d))}
             {action(`maintain-${d.sn_id}`, canMaintain, block('maintain'), <ToolOutlined />, t('equipment.action.maintenance'), () => setMaintained(d))}
             {action(`delete-${d.sn_id}`, canDelete, block('delete'), <DeleteOutlined />, t('admin.delete'), () => askDelete(d), true)}
           </Space>
@@ -199,8 +233,10 @@ function EquipmentScreen(): ReactNode {
         open={editor.open !== null}
         device={editor.open?.of ?? null}
         reference={reference}
-        {...editor.dialog}
+        onClose={editor.dialog.onClose}
+        onSaved={saved}
       />
+      <CredentialsDialog credentials={issued?.credentials ?? null} name={issued?.name ?? ''} onClose={() => setIssued(null)} />
       <MaintenanceDrawer device={maintained} onClose={() => setMaintained(null)} />
     </AdminPage>
   );

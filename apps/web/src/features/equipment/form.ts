@@ -1,10 +1,13 @@
 import {
   AZIMUTH_INVALID,
+  DJI_MODELS,
   DeviceKind,
+  DeviceProtocol,
   SERVER_MQTT_USER,
   SN_PATTERN,
   type CallFields,
   type Device,
+  type DeviceProtocolValue,
   type DeviceTypeKeyValue,
   type LatLng,
 } from '@nest/contracts';
@@ -28,6 +31,8 @@ export interface BeaconValues {
 }
 
 export interface DeviceFormValues {
+  /** DeviceProtocol: chosen when adding, fixed afterwards. */
+  protocol: DeviceProtocolValue;
   type: DeviceTypeKeyValue;
   link_type: 1 | 2 | 3;
   airport_name: string;
@@ -64,12 +69,18 @@ export type IssueKey =
 
 export type FormIssues = Partial<Record<FormField, IssueKey>>;
 
+export const isDji = (v: Pick<DeviceFormValues, 'protocol'>): boolean => v.protocol === DeviceProtocol.DJI;
+
+/** The drone models a DJI dock carries (contracts dji.ts), offered in the model field besides free text. */
+export const DJI_MODEL_NAMES: readonly string[] = DJI_MODELS.filter((m) => m.domain === 0).map((m) => m.name);
+
 export const isNest = (type: DeviceTypeKeyValue): boolean => type !== 'alone';
 
 const NO_BEACON: BeaconValues = { lat: null, lng: null, height: null };
 
 export function emptyForm(type: DeviceTypeKeyValue = 'stable'): DeviceFormValues {
   return {
+    protocol: DeviceProtocol.NEST,
     type,
     link_type: isNest(type) ? 1 : 3,
     airport_name: '',
@@ -90,6 +101,7 @@ export function emptyForm(type: DeviceTypeKeyValue = 'stable'): DeviceFormValues
 /** The form of a stored device (edit). */
 export function formFromDevice(d: Device): DeviceFormValues {
   return {
+    protocol: d.protocol,
     type: d.type,
     link_type: d.link_type,
     airport_name: d.airport_name,
@@ -129,6 +141,8 @@ export function formIssues(v: DeviceFormValues): FormIssues {
   else if (sn === SERVER_MQTT_USER) issues.sn_id = 'serverName';
   const uavSn = v.uav_sn.trim();
   if (uavSn && !SN_PATTERN.test(uavSn)) issues.uav_sn = 'snPattern';
+  // A DJI dock's gateway names its docked drone: the adapter and the broker's rights need its SN.
+  else if (!uavSn && isDji(v)) issues.uav_sn = 'required';
   if (!v.uav_name.trim()) issues.uav_name = 'required';
   else if (v.uav_name.trim().length > LIMITS.name) issues.uav_name = 'tooLong';
   if (v.airport_name.trim().length > LIMITS.name) issues.airport_name = 'tooLong';
@@ -184,7 +198,8 @@ export function callFieldsOf(v: DeviceFormValues, id?: string): DeviceCallFields
     beacon,
     company: v.company,
   };
-  return id === undefined ? fields : { id, ...fields };
+  // The protocol is chosen once: an edit leaves it as it is.
+  return id === undefined ? { ...fields, protocol: v.protocol } : { id, ...fields };
 }
 
 /** The /device/list `type` filter for a kind chosen in the screen's filter (0: all). */
