@@ -8,7 +8,10 @@ import {
   MaintenanceFailure,
   MaintenanceKind,
   OP_IDLE_TIMEOUT_MS,
+  DebugAction,
+  DEBUG_ACTIONS,
   calibrateCommandData,
+  debugCommandData,
   deviceOpPush,
   logCommandData,
   maintProgressEvent,
@@ -21,6 +24,16 @@ import { PushMsgId } from './push.js';
 const SHA = 'a'.repeat(64);
 
 describe('maintenance contracts', () => {
+  it('names the debug actions in both languages and answers a DJI refusal with its DJI text', () => {
+    expect(DebugAction.values()).toEqual([...DEBUG_ACTIONS]);
+    for (const e of DebugAction.entries) expect(e.label.zh && e.label.en).toBeTruthy();
+    for (const action of DEBUG_ACTIONS) expect(debugCommandData.safeParse({ op_id: 'o', action }).success).toBe(true);
+    expect(debugCommandData.safeParse({ op_id: 'o', action: 'putter_open' }).success).toBe(false);
+    const op = { kind: 'debug', state: 'failed', reason: 514134 };
+    expect(opReasonText(op, 'en')).toMatch(/rain/i);
+    expect(opReasonText(op, 'zh')).toContain('雨');
+  });
+
   it('names every kind, state and failure in both languages', () => {
     expect(MaintenanceKind.values()).toEqual([...MAINTENANCE_KINDS]);
     for (const k of MAINTENANCE_KINDS) expect(OP_IDLE_TIMEOUT_MS[k]).toBeGreaterThan(0);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { enumeration } from './enums.js';
 import { azimuthSchema, beaconSchema } from './entities.js';
+import { DjiResult, djiResultText } from './dji.js';
 import { DEVICE_TEXT } from './flight.js';
 import type { Lang, Text } from './i18n.js';
 
@@ -20,9 +21,10 @@ export const MaintenanceKind = enumeration('MaintenanceKind', [
   ['azimuth', '方位角设置', 'Azimuth setting'],
   ['rtk', 'RTK 设置', 'RTK settings'],
   ['log', '日志上传', 'Log upload'],
+  ['debug', '远程调试', 'Remote debug'],
 ] as const);
-export type MaintenanceKindValue = 'upgrade' | 'calibrate' | 'beacon' | 'azimuth' | 'rtk' | 'log';
-export const MAINTENANCE_KINDS: readonly MaintenanceKindValue[] = ['upgrade', 'calibrate', 'beacon', 'azimuth', 'rtk', 'log'];
+export type MaintenanceKindValue = 'upgrade' | 'calibrate' | 'beacon' | 'azimuth' | 'rtk' | 'log' | 'debug';
+export const MAINTENANCE_KINDS: readonly MaintenanceKindValue[] = ['upgrade', 'calibrate', 'beacon', 'azimuth', 'rtk', 'log', 'debug'];
 
 /** Where an operation is: `running` until the device reports the end, or the server ends it. */
 export const DeviceOpState = enumeration('DeviceOpState', [
@@ -64,6 +66,8 @@ export const OP_IDLE_TIMEOUT_MS: Readonly<Record<MaintenanceKindValue, number>> 
   azimuth: 30_000,
   rtk: 2 * 60_000,
   log: 3 * 60_000,
+  // A DJI dock's debug action: cover, drone power or reboot move for well under a minute.
+  debug: 2 * 60_000,
 };
 
 /** Device result codes of maintenance commands (besides 0 ok, 1 unsupported, 3 bad request). */
@@ -116,6 +120,8 @@ export function opReasonText(op: { kind: string; state: string; reason: number }
   }
   if (op.state === 'offline') return op.reason === OP_REASON_LATER ? MAINTENANCE_TEXT.wentOffline[lang] : DEVICE_TEXT.offline[lang];
   if (op.reason && MaintenanceFailure.has(op.reason)) return MaintenanceFailure.label(op.reason, lang);
+  // A DJI dock's refusal keeps its DJI result code (e.g. 514134 rain for a debug action).
+  if (op.reason && DjiResult.has(op.reason)) return djiResultText(op.reason, lang);
   return MAINTENANCE_TEXT.refused[lang];
 }
 
