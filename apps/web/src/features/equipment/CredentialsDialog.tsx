@@ -26,7 +26,7 @@ export function CredentialsDialog({ credentials, name, onClose }: { credentials:
       width={640}
       title={t('equipment.dji.title', { name })}
       onCancel={onClose}
-      maskClosable={false}
+      mask={{ closable: false }}
       footer={
         <Button type="primary" onClick={onClose} data-testid="dji-credentials-close">
           {t('equipment.dji.done')}
@@ -45,7 +45,7 @@ export function CredentialsDialog({ credentials, name, onClose }: { credentials:
             row(t('equipment.dji.password'), credentials.password, 'dji-password'),
           ]}
         />
-        <Alert type="warning" showIcon message={t('equipment.dji.once')} style={{ marginTop: 16 }} data-testid="dji-credentials-once" />
+        <Alert type="warning" showIcon title={t('equipment.dji.once')} style={{ marginTop: 16 }} data-testid="dji-credentials-once" />
         <Typography.Paragraph type="secondary" style={{ marginTop: 12, marginBottom: 0 }}>
           {t('equipment.dji.docs')}
         </Typography.Paragraph>
