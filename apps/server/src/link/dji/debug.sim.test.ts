@@ -49,4 +49,28 @@ describe('DJI remote debug with the emulated dock', () => {
       await emulator.stop();
     }
   });
+
+  it('a native nest answers the debug method unsupported and stays online', async () => {
+    const sn = 'NEST-DBG1';
+    await registerDevice(server, { sn_id: sn, type: 'stable' });
+    const l = live(server);
+    const sim = await loadSimulator();
+    const fleet = await sim.startFleet({
+      brokerUrl: l.brokerUrl,
+      devices: [{ sn, password: l.devicePassword(sn), kind: 'stable' as const, name: sn, uavSn: `${sn}-UAV`, home: { lat: HOME.lat, lng: HOME.lng, alt: 30 }, calm: true }],
+      rateHz: 2,
+      ffmpegPath: null,
+      validate: true,
+      seed: 1,
+      timeScale: 20,
+    });
+    try {
+      await until(() => l.link.isOnline(sn), 'the nest online');
+      const r = await l.link.command(sn, MaintenanceMethod.DEBUG, { op_id: 'op-n', action: 'cover_open' });
+      expect(r).toMatchObject({ status: 'failed', reply: { result: 1 } });
+      expect(l.link.isOnline(sn)).toBe(true);
+    } finally {
+      await fleet.stop();
+    }
+  });
 });
