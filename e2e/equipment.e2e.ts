@@ -100,4 +100,67 @@ describe('equipment management', () => {
     await page.getByTestId(`status-${sn}`).waitFor({ state: 'detached' });
     await page.context().close();
   });
+  it('registers a DJI dock, reads its credentials once, issues new ones and deletes it', { timeout: 240_000 }, async () => {
+    const stamp = String(Date.now() % 1_000_000).padStart(6, '0');
+    const sn = `E2E-DOCK-${stamp}`;
+    const page = await newPage(browser, { lang: 'en' });
+    await signIn(page, baseUrl, admin.account, admin.password);
+    await page.goto(`${baseUrl}/nest/equipment`);
+    await page.getByTestId('equipment-table').waitFor();
+
+    await page.getByTestId('device-add').click();
+    await page.getByTestId('device-form').waitFor();
+    await page.getByTestId('field-protocol').click();
+    await page.locator('.ant-select-item-option[title="DJI Cloud API"]').click();
+    await page.getByText("Docked drone's SN").waitFor();
+    await page.getByTestId('field-sn').fill(sn);
+    await page.getByTestId('field-airport-name').fill(`E2E dock ${stamp}`);
+    await page.getByTestId('field-uav-name').fill(`E2E M3D ${stamp}`);
+    await page.getByTestId('field-uav-model').locator('input').or(page.locator('input[data-testid=field-uav-model]')).first().fill('M3D');
+    const map = page.getByTestId('equipment-map');
+    await page.locator('[data-testid=equipment-map][data-ready="1"]').waitFor();
+    const picking = async () => ((await map.getAttribute('class')) ?? '').includes('is-picking');
+    if (!(await picking())) await page.getByTestId('pick-airport_point').click();
+    await until('picking mode', picking);
+    const box = (await map.boundingBox())!;
+    await map.click({ position: { x: box.width * 0.25, y: box.height * 0.75 } });
+    await until('the picked coordinate', () => page.getByTestId('coord-airport_point').textContent(), (v) => /-?\d+\.\d+, -?\d+\.\d+/.test(v ?? ''));
+    // The docked drone's SN is required for a DJI dock: nothing is sent without it.
+    await page.getByTestId('device-save').click();
+    await page.locator('.ant-form-item-explain-error').first().waitFor();
+    expect(await stored(sn)).toBeUndefined();
+    await page.getByTestId('field-uav-sn').fill(`${sn}-M3D`);
+    await page.getByTestId('device-save').click();
+
+    // The credentials, shown once after adding.
+    await page.getByTestId('dji-credentials').waitFor();
+    expect(await page.getByTestId('dji-username').textContent()).toContain(sn);
+    expect(await page.getByTestId('dji-mqtt-url').textContent()).toMatch(/(tcp|mqtt|ssl|mqtts):\/\//);
+    const first = (await page.getByTestId('dji-password').textContent()) ?? '';
+    expect(first.length).toBeGreaterThan(8);
+    await page.getByTestId('dji-credentials-close').click();
+    await page.getByTestId('dji-credentials').waitFor({ state: 'detached' });
+    expect(await stored(sn)).toMatchObject({ sn_id: sn, protocol: 2, uav_sn: `${sn}-M3D`, uav_model: 'M3D' });
+
+    const search = page.locator('input[data-testid=equipment-search], [data-testid=equipment-search] input').first();
+    await search.fill(sn);
+    await search.press('Enter');
+    await row(page, sn).waitFor();
+    expect(await page.getByTestId(`protocol-${sn}`).textContent()).toBe('DJI Cloud API');
+
+    // New credentials (confirmed): a different password, shown the same way.
+    await page.getByTestId(`device-credentials-${sn}`).click();
+    await page.getByTestId('confirm-ok').click();
+    await page.getByTestId('dji-credentials').waitFor();
+    const second = (await page.getByTestId('dji-password').textContent()) ?? '';
+    expect(second.length).toBeGreaterThan(8);
+    expect(second).not.toBe(first);
+    await page.getByTestId('dji-credentials-close').click();
+
+    await until('the delete button enabled', () => page.getByTestId(`device-delete-${sn}`).isEnabled());
+    await page.getByTestId(`device-delete-${sn}`).click();
+    await page.getByTestId('confirm-ok').click();
+    await until('the device gone from the server', () => stored(sn), (d) => d === undefined);
+    await page.context().close();
+  });
 });
