@@ -28,7 +28,7 @@ export const equipmentZh = {
   confirmCredentials: '为“{name}”生成新的连接凭据吗？旧密码立即失效，机场会断开连接，直到在 DJI Pilot 2 中用新密码重新设置。',
   dji: {
     title: '“{name}”的大疆上云连接凭据',
-    intro: '在 DJI Pilot 2 的机场设置（上云 > 第三方云平台 / 自定义 MQTT）中填写以下内容：',
+    intro: '在 DJI Pilot 2 的机场设置中打开“云服务 → 开放平台”（第三方云），按以下内容填写 MQTT 登录信息：',
     mqttUrl: 'MQTT 地址',
     username: '用户名',
     password: '密码',
@@ -137,7 +137,7 @@ export const equipmentEn: typeof equipmentZh = {
   confirmCredentials: 'Issue new connection credentials for "{name}"? The old password stops working at once: the dock is disconnected until it is set up again in DJI Pilot 2 with the new password.',
   dji: {
     title: 'DJI Cloud API credentials of "{name}"',
-    intro: "Type these into the dock's cloud set-up in DJI Pilot 2 (Cloud Service > third-party cloud / custom MQTT):",
+    intro: "In DJI Pilot 2's dock set-up, open Cloud Service → Open Platform (third-party cloud) and give the dock this MQTT login:",
     mqttUrl: 'MQTT address',
     username: 'User name',
     password: 'Password',
