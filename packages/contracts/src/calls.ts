@@ -781,6 +781,15 @@ export const calls = {
       'Ask the nest to upload its log; the file arrives over HTTP (LOG_UPLOAD_PATH) and /device/ops lists it with a ' +
       'signed download link (LOG_DOWNLOAD_PATH/<id>?e=&s=, valid 12 h). Answers the DeviceOp.',
   }),
+  deviceDebug: call('deviceDebug', 'device', '/device/debug', {
+    answer: deviceOpSchema,
+    fields: z.object({ sn_id: snField(), action: z.enum(['cover_open', 'cover_close', 'drone_on', 'drone_off', 'charge_on', 'charge_off', 'reboot']) }),
+    pmd: ['sn_id', 'action'],
+    joint: true,
+    summary:
+      'One remote-debug action (DebugAction) of a dock: a DJI dock runs it inside debug mode; a device without remote ' +
+      'debug refuses it. Refused offline, in the air, disabled or held by someone else; a device refusal carries its text. Answers the DeviceOp.',
+  }),
   deviceOps: call('deviceOps', 'device', '/device/ops', {
     answer: pageOf(deviceOpSchema).extend({ live: maintenanceLiveSchema }),
     fields: z.object({ sn_id: snField(), kind: optionalText(16), page: page(), size: size(100, 10) }),

@@ -238,7 +238,7 @@ export type OpOutcome = z.infer<typeof opOutcomeSchema>;
 /** data of the `maint.progress` event. */
 export const maintProgressEvent = opOutcomeSchema.extend({
   op_id: opId(),
-  kind: z.enum(['upgrade', 'calibrate', 'beacon', 'azimuth', 'rtk', 'log']),
+  kind: z.enum(['upgrade', 'calibrate', 'beacon', 'azimuth', 'rtk', 'log', 'debug']),
   state: z.enum(['running', 'ok', 'failed']),
   progress: z.number().int().min(0).max(100),
 });
@@ -263,7 +263,7 @@ export const LOG_FILE_NAME_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
 export const deviceOpSchema = z.object({
   id: z.string(),
   sn_id: z.string(),
-  kind: z.enum(['upgrade', 'calibrate', 'beacon', 'azimuth', 'rtk', 'log']),
+  kind: z.enum(['upgrade', 'calibrate', 'beacon', 'azimuth', 'rtk', 'log', 'debug']),
   state: z.enum(['running', 'ok', 'failed', 'timeout', 'offline']),
   progress: z.number().int().min(0).max(100),
   /** What was asked (the RTK password never: `password_set` says whether one was given). */

@@ -89,6 +89,7 @@ const SCOPES: Record<CallName, Scope> = {
   deviceAzimuth: { fields: (a) => ({ sn_id: a.sn, azimuth: 90 }) },
   deviceRtk: { fields: (a) => ({ sn_id: a.sn, url: 'rtk.example.com', port: 2101, mount_point: 'M', user: 'u', password: 'p' }) },
   deviceLog: { fields: (a) => ({ sn_id: a.sn }) },
+  deviceDebug: { fields: (a) => ({ sn_id: a.sn, action: 'cover_open' }) },
   deviceOps: { fields: (a) => ({ sn_id: a.sn }) },
   insRanking: { none: "the caller's company's figures only", probe: {} },
   resultList: { fields: (a) => ({ sn_id: a.sn }), code: ResultCode.OK, filtered: true },

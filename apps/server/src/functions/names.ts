@@ -32,6 +32,7 @@ export const CALL_FUNCTION_NAMES: Partial<Record<CallName, Text>> = {
   deviceAzimuth: { zh: '方位角设置', en: 'Set device azimuths' },
   deviceRtk: { zh: 'RTK 设置', en: 'Set device RTK' },
   deviceLog: { zh: '机场日志上传', en: 'Upload nest logs' },
+  deviceDebug: { zh: '机场远程调试', en: 'Remote-debug docks' },
   deviceOps: { zh: '设备维护记录', en: 'Device maintenance history' },
   sortiesTrack: { zh: '架次轨迹', en: 'Sortie tracks' },
   alternateList: { zh: '备降记录', en: 'Alternate-landing records' },

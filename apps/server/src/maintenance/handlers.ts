@@ -177,6 +177,19 @@ export function maintenanceHandlers(deps: AppDeps, maint: Maintenance): Handlers
       return answer(await maint.send(row, MaintenanceMethod.LOG, { op_id: row.id, url: `${LOG_UPLOAD_PATH}/${row.id}` }));
     },
 
+    // The device's answer decides: a DJI dock runs the action in debug mode, a device without it refuses.
+    deviceDebug: async (ctx) => {
+      const caller = callerOf(ctx.caller);
+      const device = visibleDevice(caller, ctx.fields.sn_id);
+      gate(caller, device, { busyText: MAINT_TEXTS.flying });
+      const action = ctx.fields.action;
+      const row = await open(caller, device, 'debug', { action });
+      const sent = await maint.send(row, MaintenanceMethod.DEBUG, { op_id: row.id, action });
+      if (sent.status !== 'ok') return answer(sent);
+      const done = (await maint.change(row.id, { state: 'ok', progress: 100, outcome: { stage: 'done' } })) ?? row;
+      return { data: presentOp(done) };
+    },
+
     deviceOps: async (ctx) => {
       const caller = callerOf(ctx.caller);
       const device = visibleDevice(caller, ctx.fields.sn_id);

@@ -1,8 +1,8 @@
 /** Remote debug of a DJI dock through the DJI adapter, against the simulator's emulated Dock 2. */
-import { DeviceProtocol, MaintenanceMethod } from '@nest/contracts';
+import { DeviceProtocol, MaintenanceMethod, ResultCode, callFunId } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { djiPassword } from '../credentials.js';
-import { startTestServer, type TestServer } from '../../../test/helpers.js';
+import { startTestServer, userClient, type TestServer } from '../../../test/helpers.js';
 import { live, registerDevice, until } from '../../../test/live.js';
 import { loadSimulator } from '../../../test/simulator.js';
 
@@ -45,6 +45,14 @@ describe('DJI remote debug with the emulated dock', () => {
 
       const bad = await l.link.command(gw, MaintenanceMethod.DEBUG, { op_id: 'op-2', action: 'fly_away' });
       expect(bad.status).toBe('failed');
+
+      // Through the console call: the operation is recorded and ends ok; a refusal carries the DJI text.
+      const op = await userClient(server, { nick: 'Debugger', funList: ['/device/debug', '/device/ops'].map(callFunId) });
+      const done = await op.call('deviceDebug', { sn_id: gw, action: 'cover_close' }, { lang: 'en' });
+      expect(done.body).toMatchObject({ code: ResultCode.OK, data: { kind: 'debug', state: 'ok', params: { action: 'cover_close' } } });
+      await until(() => emulator.dockState().cover_state === 0, 'the cover closed');
+      const listed = await op.call('deviceOps', { sn_id: gw, kind: 'debug' });
+      expect(listed.body).toMatchObject({ code: ResultCode.OK, data: { total: 1 } });
     } finally {
       await emulator.stop();
     }
@@ -69,6 +77,9 @@ describe('DJI remote debug with the emulated dock', () => {
       const r = await l.link.command(sn, MaintenanceMethod.DEBUG, { op_id: 'op-n', action: 'cover_open' });
       expect(r).toMatchObject({ status: 'failed', reply: { result: 1 } });
       expect(l.link.isOnline(sn)).toBe(true);
+      const op = await userClient(server, { nick: 'Nest debugger', funList: ['/device/debug'].map(callFunId) });
+      const refused = await op.call('deviceDebug', { sn_id: sn, action: 'reboot' }, { lang: 'en' });
+      expect(refused.body).toMatchObject({ code: ResultCode.BAD_REQUEST });
     } finally {
       await fleet.stop();
     }
