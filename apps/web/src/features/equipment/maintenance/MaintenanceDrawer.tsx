@@ -1,11 +1,12 @@
 import { useState, type ReactNode } from 'react';
 import { Alert, Drawer, Tabs, Tag } from 'antd';
-import { calls, holds, type CallFields, type DeviceListItem } from '@nest/contracts';
+import { DeviceProtocol, calls, holds, type CallFields, type DeviceListItem } from '@nest/contracts';
 import { useI18n, type MessageKey } from '../../../shared/i18n';
 import { notify } from '../../../shared/notify';
 import { call } from '../../../shared/request';
 import { useUser } from '../../../shared/session';
 import { AzimuthPanel, BeaconPanel, CalibratePanel, FirmwarePanel, HistoryPanel, LogPanel, RtkPanel, type MaintenanceCall, type PanelProps } from './panels';
+import { DebugPanel } from './DebugPanel';
 import { useMaintenance } from './useMaintenance';
 import './maintenance.css';
 
@@ -17,6 +18,8 @@ const TABS: { key: string; label: MessageKey; call: MaintenanceCall; panel: (p: 
   { key: 'rtk', label: 'maintenance.tab.rtk', call: 'deviceRtk', panel: RtkPanel },
   { key: 'log', label: 'maintenance.tab.log', call: 'deviceLog', panel: LogPanel },
 ];
+/** Remote debug: offered for DJI docks only (their protocol has it). */
+const DEBUG_TAB = { key: 'debug', label: 'maintenance.tab.debug', call: 'deviceDebug', panel: DebugPanel } as const;
 
 /**
  * Device maintenance of one device: firmware upgrade, calibration, beacon, azimuth, RTK, nest log upload and
@@ -84,7 +87,7 @@ function MaintenanceBody({ device }: { device: DeviceListItem }): ReactNode {
         activeKey={tab}
         onChange={setTab}
         items={[
-          ...TABS.map(({ key, label, call: name, panel: Panel }) => ({
+          ...[...TABS, ...(device.protocol === DeviceProtocol.DJI ? [DEBUG_TAB] : [])].map(({ key, label, call: name, panel: Panel }) => ({
             key,
             label: t(label),
             children: <Panel device={device} data={data} allowed={holds(user?.fun_list, calls[name].access)} blocked={blocked} run={run} />,

@@ -20,7 +20,11 @@ export const maintenanceZh = {
     azimuth: '方位角',
     rtk: 'RTK',
     log: '机场日志',
+    debug: '远程调试',
     history: '操作记录',
+  },
+  debug: {
+    hint: '每个操作在机场调试模式下执行，完成后退出调试模式；飞行中或执行任务时不可用',
   },
   firmware: {
     choose: '选择固件',
@@ -119,7 +123,11 @@ export const maintenanceEn: typeof maintenanceZh = {
     azimuth: 'Azimuth',
     rtk: 'RTK',
     log: 'Nest log',
+    debug: 'Remote debug',
     history: 'History',
+  },
+  debug: {
+    hint: 'Each action runs in the dock debug mode, which is left afterwards; not available in flight or on a mission',
   },
   firmware: {
     choose: 'Firmware',

@@ -31,7 +31,7 @@ export interface PanelProps {
   run(name: MaintenanceCall, fields: CallFields<MaintenanceCall>): Promise<boolean>;
 }
 
-export type MaintenanceCall = 'deviceUpgrade' | 'deviceCalibrate' | 'deviceBeacon' | 'deviceAzimuth' | 'deviceRtk' | 'deviceLog';
+export type MaintenanceCall = 'deviceUpgrade' | 'deviceCalibrate' | 'deviceBeacon' | 'deviceAzimuth' | 'deviceRtk' | 'deviceLog' | 'deviceDebug';
 
 function NoPermission(): ReactNode {
   const { t } = useI18n();
