@@ -150,12 +150,12 @@ function EquipmentScreen(): ReactNode {
       title: t('equipment.col.protocol'),
       key: 'protocol',
       render: (_, d) => (
-        <Tag color={d.protocol === DeviceProtocol.DJI ? 'blue' : undefined} data-testid={`protocol-${d.sn_id}`}>
+        <span className={d.protocol === DeviceProtocol.DJI ? 'equipment-protocol-dji' : undefined} data-testid={`protocol-${d.sn_id}`}>
           {DeviceProtocol.label(d.protocol, lang)}
-        </Tag>
+        </span>
       ),
     },
-    { title: t('equipment.col.address'), key: 'address', ellipsis: true, width: 220, render: (_, d) => d.address || '--' },
+    { title: t('equipment.col.address'), key: 'address', ellipsis: true, width: 180, render: (_, d) => d.address || '--' },
     {
       title: t('equipment.col.status'),
       key: 'status',
@@ -195,7 +195,7 @@ function EquipmentScreen(): ReactNode {
     {
       title: t('admin.actions'),
       key: 'actions',
-      width: lang === 'en' ? 440 : 310,
+      width: lang === 'en' ? 390 : 300,
       render: (_, d) => {
         const live = liveOf(d, liveBySn.get(d.sn_id));
         const block = (what: 'edit' | 'delete' | 'maintain') => blockOf(d, live, user?.u_id, what);
@@ -203,7 +203,7 @@ function EquipmentScreen(): ReactNode {
           <Space size={0}>
             {action(`edit-${d.sn_id}`, canEdit, block('edit'), <EditOutlined />, t('admin.edit'), () => editor.show(d))}
             {d.protocol === DeviceProtocol.DJI &&
-              action(`credentials-${d.sn_id}`, canEdit, block('edit'), <KeyOutlined />, t('equipment.action.credentials'), () => askCredentials(d))}
+              action(`credentials-${d.sn_id}`, canEdit, block('edit'), <KeyOutlined />, t('equipment.action.credentialsShort'), () => askCredentials(d))}
             {action(`maintain-${d.sn_id}`, canMaintain, block('maintain'), <ToolOutlined />, t('equipment.action.maintenance'), () => setMaintained(d))}
             {action(`delete-${d.sn_id}`, canDelete, block('delete'), <DeleteOutlined />, t('admin.delete'), () => askDelete(d), true)}
           </Space>

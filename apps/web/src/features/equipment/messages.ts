@@ -24,6 +24,7 @@ export const equipmentZh = {
   action: {
     maintenance: '维护',
     credentials: '重新生成凭据',
+    credentialsShort: '新凭据',
   },
   confirmCredentials: '为“{name}”生成新的连接凭据吗？旧密码立即失效，机场会断开连接，直到在 DJI Pilot 2 中用新密码重新设置。',
   dji: {
@@ -133,6 +134,7 @@ export const equipmentEn: typeof equipmentZh = {
   action: {
     maintenance: 'Maintenance',
     credentials: 'Issue new credentials',
+    credentialsShort: 'New credentials',
   },
   confirmCredentials: 'Issue new connection credentials for "{name}"? The old password stops working at once: the dock is disconnected until it is set up again in DJI Pilot 2 with the new password.',
   dji: {
