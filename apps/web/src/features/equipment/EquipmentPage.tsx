@@ -30,7 +30,7 @@ import './equipment.css';
 
 const PAGE_SIZE = 10;
 /** The calls behind the maintenance drawer: any one of them shows its action. */
-const MAINTENANCE_CALLS = ['deviceUpgrade', 'deviceCalibrate', 'deviceBeacon', 'deviceAzimuth', 'deviceRtk', 'deviceLog', 'deviceOps'];
+const MAINTENANCE_CALLS: readonly CallName[] = ['deviceUpgrade', 'deviceCalibrate', 'deviceBeacon', 'deviceAzimuth', 'deviceRtk', 'deviceLog', 'deviceOps', 'deviceDebug'];
 
 const STATUS_BADGE = { [OnlineStatus.ONLINE]: 'success', [OnlineStatus.OFFLINE]: 'default', [OnlineStatus.CONNECTED_BY_OTHER]: 'warning' } as const;
 
@@ -66,7 +66,7 @@ function EquipmentScreen(): ReactNode {
   const canEdit = can('deviceEdit');
   const canDelete = can('deviceDelete');
   const canEnable = can('deviceEnable');
-  const canMaintain = MAINTENANCE_CALLS.some((n) => n in calls && can(n as CallName));
+  const canMaintain = MAINTENANCE_CALLS.some((n) => can(n));
   const isSuper = user?.fun_list.includes(SUPER_ADMINISTRATOR) ?? false;
 
   const liveBySn = useMemo(() => new Map(fleet.devices.map((d) => [d.sn, d])), [fleet.devices]);
