@@ -52,6 +52,7 @@ import { flightEndOf, flightStateOf, healthOf, mergeOsd, metresBetween, progress
 import type { WaylineFile } from './waylines.js';
 import { DjiLive, type LiveIngest } from './live.js';
 import { runDebug } from './debug.js';
+import { storageConfigOutput, type DjiMediaOptions } from './media.js';
 
 /** What the adapter needs to hand out route packages (waylines.ts). */
 export interface WaylineStore {
@@ -86,6 +87,8 @@ export interface DjiLinkOptions {
   now?: () => number;
   /** The RTMP ingest docks publish live video to (live.ts); without it video.start is refused. */
   liveIngest?: LiveIngest | null;
+  /** The S3 upload ingest docks put results into (media.ts); without it storage_config_get is refused. */
+  media?: DjiMediaOptions | null;
 }
 
 interface Pending {
@@ -772,6 +775,7 @@ export class DjiLink extends EventEmitter<LinkEvents> implements DeviceLink {
         return file ? { result: 0, output: { file } } : { result: DjiResult.UNKNOWN_TASK, output: {} };
       }
       case DjiMethod.STORAGE_CONFIG_GET:
+        if (this.opts.media) return { result: 0, output: storageConfigOutput(sn, this.opts.media) };
         this.logOnce(`storage:${sn}`, { sn }, 'dji link: storage_config_get refused: result upload from DJI devices is not available yet');
         return { result: DJI_UNSUPPORTED, output: {} };
       case DjiMethod.AIRPORT_BIND_STATUS: {
