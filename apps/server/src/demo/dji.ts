@@ -87,6 +87,8 @@ export async function demoDjiLogins(server: DemoServer, docks: readonly DemoDjiD
       position: { lat: d.home.lat, lng: d.home.lng, height: d.home.alt },
       seed: 9100 + i,
       timeScale: config.simTimeScale,
+      // A real dock's OSD rate however fast the demo's time runs.
+      osdWallClock: true,
       log: (text: string) => app.log.info({ simulator: text }, 'dji dock emulator'),
     });
   }

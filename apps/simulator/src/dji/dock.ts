@@ -52,6 +52,11 @@ export interface DjiDockOptions {
   seed?: number;
   /** Simulated seconds per wall-clock second (default 1; tests 50-200). */
   timeScale?: number;
+  /**
+   * Send OSD every 2 wall-clock seconds, as a real dock does, however fast simulated time runs (the demo
+   * fleet); default: every 2 simulated seconds (tests, which speed time up to wait less).
+   */
+  osdWallClock?: boolean;
   log?: (line: string) => void;
   /** Any client id works; default `<dockSn>`. */
   clientId?: string;
@@ -449,7 +454,7 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
     if (this.online) {
       this.resendPending(dt);
       if (!this.silent) {
-        this.osdIn -= dt;
+        this.osdIn -= this.opts.osdWallClock ? dt / this.timeScale : dt;
         if (this.osdIn <= 0) {
           this.osdIn += OSD_PERIOD_S;
           if (this.osdIn <= 0) this.osdIn = OSD_PERIOD_S;
