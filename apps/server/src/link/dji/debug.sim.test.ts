@@ -1,17 +1,15 @@
 /** Remote debug of a DJI dock through the DJI adapter, against the simulator's emulated Dock 2. */
-import { DeviceProtocol, MaintenanceMethod, ResultCode, callFunId } from '@nest/contracts';
+import { MaintenanceMethod, ResultCode, callFunId } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { djiPassword } from '../credentials.js';
-import { startTestServer, userClient, type TestServer } from '../../../test/helpers.js';
+import { DJI_HOME as HOME, startDjiTestServer, startEmulatedDock } from './testing.js';
+import { userClient, type TestServer } from '../../../test/helpers.js';
 import { live, registerDevice, until } from '../../../test/live.js';
 import { loadSimulator } from '../../../test/simulator.js';
 
-const HOME = { lat: 22.54, lng: 114.05 };
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  await live(server).link.ready();
+  server = await startDjiTestServer();
 });
 afterAll(async () => {
   await server?.close();
@@ -20,21 +18,9 @@ afterAll(async () => {
 describe('DJI remote debug with the emulated dock', () => {
   it('opens the cover inside debug mode, the dock leaving debug mode after it', async () => {
     const gw = 'DJI-DBG1';
-    await registerDevice(server, { sn_id: gw, uav_sn: `${gw}-UAV`, type: 'stable_mini', uav_model: 'M3D', protocol: DeviceProtocol.DJI, airport_point: HOME });
     const l = live(server);
-    const sim = await loadSimulator();
-    const emulator = await sim.startDjiDock({
-      mqttUrl: l.brokerUrl,
-      username: gw,
-      password: djiPassword(l.secrets.deviceKeyHex, gw, 0),
-      dockSn: gw,
-      droneSn: `${gw}-UAV`,
-      position: { lat: HOME.lat, lng: HOME.lng, height: 40 },
-      seed: 3,
-      timeScale: 50,
-    });
+    const emulator = await startEmulatedDock(server, gw, { seed: 3 });
     try {
-      await until(() => l.link.isOnline(gw), 'the emulated dock online');
       const methods: string[] = [];
       emulator.on('reply', (r: { method: string; result: number }) => methods.push(`${r.method}:${r.result}`));
       const r = await l.link.command(gw, MaintenanceMethod.DEBUG, { op_id: 'op-1', action: 'cover_open' });

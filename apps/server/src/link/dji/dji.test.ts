@@ -9,7 +9,6 @@ import { inflateRawSync } from 'node:zlib';
 import {
   DEVICE_CONTROL_FUNCTION,
   DEVICE_PUSH_FUNCTION,
-  DeviceProtocol,
   DjiResult,
   HEALTH_EVENT,
   PushMsgId,
@@ -23,13 +22,10 @@ import {
 } from '@nest/contracts';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { djiPassword } from '../credentials.js';
 import { DjiLink } from './service.js';
-import { startTestServer, userClient, type TestClient, type TestServer } from '../../../test/helpers.js';
-import { PushSocket, WAIT_LIMIT_MS, addPatrolRoute, listen, live, registerDevice, until } from '../../../test/live.js';
-import { loadSimulator } from '../../../test/simulator.js';
-
-const HOME = { lat: 22.54, lng: 114.05 };
+import { DJI_HOME as HOME, djiLogin, registerDjiDock, startDjiTestServer, startEmulatedDock } from './testing.js';
+import { userClient, type TestClient, type TestServer } from '../../../test/helpers.js';
+import { PushSocket, WAIT_LIMIT_MS, addPatrolRoute, listen, live, until } from '../../../test/live.js';
 
 interface Service {
   method: string;
@@ -78,8 +74,8 @@ class DockPeer {
   }
 
   static async connect(server: TestServer, gw: string, drone: string): Promise<DockPeer> {
-    const l = live(server);
-    const client = await mqtt.connectAsync(l.brokerUrl, { clientId: `${gw}-pilot`, username: gw, password: djiPassword(l.secrets.deviceKeyHex, gw, 0), reconnectPeriod: 0 });
+    const login = djiLogin(server, gw);
+    const client = await mqtt.connectAsync(login.mqttUrl, { clientId: `${gw}-pilot`, username: login.username, password: login.password, reconnectPeriod: 0 });
     await client.subscribeAsync([`sys/product/${gw}/status_reply`, ...['services', 'events_reply', 'requests_reply', 'state_reply'].map((c) => `thing/product/${gw}/${c}`)], { qos: 1 });
     return new DockPeer(client, gw, drone);
   }
@@ -148,8 +144,7 @@ const sockets: PushSocket[] = [];
 const peers: DockPeer[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer();
-  await live(server).link.ready();
+  server = await startDjiTestServer();
   op = await userClient(server, { nick: 'Pilot', funList: [DEVICE_PUSH_FUNCTION, DEVICE_CONTROL_FUNCTION, 'device_list'] });
   base = await listen(server);
 });
@@ -162,7 +157,7 @@ afterAll(async () => {
 /** Registers a DJI dock with an M3D, connects its peer and brings it online with telemetry. */
 async function dock(gw: string): Promise<DockPeer> {
   const drone = `${gw}-UAV`;
-  await registerDevice(server, { sn_id: gw, uav_sn: drone, type: 'stable_mini', uav_model: 'M3D', protocol: DeviceProtocol.DJI, airport_point: HOME });
+  await registerDjiDock(server, gw);
   const peer = await DockPeer.connect(server, gw, drone);
   peers.push(peer);
   peer.topo([{ sn: drone, domain: '0', type: '91', sub_type: '0', index: 'A', thing_version: '1.2.0' }]);
@@ -360,21 +355,9 @@ describe('DJI dock through the DJI adapter', () => {
 
   it("flies a route end to end with the simulator's emulated Dock 2 and M3D", async () => {
     const gw = 'DJI-EMU1';
-    await registerDevice(server, { sn_id: gw, uav_sn: `${gw}-UAV`, type: 'stable_mini', uav_model: 'M3D', protocol: DeviceProtocol.DJI, airport_point: HOME });
     const l = live(server);
-    const sim = await loadSimulator();
-    const emulator = await sim.startDjiDock({
-      mqttUrl: l.brokerUrl,
-      username: gw,
-      password: djiPassword(l.secrets.deviceKeyHex, gw, 0),
-      dockSn: gw,
-      droneSn: `${gw}-UAV`,
-      position: { lat: HOME.lat, lng: HOME.lng, height: 40 },
-      seed: 1,
-      timeScale: 50,
-    });
+    const emulator = await startEmulatedDock(server, gw, { telemetry: true });
     try {
-      await until(() => l.link.isOnline(gw) && l.link.device(gw)?.telemetry?.drone !== undefined, 'the emulated dock online with telemetry');
       const route = await addPatrolRoute(server.db, gw, HOME);
       const s = await watching(gw);
       const ended = new Promise<{ status: string }>((resolve) => emulator.once('missionEnded', resolve));
