@@ -104,9 +104,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await dummyHash(config.scrypt);
     const live = await startLive(config, db, app.log);
     app.addHook('onClose', async () => live.close());
-    live.deviceRoutes(app);
     const media = createMediaStore(config);
     app.addHook('onClose', async () => media.close());
+    live.deviceRoutes(app, media);
     const deps: AppDeps = { config, db, dbKind: kind, keys, sessions: sessionPolicyOf(config), live, changes: new DataChanges(live.bus), media };
     const hub = new PushHub(deps, pushPorts(deps), app.log);
     const services = createServices(deps, hub, app.log);

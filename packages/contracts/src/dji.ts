@@ -316,6 +316,26 @@ export type DjiServiceReply = z.infer<typeof djiServiceReply>;
 
 /** Requests the adapter reads. */
 export const djiResourceGet = z.looseObject({ flight_id: z.string().max(64) });
+/** data of event `file_upload_callback`: a media file the device put into the bucket (DJI-CLOUD-API.md section 6). */
+export const djiFileUploadCallback = z.looseObject({
+  result: z.number().int().optional(),
+  file: z.looseObject({
+    object_key: z.string().min(1).max(512),
+    name: z.string().max(256).optional(),
+    path: z.string().max(512).optional(),
+    ext: z.looseObject({ flight_id: z.string().max(64).optional(), drone_model_key: z.string().max(32).optional(), is_original: z.boolean().optional() }).optional(),
+    metadata: z
+      .looseObject({
+        shoot_position: z.looseObject({ lat: z.number().finite(), lng: z.number().finite() }).optional(),
+        absolute_altitude: z.number().finite().optional(),
+        relative_altitude: z.number().finite().optional(),
+        gimbal_yaw_degree: z.number().finite().optional(),
+        created_time: z.string().max(64).optional(),
+      })
+      .optional(),
+  }),
+});
+export type DjiFileUploadCallback = z.infer<typeof djiFileUploadCallback>;
 export const djiBindStatusRequest = z.looseObject({ devices: z.array(z.looseObject({ sn: z.string().max(64) })).max(16).default([]) });
 
 // ------------------------------------------------------------------------------------------ result codes
@@ -348,6 +368,7 @@ export const DjiResult = enumeration('DjiResult', [
   [514134, '雨量过大，无法操作舱盖', 'Too much rain to operate the cover', 'RAINING'],
   [514135, '风速过大，无法操作舱盖', 'Too much wind to operate the cover', 'WINDY'],
   [514148, '机场忙或不在调试模式', 'The dock is busy or not in debug mode', 'DEBUG_BUSY'],
+  [900002, '上传的文件不存在或不可用', 'The uploaded file does not exist or cannot be used', 'MEDIA_REFUSED'],
 ] as const);
 
 /** Text of any DJI result code: the mapped one, else a generic text with the code. */

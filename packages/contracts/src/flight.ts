@@ -718,6 +718,41 @@ export const mediaUploadStart = z.object({
 export type MediaUploadStart = z.infer<typeof mediaUploadStart>;
 export const mediaUploadState = z.object({ offset: z.number().int().min(0), complete: z.boolean() });
 
+/**
+ * Device event `media.stored`: a file the device put into the server's upload ingest itself (DJI docks,
+ * `file_upload_callback`), to become a result. The listener that makes the result settles the event with
+ * its work; it resolves with an `EventRefusal` when the file cannot become one (the device is answered with
+ * a refusal and does not send it again).
+ */
+export const MediaMethod = { STORED: 'media.stored' } as const;
+export const mediaStoredEvent = z.object({
+  /** The media store key the device wrote, under its own object prefix. */
+  object_key: z.string().min(1).max(512),
+  /** As the device names the file (shown only, never a path). */
+  file_name: z.string().regex(/^[A-Za-z0-9._-]{1,128}$/),
+  flight_id: z.string().max(64).nullable(),
+  /** The drone that took it. */
+  uav_sn: z.string().max(64),
+  /** AchievementType 10 image, 20 video. */
+  type: z.union([z.literal(10), z.literal(20)]),
+  mime: z.enum(MEDIA_MIME),
+  lat: z.number().min(-90).max(90),
+  lng: z.number().min(-180).max(180),
+  /** Height above takeoff (m). */
+  height: z.number().min(-1000).max(10_000),
+  /** When it was taken (ms). */
+  taken_at: z.number().int().nonnegative(),
+});
+export type MediaStoredEvent = z.infer<typeof mediaStoredEvent>;
+/** Why a stored file could not become a result. */
+export type MediaRefusalReason = 'not_found' | 'outside_prefix' | 'bad_data' | 'content_mismatch' | 'too_large';
+/** What a listener's settled work resolves with to refuse a device event instead of acknowledging it. */
+export interface EventRefusal {
+  refused: MediaRefusalReason;
+}
+export const isEventRefusal = (v: unknown): v is EventRefusal =>
+  typeof v === 'object' && v !== null && typeof (v as { refused?: unknown }).refused === 'string';
+
 // ------------------------------------------------------------------------------------------ texts
 
 /** Text of a refusal reason for a reply, e.g. a 2002 to 401 (with the checks that failed, if any). */

@@ -4,6 +4,7 @@ import { CONTROL_NOTICE_TOPIC, DeviceDirectory, DeviceStatusBoard, findDeviceByS
 import type { LiveRuntime } from '../deps.js';
 import { startLink } from '../link/runtime.js';
 import { WaylineFiles } from '../link/dji/waylines.js';
+import { DockUploadIngest } from '../storage/ingest/mount.js';
 import type { LinkLogger } from '../link/adapter.js';
 import { VideoOnDemand, WATCH_NOTICE_TOPIC } from '../videos/index.js';
 
@@ -15,6 +16,8 @@ import { VideoOnDemand, WATCH_NOTICE_TOPIC } from '../videos/index.js';
 export async function startLive(config: Config, db: Database, log: LinkLogger): Promise<LiveRuntime> {
   const directory = new DeviceDirectory(db);
   await directory.start();
+  // DJI docks upload their results themselves into this S3-compatible ingest (storage/ingest/).
+  const ingest = new DockUploadIngest(config.deviceHttpBase);
   let transport;
   try {
     transport = await startLink(
@@ -25,6 +28,10 @@ export async function startLive(config: Config, db: Database, log: LinkLogger): 
         internalTopics: [`${CONTROL_NOTICE_TOPIC}/+`, `${WATCH_NOTICE_TOPIC}/+`],
         dji: {
           waylines: new WaylineFiles(config.dataDir, db, config.deviceHttpBase),
+          media: {
+            options: { endpoint: () => ingest.endpoint(), bucket: ingest.bucket, region: ingest.region, issuer: ingest.credentials },
+            route: (app, store) => ingest.route(app, store),
+          },
           // A DJI device is bound to the company it is registered in (organisation = company).
           organization: async (sn) => {
             const row = directory.get(sn);

@@ -8,6 +8,8 @@ import { currentPassword, deviceLoginCheck, devicePassword, loadOrCreateLinkSecr
 import { MosquittoDynsec, type AccessDevices } from './dynsec.js';
 import { CompositeLink } from './composite.js';
 import { DjiLink, type WaylineStore } from './dji/service.js';
+import type { DjiMediaOptions } from './dji/media.js';
+import type { MediaStore } from '../storage/index.js';
 import { LinkService } from './nest/service.js';
 
 /**
@@ -24,7 +26,12 @@ export interface LinkRegistry {
   /** Internal topics the features listen on (their notices between instances), besides the cluster bus. */
   internalTopics: readonly string[];
   /** DJI docks: where their route packages are kept, and the organisation (company) a device is bound to. */
-  dji?: { waylines: (WaylineStore & { route(app: FastifyInstance): void }) | null; organization?: (sn: string) => Promise<{ id: string; name: string } | null> };
+  dji?: {
+    waylines: (WaylineStore & { route(app: FastifyInstance): void }) | null;
+    organization?: (sn: string) => Promise<{ id: string; name: string } | null>;
+    /** The upload ingest docks put their results into: what storage_config_get answers, and its routes. */
+    media?: { options: DjiMediaOptions; route(app: FastifyInstance, store: MediaStore): void } | null;
+  };
 }
 
 /** The device transport: secrets, broker, link client and the cluster bus. */
@@ -40,8 +47,8 @@ export interface LinkTransport {
   bus: ClusterBus;
   /** Device password for a registered sn. */
   devicePassword(sn: string): string;
-  /** Registers the HTTP routes devices use (the DJI route-package download). */
-  deviceRoutes(app: FastifyInstance): void;
+  /** Registers the HTTP routes devices use (the DJI route-package download, the dock upload ingest into `store`). */
+  deviceRoutes(app: FastifyInstance, store: MediaStore): void;
   close(): Promise<void>;
 }
 
@@ -101,6 +108,7 @@ export async function startLink(config: Config, registry: LinkRegistry, log: Lin
       app_license: config.dji.appLicense,
     },
     ...(registry.dji?.organization ? { organization: registry.dji.organization } : {}),
+    media: registry.dji?.media?.options ?? null,
   });
   const link = new CompositeLink(nest, dji, devices);
   const bus = new ClusterBus(link.clientId);
@@ -120,7 +128,10 @@ export async function startLink(config: Config, registry: LinkRegistry, log: Lin
     link,
     bus,
     devicePassword: (sn) => devicePassword(secrets.deviceKeyHex, sn),
-    deviceRoutes: (app) => registry.dji?.waylines?.route(app),
+    deviceRoutes: (app, store) => {
+      registry.dji?.waylines?.route(app);
+      registry.dji?.media?.route(app, store);
+    },
     close: () => {
       closed ??= (async () => {
         await link.stop();

@@ -15,6 +15,7 @@ import {
   LINK_MAX_MESSAGE_BYTES,
   LINK_VERSION,
   LinkMethod,
+  MediaMethod,
   MaintenanceMethod,
   ONE_KEY_TAKEOFF_HEIGHT,
   SERVER_CLIENT_ID_PREFIX,
@@ -31,6 +32,7 @@ import {
   djiServiceReply,
   djiTopic,
   djiUpdateTopo,
+  isEventRefusal,
   missionStartCommandData,
   parseDjiTopic,
   processCommandData,
@@ -52,7 +54,7 @@ import { flightEndOf, flightStateOf, healthOf, mergeOsd, metresBetween, progress
 import type { WaylineFile } from './waylines.js';
 import { DjiLive, type LiveIngest } from './live.js';
 import { runDebug } from './debug.js';
-import { storageConfigOutput, type DjiMediaOptions } from './media.js';
+import { eventResult, mediaStoredOf, storageConfigOutput, type DjiMediaOptions } from './media.js';
 
 /** What the adapter needs to hand out route packages (waylines.ts). */
 export interface WaylineStore {
@@ -154,7 +156,8 @@ export class DjiLink extends EventEmitter<LinkEvents> implements DeviceLink {
   private readonly pending = new Map<string, Pending>();
   /** Console command ids -> their outcome (a repeat of the same id is answered, not executed again). */
   private readonly consoleCommands = new Map<string, Promise<CommandOutcome>>();
-  private readonly seenEvents = new Map<string, Promise<boolean>>();
+  /** Events by tid+bid -> the result they are answered with once stored (false: not stored, not answered). */
+  private readonly seenEvents = new Map<string, Promise<number | false>>();
   private readonly lastLog = new Map<string, number>();
   private readonly now: () => number;
   private readonly probeTopic: string;
@@ -661,7 +664,7 @@ export class DjiLink extends EventEmitter<LinkEvents> implements DeviceLink {
       const settle = (p: Promise<unknown>) => work.push(p);
       this.translateEvent(g, m, settle);
       stored = Promise.all(work).then(
-        () => true,
+        (settled) => eventResult(settled),
         (err: unknown) => {
           this.seenEvents.delete(key);
           this.logOnce(`unstored:${sn}`, { sn, tid: m.tid, err: String(err) }, 'dji link: event not stored, not acknowledged (the device re-sends it)');
@@ -673,9 +676,9 @@ export class DjiLink extends EventEmitter<LinkEvents> implements DeviceLink {
     }
     if (m.need_reply !== 1) return;
     const method = m.method;
-    void stored.then((ok) => {
-      if (!ok) return;
-      this.client?.publish(djiTopic.thing(sn, 'events_reply'), JSON.stringify(djiMessage(method, { result: 0 }, { tid: m.tid, bid: m.bid })), { qos: 1 });
+    void stored.then((result) => {
+      if (result === false) return;
+      this.client?.publish(djiTopic.thing(sn, 'events_reply'), JSON.stringify(djiMessage(method, { result }, { tid: m.tid, bid: m.bid })), { qos: 1 });
     });
   }
 
@@ -715,6 +718,15 @@ export class DjiLink extends EventEmitter<LinkEvents> implements DeviceLink {
         if (view.result !== 0) this.opts.log.info({ sn, flight_id: f.flightId, result: view.result, status: view.status }, 'dji link: mission ended with a device result');
         if (f.started) emit(FlightMethod.FLIGHT_END, flightEndOf(f, now, f.distance, f.photos), ':e');
       }
+      return;
+    }
+    if (m.method === DjiMethod.FILE_UPLOAD_CALLBACK) {
+      // A result file the dock put into the upload ingest (media.ts); refused at once when it cannot be one.
+      const stored = mediaStoredOf(sn, g.droneSn, m.data, m.timestamp ?? this.now());
+      if (isEventRefusal(stored)) {
+        this.opts.log.warn({ sn, tid: m.tid, refused: stored.refused }, 'dji link: file_upload_callback refused');
+        settle(Promise.resolve(stored));
+      } else emit(MediaMethod.STORED, stored, '');
       return;
     }
     // Other events are reported under their DJI method (no feature reads them yet).
