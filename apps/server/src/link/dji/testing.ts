@@ -42,7 +42,10 @@ export function djiLogin(server: TestServer, gw: string): { mqttUrl: string; use
 export interface EmulatedDockOptions extends Partial<DjiDockOptions> {
   /** Register the dock first (default true); false when the test registered it itself. */
   register?: boolean;
-  /** Wait until the link has the drone's telemetry too, not only the dock online (default false). */
+  /**
+   * Wait until the link has the drone's own OSD too (its storage, which the pre-flight checks need), not only
+   * the dock online (default false).
+   */
   telemetry?: boolean;
 }
 
@@ -65,7 +68,7 @@ export async function startEmulatedDock(server: TestServer, gw: string, options:
   });
   const link = live(server).link;
   try {
-    await until(() => link.isOnline(gw) && (!telemetry || link.device(gw)?.telemetry?.drone !== undefined), `the emulated dock ${gw} online`);
+    await until(() => link.isOnline(gw) && (!telemetry || (link.device(gw)?.telemetry?.drone?.storage.sdcard_totalsize ?? 0) > 0), `the emulated dock ${gw} online`);
   } catch (e) {
     await dock.stop();
     throw e;
