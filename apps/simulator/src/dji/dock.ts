@@ -8,6 +8,7 @@ import type { Rng } from '../rng.js';
 import { KmzError, readWaylineKmz } from './kmz.js';
 import { DjiLivePublisher, type LivePublisherOptions } from './live.js';
 import { DebugBench } from './debug.js';
+import { DjiMediaUploader, type MediaUploaded } from './media.js';
 import type { Wayline } from './kmz.js';
 import {
   Cover,
@@ -138,6 +139,8 @@ export interface DjiDockEvents {
   liveStop: [{ video_id: string }];
   /** A mission ended (terminal progress sent). */
   missionEnded: [{ flight_id: string; status: ProgressStatus; result: number; media_count: number }];
+  /** A photo was uploaded and its file_upload_callback answered (media.ts). */
+  mediaUploaded: [MediaUploaded];
 }
 
 export interface DjiDock extends EventEmitter<DjiDockEvents> {
@@ -159,6 +162,10 @@ export interface DjiDock extends EventEmitter<DjiDockEvents> {
   goSilent(): void;
   /** Resumes OSD after goSilent. */
   speak(): void;
+  /** Sends a file_upload_callback with `file` (and the given tid/bid) and resolves with the cloud's result, null unanswered. */
+  mediaCallback(file: Record<string, unknown>, ids?: { tid?: string; bid?: string }): Promise<number | null>;
+  /** Photos on the dock not yet uploaded and accepted. */
+  mediaPending(): number;
   stop(): Promise<void>;
 }
 
@@ -304,6 +311,8 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
   private readonly hmsItems = new Map<string, { opts: HmsOptions; code: string }>();
   private readonly live = new Map<string, number>();
   private livePublisher: DjiLivePublisher | null = null;
+  /** The photos' uploads (media.ts). */
+  private readonly media: DjiMediaUploader;
   /** Charging may be switched off in remote debug (charge_close). */
   private chargeEnabled = true;
   /** Remote debug (debug.ts): debug mode, cover, drone power, charging and reboot commands. */
@@ -340,6 +349,16 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
     this.gwModel = this.rc ? RC_PLUS : DOCK2;
     this.droneModel = this.rc ? M30 : M3D;
     this.log = opts.log ?? (() => {});
+    this.media = new DjiMediaUploader({
+      dockSn: this.dockSn,
+      droneModelKey: this.droneModel.key,
+      payloadModelKey: `1-${this.droneModel.payloadIndex.split('-').slice(0, 2).join('-')}`,
+      timeScale: this.timeScale,
+      request: (method, data) => this.request(method, data),
+      publishEvent: (body) => this.publish(djiTopic.events(this.dockSn), body, 1),
+      uploaded: (u) => this.emit('mediaUploaded', u),
+      log: (line) => this.log(line),
+    });
     if (opts.liveVideo) {
       const publisher = (this.livePublisher = new DjiLivePublisher({ log: this.log, ...opts.liveVideo }));
       this.on('liveStart', (s) => publisher.start(s.video_id, s.url, s.video_quality));
@@ -717,6 +736,7 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
       return;
     }
     if (topic === djiTopic.eventsReply(gw)) {
+      if (this.media.onEventsReply(tid, bid, msg.data)) return;
       const pending = this.pendingEvents.get(tid);
       if (pending && pending.progress.flight_id === bid) {
         this.pendingEvents.delete(tid);
@@ -1081,6 +1101,8 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
         const p = w.points[m.target]!;
         if (this.moveTowards({ lat: p.lat, lng: p.lng, elevation: this.pointElevation(w, p.height) }, p.speed, dt)) {
           if (p.photos > 0) {
+            const shot = { flightId: m.task.flightId, lat: this.lat, lng: this.lng, relativeAltitude: this.elevation, absoluteAltitude: this.opts.position.height + this.elevation };
+            for (let i = 0; i < p.photos; i++) this.media.shot({ ...shot, gimbalYaw: round1(this.head > 180 ? this.head - 360 : this.head), takenAt: now() });
             m.mediaCount += p.photos;
             this.mediaUsedKb += 8_000 * p.photos;
           }
@@ -1131,6 +1153,8 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
           this.finished.set(m.task.flightId, m.status);
           this.mission = null;
           this.emit('missionEnded', { flight_id: m.task.flightId, status: m.status, result: m.result, media_count: m.mediaCount });
+          // Back in the dock: the mission's photos go up (media.ts).
+          this.media.release(m.task.flightId);
           return;
         }
         break;
@@ -1357,6 +1381,14 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
     if (!this.silent) this.sendHms();
   }
 
+  mediaCallback(file: Record<string, unknown>, ids?: { tid?: string; bid?: string }): Promise<number | null> {
+    return this.media.callback(file, ids);
+  }
+
+  mediaPending(): number {
+    return this.media.pending();
+  }
+
   goSilent(): void {
     this.silent = true;
   }
@@ -1372,6 +1404,7 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
     this.timer = null;
     for (const r of this.pendingRequests.values()) r.resolve(null);
     this.pendingRequests.clear();
+    this.media.stop();
     await this.livePublisher?.stopAll();
     await this.client?.endAsync(true);
   }
