@@ -35,6 +35,22 @@ export type DeviceHold = z.infer<typeof deviceHoldSchema>;
 export const djiCredentialsSchema = z.object({ mqtt_url: z.string(), username: z.string(), password: z.string() });
 export type DjiCredentials = z.infer<typeof djiCredentialsSchema>;
 
+/**
+ * /device/dji/pilot: what the Pilot 2 page hands DJI Pilot 2's JSBridge for an RC gateway: its new broker
+ * credentials, the DJI developer app (id, key, licence; empty when the server has none set), and the
+ * workspace (the company: id and name) and platform name Pilot 2 shows.
+ */
+export const djiPilotLoginSchema = djiCredentialsSchema.extend({
+  app_id: z.string(),
+  app_key: z.string(),
+  app_license: z.string(),
+  workspace_id: z.string(),
+  workspace_name: z.string(),
+  platform_name: z.string(),
+  device_name: z.string(),
+});
+export type DjiPilotLogin = z.infer<typeof djiPilotLoginSchema>;
+
 /** /device/add: the Device, and for a DJI gateway its broker credentials (only in this answer). */
 export const deviceAddedSchema = deviceSchema.extend({ dji: djiCredentialsSchema.optional() });
 export type DeviceAdded = z.infer<typeof deviceAddedSchema>;

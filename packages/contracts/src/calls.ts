@@ -89,6 +89,7 @@ import {
   deviceDeletedSchema,
   deviceHoldSchema,
   djiCredentialsSchema,
+  djiPilotLoginSchema,
   idAnswerSchema,
   mapDownStartedSchema,
   mapStyleSchema,
@@ -678,6 +679,20 @@ export const calls = {
       'New broker credentials for a DJI device (DeviceProtocol 2): {mqtt_url, username, password}, shown this once. ' +
       'The previous password stops working and the device\'s current connection is closed. Needs the device-edit ' +
       'function; refused for a nest-protocol device (BAD_REQUEST) and for a disabled one (DEVICE_DISABLED).',
+  }),
+  deviceDjiPilot: call('deviceDjiPilot', 'device', '/device/dji/pilot', {
+    answer: djiPilotLoginSchema,
+    access: callFunId('/device/edit'),
+    timestamp: true,
+    fields: z.object({ rc_sn: z.string().min(1).max(64) }),
+    pmd: ['rc_sn'],
+    summary:
+      'The Pilot 2 page\'s login for a DJI remote controller used as gateway: rc_sn is the RC\'s sn as DJI Pilot 2 ' +
+      'reports it (platformGetRemoteControllerSN), registered in the caller\'s company as a DJI device (protocol 2). ' +
+      'Issues new broker credentials as /device/dji/credentials does (the previous password stops working, the ' +
+      'current connection is closed) and answers them with the DJI app id, key and licence, the workspace (company ' +
+      'id and name), the platform name and the device name. An unknown sn, another company\'s device or a ' +
+      'nest-protocol one: NOT_FOUND_OBJECT; a disabled one: DEVICE_DISABLED. Needs the device-edit function.',
   }),
   // Equipment: soft delete and enable / disable.
   deviceDelete: call('deviceDelete', 'device', '/device/delete', {

@@ -150,6 +150,12 @@ export const DJI_MODELS: readonly DjiModel[] = [
   { key: '0-91-1', name: 'M3TD', domain: 0, drone: { droneEnumValue: 91, droneSubEnumValue: 1 }, payload: { payloadEnumValue: 81, payloadPositionIndex: 0 } },
   { key: '0-100-0', name: 'M4D', domain: 0, drone: { droneEnumValue: 100, droneSubEnumValue: 0 }, payload: { payloadEnumValue: 98, payloadPositionIndex: 0 } },
   { key: '0-100-1', name: 'M4TD', domain: 0, drone: { droneEnumValue: 100, droneSubEnumValue: 1 }, payload: { payloadEnumValue: 99, payloadPositionIndex: 0 } },
+  // Drones flown from an RC gateway (DJI Pilot 2): their keys and WPML enums as DJI's document lists them.
+  { key: '0-77-0', name: 'M3E', domain: 0, drone: { droneEnumValue: 77, droneSubEnumValue: 0 }, payload: { payloadEnumValue: 66, payloadPositionIndex: 0 } },
+  { key: '0-77-1', name: 'M3T', domain: 0, drone: { droneEnumValue: 77, droneSubEnumValue: 1 }, payload: { payloadEnumValue: 67, payloadPositionIndex: 0 } },
+  { key: '0-89-0', name: 'M350 RTK', domain: 0, drone: { droneEnumValue: 89, droneSubEnumValue: 0 } },
+  { key: '0-99-0', name: 'M4E', domain: 0, drone: { droneEnumValue: 99, droneSubEnumValue: 0 }, payload: { payloadEnumValue: 88, payloadPositionIndex: 0 } },
+  { key: '0-99-1', name: 'M4T', domain: 0, drone: { droneEnumValue: 99, droneSubEnumValue: 1 }, payload: { payloadEnumValue: 89, payloadPositionIndex: 0 } },
   { key: '2-119-0', name: 'DJI RC Plus', domain: 2 },
   { key: '2-144-0', name: 'DJI RC Pro Enterprise', domain: 2 },
   { key: '2-56-0', name: 'DJI Smart Controller Enterprise', domain: 2 },

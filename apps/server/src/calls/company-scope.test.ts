@@ -82,6 +82,7 @@ const SCOPES: Record<CallName, Scope> = {
   deviceDelete: { fields: (a) => ({ id: a.deviceId }) },
   deviceEnable: { fields: (a) => ({ id: a.deviceId, enabled: 0 }) },
   deviceDjiCredentials: { fields: (a) => ({ id: a.deviceId }) },
+  deviceDjiPilot: { fields: (a) => ({ rc_sn: a.sn }) },
   deviceConnect: { fields: (a) => ({ sn_id: a.sn, action: 'connect' }) },
   deviceUpgrade: { fields: (a) => ({ sn_id: a.sn, rom_id: 'none' }) },
   deviceCalibrate: { fields: (a) => ({ sn_id: a.sn, items: '["compass"]' }) },

@@ -2,6 +2,7 @@ import type { FeatureModule } from '../boot/module.js';
 import type { AppDeps } from '../deps.js';
 import { deviceAdminHandlers } from './admin.js';
 import { deviceHandlers } from './handlers.js';
+import { devicePilotHandlers } from './pilot.js';
 
 import type { DeviceDirectory } from './directory.js';
 import type { DeviceStatusBoard } from './status.js';
@@ -23,5 +24,5 @@ export { findDeviceBySn } from './store.js';
 /** Devices: the directory of registered devices, their status board, the console's device calls and their administration. */
 export const devicesModule: FeatureModule<AppDeps> = {
   name: 'devices',
-  calls: (s) => ({ ...deviceHandlers(s), ...deviceAdminHandlers(s) }),
+  calls: (s) => ({ ...deviceHandlers(s), ...deviceAdminHandlers(s), ...devicePilotHandlers(s) }),
 };
