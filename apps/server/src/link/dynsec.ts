@@ -145,10 +145,16 @@ const BATCH = 50;
 /** Clients per listClients page. */
 const PAGE = 500;
 
-/** A deleted device: its client (which closes its connections) and its role. */
-const removal = (sn: string): Command[] => [
-  { command: 'deleteClient', username: sn },
-  { command: 'deleteRole', rolename: deviceRole(sn) },
+/**
+ * Deleted devices, in steps of their own: disabled (which closes their connections), then their clients
+ * deleted, then their roles. Mosquitto 2.0.11 was seen to stop answering when one message closed a client
+ * and then changed what it held (its account, a role it held), so no step touches a client another step of
+ * the same message has closed.
+ */
+const removalSteps = (sns: readonly string[]): Command[][] => [
+  sns.map((sn) => ({ command: 'disableClient', username: sn })),
+  sns.map((sn) => ({ command: 'deleteClient', username: sn })),
+  sns.map((sn) => ({ command: 'deleteRole', rolename: deviceRole(sn) })),
 ];
 
 const admitted = (row: Pick<DeviceRow, 'enabled' | 'state'> | undefined): boolean =>
@@ -301,20 +307,22 @@ export class MosquittoDynsec implements BrokerAccess {
       }
       this.given.set(row.sn_id, accountKey(row));
     }
-    if (fresh) for (const sn of clients.keys()) if (!registered.has(sn)) commands.push(...removal(sn));
+    const removed = fresh ? [...clients.keys()].filter((sn) => !registered.has(sn)) : [];
     await this.apply(commands);
-    this.opts.log.info({ devices: registered.size, changes: commands.length }, 'broker access: device clients in line with the registry');
+    await this.remove(removed);
+    this.opts.log.info({ devices: registered.size, changes: commands.length + removed.length }, 'broker access: device clients in line with the registry');
   }
 
   /** Devices the registry reports changed (added, edited, enabled, disabled, deleted). */
   private async follow(changed: readonly string[]): Promise<void> {
     const commands: Command[] = [];
     const kicks: string[] = [];
+    const removed: string[] = [];
     for (const sn of changed) {
       const row = this.opts.devices.get(sn);
       if (!row) {
         this.given.delete(sn);
-        commands.push(...removal(sn));
+        removed.push(sn);
         continue;
       }
       const before = this.given.get(sn);
@@ -329,6 +337,7 @@ export class MosquittoDynsec implements BrokerAccess {
       this.given.set(sn, accountKey(row));
     }
     await this.apply(commands);
+    await this.remove(removed);
     // The kicks (disabling closes a client's connections) in a message of their own after the account
     // changes, then enabled again: Mosquitto 2.0.11 was seen to stop answering when one message kicked a
     // client and then changed its account, or deleted a role a client just kicked held.
@@ -374,13 +383,30 @@ export class MosquittoDynsec implements BrokerAccess {
     ];
   }
 
-  private async apply(commands: readonly Command[]): Promise<void> {
-    if (commands.length === 0) return;
+  /**
+   * Deleted devices taken off the broker (removalSteps), each step sent once the broker answered the one
+   * before. A step left unanswered stops the removal: the next sync (on reconnect) deletes the clients the
+   * registry no longer has.
+   */
+  private async remove(sns: readonly string[]): Promise<void> {
+    if (sns.length === 0) return;
+    for (const step of removalSteps(sns)) {
+      if (!(await this.apply(step))) {
+        this.opts.log.warn({ devices: sns }, 'broker access: the broker did not answer a removal step; the next sync completes it');
+        return;
+      }
+    }
+  }
+
+  /** Sends commands and logs the unexpected refusals; answers whether the broker answered every command. */
+  private async apply(commands: readonly Command[]): Promise<boolean> {
+    if (commands.length === 0) return true;
     const responses = await this.send(commands);
     for (const r of responses) {
       // Expected: creating a client that exists, disabling or deleting one that does not.
       if (r.error && !/already exists|not found/i.test(r.error)) this.opts.log.warn({ command: r.command, error: r.error }, 'broker access: command refused');
     }
+    return responses.length === commands.length;
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DeviceProtocol, LINK_MAX_MESSAGE_BYTES, MIN_TELEMETRY_HZ, ResultCode, SERVER_MQTT_USER, topicOf, type DeviceAdded, type DjiCredentials } from '@nest/contracts';
+import { DeviceProtocol, LINK_MAX_MESSAGE_BYTES, RecordState, MIN_TELEMETRY_HZ, ResultCode, SERVER_MQTT_USER, topicOf, type DeviceAdded, type DjiCredentials } from '@nest/contracts';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, startTestServer, tempDir, type TestServer } from '../../test/helpers.js';
@@ -226,6 +226,49 @@ describe.runIf(hasMosquitto())('device link through Mosquitto', () => {
     expect((await admin.call('deviceDelete', { id: row.id })).body.code).toBe(ResultCode.OK);
     await gone;
     expect(await canLogIn('MQ-KICK')).toBe(false);
+  });
+
+  it('devices deleted elsewhere while connected and subscribed are kicked, then their clients and roles deleted; the plugin keeps answering', async () => {
+    const canLogIn = async (sn: string, password = live(server).devicePassword(sn)) => {
+      const { client } = await mqttConnect(url, { username: sn, password, clientId: `${sn}-probe` });
+      client?.end(true);
+      return client !== null;
+    };
+    const key = live(server).secrets.deviceKeyHex;
+    const nest = await registerDevice(server, { sn_id: 'MQ-DEL' });
+    const docks = [];
+    for (const sn of ['MQ-DEL-DJI-1', 'MQ-DEL-DJI-2']) docks.push(await registerDevice(server, { sn_id: sn, uav_sn: `${sn}-UAV`, type: 'stable_mini', protocol: DeviceProtocol.DJI }));
+    await until(() => canLogIn('MQ-DEL'), 'MQ-DEL admitted by mosquitto');
+    const closed: Promise<void>[] = [];
+    // Each one connected and subscribed to its own command topics, as a device is.
+    const d = await raw('MQ-DEL');
+    for (const acl of deviceAcls('MQ-DEL').filter((x) => x.acltype === 'subscribePattern')) expect(await d.subscribe(acl.topic)).toEqual([1]);
+    closed.push(new Promise((resolve) => d.client.once('close', () => resolve())));
+    for (const dock of docks) {
+      const password = djiPassword(key, dock.sn_id, 0);
+      await until(() => canLogIn(dock.sn_id, password), `${dock.sn_id} admitted by mosquitto`);
+      const { client } = await mqttConnect(url, { username: dock.sn_id, password, clientId: dock.sn_id, reconnectPeriod: 0 });
+      expect((await client!.subscribeAsync(`thing/product/${dock.sn_id}/services`, { qos: 1 }))[0]!.qos).toBe(1);
+      closed.push(new Promise((resolve) => client!.once('close', () => resolve())));
+    }
+    // Deleted elsewhere (another instance, the database): no console disconnect precedes the removal.
+    for (const row of [nest, ...docks]) await updateDeviceRow(server.db, row.id, { state: RecordState.DELETED });
+    await live(server).directory.reload();
+    await Promise.all(closed);
+    const sns = ['MQ-DEL', ...docks.map((r) => r.sn_id)];
+    await until(() => sns.every((sn) => broker.log().includes(`deleteRole | rolename=${deviceRole(sn)}`)), 'the deleted devices\' roles deleted');
+    const log = broker.log();
+    for (const sn of sns) {
+      const kick = log.indexOf(`disableClient | username=${sn}\n`);
+      const client = log.indexOf(`deleteClient | username=${sn}\n`);
+      expect(kick).toBeGreaterThan(-1);
+      expect(client).toBeGreaterThan(kick);
+      expect(log.indexOf(`deleteRole | rolename=${deviceRole(sn)}\n`)).toBeGreaterThan(client);
+    }
+    expect(await canLogIn('MQ-DEL')).toBe(false);
+    // The plugin still answers: a device registered next gets its client and logs in.
+    await registerDevice(server, { sn_id: 'MQ-DEL-NEXT' });
+    await until(() => canLogIn('MQ-DEL-NEXT'), 'MQ-DEL-NEXT admitted after the deletion');
   });
 
   it('follows registry changes made elsewhere (another instance, the database): disabled and enabled at the broker on reload', async () => {
