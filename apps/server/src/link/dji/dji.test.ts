@@ -319,7 +319,8 @@ describe('DJI dock through the DJI adapter', () => {
       return until(() => peer.replies.some((x) => x.tid === tid), `reply to ${method}`).then(() => peer.replies.find((x) => x.tid === tid)!.data as Record<string, unknown>);
     };
     expect(await ask('config', { config_type: 'json', config_scope: 'product' })).toEqual({ ntp_server_host: 'pool.ntp.org', app_id: '', app_key: '', app_license: '' });
-    expect((await ask('storage_config_get', { module: 0 })).result).not.toBe(0);
+    // The product mounts the upload ingest: the dock is told its bucket, its own prefix and temporary credentials.
+    expect(await ask('storage_config_get', { module: 0 })).toMatchObject({ result: 0, output: { bucket: 'nest-media', object_key_prefix: 'dji/DJI-T5', provider: 'minio' } });
     const bind = await ask('airport_bind_status', { devices: [{ sn: 'DJI-T5' }] });
     expect(bind).toMatchObject({ result: 0, output: { bind_status: [{ sn: 'DJI-T5', is_device_bind_organization: true }] } });
   });
