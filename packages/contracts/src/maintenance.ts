@@ -191,6 +191,12 @@ export const debugCommandData = z.object({
   action: z.enum(['cover_open', 'cover_close', 'drone_on', 'drone_off', 'charge_on', 'charge_off', 'reboot']),
 });
 export type DebugCommandData = z.infer<typeof debugCommandData>;
+/**
+ * `output` of an accepted `maint.debug`: `progress` true when the device reports the action's progress and
+ * end by `maint.progress` events of the operation (the operation stays running until then); otherwise the
+ * accepted action is the end.
+ */
+export const debugReplyOutput = z.looseObject({ progress: z.boolean().optional().catch(undefined) });
 
 export const beaconCommandData = z.object({ beacon: beaconSchema });
 export const azimuthCommandData = z.object({ azimuth: azimuthSchema });

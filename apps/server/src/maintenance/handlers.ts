@@ -6,6 +6,7 @@ import {
   MaintenanceMethod,
   NEST_FIRMWARE_TYPE,
   RecordState,
+  debugReplyOutput,
   ResultCode,
   opReasonText,
   type DeviceOp,
@@ -22,7 +23,7 @@ import { holdAllows, inAir, processRunning } from '../flight/api.js';
 import { isSuper } from '../db/scope.js';
 import type { Maintenance, Sent } from './service.js';
 import { signedLink } from '../storage/links.js';
-import { LOG_LINK_PURPOSE, OpRunningError, listOps, presentOp, type OpRow } from './store.js';
+import { LOG_LINK_PURPOSE, OpRunningError, findOp, listOps, presentOp, type OpRow } from './store.js';
 import { MAINT_TEXTS } from './texts.js';
 
 const STATE_NORMAL: number = RecordState.NORMAL;
@@ -186,7 +187,11 @@ export function maintenanceHandlers(deps: AppDeps, maint: Maintenance): Handlers
       const row = await open(caller, device, 'debug', { action });
       const sent = await maint.send(row, MaintenanceMethod.DEBUG, { op_id: row.id, action });
       if (sent.status !== 'ok') return answer(sent);
-      const done = (await maint.change(row.id, { state: 'ok', progress: 100, outcome: { stage: 'done' } })) ?? row;
+      // A device that reports the action's progress ends the operation by its events (or the idle limit).
+      if (debugReplyOutput.safeParse(sent.output).data?.progress === true) {
+        return { data: presentOp((await findOp(db, row.id)) ?? row) };
+      }
+      const done = (await maint.change(row.id, { state: 'ok', progress: 100, outcome: { stage: 'done' } })) ?? (await findOp(db, row.id)) ?? row;
       return { data: presentOp(done) };
     },
 

@@ -35,8 +35,12 @@ describe('DJI remote debug with the emulated dock', () => {
       // Through the console call: the operation is recorded and ends ok; a refusal carries the DJI text.
       const op = await userClient(server, { nick: 'Debugger', funList: ['/device/debug', '/device/ops'].map(callFunId) });
       const done = await op.call('deviceDebug', { sn_id: gw, action: 'cover_close' }, { lang: 'en' });
-      expect(done.body).toMatchObject({ code: ResultCode.OK, data: { kind: 'debug', state: 'ok', params: { action: 'cover_close' } } });
-      await until(() => emulator.dockState().cover_state === 0, 'the cover closed');
+      expect(done.body).toMatchObject({ code: ResultCode.OK, data: { kind: 'debug', params: { action: 'cover_close' } } });
+      // The dock's progress events of the action end the operation ok at 100 %, once the cover closed.
+      const opOf = async () => ((await op.call('deviceOps', { sn_id: gw, kind: 'debug' })).body as { data: { list: { state: string; progress: number }[] } }).data.list[0];
+      await until(async () => (await opOf())?.state === 'ok', 'the debug operation ended by its progress events');
+      expect(await opOf()).toMatchObject({ state: 'ok', progress: 100 });
+      expect(emulator.dockState().cover_state).toBe(0);
       const listed = await op.call('deviceOps', { sn_id: gw, kind: 'debug' });
       expect(listed.body).toMatchObject({ code: ResultCode.OK, data: { total: 1 } });
     } finally {

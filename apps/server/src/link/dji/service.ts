@@ -53,7 +53,7 @@ import { LinkCounters } from '../stats.js';
 import { flightEndOf, flightStateOf, healthOf, mergeOsd, metresBetween, progressOf, telemetryOf, type FlightPlanInfo } from './translate.js';
 import type { WaylineFile } from './waylines.js';
 import { DjiLive, type LiveIngest } from './live.js';
-import { runDebug } from './debug.js';
+import { debugProgressOf, runDebug } from './debug.js';
 import { eventResult, mediaStoredOf, storageConfigOutput, type DjiMediaOptions } from './media.js';
 
 /** What the adapter needs to hand out route packages (waylines.ts). */
@@ -324,7 +324,7 @@ export class DjiLink extends EventEmitter<LinkEvents> implements DeviceLink {
         return { status: 'ok', tid, attempts: 1, reply: { result: 0, output: r.output } };
       }
       case MaintenanceMethod.DEBUG: {
-        const r = await runDebug(data, (m, d) => this.service(sn, m, d, randomUUID(), opts));
+        const r = await runDebug(data, (m, d, bid) => this.service(sn, m, d, bid ?? randomUUID(), opts));
         if (r.status === 'timeout') return { status: 'timeout', tid, attempts: DJI_SERVICE_MAX_RESENDS + 1 };
         if (r.status === 'failed') return { status: 'failed', tid, attempts: r.attempts, reply: this.refusal(r.code, r.message) };
         return { status: 'ok', tid, attempts: r.attempts, reply: { result: 0, output: r.output } };
@@ -729,6 +729,9 @@ export class DjiLink extends EventEmitter<LinkEvents> implements DeviceLink {
       } else emit(MediaMethod.STORED, stored, '');
       return;
     }
+    // A remote-debug action's progress (bid = the operation id, debug.ts).
+    const debug = debugProgressOf(m.method ?? '', m.bid ?? '', m.data);
+    if (debug) return emit(MaintenanceMethod.PROGRESS, debug, '');
     // Other events are reported under their DJI method (no feature reads them yet).
     emit(`dji.${m.method}`, m.data ?? null, '');
   }
