@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callRoutes } from './routes.js';
 import { CallError } from './errors.js';
 import { FORM_BODY_LIMIT, MULTIPART_FIELD_LIMIT } from './body.js';
+import { INGEST_PATH } from '../storage/ingest/mount.js';
 import type { TestClient} from '../../test/helpers.js';
 import { adminClient, browserPayload, startTestServer, userClient, type TestServer } from '../../test/helpers.js';
 
@@ -47,15 +48,17 @@ async function post(name: CallName, payload: string, contentType = 'application/
 }
 
 describe('routes and the registry', () => {
-  it('registers POST <base><path> for every registry call, and no other POST route but the device media upload', () => {
+  it('registers POST <base><path> for every registry call, and no other POST route but the device media upload and the dock upload ingest', () => {
     const urls = callRoutes(server.config.bases).map((r) => r.url);
     expect(urls).toHaveLength(CALL_LIST.length);
     expect(new Set(urls).size).toBe(urls.length);
     for (const name of Object.keys(calls) as CallName[]) {
       expect(server.app.hasRoute({ method: 'POST', url: url(name) })).toBe(true);
     }
-    // The device media upload (contracts MEDIA_UPLOAD_PATH) is device-facing HTTP, not a console call.
-    const registered = server.app.nest.routes.filter((r) => r.method === 'POST' && r.url !== MEDIA_UPLOAD_PATH).map((r) => r.url);
+    // The device media upload (contracts MEDIA_UPLOAD_PATH) and the dock upload ingest's S3 multipart calls
+    // are device-facing HTTP, not console calls.
+    const deviceFacing = [MEDIA_UPLOAD_PATH, `${INGEST_PATH}/:bucket/*`];
+    const registered = server.app.nest.routes.filter((r) => r.method === 'POST' && !deviceFacing.includes(r.url)).map((r) => r.url);
     expect(registered.sort()).toEqual([...urls].sort());
   });
 
