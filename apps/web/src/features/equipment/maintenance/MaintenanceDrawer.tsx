@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { Alert, Drawer, Tabs, Tag } from 'antd';
+import { Alert, Drawer, Tabs, Tag, Tooltip } from 'antd';
 import { DeviceProtocol, calls, holds, type CallFields, type DeviceListItem } from '@nest/contracts';
 import { useI18n, type MessageKey } from '../../../shared/i18n';
 import { notify } from '../../../shared/notify';
@@ -10,20 +10,21 @@ import { DebugPanel } from './DebugPanel';
 import { useMaintenance } from './useMaintenance';
 import './maintenance.css';
 
-const TABS: { key: string; label: MessageKey; call: MaintenanceCall; panel: (p: PanelProps) => ReactNode }[] = [
+/** `nativeOnly`: the native nest protocol has it, a DJI dock's does not (the server refuses it as unsupported). */
+const TABS: { key: string; label: MessageKey; call: MaintenanceCall; panel: (p: PanelProps) => ReactNode; nativeOnly?: boolean }[] = [
   { key: 'firmware', label: 'maintenance.tab.firmware', call: 'deviceUpgrade', panel: FirmwarePanel },
-  { key: 'calibrate', label: 'maintenance.tab.calibrate', call: 'deviceCalibrate', panel: CalibratePanel },
-  { key: 'beacon', label: 'maintenance.tab.beacon', call: 'deviceBeacon', panel: BeaconPanel },
-  { key: 'azimuth', label: 'maintenance.tab.azimuth', call: 'deviceAzimuth', panel: AzimuthPanel },
-  { key: 'rtk', label: 'maintenance.tab.rtk', call: 'deviceRtk', panel: RtkPanel },
-  { key: 'log', label: 'maintenance.tab.log', call: 'deviceLog', panel: LogPanel },
+  { key: 'calibrate', label: 'maintenance.tab.calibrate', call: 'deviceCalibrate', panel: CalibratePanel, nativeOnly: true },
+  { key: 'beacon', label: 'maintenance.tab.beacon', call: 'deviceBeacon', panel: BeaconPanel, nativeOnly: true },
+  { key: 'azimuth', label: 'maintenance.tab.azimuth', call: 'deviceAzimuth', panel: AzimuthPanel, nativeOnly: true },
+  { key: 'rtk', label: 'maintenance.tab.rtk', call: 'deviceRtk', panel: RtkPanel, nativeOnly: true },
+  { key: 'log', label: 'maintenance.tab.log', call: 'deviceLog', panel: LogPanel, nativeOnly: true },
 ];
 /** Remote debug: offered for DJI docks only (their protocol has it). */
 const DEBUG_TAB = { key: 'debug', label: 'maintenance.tab.debug', call: 'deviceDebug', panel: DebugPanel } as const;
 
 /**
- * Device maintenance of one device: firmware upgrade, calibration, beacon, azimuth, RTK, nest log upload and
- * the operation history (server maintenance/, contracts maintenance.ts). Operations follow push 390 live (and
+ * Device maintenance of one device: firmware upgrade, calibration, beacon, azimuth, RTK, nest log upload, a
+ * DJI dock's remote debug (its other native-only tabs disabled with the reason) and the operation history (server maintenance/, contracts maintenance.ts). Operations follow push 390 live (and
  * a poll while one runs). Buttons need the call's function; a disabled device, someone else's control hold
  * or an offline device disable them with the reason shown. `device` null keeps the drawer closed.
  */
@@ -49,6 +50,7 @@ function MaintenanceBody({ device }: { device: DeviceListItem }): ReactNode {
   const data = useMaintenance(device.sn_id);
   const [tab, setTab] = useState('firmware');
   const online = data.live ? data.live.online : device.state !== 2;
+  const dji = device.protocol === DeviceProtocol.DJI;
   const heldByOther = device.connected_by && device.connected_by.u_id !== user?.u_id ? device.connected_by : null;
   const blocked = !device.enabled
     ? t('maintenance.disabled')
@@ -87,11 +89,24 @@ function MaintenanceBody({ device }: { device: DeviceListItem }): ReactNode {
         activeKey={tab}
         onChange={setTab}
         items={[
-          ...[...TABS, ...(device.protocol === DeviceProtocol.DJI ? [DEBUG_TAB] : [])].map(({ key, label, call: name, panel: Panel }) => ({
-            key,
-            label: t(label),
-            children: <Panel device={device} data={data} allowed={holds(user?.fun_list, calls[name].access)} blocked={blocked} run={run} />,
-          })),
+          ...[...TABS, ...(dji ? [DEBUG_TAB] : [])].map(({ key, label, call: name, panel: Panel, ...tab }) => {
+            // A DJI dock's protocol has no such operation: the tab stays visible, disabled, with the reason.
+            const unsupported = dji && 'nativeOnly' in tab && tab.nativeOnly === true;
+            return {
+              key,
+              disabled: unsupported,
+              label: unsupported ? (
+                <Tooltip title={t('maintenance.nativeOnly')}>
+                  <span data-testid={`maint-tab-unsupported-${key}`} aria-label={`${t(label)}: ${t('maintenance.nativeOnly')}`}>
+                    {t(label)}
+                  </span>
+                </Tooltip>
+              ) : (
+                t(label)
+              ),
+              children: <Panel device={device} data={data} allowed={holds(user?.fun_list, calls[name].access)} blocked={blocked} run={run} />,
+            };
+          }),
           { key: 'history', label: t('maintenance.tab.history'), children: <HistoryPanel data={data} /> },
         ]}
       />

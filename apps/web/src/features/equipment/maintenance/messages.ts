@@ -26,6 +26,8 @@ export const maintenanceZh = {
   debug: {
     hint: '每个操作在机场调试模式下执行，完成后退出调试模式；飞行中或执行任务时不可用',
   },
+  /** Why a tab of the native nest protocol is not offered for a DJI dock. */
+  nativeOnly: 'DJI 机场不支持此项（仅本平台原生机巢支持）',
   firmware: {
     choose: '选择固件',
     placeholder: '选择要升级的固件版本',
@@ -129,6 +131,7 @@ export const maintenanceEn: typeof maintenanceZh = {
   debug: {
     hint: 'Each action runs in the dock debug mode, which is left afterwards; not available in flight or on a mission',
   },
+  nativeOnly: 'Not available on DJI docks (native nests of this console only)',
   firmware: {
     choose: 'Firmware',
     placeholder: 'Choose the version to install',
