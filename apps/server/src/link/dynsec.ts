@@ -194,6 +194,8 @@ export class MosquittoDynsec implements BrokerAccess {
     this.client = client;
     client.on('connect', () => {
       client.subscribe(DYNSEC_RESPONSE_TOPIC, { qos: 1 }, (err) => {
+        // stop() closing the connection fails a subscribe in flight: that says nothing of the plugin.
+        if (this.client !== client) return;
         if (err) return this.unavailable();
         void this.syncAll().catch((e: unknown) => this.opts.log.warn({ err: String(e) }, 'broker access: sync failed'));
       });

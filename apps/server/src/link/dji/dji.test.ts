@@ -5,6 +5,7 @@
  * through the same push 401 / 473 path the browser uses.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import net, { type AddressInfo } from 'node:net';
 import { inflateRawSync } from 'node:zlib';
 import {
   DEVICE_CONTROL_FUNCTION,
@@ -20,6 +21,7 @@ import {
   type Page,
   type PushReply,
 } from '@nest/contracts';
+import { Aedes } from 'aedes';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DjiLink } from './service.js';
@@ -456,5 +458,34 @@ describe('DJI dock through the DJI adapter', () => {
     const mine = seen.filter((m) => (m.data as { flight_id?: string }).flight_id === flightId).map((m) => m.method);
     expect(mine).toEqual(['mission.progress', 'mission.progress', 'flight.end']);
     expect(live(server).link.device('DJI-T10')?.state?.mission).toMatchObject({ flight_id: flightId, state: 'done', waypoint_count: 5 });
+  });
+});
+
+describe('DjiLink stop', () => {
+  it('a subscribe still in flight when stop() closes the connection is not logged as refused', async () => {
+    // A broker that never answers the link's subscribe: stop() comes while it is in flight.
+    let subscribing!: () => void;
+    const inFlight = new Promise<void>((resolve) => (subscribing = resolve));
+    const broker = await Aedes.createBroker({ authorizeSubscribe: () => subscribing() });
+    const tcp = net.createServer((socket) => broker.handle(socket));
+    await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
+    const lines: string[] = [];
+    const log = { info: (_: object, msg: string) => lines.push(msg), warn: (_: object, msg: string) => lines.push(msg), debug: () => undefined };
+    const link = new DjiLink({ url: `mqtt://127.0.0.1:${(tcp.address() as AddressInfo).port}`, username: 'server', password: 'secret', devices: live(server).directory, log, waylines: null });
+    try {
+      link.start();
+      await inFlight;
+      // The link's own client, to wait for its socket to close: a failed subscribe is called back then.
+      const client = (link as unknown as { client: MqttClient }).client;
+      const closed = new Promise<void>((resolve) => client.once('close', () => resolve()));
+      await link.stop();
+      await closed;
+      expect(lines.filter((l) => /refused/.test(l))).toEqual([]);
+      expect(link.connected).toBe(false);
+    } finally {
+      await link.stop();
+      await new Promise<void>((resolve) => broker.close(() => resolve()));
+      tcp.close();
+    }
   });
 });

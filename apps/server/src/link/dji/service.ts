@@ -198,6 +198,8 @@ export class DjiLink extends EventEmitter<LinkEvents> implements DeviceLink {
       const topics: Record<string, { qos: 0 | 1 }> = { [this.probeTopic]: { qos: 0 } };
       for (const t of DJI_SERVER_SUBSCRIPTIONS) topics[t] = { qos: 1 };
       client.subscribe(topics, (err, granted) => {
+        // stop() closing the connection fails a subscribe in flight: that is no refusal.
+        if (this.stopped || this.client !== client) return;
         if (err || granted?.some((g) => g.qos === 128)) {
           this.opts.log.warn({ err, granted }, 'dji link: subscription refused by the broker');
           return;
