@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * One runner for the whole tree. Server tests run twice: on SQLite and on a real PostgreSQL that the pg global
@@ -77,12 +78,39 @@ function sqliteOnly(dir: string): string[] {
 }
 const sqliteOnlyServerTests = sqliteOnly('apps/server/src');
 
+/**
+ * Test files that run after another one of their project, because they reuse what it leaves: results.e2e
+ * reads the results of a landed sortie and takes flight.e2e's (flown from the console, photos uploaded)
+ * instead of flying one of its own, about half a minute of simulated flight. Each still passes alone: it
+ * then makes what it needs itself.
+ */
+const RUNS_AFTER: Record<string, string> = { 'e2e/results.e2e.ts': 'e2e/flight.e2e.ts' };
+
+/** Vitest's order (failed first, then the slowest), with each file of RUNS_AFTER moved right after the file it reuses. */
+class Sequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const key = (f: TestSpecification) => `${f.project.name}:${path.relative(f.project.config.root, f.moduleId).split(path.sep).join('/')}`;
+    for (const [later, earlier] of Object.entries(RUNS_AFTER)) {
+      for (const project of new Set(sorted.map((f) => f.project.name))) {
+        const from = sorted.findIndex((f) => key(f) === `${project}:${later}`);
+        const to = sorted.findIndex((f) => key(f) === `${project}:${earlier}`);
+        if (from < 0 || to < 0 || from > to) continue;
+        const [moved] = sorted.splice(from, 1);
+        sorted.splice(to, 0, moved!);
+      }
+    }
+    return sorted;
+  }
+}
+
 export default defineConfig({
   test: {
     // Three test files at a time. Vitest's default on a 2-core machine is one, but most server files wait
     // on sockets, timers and databases rather than compute. Files that must run alone say so
     // (fileParallelism: false).
     maxWorkers: 3,
+    sequence: { sequencer: Sequencer },
     reporters: ['default', './scripts/test-support/timing-reporter.ts'],
     projects: [
       {
