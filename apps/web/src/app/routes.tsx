@@ -9,6 +9,8 @@ import { LoadingState } from './pages/LoadingState';
 import { privateApp } from './privateApp';
 
 const LoginPage = lazy(() => import('./login/LoginPage'));
+// DJI Pilot 2's Open Platform page: outside the shell (no menu), for the remote controller's web view.
+const PilotPage = lazy(() => import('../features/pilot/PilotPage'));
 const PrivateApp = privateApp.Component;
 
 /** SPEC route guard, login side: entering login clears the menu and the token, closes push and its handlers. */
@@ -36,6 +38,16 @@ export function AppRoutes(): ReactNode {
   return (
     <Routes>
       <Route path="/" element={<LoginRoute />} />
+      <Route
+        path="/pilot"
+        element={
+          <LoadBoundary screen>
+            <Suspense fallback={<LoadingState screen />}>
+              <PilotPage />
+            </Suspense>
+          </LoadBoundary>
+        }
+      />
       <Route
         path="*"
         element={

@@ -20,6 +20,7 @@ import { loginEn } from '../login/messages';
 import { deviceEn } from '../../features/device/messages';
 import { fleetEn } from '../../shared/fleet/messages';
 import { equipmentEn } from '../../features/equipment/messages';
+import { pilotEn } from '../../features/pilot/messages';
 import { coordinationEn } from '../../features/coordination/messages';
 import { taskManageEn } from '../../features/taskManage/messages';
 import { routeplanEn } from '../../features/routeplan';
@@ -165,6 +166,7 @@ export const enUS: FeatureCatalog = {
   dictData: dictDataEn,
   teamManage: teamManageEn,
   equipment: equipmentEn,
+  pilot: pilotEn,
   maintenance: maintenanceEn,
   coordination: coordinationEn,
   taskManage: taskManageEn,

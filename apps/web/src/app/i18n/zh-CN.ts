@@ -19,6 +19,7 @@ import { loginZh } from '../login/messages';
 import { deviceZh } from '../../features/device/messages';
 import { fleetZh } from '../../shared/fleet/messages';
 import { equipmentZh } from '../../features/equipment/messages';
+import { pilotZh } from '../../features/pilot/messages';
 import { coordinationZh } from '../../features/coordination/messages';
 import { taskManageZh } from '../../features/taskManage/messages';
 import { routeplanZh } from '../../features/routeplan';
@@ -168,6 +169,7 @@ export const zhCN = {
   dictData: dictDataZh,
   teamManage: teamManageZh,
   equipment: equipmentZh,
+  pilot: pilotZh,
   maintenance: maintenanceZh,
   coordination: coordinationZh,
   taskManage: taskManageZh,

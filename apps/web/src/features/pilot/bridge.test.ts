@@ -1,26 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BridgeError, connectPilot, connectState, findBridge, parseAnswer, type DjiBridge, type PilotLogin } from './bridge';
-
-const ok = (data: unknown = null) => JSON.stringify({ code: 0, message: 'ok', data });
-
-/** A stand-in for DJI Pilot 2's JSBridge recording every call with its arguments. */
-function fakeBridge(answers: Partial<Record<keyof DjiBridge, string>> = {}) {
-  const calls: [string, ...string[]][] = [];
-  const record =
-    (name: keyof DjiBridge) =>
-    (...args: string[]) => {
-      calls.push([name, ...args]);
-      return answers[name] ?? ok(name === 'thingGetConnectState' ? true : null);
-    };
-  const bridge: DjiBridge = {
-    platformVerifyLicense: record('platformVerifyLicense'),
-    platformSetWorkspaceId: record('platformSetWorkspaceId'),
-    platformSetInformation: record('platformSetInformation'),
-    platformLoadComponent: record('platformLoadComponent'),
-    thingGetConnectState: record('thingGetConnectState'),
-  };
-  return { bridge, calls };
-}
+import { BridgeError, connectPilot, connectState, findBridge, isConnected, parseAnswer, remoteControllerSn, type PilotLogin } from './bridge';
+import { fakeBridge, ok } from './testing';
 
 const login: PilotLogin = {
   appId: '123',
@@ -78,5 +58,14 @@ describe('Pilot 2 bridge', () => {
     expect(findBridge({})).toBeUndefined();
     const { bridge } = fakeBridge();
     expect(findBridge({ djiBridge: bridge })).toBe(bridge);
+  });
+
+  it('reads the remote controller sn and refuses an empty one', () => {
+    expect(remoteControllerSn(fakeBridge().bridge)).toBe('RC-1');
+    expect(() => remoteControllerSn(fakeBridge({ platformGetRemoteControllerSN: ok('') }).bridge)).toThrow(BridgeError);
+    expect(isConnected(true)).toBe(true);
+    expect(isConnected('true')).toBe(true);
+    expect(isConnected(false)).toBe(false);
+    expect(isConnected(undefined)).toBe(false);
   });
 });

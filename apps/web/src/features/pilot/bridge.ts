@@ -10,6 +10,8 @@ export interface DjiBridge {
   platformSetInformation(platformName: string, workspaceName: string, desc: string): string;
   platformLoadComponent(name: string, param: string): string;
   thingGetConnectState(): string;
+  /** The sn of the remote controller Pilot 2 runs on (`data`), the gateway's MQTT user name. */
+  platformGetRemoteControllerSN(): string;
 }
 
 /** A bridge answer, parsed; a non-JSON answer counts as a failure carrying the raw text. */
@@ -96,3 +98,21 @@ export function connectPilot(bridge: DjiBridge, login: PilotLogin): void {
 export function connectState(bridge: DjiBridge): boolean {
   return check('thingGetConnectState', bridge.thingGetConnectState()).data === true;
 }
+
+/** The remote controller's sn as Pilot 2 reports it; a refusal or an empty sn is a BridgeError. */
+export function remoteControllerSn(bridge: DjiBridge): string {
+  const step = 'platformGetRemoteControllerSN';
+  const answer = check(step, bridge.platformGetRemoteControllerSN());
+  const sn = typeof answer.data === 'string' ? answer.data.trim() : '';
+  if (!sn) throw new BridgeError(step, { ...answer, code: -1 });
+  return sn;
+}
+
+/** The steps of `connectPilot`, in order (the page lists them with their state). */
+export const CONNECT_STEPS = ['platformVerifyLicense', 'platformSetWorkspaceId', 'platformSetInformation', 'platformLoadComponent'] as const;
+
+/**
+ * Reads the connect state Pilot 2 passes to the thing component's `connectCallback`: DJI's page receives a
+ * boolean, some versions pass it as a string or a number.
+ */
+export const isConnected = (arg: unknown): boolean => arg === true || arg === 'true' || arg === 1 || arg === '1';

@@ -1,2 +1,2 @@
-export { connectPilot, connectState, findBridge, parseAnswer, BridgeError } from './bridge';
+export { CONNECT_STEPS, connectPilot, connectState, findBridge, isConnected, parseAnswer, remoteControllerSn, BridgeError } from './bridge';
 export type { DjiBridge, PilotLogin, BridgeAnswer } from './bridge';
