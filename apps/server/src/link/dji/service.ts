@@ -47,9 +47,10 @@ import {
   type LinkEnvelope,
   type MissionPlan,
 } from '@nest/contracts';
-import mqtt, { type MqttClient } from 'mqtt';
+import type { MqttClient } from 'mqtt';
 import type { CommandOptions, CommandOutcome, DeviceLink, DeviceLookup, DropReason, LinkEvents, LinkLogger, LiveDevice } from '../adapter.js';
 import { LinkCounters } from '../stats.js';
+import { linkClient, subscribeEachSession } from '../session.js';
 import { flightEndOf, flightStateOf, healthOf, mergeOsd, metresBetween, progressOf, telemetryOf, type FlightPlanInfo } from './translate.js';
 import type { WaylineFile } from './waylines.js';
 import { DjiLive, type LiveIngest } from './live.js';
@@ -181,34 +182,25 @@ export class DjiLink extends EventEmitter<LinkEvents> implements DeviceLink {
   }
 
   start(): void {
-    const client = mqtt.connect(this.opts.url, {
-      clientId: this.clientId,
-      username: this.opts.username,
-      password: this.opts.password,
-      protocolVersion: 4,
-      clean: true,
-      reconnectPeriod: 1000,
-      connectTimeout: 10_000,
-      keepalive: 30,
-    });
+    const client = linkClient(this.opts.url, { clientId: this.clientId, username: this.opts.username, password: this.opts.password });
     this.client = client;
-    client.on('connect', () => {
-      this.sessionAt = 0;
-      this.probes.clear();
-      const topics: Record<string, { qos: 0 | 1 }> = { [this.probeTopic]: { qos: 0 } };
-      for (const t of DJI_SERVER_SUBSCRIPTIONS) topics[t] = { qos: 1 };
-      client.subscribe(topics, (err, granted) => {
-        // stop() closing the connection fails a subscribe in flight: that is no refusal.
-        if (this.stopped || this.client !== client) return;
-        if (err || granted?.some((g) => g.qos === 128)) {
-          this.opts.log.warn({ err, granted }, 'dji link: subscription refused by the broker');
-          return;
-        }
+    subscribeEachSession(client, {
+      topics: () => {
+        const topics: Record<string, { qos: 0 | 1 }> = { [this.probeTopic]: { qos: 0 } };
+        for (const t of DJI_SERVER_SUBSCRIPTIONS) topics[t] = { qos: 1 };
+        return topics;
+      },
+      began: () => {
+        this.sessionAt = 0;
+        this.probes.clear();
+      },
+      refused: (err, granted) => this.opts.log.warn({ err, granted }, 'dji link: subscription refused by the broker'),
+      subscribed: () => {
         this.sessionAt = this.now();
         this.opts.log.info({ clientId: this.clientId }, 'dji link: connected and subscribed');
         this.markReady();
         this.emit('connected');
-      });
+      },
     });
     client.on('error', (err) => this.logOnce('client-error', { err: err.message }, 'dji link: broker connection error'));
     client.on('message', (topic, payload) => {

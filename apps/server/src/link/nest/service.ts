@@ -25,10 +25,11 @@ import {
   type CommandReplyData,
   type DeviceChannel,
 } from '@nest/contracts';
-import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import type { MqttClient } from 'mqtt';
 import { refill, type TokenBucket } from '../bucket.js';
 import { ClusterMembers, MEMBER_HEARTBEAT_MS, membersTopic } from '../members.js';
 import { LinkCounters } from '../stats.js';
+import { linkClient, subscribeEachSession } from '../session.js';
 import type {
   BrokerAccess,
   CommandOptions,
@@ -155,40 +156,36 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
 
   /** Connects (in the background: an unreachable broker is retried every second). */
   start(): void {
-    const options: IClientOptions = {
+    const client = linkClient(this.opts.url, {
       clientId: this.clientId,
       username: this.opts.username,
       password: this.opts.password,
-      protocolVersion: 4,
-      clean: true,
-      reconnectPeriod: 1000,
-      connectTimeout: 10_000,
-      keepalive: 30,
       // A member that drops off the broker leaves the cluster at once (an empty retained announcement).
       ...(this.members ? { will: { topic: `${this.membersTopic}/${this.clientId}`, payload: Buffer.alloc(0), qos: 1 as const, retain: true } } : {}),
-    };
-    const client = mqtt.connect(this.opts.url, options);
+    });
     this.client = client;
-    client.on('connect', () => {
-      const topics: Record<string, { qos: 0 | 1 }> = {};
-      for (const channel of DEVICE_TO_SERVER) topics[channelFilter(channel)] = { qos: CHANNEL_QOS[channel].qos };
-      if (this.members) topics[`${this.membersTopic}/+`] = { qos: 1 };
-      for (const t of this.opts.internalTopics ?? []) topics[t] = { qos: 1 };
-      topics[this.probeTopic] = { qos: 0 };
+    subscribeEachSession(client, {
+      topics: () => {
+        const topics: Record<string, { qos: 0 | 1 }> = {};
+        for (const channel of DEVICE_TO_SERVER) topics[channelFilter(channel)] = { qos: CHANNEL_QOS[channel].qos };
+        if (this.members) topics[`${this.membersTopic}/+`] = { qos: 1 };
+        for (const t of this.opts.internalTopics ?? []) topics[t] = { qos: 1 };
+        topics[this.probeTopic] = { qos: 0 };
+        return topics;
+      },
       // A new session: probes of the old one are lost, and nothing is judged until subscribed again.
-      this.sessionAt = 0;
-      this.probes.clear();
-      client.subscribe(topics, (err, granted) => {
-        if (err || granted?.some((g) => g.qos === 128)) {
-          this.opts.log.warn({ err, granted }, 'device link: subscription refused by the broker');
-          return;
-        }
+      began: () => {
+        this.sessionAt = 0;
+        this.probes.clear();
+      },
+      refused: (err, granted) => this.opts.log.warn({ err, granted }, 'device link: subscription refused by the broker'),
+      subscribed: () => {
         this.sessionAt = this.now();
         this.opts.log.info({ clientId: this.clientId }, 'device link: connected and subscribed');
         this.announce();
         this.markReady();
         this.emit('connected');
-      });
+      },
     });
     client.on('error', (err) => this.logOnce('client-error', 'warn', { err: err.message }, 'device link: broker connection error'));
     client.on('message', (topic, payload) => {
