@@ -684,14 +684,15 @@ export const calls = {
     answer: djiPilotLoginSchema,
     access: callFunId('/device/edit'),
     timestamp: true,
-    fields: z.object({ rc_sn: z.string().min(1).max(64) }),
+    fields: z.object({ rc_sn: z.string().min(1).max(64), dock_sn: z.string().max(64).optional() }),
     pmd: ['rc_sn'],
     summary:
       'The Pilot 2 page\'s login for a DJI remote controller used as gateway: rc_sn is the RC\'s sn as DJI Pilot 2 ' +
       'reports it (platformGetRemoteControllerSN), registered in the caller\'s company as a DJI device (protocol 2). ' +
       'Issues new broker credentials as /device/dji/credentials does (the previous password stops working, the ' +
       'current connection is closed) and answers them with the DJI app id, key and licence, the workspace (company ' +
-      'id and name), the platform name and the device name. An unknown sn, another company\'s device or a ' +
+      'id and name), the platform name and the device name. dock_sn (a dock being set up from this controller, to which ' +
+      'Pilot 2 passes the login): that dock\'s credentials instead of the controller\'s. An unknown sn, another company\'s device or a ' +
       'nest-protocol one: NOT_FOUND_OBJECT; a disabled one: DEVICE_DISABLED. Needs the device-edit function.',
   }),
   // Equipment: soft delete and enable / disable.

@@ -90,7 +90,7 @@ describe('/device/dji/pilot', () => {
     expect(unknown.body.code).toBe(ResultCode.NOT_FOUND_OBJECT);
     expect(unknown.body.msg).toContain('not registered in your company');
     const unknownZh = await wk.call('deviceDjiPilot', { rc_sn: 'NO-SUCH-RC' }, { lang: 'zh' });
-    expect(unknownZh.body.msg).toContain('没有登记这台遥控器');
+    expect(unknownZh.body.msg).toContain('本公司没有以“大疆上云 API”协议登记这台设备');
     const nest = await wk.call('deviceDjiPilot', { rc_sn: 'RC-NEST-1' }, { lang: 'en' });
     expect(nest.body).toEqual({ ...unknown.body, data: nest.body.data });
     const foreign = await other.call('deviceDjiPilot', { rc_sn: 'RC-PLUS-2' }, { lang: 'en' });
@@ -99,6 +99,24 @@ describe('/device/dji/pilot', () => {
     expect((await viewer.call('deviceDjiPilot', { rc_sn: 'RC-PLUS-2' })).body.code).toBe(ResultCode.NO_PERMISSION);
     const row = await server.db.selectFrom('devices').select(['secret_gen']).where('sn_id', '=', 'RC-PLUS-2').executeTakeFirstOrThrow();
     expect(Number(row.secret_gen)).toBe(0);
+  });
+
+  it("issues a dock's credentials when a dock is being set up from the controller", async () => {
+    await must<DeviceAdded>(wk, 'deviceAdd', rcFields('RC-PLUS-S'));
+    await must<DeviceAdded>(wk, 'deviceAdd', {
+      type: 'stable_mini',
+      protocol: DeviceProtocol.DJI,
+      airport_name: 'Dock S',
+      uav_name: 'M3D S',
+      sn_id: 'DOCK-S',
+      uav_sn: 'DOCK-S-M3D',
+      uav_model: 'M3D',
+      airport_point: JSON.stringify({ lat: 22.54, lng: 114.05 }),
+    });
+    const dock = await must<DjiPilotLogin>(wk, 'deviceDjiPilot', { rc_sn: 'RC-PLUS-S', dock_sn: 'DOCK-S' });
+    expect(dock).toMatchObject({ username: 'DOCK-S', device_name: 'Dock S' });
+    expect((await login(dock)).client).not.toBeNull();
+    expect((await wk.call('deviceDjiPilot', { rc_sn: 'RC-PLUS-S', dock_sn: 'NO-SUCH-DOCK' })).body.code).toBe(ResultCode.NOT_FOUND_OBJECT);
   });
 
   it('refuses a disabled controller', async () => {

@@ -20,10 +20,10 @@ const both =
 const T = {
   // The sn is not repeated: another company's device must answer exactly as a device that does not exist.
   noGateway: both(
-    '本公司没有登记这台遥控器：请先在“设备管理”中以“大疆上云 API”协议、单兵无人机类型登记遥控器序列号（设备序列号）和它的无人机序列号',
-    "This remote controller is not registered in your company: add it in Equipment first, protocol DJI Cloud API, type single-soldier drone, with the controller's serial number as device SN and its drone's",
+    '本公司没有以“大疆上云 API”协议登记这台设备：请先在“设备管理”中登记遥控器（单兵无人机类型，设备 SN 为遥控器序列号）或机场（设备 SN 为机场序列号），并填写无人机序列号',
+    "This device is not registered in your company with the DJI Cloud API protocol: add it in Equipment first, a remote controller (type single-soldier drone, device SN = the controller's serial number) or a dock (device SN = the dock's), with its drone's SN",
   ),
-  disabled: both('这台遥控器已停用：请先在“设备管理”中启用', 'This remote controller is disabled: enable it in Equipment first'),
+  disabled: both('这台设备已停用：请先在“设备管理”中启用', 'This device is disabled: enable it in Equipment first'),
   platform: both('无人机管理平台', 'Drone Management Platform'),
 };
 
@@ -32,7 +32,8 @@ const T = {
  * the JSBridge for the remote controller it runs on. The server keeps no DJI password, so the page asks for new
  * credentials each time it connects: like /device/dji/credentials, the generation is raised (the previous
  * password stops working) and the controller's current connection is closed. A device of another company, a
- * nest-protocol one and an unknown sn get the same answer, so nothing is learnt about other companies.
+ * nest-protocol one and an unknown sn get the same answer, so nothing is learnt about other companies. With
+ * `dock_sn` (a dock being set up from the controller: Pilot 2 hands it the thing login) the dock's are issued.
  */
 export function devicePilotHandlers(deps: AppDeps): Handlers {
   const { db, config } = deps;
@@ -41,7 +42,9 @@ export function devicePilotHandlers(deps: AppDeps): Handlers {
   return {
     deviceDjiPilot: async (ctx) => {
       const caller = callerOf(ctx.caller);
-      const row = await findDeviceBySn(db, ctx.fields.rc_sn.trim());
+      // Pilot 2 passes the thing login on to a dock set up from it: then the login is the dock's.
+      const gateway = ctx.fields.dock_sn?.trim() || ctx.fields.rc_sn.trim();
+      const row = await findDeviceBySn(db, gateway);
       if (!row || Number(row.state) !== STATE_NORMAL || !isDji(row) || !inScope(scopeOf(caller), row)) {
         throw new CallError(ResultCode.NOT_FOUND_OBJECT, T.noGateway);
       }
@@ -63,7 +66,7 @@ export function devicePilotHandlers(deps: AppDeps): Handlers {
           workspace_id: row.company_id,
           workspace_name: workspaceName,
           platform_name: T.platform(ctx.lang),
-          device_name: row.uav_name,
+          device_name: row.airport_name || row.uav_name,
         },
       };
     },

@@ -130,6 +130,23 @@ describe('the Pilot 2 page', () => {
     expect(calls.map((c) => c[0])).toEqual(['platformGetRemoteControllerSN']);
   });
 
+  it("asks for a dock's login when a dock is being set up from the controller", async () => {
+    setUser(makeUser([]), false);
+    const { calls } = inPilot();
+    call.mockResolvedValue(LOGIN);
+    render(<PilotPage />);
+    await screen.findByTestId('pilot-connected');
+    call.mockResolvedValue({ ...LOGIN, username: 'DOCK-9', device_name: 'Dock 9' });
+    fireEvent.change(screen.getByTestId('pilot-dock-sn'), { target: { value: ' DOCK-9 ' } });
+    fireEvent.click(screen.getByTestId('pilot-dock-apply'));
+    await waitFor(() => expect(call).toHaveBeenLastCalledWith('deviceDjiPilot', { rc_sn: 'RC-1', dock_sn: 'DOCK-9' }, { quiet: true }));
+    await screen.findByTestId('pilot-connected');
+    const loads = calls.filter((c) => c[0] === 'platformLoadComponent');
+    expect(loads).toHaveLength(2);
+    expect(JSON.parse(loads[1]![2]!)).toMatchObject({ username: 'DOCK-9' });
+    expect(screen.getByText('Device being connected: DOCK-9')).toBeTruthy();
+  });
+
   it('asks for a sign-in again when the session has expired', async () => {
     setUser(makeUser([]), false);
     inPilot();

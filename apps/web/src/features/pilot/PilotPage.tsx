@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { Alert, Button, Form, Input, Steps, Tag, Typography } from 'antd';
+import { Alert, Button, Form, Input, Space, Steps, Tag, Typography } from 'antd';
 import { userSchema, type DjiPilotLogin, type Lang } from '@nest/contracts';
 import { applyLang, useI18n } from '../../shared/i18n';
 import { RequestError, call, requestStamp, sealWithPasswordKey } from '../../shared/request';
@@ -67,6 +67,9 @@ function Connect({ bridge }: { bridge: DjiBridge }): ReactNode {
   const [progress, setProgress] = useState<Progress>({ at: 0, error: null, running: true });
   const [rcSn, setRcSn] = useState<string | null>(null);
   const [connected, setConnected] = useState<boolean | null>(null);
+  // A dock set up from this controller gets the login Pilot 2 holds: then it is the dock's.
+  const [dockSn, setDockSn] = useState('');
+  const [dockInput, setDockInput] = useState('');
   const runs = useRef(0);
 
   // Pilot 2 calls the named global function whenever the thing component connects or drops.
@@ -90,7 +93,7 @@ function Connect({ bridge }: { bridge: DjiBridge }): ReactNode {
       at = 1;
       if (current()) setProgress({ at, error: null, running: true });
       // New broker credentials each time: the server keeps no password to hand out again.
-      const login: DjiPilotLogin = await call('deviceDjiPilot', { rc_sn: sn }, { quiet: true });
+      const login: DjiPilotLogin = await call('deviceDjiPilot', dockSn ? { rc_sn: sn, dock_sn: dockSn } : { rc_sn: sn }, { quiet: true });
       if (!current()) return;
       at = 2;
       connectPilot(bridge, {
@@ -118,7 +121,7 @@ function Connect({ bridge }: { bridge: DjiBridge }): ReactNode {
       const text = err instanceof BridgeError ? `${err.answer.message || err.answer.code}` : err instanceof RequestError ? err.text : String(err);
       setProgress({ at, error: text, running: false });
     }
-  }, [bridge]);
+  }, [bridge, dockSn]);
 
   useEffect(() => {
     void run();
@@ -155,6 +158,23 @@ function Connect({ bridge }: { bridge: DjiBridge }): ReactNode {
         <Button type="primary" size="large" block disabled={progress.running} onClick={() => void run()} data-testid="pilot-retry">
           {t('pilot.retry')}
         </Button>
+      </div>
+      <div className="pilot-dock">
+        <label htmlFor="pilot-dock-sn">{t('pilot.dock.label')}</label>
+        {dockSn && <Typography.Text type="secondary">{t('pilot.dock.current', { sn: dockSn })}</Typography.Text>}
+        <Space.Compact block>
+          <Input
+            id="pilot-dock-sn"
+            size="large"
+            value={dockInput}
+            placeholder={t('pilot.dock.placeholder')}
+            onChange={(e) => setDockInput(e.target.value)}
+            data-testid="pilot-dock-sn"
+          />
+          <Button size="large" disabled={progress.running} onClick={() => setDockSn(dockInput.trim())} data-testid="pilot-dock-apply">
+            {t('pilot.dock.apply')}
+          </Button>
+        </Space.Compact>
       </div>
     </section>
   );

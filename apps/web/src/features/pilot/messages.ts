@@ -34,6 +34,12 @@ export const pilotZh = {
   retry: '重新连接',
   signOut: '退出登录',
   language: '语言',
+  dock: {
+    label: '在 Pilot 2 中部署机场时，填写机场序列号：Pilot 2 会把机场的接入凭据交给机场',
+    placeholder: '机场 SN（留空：本遥控器）',
+    apply: '按此连接',
+    current: '当前接入设备：{sn}',
+  },
 };
 
 export const pilotEn: typeof pilotZh = {
@@ -69,4 +75,10 @@ export const pilotEn: typeof pilotZh = {
   retry: 'Connect again',
   signOut: 'Sign out',
   language: 'Language',
+  dock: {
+    label: "Setting up a dock in Pilot 2? Enter the dock's serial number: Pilot 2 passes the dock its login",
+    placeholder: 'Dock SN (empty: this controller)',
+    apply: 'Connect with it',
+    current: 'Device being connected: {sn}',
+  },
 };
