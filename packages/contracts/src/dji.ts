@@ -107,6 +107,9 @@ export const DjiMethod = {
   CHARGE_OPEN: 'charge_open',
   CHARGE_CLOSE: 'charge_close',
   DEVICE_REBOOT: 'device_reboot',
+  /** firmware update (OTA): the dock downloads file_url, checks md5 and size, upgrades; progress by ota_progress */
+  OTA_CREATE: 'ota_create',
+  OTA_PROGRESS: 'ota_progress',
   /** events */
   FLIGHTTASK_PROGRESS: 'flighttask_progress',
   FLIGHTTASK_READY: 'flighttask_ready',
@@ -350,6 +353,9 @@ export const djiBindStatusRequest = z.looseObject({ devices: z.array(z.looseObje
 export const DjiResult = enumeration('DjiResult', [
   // The server's own code (first digit 9: no DJI source uses it), outside the CommandReason values.
   [900001, '该设备暂不支持此操作', 'This device does not support this operation yet', 'UNSUPPORTED'],
+  [312003, '固件校验失败（MD5 或大小不符）', 'The firmware package did not verify (MD5 or size)', 'OTA_VERIFY_FAILED'],
+  [312014, '设备正在升级固件', 'The device is updating its firmware already', 'OTA_UPDATING'],
+  [312015, '飞行中无法升级固件', 'The firmware cannot be updated during a flight', 'OTA_IN_FLIGHT'],
   [314000, '设备当前无法执行该任务（忙）', 'The device cannot take this task now (busy)', 'BUSY'],
   [314002, '航线文件 MD5 为空', 'The route file has no MD5', 'MD5_EMPTY'],
   [314003, '航线文件格式不正确', 'The route file format is invalid', 'BAD_FORMAT'],

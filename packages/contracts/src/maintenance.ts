@@ -160,6 +160,11 @@ export const upgradeCommandData = z.object({
   sha256: sha256Hex(),
   version_code: z.number().int().nonnegative(),
   version_name: z.string().min(1).max(32),
+  /** For devices that download without the device credentials (DJI docks): a signed, expiring path under the HTTP base. */
+  link: serverPath().optional(),
+  /** Lower-case hex MD5 of the package (what a DJI dock checks). */
+  md5: z.string().regex(/^[0-9a-f]{32}$/).optional(),
+  file_name: z.string().min(1).max(128).optional(),
 });
 export type UpgradeCommandData = z.infer<typeof upgradeCommandData>;
 

@@ -19,6 +19,7 @@ import type { Caller, Handlers } from '../calls/types.js';
 import type { DeviceRow } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { updateDeviceRow } from '../devices/api.js';
+import { firmwareDeviceLink } from '../firmware/api.js';
 import { holdAllows, inAir, processRunning } from '../flight/api.js';
 import { isSuper } from '../db/scope.js';
 import type { Maintenance, Sent } from './service.js';
@@ -128,6 +129,10 @@ export function maintenanceHandlers(deps: AppDeps, maint: Maintenance): Handlers
         sha256: rom.sha256,
         version_code: Number(rom.version_code),
         version_name: rom.version_name,
+        // What a device that downloads on a signed link and checks MD5 (a DJI dock's ota_create) needs.
+        link: await firmwareDeviceLink(db, deps.config.bases.device, rom.id),
+        md5: rom.md5,
+        ...(rom.file_name ? { file_name: rom.file_name.slice(0, 128) } : {}),
       });
       return answer(sent);
     },

@@ -8,6 +8,7 @@ import type { Rng } from '../rng.js';
 import { KmzError, readWaylineKmz } from './kmz.js';
 import { DjiLivePublisher, type LivePublisherOptions } from './live.js';
 import { DebugBench } from './debug.js';
+import { OtaBench } from './ota.js';
 import { DjiMediaUploader, type MediaUploaded } from './media.js';
 import type { Wayline } from './kmz.js';
 import {
@@ -335,6 +336,29 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
     wait: (simSeconds) => new Promise((resolve) => setTimeout(resolve, (simSeconds * 1000) / this.timeScale)),
     weather: () => ({}),
   });
+  /** Firmware versions installed by ota_create (ota.ts), over the configured ones. */
+  private readonly installed: { dock?: string; drone?: string } = {};
+  /** Firmware updates (ota.ts): ota_create, ota_progress, mode_code 3 while upgrading. */
+  private readonly ota = new OtaBench({
+    sns: () => ({ dock: this.dockSn, drone: this.droneSn }),
+    mode: () => this.modeCode,
+    setMode: (mode) => {
+      this.modeCode = mode;
+    },
+    busy: () => this.mission !== null,
+    setFirmware: (device, version) => {
+      this.installed[device] = version;
+      this.sendState();
+    },
+    progress: (bid, result, status, percent, step) =>
+      this.publish(
+        djiTopic.events(this.dockSn),
+        { tid: randomUUID(), bid, timestamp: now(), gateway: this.dockSn, method: 'ota_progress', need_reply: 1, data: { result, output: { status, progress: { percent, current_step: step }, ext: { rate: 0 } } } },
+        1,
+      ),
+    wait: (simSeconds) => new Promise((resolve) => setTimeout(resolve, (simSeconds * 1000) / this.timeScale)),
+    log: (line) => this.log(line),
+  });
   private readonly pendingRequests = new Map<
     string,
     { bid: string; payload: string; sends: number; resendIn: number; resolve: (reply: { result: number; output?: unknown } | null) => void }
@@ -551,7 +575,7 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
   }
 
   private sendState(): void {
-    const fw = this.opts.firmware ?? {};
+    const fw = { ...this.opts.firmware, ...this.installed };
     this.publish(djiTopic.state(this.dockSn), this.envelope({ gateway: this.dockSn, need_reply: 0, data: { firmware_version: fw.dock ?? '10.01.1612', compatible_status: 0, firmware_upgrade_status: 0 } }), 1);
     if (this.powered) {
       this.publish(djiTopic.state(this.droneSn), this.envelope({ gateway: this.dockSn, need_reply: 0, data: { firmware_version: fw.drone ?? '10.01.1609' } }), 1);
@@ -831,7 +855,7 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
         return { result: DjiCode.ok };
       }
       default:
-        return this.debug.execute(method, bid) ?? { result: DjiCode.badParameter };
+        return this.ota.execute(method, bid, data) ?? this.debug.execute(method, bid) ?? { result: DjiCode.badParameter };
     }
   }
 

@@ -55,12 +55,15 @@ import { flightEndOf, flightStateOf, healthOf, mergeOsd, metresBetween, progress
 import type { WaylineFile } from './waylines.js';
 import { DjiLive, type LiveIngest } from './live.js';
 import { debugProgressOf, runDebug } from './debug.js';
+import { otaProgressOf, runOta } from './ota.js';
 import { eventResult, mediaStoredOf, storageConfigOutput, type DjiMediaOptions } from './media.js';
 
 /** What the adapter needs to hand out route packages (waylines.ts). */
 export interface WaylineStore {
   put(flightId: string, plan: MissionPlan, droneModel: string | null): Promise<WaylineFile | null>;
   resource(flightId: string): Promise<WaylineFile | null>;
+  /** The HTTP base docks reach the server at (firmware file_url of ota_create, ota.ts). */
+  base?(): string;
 }
 
 /** The `config` request's flat answer (empty strings when not configured). */
@@ -316,6 +319,12 @@ export class DjiLink extends EventEmitter<LinkEvents> implements DeviceLink {
         if (r.status === 'timeout') return { status: 'timeout', tid, attempts: DJI_SERVICE_MAX_RESENDS + 1 };
         if (r.status === 'failed') return { status: 'failed', tid, attempts: 1, reply: this.refusal(r.code, r.message) };
         return { status: 'ok', tid, attempts: 1, reply: { result: 0, output: r.output } };
+      }
+      case MaintenanceMethod.UPGRADE: {
+        const r = await runOta(data, { sn, httpBase: this.opts.waylines?.base?.() ?? null }, (m, d, bid) => this.service(sn, m, d, bid ?? randomUUID(), opts));
+        if (r.status === 'timeout') return { status: 'timeout', tid, attempts: DJI_SERVICE_MAX_RESENDS + 1 };
+        if (r.status === 'failed') return { status: 'failed', tid, attempts: r.attempts, reply: this.refusal(r.code, r.message) };
+        return { status: 'ok', tid, attempts: r.attempts, reply: { result: 0, output: r.output } };
       }
       case MaintenanceMethod.DEBUG: {
         const r = await runDebug(data, (m, d, bid) => this.service(sn, m, d, bid ?? randomUUID(), opts));
@@ -726,6 +735,9 @@ export class DjiLink extends EventEmitter<LinkEvents> implements DeviceLink {
     // A remote-debug action's progress (bid = the operation id, debug.ts).
     const debug = debugProgressOf(m.method ?? '', m.bid ?? '', m.data);
     if (debug) return emit(MaintenanceMethod.PROGRESS, debug, '');
+    // A firmware update's progress (bid = the operation id, ota.ts).
+    const ota = otaProgressOf(m.method ?? '', m.bid ?? '', m.data);
+    if (ota) return emit(MaintenanceMethod.PROGRESS, ota, '');
     // Other events are reported under their DJI method (no feature reads them yet).
     emit(`dji.${m.method}`, m.data ?? null, '');
   }

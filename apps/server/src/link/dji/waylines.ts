@@ -37,7 +37,8 @@ export class WaylineFiles {
     this.dir = path.join(dataDir, 'dji-waylines');
   }
 
-  private base(): string {
+  /** The HTTP base docks reach the server at (also the base of ota_create's firmware file_url). */
+  base(): string {
     return this.httpBase ?? `http://127.0.0.1:${this.port() ?? 80}`;
   }
 
