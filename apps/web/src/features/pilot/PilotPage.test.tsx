@@ -4,6 +4,7 @@ import { ResultCode, type DjiPilotLogin } from '@nest/contracts';
 import { installMatchMedia, installResizeObserver, makeUser } from '../../test/dom';
 import { applyLang } from '../../shared/i18n';
 import { clearSession, setUser } from '../../shared/session';
+import { KEYS, storage } from '../../shared/storage';
 import { fakeBridge, ok } from './testing';
 import type * as RequestModule from '../../shared/request';
 
@@ -145,6 +146,16 @@ describe('the Pilot 2 page', () => {
     expect(loads).toHaveLength(2);
     expect(JSON.parse(loads[1]![2]!)).toMatchObject({ username: 'DOCK-9' });
     expect(screen.getByText('Device being connected: DOCK-9')).toBeTruthy();
+  });
+
+  it('uses the user saved by an earlier sign-in on this controller', async () => {
+    storage.setJson(KEYS.userInfo, makeUser([], { token: '' }));
+    inPilot();
+    call.mockResolvedValue(LOGIN);
+    render(<PilotPage />);
+    await screen.findByTestId('pilot-connected');
+    expect(call).toHaveBeenCalledTimes(1);
+    expect(call).toHaveBeenCalledWith('deviceDjiPilot', { rc_sn: 'RC-1' }, { quiet: true });
   });
 
   it('asks for a sign-in again when the session has expired', async () => {

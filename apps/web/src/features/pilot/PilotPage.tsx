@@ -3,7 +3,7 @@ import { Alert, Button, Form, Input, Space, Steps, Tag, Typography } from 'antd'
 import { userSchema, type DjiPilotLogin, type Lang } from '@nest/contracts';
 import { applyLang, useI18n } from '../../shared/i18n';
 import { RequestError, call, requestStamp, sealWithPasswordKey } from '../../shared/request';
-import { clearSession, signIn, useUser } from '../../shared/session';
+import { clearSession, getUser, restoreUser, signIn, useUser } from '../../shared/session';
 import { BridgeError, CONNECT_STEPS, connectPilot, connectState, findBridge, isConnected, remoteControllerSn, type DjiBridge } from './bridge';
 import './pilot.css';
 
@@ -193,6 +193,9 @@ export default function PilotPage(): ReactNode {
 
   useEffect(() => {
     if (bridge) applyLang(langOfWebView());
+    // Signed in before on this controller: the saved user (its token in the cookie) is used again; an
+    // expired session comes back to the sign-in form.
+    if (!getUser()) restoreUser();
   }, [bridge]);
   useEffect(() => {
     document.title = t('pilot.title');
