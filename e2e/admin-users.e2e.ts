@@ -23,10 +23,8 @@ describe('users, departments and functions', () => {
     const password = 'Limited#e2e-1';
 
     const adminPage = await newPage(browser, { lang: 'en' });
-    await signIn(adminPage, baseUrl, admin.account, admin.password);
-
     // A department, through the department screen.
-    await adminPage.goto(`${baseUrl}/nest/teamManage`);
+    await signIn(adminPage, baseUrl, admin.account, admin.password, '/nest/teamManage');
     await adminPage.getByTestId('team-add').click();
     await adminPage.getByTestId('team-name').fill(dept);
     await adminPage.getByTestId('team-submit').click();

@@ -35,8 +35,7 @@ describe('equipment management', () => {
     const stamp = String(Date.now() % 1_000_000).padStart(6, '0');
     const sn = `E2E-NEST-${stamp}`;
     const page = await newPage(browser, { lang: 'en' });
-    await signIn(page, baseUrl, admin.account, admin.password);
-    await page.goto(`${baseUrl}/nest/equipment`);
+    await signIn(page, baseUrl, admin.account, admin.password, '/nest/equipment');
     await page.getByTestId('equipment-table').waitFor();
 
     // Saving an empty form is refused on the spot and sends nothing.
@@ -104,8 +103,7 @@ describe('equipment management', () => {
     const stamp = String(Date.now() % 1_000_000).padStart(6, '0');
     const sn = `E2E-DOCK-${stamp}`;
     const page = await newPage(browser, { lang: 'en' });
-    await signIn(page, baseUrl, admin.account, admin.password);
-    await page.goto(`${baseUrl}/nest/equipment`);
+    await signIn(page, baseUrl, admin.account, admin.password, '/nest/equipment');
     await page.getByTestId('equipment-table').waitFor();
 
     await page.getByTestId('device-add').click();

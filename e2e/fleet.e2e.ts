@@ -122,8 +122,7 @@ describe('data screen fleet map', () => {
 describe('recordings list', () => {
   it('opens with its filters and pager', async () => {
     const page = await newPage(browser, { lang: 'zh' });
-    await signIn(page, baseUrl, admin.account, admin.password);
-    await page.goto(`${baseUrl}/nest/videoList`);
+    await signIn(page, baseUrl, admin.account, admin.password, '/nest/videoList');
     await page.getByTestId('video-list').waitFor();
     await page.getByTestId('video-filter-camera').waitFor();
     await expect(page.title()).resolves.toMatch(/外置相机录像/);

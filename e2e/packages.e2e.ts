@@ -51,8 +51,7 @@ describe('offline map packages', () => {
     const name = `e2e survey ${Date.now()}`;
     let id = '';
     try {
-      await signIn(page, baseUrl, admin.account, admin.password);
-      await page.goto(`${baseUrl}/nest/outLineMap`);
+      await signIn(page, baseUrl, admin.account, admin.password, '/nest/outLineMap');
       await page.getByTestId('package-upload').click();
       await page.locator('[data-testid="package-form"] input[type=file]').setInputFiles({ name: 'survey.mbtiles', mimeType: 'application/octet-stream', buffer: await readFile(file) });
       await page.getByTestId('package-chosen').waitFor();

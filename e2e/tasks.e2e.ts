@@ -58,8 +58,7 @@ const saveOutcome = (page: Page) =>
 describe('timed task screen', () => {
   it('plans a once task on a simulated nest; the scheduler fires it and its state becomes 10 live', async () => {
     const page = await newPage(browser, { lang: 'en' });
-    await signIn(page, baseUrl, admin.account, admin.password);
-    await page.goto(`${baseUrl}/nest/taskManage`);
+    await signIn(page, baseUrl, admin.account, admin.password, '/nest/taskManage');
     await page.getByTestId('task-table').waitFor();
     await expect(page.getByTestId('task-policy').textContent()).resolves.toContain('not flown');
 

@@ -45,8 +45,14 @@ export async function newPage(browser: Browser, opts: { lang?: 'zh' | 'en' } = {
   return context.newPage();
 }
 
-export async function signIn(page: Page, baseUrl: string, account: string, password: string): Promise<void> {
-  await page.goto(`${baseUrl}/nest/`);
+/**
+ * Signs in on the sign-in screen and waits for the console's header. With `path` (such as `/nest/equipment`)
+ * the browser asks for that screen first, as a user following a link: the guard sends it to sign-in and the
+ * console then opens the screen in place, without drawing the data screen first and loading the whole app
+ * again for the next address. Without it the console opens the data screen.
+ */
+export async function signIn(page: Page, baseUrl: string, account: string, password: string, path = '/nest/'): Promise<void> {
+  await page.goto(`${baseUrl}${path}`);
   await page.getByTestId('login-account').fill(account);
   await page.getByTestId('login-password').fill(password);
   await page.getByTestId('login-submit').click();
