@@ -137,6 +137,7 @@ function Connect({ bridge }: { bridge: DjiBridge }): ReactNode {
       <Steps
         orientation="vertical"
         size="small"
+        current={Math.min(progress.at, STEPS.length - 1)}
         data-testid="pilot-steps"
         items={STEPS.map((step, i) => ({
           title: t(`pilot.step.${step}`),
