@@ -62,4 +62,28 @@ describe('remote debug in the maintenance drawer', () => {
     await screen.findByRole('tab', { name: /history/i });
     expect(screen.queryByRole('tab', { name: /remote debug/i })).toBeNull();
   });
+
+  it.each([
+    ['en', /remote debug/i, 'Too much rain to operate the cover'],
+    ['zh', /远程调试/, '雨量过大，无法操作舱盖'],
+  ] as const)('shows a running action with its progress (buttons held), and a failed one with the DJI text (%s)', async (lang, tabName, rain) => {
+    applyLang(lang);
+    const running: DeviceOp = { ...done('cover_open'), state: 'running', progress: 33, outcome: {}, finish_time: null };
+    call.mockImplementation((name: string) => Promise.resolve(name === 'deviceOps' ? { list: [running], total: 1, live: LIVE } : running));
+    render(<MaintenanceDrawer device={device()} onClose={() => {}} />);
+    fireEvent.click(await screen.findByRole('tab', { name: tabName }));
+    const status = await screen.findByTestId('status-debug');
+    expect(status.getAttribute('data-state')).toBe('running');
+    expect(status.getAttribute('data-progress')).toBe('33');
+    expect(screen.getByTestId('debug-cover_close').hasAttribute('disabled')).toBe(true);
+    cleanup();
+
+    const failed: DeviceOp = { ...done('cover_open'), state: 'failed', progress: 33, reason: 514134, outcome: { failure: 514134 } };
+    call.mockImplementation((name: string) => Promise.resolve(name === 'deviceOps' ? { list: [failed], total: 1, live: LIVE } : failed));
+    render(<MaintenanceDrawer device={device()} onClose={() => {}} />);
+    fireEvent.click(await screen.findByRole('tab', { name: tabName }));
+    await waitFor(() => expect(screen.getByTestId('status-debug').getAttribute('data-state')).toBe('failed'));
+    expect(screen.getByTestId('status-debug').textContent).toContain(rain);
+    expect(screen.getByTestId('debug-cover_close').hasAttribute('disabled')).toBe(false);
+  });
 });

@@ -8,7 +8,8 @@ import { latestOf } from './useMaintenance';
 
 /**
  * Remote debug of a DJI dock: one button per action (cover, drone power, charging, reboot). The server runs
- * each inside the dock's debug mode; the latest debug operation and its refusal text show below.
+ * each inside the dock's debug mode; the latest debug operation shows below with the dock's progress (live from
+ * push 390; the buttons wait while it runs) and its end state or refusal text.
  */
 export function DebugPanel({ device, data, allowed, blocked, run }: PanelProps): ReactNode {
   const { t, lang } = useI18n();
