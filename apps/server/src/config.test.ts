@@ -36,6 +36,9 @@ describe('loadConfig: device link, simulator and live video', () => {
         MQTT_HOST: '0.0.0.0',
         DEVICE_MQTT_URL: 'tcp://192.168.1.10:1883',
         DEVICE_HTTP_BASE: 'http://192.168.1.10:8080',
+        DEVICE_RTMP_URL: 'rtmp://192.168.1.10:1935',
+        RTMP_PORT: '19350',
+        RTMP_HOST: '0.0.0.0',
         DJI_NTP_SERVER: 'ntp.aliyun.com',
         DJI_APP_ID: '123456',
         DJI_APP_KEY: 'key',
@@ -46,6 +49,9 @@ describe('loadConfig: device link, simulator and live video', () => {
       mqttHost: '0.0.0.0',
       deviceMqttUrl: 'tcp://192.168.1.10:1883',
       deviceHttpBase: 'http://192.168.1.10:8080',
+      deviceRtmpUrl: 'rtmp://192.168.1.10:1935',
+      rtmpPort: 19350,
+      rtmpHost: '0.0.0.0',
       dji: { ntpServer: 'ntp.aliyun.com', appId: '123456', appKey: 'key', appLicense: 'licence text' },
       mqttUsername: 'console',
       mqttPassword: 'broker pass',
@@ -58,7 +64,7 @@ describe('loadConfig: device link, simulator and live video', () => {
       liveUrlBase: 'https://media.example.com/live',
     });
     expect(loadConfig({ SIMULATOR: 'on' }).simulator).toBe(true);
-    expect(loadConfig({})).toMatchObject({ simDjiDocks: 1, deviceMqttUrl: null, deviceHttpBase: null, dji: { ntpServer: 'pool.ntp.org', appId: '' } });
+    expect(loadConfig({})).toMatchObject({ simDjiDocks: 1, deviceMqttUrl: null, deviceHttpBase: null, deviceRtmpUrl: null, rtmpPort: 1935, rtmpHost: '127.0.0.1', dji: { ntpServer: 'pool.ntp.org', appId: '' } });
   });
 
   it('reads the demo mission and time scale settings', () => {
@@ -196,6 +202,10 @@ describe('loadConfig', () => {
     [{ DEVICE_MQTT_URL: '192.168.1.10:1883' }, 'DEVICE_MQTT_URL must be'],
     [{ DEVICE_HTTP_BASE: 'http://192.168.1.10:8080/' }, 'DEVICE_HTTP_BASE must be a http or https URL without a trailing slash'],
     [{ DJI_NTP_SERVER: 'ntp://time' }, 'DJI_NTP_SERVER must be a host name or address'],
+    [{ DEVICE_RTMP_URL: 'http://192.168.1.10:1935' }, 'DEVICE_RTMP_URL must be a rtmp URL'],
+    [{ DEVICE_RTMP_URL: 'rtmp://192.168.1.10:1935/' }, 'DEVICE_RTMP_URL must be a rtmp URL without a trailing slash'],
+    [{ RTMP_PORT: '65536' }, 'RTMP_PORT must be an integer from 0 to 65535'],
+    [{ RTMP_HOST: 'rtmp://0.0.0.0' }, 'RTMP_HOST must be a host name or address'],
     [{ MQTT_HOST: 'mqtt://0.0.0.0' }, 'MQTT_HOST must be a host name or address'],
     [{ SIM_DJI_DOCKS: '21' }, 'SIM_DJI_DOCKS must be an integer from 0 to 20'],
   ])('refuses %j', (env, message) => {

@@ -24,6 +24,9 @@
  * | DEMO_MISSION_MINUTES | 20                             | Minutes between demo missions (5 to 1440). |
  * | LIVE_DIR             | DATA_DIR/live                  | Directory of live video (HLS: <sn>/index.m3u8 and segments), served at /live/. |
  * | LIVE_URL_BASE        | /live                          | Base of the live video URLs given to browsers: <LIVE_URL_BASE>/<sn>/index.m3u8 (a path on this server or an absolute http(s) URL of a media server). |
+ * | RTMP_PORT            | 1935                           | Port of the RTMP ingest DJI docks publish their live video to (0 picks a free port, for tests). |
+ * | RTMP_HOST            | 127.0.0.1                      | Address the RTMP ingest listens on (`0.0.0.0` lets real DJI docks in; then also set DEVICE_RTMP_URL to the address they use). |
+ * | DEVICE_RTMP_URL      | rtmp://127.0.0.1:<RTMP_PORT>   | The RTMP base address DJI docks are told to publish to (`rtmp://host:port`, no trailing slash); each stream gets `/live/<sn>?key=<key>` appended. |
  * | BASE_USER            | /api/user                      | Base path of the user service calls (contracts DEFAULT_SERVICE_BASES). |
  * | BASE_DEVICE          | /api/device                    | Base path of the device service calls. |
  * | BASE_ZONE            | /api/zone                      | Base path of the map (zone) service calls. |
@@ -127,6 +130,12 @@ export interface Config {
    * mqtt://127.0.0.1:<the broker's port> (MQTT_URL's when set).
    */
   deviceMqttUrl: string | null;
+  /** RTMP_PORT: port of the RTMP ingest DJI docks publish live video to (0: a free port). */
+  rtmpPort: number;
+  /** RTMP_HOST: the address the RTMP ingest listens on; default loopback. */
+  rtmpHost: string;
+  /** DEVICE_RTMP_URL: the RTMP base docks publish to; null: rtmp://127.0.0.1:<the ingest's port>. */
+  deviceRtmpUrl: string | null;
   /**
    * DEVICE_HTTP_BASE: the HTTP base devices download from (route files of DJI docks); null:
    * http://127.0.0.1:<the port the server listens on>.
@@ -261,7 +270,7 @@ function hostName(env: Env, name: string, fallback: string): string {
   return raw;
 }
 
-/** An absolute URL of one of the given schemes, without a trailing slash (DEVICE_MQTT_URL, DEVICE_HTTP_BASE). */
+/** An absolute URL of one of the given schemes, without a trailing slash (DEVICE_MQTT_URL, DEVICE_HTTP_BASE, DEVICE_RTMP_URL). */
 function deviceUrl(env: Env, name: string, schemes: readonly string[], example: string): string | null {
   const raw = value(env, name);
   if (raw === undefined) return null;
@@ -368,6 +377,9 @@ export function loadConfig(env: Env = process.env): Config {
     liveUrlBase: liveUrlBase(env),
     deviceMqttUrl: deviceUrl(env, 'DEVICE_MQTT_URL', ['mqtt', 'mqtts', 'tcp', 'ssl', 'ws', 'wss'], 'tcp://192.168.1.10:1883'),
     deviceHttpBase: deviceUrl(env, 'DEVICE_HTTP_BASE', ['http', 'https'], 'http://192.168.1.10:8080'),
+    rtmpPort: integer(env, 'RTMP_PORT', 1935, 0, 65535),
+    rtmpHost: hostName(env, 'RTMP_HOST', '127.0.0.1'),
+    deviceRtmpUrl: deviceUrl(env, 'DEVICE_RTMP_URL', ['rtmp'], 'rtmp://192.168.1.10:1935'),
     dji: {
       ntpServer: hostName(env, 'DJI_NTP_SERVER', 'pool.ntp.org'),
       appId: value(env, 'DJI_APP_ID') ?? '',
