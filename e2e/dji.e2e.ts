@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startDjiDock, type DjiDock } from '@nest/simulator';
+import { launch, newPage, signIn } from './support/browser.js';
+import { ApiClient } from './support/api.js';
+import { cli } from './support/product.js';
+import { until } from './support/wait.js';
+
+/**
+ * A DJI dock end to end: registered with the product's CLI while the product runs, played by the
+ * independent Dock 2 emulator with the credentials the CLI printed, it comes online in the console, flies a
+ * route launched from the device panel exactly as a nest does (the dock gets a kmz it checks, reports
+ * progress the console shows, and every event that asks for a reply is acknowledged), and its HMS messages
+ * become alarms in the alarm center in the UI's language until the dock stops reporting them.
+ */
+const baseUrl = inject('baseUrl');
+const admin = inject('admin');
+const productEnv = inject('productEnv');
+
+const DOCK_SN = 'E2E-DOCK2-01';
+const DRONE_SN = 'E2E-DOCK2-01-M3D';
+const HOME = { lat: 22.5401, lng: 113.9302, height: 40 };
+/** An HMS code of DJI's catalogue (dock: wind too strong to fly) and its English text. */
+const HMS_CODE = '0x160900BF';
+const HMS_TEXT_EN = 'Wind speed too high';
+const FLIGHT_LIMIT_MS = 120_000;
+
+const M_LAT = 111_320;
+const offset = (east: number, north: number) => ({
+  lat: Number((HOME.lat + north / M_LAT).toFixed(7)),
+  lng: Number((HOME.lng + east / (M_LAT * Math.cos((HOME.lat * Math.PI) / 180))).toFixed(7)),
+});
+
+let browser: Browser;
+let dock: DjiDock | undefined;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await dock?.stop();
+  await browser?.close();
+});
+
+const attr = (page: Page, testId: string, name: string) =>
+  page.evaluate(([id, n]) => document.querySelector(`[data-testid="${id}"]`)?.getAttribute(n!) ?? null, [testId, name] as const);
+
+describe('a DJI dock in the console', () => {
+  it('registers with the CLI, comes online, flies a console route with acknowledged progress, and raises and clears an HMS alarm', { timeout: 300_000 }, async () => {
+    // 1. Registration while the product runs: the CLI prints the dock's MQTT login once, as one JSON line.
+    const printed = cli(productEnv, ['dji-dock-add', '--sn', DOCK_SN, '--drone-sn', DRONE_SN, '--name', 'E2E Dock']).trim().split('\n').at(-1)!;
+    const login = JSON.parse(printed) as { mqtt_url: string; username: string; password: string };
+    expect(login.mqtt_url).toMatch(/^mqtt:\/\//);
+
+    // A route of the dock: a fence around it and three photo waypoints a few hundred metres out.
+    const api = await ApiClient.signIn(baseUrl, admin.account, admin.password);
+    const ring = Array.from({ length: 8 }, (_, i) => {
+      const a = ((i * 45 + 22.5) * Math.PI) / 180;
+      return offset(1_200 * Math.cos(a), 1_200 * Math.sin(a));
+    });
+    const fence = await api.data<{ id: string }>('fenceAdd', { name: 'E2E DJI fence', max_height: '150', boundary: JSON.stringify(ring), sn_id: DOCK_SN });
+    const waypoints = [
+      { ...offset(150, 0), height: 60, takephoto: 1 },
+      { ...offset(150, 150), height: 60, takephoto: 1 },
+      { ...offset(0, 150), height: 60, takephoto: 1 },
+    ];
+    const route = await api.data<{ id: string }>('missionAdd', {
+      name: 'E2E DJI route',
+      fence_id: fence.id,
+      mission_type: '1',
+      auto_speed: '10',
+      max_speed: '12',
+      default_height: '60',
+      return_height: '80',
+      finish_action: '20',
+      waypoints: JSON.stringify(waypoints),
+    });
+
+    // The emulator in this process, logging in with what the CLI printed; events that ask for a reply are counted.
+    const emu = await startDjiDock({ ...login, mqttUrl: login.mqtt_url, dockSn: DOCK_SN, droneSn: DRONE_SN, position: HOME, seed: 1919, timeScale: 20 });
+    dock = emu;
+    const prepared: { flight_id: string; waypoints: number; photos: number }[] = [];
+    const progressSent: string[] = [];
+    const progressAcked: string[] = [];
+    const ended: { flight_id: string; result: number }[] = [];
+    emu.on('prepared', (p) => prepared.push(p));
+    emu.on('progress', (p) => progressSent.push(JSON.stringify(p)));
+    emu.on('progressAcknowledged', (p) => progressAcked.push(JSON.stringify(p)));
+    emu.on('missionEnded', (e) => ended.push(e));
+    const replies: { method: string; result: number }[] = [];
+    emu.on('reply', (r) => replies.push({ method: r.method, result: r.result }));
+
+    const page = await newPage(browser, { lang: 'en' });
+    await signIn(page, baseUrl, admin.account, admin.password, `/nest/home?sn=${DOCK_SN}`);
+    await page.getByTestId('device-panel').waitFor();
+    await until('the dock online in the device list', () => attr(page, `device-item-${DOCK_SN}`, 'data-state'), (v) => !!v && v !== 'offline');
+    await until('the dock battery', () => page.getByTestId('readout-battery').locator('dd').textContent(), (v) => !!v && v !== '--');
+    await until('the dock position', () => page.getByTestId('readout-altitude').locator('dd').textContent(), (v) => !!v && v !== '--');
+
+    // 2. Take control and launch the route as for a nest.
+    await page.getByTestId('control-take').click();
+    await page.getByTestId('control-release').waitFor();
+    await until('commands enabled', () => attr(page, 'flight-controls', 'data-blocked'), (v) => v === '0');
+    await page.getByTestId('act-takeoff').click();
+    await page.getByTestId('launch-dialog').waitFor();
+    await page.getByTestId('launch-mode-route').click();
+    await page.locator('[data-testid=launch-route]').click();
+    await page.locator(`.ant-select-dropdown [data-testid=route-option-${route.id}]`).click();
+    await until('the checks of the route passed', () => attr(page, 'checks-summary', 'data-ready'), (v) => v === '1');
+    await page.getByTestId('launch-confirm').click();
+    await page.getByTestId('launch-dialog').waitFor({ state: 'detached' });
+
+    // The dock downloaded the kmz, checked its fingerprint (MD5) and structure, and accepted it.
+    await until('the kmz accepted by the dock', () => prepared.length, (n) => n === 1);
+    expect(prepared[0]).toMatchObject({ waypoints: 3, photos: 3 });
+    expect(replies.filter((r) => r.method === 'flighttask_prepare')).toEqual([{ method: 'flighttask_prepare', result: 0 }]);
+    // Progress in the panel, then the flight's end and the sortie.
+    await page.getByTestId('mission-progress').waitFor({ timeout: FLIGHT_LIMIT_MS });
+    await until('mission progress', () => attr(page, 'mission-progress', 'data-percent'), (v) => Number(v) > 0, FLIGHT_LIMIT_MS);
+    await until('the mission to end on the dock', () => ended.length, (n) => n === 1, FLIGHT_LIMIT_MS);
+    expect(ended[0]!.result).toBe(0);
+    expect(replies.filter((r) => r.method === 'flighttask_execute')).toEqual([{ method: 'flighttask_execute', result: 0 }]);
+    await page.getByTestId('latest-sortie').waitFor({ timeout: FLIGHT_LIMIT_MS });
+    // Every flighttask_progress (need_reply) was acknowledged by the console.
+    await until('every progress event acknowledged', () => ({ sent: progressSent.length, acked: new Set(progressAcked).size }), (v) => v.sent > 1 && v.acked === new Set(progressSent).size);
+
+    // 3. HMS: the dock reports a message, the alarm center shows it in English; cleared when no longer reported.
+    emu.raiseHms(HMS_CODE, { level: 2, module: 3 });
+    await page.getByTestId('header-news').click();
+    await page.getByTestId('header-news-all').click();
+    await page.getByTestId('alarm-center').waitFor();
+    const row = page.locator('[data-testid=alarm-row]', { hasText: HMS_TEXT_EN });
+    await until('the HMS alarm in the alarm center', () => row.count(), (n) => n > 0);
+    await row.first().locator('.alarm-active').waitFor();
+    emu.clearHms(HMS_CODE);
+    await row.first().locator('.alarm-cleared').waitFor({ timeout: FLIGHT_LIMIT_MS });
+
+    await page.keyboard.press('Escape');
+    await page.getByTestId('control-release').click();
+    await page.getByTestId('control-take').waitFor();
+    await page.context().close();
+  });
+});
