@@ -99,6 +99,7 @@ function productEnv(dataDir: string, extraEnv: Record<string, string>): NodeJS.P
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     MQTT_PORT: '0',
+    RTMP_PORT: '0',
     ADMIN_ACCOUNT: ADMIN.account,
     ADMIN_PASSWORD: ADMIN.password,
     LOG_LEVEL: 'warn',

@@ -96,6 +96,7 @@ function start(env: Record<string, string>): Child {
     WEB_DIST: `${dataDir}/no-web`,
     PORT: '0',
     MQTT_PORT: '0',
+    RTMP_PORT: '0',
     ...env,
   });
   children.push(child);

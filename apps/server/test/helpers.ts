@@ -76,6 +76,7 @@ export function testConfig(dataDir: string, databaseUrl: string | null, override
       WEB_DIST: path.join(dataDir, 'no-web-dist'),
       PORT: '0',
       MQTT_PORT: '0',
+      RTMP_PORT: '0',
       // Every successful answer is checked against its call's answer schema: a mismatch fails the test.
       CHECK_ANSWERS: 'on',
     }),

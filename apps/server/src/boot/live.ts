@@ -6,7 +6,8 @@ import { startLink } from '../link/runtime.js';
 import { WaylineFiles } from '../link/dji/waylines.js';
 import { DockUploadIngest } from '../storage/ingest/mount.js';
 import type { LinkLogger } from '../link/adapter.js';
-import { VideoOnDemand, WATCH_NOTICE_TOPIC } from '../videos/index.js';
+import { findFfmpeg } from '@nest/ffmpeg';
+import { RtmpIngest, RtmpSlots, VideoOnDemand, WATCH_NOTICE_TOPIC } from '../videos/index.js';
 
 /**
  * Starts the device side: the device directory, the transport (link/runtime.ts: broker unless MQTT_URL,
@@ -18,6 +19,22 @@ export async function startLive(config: Config, db: Database, log: LinkLogger): 
   await directory.start();
   // DJI docks upload their results themselves into this S3-compatible ingest (storage/ingest/).
   const ingest = new DockUploadIngest(config.deviceHttpBase);
+  // DJI docks publish live video over RTMP (RTMP_PORT) with a per-stream key; it becomes HLS in LIVE_DIR.
+  let slots: RtmpSlots | null = null;
+  const rtmp = new RtmpIngest({
+    accepts: (streamPath, key) => slots?.accepts(streamPath, key) ?? null,
+    liveDir: config.liveDir,
+    host: config.rtmpHost,
+    port: config.rtmpPort,
+    ffmpeg: findFfmpeg(),
+    log,
+  });
+  const rtmpPort = await rtmp.start();
+  slots = new RtmpSlots({
+    publishBase: config.deviceRtmpUrl ?? `rtmp://127.0.0.1:${rtmpPort}`,
+    liveUrlBase: config.liveUrlBase,
+    onClose: (sn) => rtmp.drop(sn),
+  });
   let transport;
   try {
     transport = await startLink(
@@ -32,6 +49,7 @@ export async function startLive(config: Config, db: Database, log: LinkLogger): 
             options: { endpoint: () => ingest.endpoint(), bucket: ingest.bucket, region: ingest.region, issuer: ingest.credentials },
             route: (app, store) => ingest.route(app, store),
           },
+          liveIngest: slots,
           // A DJI device is bound to the company it is registered in (organisation = company).
           organization: async (sn) => {
             const row = directory.get(sn);
@@ -45,6 +63,7 @@ export async function startLive(config: Config, db: Database, log: LinkLogger): 
     );
   } catch (err) {
     directory.stop();
+    await rtmp.stop();
     throw err;
   }
   const { link } = transport;
@@ -76,6 +95,7 @@ export async function startLive(config: Config, db: Database, log: LinkLogger): 
         video.stop();
         status.stop();
         directory.stop();
+        await rtmp.stop();
         await transport.close();
       })();
       return closed;

@@ -9,6 +9,7 @@ import { MosquittoDynsec, type AccessDevices } from './dynsec.js';
 import { CompositeLink } from './composite.js';
 import { DjiLink, type WaylineStore } from './dji/service.js';
 import type { DjiMediaOptions } from './dji/media.js';
+import type { LiveIngest } from './dji/live.js';
 import type { MediaStore } from '../storage/index.js';
 import { LinkService } from './nest/service.js';
 
@@ -31,6 +32,8 @@ export interface LinkRegistry {
     organization?: (sn: string) => Promise<{ id: string; name: string } | null>;
     /** The upload ingest docks put their results into: what storage_config_get answers, and its routes. */
     media?: { options: DjiMediaOptions; route(app: FastifyInstance, store: MediaStore): void } | null;
+    /** The RTMP ingest docks publish live video to (videos/rtmp-ingest.ts); null: DJI video reads unavailable. */
+    liveIngest?: LiveIngest | null;
   };
 }
 
@@ -109,6 +112,7 @@ export async function startLink(config: Config, registry: LinkRegistry, log: Lin
     },
     ...(registry.dji?.organization ? { organization: registry.dji.organization } : {}),
     media: registry.dji?.media?.options ?? null,
+    liveIngest: registry.dji?.liveIngest ?? null,
   });
   const link = new CompositeLink(nest, dji, devices);
   const bus = new ClusterBus(link.clientId);

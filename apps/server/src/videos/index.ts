@@ -7,6 +7,7 @@ import type { VideoOnDemand } from './live.js';
 
 export { VideoOnDemand, WATCH_NOTICE_TOPIC } from './live.js';
 export { RtmpSlots, RTMP_APP } from './rtmp.js';
+export { RtmpIngest } from './rtmp-ingest.js';
 
 declare module '../deps.js' {
   interface LiveRuntime {

@@ -1,0 +1,80 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, rmSync, watch } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { resolveFfmpeg } from '@nest/ffmpeg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RtmpIngest } from './rtmp-ingest.js';
+import { RtmpSlots } from './rtmp.js';
+
+// The packaged ffmpeg (@nest/ffmpeg's dependency) is always there.
+const ffmpeg = resolveFfmpeg()?.path ?? '';
+const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined };
+
+/** A small test picture published to `url` (FLV over RTMP) until killed. */
+function publish(bin: string, url: string) {
+  return spawn(
+    bin,
+    ['-hide_banner', '-loglevel', 'error', '-nostdin', '-re', '-f', 'lavfi', '-i', 'testsrc2=size=160x90:rate=10', '-an', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '10', '-pix_fmt', 'yuv420p', '-f', 'flv', url],
+    { stdio: 'ignore' },
+  );
+}
+
+/** Resolves when `file` exists (watching its directory's parent), rejects after `ms`. */
+async function fileAppears(file: string, ms: number): Promise<void> {
+  const root = path.dirname(path.dirname(file));
+  const watcher = watch(root, { recursive: true });
+  try {
+    const deadline = AbortSignal.timeout(ms);
+    while (!existsSync(file)) {
+      await once(watcher, 'change', { signal: deadline });
+    }
+  } finally {
+    watcher.close();
+  }
+}
+
+describe('RTMP ingest', () => {
+  const liveDir = mkdtempSync(path.join(tmpdir(), 'rtmp-ingest-'));
+  let slots: RtmpSlots;
+  let ingest: RtmpIngest;
+  let base = '';
+
+  beforeAll(async () => {
+    let drop: (sn: string) => void = () => undefined;
+    slots = new RtmpSlots({ publishBase: '', liveUrlBase: '/live', onClose: (sn) => drop(sn) });
+    ingest = new RtmpIngest({ accepts: (p, k) => slots.accepts(p, k), liveDir, host: '127.0.0.1', port: 0, ffmpeg, log: quiet });
+    drop = (sn) => ingest.drop(sn);
+    base = `rtmp://127.0.0.1:${await ingest.start()}`;
+  });
+
+  afterAll(async () => {
+    await ingest.stop();
+    rmSync(liveDir, { recursive: true, force: true });
+  });
+
+  it('refuses a publisher with a wrong key: it is disconnected and nothing is written', async () => {
+    slots.open('DOCK-X');
+    const child = publish(ffmpeg, `${base}/live/DOCK-X?key=0123`);
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).not.toBe(0);
+    expect(existsSync(path.join(liveDir, 'DOCK-X'))).toBe(false);
+    slots.close('DOCK-X');
+  });
+
+  it('turns an accepted stream into LIVE_DIR/<sn>/index.m3u8; closing the slot drops the publisher', async () => {
+    const slot = slots.open('DOCK-A');
+    const child = publish(ffmpeg, `${base}${slot.rtmpUrl}`);
+    const playlist = path.join(liveDir, 'DOCK-A', 'index.m3u8');
+    try {
+      await fileAppears(playlist, 20_000);
+      expect(readFileSync(playlist, 'utf8')).toMatch(/#EXTM3U[\s\S]*seg-\d{5}\.ts/);
+      const exited = once(child, 'exit');
+      slots.close('DOCK-A');
+      await exited;
+    } finally {
+      child.kill();
+    }
+  }, 30_000);
+});
