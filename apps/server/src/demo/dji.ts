@@ -68,7 +68,7 @@ export async function ensureDemoDjiDocks(db: Kysely<DB>, docks: readonly DemoDji
 
 /**
  * What the emulator of each demo dock is started with: the broker address and the dock's current
- * credentials (as the CLI prints them), its drone, place, the simulation's time scale and a seed.
+ * credentials (as the CLI prints them), its drone, place, the simulation's time scale, a seed, and live video on.
  */
 export async function demoDjiLogins(server: DemoServer, docks: readonly DemoDjiDock[]) {
   const { app, config } = server;
@@ -89,6 +89,8 @@ export async function demoDjiLogins(server: DemoServer, docks: readonly DemoDjiD
       timeScale: config.simTimeScale,
       // A real dock's OSD rate however fast the demo's time runs.
       osdWallClock: true,
+      // Opening the dock's video in the console plays the emulator's test picture through the RTMP ingest.
+      liveVideo: { log: (text: string) => app.log.info({ simulator: text }, 'dji dock emulator video') },
       log: (text: string) => app.log.info({ simulator: text }, 'dji dock emulator'),
     });
   }
