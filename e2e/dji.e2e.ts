@@ -11,7 +11,8 @@ import { until } from './support/wait.js';
  * independent Dock 2 emulator with the credentials the CLI printed, it comes online in the console, flies a
  * route launched from the device panel exactly as a nest does (the dock gets a kmz it checks, reports
  * progress the console shows, and every event that asks for a reply is acknowledged), and its HMS messages
- * become alarms in the alarm center in the UI's language until the dock stops reporting them.
+ * become alarms in the alarm center in the UI's language until the dock stops reporting them; the photos
+ * it uploads to the product's S3 ingest are the sortie's results in the gallery.
  */
 const baseUrl = inject('baseUrl');
 const admin = inject('admin');
@@ -33,37 +34,47 @@ const offset = (east: number, north: number) => ({
 
 let browser: Browser;
 let dock: DjiDock | undefined;
+let api: ApiClient | undefined;
 beforeAll(async () => {
   browser = await launch();
 });
 afterAll(async () => {
   await dock?.stop();
   await browser?.close();
+  // The dock leaves the shared product as it found it: the other files expect every listed device online.
+  if (api) {
+    const client = api;
+    const listed = async () => (await client.data<{ list: { id: string; sn_id: string }[] }>('deviceList', { type: 0, search: DOCK_SN, page: 0, size: 50 })).list.find((d) => d.sn_id === DOCK_SN);
+    const found = await listed();
+    if (found) await client.data('deviceDelete', { id: found.id });
+    expect(await listed()).toBeUndefined();
+  }
 });
 
 const attr = (page: Page, testId: string, name: string) =>
   page.evaluate(([id, n]) => document.querySelector(`[data-testid="${id}"]`)?.getAttribute(n!) ?? null, [testId, name] as const);
 
 describe('a DJI dock in the console', () => {
-  it('registers with the CLI, comes online, flies a console route with acknowledged progress, and raises and clears an HMS alarm', { timeout: 300_000 }, async () => {
+  it('registers with the CLI, comes online, flies a console route with acknowledged progress, raises and clears an HMS alarm, and its photos open in the gallery', { timeout: 300_000 }, async () => {
     // 1. Registration while the product runs: the CLI prints the dock's MQTT login once, as one JSON line.
     const printed = cli(productEnv, ['dji-dock-add', '--sn', DOCK_SN, '--drone-sn', DRONE_SN, '--name', 'E2E Dock']).trim().split('\n').at(-1)!;
     const login = JSON.parse(printed) as { mqtt_url: string; username: string; password: string };
     expect(login.mqtt_url).toMatch(/^mqtt:\/\//);
 
     // A route of the dock: a fence around it and three photo waypoints a few hundred metres out.
-    const api = await ApiClient.signIn(baseUrl, admin.account, admin.password);
+    const client = await ApiClient.signIn(baseUrl, admin.account, admin.password);
+    api = client;
     const ring = Array.from({ length: 8 }, (_, i) => {
       const a = ((i * 45 + 22.5) * Math.PI) / 180;
       return offset(1_200 * Math.cos(a), 1_200 * Math.sin(a));
     });
-    const fence = await api.data<{ id: string }>('fenceAdd', { name: 'E2E DJI fence', max_height: '150', boundary: JSON.stringify(ring), sn_id: DOCK_SN });
+    const fence = await client.data<{ id: string }>('fenceAdd', { name: 'E2E DJI fence', max_height: '150', boundary: JSON.stringify(ring), sn_id: DOCK_SN });
     const waypoints = [
       { ...offset(150, 0), height: 60, takephoto: 1 },
       { ...offset(150, 150), height: 60, takephoto: 1 },
       { ...offset(0, 150), height: 60, takephoto: 1 },
     ];
-    const route = await api.data<{ id: string }>('missionAdd', {
+    const route = await client.data<{ id: string }>('missionAdd', {
       name: 'E2E DJI route',
       fence_id: fence.id,
       mission_type: '1',
@@ -88,6 +99,8 @@ describe('a DJI dock in the console', () => {
     emu.on('missionEnded', (e) => ended.push(e));
     const replies: { method: string; result: number }[] = [];
     emu.on('reply', (r) => replies.push({ method: r.method, result: r.result }));
+    const uploaded: { flight_id: string; result: number }[] = [];
+    emu.on('mediaUploaded', (u) => uploaded.push({ flight_id: u.flight_id, result: u.result }));
 
     const page = await newPage(browser, { lang: 'en' });
     await signIn(page, baseUrl, admin.account, admin.password, `/nest/home?sn=${DOCK_SN}`);
@@ -137,6 +150,25 @@ describe('a DJI dock in the console', () => {
     await page.keyboard.press('Escape');
     await page.getByTestId('control-release').click();
     await page.getByTestId('control-take').waitFor();
+
+    // 4. The photos: the dock uploads them to the product's S3 ingest and reports each (file_upload_callback,
+    // accepted); they are the sortie's results in the gallery, and one opens at full size.
+    await until('the three photos uploaded and accepted', () => uploaded, (u) => u.length === 3, FLIGHT_LIMIT_MS);
+    expect(uploaded.every((u) => u.result === 0 && u.flight_id === ended[0]!.flight_id)).toBe(true);
+    const sortie = await until(
+      'the dock sortie with its three results',
+      async () => (await client.data<{ list: { sort_id: string; count: number; end_time: number }[] }>('sortiesList', { sn_id: DOCK_SN, page: 0, size: 5 })).list[0],
+      (s) => !!s && s.end_time > 0 && s.count === 3,
+    );
+    await page.goto(`${baseUrl}/nest/resultsShow?sort_id=${sortie!.sort_id}`);
+    const cards = page.locator('[data-testid=results-gallery] [data-testid=result-card]');
+    await until('the three photos in the gallery', () => cards.count(), (n) => n === 3);
+    await cards.first().click();
+    await until(
+      'the photo open at full size',
+      () => page.evaluate(() => (document.querySelector('[data-testid=result-preview-image]') as HTMLImageElement | null)?.naturalWidth ?? 0),
+      (w) => w > 0,
+    );
     await page.context().close();
   });
 });
