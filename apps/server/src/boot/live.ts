@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/index.js';
 import { CONTROL_NOTICE_TOPIC, DeviceDirectory, DeviceStatusBoard, findDeviceBySn } from '../devices/index.js';
 import type { LiveRuntime } from '../deps.js';
+import { PortInUseError } from '../broker/index.js';
 import { startLink } from '../link/runtime.js';
 import { WaylineFiles } from '../link/dji/waylines.js';
 import { DockUploadIngest } from '../storage/ingest/mount.js';
@@ -29,7 +30,14 @@ export async function startLive(config: Config, db: Database, log: LinkLogger): 
     ffmpeg: findFfmpeg(),
     log,
   });
-  const rtmpPort = await rtmp.start();
+  let rtmpPort: number;
+  try {
+    rtmpPort = await rtmp.start();
+  } catch (err) {
+    directory.stop();
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new PortInUseError(config.rtmpPort, config.rtmpHost, 'RTMP_PORT');
+    throw err;
+  }
   slots = new RtmpSlots({
     publishBase: config.deviceRtmpUrl ?? `rtmp://127.0.0.1:${rtmpPort}`,
     liveUrlBase: config.liveUrlBase,
