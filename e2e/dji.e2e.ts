@@ -8,11 +8,12 @@ import { until } from './support/wait.js';
 
 /**
  * A DJI dock end to end: registered with the product's CLI while the product runs, played by the
- * independent Dock 2 emulator with the credentials the CLI printed, it comes online in the console, flies a
- * route launched from the device panel exactly as a nest does (the dock gets a kmz it checks, reports
- * progress the console shows, and every event that asks for a reply is acknowledged), and its HMS messages
- * become alarms in the alarm center in the UI's language until the dock stops reporting them; the photos
- * it uploads to the product's S3 ingest are the sortie's results in the gallery.
+ * independent Dock 2 emulator with the credentials the CLI printed, it comes online in the console, its
+ * video plays through the RTMP ingest, it flies a route launched from the device panel exactly as a nest does
+ * (the dock gets a kmz it checks, reports progress the console shows, and every event that asks for a reply
+ * is acknowledged), its HMS messages become alarms in the alarm center in the UI's language until the dock
+ * stops reporting them, and the photos it uploads to the product's S3 ingest are the sortie's results in the
+ * gallery.
  */
 const baseUrl = inject('baseUrl');
 const admin = inject('admin');
@@ -55,7 +56,7 @@ const attr = (page: Page, testId: string, name: string) =>
   page.evaluate(([id, n]) => document.querySelector(`[data-testid="${id}"]`)?.getAttribute(n!) ?? null, [testId, name] as const);
 
 describe('a DJI dock in the console', () => {
-  it('registers with the CLI, comes online, flies a console route with acknowledged progress, raises and clears an HMS alarm, and its photos open in the gallery', { timeout: 300_000 }, async () => {
+  it('registers with the CLI, comes online, plays its video, flies a console route with acknowledged progress, raises and clears an HMS alarm, and its photos open in the gallery', { timeout: 300_000 }, async () => {
     // 1. Registration while the product runs: the CLI prints the dock's MQTT login once, as one JSON line.
     const printed = cli(productEnv, ['dji-dock-add', '--sn', DOCK_SN, '--drone-sn', DRONE_SN, '--name', 'E2E Dock']).trim().split('\n').at(-1)!;
     const login = JSON.parse(printed) as { mqtt_url: string; username: string; password: string };
@@ -87,7 +88,7 @@ describe('a DJI dock in the console', () => {
     });
 
     // The emulator in this process, logging in with what the CLI printed; events that ask for a reply are counted.
-    const emu = await startDjiDock({ ...login, mqttUrl: login.mqtt_url, dockSn: DOCK_SN, droneSn: DRONE_SN, position: HOME, seed: 1919, timeScale: 20 });
+    const emu = await startDjiDock({ ...login, mqttUrl: login.mqtt_url, dockSn: DOCK_SN, droneSn: DRONE_SN, position: HOME, seed: 1919, timeScale: 20, liveVideo: {} });
     dock = emu;
     const prepared: { flight_id: string; waypoints: number; photos: number }[] = [];
     const progressSent: string[] = [];
@@ -97,6 +98,8 @@ describe('a DJI dock in the console', () => {
     emu.on('progress', (p) => progressSent.push(JSON.stringify(p)));
     emu.on('progressAcknowledged', (p) => progressAcked.push(JSON.stringify(p)));
     emu.on('missionEnded', (e) => ended.push(e));
+    const liveStarts: { url: string }[] = [];
+    emu.on('liveStart', (l) => liveStarts.push({ url: l.url }));
     const replies: { method: string; result: number }[] = [];
     emu.on('reply', (r) => replies.push({ method: r.method, result: r.result }));
     const uploaded: { flight_id: string; result: number }[] = [];
@@ -129,6 +132,14 @@ describe('a DJI dock in the console', () => {
     // Progress in the panel, then the flight's end and the sortie.
     await page.getByTestId('mission-progress').waitFor({ timeout: FLIGHT_LIMIT_MS });
     await until('mission progress', () => attr(page, 'mission-progress', 'data-percent'), (v) => Number(v) > 0, FLIGHT_LIMIT_MS);
+    // Its video plays while it flies: the panel's player asked for it, the console sent live_start_push with
+    // the RTMP ingest's keyed URL, the emulator publishes its test picture there and the ingest's HLS plays.
+    const video = page.getByTestId('live-video-video');
+    const videoState = () => video.evaluate((v: HTMLVideoElement) => ({ ready: v.readyState, time: v.currentTime }));
+    const playing = await until('the dock video to play', videoState, (v) => v.ready >= 2 && v.time > 0);
+    await until('the video time to advance', videoState, (v) => v.time > playing.time + 0.5);
+    expect(await page.getByTestId('live-video').getAttribute('data-status')).toBe('playing');
+    expect(liveStarts[0]?.url).toMatch(/^rtmp:\/\/127\.0\.0\.1:\d+\/live\//);
     await until('the mission to end on the dock', () => ended.length, (n) => n === 1, FLIGHT_LIMIT_MS);
     expect(ended[0]!.result).toBe(0);
     expect(replies.filter((r) => r.method === 'flighttask_execute')).toEqual([{ method: 'flighttask_execute', result: 0 }]);

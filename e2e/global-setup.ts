@@ -23,8 +23,9 @@ export default async function setup(project: TestProject) {
   // The product runs as on a fresh machine, where ffmpeg comes only from the npm package (`npm ci`): PATH
   // without the directories that hold a system ffmpeg, and no FFMPEG_PATH. The live video the tests watch
   // (fleet.e2e.ts) is then made by the packaged binary, and the start-up line says which one it is.
+  // The RTMP ingest of DJI live video (dji.e2e.ts) on a free port, like the web server and the broker.
   const path = (process.env.PATH ?? '').split(delimiter).filter((dir) => dir && !existsSync(join(dir, 'ffmpeg'))).join(delimiter);
-  const product = await startProduct({ DEMO_MISSIONS: 'off', SIM_TIME_SCALE: '15', SIM_WEATHER: 'calm', PATH: path, FFMPEG_PATH: '' });
+  const product = await startProduct({ DEMO_MISSIONS: 'off', SIM_TIME_SCALE: '15', SIM_WEATHER: 'calm', PATH: path, FFMPEG_PATH: '', RTMP_PORT: '0' });
   const video = await until('the start-up line naming the ffmpeg binary', () => /^Video: .*$/m.exec(product.log())?.[0]);
   if (!video.includes('(packaged, @ffmpeg-installer)')) {
     await product.stop();
