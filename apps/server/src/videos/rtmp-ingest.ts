@@ -140,6 +140,9 @@ export class RtmpIngest {
   private unpublish(p: Publisher): void {
     if (this.publishers.get(p.sn) === p) this.publishers.delete(p.sn);
     p.ffmpeg.stdin?.end();
-    p.ffmpeg.once('exit', () => void rm(path.join(this.opts.liveDir, p.sn), { recursive: true, force: true }));
+    const remove = () => void rm(path.join(this.opts.liveDir, p.sn), { recursive: true, force: true });
+    // ffmpeg may have ended first (it is what closed the socket then).
+    if (p.ffmpeg.exitCode !== null || p.ffmpeg.signalCode !== null) remove();
+    else p.ffmpeg.once('exit', remove);
   }
 }
