@@ -1,3 +1,5 @@
+/// <reference path="./node-media-server.d.ts" />
+// The declarations travel with this module so every program that compiles it (server, bench) has them.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
