@@ -13,6 +13,10 @@ import { demoDjiDocks, demoDjiLogins, demoFleetOptions, djiFleetLine, ensureDemo
 import { runProgram, startServer } from '@nest/server/main';
 import { demoFleet, startDjiDock, startFleet, type DjiDock, type Fleet } from '@nest/simulator';
 
+// The emulated DJI docks upload with the AWS SDK, which prints a notice about Node versions it will stop
+// supporting; that concerns the demo's emulator, not the operator, so the launcher keeps it out of the log.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 await runProgram(async (config) => {
   if (!config.simulator) {
     const server = await startServer(config);

@@ -12,8 +12,10 @@ import type { MediaStore } from './storage/store.js';
  * (module augmentation, as Fastify decorators do): devices/index.ts the directory and the status board,
  * videos/index.ts video on demand.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- completed by the features' declarations
-export interface LiveRuntime extends LinkTransport {}
+export interface LiveRuntime extends LinkTransport {
+  /** The port the RTMP ingest for DJI docks' live video listens on (RTMP_PORT, resolved when 0). */
+  rtmpPort: number;
+}
 
 /** A server key pair (keys.ts in auth/ loads or creates them in DATA_DIR/keys). */
 export interface KeyPair {

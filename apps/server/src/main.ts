@@ -99,6 +99,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       ? `Embedded MQTT broker listening on mqtt://${urlHost(config.mqttHost)}:${live.broker.port}`
       : `Using the MQTT broker at ${config.mqttUrl}`,
   );
+  console.log(`RTMP ingest for DJI docks' live video listening on rtmp://${urlHost(config.rtmpHost)}:${live.rtmpPort}`);
   const line = signInLine(admin, url);
   if (line) console.log(line);
   // Which ffmpeg makes video here (live, clips, thumbnails), or why there is none.

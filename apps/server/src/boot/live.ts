@@ -95,6 +95,7 @@ export async function startLive(config: Config, db: Database, log: LinkLogger): 
   let closed: Promise<void> | null = null;
   return {
     ...transport,
+    rtmpPort,
     directory,
     status,
     video,

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
+/** The AWS SDK is loaded on a dock's first upload, not when the emulator (or the launcher hosting it) starts. */
+const s3 = () => import('@aws-sdk/client-s3');
 import { makePhoto } from '../media/images.js';
 
 /**
@@ -217,6 +219,7 @@ export class DjiMediaUploader {
     if (!config) throw new Error('storage_config_get answer unusable');
     this.client?.destroy();
     this.config = config;
+    const { S3Client } = await s3();
     this.client = new S3Client({
       endpoint: config.endpoint,
       region: config.region,
@@ -236,6 +239,7 @@ export class DjiMediaUploader {
       const key = `${config.prefix}/${s.flightId}/${name}`;
       const body = makePhoto({ lat: s.lat, lng: s.lng, alt: s.absoluteAltitude, takenAt: s.takenAt, width: PHOTO_WIDTH, height: PHOTO_HEIGHT });
       try {
+        const { PutObjectCommand } = await s3();
         await client.send(new PutObjectCommand({ Bucket: config.bucket, Key: key, Body: body, ContentType: 'image/jpeg' }));
       } catch (e) {
         // Refused credentials: ask for new ones next time.
