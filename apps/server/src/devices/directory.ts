@@ -64,12 +64,18 @@ export class DeviceDirectory {
     return this.loading;
   }
 
-  /** A message came from an unknown sn: reload soon, at most once per MISS_RELOAD_MS. */
-  miss(): void {
+  /**
+   * A message came from an unknown sn: reload, at most once per MISS_RELOAD_MS. Answers the running reload
+   * (so the caller may look again when it is done), or null when none runs.
+   */
+  miss(): Promise<void> | null {
+    if (this.loading) return this.loading;
     const now = Date.now();
-    if (now - this.lastMissReload < DeviceDirectory.MISS_RELOAD_MS) return;
+    if (now - this.lastMissReload < DeviceDirectory.MISS_RELOAD_MS) return null;
     this.lastMissReload = now;
-    void this.reload().catch(() => undefined);
+    const loading = this.reload();
+    loading.catch(() => undefined);
+    return loading;
   }
 
   get(sn: string): DeviceRow | undefined {

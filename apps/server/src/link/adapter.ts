@@ -14,8 +14,12 @@ import type { DeviceLinkCounts } from './stats.js';
 export interface DeviceLookup {
   /** `protocol` (DeviceProtocol, nest when absent), `uav_sn` and `uav_model` choose and feed the adapter. */
   get(sn: string): (Pick<DeviceRow, 'sn_id' | 'enabled'> & Partial<Pick<DeviceRow, 'protocol' | 'uav_sn' | 'uav_model'>>) | undefined;
-  /** Called for a message from an unknown sn (the directory reloads soon). */
-  miss(sn: string): void;
+  /**
+   * Called for a message from an unknown sn: the directory reloads soon. When a reload runs because of it
+   * (or already runs), its promise: the adapter may read the message again once it is done, so a device
+   * registered elsewhere (the CLI, another instance) is not refused its first messages.
+   */
+  miss(sn: string): Promise<void> | null | void;
 }
 
 export interface LinkLogger {

@@ -454,9 +454,9 @@ export class DjiLink extends EventEmitter<LinkEvents> implements DeviceLink {
 
   // ------------------------------------------------------------------------------------------ messages
 
-  private onMessage(topic: string, payload: Buffer): void {
+  private onMessage(topic: string, payload: Buffer, again = false): void {
     if (topic === this.probeTopic) return this.judge(payload.toString('utf8'));
-    this.stats.received++;
+    if (!again) this.stats.received++;
     if (payload.byteLength > LINK_MAX_MESSAGE_BYTES) return this.drop('too_large', topic);
     const t = parseDjiTopic(topic);
     if (!t) return this.drop('bad_topic', topic);
@@ -473,7 +473,16 @@ export class DjiLink extends EventEmitter<LinkEvents> implements DeviceLink {
     const gwSn = t.channel === 'osd' || t.channel === 'state' ? (this.droneOf.get(t.sn) ?? (m.gateway && m.gateway !== t.sn ? m.gateway : t.sn)) : t.sn;
     const row = this.opts.devices.get(gwSn);
     if (!row) {
-      this.opts.devices.miss(gwSn);
+      // A gateway the broker let in is registered, perhaps since the directory last loaded (the CLI, another
+      // instance): its message is read once more after the reload rather than lost (a first update_topo).
+      const reload = again ? null : this.opts.devices.miss(gwSn);
+      if (reload) {
+        reload.then(
+          () => this.onMessage(topic, payload, true),
+          () => this.drop('unknown_device', topic),
+        );
+        return;
+      }
       return this.drop('unknown_device', topic);
     }
     if (Number(row.enabled) !== 1) return this.drop('disabled_device', topic);
