@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync, watch } from 'node:fs';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { resolveFfmpeg } from '@nest/ffmpeg';
@@ -77,4 +78,28 @@ describe('RTMP ingest', () => {
       child.kill();
     }
   }, 30_000);
+
+  it('closes a connection that never becomes a publisher, and refuses connections beyond the pending cap', async () => {
+    const guarded = new RtmpIngest({ accepts: () => null, liveDir, host: '127.0.0.1', port: 0, ffmpeg, log: quiet, handshakeMs: 300, maxPending: 2 });
+    const port = await guarded.start();
+    const open = async (): Promise<Socket> => {
+      const s = connect(port, '127.0.0.1');
+      await once(s, 'connect');
+      return s;
+    };
+    try {
+      const idle = [await open(), await open()];
+      let idleClosed = 0;
+      for (const s of idle) s.once('close', () => (idleClosed += 1));
+      // Both places are taken: a third connection is closed by the server at once, while the first two
+      // (opened earlier, same handshake time) are still open.
+      const third = await open();
+      await once(third, 'close');
+      expect(idleClosed).toBe(0);
+      // The idle ones are closed when their handshake time runs out.
+      await Promise.all(idle.map((s) => once(s, 'close')));
+    } finally {
+      await guarded.stop();
+    }
+  });
 });

@@ -1,5 +1,7 @@
+// The declarations of the untyped package travel with this module, so every program that compiles it (server,
+// bench) has them; ambient module declarations cannot be imported.
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference
 /// <reference path="./node-media-server.d.ts" />
-// The declarations travel with this module so every program that compiles it (server, bench) has them.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -15,6 +17,7 @@ import type { LinkLogger } from '../link/adapter.js';
  * the working directory, process.exit when the port is taken), asks `accepts` (RtmpSlots) for the publish
  * path and key, drops a refused publisher before anything is written, and remuxes an accepted stream (FLV
  * tags on ffmpeg's stdin, video copied) into the HLS playlist native devices write: LIVE_DIR/<sn>/index.m3u8.
+ * Those protocol files are not the package's public entry, so the dependency is pinned to one version.
  */
 export interface RtmpIngestOptions {
   /** The device a publisher to `streamPath` with `key` publishes for, or null: refused (RtmpSlots.accepts). */
@@ -26,7 +29,14 @@ export interface RtmpIngestOptions {
   /** The ffmpeg binary; null: refuse every publisher (no way to write HLS). */
   ffmpeg: string | null;
   log: LinkLogger;
+  /** How long a connection may take to become an accepted publisher (default 10 s). */
+  handshakeMs?: number;
+  /** Connections not yet accepted as publishers, at most (default 32); more are closed at once. */
+  maxPending?: number;
 }
+
+const HANDSHAKE_MS = 10_000;
+const MAX_PENDING = 32;
 
 interface Publisher {
   sn: string;
@@ -83,7 +93,17 @@ export class RtmpIngest {
   }
 
   private session(socket: Socket): void {
+    // Anyone can reach the port: a connection that is not an accepted publisher within the handshake time,
+    // or beyond the number of such connections, is closed before it costs more than a socket.
+    const pending = this.sockets.size - this.publishers.size;
+    if (pending >= (this.opts.maxPending ?? MAX_PENDING)) {
+      socket.destroy();
+      return;
+    }
     this.sockets.add(socket);
+    socket.setTimeout(this.opts.handshakeMs ?? HANDSHAKE_MS, () => {
+      if (!publisher) socket.destroy();
+    });
     const rtmp = new Rtmp();
     let publisher: Publisher | null = null;
     let refused = false;
@@ -100,6 +120,7 @@ export class RtmpIngest {
         return;
       }
       publisher = this.publish(sn, socket, this.opts.ffmpeg);
+      socket.setTimeout(0);
     };
     // Playing is not offered: the console reads HLS.
     rtmp.onPlayCallback = () => socket.destroy();
@@ -107,7 +128,11 @@ export class RtmpIngest {
     rtmp.onPacketCallback = (packet) => {
       if (refused || !publisher) return;
       const stdin = publisher.ffmpeg.stdin;
-      if (stdin?.writable) stdin.write(Flv.createMessage(packet));
+      // Backpressure: while ffmpeg falls behind, stop reading from the dock rather than buffer its video.
+      if (stdin?.writable && !stdin.write(Flv.createMessage(packet))) {
+        socket.pause();
+        stdin.once('drain', () => socket.resume());
+      }
     };
     socket.on('data', (data: Buffer) => {
       if (refused) return;
