@@ -371,7 +371,7 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
     if (!t || !(DEVICE_TO_SERVER as readonly string[]).includes(t.channel)) return this.drop('bad_topic', topic);
     const device = this.opts.devices.get(t.sn);
     if (!device) {
-      this.opts.devices.miss(t.sn);
+      void this.opts.devices.miss(t.sn);
       return this.drop('unknown_device', topic);
     }
     if (Number(device.enabled) !== 1) return this.drop('disabled_device', topic);
