@@ -22,12 +22,13 @@ export async function startLive(config: Config, db: Database, log: LinkLogger): 
   const ingest = new DockUploadIngest(config.deviceHttpBase);
   // DJI docks publish live video over RTMP (RTMP_PORT) with a per-stream key; it becomes HLS in LIVE_DIR.
   let slots: RtmpSlots | null = null;
+  const ffmpeg = findFfmpeg();
   const rtmp = new RtmpIngest({
     accepts: (streamPath, key) => slots?.accepts(streamPath, key) ?? null,
     liveDir: config.liveDir,
     host: config.rtmpHost,
     port: config.rtmpPort,
-    ffmpeg: findFfmpeg(),
+    ffmpeg,
     log,
   });
   let rtmpPort: number;
@@ -57,7 +58,9 @@ export async function startLive(config: Config, db: Database, log: LinkLogger): 
             options: { endpoint: () => ingest.endpoint(), bucket: ingest.bucket, region: ingest.region, issuer: ingest.credentials },
             route: (app, store) => ingest.route(app, store),
           },
-          liveIngest: slots,
+          // Without ffmpeg no stream can become HLS: docks are not asked to publish, and the console's
+          // video answers "unavailable" at once instead of waiting for a playlist that never comes.
+          liveIngest: ffmpeg ? slots : null,
           // A DJI device is bound to the company it is registered in (organisation = company).
           organization: async (sn) => {
             const row = directory.get(sn);
