@@ -351,11 +351,16 @@ describe.runIf(hasMosquitto())('device link through Mosquitto', () => {
       await until(() => canLogIn(first), 'MQ-DJI-2 admitted by mosquitto');
       const { client: dock } = await dockLogin(first, 'dock-2');
       const kicked = new Promise<void>((resolve) => dock!.once('close', () => resolve()));
+      const enables = () => broker.log().split('enableClient | username=MQ-DJI-2\n').length;
+      const before = enables();
       const reissued = await admin.call<DjiCredentials>('deviceDjiCredentials', { id: added.body.data.id });
       expect(reissued.body.code).toBe(ResultCode.OK);
       await kicked;
       await until(() => canLogIn(reissued.body.data), 'MQ-DJI-2 admitted with its new password');
       expect(await canLogIn(first)).toBe(false);
+      // The re-issue reaches the broker twice (the call's own account push and the directory's sync, each
+      // ending in enableClient): both are done before the next test counts its own.
+      await until(() => enables() >= before + 2, 'both account updates of the re-issue at the broker');
     });
 
     it("follows a new drone sn: the dock is logged out and may then publish the new drone's status, not the old one's", async () => {
