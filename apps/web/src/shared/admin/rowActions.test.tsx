@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import type { ReactNode } from 'react';
 import { installMatchMedia } from '../../test/dom';
 import { t } from '../i18n';
-import { registerMessages, type MessageNotifier } from '../notify';
+import { registerMessages, setNotifier, type MessageNotifier } from '../notify';
 import { useEditDialog } from './useEditDialog';
 import { useRowChange } from './useRowChange';
 
@@ -13,6 +13,8 @@ const messages: MessageNotifier = { success, error: vi.fn(), warning: vi.fn(), i
 beforeAll(() => installMatchMedia());
 beforeEach(() => {
   success.mockReset();
+  // Through the message host, whatever another file of this worker left as the notifier.
+  setNotifier(null);
   registerMessages(messages);
 });
 afterEach(() => {

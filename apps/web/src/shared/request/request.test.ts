@@ -19,6 +19,9 @@ import { t } from '../i18n';
 import { makeUser } from '../../test/dom';
 import { RequestError, call, resetRequestState } from './index';
 
+// The notifier is module state shared with the other test files of this worker: give it back after each test.
+afterEach(() => setNotifier(null));
+
 interface Sent {
   url: string;
   body: URLSearchParams;

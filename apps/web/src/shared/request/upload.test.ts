@@ -4,6 +4,9 @@ import { clearToken, saveToken } from '../cookie';
 import { setNotifier, type Notifier } from '../notify';
 import { RequestError, call, resetRequestState } from './index';
 
+// The notifier is module state shared with the other test files of this worker: give it back after each test.
+afterEach(() => setNotifier(null));
+
 /** A scripted XMLHttpRequest: the test drives upload progress, the answer and failures. */
 class FakeXhr {
   static last: FakeXhr | null = null;
