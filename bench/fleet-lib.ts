@@ -7,6 +7,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Session } from 'node:inspector/promises';
 import { fileURLToPath } from 'node:url';
 import { APP_CODE, APP_IDS, DEVICE_CONTROL_FUNCTION, DEVICE_PUSH_FUNCTION, EQUIPMENT_VERIFY_SOR, EQUIPMENT_VERIFY_VST, signPmd } from '@nest/contracts';
 import { createDevice } from '../apps/server/src/devices/store.js';
@@ -21,6 +22,26 @@ export const DOC = path.join(path.dirname(fileURLToPath(import.meta.url)), '..',
 /** Other work on the machine skews everything: recorded with the results. */
 export const LOAD_AT_START = os.loadavg();
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A CPU profile of this process from now until stop(file) (Chrome DevTools' .cpuprofile format), for a
+ * measured window only: `node --cpu-prof` would also record start-up and the baseline's phase.
+ */
+export async function startProfile(): Promise<{ stop: (file: string) => Promise<void> }> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  return {
+    stop: async (file) => {
+      const { profile } = await session.post('Profiler.stop');
+      await writeFile(file, JSON.stringify(profile));
+      session.disconnect();
+      console.log(`\nCPU profile written: ${file}`);
+    },
+  };
+}
 
 // ------------------------------------------------------------------------------------------------ IPC
 

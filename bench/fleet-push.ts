@@ -4,6 +4,7 @@
  * same run. Results go to docs/performance.md (between the fleet-push markers).
  *
  *   npm run bench:fleet -- [--devices 500] [--rate 1] [--clients 50] [--seconds 30] [--warmup 5] [--no-doc]
+ *                          [--ours-only] [--profile file.cpuprofile]
  *
  * Three processes, so that the measured process does only the server's (or the relay's) work:
  * - main (this process): the real server (buildApp via the test helpers, SQLite in a temp dir, embedded
@@ -49,6 +50,7 @@ import {
   sleep,
   snap,
   writeDocBlock,
+  startProfile,
   type SocketPlan,
 } from './fleet-lib.js';
 import { Histogram, type HistogramData } from './stats.js';
@@ -65,6 +67,10 @@ interface Params {
   clients: number;
   seconds: number;
   warmup: number;
+  /** Writes a CPU profile of this process over the measured window of our server to this file. */
+  profile?: string;
+  /** Measures our server only (no relay baseline, nothing written to the docs). */
+  oursOnly?: boolean;
 }
 
 interface Result {
@@ -97,11 +103,13 @@ async function measure(
   const a = snap();
   await Promise.all([clients.ask({ type: 'measure' }, 'measuring'), sim.ask({ type: 'cpu' }, 'cpu')]);
   loop.enable();
+  const profiling = name === 'ours' && p.profile ? await startProfile() : null;
   process.stdout.write(`measuring ${p.seconds} s ... `);
   await sleep(p.seconds * 1000);
   const [rep, simCpu] = await Promise.all([clients.ask({ type: 'report' }, 'report'), sim.ask({ type: 'cpu' }, 'cpu')]);
   const b = snap();
   loop.disable();
+  if (profiling && p.profile) await profiling.stop(p.profile);
   await clients.ask({ type: 'close' }, 'closed');
   await sim.ask({ type: 'stop' }, 'stopped');
   console.log('done');
@@ -228,6 +236,8 @@ async function main(): Promise<void> {
       seconds: { type: 'string', default: '30' },
       warmup: { type: 'string', default: '5' },
       'no-doc': { type: 'boolean', default: false },
+      profile: { type: 'string' },
+      'ours-only': { type: 'boolean', default: false },
     },
   });
   const p: Params = {
@@ -238,11 +248,17 @@ async function main(): Promise<void> {
     warmup: Number(values.warmup),
   };
   if (Object.values(p).some((v) => !Number.isFinite(v) || v <= 0)) throw new Error(`bad parameters: ${JSON.stringify(p)}`);
+  p.profile = values.profile;
+  p.oursOnly = values['ours-only'];
   console.log(`fleet push: ${JSON.stringify(p)}; ${os.cpus().length} cores, Node ${process.version}`);
   const sim = Child.start(SCRIPT, 'sim');
   const clients = Child.start(SCRIPT, 'clients');
   try {
     const ours = await runOurs(p, sim, clients);
+    if (p.oursOnly) {
+      console.log(`\nserver CPU ${ours.cpu.toFixed(1)} % of one core, ${((ours.cpu / 100 / (p.devices * p.rate)) * 1e6).toFixed(0)} us per device message; event-loop p99 ${ours.loopP99.toFixed(1)} ms; 300 latency ${dist(ours.stats.lat300)}`);
+      return;
+    }
     const relay = await runRelay(p, sim, clients);
     console.log(`\n${table(p, ours, relay)}\n`);
     if (!values['no-doc']) {
