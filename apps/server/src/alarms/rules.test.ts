@@ -58,7 +58,7 @@ describe('RuleBook', () => {
     it(`${kind}: raises after raiseAfterMs of bad samples, clears after clearAfterMs of good ones`, () => {
       const book = new RuleBook();
       // (A critically low battery is a low one too: both kinds open.)
-      const mine = (ts: Transition[]) => ts.filter((t) => t.kind === kind);
+      const mine = (ts: readonly Transition[]) => ts.filter((t) => t.kind === kind);
       expect(feed(book, bad, 0, R - 1000)).toEqual([]);
       expect(mine(book.evaluate('SN', bad, R))).toEqual([{ action: 'raise', detail: '', value: null, ...raised }]);
       expect(book.isOpen('SN', kind as never)).toBe(true);

@@ -80,6 +80,8 @@ export type Transition =
   | { action: 'raise'; kind: TelemetryKind; value: number | null; detail: string }
   | { action: 'clear'; kind: TelemetryKind };
 
+const NO_TRANSITIONS: readonly Transition[] = Object.freeze([]);
+
 interface KindState {
   open: boolean;
   /**
@@ -95,34 +97,39 @@ interface KindState {
  * condition was false on every sample for clearAfterMs. One sample the other way restarts the count.
  */
 export class RuleBook {
-  private readonly states = new Map<string, Map<TelemetryKind, KindState>>();
+  /** Per device, the state of each kind in TELEMETRY_KINDS order (one lookup per sample). */
+  private readonly states = new Map<string, KindState[]>();
 
   constructor(public timing: RuleTiming = DEFAULT_TIMING) {}
 
-  private state(sn: string, kind: TelemetryKind): KindState {
-    let bySn = this.states.get(sn);
-    if (!bySn) this.states.set(sn, (bySn = new Map()));
-    let s = bySn.get(kind);
-    if (!s) bySn.set(kind, (s = { open: false, since: null }));
-    return s;
+  private device(sn: string): KindState[] {
+    let states = this.states.get(sn);
+    if (!states) this.states.set(sn, (states = TELEMETRY_KINDS.map(() => ({ open: false, since: null }))));
+    return states;
   }
 
   isOpen(sn: string, kind: TelemetryKind): boolean {
-    return this.states.get(sn)?.get(kind)?.open ?? false;
+    return this.states.get(sn)?.[TELEMETRY_KINDS.indexOf(kind)]?.open ?? false;
   }
 
   /** Marks an episode open or closed from outside (start-up, another instance, a failed write). */
   setOpen(sn: string, kind: TelemetryKind, open: boolean): void {
-    const s = this.state(sn, kind);
+    const s = this.device(sn)[TELEMETRY_KINDS.indexOf(kind)];
+    if (!s) return;
     if (s.open !== open) s.since = null;
     s.open = open;
   }
 
-  /** Feeds one telemetry sample taken at `now` (ms); answers the transitions it completes. */
-  evaluate(sn: string, t: TelemetryData, now: number): Transition[] {
-    const out: Transition[] = [];
-    for (const kind of TELEMETRY_KINDS) {
-      const s = this.state(sn, kind);
+  /**
+   * Feeds one telemetry sample taken at `now` (ms); answers the transitions it completes (a shared empty
+   * list when there are none, as on almost every sample).
+   */
+  evaluate(sn: string, t: TelemetryData, now: number): readonly Transition[] {
+    let out: Transition[] | null = null;
+    const states = this.device(sn);
+    for (let i = 0; i < TELEMETRY_KINDS.length; i++) {
+      const kind = TELEMETRY_KINDS[i]!;
+      const s = states[i]!;
       const r = readRule(kind, t, s.open);
       // A sample that says nothing about a kind neither raises nor clears it.
       if (r === null) continue;
@@ -135,7 +142,7 @@ export class RuleBook {
         if (now - s.since >= this.timing.raiseAfterMs) {
           s.open = true;
           s.since = null;
-          out.push({ action: 'raise', kind, value: r.value, detail: r.detail });
+          (out ??= []).push({ action: 'raise', kind, value: r.value, detail: r.detail });
         }
       } else {
         if (r.holds) {
@@ -146,16 +153,16 @@ export class RuleBook {
         if (now - s.since >= this.timing.clearAfterMs) {
           s.open = false;
           s.since = null;
-          out.push({ action: 'clear', kind });
+          (out ??= []).push({ action: 'clear', kind });
         }
       }
     }
-    return out;
+    return out ?? NO_TRANSITIONS;
   }
 
   /** Forgets the pending counts of a device (it went offline: its next samples start afresh). */
   resetCounts(sn: string): void {
-    for (const s of this.states.get(sn)?.values() ?? []) s.since = null;
+    for (const s of this.states.get(sn) ?? []) s.since = null;
   }
 
   forget(sn: string): void {

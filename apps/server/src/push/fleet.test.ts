@@ -236,7 +236,7 @@ describe('310 FLEET_UPDATE', () => {
     const batchesOf = (socket: PushSocket, after: number) => socket.frames.slice(after).filter((f) => f.msg_id === PushMsgId.FLEET_UPDATE);
     await until(() => batchesOf(s, from).length >= 3, 'the first batch and two periodic ones');
     const batches = batchesOf(s, from);
-    // The first at once, then one per period on this socket's own clock. As received, never much closer than a
+    // The first at once, then one per period on the hub's fleet clock. As received, never much closer than a
     // period (a batch per change would come at the devices' rate, four per period here; a second timer at once).
     for (let i = 1; i < batches.length; i++) expect(batches[i]!.at - batches[i - 1]!.at).toBeGreaterThanOrEqual(FLEET_UPDATE_PERIOD_MS / 2);
     for (const b of batches.slice(1)) {
@@ -249,7 +249,7 @@ describe('310 FLEET_UPDATE', () => {
     expect((await s.request(PushMsgId.FLEET_SUBSCRIBE, { on: false })).code).toBe(ResultCode.OK);
     const after = s.frames.length;
     // Another socket subscribes now: its first periodic batch comes after the one this socket would have had
-    // next (the same period on a timer started later), and then a round trip on this one.
+    // next (the same clock, and at least most of a period after its first batch), and then a round trip on this one.
     const other = await socket(opB);
     const otherFrom = other.frames.length;
     expect((await other.request(PushMsgId.FLEET_SUBSCRIBE, { on: true })).code).toBe(ResultCode.OK);

@@ -29,16 +29,16 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { WebSocket, type RawData } from 'ws';
 import type { DeviceRow } from '../db/schema.js';
-import { sees } from '../db/scope.js';
+import { sees, type Scope } from '../db/scope.js';
 import { DATABASE_UNAVAILABLE_TEXT, isDatabaseUnavailable } from '../db/unavailable.js';
 import type { AppDeps } from '../deps.js';
 import type { LiveDevice } from '../link/adapter.js';
-import { CLOSE_POLICY, PushClient, type Verified } from './client.js';
+import { CLOSE_POLICY, PushClient, SharedFrame, Watchers, type Verified } from './client.js';
 import type { PushHandler, PushHandlers, PushRequest } from './handlers.js';
 import { PushSessions, SESSION_SWEEP_MS, type SessionStore } from './sessions.js';
 import { DataChangedThrottle, floods, telemetryBucket } from './throttle.js';
 
-export { CLOSE_NORMAL, CLOSE_POLICY, PUSH_BUFFER_LIMIT, PushClient } from './client.js';
+export { CLOSE_NORMAL, CLOSE_POLICY, PUSH_BUFFER_LIMIT, PushClient, SharedFrame, Watchers } from './client.js';
 export { COMMAND_RECHECK_MS, SESSION_SWEEP_MS, type SessionAccess, type SessionStore } from './sessions.js';
 export { PUSH_FLOOD_FRAMES_PER_SECOND, TELEMETRY_BURST } from './throttle.js';
 export type { PushHandler, PushHandlers, PushRequest } from './handlers.js';
@@ -65,6 +65,28 @@ const frameSize = (data: RawData): number =>
 
 const frameText = (data: RawData): string =>
   Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
+
+/** A socket's first periodic fleet batch waits at least this part of a period after its first (complete) one. */
+const FLEET_FIRST_GAP = 0.75;
+
+/** The name of a view scope: sockets with equal names see the same devices (company or all, plus shares). */
+const shareNames = new WeakMap<ReadonlySet<string>, string>();
+export function scopeKey(scope: Scope): string {
+  if (scope.all) return '*';
+  const shared = scope.shared;
+  if (!shared || shared.size === 0) return scope.companyId;
+  let names = shareNames.get(shared);
+  if (names === undefined) shareNames.set(shared, (names = [...shared].sort().join(',')));
+  return `${scope.companyId}+${names}`;
+}
+
+/** One 310 batch built for every socket of a scope that stood at the same change counter. */
+interface FleetBatch {
+  /** The change counter the batch brings its sockets to. */
+  seq: number;
+  /** Null when nothing changed. */
+  frame: SharedFrame | null;
+}
 
 /**
  * The push (WebSocket) hub at contracts PUSH_PATH. Frames are contracts pushEnvelope JSON; replies are
@@ -100,7 +122,12 @@ const frameText = (data: RawData): string =>
  *   change; the device is asked to start its video (video on demand) while someone watches it.
  * - 210 FLEET_SUBSCRIBE `{on}`: with on, 310 FLEET_UPDATE batches every FLEET_UPDATE_PERIOD_MS with every
  *   visible device that changed since the last batch (one entry per device); the first batch, sent at
- *   once, holds every visible device with a known position.
+ *   once, holds every visible device with a known position. Periodic batches go out on one clock for all
+ *   sockets (the first one at least FLEET_FIRST_GAP of a period after the first batch), so the sockets of
+ *   one scope (company or all, plus shares) that stand at the same change counter get one batch, built and
+ *   serialised once; a socket whose scope changed gets a complete batch again.
+ * - 300 and every other frame sent to several sockets is serialised once per language (SharedFrame), and a
+ *   socket's frames of one event-loop turn leave in one write (client.ts).
  * - Every other msg_id goes to the handler its feature registered (register(), PushHandlers): the hub's
  *   pipeline first answers LOGIN_EXPIRED to an unverified socket and, when the handler asks for a fresh
  *   session, reads it again when stale (ended: 46010 and closed; unreadable: SERVER_ERROR); the handler
@@ -122,8 +149,17 @@ const frameText = (data: RawData): string =>
  */
 export class PushHub {
   private readonly clients = new Set<PushClient>();
-  /** Change counter per device, for fleet batches. */
+  /** Sockets by watched device. */
+  private readonly watchers = new Watchers();
+  /** Changes to any device so far: a device's version is this counter at its last change (fleet batches). */
+  private seq = 0;
+  /** The counter at each device's last change (position, status, row). */
   private readonly versions = new Map<string, number>();
+  /** Each device's 310 entry as JSON ('' without a position), kept while its version and status stand. */
+  private readonly entries = new Map<string, { version: number; state: number; json: string }>();
+  /** Sockets with fleet updates on, and the one clock their periodic batches go out on. */
+  private readonly fleetClients = new Set<PushClient>();
+  private fleetTimer: NodeJS.Timeout | null = null;
   /** Handlers by msg_id of the verified messages: the hub's own (101, 200, 210) and the features'. */
   private readonly handlers = new Map<number, PushHandler>();
   /** Binding of sockets to live sessions. */
@@ -160,7 +196,10 @@ export class PushHub {
       bus.on('access', (notice) => this.sessions.accessChanged(notice)),
     );
     directory.onChange((changed) => {
-      for (const sn of changed) this.bump(sn);
+      for (const sn of changed) {
+        this.bump(sn);
+        if (!directory.get(sn)) this.entries.delete(sn);
+      }
       this.unwatchUnseen(changed);
     });
     this.register({
@@ -207,61 +246,117 @@ export class PushHub {
   }
 
   private bump(sn: string): void {
-    this.versions.set(sn, (this.versions.get(sn) ?? 0) + 1);
+    this.versions.set(sn, ++this.seq);
   }
 
+  /** 300 to the device's watchers: one serialisation per language, whatever the number of watchers. */
   private fanOutTelemetry(sn: string, live: LiveDevice): void {
+    const watchers = this.watchers.of(sn);
+    if (!watchers) return;
     const now = Date.now();
-    let data: DeviceTelemetryPush | null = null;
-    for (const c of this.clients) {
-      if (!c.watching.has(sn) || !this.sessions.deliverable(c, now)) continue;
+    let frame: SharedFrame | null = null;
+    for (const c of watchers) {
+      if (!this.sessions.deliverable(c, now)) continue;
       // At most the device's announced rate per socket (push/throttle.ts).
       const bucket = telemetryBucket(c, sn, live.rateHz, now);
       if (bucket.tokens < 1) continue;
-      data ??= { sn_id: sn, state: this.deps.live.status.status(sn), telemetry: live.telemetry, at: live.telemetryAt ?? now };
-      if (c.sendLive(PushMsgId.DEVICE_TELEMETRY, data)) bucket.tokens -= 1;
+      frame ??= new SharedFrame(ResultCode.OK, PushMsgId.DEVICE_TELEMETRY, {
+        sn_id: sn,
+        state: this.deps.live.status.status(sn),
+        telemetry: live.telemetry,
+        at: live.telemetryAt ?? now,
+      } satisfies DeviceTelemetryPush);
+      if (c.sendLiveShared(frame)) bucket.tokens -= 1;
     }
   }
 
   private unwatchAll(client: PushClient): void {
-    for (const sn of client.watching) this.deps.live.video.unwatch(sn, client);
-    client.watching.clear();
+    for (const sn of [...client.watching]) {
+      client.unwatch(sn);
+      this.deps.live.video.unwatch(sn, client);
+    }
     client.telemetrySentAt.clear();
     this.setFleet(client, false);
   }
 
-  /** One 310 batch for a subscribed socket: every visible device that changed since its last batch. */
-  fleetBatch(c: PushClient): void {
-    const { directory, link, status } = this.deps.live;
+  /**
+   * The 310 batch of one subscribed socket: every device it sees that changed since its last batch (all of
+   * them when it had none, or when its scope changed since). Sockets of one scope that stand at the same
+   * change counter share one batch, built once per period: `built` holds this period's batches.
+   */
+  private fleetBatch(c: PushClient, now: number, built: Map<string, FleetBatch>): void {
     const verified = c.verified;
-    if (!c.fleet || !verified || !this.sessions.deliverable(c, Date.now())) return;
+    const sub = c.fleet;
+    if (!sub || !verified || !this.sessions.deliverable(c, now)) return;
     // Shares read now apply from the next batch (this one stays synchronous).
     void this.sessions.refreshShares(c).catch((err: unknown) => this.log.debug({ err }, 'group shares refresh failed'));
-    const sent = c.fleet;
-    const entries: FleetEntry[] = [];
-    const versions: [string, number][] = [];
-    for (const row of directory.visible(verified.scope)) {
-      const v = this.versions.get(row.sn_id) ?? 0;
-      if (sent.has(row.sn_id) && sent.get(row.sn_id)! >= v) continue;
-      const entry = this.ports.fleetEntry(row, link.device(row.sn_id), status.status(row.sn_id));
-      if (entry) entries.push(entry);
-      versions.push([row.sn_id, v]);
+    const key = scopeKey(verified.scope);
+    const since = sub.scopeKey === key ? sub.sentSeq : -1;
+    const id = `${since} ${key}`;
+    let batch = built.get(id);
+    if (!batch) built.set(id, (batch = this.buildFleetBatch(verified.scope, since)));
+    // Nothing to send, or sent: the socket stands at the batch's counter. Dropped (slow socket): its next
+    // batch catches up from where it stood.
+    if (batch.frame && !c.sendLiveShared(batch.frame)) return;
+    sub.sentSeq = batch.seq;
+    sub.scopeKey = key;
+    if (batch.frame) sub.sentAt = now;
+  }
+
+  /** The batch of every device the scope sees that changed after counter `since`. */
+  private buildFleetBatch(scope: Scope, since: number): FleetBatch {
+    const { directory, link, status } = this.deps.live;
+    const parts: string[] = [];
+    for (const row of directory.visible(scope)) {
+      const sn = row.sn_id;
+      const version = this.versions.get(sn) ?? 0;
+      if (version <= since) continue;
+      const state = status.status(sn);
+      let entry = this.entries.get(sn);
+      if (!entry || entry.version !== version || entry.state !== state) {
+        const fleetEntry = this.ports.fleetEntry(row, link.device(sn), state);
+        this.entries.set(sn, (entry = { version, state, json: fleetEntry ? JSON.stringify(fleetEntry) : '' }));
+      }
+      if (entry.json) parts.push(entry.json);
     }
-    // Nothing to send, or sent: remember the versions. Dropped (slow socket): the next batch catches up.
-    if (entries.length === 0 || c.sendLive(PushMsgId.FLEET_UPDATE, { devices: entries })) {
-      for (const [sn, v] of versions) sent.set(sn, v);
+    const frame = parts.length > 0 ? new SharedFrame(ResultCode.OK, PushMsgId.FLEET_UPDATE, null, `{"devices":[${parts.join(',')}]}`) : null;
+    return { seq: this.seq, frame };
+  }
+
+  /** One fleet period: every subscribed socket's batch (sockets whose first batch is too recent wait for the next). */
+  private fleetTick(): void {
+    const now = Date.now();
+    const built = new Map<string, FleetBatch>();
+    for (const c of this.fleetClients) {
+      if (c.fleet && now - c.fleet.sentAt < FLEET_UPDATE_PERIOD_MS * FLEET_FIRST_GAP) continue;
+      this.fleetBatch(c, now, built);
     }
   }
 
-  /** Fleet updates on (first batch at once, then one per period, on the socket's own clock) or off. */
+  /**
+   * Fleet updates on (a complete first batch at once, then one per period on the hub's clock, shared by
+   * every socket so that sockets of one scope share their batches) or off.
+   */
   private setFleet(c: PushClient, on: boolean): void {
-    if (c.fleetTimer) clearInterval(c.fleetTimer);
-    c.fleetTimer = null;
-    c.fleet = on ? new Map() : null;
-    if (!on) return;
-    this.fleetBatch(c);
-    c.fleetTimer = setInterval(() => this.fleetBatch(c), FLEET_UPDATE_PERIOD_MS);
-    c.fleetTimer.unref();
+    if (!on) {
+      c.fleet = null;
+      this.fleetClients.delete(c);
+      if (this.fleetClients.size === 0 && this.fleetTimer) {
+        clearInterval(this.fleetTimer);
+        this.fleetTimer = null;
+      }
+      return;
+    }
+    c.fleet = { sentSeq: -1, scopeKey: null, sentAt: 0 };
+    this.fleetClients.add(c);
+    const now = Date.now();
+    this.fleetBatch(c, now, new Map());
+    // The first batch counts as sent even when empty: the first periodic one keeps its distance.
+    c.fleet.sentAt = now;
+    if (!this.fleetTimer) {
+      this.fleetTimer = setInterval(() => this.fleetTick(), FLEET_UPDATE_PERIOD_MS);
+      this.fleetTimer.unref();
+    }
   }
 
   get size(): number {
@@ -269,7 +364,7 @@ export class PushHub {
   }
 
   attach(ws: WebSocket): void {
-    const client = new PushClient(ws);
+    const client = new PushClient(ws, this.watchers);
     this.clients.add(client);
     ws.on('close', () => {
       this.clients.delete(client);
@@ -310,11 +405,14 @@ export class PushHub {
 
   /** Sends a message to this instance's verified sockets watching a device; answers how many got it. */
   private publishLocal(snId: string, msgId: number, data: unknown): number {
+    const watchers = this.watchers.of(snId);
+    if (!watchers) return 0;
     let n = 0;
     const now = Date.now();
-    for (const c of this.clients) {
-      if (c.watching.has(snId) && this.sessions.deliverable(c, now)) {
-        c.send(ResultCode.OK, msgId, data);
+    const frame = new SharedFrame(ResultCode.OK, msgId, data);
+    for (const c of watchers) {
+      if (this.sessions.deliverable(c, now)) {
+        c.sendShared(frame);
         n++;
       }
     }
@@ -324,9 +422,10 @@ export class PushHub {
   private broadcastToUserLocal(userId: string, msgId: number, data: unknown): number {
     let n = 0;
     const now = Date.now();
+    const frame = new SharedFrame(ResultCode.OK, msgId, data);
     for (const c of this.clients) {
       if (c.verified?.userId === userId && this.sessions.deliverable(c, now)) {
-        c.send(ResultCode.OK, msgId, data);
+        c.sendShared(frame);
         n++;
       }
     }
@@ -336,10 +435,11 @@ export class PushHub {
   private broadcastAlarmLocal(companyId: string, data: AlarmPush): number {
     let n = 0;
     const now = Date.now();
+    const frame = new SharedFrame(ResultCode.OK, PushMsgId.ALARM, data);
     for (const c of this.clients) {
       const v = c.verified;
       if (!v || !this.sessions.deliverable(c, now) || !(v.scope.all || v.scope.companyId === companyId) || !holds(v.funList, ALARM_PUSH_FUNCTION)) continue;
-      c.send(ResultCode.OK, PushMsgId.ALARM, data);
+      c.sendShared(frame);
       n++;
     }
     return n;
@@ -348,14 +448,17 @@ export class PushHub {
   /** 380 to every verified socket of a company (super_administrator: all). */
   private sendDataChanged(companyId: string, topics: DataTopic[]): void {
     const now = Date.now();
+    const frame = new SharedFrame(ResultCode.OK, PushMsgId.DATA_CHANGED, { topics });
     for (const c of this.clients) {
       const v = c.verified;
-      if (v && this.sessions.deliverable(c, now) && (v.scope.all || v.scope.companyId === companyId)) c.send(ResultCode.OK, PushMsgId.DATA_CHANGED, { topics });
+      if (v && this.sessions.deliverable(c, now) && (v.scope.all || v.scope.companyId === companyId)) c.sendShared(frame);
     }
   }
 
   close(): void {
     clearInterval(this.sweepTimer);
+    if (this.fleetTimer) clearInterval(this.fleetTimer);
+    this.fleetTimer = null;
     this.deps.changes.off('changed', this.onDataChanged);
     for (const off of this.offBus) off();
     this.dataChanged.close();
@@ -455,10 +558,11 @@ export class PushHub {
     const { directory, video } = this.deps.live;
     for (const sn of changed) {
       const row = directory.get(sn);
-      for (const c of this.clients) {
-        if (!c.watching.has(sn) || (c.verified && row && sees(c.verified.scope, row))) continue;
-        c.watching.delete(sn);
-        c.telemetrySentAt.delete(sn);
+      const watchers = this.watchers.of(sn);
+      if (!watchers) continue;
+      for (const c of [...watchers]) {
+        if (c.verified && row && sees(c.verified.scope, row)) continue;
+        c.unwatch(sn);
         video.unwatch(sn, c);
       }
     }
@@ -482,8 +586,7 @@ export class PushHub {
     }
     const device = this.deps.live.directory.get(snId);
     if (!device || !sees(verified.scope, device)) return client.fail(ResultCode.NOT_FOUND_OBJECT, id);
-    const fresh = !client.watching.has(snId);
-    client.watching.add(snId);
+    const fresh = client.watch(snId);
     client.send(ResultCode.OK, id, { sn_id: snId });
     client.send(ResultCode.OK, PushMsgId.DEVICE_STATUS, this.deps.live.status.snapshot(snId));
     if (fresh) this.deps.live.video.watch(snId, client);

@@ -194,8 +194,7 @@ export class PushSessions {
     for (const sn of [...client.watching]) {
       const row = this.live.directory.get(sn);
       if (row && sees(v.scope, row)) continue;
-      client.watching.delete(sn);
-      client.telemetrySentAt.delete(sn);
+      client.unwatch(sn);
       this.live.video.unwatch(sn, client);
     }
   }
