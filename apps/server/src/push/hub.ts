@@ -323,9 +323,11 @@ export class PushHub {
     return { seq: this.seq, frame };
   }
 
-  /** One fleet period: every subscribed socket's batch (sockets whose first batch is too recent wait for the next). */
-  private fleetTick(): void {
-    const now = Date.now();
+  /**
+   * One fleet period: every subscribed socket's batch (sockets whose first batch is too recent wait for the
+   * next). The hub's timer runs it; `now` is injectable so benches need not wait.
+   */
+  fleetTick(now = Date.now()): void {
     const built = new Map<string, FleetBatch>();
     for (const c of this.fleetClients) {
       if (c.fleet && now - c.fleet.sentAt < FLEET_UPDATE_PERIOD_MS * FLEET_FIRST_GAP) continue;
