@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { cameraSettingsSchema, flowProgressSchema, missionProgressSchema } from './flight.js';
+import { fastSafeParse } from './fast-parse.js';
 import { jsonHasNul } from './form.js';
 
 /**
@@ -39,25 +40,35 @@ export const topicOf = (sn: string, channel: Channel): string => `${TOPIC_ROOT}/
 /** Subscription filter for one channel of every device. */
 export const channelFilter = (channel: Channel): string => `${TOPIC_ROOT}/+/${channel}`;
 
-/** Parses a topic into (sn, channel); null for anything that is not a device-link topic. */
+const DEVICE_CHANNELS: ReadonlySet<string> = new Set(DEVICE_TO_SERVER);
+const SERVER_CHANNELS: ReadonlySet<string> = new Set(SERVER_TO_DEVICE);
+/** Whether a channel name is one a device sends on. */
+export const isDeviceChannel = (channel: string): channel is DeviceChannel => DEVICE_CHANNELS.has(channel);
+const ROOT_PREFIX = `${TOPIC_ROOT}/`;
+
+/**
+ * Parses a topic into (sn, channel); null for anything that is not a device-link topic
+ * (`nest/v1/<sn>/<channel>`, exactly four levels). Read for every device message: no split, no array.
+ */
 export function parseTopic(topic: string): { sn: string; channel: Channel } | null {
-  const parts = topic.split('/');
-  if (parts.length !== 4 || `${parts[0]}/${parts[1]}` !== TOPIC_ROOT) return null;
-  const sn = parts[2] ?? '';
-  const channel = parts[3] as Channel;
+  if (!topic.startsWith(ROOT_PREFIX)) return null;
+  const slash = topic.indexOf('/', ROOT_PREFIX.length);
+  if (slash < 0) return null;
+  const channel = topic.slice(slash + 1);
+  if (!DEVICE_CHANNELS.has(channel) && !SERVER_CHANNELS.has(channel)) return null;
+  const sn = topic.slice(ROOT_PREFIX.length, slash);
   if (!isSn(sn)) return null;
-  if (!(DEVICE_TO_SERVER as readonly string[]).includes(channel) && !(SERVER_TO_DEVICE as readonly string[]).includes(channel)) return null;
-  return { sn, channel };
+  return { sn, channel: channel as Channel };
 }
 
 /** May a device authenticated as `sn` publish to / subscribe to this topic? (broker ACL) */
 export function devicePublishAllowed(sn: string, topic: string): boolean {
   const t = parseTopic(topic);
-  return t !== null && t.sn === sn && (DEVICE_TO_SERVER as readonly string[]).includes(t.channel);
+  return t !== null && t.sn === sn && DEVICE_CHANNELS.has(t.channel);
 }
 export function deviceSubscribeAllowed(sn: string, topic: string): boolean {
   const t = parseTopic(topic);
-  return t !== null && t.sn === sn && (SERVER_TO_DEVICE as readonly string[]).includes(t.channel);
+  return t !== null && t.sn === sn && SERVER_CHANNELS.has(t.channel);
 }
 
 /** Largest device message accepted; larger ones are dropped unread. */
@@ -169,6 +180,9 @@ export const telemetryData = z
   .refine((d) => d.nest !== undefined || d.drone !== undefined, { message: 'empty telemetry' });
 export type TelemetryData = z.infer<typeof telemetryData>;
 
+const utf8 = new TextDecoder();
+const parseEnvelope = fastSafeParse(linkEnvelope);
+
 /** Parses a raw MQTT payload into an envelope, or answers why not (never throws). */
 export function parseLinkMessage(payload: Uint8Array | string):
   | { ok: true; message: LinkEnvelope }
@@ -176,7 +190,7 @@ export function parseLinkMessage(payload: Uint8Array | string):
   const size = typeof payload === 'string' ? payload.length : payload.byteLength;
   if (size > LINK_MAX_MESSAGE_BYTES) return { ok: false, reason: `message too large (${size} bytes)` };
   let json: unknown;
-  const text = typeof payload === 'string' ? payload : new TextDecoder().decode(payload);
+  const text = typeof payload === 'string' ? payload : utf8.decode(payload);
   try {
     json = JSON.parse(text);
   } catch {
@@ -185,7 +199,7 @@ export function parseLinkMessage(payload: Uint8Array | string):
   // No text a device sends may hold NUL: PostgreSQL cannot store it, so an event carrying one could never
   // be stored, nor acknowledged, and would be re-sent forever.
   if (text.includes('\\u0000') && jsonHasNul(json)) return { ok: false, reason: 'NUL character' };
-  const parsed = linkEnvelope.safeParse(json);
+  const parsed = parseEnvelope(json);
   if (!parsed.success) return { ok: false, reason: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
   return { ok: true, message: parsed.data as LinkEnvelope };
 }
@@ -266,6 +280,18 @@ export type StateData = z.infer<typeof stateData>;
 /** data of channel events: `code` names the event kind; the rest is event-specific. */
 export const eventData = z.looseObject({ code: z.string().max(64).optional() });
 export type EventData = z.infer<typeof eventData>;
+
+/**
+ * The data schemas of the device -> server channels as the server checks every message: the same schemas,
+ * through fastSafeParse (a valid message in its output shape is answered without zod's walk and copy).
+ */
+export const linkData = {
+  presence: fastSafeParse(presenceData),
+  telemetry: fastSafeParse(telemetryData),
+  state: fastSafeParse(stateData),
+  events: fastSafeParse(eventData),
+  commandReply: fastSafeParse(commandReplyData),
+};
 
 /** QoS and retained flag of each channel. */
 export const CHANNEL_QOS: Readonly<Record<Channel, { qos: 0 | 1; retain: boolean }>> = {

@@ -47,6 +47,11 @@ export interface EmbeddedBroker {
    * in again is the login check's answer (BrokerAuth.checkDevice reads the registry).
    */
   disconnect(sn: string): Promise<void>;
+  /**
+   * A new MQTT connection to this broker in memory (the server's own link): the broker handles it like a
+   * socket (same login, same rules), without the TCP stack and a system call per delivered message.
+   */
+  connectInProcess(): Duplex;
   close(): Promise<void>;
 }
 
@@ -200,6 +205,18 @@ class PacketSizeGuard extends Duplex {
     this.socket.write(chunk, cb);
   }
 
+  /**
+   * The writes aedes corks together (mqtt-packet writes a packet in parts, and every packet of one tick
+   * before uncorking) reach the socket as one system call instead of one per part.
+   */
+  override _writev(chunks: { chunk: Buffer }[], cb: (err?: Error | null) => void): void {
+    if (this.socket.destroyed) return cb();
+    this.socket.cork();
+    for (let i = 0; i < chunks.length - 1; i++) this.socket.write(chunks[i]!.chunk);
+    this.socket.write(chunks[chunks.length - 1]!.chunk, cb);
+    this.socket.uncork();
+  }
+
   override _final(cb: (err?: Error | null) => void): void {
     this.socket.end(cb);
   }
@@ -208,6 +225,65 @@ class PacketSizeGuard extends Duplex {
     this.socket.destroy();
     cb(err);
   }
+}
+
+/**
+ * One end of an in-memory connection: what is written on one end is read on the other, in order. A write
+ * completes once the other end has room (its reader keeps up), so a reader that falls behind slows the
+ * writer as a socket would instead of piling data up. Ending or destroying one end ends the other.
+ */
+class MemoryEnd extends Duplex {
+  peer!: MemoryEnd;
+  /** The peer's write waiting for this end to be read (backpressure). */
+  private waiting: (() => void) | null = null;
+
+  constructor() {
+    // As a socket: once the other end has ended, this end ends too.
+    super({ allowHalfOpen: false });
+  }
+
+  override _read(): void {
+    const resume = this.waiting;
+    this.waiting = null;
+    resume?.();
+  }
+
+  override _write(chunk: Buffer, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
+    this.deliver(chunk, cb);
+  }
+
+  /** Several writes at once (a corked packet's parts) go over as one buffer. */
+  override _writev(chunks: { chunk: Buffer }[], cb: (err?: Error | null) => void): void {
+    this.deliver(chunks.length === 1 ? chunks[0]!.chunk : Buffer.concat(chunks.map((c) => c.chunk)), cb);
+  }
+
+  private deliver(chunk: Buffer, cb: (err?: Error | null) => void): void {
+    if (this.peer.destroyed) return cb();
+    if (this.peer.push(chunk)) cb();
+    else this.peer.waiting = () => cb();
+  }
+
+  override _final(cb: (err?: Error | null) => void): void {
+    if (!this.peer.destroyed) this.peer.push(null);
+    cb();
+  }
+
+  override _destroy(err: Error | null, cb: (err?: Error | null) => void): void {
+    const resume = this.peer.waiting;
+    this.peer.waiting = null;
+    resume?.();
+    if (!this.peer.destroyed) this.peer.destroy();
+    cb(err);
+  }
+}
+
+/** Two connected MemoryEnds. */
+function memoryPair(): [MemoryEnd, MemoryEnd] {
+  const a = new MemoryEnd();
+  const b = new MemoryEnd();
+  a.peer = b;
+  b.peer = a;
+  return [a, b];
 }
 
 export async function startEmbeddedBroker(opts: { host: string; port: number; auth?: BrokerAuth }): Promise<EmbeddedBroker> {
@@ -275,6 +351,18 @@ export async function startEmbeddedBroker(opts: { host: string; port: number; au
         const who = identities.get(client);
         if (who?.kind === 'device' && who.sn === sn) client.close();
       }
+    },
+    connectInProcess: () => {
+      const [server, link] = memoryPair();
+      if (closed) {
+        // A closed broker takes no connection: the client sees it closed and retries (as over TCP).
+        process.nextTick(() => link.destroy());
+        return link;
+      }
+      // aedes reads and writes any Duplex stream; its types ask for a net.Socket. No size guard: this is
+      // the server's own connection.
+      aedes.handle(server as unknown as net.Socket);
+      return link;
     },
     close: () => {
       closed ??= (async () => {

@@ -80,8 +80,11 @@ export async function startLink(config: Config, registry: LinkRegistry, log: Lin
   const cluster = broker ? null : config.clusterName;
   const username = broker ? SERVER_MQTT_USER : config.mqttUsername;
   const password = broker ? secrets.serverPassword : (config.mqttPassword ?? secrets.serverPassword);
+  // The embedded broker is reached in memory (no TCP to this very process); an external one over its URL.
+  const inProcess = broker ? { inProcess: () => broker.connectInProcess() } : {};
   const nest = new LinkService({
     url: brokerUrl,
+    ...inProcess,
     username,
     password,
     devices,
@@ -97,6 +100,7 @@ export async function startLink(config: Config, registry: LinkRegistry, log: Lin
   // link routes each device to the adapter of its registered protocol.
   const dji = new DjiLink({
     url: brokerUrl,
+    ...inProcess,
     username,
     password,
     devices,

@@ -1,12 +1,21 @@
-import mqtt, { type IClientOptions, type ISubscriptionGrant, type MqttClient } from 'mqtt';
+import type { Duplex } from 'node:stream';
+import mqtt, { MqttClient, type IClientOptions, type ISubscriptionGrant } from 'mqtt';
+
+/**
+ * How a link reaches its broker: an MQTT URL (TCP, an external Mosquitto or another process), or, for the
+ * broker embedded in this process, a function opening an in-memory connection to it (no sockets, no
+ * system calls: the broker's deliveries to the server are a buffer handed over in memory).
+ */
+export type BrokerEndpoint = string | { inProcess: () => Duplex };
 
 /**
  * The MQTT connection of a device-link adapter (nest and DJI): MQTT 3.1.1, a clean session (its
  * subscriptions are made again on every connect), reconnect every second, give up a connect attempt after
- * 10 s, keepalive 30 s. It connects in the background: an unreachable broker is retried.
+ * 10 s, keepalive 30 s. It connects in the background: an unreachable broker is retried. Over TCP to a URL, or
+ * in memory to the broker embedded in this process (BrokerEndpoint).
  */
-export function linkClient(url: string, o: { clientId: string; username: string; password: string; will?: IClientOptions['will'] }): MqttClient {
-  return mqtt.connect(url, {
+export function linkClient(endpoint: BrokerEndpoint, o: { clientId: string; username: string; password: string; will?: IClientOptions['will'] }): MqttClient {
+  const options: IClientOptions = {
     clientId: o.clientId,
     username: o.username,
     password: o.password,
@@ -16,7 +25,11 @@ export function linkClient(url: string, o: { clientId: string; username: string;
     connectTimeout: 10_000,
     keepalive: 30,
     ...(o.will ? { will: o.will } : {}),
-  });
+  };
+  if (typeof endpoint === 'string') return mqtt.connect(endpoint, options);
+  // The same MQTT session over an in-memory stream: a new one on every (re)connect.
+  const { inProcess } = endpoint;
+  return new MqttClient(() => inProcess(), options);
 }
 
 export interface SessionHandlers {

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import type { Duplex } from 'node:stream';
 import {
   AIRBORNE_FLIGHT_STATES,
   DJI_OFFLINE_AFTER_MS,
@@ -76,6 +77,8 @@ export interface DjiProductConfig {
 
 export interface DjiLinkOptions {
   url: string;
+  /** An in-memory connection to the broker embedded in this process: used instead of `url` when given. */
+  inProcess?: () => Duplex;
   username: string;
   password: string;
   devices: DeviceLookup;
@@ -185,7 +188,7 @@ export class DjiLink extends EventEmitter<LinkEvents> implements DeviceLink {
   }
 
   start(): void {
-    const client = linkClient(this.opts.url, { clientId: this.clientId, username: this.opts.username, password: this.opts.password });
+    const client = linkClient(this.opts.inProcess ? { inProcess: this.opts.inProcess } : this.opts.url, { clientId: this.clientId, username: this.opts.username, password: this.opts.password });
     this.client = client;
     subscribeEachSession(client, {
       topics: () => {

@@ -1,11 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import type { Duplex } from 'node:stream';
 import {
   CHANNEL_QOS,
   COMMAND_MAX_RESENDS,
   COMMAND_TIMEOUT_MS,
   DEFAULT_TELEMETRY_HZ,
   DEVICE_TO_SERVER,
+  isDeviceChannel,
   LINK_DEVICE_BURST,
   LINK_DEVICE_MAX_MESSAGES_PER_SECOND,
   LINK_MAX_MESSAGE_BYTES,
@@ -13,14 +15,10 @@ import {
   MISSED_TELEMETRY_PERIODS,
   SERVER_CLIENT_ID_PREFIX,
   channelFilter,
-  commandReplyData,
-  eventData,
+  linkData,
   linkMessage,
   parseLinkMessage,
   parseTopic,
-  presenceData,
-  stateData,
-  telemetryData,
   topicOf,
   type CommandReplyData,
   type DeviceChannel,
@@ -44,6 +42,8 @@ import type {
 
 export interface LinkOptions {
   url: string;
+  /** An in-memory connection to the broker embedded in this process: used instead of `url` when given. */
+  inProcess?: () => Duplex;
   username: string;
   password: string;
   devices: DeviceLookup;
@@ -144,8 +144,12 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
   /** Per-device counts for /link/stats (counting only). */
   readonly counters = new LinkCounters();
 
+  /** Whether a topic is one of the internal topics (LinkOptions.internalTopics), compiled once. */
+  private readonly internal: (topic: string) => boolean;
+
   constructor(private readonly opts: LinkOptions) {
     super();
+    this.internal = topicMatcher(opts.internalTopics ?? []);
     this.clientId = opts.clientId ?? `${SERVER_CLIENT_ID_PREFIX}${randomBytes(6).toString('hex')}`;
     this.members = opts.cluster ? new ClusterMembers(this.clientId) : null;
     this.membersTopic = opts.cluster ? membersTopic(opts.cluster) : '';
@@ -156,7 +160,7 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
 
   /** Connects (in the background: an unreachable broker is retried every second). */
   start(): void {
-    const client = linkClient(this.opts.url, {
+    const client = linkClient(this.opts.inProcess ? { inProcess: this.opts.inProcess } : this.opts.url, {
       clientId: this.clientId,
       username: this.opts.username,
       password: this.opts.password,
@@ -188,13 +192,7 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
       },
     });
     client.on('error', (err) => this.logOnce('client-error', 'warn', { err: err.message }, 'device link: broker connection error'));
-    client.on('message', (topic, payload) => {
-      try {
-        this.onMessage(topic, payload);
-      } catch (err) {
-        this.drop('error', topic, String(err));
-      }
-    });
+    client.on('message', this.receive);
     this.scheduleSweep();
     this.opts.access?.start?.();
     if (this.members) {
@@ -353,6 +351,18 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
 
   // ------------------------------------------------------------------------------------------ messages
 
+  /**
+   * A message the broker delivered (the client's `message` listener; benches hand messages here directly).
+   * Nothing a device sends can throw out of it: a fault is counted and logged as a dropped message.
+   */
+  readonly receive = (topic: string, payload: Buffer): void => {
+    try {
+      this.onMessage(topic, payload);
+    } catch (err) {
+      this.drop('error', topic, String(err));
+    }
+  };
+
   private onMessage(topic: string, payload: Buffer): void {
     if (topic === this.probeTopic) return this.judge(payload.toString('utf8'));
     if (this.members && topic.startsWith(`${this.membersTopic}/`)) {
@@ -361,65 +371,66 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
       if (changed) this.opts.log.info({ members: this.members.list() }, 'cluster: members changed');
       return;
     }
-    if (this.opts.internalTopics?.some((filter) => matches(filter, topic))) {
+    if (this.internal(topic)) {
       this.emit('internal', topic, payload);
       return;
     }
     this.stats.received++;
     if (payload.byteLength > LINK_MAX_MESSAGE_BYTES) return this.drop('too_large', topic, `${payload.byteLength} bytes`);
     const t = parseTopic(topic);
-    if (!t || !(DEVICE_TO_SERVER as readonly string[]).includes(t.channel)) return this.drop('bad_topic', topic);
+    if (!t || !isDeviceChannel(t.channel)) return this.drop('bad_topic', topic);
     const device = this.opts.devices.get(t.sn);
     if (!device) {
       void this.opts.devices.miss(t.sn);
       return this.drop('unknown_device', topic);
     }
     if (Number(device.enabled) !== 1) return this.drop('disabled_device', topic);
-    if (!this.withinRate(t.sn, Date.now())) return this.drop('rate_limited', topic);
+    const wall = Date.now();
+    if (!this.withinRate(t.sn, wall)) return this.drop('rate_limited', topic);
     const parsed = parseLinkMessage(payload);
     if (!parsed.ok) return this.drop('bad_envelope', topic, parsed.reason);
     const m = parsed.message;
-    const channel = t.channel as DeviceChannel;
-    const now = this.now();
+    const channel = t.channel;
+    const now = this.opts.now ? this.now() : wall;
     switch (channel) {
       case 'presence': {
         if (m.method !== LinkMethod.PRESENCE) return this.drop('bad_method', topic, m.method);
-        const data = presenceData.safeParse(m.data);
+        const data = linkData.presence(m.data);
         if (!data.success) return this.drop('bad_data', topic, issues(data.error));
         const d = this.entry(t.sn, now);
         if (data.data.rate_hz !== undefined) d.rateHz = data.data.rate_hz;
         if (data.data.firmware !== undefined) d.firmware = data.data.firmware;
         if (data.data.online) d.heardAt = now;
-        this.accept(t.sn, channel);
+        this.accept(t.sn, channel, wall);
         if (d.online !== data.data.online) this.setOnline(d, data.data.online, now);
         if (data.data.online) this.scheduleSweep();
         return;
       }
       case 'telemetry': {
         if (m.method !== LinkMethod.TELEMETRY) return this.drop('bad_method', topic, m.method);
-        const data = telemetryData.safeParse(m.data);
+        const data = linkData.telemetry(m.data);
         if (!data.success) return this.drop('bad_data', topic, issues(data.error));
         const d = this.heard(t.sn, now);
         d.telemetry = data.data;
         d.telemetryAt = now;
         d.telemetryTs = m.ts;
-        this.accept(t.sn, channel);
+        this.accept(t.sn, channel, wall);
         this.emit('telemetry', t.sn, d);
         return;
       }
       case 'state': {
         if (m.method !== LinkMethod.STATE) return this.drop('bad_method', topic, m.method);
-        const data = stateData.safeParse(m.data);
+        const data = linkData.state(m.data);
         if (!data.success) return this.drop('bad_data', topic, issues(data.error));
         // Retained state says nothing about being online now: do not count it as heard.
         const d = this.entry(t.sn, now);
         d.state = data.data;
-        this.accept(t.sn, channel);
+        this.accept(t.sn, channel, wall);
         this.emit('state', t.sn, d);
         return;
       }
       case 'events': {
-        const data = eventData.safeParse(m.data);
+        const data = linkData.events(m.data);
         if (!data.success) return this.drop('bad_data', topic, issues(data.error));
         this.heard(t.sn, now);
         // Another instance owns this device: it handles and acknowledges the event.
@@ -427,7 +438,7 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
           this.stats.othersEvents++;
           return;
         }
-        this.accept(t.sn, channel);
+        this.accept(t.sn, channel, wall);
         // Acknowledged once every listener has stored it: an event the server could not store (database
         // down) is not acknowledged, so the device sends it again (same tid) and it is handled afresh.
         // A re-send (our reply was lost, or still being stored) is reported once and waits for the first.
@@ -459,7 +470,7 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
         return;
       }
       case 'commands_reply': {
-        const data = commandReplyData.safeParse(m.data);
+        const data = linkData.commandReply(m.data);
         if (!data.success) return this.drop('bad_data', topic, issues(data.error));
         this.heard(t.sn, now);
         const p = this.pending.get(m.tid);
@@ -467,7 +478,7 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
         if (!p && this.members) return;
         // A reply for another device's command, or a late repeat: not ours to resolve.
         if (!p || p.sn !== t.sn) return this.drop('unmatched_reply', topic, m.tid);
-        this.accept(t.sn, channel);
+        this.accept(t.sn, channel, wall);
         p.resolve(data.data);
         return;
       }
@@ -485,9 +496,9 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
     return true;
   }
 
-  private accept(sn: string, channel: DeviceChannel): void {
+  private accept(sn: string, channel: DeviceChannel, now: number): void {
     this.stats.accepted++;
-    this.counters.accepted(sn, channel === 'telemetry');
+    this.counters.accepted(sn, channel === 'telemetry', now);
   }
 
   private entry(sn: string, now: number): LiveDevice {
@@ -668,6 +679,23 @@ function issues(error: { issues: { path: PropertyKey[]; message: string }[] }): 
     .slice(0, 5)
     .map((i) => `${i.path.map(String).join('.')}: ${i.message}`)
     .join('; ');
+}
+
+/**
+ * One test for a list of MQTT topic filters: a topic the first level of no filter can match (a device's
+ * topic, against the server's internal filters) is answered without splitting anything.
+ */
+export function topicMatcher(filters: readonly string[]): (topic: string) => boolean {
+  if (filters.length === 0) return () => false;
+  const firsts = new Set(filters.map((f) => f.split('/')[0]!));
+  const anyFirst = firsts.has('+') || firsts.has('#');
+  return (topic) => {
+    if (!anyFirst) {
+      const slash = topic.indexOf('/');
+      if (!firsts.has(slash < 0 ? topic : topic.slice(0, slash))) return false;
+    }
+    return filters.some((filter) => matches(filter, topic));
+  };
 }
 
 /** MQTT topic filter match (+ and # wildcards). */

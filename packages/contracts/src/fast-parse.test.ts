@@ -1,0 +1,150 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { fuzzRuns } from '../../../scripts/test-support/fuzz.js';
+import { commandReplyData, eventData, linkEnvelope, linkMessage, parseTopic, presenceData, stateData, telemetryData, topicOf } from './device-link.js';
+import { fastSafeParse } from './fast-parse.js';
+
+const telemetry = {
+  nest: {
+    lat: 31.2,
+    lng: 121.4,
+    hatch: 0,
+    platform: 0,
+    tripod: 0,
+    charger: 1,
+    drone_power: 1,
+    env: { wind_speed: 3.2, wind_direction: 120, temperature: 21.5, humidity: 60, rainfall: 0 },
+  },
+  drone: {
+    sn: 'UAV-1',
+    lat: 31.2,
+    lng: 121.4,
+    alt: 12,
+    height: 0,
+    h_speed: 0,
+    v_speed: 0,
+    heading: 90,
+    pitch: 0,
+    roll: 0,
+    battery: { percent: 88, voltage: 15.2, temperature: 25, charging: true },
+    flight_state: 0,
+    flight_mode: 0,
+    rtk: { status: 4, satellites: 20, ntrip_state: 3 },
+    gps_satellites: 18,
+    home_distance: 0,
+    flight_time: 0,
+    powered: true,
+    storage: { sdcard_totalsize: 64000, sdcard_free: 32000 },
+    camera: { camera_iso: 100, camera_shutter: '1/500', camera_exp_mode: 0, camera_exp_value: 0, camera_awb: 0 },
+  },
+};
+
+/** Values zod may refuse or reshape: wrong types, edges of ranges, NaN-free numbers, nested junk. */
+const anyValue = fc.oneof(
+  fc.constantFrom(null, true, false, '', 'x', 0, -0, 1, -1, 0.5, 4, 8, 90, 90.0001, -90, 180, 360, 361, 1e300, -1e300, 2 ** 53, 2 ** 31, [], {}),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.integer(),
+  fc.string({ maxLength: 70 }),
+  fc.jsonValue({ maxDepth: 2 }),
+);
+
+/** The object with one value somewhere inside replaced, removed, or a key added. */
+function mutate(base: unknown, path: string[], action: 'set' | 'delete' | 'add', value: unknown): unknown {
+  const copy = structuredClone(base) as Record<string, unknown>;
+  let at: Record<string, unknown> = copy;
+  for (const key of path.slice(0, -1)) {
+    const next = at[key];
+    if (typeof next !== 'object' || next === null) return copy;
+    at = next as Record<string, unknown>;
+  }
+  const last = path.at(-1)!;
+  if (action === 'set') at[last] = value;
+  else if (action === 'delete') delete at[last];
+  else at[`${last}_extra`] = value;
+  return copy;
+}
+
+function paths(value: unknown, prefix: string[] = []): string[][] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [prefix];
+  return [prefix, ...Object.entries(value).flatMap(([k, v]) => paths(v, [...prefix, k]))].filter((p) => p.length > 0);
+}
+
+/** The fast parse answers exactly what zod answers (success, output, issues). */
+function sameAsZod(schema: z.ZodType, value: unknown): void {
+  const fast = fastSafeParse(schema)(value);
+  const slow = schema.safeParse(value);
+  expect(fast.success).toBe(slow.success);
+  if (slow.success) expect(fast.data).toStrictEqual(slow.data);
+  else expect(fast.error?.issues).toStrictEqual(slow.error.issues);
+}
+
+describe('fastSafeParse', () => {
+  it('answers a valid message in its output shape as it is (no copy), the same as zod', () => {
+    const parse = fastSafeParse(telemetryData);
+    const r = parse(telemetry);
+    expect(r.success).toBe(true);
+    expect(r.data).toBe(telemetry);
+    expect(r.data).toStrictEqual(telemetryData.parse(telemetry));
+    const env = linkMessage('telemetry', telemetry, { tid: 't', ts: 1 });
+    expect(fastSafeParse(linkEnvelope)(env).data).toBe(env);
+  });
+
+  it('leaves what zod would reshape or refuse to zod: unknown keys stripped, refinements, wrong values', () => {
+    const withExtra = { ...telemetry, extra: 1 };
+    const r = fastSafeParse(telemetryData)(withExtra);
+    expect(r.success).toBe(true);
+    expect(r.data).not.toBe(withExtra);
+    expect(r.data).toStrictEqual(telemetry);
+    // The refinement (nest or drone) is checked: an empty telemetry is refused with zod's message.
+    expect(fastSafeParse(telemetryData)({}).error?.issues[0]?.message).toBe('empty telemetry');
+    sameAsZod(telemetryData, { drone: { ...telemetry.drone, flight_state: 5 } });
+    sameAsZod(commandReplyData, { result: 1.5 });
+  });
+
+  it('agrees with zod on every mutation of valid link messages', () => {
+    const cases: [z.ZodType, unknown][] = [
+      [telemetryData, telemetry],
+      [telemetryData, { drone: telemetry.drone }],
+      [linkEnvelope, linkMessage('telemetry', {}, { tid: 'tid-1', bid: 'b', ts: 1_763_769_600_000 })],
+      [presenceData, { online: true, rate_hz: 1, firmware: '1.2.3' }],
+      [stateData, { firmware: '1.0', faults: ['rtk_loss'], video: { streaming: true, url: null }, stick_mode: false, changed: { faults: [] }, extra: { a: 1 } }],
+      [eventData, { code: 'flight.start', sortie: 3 }],
+      [commandReplyData, { result: 0, message: 'ok', output: { url: 'x' } }],
+    ];
+    for (const [schema, base] of cases) {
+      const all = paths(base);
+      fc.assert(
+        fc.property(fc.constantFrom(...all), fc.constantFrom('set' as const, 'delete' as const, 'add' as const), anyValue, (path, action, value) => {
+          sameAsZod(schema, mutate(base, path, action, value));
+        }),
+        { numRuns: fuzzRuns(300) },
+      );
+    }
+  });
+
+  it('agrees with zod on arbitrary JSON', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 3 }), (value) => {
+        for (const schema of [telemetryData, linkEnvelope, presenceData, stateData, eventData, commandReplyData]) sameAsZod(schema, value);
+      }),
+      { numRuns: fuzzRuns(200) },
+    );
+  });
+
+  it('leaves schemas with parts it does not know to zod (transforms)', () => {
+    const schema = z.object({ a: z.string().transform((s) => s.length) });
+    const r = fastSafeParse(schema)({ a: 'abc' });
+    expect(r.data).toStrictEqual({ a: 3 });
+  });
+});
+
+describe('parseTopic', () => {
+  it('reads nest/v1/<sn>/<channel> and nothing else', () => {
+    expect(parseTopic(topicOf('SN-1', 'telemetry'))).toStrictEqual({ sn: 'SN-1', channel: 'telemetry' });
+    expect(parseTopic('nest/v1/SN-1/commands')).toStrictEqual({ sn: 'SN-1', channel: 'commands' });
+    for (const bad of ['nest/v1/SN-1/telemetry/x', 'nest/v1/SN-1', 'nest/v1//telemetry', 'nest/v2/SN-1/telemetry', 'nest/v1/S N/telemetry', 'nest/v1/SN-1/other', 'x/nest/v1/SN-1/state', 'nest/v1/a/b/telemetry']) {
+      expect(parseTopic(bad)).toBeNull();
+    }
+  });
+});
