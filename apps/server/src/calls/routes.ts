@@ -22,6 +22,7 @@ import { DATABASE_UNAVAILABLE_TEXT, isDatabaseUnavailable } from '../db/unavaila
 import { STORAGE_FULL_TEXT, isStorageFull } from '../storage/store.js';
 import { FormBody, MalformedBody, multipartFileLimit, readMultipart, removeUploads } from './body.js';
 import { CallError, envelope, httpStatusOf } from './errors.js';
+import { RawJson } from './raw-json.js';
 import type { CallContext, CallResult, Caller, Handler, Handlers, UploadedFile } from './types.js';
 import { UPLOAD_TEXTS, UploadSlots, type UploadSlot } from './uploads.js';
 import { bodyProblemError, commonFieldsSchema, issueToError } from './validate.js';
@@ -186,9 +187,9 @@ async function runCall(
     const result = await handler!(ctx);
     const code = result.code ?? ResultCode.OK;
     // Demo and seeded names (contracts demo-texts) in the caller's language; what users typed as stored.
-    const data = showTexts(result.data ?? null, lang);
+    const data = 'shown' in result && result.shown === true ? (result.data ?? null) : showTexts(result.data ?? null, lang);
     if (deps.config.checkAnswers && isSuccess(code)) {
-      const checked = def.answer.safeParse(data);
+      const checked = def.answer.safeParse(data instanceof RawJson ? JSON.parse(data.json) : data);
       if (!checked.success) {
         request.log.error({ call: name, issues: checked.error.issues.slice(0, 10) }, 'call answer does not match its schema');
         return { code: ResultCode.SERVER_ERROR, lang, data: null };
@@ -223,7 +224,13 @@ async function runCall(
 
 function send(reply: FastifyReply, outcome: Outcome): FastifyReply {
   const message = outcome.error?.localised ?? outcome.result?.message;
-  return reply.code(outcome.status ?? httpStatusOf(outcome.code)).send(envelope(outcome.code, outcome.lang, outcome.data, message));
+  reply.code(outcome.status ?? httpStatusOf(outcome.code));
+  if (outcome.data instanceof RawJson) {
+    // The envelope's text with the data's text in place of its null: what serialising the whole would give.
+    const head = JSON.stringify(envelope(outcome.code, outcome.lang, null, message));
+    return reply.type('application/json; charset=utf-8').send(`${head.slice(0, -'null}'.length)}${outcome.data.json}}`);
+  }
+  return reply.send(envelope(outcome.code, outcome.lang, outcome.data, message));
 }
 
 /**

@@ -2,6 +2,7 @@ import type { CallName, Calls, Lang, ParsedFields } from '@nest/contracts';
 import type { z } from 'zod';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Message } from './errors.js';
+import type { RawJson } from './raw-json.js';
 import type { UserRow } from '../db/schema.js';
 
 /** A file received by a multipart call, saved under DATA_DIR/tmp and removed after the handler. */
@@ -43,6 +44,8 @@ export interface CallResult {
   code?: number;
   data?: unknown;
   message?: Message;
+  /** The data already shows catalogue texts in the caller's language (contracts showTexts): not walked again. */
+  shown?: boolean;
 }
 
 /** A refusal a handler answers with (rather than throwing a CallError): its code, data and message. */
@@ -54,7 +57,7 @@ export interface Refusal {
 
 /** What a handler answers: a success (no code) carries the call's answer shape (`CallDef.answer`), a refusal names its code. */
 export type HandlerResult<N extends CallName> =
-  | { code?: undefined; data: z.input<Calls[N]['answer']>; message?: Message }
+  | { code?: undefined; data: z.input<Calls[N]['answer']> | RawJson; message?: Message; shown?: boolean }
   | Refusal;
 
 export type Handler<N extends CallName = CallName> = (ctx: CallContext<N>) => Promise<HandlerResult<N>>;

@@ -47,6 +47,8 @@ beforeAll(async () => {
     address: TYPED.address,
     airport_point: { lat: 22.6, lng: 114.1 },
   });
+  // The device list reads the directory: it learns of rows written past the server, as after the CLI.
+  await server.app.nest.deps.live.directory.reload();
   await addSortie(server.db, { sn: 'TXT-ALONE-01', start: NOW - 600, end: NOW - 300, mission: '' });
   await addSortie(server.db, { sn: 'TXT-STABLE-01', start: NOW - 500, end: NOW - 200, mission: '巡检 A01' });
   await addSortie(server.db, { sn: 'TXT-TYPED-01', start: NOW - 400, end: NOW - 100, mission: TYPED.route });

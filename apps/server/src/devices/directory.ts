@@ -16,6 +16,7 @@ export class DeviceDirectory {
   static readonly RELOAD_MS = 30_000;
   static readonly MISS_RELOAD_MS = 5_000;
   private bySn = new Map<string, DeviceRow>();
+  private loads = 0;
   private timer: NodeJS.Timeout | null = null;
   private lastMissReload = 0;
   private loading: Promise<void> | null = null;
@@ -55,6 +56,7 @@ export class DeviceDirectory {
         }
         for (const sn of this.bySn.keys()) if (!next.has(sn)) changed.push(sn);
         this.bySn = next;
+        this.loads++;
         if (changed.length > 0) for (const l of this.listeners) l(changed);
         if (accounts.length > 0) for (const l of this.accountListeners) l(accounts);
       } finally {
@@ -76,6 +78,14 @@ export class DeviceDirectory {
     const loading = this.reload();
     loading.catch(() => undefined);
     return loading;
+  }
+
+  /**
+   * How many times the rows were read: every load makes new row objects (also of unchanged devices), so
+   * what a reader derives from the rows (the device list's order) is current while this stays the same.
+   */
+  get generation(): number {
+    return this.loads;
   }
 
   get(sn: string): DeviceRow | undefined {

@@ -1,16 +1,16 @@
-import { DEVICE_HOLD_SECONDS, DeviceTypeKey, RecordState, ResultCode, type DeviceListItem } from '@nest/contracts';
+import { DEVICE_HOLD_SECONDS, DeviceTypeKey, RecordState, ResultCode, demoSearchTerms } from '@nest/contracts';
 import { CallError, textMessage } from '../calls/errors.js';
+import { RawJson } from '../calls/raw-json.js';
 import type { Caller, Handlers } from '../calls/types.js';
 import type { AppDeps } from '../deps.js';
 import type { DeviceRow } from '../db/schema.js';
+import { DeviceListIndex } from './list.js';
 import { callerOf } from '../calls/caller.js';
 import { scopeOf } from '../db/scope.js';
 import { sharesOf } from '../groups/api.js';
-import { inScope, sees, type Scope } from './directory.js';
-import { STATUS_OFFLINE } from './status.js';
-import { categoriesOfTypeFilter, deviceName, findDeviceBySn, presentDevice, queryDevices } from './store.js';
-import { positionOf } from './view.js';
-import { mediaLinks, type MediaLinks } from '../videos/api.js';
+import { inScope, type Scope } from './directory.js';
+import { categoriesOfTypeFilter, findDeviceBySn } from './store.js';
+import { mediaLinks } from '../videos/api.js';
 
 /** The caller's view scope: the control scope plus devices shared through collaboration groups (read live). */
 export const viewScopeOf = async (db: AppDeps['db'], caller: Caller): Promise<Scope> => {
@@ -19,19 +19,14 @@ export const viewScopeOf = async (db: AppDeps['db'], caller: Caller): Promise<Sc
 };
 
 /**
- * The drone video URL of a device: <LIVE_URL_BASE>/<sn>/index.m3u8, as a signed, expiring path of the
- * device's directory when this server serves it (videos/links.ts); only for devices the caller sees.
- */
-export const liveVideoUrl = (links: MediaLinks, base: string, sn: string): string => links.live(base, sn);
-
-/**
  * Device calls:
  * - /device/list: registered devices of the caller's company (super_administrator: every company) with
  *   their live state, plus the devices shared with the caller through collaboration groups (`shared`
  *   true: seen, not controlled). `type` 0 = all, else a DeviceKind code: 10 fixed nests (stable and stable_mini), 100
  *   mobile nests, 200 single-soldier drones; `search` matches sn, drone sn, airport and drone names and
  *   address (case-insensitive); `page` from 0, `size` (default 200). Sorted online first (1 and 3 before 2),
- *   then by name. Answers `{list: DeviceListItem[], total}`.
+ *   then by name. Answers `{list: DeviceListItem[], total}`. Read from the device directory and the live
+ *   state in memory, not from the database (list.ts).
  * - /device/uav/type: the device type keys with their labels in the caller's language: `[{value, label}]`.
  * - /device/connect: take, renew or release the control connection (see DeviceStatusBoard); own company
  *   only (a shared device does not exist for it). Answers
@@ -40,20 +35,7 @@ export const liveVideoUrl = (links: MediaLinks, base: string, sn: string): strin
 export function deviceHandlers(deps: AppDeps): Handlers {
   const { db, config } = deps;
   const { link, status, directory } = deps.live;
-
-  function listItem(row: DeviceRow, links: MediaLinks): DeviceListItem {
-    const online = link.isOnline(row.sn_id);
-    const snapshot = status.snapshot(row.sn_id);
-    return {
-      ...presentDevice(row, snapshot.state as 1 | 2 | 3),
-      name: deviceName(row),
-      is_push_on: online,
-      connected_by: snapshot.connected_by,
-      position: positionOf(row, link.device(row.sn_id)?.telemetry),
-      // The console asks for video when it opens the device (push 200); the player retries until it plays.
-      stream_uav_list: online ? [liveVideoUrl(links, config.liveUrlBase, row.sn_id)] : [],
-    };
-  }
+  const list = new DeviceListIndex(directory, link, status);
 
   async function visibleDevice(caller: Caller, sn: string): Promise<DeviceRow> {
     const row = directory.get(sn) ?? (await findDeviceBySn(db, sn));
@@ -68,17 +50,10 @@ export function deviceHandlers(deps: AppDeps): Handlers {
       const categories = categoriesOfTypeFilter(type);
       if (!categories) throw new CallError(ResultCode.BAD_REQUEST, textMessage('devices.list.type'));
       const scope = await viewScopeOf(db, caller);
-      const shared = scope.shared?.size ? scope.shared : null;
-      // With shares, other companies' rows are read too and filtered to the shared ones (few devices).
-      const rows = (await queryDevices(db, { companyId: scope.all || shared ? null : scope.companyId, categories, search: search || undefined })).filter(
-        (r) => sees(scope, r),
-      );
-      const locale = ctx.lang === 'zh' ? 'zh-CN' : 'en';
-      const links = await mediaLinks(db);
-      const items = rows.map((r) => (inScope(scope, r) ? listItem(r, links) : { ...listItem(r, links), shared: true }));
-      const rank = (s: number) => (s === STATUS_OFFLINE ? 1 : 0);
-      items.sort((a, b) => rank(a.state) - rank(b.state) || a.name.localeCompare(b.name, locale) || a.sn_id.localeCompare(b.sn_id));
-      return { data: { list: items.slice(page * size, page * size + size), total: items.length } };
+      const terms = search ? demoSearchTerms(search).map((t) => t.toLowerCase()) : null;
+      const json = list.page({ scope, categories, terms, lang: ctx.lang }, page, size, await mediaLinks(db), config.liveUrlBase);
+      // The index serialises the page and shows catalogue texts in the caller's language itself (once per device, not per answer).
+      return { data: new RawJson(json), shown: true };
     },
 
     userGetDeviceType: async (ctx) => ({ data: DeviceTypeKey.options(ctx.lang) }),

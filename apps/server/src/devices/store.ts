@@ -15,7 +15,7 @@ import {
 import type { Kysely } from 'kysely';
 import { nowSeconds } from '../db/index.js';
 import type { DB, DeviceRow } from '../db/schema.js';
-import { STATE_NORMAL, isUniqueViolation, searchText } from '../db/sql.js';
+import { STATE_NORMAL, isUniqueViolation } from '../db/sql.js';
 
 export class SnTakenError extends Error {
   override name = 'SnTakenError';
@@ -100,22 +100,6 @@ export function categoriesOfTypeFilter(type: number): DeviceTypeKeyValue[] | 'al
   if (type === 0) return 'all';
   if (!DeviceKind.has(type)) return null;
   return (Object.keys(DEVICE_KIND_OF_KEY) as DeviceTypeKeyValue[]).filter((k) => DEVICE_KIND_OF_KEY[k] === type);
-}
-
-export interface DeviceQuery {
-  /** null: every company (super administrator). */
-  companyId: string | null;
-  categories: DeviceTypeKeyValue[] | 'all';
-  search?: string;
-}
-
-/** Devices matching a list query (not deleted), unsorted: the caller sorts with live state. */
-export async function queryDevices(db: Kysely<DB>, query: DeviceQuery): Promise<DeviceRow[]> {
-  let q = db.selectFrom('devices').selectAll().where('state', '=', STATE_NORMAL);
-  if (query.companyId !== null) q = q.where('company_id', '=', query.companyId);
-  if (query.categories !== 'all') q = q.where('type', 'in', query.categories);
-  if (query.search) q = q.where(searchText(['sn_id', 'uav_sn', 'airport_name', 'uav_name', 'address'], query.search));
-  return q.execute();
 }
 
 const point = (lat: number | null, lng: number | null): LatLng | null =>

@@ -1,0 +1,186 @@
+import { showText, showTexts, type DeviceTypeKeyValue, type Lang } from '@nest/contracts';
+import type { DeviceRow } from '../db/schema.js';
+import type { DeviceLink } from '../link/adapter.js';
+import type { MediaLinks } from '../videos/api.js';
+import { inScope, sees, type DeviceDirectory, type Scope } from './directory.js';
+import type { DeviceStatusBoard } from './status.js';
+import { deviceName, presentDevice } from './store.js';
+import { positionOf } from './view.js';
+
+/** What a list query selects (the caller's view scope, the type filter, the keyword). */
+export interface ListQuery {
+  scope: Scope;
+  categories: readonly DeviceTypeKeyValue[] | 'all';
+  /** Lower-cased words, any of which in any searched column selects a device (contracts demoSearchTerms); null: no search. */
+  terms: readonly string[] | null;
+  lang: Lang;
+}
+
+/** The columns /device/list searches (as the SQL search did: sn, drone sn, airport and drone names, address). */
+const SEARCHED = ['sn_id', 'uav_sn', 'airport_name', 'uav_name', 'address'] as const;
+
+/**
+ * The registry part of an item in one language as JSON text, made once per row object: `head` the fields
+ * before the state (`{"id":…,"company":…`), `tail` those after it up to the name (`,"enabled":…,"name":…`).
+ */
+interface StaticPart {
+  head: string;
+  tail: string;
+}
+
+/** Matching devices of one query in list order, kept while the directory and every device's presence stay as they were. */
+interface Selection {
+  generation: number;
+  presence: number;
+  rows: DeviceRow[];
+}
+
+/** Cached selections at most; past it the cache starts again (queries are few: companies × filters × languages). */
+const MAX_SELECTIONS = 256;
+
+/**
+ * /device/list without a query or a sort per call: the registered devices come from the directory (the
+ * rows the device link and the map use: reloaded after every change made through this server, every 30 s
+ * and when an unknown device speaks), ordered online first, then by name in the caller's language's
+ * collation, then by sn.
+ *
+ * - The name order of all devices is made once per language and directory load (`generation`).
+ * - A query's selection (scope, type, search) in list order is kept until the directory is loaded again
+ *   or any device comes online or goes offline (the link's `online` events).
+ * - An item's registry part in the caller's language (catalogue texts shown) is made once per row object;
+ *   the live part (status, holder, position, video URL) is read for the page's items only.
+ */
+export class DeviceListIndex {
+  private readonly byName = new Map<Lang, { generation: number; rows: DeviceRow[] }>();
+  private readonly selections = new Map<string, Selection>();
+  private readonly statics = { zh: new WeakMap<DeviceRow, StaticPart>(), en: new WeakMap<DeviceRow, StaticPart>() };
+  private readonly collators = { zh: new Intl.Collator('zh-CN'), en: new Intl.Collator('en') };
+  /** The process's default collation, the tie-break on sn (as String#localeCompare without a locale). */
+  private readonly snOrder = new Intl.Collator();
+  /** Counts presence changes: a selection made before the last one has the old online-first order. */
+  private presence = 0;
+  /** Live video URLs (JSON strings) by sn, valid while the signer answers `liveStamp` for the probe (same secret, base and expiry). */
+  private liveUrls = new Map<string, string>();
+  private liveStamp = '';
+
+  constructor(
+    private readonly directory: DeviceDirectory,
+    private readonly link: DeviceLink,
+    private readonly status: DeviceStatusBoard,
+  ) {
+    link.on('online', () => this.presence++);
+  }
+
+  /**
+   * One page of the query's devices and how many there are, as the JSON text of the answer's data
+   * (`{"list":[…],"total":n}`, contracts deviceListItemSchema items, catalogue texts in the query's language).
+   */
+  page(query: ListQuery, page: number, size: number, links: MediaLinks, liveBase: string): string {
+    const rows = this.select(query);
+    const from = page * size;
+    const items: string[] = [];
+    if (from < rows.length) {
+      this.refreshLiveUrls(links, liveBase);
+      for (const row of rows.slice(from, from + size)) items.push(this.item(row, query, links, liveBase));
+    }
+    return `{"list":[${items.join(',')}],"total":${rows.length}}`;
+  }
+
+  private select(query: ListQuery): DeviceRow[] {
+    const generation = this.directory.generation;
+    const shared = query.scope.shared?.size ? [...query.scope.shared].sort().join(',') : '';
+    const key = [
+      query.lang,
+      query.scope.all ? '*' : query.scope.companyId,
+      shared,
+      query.categories === 'all' ? '*' : query.categories.join(','),
+      query.terms ? query.terms.join('\n') : '',
+    ].join('\u0000');
+    const hit = this.selections.get(key);
+    if (hit && hit.generation === generation && hit.presence === this.presence) return hit.rows;
+    const online: DeviceRow[] = [];
+    const offline: DeviceRow[] = [];
+    const categories = query.categories === 'all' ? null : new Set<string>(query.categories);
+    for (const row of this.named(query.lang, generation)) {
+      if (!sees(query.scope, row)) continue;
+      if (categories && !categories.has(row.type)) continue;
+      if (query.terms && !matches(row, query.terms)) continue;
+      (this.link.isOnline(row.sn_id) ? online : offline).push(row);
+    }
+    const rows = online.concat(offline);
+    if (this.selections.size >= MAX_SELECTIONS) this.selections.clear();
+    this.selections.set(key, { generation, presence: this.presence, rows });
+    return rows;
+  }
+
+  /** Every device of the directory by name in the language's collation, then by sn. */
+  private named(lang: Lang, generation: number): DeviceRow[] {
+    const known = this.byName.get(lang);
+    if (known && known.generation === generation) return known.rows;
+    const byName = this.collators[lang];
+    const keyed = [...this.directory.all()].map((row) => ({ row, name: deviceName(row) }));
+    keyed.sort((a, b) => byName.compare(a.name, b.name) || this.snOrder.compare(a.row.sn_id, b.row.sn_id));
+    const rows = keyed.map((k) => k.row);
+    this.byName.set(lang, { generation, rows });
+    return rows;
+  }
+
+  /** One item's JSON: the registry part as made before, the live part (status, holder, position, video URL) read now. */
+  private item(row: DeviceRow, query: ListQuery, links: MediaLinks, liveBase: string): string {
+    const sn = row.sn_id;
+    const part = this.staticPart(row, query.lang);
+    const online = this.link.isOnline(sn);
+    const snapshot = this.status.snapshot(sn);
+    const holder = snapshot.connected_by;
+    // Keys in the order the answer has always had: the registry fields with the state among them, the name, the live fields.
+    return (
+      `${part.head},"state":${snapshot.state}${part.tail}` +
+      `,"is_push_on":${online}` +
+      `,"connected_by":${holder ? JSON.stringify({ u_id: holder.u_id, nick: showText(holder.nick, query.lang) }) : 'null'}` +
+      `,"position":${JSON.stringify(positionOf(row, this.link.device(sn)?.telemetry))}` +
+      // The console asks for video when it opens the device (push 200); the player retries until it plays.
+      `,"stream_uav_list":${online ? `[${this.liveUrl(links, liveBase, sn)}]` : '[]'}` +
+      `${inScope(query.scope, row) ? '' : ',"shared":true'}}`
+    );
+  }
+
+  private staticPart(row: DeviceRow, lang: Lang): StaticPart {
+    const cache = this.statics[lang];
+    let part = cache.get(row);
+    if (!part) {
+      const { state: _, enabled, create_time, ...head } = showTexts(presentDevice(row, 2), lang);
+      void _;
+      const tail = JSON.stringify({ enabled, create_time, name: showText(deviceName(row), lang) });
+      part = { head: JSON.stringify(head).slice(0, -1), tail: `,${tail.slice(1, -1)}` };
+      cache.set(row, part);
+    }
+    return part;
+  }
+
+  /** One signature per answer instead of one per online device: the URLs stay while the probe's does. */
+  private refreshLiveUrls(links: MediaLinks, base: string): void {
+    const stamp = links.live(base, '');
+    if (stamp !== this.liveStamp) {
+      this.liveStamp = stamp;
+      this.liveUrls = new Map();
+    }
+  }
+
+  /** The device's live video URL as a JSON string. */
+  private liveUrl(links: MediaLinks, base: string, sn: string): string {
+    let url = this.liveUrls.get(sn);
+    if (url === undefined) {
+      url = JSON.stringify(links.live(base, sn));
+      this.liveUrls.set(sn, url);
+    }
+    return url;
+  }
+}
+
+function matches(row: DeviceRow, terms: readonly string[]): boolean {
+  for (const column of SEARCHED) {
+    const value = row[column].toLowerCase();
+    for (const t of terms) if (value.includes(t)) return true;
+  }
+  return false;
+}
