@@ -8,10 +8,15 @@
  * heading, battery, wind, temperature); a 310 entry's age is receive time minus the ts of the newest device
  * message whose marker fields equal the entry's (how old the information on the map is).
  *
+ * Large fleets date a sample (`datedSns`): the tracker subscribes to those devices' telemetry only, and
+ * frames and 310 entries of the other devices are counted without being parsed, so that this process keeps
+ * up with 10,000 device messages a second.
+ *
  * Soak extras (fleet-soak.ts), running from `open` to `quiesce`; only what is sent (first seen, for
  * events) between `measure` and `quiesce` is counted: heartbeats (101), 401 gimbal commands (reply
- * matched by cmd_id), pilots (401 takeoff / land), and events (tracker: unique tid on `events` -> same tid
- * on `events_reply`, from the event's own ts).
+ * matched by cmd_id), pilots (401 takeoff / land), events (tracker: unique tid on `events` -> same tid
+ * on `events_reply`, from the event's own ts), and the last retained `state` of every device that sent one
+ * in the window (the soak compares it with what the server holds).
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -22,6 +27,7 @@ import {
   SERVER_CLIENT_ID_PREFIX,
   SERVER_MQTT_USER,
   channelFilter,
+  topicOf,
   type FleetEntry,
   type PushReply,
   type TelemetryData,
@@ -36,7 +42,17 @@ export interface Tracker {
   password: string;
 }
 export type ToClients =
-  | { type: 'open'; url: string; plans: SocketPlan[]; tracker: Tracker; heartbeatMs?: number; trackEvents?: boolean }
+  | {
+      type: 'open';
+      url: string;
+      plans: SocketPlan[];
+      tracker: Tracker;
+      heartbeatMs?: number;
+      /** Track events and their replies, and the devices' state messages (the soak). */
+      trackEvents?: boolean;
+      /** Devices whose frames are dated (default: all). */
+      datedSns?: string[];
+    }
   | { type: 'measure' }
   | { type: 'quiesce'; waitMs: number }
   | { type: 'report' }
@@ -68,6 +84,13 @@ export interface EventStats {
   flightEnds: string[];
 }
 
+export interface StateStats {
+  /** State messages seen in the window. */
+  sent: number;
+  /** The last state `data` of every device that sent one in the window (also if that last one came after it). */
+  last: Record<string, unknown>;
+}
+
 export interface ClientStats {
   seconds: number;
   frames300: number;
@@ -86,6 +109,7 @@ export interface ClientStats {
   gimbal: CommandStats;
   pilot: CommandStats;
   events: EventStats;
+  states: StateStats;
 }
 
 const AIRBORNE = new Set([1, 2, 3, 8]);
@@ -131,6 +155,29 @@ interface TrackedEvent {
   method: string;
 }
 
+/** How much of a frame is read to tell its kind and device. */
+const HEAD_BYTES = 400;
+/** The msg_id of a push frame, read from its head without parsing it (-1 when absent). */
+function msgIdOf(text: string): number {
+  const i = text.indexOf('"msg_id":');
+  if (i < 0) return -1;
+  return parseInt(text.slice(i + 9, i + 15), 10);
+}
+/** The first `sn_id` in a frame's head without parsing it (null when absent or cut off). */
+function snOf(text: string): string | null {
+  const i = text.indexOf('"sn_id":"');
+  if (i < 0) return null;
+  const j = text.indexOf('"', i + 9);
+  return j < 0 ? null : text.slice(i + 9, j);
+}
+const SN_KEY = Buffer.from('"sn_id":');
+/** How often `needle` occurs in `buf` (a 310 batch's entries, counted on the bytes: no string, no parse). */
+function occurrences(buf: Buffer, needle: Buffer): number {
+  let n = 0;
+  for (let i = buf.indexOf(needle); i >= 0; i = buf.indexOf(needle, i + needle.length)) n++;
+  return n;
+}
+
 const emptyCommands = (): CommandStats => ({ sent: 0, ok: 0, notOk: {}, unanswered: 0, rtt: new Histogram().toData(), okIds: [] });
 
 export function clientsRole(): void {
@@ -144,11 +191,19 @@ export function clientsRole(): void {
   let stats = emptyStats();
   let hist = emptyHists();
   let cpu0 = snap();
+  /** End of the frames' window (set by `quiesce`; else the report ends it). */
+  let cpu1: ReturnType<typeof snap> | null = null;
   let pending: Received[] = [];
   let dating: NodeJS.Timeout | null = null;
   const timers: NodeJS.Timeout[] = [];
   const outstanding = new Map<string, Outstanding>();
   const events = new Map<string, TrackedEvent>();
+  /** Last state data per device, and whether one came in the window. */
+  const states = new Map<string, { data: unknown; counted: boolean }>();
+  /** Devices whose frames are dated; null: all. */
+  let dated: Set<string> | null = null;
+  /** When the tracker last received a message. */
+  let lastTracked = 0;
   let seq = 0;
 
   function emptyHists() {
@@ -173,6 +228,7 @@ export function clientsRole(): void {
       gimbal: emptyCommands(),
       pilot: emptyCommands(),
       events: { sent: 0, acked: 0, publishes: 0, byMethod: {}, ack: new Histogram().toData(), unackedSample: [], flightStarts: [], flightEnds: [] },
+      states: { sent: 0, last: {} },
     };
   }
 
@@ -198,6 +254,7 @@ export function clientsRole(): void {
   }
 
   function onTracked(topic: string, payload: Buffer): void {
+    lastTracked = Date.now();
     const [, , sn = '', channel] = topic.split('/');
     try {
       const env = JSON.parse(payload.toString()) as { ts: number; tid: string; method: string; data: unknown };
@@ -209,6 +266,11 @@ export function clientsRole(): void {
         seen.set(sn, ring);
       } else if (channel === 'events') onEvent(env);
       else if (channel === 'events_reply') onEventReply(env.tid);
+      else if (channel === 'state') {
+        const counted = counting || (states.get(sn)?.counted ?? false);
+        if (counting) stats.states.sent++;
+        states.set(sn, { data: env.data, counted });
+      }
     } catch {
       /* not ours to judge */
     }
@@ -334,23 +396,35 @@ export function clientsRole(): void {
       const heartbeats: boolean[] = [];
       ws.on('message', (raw: Buffer) => {
         const now = Date.now();
-        const text = raw.toString();
         if (plan.kind === 'relay') {
           if (!measuring) return;
           stats.relayFrames++;
           stats.bytes += raw.length;
-          const ts = /"ts":(\d+)/.exec(text)?.[1];
+          const ts = /"ts":(\d+)/.exec(raw.toString())?.[1];
           if (ts) hist.latRelay.record(now - Number(ts));
           return;
         }
-        // An undated fleet socket's batch is only counted: no parse (it is the bulk of the traffic).
-        if (!date310 && text.slice(0, 80).includes('"msg_id":310,')) {
+        // The head says what the frame is; the bulk (310 batches, 300 frames of devices not dated) is
+        // counted without decoding or parsing the rest.
+        const head = raw.toString('latin1', 0, Math.min(raw.length, HEAD_BYTES));
+        const msgId = msgIdOf(head);
+        if (!date310 && msgId === PushMsgId.FLEET_UPDATE) {
           if (!measuring) return;
           stats.bytes += raw.length;
           stats.frames310++;
-          stats.entries310 += text.split('"sn_id":').length - 1;
+          stats.entries310 += occurrences(raw, SN_KEY);
           return;
         }
+        if (dated && msgId === PushMsgId.DEVICE_TELEMETRY) {
+          const sn = snOf(head);
+          if (sn !== null && !dated.has(sn)) {
+            if (!measuring) return;
+            stats.bytes += raw.length;
+            stats.frames300++;
+            return;
+          }
+        }
+        const text = raw.toString();
         const f = JSON.parse(text) as PushReply;
         if (f.msg_id === PushMsgId.CONTROL) return commandAnswered(f);
         if (f.msg_id === PushMsgId.HEARTBEAT && sending) {
@@ -370,7 +444,7 @@ export function clientsRole(): void {
           stats.frames310++;
           for (const e of (f.data as { devices: FleetEntry[] }).devices) {
             stats.entries310++;
-            pending.push({ sn: e.sn_id, key: entryKey(e), recv: now, entry: true });
+            if (!dated || dated.has(e.sn_id)) pending.push({ sn: e.sn_id, key: entryKey(e), recv: now, entry: true });
           }
         } else stats.otherFrames[f.msg_id] = (stats.otherFrames[f.msg_id] ?? 0) + 1;
       });
@@ -405,7 +479,9 @@ export function clientsRole(): void {
     if (m.type === 'open') {
       seen.clear();
       events.clear();
+      states.clear();
       outstanding.clear();
+      dated = m.datedSns ? new Set(m.datedSns) : null;
       tracker = await mqtt.connectAsync(m.tracker.url, {
         clientId: `${SERVER_CLIENT_ID_PREFIX}bench-tracker-${randomBytes(3).toString('hex')}`,
         username: SERVER_MQTT_USER,
@@ -414,8 +490,12 @@ export function clientsRole(): void {
         reconnectPeriod: 0,
       });
       tracker.on('message', onTracked);
-      await tracker.subscribeAsync(channelFilter('telemetry'), { qos: 0 });
-      if (m.trackEvents) await tracker.subscribeAsync([channelFilter('events'), channelFilter('events_reply')], { qos: 1 });
+      if (!dated) await tracker.subscribeAsync(channelFilter('telemetry'), { qos: 0 });
+      else {
+        const topics = [...dated].map((sn) => topicOf(sn, 'telemetry'));
+        for (let i = 0; i < topics.length; i += 500) await tracker.subscribeAsync(topics.slice(i, i + 500), { qos: 0 });
+      }
+      if (m.trackEvents) await tracker.subscribeAsync([channelFilter('events'), channelFilter('events_reply'), channelFilter('state')], { qos: 1 });
       sending = true;
       sockets = await Promise.all(m.plans.map((p, i) => open(m.url, i, p, m.heartbeatMs)));
       reply({ type: 'opened', sockets: sockets.length });
@@ -424,12 +504,15 @@ export function clientsRole(): void {
       hist = emptyHists();
       pending = [];
       cpu0 = snap();
+      cpu1 = null;
       measuring = true;
       counting = true;
       dating = setInterval(() => date(false), 500);
       reply({ type: 'measuring' });
     } else if (m.type === 'quiesce') {
-      // Stop sending and counting new work; wait for what is still unanswered.
+      // Stop sending and counting new work and frames; wait for what is still unanswered.
+      cpu1 = snap();
+      measuring = false;
       counting = false;
       sending = false;
       for (const t of timers.splice(0)) clearTimeout(t);
@@ -439,8 +522,10 @@ export function clientsRole(): void {
     } else if (m.type === 'report') {
       measuring = false;
       counting = false;
-      const now = snap();
+      const now = cpu1 ?? snap();
       if (dating) clearInterval(dating);
+      // The fleet has stopped (soak): what the tracker still has to read is read first (its last states).
+      for (const until = Date.now() + 30_000; Date.now() - lastTracked < 1000 && Date.now() < until; ) await sleep(200);
       await sleep(DATING_DELAY_MS);
       date(true);
       stats.seconds = (now.at - cpu0.at) / 1000;
@@ -456,6 +541,7 @@ export function clientsRole(): void {
       stats.gimbal.rtt = hist.gimbal.toData();
       stats.pilot.rtt = hist.pilot.toData();
       stats.events.ack = hist.ack.toData();
+      for (const [sn, st] of states) if (st.counted) stats.states.last[sn] = st.data;
       reply({ type: 'report', stats });
     } else if (m.type === 'close') {
       sending = false;

@@ -1,9 +1,11 @@
 /**
- * What the fleet benches (fleet-push.ts, fleet-soak.ts) share: the parent/child IPC, the simulator role,
- * the bench fleet and its registration on a test server, the console-like socket plans, and the run line
- * and doc splice of docs/performance.md. The clients role is fleet-clients.ts.
+ * What the fleet benches (fleet-push.ts, fleet-soak.ts) share: the parent/child IPC, the simulator role
+ * and its pool of processes, the CPU burners and the CPU of processes that are not ours (Mosquitto), the
+ * bench fleet and its registration on a test server, the console-like socket plans, and the run line and
+ * doc splice of docs/performance.md. The clients role is fleet-clients.ts.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -128,45 +130,198 @@ export interface SimFleetPlan {
   devices: SimDeviceSpec[];
   timeScale?: number;
 }
-export type ToSim = { type: 'start'; brokerUrl: string; fleets: SimFleetPlan[]; rate: number } | { type: 'cpu' } | { type: 'stop' };
+export type ToSim =
+  | { type: 'start'; brokerUrl: string; fleets: SimFleetPlan[]; rate: number; chunk?: number }
+  | { type: 'cpu' }
+  | { type: 'presence' }
+  | { type: 'stop' };
 
-/** Devices connecting at once when the simulator child starts its fleets. */
+/** Devices connecting at once (over all simulator processes) when the fleets start. */
 const RAMP_CHUNK = 100;
 const RAMP_ATTEMPTS = 5;
 
 function simRole(): void {
   let fleets: Fleet[] = [];
   let cpu0 = snap();
+  /** Devices whose MQTT link dropped since the last `presence` question (the broker or the network, not the server's view). */
+  let dropped = new Set<string>();
+  const onPresence = (sn: string, online: boolean) => {
+    if (!online) dropped.add(sn);
+  };
   childMain<ToSim>('sim', async (m, reply) => {
     if (m.type === 'start') {
       // Ramp-up in chunks, a chunk again when one of its devices timed out its CONNACK (10 s): 2,000 devices
       // connecting at once did on a loaded 2-core machine. Device-side schema validation off: real devices
       // do not validate; the server does.
+      const chunk = m.chunk ?? RAMP_CHUNK;
       for (const f of m.fleets) {
-        for (let i = 0; i < f.devices.length; i += RAMP_CHUNK) {
-          const devices = f.devices.slice(i, i + RAMP_CHUNK);
+        for (let i = 0; i < f.devices.length; i += chunk) {
+          const devices = f.devices.slice(i, i + chunk);
           for (let attempt = 1; ; attempt++) {
             try {
-              fleets.push(await startFleet({ brokerUrl: m.brokerUrl, devices, rateHz: m.rate, ffmpegPath: null, validate: false, timeScale: f.timeScale }));
+              fleets.push(await startFleet({ brokerUrl: m.brokerUrl, devices, rateHz: m.rate, ffmpegPath: null, validate: false, timeScale: f.timeScale, onPresence }));
               break;
             } catch (err) {
               if (attempt >= RAMP_ATTEMPTS) throw err;
-              console.error(`sim: ${String(err)}; chunk ${i / RAMP_CHUNK + 1} again`);
+              console.error(`sim: ${String(err)}; chunk ${i / chunk + 1} again`);
             }
           }
         }
       }
+      dropped = new Set();
       reply({ type: 'started' });
     } else if (m.type === 'cpu') {
       const now = snap();
       reply({ type: 'cpu', cpuPercent: cpuPercent(cpu0, now), rss: now.rss });
       cpu0 = now;
+    } else if (m.type === 'presence') {
+      reply({ type: 'presence', dropped: [...dropped] });
+      dropped = new Set();
     } else if (m.type === 'stop') {
       await Promise.all(fleets.map((f) => f.stop()));
       fleets = [];
       reply({ type: 'stopped' });
     }
   });
+}
+
+/** Simulator processes for a fleet of this size: one per 2,500 devices (a process's event loop then stays well under a core). */
+export const defaultSimProcs = (devices: number): number => Math.max(1, Math.ceil(devices / 2500));
+
+/**
+ * The simulated fleet over several processes (one event loop sends at most a few thousand device messages a
+ * second without falling behind): each fleet's devices dealt round robin, every process ramping up in its
+ * share of the chunk, so that as many devices connect at once as with one process.
+ */
+export class SimPool {
+  readonly children: Child[];
+  constructor(script: string, procs: number) {
+    this.children = Array.from({ length: procs }, () => Child.start(script, 'sim'));
+  }
+
+  async start(brokerUrl: string, fleets: SimFleetPlan[], rate: number): Promise<void> {
+    const n = this.children.length;
+    const total = fleets.reduce((k, f) => k + f.devices.length, 0);
+    const chunk = Math.max(10, Math.ceil(RAMP_CHUNK / n));
+    // A chunk of a loaded broker's connections takes seconds: the limit grows with the fleet.
+    const timeoutMs = Math.max(300_000, total * 100);
+    await Promise.all(
+      this.children.map((c, k) => {
+        const mine = fleets.map((f) => ({ ...f, devices: f.devices.filter((_, i) => i % n === k) })).filter((f) => f.devices.length > 0);
+        return mine.length > 0 ? c.ask({ type: 'start', brokerUrl, fleets: mine, rate, chunk }, 'started', timeoutMs) : null;
+      }),
+    );
+  }
+
+  /** CPU (% of one core, summed) since the last call, and RSS summed. */
+  async cpu(): Promise<{ cpuPercent: number; rss: number }> {
+    const all = await Promise.all(this.children.map((c) => c.ask({ type: 'cpu' }, 'cpu')));
+    return { cpuPercent: all.reduce((s, r) => s + (r.cpuPercent as number), 0), rss: all.reduce((s, r) => s + (r.rss as number), 0) };
+  }
+
+  /** Devices whose MQTT connection dropped (device side) since the last call. */
+  async dropped(): Promise<string[]> {
+    const all = await Promise.all(this.children.map((c) => c.ask({ type: 'presence' }, 'presence')));
+    return all.flatMap((r) => r.dropped as string[]);
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.children.map((c) => c.ask({ type: 'stop' }, 'stopped')));
+  }
+
+  kill(): void {
+    for (const c of this.children) c.proc.kill();
+  }
+}
+
+// ------------------------------------------------------------------- processes that are not ours
+
+let ticks: number | null = null;
+/** Clock ticks per second of the times in /proc/<pid>/stat (USER_HZ). */
+function ticksPerSecond(): number {
+  if (ticks === null) {
+    try {
+      ticks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    } catch {
+      ticks = 100;
+    }
+  }
+  return ticks;
+}
+
+/** CPU seconds (user + system) a process has used so far (Linux /proc); null once it is gone. */
+function procCpuSeconds(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // After the command name (in parentheses, may hold spaces) come field 3 (state) onwards: utime is 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond();
+  } catch {
+    return null;
+  }
+}
+
+/** CPU of other processes (Mosquitto, the burners) over a window: `mark()` starts it, `percent()` reads it. */
+export class ProcCpu {
+  private at = 0;
+  private used = 0;
+  constructor(readonly pids: readonly number[]) {}
+  private now(): number {
+    return this.pids.reduce((s, pid) => s + (procCpuSeconds(pid) ?? 0), 0);
+  }
+  mark(): void {
+    this.at = performance.now();
+    this.used = this.now();
+  }
+  /** % of one core since mark(), summed over the processes. */
+  percent(): number {
+    return (100 * (this.now() - this.used)) / ((performance.now() - this.at) / 1000);
+  }
+}
+
+/** The process whose command line contains `needle` (e.g. a Mosquitto started with its own config file); null if none. */
+export function findPid(needle: string): number | null {
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').replaceAll('\0', ' ').includes(needle)) return Number(name);
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return null;
+}
+
+/**
+ * N competing processes, each spinning one core for the whole run (a tight loop at normal priority: what a
+ * second product, a browser or a build sharing the machine takes), killed when this process exits.
+ */
+export function startBurners(n: number): { pids: number[]; stop: () => void } {
+  const procs = Array.from({ length: n }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+  const stop = () => {
+    for (const p of procs) p.kill('SIGKILL');
+  };
+  process.once('exit', stop);
+  return { pids: procs.map((p) => p.pid!), stop };
+}
+
+/**
+ * Raises this process's open-file limit (inherited by the simulator processes and Mosquitto started after it)
+ * to `need`: every device is a socket in the broker, in the server or its embedded broker, and in a simulator.
+ * Beyond the hard limit only root can; otherwise it says so and the run goes on with what there is.
+ */
+export function raiseFileLimit(need: number): void {
+  try {
+    const [soft, hard] = execFileSync('prlimit', ['--pid', String(process.pid), '--nofile', '--output', 'SOFT,HARD', '--noheadings'], { encoding: 'utf8' })
+      .trim()
+      .split(/\s+/)
+      .map((x) => (x === 'unlimited' ? Infinity : Number(x)));
+    if (soft! >= need) return;
+    const newHard = Math.max(need, hard!);
+    execFileSync('prlimit', ['--pid', String(process.pid), `--nofile=${need}:${newHard === Infinity ? 'unlimited' : newHard}`]);
+  } catch (err) {
+    console.warn(`could not raise the open-file limit to ${need}: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }
 
 // ------------------------------------------------------------------------------- fleet and plans

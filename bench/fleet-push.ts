@@ -4,15 +4,17 @@
  * same run. Results go to docs/performance.md (between the fleet-push markers).
  *
  *   npm run bench:fleet -- [--devices 500] [--rate 1] [--clients 50] [--seconds 30] [--warmup 5] [--no-doc]
- *                          [--ours-only] [--profile file.cpuprofile]
+ *                          [--ours-only] [--profile file.cpuprofile] [--burn 0] [--sim-procs N]
  *
  * Three processes, so that the measured process does only the server's (or the relay's) work:
  * - main (this process): the real server (buildApp via the test helpers, SQLite in a temp dir, embedded
  *   broker) in phase 1, the bare relay (same embedded broker code, one MQTT subscriber forwarding every
  *   telemetry payload as-is to every WebSocket) in phase 2; CPU and RSS are read here.
- * - sim: the real simulator fleet (apps/simulator startFleet), one MQTT client per device.
+ * - sim: the real simulator fleet (apps/simulator startFleet), one MQTT client per device, over
+ *   `--sim-procs` processes (one per 2,500 devices by default).
  * - clients: the C WebSocket clients, plus a tracker MQTT subscriber that records each telemetry
  *   message's device `ts` so that our frames (which do not carry it) can be dated end to end.
+ * - burn (`--burn N`): N processes each spinning one core for the whole run (a competing program).
  *
  * Client split in phase 1: the first half of the sockets subscribe to fleet batches (210 -> 310 every
  * second, the map view), the other half each verify (200) an equal slice of the devices (detail views:
@@ -37,18 +39,23 @@ import { devicePassword, type SimDeviceSpec } from '../apps/simulator/src/index.
 import type { ClientStats, Tracker } from './fleet-clients.js';
 import {
   Child,
+  ProcCpu,
+  SimPool,
   benchEntry,
   DOC,
   BENCH_HOLD_SECONDS,
   consolePlans,
   cpuPercent,
+  defaultSimProcs,
   fleetSpecs,
   mb,
   perSecond as rate,
+  raiseFileLimit,
   registerFleet,
   runLine,
   sleep,
   snap,
+  startBurners,
   writeDocBlock,
   startProfile,
   type SocketPlan,
@@ -71,6 +78,9 @@ interface Params {
   profile?: string;
   /** Measures our server only (no relay baseline, nothing written to the docs). */
   oursOnly?: boolean;
+  /** Competing processes spinning a core each. */
+  burn: number;
+  simProcs: number;
 }
 
 interface Result {
@@ -82,50 +92,69 @@ interface Result {
   heapEnd: number;
   loopP99: number;
   simCpu: number;
+  /** Server (relay) CPU per device message it received, us. */
+  usPerMessage: number;
+  burnCpu: number;
 }
 
 /** Runs the simulator and the clients against a target for warmup + seconds; measures this process. */
 async function measure(
   name: string,
   p: Params,
-  sim: Child,
+  sim: SimPool,
   clients: Child,
-  target: { brokerUrl: string; devices: SimDeviceSpec[]; wsUrl: string; plans: SocketPlan[]; tracker: Tracker; online: () => Promise<void> },
+  target: {
+    brokerUrl: string;
+    devices: SimDeviceSpec[];
+    wsUrl: string;
+    plans: SocketPlan[];
+    tracker: Tracker;
+    online: () => Promise<void>;
+    /** Device messages received so far by the measured process. */
+    received: () => number;
+  },
 ): Promise<Result> {
   process.stdout.write(`[${name}] starting ${p.devices} devices at ${p.rate} Hz ... `);
-  await sim.ask({ type: 'start', brokerUrl: target.brokerUrl, fleets: [{ devices: target.devices }], rate: p.rate }, 'started');
+  await sim.start(target.brokerUrl, [{ devices: target.devices }], p.rate);
   await target.online();
   process.stdout.write(`online; opening ${p.clients} clients ... `);
   await clients.ask({ type: 'open', url: target.wsUrl, plans: target.plans, tracker: target.tracker }, 'opened');
   process.stdout.write(`open; warm-up ${p.warmup} s ... `);
   await sleep(p.warmup * 1000);
   const loop = monitorEventLoopDelay({ resolution: 10 });
+  const burn = new ProcCpu(burnerPids);
+  burn.mark();
+  const received0 = target.received();
   const a = snap();
-  await Promise.all([clients.ask({ type: 'measure' }, 'measuring'), sim.ask({ type: 'cpu' }, 'cpu')]);
+  await Promise.all([clients.ask({ type: 'measure' }, 'measuring'), sim.cpu()]);
   loop.enable();
   const profiling = name === 'ours' && p.profile ? await startProfile() : null;
   process.stdout.write(`measuring ${p.seconds} s ... `);
   await sleep(p.seconds * 1000);
-  const [rep, simCpu] = await Promise.all([clients.ask({ type: 'report' }, 'report'), sim.ask({ type: 'cpu' }, 'cpu')]);
+  const [rep, simCpu] = await Promise.all([clients.ask({ type: 'report' }, 'report'), sim.cpu()]);
   const b = snap();
+  const received = target.received() - received0;
   loop.disable();
   if (profiling && p.profile) await profiling.stop(p.profile);
   await clients.ask({ type: 'close' }, 'closed');
-  await sim.ask({ type: 'stop' }, 'stopped');
+  await sim.stop();
   console.log('done');
+  const cpu = cpuPercent(a, b);
   return {
     name,
     stats: rep.stats as ClientStats,
-    cpu: cpuPercent(a, b),
+    cpu,
+    usPerMessage: received > 0 ? ((cpu / 100) * ((b.at - a.at) / 1000) * 1e6) / received : NaN,
+    burnCpu: burn.percent(),
     rssStart: a.rss,
     rssEnd: b.rss,
     heapEnd: b.heap,
     loopP99: loop.percentile(99) / 1e6,
-    simCpu: simCpu.cpuPercent as number,
+    simCpu: simCpu.cpuPercent,
   };
 }
 
-async function runOurs(p: Params, sim: Child, clients: Child): Promise<Result> {
+async function runOurs(p: Params, sim: SimPool, clients: Child): Promise<Result> {
   const server = await startTestServer({ config: { simulator: false, deviceHoldSeconds: BENCH_HOLD_SECONDS } });
   try {
     const l = live(server);
@@ -140,14 +169,15 @@ async function runOurs(p: Params, sim: Child, clients: Child): Promise<Result> {
       wsUrl: base + PUSH_PATH,
       plans,
       tracker: { url: l.brokerUrl, password: l.secrets.serverPassword },
-      online: () => until(() => specs.every((s) => l.link.isOnline(s.sn)), 'fleet online'),
+      online: () => until(() => specs.every((s) => l.link.isOnline(s.sn)), 'fleet online', Math.max(60_000, p.devices * 60)),
+      received: () => l.link.stats.received,
     });
   } finally {
     await server.close();
   }
 }
 
-async function runRelay(p: Params, sim: Child, clients: Child): Promise<Result> {
+async function runRelay(p: Params, sim: SimPool, clients: Child): Promise<Result> {
   const deviceKey = randomBytes(32).toString('hex');
   const serverPassword = randomBytes(16).toString('hex');
   const broker = await startEmbeddedBroker({
@@ -166,8 +196,10 @@ async function runRelay(p: Params, sim: Child, clients: Child): Promise<Result> 
     reconnectPeriod: 0,
   });
   const connected = new Set<string>();
+  let received = 0;
   // The bare relay: every telemetry payload, as-is, to every open socket.
   relay.on('message', (topic, payload) => {
+    received++;
     connected.add(topic.split('/')[2] ?? '');
     for (const ws of wss.clients) if (ws.readyState === WebSocket.OPEN) ws.send(payload);
   });
@@ -182,7 +214,8 @@ async function runRelay(p: Params, sim: Child, clients: Child): Promise<Result> 
       wsUrl: `ws://127.0.0.1:${port}`,
       plans: Array.from({ length: p.clients }, () => ({ kind: 'relay' as const })),
       tracker: { url: brokerUrl, password: serverPassword },
-      online: () => until(() => connected.size >= specs.length, 'fleet publishing'),
+      online: () => until(() => connected.size >= specs.length, 'fleet publishing', Math.max(60_000, p.devices * 60)),
+      received: () => received,
     });
   } finally {
     await relay.endAsync(true);
@@ -205,14 +238,15 @@ function table(p: Params, ours: Result, relay: Result): string {
     ['bytes delivered / s', `${(o.bytes / o.seconds / 1e6).toFixed(2)} MB`, `${(r.bytes / r.seconds / 1e6).toFixed(2)} MB`],
     ['latency device ts -> client, ms p50 / p90 / p99 / max', `300: ${dist(o.lat300)}`, dist(r.latRelay)],
     ['age of 310 entries at receipt, ms p50 / p90 / p99 / max', dist(o.age310), '–'],
-    ['server (relay) process CPU, % of one core', ours.cpu.toFixed(0), relay.cpu.toFixed(0)],
+    ['server (relay) process CPU, % of one core (with the embedded broker)', ours.cpu.toFixed(0), relay.cpu.toFixed(0)],
+    ['server (relay) CPU per device message received, us', ours.usPerMessage.toFixed(0), relay.usPerMessage.toFixed(0)],
     ['server (relay) RSS start -> end', `${mb(ours.rssStart)} -> ${mb(ours.rssEnd)}`, `${mb(relay.rssStart)} -> ${mb(relay.rssEnd)}`],
     ['server (relay) event-loop delay p99, ms', ours.loopP99.toFixed(1), relay.loopP99.toFixed(1)],
     ['simulator process CPU, %', ours.simCpu.toFixed(0), relay.simCpu.toFixed(0)],
     ['clients process CPU, %', o.cpuPercent.toFixed(0), r.cpuPercent.toFixed(0)],
     ['frames not dated (no matching device message) / sockets closed', `${o.unmatched} / ${o.closed}`, `${r.unmatched} / ${r.closed}`],
+    ...(p.burn > 0 ? [[`competing processes (--burn ${p.burn}) CPU, %`, ours.burnCpu.toFixed(0), relay.burnCpu.toFixed(0)] as [string, string, string]] : []),
   ];
-  void p;
   return ['| measure | ours (server, push hub) | baseline (bare relay) |', '|---|---|---|', ...rows.map((x) => `| ${x.join(' | ')} |`)].join('\n');
 }
 
@@ -223,7 +257,8 @@ async function writeDoc(p: Params, ours: Result, relay: Result): Promise<void> {
     `${p.clients} WebSocket clients, ${p.warmup} s warm-up, ${p.seconds} s measured. ` +
     `Ours: ${half} sockets subscribed to fleet batches (210 -> 310), ${p.clients - half} sockets each verifying (200) ` +
     `${p.clients - half > 0 ? Math.ceil(p.devices / (p.clients - half)) : 0} devices (300), every socket after 100 with its own signed-in user. ` +
-    'Relay: every socket gets every telemetry message.';
+    'Relay: every socket gets every telemetry message. ' +
+    `${p.simProcs} simulator process${p.simProcs > 1 ? 'es' : ''}; ${p.burn > 0 ? `${p.burn} competing process${p.burn > 1 ? 'es' : ''} spinning a core each (--burn)` : 'no competing process'}.`;
   await writeDocBlock(BEGIN, END, [runLine(), '', params, '', table(p, ours, relay)], '## Live fleet push (`bench/fleet-push.ts`)');
 }
 
@@ -238,6 +273,8 @@ async function main(): Promise<void> {
       'no-doc': { type: 'boolean', default: false },
       profile: { type: 'string' },
       'ours-only': { type: 'boolean', default: false },
+      burn: { type: 'string', default: '0' },
+      'sim-procs': { type: 'string' },
     },
   });
   const p: Params = {
@@ -246,17 +283,26 @@ async function main(): Promise<void> {
     clients: Number(values.clients),
     seconds: Number(values.seconds),
     warmup: Number(values.warmup),
+    burn: Number(values.burn),
+    simProcs: Number(values['sim-procs'] ?? defaultSimProcs(Number(values.devices))),
   };
-  if (Object.values(p).some((v) => !Number.isFinite(v) || v <= 0)) throw new Error(`bad parameters: ${JSON.stringify(p)}`);
+  const { burn, profile: _profile, oursOnly: _oursOnly, ...positive } = p;
+  if (Object.values(positive).some((v) => !Number.isFinite(v) || v <= 0) || !Number.isInteger(burn) || burn < 0) throw new Error(`bad parameters: ${JSON.stringify(p)}`);
   p.profile = values.profile;
   p.oursOnly = values['ours-only'];
-  console.log(`fleet push: ${JSON.stringify(p)}; ${os.cpus().length} cores, Node ${process.version}`);
-  const sim = Child.start(SCRIPT, 'sim');
+  console.log(`fleet push: ${JSON.stringify(p)}; ${os.cpus().length} cores, Node ${process.version}, load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  raiseFileLimit(p.devices + 4096);
+  const burners = startBurners(p.burn);
+  burnerPids = burners.pids;
+  const sim = new SimPool(SCRIPT, p.simProcs);
   const clients = Child.start(SCRIPT, 'clients');
   try {
     const ours = await runOurs(p, sim, clients);
     if (p.oursOnly) {
-      console.log(`\nserver CPU ${ours.cpu.toFixed(1)} % of one core, ${((ours.cpu / 100 / (p.devices * p.rate)) * 1e6).toFixed(0)} us per device message; event-loop p99 ${ours.loopP99.toFixed(1)} ms; 300 latency ${dist(ours.stats.lat300)}`);
+      console.log(
+        `\nserver CPU ${ours.cpu.toFixed(1)} % of one core, ${ours.usPerMessage.toFixed(0)} us per device message received; event-loop p99 ${ours.loopP99.toFixed(1)} ms; 300 latency ${dist(ours.stats.lat300)}` +
+          `${p.burn > 0 ? `; competing processes ${ours.burnCpu.toFixed(0)} %` : ''}; load ${os.loadavg()[0]!.toFixed(1)}`,
+      );
       return;
     }
     const relay = await runRelay(p, sim, clients);
@@ -266,9 +312,13 @@ async function main(): Promise<void> {
       console.log(`written: ${path.relative(process.cwd(), DOC)}`);
     }
   } finally {
-    sim.proc.kill();
+    sim.kill();
     clients.proc.kill();
+    burners.stop();
   }
 }
+
+/** Set in main: the burners' process ids (their CPU is read over the measured window). */
+let burnerPids: number[] = [];
 
 await benchEntry(main);

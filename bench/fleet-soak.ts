@@ -1,32 +1,47 @@
 /**
  * Soak: the real server under the simulated fleet and console-like browsers for minutes, checking that
- * memory does not grow and that nothing is lost on the QoS-1 paths (device events, commands and their
- * replies), with latency percentiles. Results go to docs/performance.md (between the fleet-soak markers);
- * exit code 1 when anything was lost or memory grew.
+ * memory does not grow and that nothing is lost on the QoS-1 paths (device presence, state and events,
+ * commands and their replies), with latency percentiles and the server's CPU per device message. Results go
+ * to docs/performance.md (between the fleet-soak markers); exit code 1 when anything was lost or memory grew.
  *
  *   npm run bench:soak -- [--devices 2000] [--rate 1] [--clients 100] [--minutes 10] [--warmup 60]
- *                         [--broker embedded|mosquitto] [--no-doc]
+ *                         [--broker embedded|mosquitto] [--burn 0] [--sim-procs N] [--dated 2000]
+ *                         [--heap-every 0] [--no-doc]
+ *   npm run bench:soak -- --ladder 2000,5000,10000,15000,20000 [same options; --minutes 2 --warmup 30 by default]
  *
  * SQLite in a temp dir by default; PostgreSQL when DATABASE_URL names an empty database.
  *
- * Three processes (fleet-lib.ts, fleet-clients.ts), like fleet-push.ts:
+ * Processes (fleet-lib.ts, fleet-clients.ts), like fleet-push.ts:
  * - main (this one, run with --expose-gc): the real server (buildApp via the test helpers) and, with
- *   `--broker embedded`, its embedded broker. Every 10 s: gc(), then heapUsed and RSS.
- * - sim: the real simulator, one MQTT client per device; a slice of the nests (`--pilots`) in a second
- *   fleet with calm weather and `--pilot-time-scale`, so that their flights (flow, mission, flight events)
- *   fit in a cycle.
+ *   `--broker embedded`, its embedded broker; with `--broker mosquitto`, Mosquitto as a child of it (its
+ *   CPU read from /proc). Heap: after the server's own major GCs (`--heap-every 0`, no pause added), or
+ *   after a forced full GC every N seconds; a forced one at the end of the warm-up and at the end.
+ * - sim (`--sim-procs`, one per 2,500 devices by default): the real simulator, one MQTT client per device,
+ *   the devices dealt over the processes; a slice of the nests (`--pilots`) in a second fleet with calm
+ *   weather and `--pilot-time-scale`, so that their flights (flow, mission, flight events) fit in a cycle.
  * - clients: the browsers. Every socket verifies its user (100) and sends a heartbeat (101) every 20 s;
  *   half keep the fleet map subscription (210 -> 310), half watch a slice of the devices (200 -> 300) and
  *   each sends a 401 gimbal command every `--command-period` seconds to one of its devices; the sockets
  *   watching the pilot nests fly them (401 one-key takeoff, 401 landing half a cycle later). A tracker
- *   MQTT subscriber dates telemetry and matches every device event with its events_reply.
+ *   MQTT subscriber dates telemetry (of `--dated` devices at most, a sample of larger fleets), matches
+ *   every device event with its events_reply and keeps every device's last state message.
+ * - burn (`--burn N`): N processes each spinning one core for the whole run (a competing program).
  *
  * Loss, counted over what is sent (events: first published) in the measured window, after a drain:
  * events without events_reply; flight.start / flight.end events without their sortie row (start) or end
  * time (end); gimbal commands without a 2000 / ok reply or without their command_log row `ok`; pilot
- * commands without any reply (a refusal is an answer: the device decides); heartbeats not answered 2000.
+ * commands without any reply (a refusal is an answer: the device decides); heartbeats not answered 2000;
+ * state: a device whose last state message the server does not hold; presence: a device the server took
+ * for offline (or did not have online at the end of the window) while its MQTT connection stayed up, and
+ * any offline_in_flight alarm raised for such a device.
+ *
+ * `--ladder`: one shorter soak per device count, each in its own process (a step that breaks does not
+ * take the next with it), then one table row per step: where one instance stops keeping up, and how it
+ * degrades past that point (slower, never wrong).
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { spawn } from 'node:child_process';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { PerformanceObserver, constants as perfConstants, monitorEventLoopDelay } from 'node:perf_hooks';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,15 +55,21 @@ import {
   benchEntry,
   DOC,
   BENCH_HOLD_SECONDS,
+  ProcCpu,
+  SimPool,
   consolePlans,
   cpuPercent,
+  defaultSimProcs,
+  findPid,
   fleetSpecs,
   mb,
   perSecond,
+  raiseFileLimit,
   registerFleet,
   runLine,
   sleep,
   snap,
+  startBurners,
   writeDocBlock,
   type BenchSpec,
 } from './fleet-lib.js';
@@ -57,8 +78,11 @@ import { Histogram, slope } from './stats.js';
 const SCRIPT = fileURLToPath(import.meta.url);
 const BEGIN = '<!-- fleet-soak:begin (generated by bench/fleet-soak.ts) -->';
 const END = '<!-- fleet-soak:end -->';
+const LADDER_BEGIN = '<!-- fleet-soak-ladder:begin (generated by bench/fleet-soak.ts --ladder) -->';
+const LADDER_END = '<!-- fleet-soak-ladder:end -->';
 const HEARTBEAT_MS = 20_000;
-const SAMPLE_MS = 10_000;
+/** Progress lines while measuring. */
+const PRINT_MS = 60_000;
 /** Fleet sockets whose 310 entries are dated (each entry costs the clients process a lookup); the rest count. */
 const DATED_FLEET_SOCKETS = 3;
 /** "No growth": post-GC heap slope over the second half below this, and the final heap within the margin. */
@@ -79,6 +103,13 @@ interface Params {
   pilots: number;
   pilotCycle: number;
   pilotTimeScale: number;
+  /** Competing processes spinning a core each. */
+  burn: number;
+  simProcs: number;
+  /** At most this many devices' frames are dated (a sample of larger fleets). */
+  dated: number;
+  /** Seconds between forced full GCs for the heap samples; 0: samples after the server's own major GCs. */
+  heapEvery: number;
 }
 
 interface Sample {
@@ -86,35 +117,72 @@ interface Sample {
   t: number;
   heap: number;
   rss: number;
-  /** How long the forced full GC blocked the server, ms (it shows in the latency tails). */
+  /** How long a forced full GC blocked the server, ms (it shows in the latency tails); 0 for a natural one. */
   gcMs: number;
+}
+
+interface Presence {
+  /** Online -> offline transitions the server made from the measured window's start until the fleet was stopped. */
+  wentOffline: number;
+  /** Of those, devices whose MQTT connection had not dropped (simulator's view): taken for offline wrongly. */
+  falseOffline: string[];
+  /** Devices the simulator saw disconnected (broker or network), in the same time. */
+  dropped: number;
+  /** Connected devices the server did not have online at the end of the measured window. */
+  notOnlineAtEnd: string[];
+  /** offline_in_flight alarms raised in the same time, and those for devices that stayed connected. */
+  offlineAlarms: number;
+  falseAlarms: number;
 }
 
 interface Outcome {
   stats: ClientStats;
   seconds: number;
   cpu: number;
+  /** Server CPU per device message the link received, us. */
+  usPerMessage: number;
   simCpu: number;
   simRss: number;
+  /** Mosquitto's CPU, % of one core (null with the embedded broker: it is in the server's). */
+  brokerCpu: number | null;
+  burnCpu: number;
   loopP99: number;
   loopMax: number;
   rssStart: number;
   rssEnd: number;
   warm: Sample;
+  final: Sample;
   samples: Sample[];
+  forced: Sample[];
   slopeMbMin: number;
   memoryOk: boolean;
   db: { gimbalLogged: number; gimbalLoggedOk: number; sortiesStarted: number; sortiesEnded: number };
   link: { received: number; accepted: number; dropped: Record<string, number> };
+  presence: Presence;
+  states: { sent: number; devices: number; notHeld: string[] };
+  onlineSeconds: number;
   losses: string[];
 }
 
-function gcSample(t0: number): Sample {
+function forcedSample(t0: number): Sample {
   const before = performance.now();
   globalThis.gc!();
   const gcMs = performance.now() - before;
   const m = process.memoryUsage();
   return { t: (performance.now() - t0) / 60_000, heap: m.heapUsed, rss: m.rss, gcMs };
+}
+
+/** Heap samples right after the server's own major (mark-compact) GCs: no pause of the bench's making. */
+function naturalSamples(t0: number, into: Sample[]): PerformanceObserver {
+  const obs = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      if ((e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind !== perfConstants.NODE_PERFORMANCE_GC_MAJOR) continue;
+      const m = process.memoryUsage();
+      into.push({ t: (performance.now() - t0) / 60_000, heap: m.heapUsed, rss: m.rss, gcMs: 0 });
+    }
+  });
+  obs.observe({ entryTypes: ['gc'] });
+  return obs;
 }
 
 /** Pilots: every k-th nest (any nest kind flies one-key takeoffs), at most `count`. */
@@ -124,11 +192,25 @@ function pilotSns(specs: BenchSpec[], count: number): Set<string> {
   return new Set(nests.filter((_, i) => i % step === 0).slice(0, count).map((s) => s.sn));
 }
 
+/** Canonical JSON (keys sorted at every level): what a device sent and what the server holds compare equal. */
+const canon = (v: unknown): string =>
+  JSON.stringify(v, (_k, x: unknown) =>
+    x !== null && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x,
+  );
+
+/** Whether the server holds every field of the state a device last sent, as sent. */
+function holds(sent: unknown, held: unknown): boolean {
+  if (held === null || held === undefined || sent === null || typeof sent !== 'object') return false;
+  return Object.entries(sent as Record<string, unknown>).every(([k, v]) => canon(v) === canon((held as Record<string, unknown>)[k]));
+}
+
 interface Started {
   server: TestServer;
   brokerUrl: string;
   /** Mosquitto reads its password file at start: started once the devices are registered. */
   startBroker: () => Promise<void>;
+  /** Mosquitto's process id once started (null with the embedded broker). */
+  brokerPid: () => number | null;
   closeBroker: () => Promise<void>;
 }
 
@@ -137,7 +219,7 @@ async function startServer(p: Params): Promise<Started> {
   const db = databaseUrl ? { databaseUrl } : {};
   if (p.broker === 'embedded') {
     const server = await startTestServer({ config: { simulator: false, deviceHoldSeconds: BENCH_HOLD_SECONDS, ...db } });
-    return { server, brokerUrl: live(server).brokerUrl, startBroker: async () => undefined, closeBroker: async () => undefined };
+    return { server, brokerUrl: live(server).brokerUrl, startBroker: async () => undefined, brokerPid: () => null, closeBroker: async () => undefined };
   }
   const { startMosquitto } = await import('../apps/server/test/infra.js');
   const { reservedPort } = await import('../apps/server/test/process.js');
@@ -145,23 +227,28 @@ async function startServer(p: Params): Promise<Started> {
   const port = await reservedPort();
   const brokerUrl = `mqtt://127.0.0.1:${port}`;
   const server = await startTestServer({ dataDir, config: { simulator: false, deviceHoldSeconds: BENCH_HOLD_SECONDS, mqttUrl: brokerUrl, ...db } });
-  let broker: { close(): Promise<void> } | null = null;
+  let broker: { close(): Promise<void>; confDir: string } | null = null;
+  let pid: number | null = null;
   return {
     server,
     brokerUrl,
     startBroker: async () => {
       broker = await startMosquitto({ dataDir, databaseUrl, port });
+      pid = findPid(path.join(broker.confDir, 'mosquitto.conf'));
+      if (pid === null) console.warn('Mosquitto process not found in /proc: its CPU is not shown');
     },
+    brokerPid: () => pid,
     closeBroker: async () => broker?.close(),
   };
 }
 
-async function run(p: Params, sim: Child, clients: Child): Promise<Outcome> {
+async function run(p: Params, sims: SimPool, clients: Child): Promise<Outcome> {
   const started = await startServer(p);
   const { server, brokerUrl } = started;
   try {
     const l = live(server);
     const specs = fleetSpecs(p.devices);
+    process.stdout.write(`registering ${p.devices} devices ... `);
     await registerFleet(server, specs);
     await started.startBroker();
     await l.link.ready();
@@ -175,6 +262,8 @@ async function run(p: Params, sim: Child, clients: Child): Promise<Outcome> {
       plan.commands = { sns: sns.filter((sn) => !pilots.has(sn)), periodMs: p.commandPeriod * 1000 };
       plan.pilot = { sns: sns.filter((sn) => pilots.has(sn)), cycleMs: p.pilotCycle * 1000 };
     }
+    const every = Math.ceil(p.devices / p.dated);
+    const datedSns = every > 1 ? specs.filter((_, i) => i % every === 0).map((s) => s.sn) : undefined;
     const withPassword = (s: BenchSpec) => ({ ...s, password: l.devicePassword(s.sn) });
     const fleets = [
       { devices: specs.filter((s) => !pilots.has(s.sn)).map(withPassword) },
@@ -182,46 +271,92 @@ async function run(p: Params, sim: Child, clients: Child): Promise<Outcome> {
     ].filter((f) => f.devices.length > 0);
 
     const t = Date.now();
-    process.stdout.write(`starting ${p.devices} devices at ${p.rate} Hz (${pilots.size} pilots) ... `);
-    await sim.ask({ type: 'start', brokerUrl, fleets, rate: p.rate }, 'started');
-    await until(() => specs.every((s) => l.link.isOnline(s.sn)), 'fleet online', 180_000);
-    process.stdout.write(`online in ${((Date.now() - t) / 1000).toFixed(0)} s; opening ${p.clients} clients ... `);
+    process.stdout.write(`starting them at ${p.rate} Hz (${pilots.size} pilots, ${sims.children.length} simulator processes) ... `);
+    await sims.start(brokerUrl, fleets, p.rate);
+    await until(() => specs.every((s) => l.link.isOnline(s.sn)), 'fleet online', Math.max(180_000, p.devices * 60));
+    const onlineSeconds = (Date.now() - t) / 1000;
+    process.stdout.write(`online in ${onlineSeconds.toFixed(0)} s; opening ${p.clients} clients ... `);
     const base = await listen(server);
-    await clients.ask({ type: 'open', url: base + PUSH_PATH, plans, tracker: { url: brokerUrl, password: l.secrets.serverPassword }, heartbeatMs: HEARTBEAT_MS, trackEvents: true }, 'opened');
-    console.log(`open; warm-up ${p.warmup} s`);
+    await clients.ask(
+      { type: 'open', url: base + PUSH_PATH, plans, tracker: { url: brokerUrl, password: l.secrets.serverPassword }, heartbeatMs: HEARTBEAT_MS, trackEvents: true, datedSns },
+      'opened',
+    );
+    console.log(`open${datedSns ? ` (${datedSns.length} devices dated)` : ''}; warm-up ${p.warmup} s`);
     await sleep(p.warmup * 1000);
 
+    // Presence from here until the fleet is stopped: every online -> offline the server makes.
+    const wentOffline = new Map<string, number>();
+    let watching = true;
+    const onOnline = (sn: string, online: boolean) => {
+      if (watching && !online) wentOffline.set(sn, (wentOffline.get(sn) ?? 0) + 1);
+    };
+    l.link.on('online', onOnline);
+    await sims.dropped();
+    const windowStart = Date.now();
+
+    // The forced GC's pause (hundreds of ms with a large heap) is over before the window opens.
+    const warm = forcedSample(performance.now());
+    await sleep(2000);
     const t0 = performance.now();
-    const warm = gcSample(t0);
+    warm.t = 0;
+    const forced: Sample[] = [warm];
+    const natural: Sample[] = [];
+    const observer = p.heapEvery > 0 ? null : naturalSamples(t0, natural);
     const loop = monitorEventLoopDelay({ resolution: 10 });
     const linkBefore = { received: l.link.stats.received, accepted: l.link.stats.accepted, dropped: { ...l.link.stats.dropped } as Record<string, number> };
+    const brokerCpu = started.brokerPid() === null ? null : new ProcCpu([started.brokerPid()!]);
+    const burnCpu = new ProcCpu(burnerPids);
     const a = snap();
-    await Promise.all([clients.ask({ type: 'measure' }, 'measuring'), sim.ask({ type: 'cpu' }, 'cpu')]);
+    brokerCpu?.mark();
+    burnCpu.mark();
+    await Promise.all([clients.ask({ type: 'measure' }, 'measuring'), sims.cpu()]);
     loop.enable();
-    const samples: Sample[] = [warm];
     const end = t0 + p.minutes * 60_000;
-    let lastPrint = t0;
+    let nextForced = p.heapEvery > 0 ? t0 + p.heapEvery * 1000 : Infinity;
+    let nextPrint = t0 + PRINT_MS;
     while (performance.now() < end) {
-      await sleep(Math.min(SAMPLE_MS, end - performance.now()));
-      const s = gcSample(t0);
-      samples.push(s);
-      if (performance.now() - lastPrint >= 60_000 || performance.now() >= end) {
-        lastPrint = performance.now();
+      await sleep(Math.max(0, Math.min(nextForced, nextPrint, end) - performance.now()));
+      if (performance.now() >= nextForced && performance.now() < end) {
+        forced.push(forcedSample(t0));
+        nextForced += p.heapEvery * 1000;
+      }
+      if (performance.now() >= nextPrint || performance.now() >= end) {
+        nextPrint += PRINT_MS;
         const now = snap();
-        console.log(`  ${s.t.toFixed(1)} min: heap ${mb(s.heap)}, RSS ${mb(s.rss)}, server CPU ${cpuPercent(a, now).toFixed(0)} %, loop p99 ${(loop.percentile(99) / 1e6).toFixed(0)} ms, load ${os.loadavg()[0]!.toFixed(1)}`);
+        const last = (natural.length > 0 && p.heapEvery === 0 ? natural : forced).at(-1)!;
+        console.log(
+          `  ${((performance.now() - t0) / 60_000).toFixed(1)} min: heap after GC ${mb(last.heap)}, RSS ${mb(now.rss)}, server CPU ${cpuPercent(a, now).toFixed(0)} %` +
+            `${brokerCpu ? `, Mosquitto ${brokerCpu.percent().toFixed(0)} %` : ''}, loop p99 ${(loop.percentile(99) / 1e6).toFixed(0)} ms, load ${os.loadavg()[0]!.toFixed(1)}`,
+        );
       }
     }
     const b = snap();
     loop.disable();
-    const simCpu = await sim.ask({ type: 'cpu' }, 'cpu');
+    const brokerPercent = brokerCpu?.percent() ?? null;
+    const burnPercent = burnCpu.percent();
+    observer?.disconnect();
+    const received = l.link.stats.received - linkBefore.received;
+    const notOnlineAtEnd = specs.filter((s) => !l.link.isOnline(s.sn)).map((s) => s.sn);
+    const simCpu = await sims.cpu();
     process.stdout.write('quiescing ... ');
-    await clients.ask({ type: 'quiesce', waitMs: QUIESCE_WAIT_MS }, 'quiet');
+    // The clients stop counting frames at once; the final forced GC's pause then delays only replies still due.
+    const quiet = clients.ask({ type: 'quiesce', waitMs: QUIESCE_WAIT_MS }, 'quiet');
+    await sleep(1000);
+    const final = forcedSample(t0);
+    forced.push(final);
+    await quiet;
     process.stdout.write('draining ... ');
     await sleep(DRAIN_MS);
+    // The fleet is simply killed: thousands of clean disconnects would only load the server being checked.
+    // Killed before the report, so that the last state each device sent is the last the tracker saw.
+    const dropped = new Set(await sims.dropped());
+    watching = false;
+    l.link.off('online', onOnline);
+    const windowEnd = Date.now();
+    sims.kill();
+    await settled(() => l.link.stats.received);
     process.stdout.write('report ... ');
     const stats = (await clients.ask({ type: 'report' }, 'report')).stats as ClientStats;
-    // The fleet is simply killed: 2,000 clean disconnects would only load the server being checked.
-    sim.proc.kill();
     await clients.ask({ type: 'close' }, 'closed', 60_000).catch(() => clients.proc.kill());
     console.log('done');
 
@@ -255,12 +390,40 @@ async function run(p: Params, sim: Child, clients: Child): Promise<Outcome> {
       sortiesStarted: await countIn(stats.events.flightStarts, sorties(false)),
       sortiesEnded: await countIn(stats.events.flightEnds, sorties(true)),
     };
+    const alarms = await db
+      .selectFrom('alarms')
+      .select(['sn_id'])
+      .where('kind', '=', 'offline_in_flight')
+      .where('raised_at', '>=', windowStart)
+      .where('raised_at', '<=', windowEnd)
+      .execute();
+    const falseOffline = [...wentOffline.keys()].filter((sn) => !dropped.has(sn));
+    const presence: Presence = {
+      wentOffline: [...wentOffline.values()].reduce((s, n) => s + n, 0),
+      falseOffline,
+      dropped: dropped.size,
+      notOnlineAtEnd: notOnlineAtEnd.filter((sn) => !dropped.has(sn)),
+      offlineAlarms: alarms.length,
+      falseAlarms: alarms.filter((r) => !dropped.has(r.sn_id)).length,
+    };
+    const stateSns = Object.keys(stats.states.last);
+    const states = { sent: stats.states.sent, devices: stateSns.length, notHeld: stateSns.filter((sn) => !holds(stats.states.last[sn], l.link.device(sn)?.state)) };
+    if (process.env.FLEET_BENCH_DEBUG) {
+      for (const sn of states.notHeld.slice(0, 3)) {
+        const sent = stats.states.last[sn] as Record<string, unknown>;
+        const held = (l.link.device(sn)?.state ?? {}) as Record<string, unknown>;
+        const diff = Object.keys(sent).filter((k) => canon(sent[k]) !== canon(held[k]));
+        console.error(`state of ${sn} differs in ${diff.join(', ')}:`, diff.map((k) => [canon(sent[k]), canon(held[k])]));
+      }
+    }
 
+    // Memory: the post-GC heap's slope over the second half (natural samples, or the forced ones), and the
+    // forced full GC at the end against the one at the end of the warm-up.
+    const samples = p.heapEvery > 0 ? forced : [warm, ...natural, final];
     const second = samples.filter((s) => s.t >= p.minutes / 2);
     const slopeMbMin = slope(second.map((s) => ({ x: s.t, y: s.heap / 2 ** 20 })));
-    const final = samples[samples.length - 1]!;
     const margin = Math.max(FINAL_MARGIN.bytes, FINAL_MARGIN.ratio * warm.heap);
-    const memoryOk = slopeMbMin < MAX_SLOPE_MB_PER_MIN && final.heap <= warm.heap + margin;
+    const memoryOk = (Number.isNaN(slopeMbMin) || slopeMbMin < MAX_SLOPE_MB_PER_MIN) && final.heap <= warm.heap + margin;
 
     const e = stats.events;
     const losses: string[] = [];
@@ -274,25 +437,38 @@ async function run(p: Params, sim: Child, clients: Child): Promise<Outcome> {
     const hb = stats.heartbeats;
     if (hb.ok !== hb.sent) losses.push(`${hb.sent - hb.ok} of ${hb.sent} heartbeats not answered 2000`);
     if (stats.closed > 0) losses.push(`${stats.closed} sockets closed`);
+    if (states.notHeld.length > 0) losses.push(`${states.notHeld.length} of ${states.devices} devices' last state not held by the server (${states.notHeld.slice(0, 5).join(', ')})`);
+    if (presence.falseOffline.length > 0) losses.push(`${presence.falseOffline.length} connected devices taken for offline (${presence.falseOffline.slice(0, 5).join(', ')})`);
+    if (presence.notOnlineAtEnd.length > 0) losses.push(`${presence.notOnlineAtEnd.length} connected devices not online at the end of the window (${presence.notOnlineAtEnd.slice(0, 5).join(', ')})`);
+    if (presence.falseAlarms > 0) losses.push(`${presence.falseAlarms} offline_in_flight alarms for connected devices`);
 
-    const dropped: Record<string, number> = {};
-    for (const [k, v] of Object.entries(l.link.stats.dropped)) dropped[k] = (v ?? 0) - (linkBefore.dropped[k] ?? 0);
+    const linkDropped: Record<string, number> = {};
+    for (const [k, v] of Object.entries(l.link.stats.dropped)) linkDropped[k] = (v ?? 0) - (linkBefore.dropped[k] ?? 0);
+    const cpu = cpuPercent(a, b);
     return {
       stats,
       seconds: (b.at - a.at) / 1000,
-      cpu: cpuPercent(a, b),
-      simCpu: simCpu.cpuPercent as number,
-      simRss: simCpu.rss as number,
+      cpu,
+      usPerMessage: received > 0 ? ((cpu / 100) * ((b.at - a.at) / 1000) * 1e6) / received : NaN,
+      simCpu: simCpu.cpuPercent,
+      simRss: simCpu.rss,
+      brokerCpu: brokerPercent,
+      burnCpu: burnPercent,
       loopP99: loop.percentile(99) / 1e6,
       loopMax: loop.max / 1e6,
       rssStart: warm.rss,
       rssEnd: final.rss,
       warm,
+      final,
       samples,
+      forced,
       slopeMbMin,
       memoryOk,
       db: dbCounts,
-      link: { received: l.link.stats.received - linkBefore.received, accepted: l.link.stats.accepted - linkBefore.accepted, dropped },
+      link: { received, accepted: l.link.stats.accepted - linkBefore.accepted, dropped: linkDropped },
+      presence,
+      states,
+      onlineSeconds,
       losses,
     };
   } finally {
@@ -301,41 +477,79 @@ async function run(p: Params, sim: Child, clients: Child): Promise<Outcome> {
   }
 }
 
+/** Waits until a counter has not moved for a second (what was in flight when the fleet stopped is handled), at most 30 s. */
+async function settled(counter: () => number): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  let last = counter();
+  while (Date.now() < deadline) {
+    await sleep(1000);
+    const now = counter();
+    if (now === last) return;
+    last = now;
+  }
+}
+
 // --------------------------------------------------------------------------------------------- report
 
 const dist = (h: Parameters<typeof Histogram.from>[0]) => Histogram.from(h).summary();
+const pct = (h: Parameters<typeof Histogram.from>[0], q: number) => {
+  const v = Histogram.from(h).percentile(q);
+  return Number.isNaN(v) ? '–' : String(v);
+};
 const commandsLine = (c: CommandStats) =>
   `${c.sent} sent, ${c.ok} ok${Object.keys(c.notOk).length ? `, ${Object.entries(c.notOk).map(([k, v]) => `${v} × ${k}`).join(', ')}` : ''}, ${c.unanswered} unanswered`;
+/** Commands answered with this outcome (`code outcome reason` keys). */
+const answered = (c: CommandStats, outcome: string) => Object.entries(c.notOk).reduce((n, [k, v]) => n + (k.split(' ')[1] === outcome ? v : 0), 0);
+/** Heap after GC by minute: the lowest sample of each minute (the live set), and the final forced one. */
+function heapSeries(o: Outcome): string {
+  const byMinute = new Map<number, number>();
+  for (const s of o.samples) {
+    const m = Math.floor(s.t);
+    byMinute.set(m, Math.min(byMinute.get(m) ?? Infinity, s.heap));
+  }
+  return [...byMinute.entries()].map(([m, h]) => `${m}′ ${(h / 2 ** 20).toFixed(0)}`).join(', ');
+}
+const verdict = (o: Outcome) => `${o.losses.length === 0 ? 'no loss' : `LOSS: ${o.losses.join('; ')}`}; memory ${o.memoryOk ? 'flat' : 'GROWS'}`;
 
 function table(p: Params, o: Outcome): string {
   const s = o.stats;
   const e = s.events;
-  const heapSeries = o.samples.filter((_, i) => i % 6 === 0 || i === o.samples.length - 1).map((x) => `${x.t.toFixed(0)}′ ${(x.heap / 2 ** 20).toFixed(0)}`);
+  const pr = o.presence;
+  const forcedPauses = o.forced.map((x) => x.gcMs);
   const rows: [string, string][] = [
     ['frames delivered / s (all clients)', `${perSecond(s.frames300 + s.frames310, s.seconds)} (300: ${perSecond(s.frames300, s.seconds)} of ${(p.devices * p.rate).toFixed(0)} device messages/s, 310: ${perSecond(s.frames310, s.seconds)})`],
     ['device updates delivered / s (300 frames + 310 entries)', perSecond(s.frames300 + s.entries310, s.seconds)],
-    ['telemetry device ts -> browser (300), ms p50 / p90 / p99 / max', dist(s.lat300)],
+    [`telemetry device ts -> browser (300${p.devices > p.dated ? `, ${Math.min(p.dated, p.devices)} devices dated` : ''}), ms p50 / p90 / p99 / max`, dist(s.lat300)],
     [`age of 310 entries at receipt (${DATED_FLEET_SOCKETS} fleet sockets dated), ms p50 / p90 / p99 / max`, dist(s.age310)],
     ['device events (QoS 1): sent / acknowledged (events_reply)', `${e.sent} / ${e.acked} (${Object.entries(e.byMethod).map(([k, v]) => `${k} ${v}`).join(', ')}; ${e.publishes - e.sent} re-sends)`],
     ['event ack round trip (event ts -> events_reply), ms p50 / p90 / p99 / max', dist(e.ack)],
     ['flight.start -> sortie rows, flight.end -> sorties ended', `${e.flightStarts.length} -> ${o.db.sortiesStarted}, ${e.flightEnds.length} -> ${o.db.sortiesEnded}`],
+    ['state messages (QoS 1, retained): sent; devices whose last state the server holds', `${o.states.sent}; ${o.states.devices - o.states.notHeld.length} of ${o.states.devices}`],
+    ['presence: server online -> offline (connected devices) / connections dropped (simulator) / not online at the end', `${pr.wentOffline} (${pr.falseOffline.length}) / ${pr.dropped} / ${pr.notOnlineAtEnd.length}`],
+    ['offline_in_flight alarms raised (for connected devices)', `${pr.offlineAlarms} (${pr.falseAlarms})`],
     ['401 gimbal commands (browser -> device -> browser)', `${commandsLine(s.gimbal)}; command_log rows ok: ${o.db.gimbalLoggedOk}`],
     ['gimbal command round trip, ms p50 / p90 / p99 / max', dist(s.gimbal.rtt)],
     ['401 pilot commands (one-key takeoff, landing)', commandsLine(s.pilot)],
     ['pilot command round trip, ms p50 / p90 / p99 / max', dist(s.pilot.rtt)],
     ['heartbeats (101) sent / answered 2000; sockets closed', `${s.heartbeats.sent} / ${s.heartbeats.ok}; ${s.closed}`],
-    ['server process CPU, % of one core', o.cpu.toFixed(0)],
+    [`server process CPU, % of one core${p.broker === 'embedded' ? ' (with its embedded broker)' : ''}`, o.cpu.toFixed(0)],
+    ['server CPU per device message received, us', o.usPerMessage.toFixed(0)],
+    ...(o.brokerCpu !== null ? [['Mosquitto process CPU, % of one core', o.brokerCpu.toFixed(0)] as [string, string]] : []),
+    ...(p.burn > 0 ? [[`competing processes (--burn ${p.burn}) CPU, % of one core`, o.burnCpu.toFixed(0)] as [string, string]] : []),
     ['server event-loop delay p99 / max, ms', `${o.loopP99.toFixed(1)} / ${o.loopMax.toFixed(0)}`],
-    ['forced full GC every 10 s (for the heap samples), pause ms mean / max', `${(o.samples.reduce((n, x) => n + x.gcMs, 0) / o.samples.length).toFixed(0)} / ${Math.max(...o.samples.map((x) => x.gcMs)).toFixed(0)}`],
+    [
+      p.heapEvery > 0 ? `forced full GC every ${p.heapEvery} s (for the heap samples), pause ms mean / max` : 'forced full GC at the end of the warm-up and at the end, pause ms',
+      p.heapEvery > 0 ? `${(forcedPauses.reduce((n, x) => n + x, 0) / forcedPauses.length).toFixed(0)} / ${Math.max(...forcedPauses).toFixed(0)}` : forcedPauses.map((x) => x.toFixed(0)).join(', '),
+    ],
     ['server RSS end of warm-up -> end', `${mb(o.rssStart)} -> ${mb(o.rssEnd)}`],
-    ['server heap after GC end of warm-up -> end', `${mb(o.warm.heap)} -> ${mb(o.samples[o.samples.length - 1]!.heap)}`],
-    [`heap slope over the second half, MB/min (limit ${MAX_SLOPE_MB_PER_MIN})`, o.slopeMbMin.toFixed(2)],
-    ['heap after GC, MB, by minute', heapSeries.join(', ')],
+    ['server heap after forced GC end of warm-up -> end', `${mb(o.warm.heap)} -> ${mb(o.final.heap)}`],
+    [`heap slope over the second half, MB/min (limit ${MAX_SLOPE_MB_PER_MIN}; ${o.samples.length} samples${p.heapEvery > 0 ? '' : ' after major GCs'})`, Number.isNaN(o.slopeMbMin) ? '– (too few samples)' : o.slopeMbMin.toFixed(2)],
+    ['heap after GC, MB, by minute (lowest sample)', heapSeries(o)],
     ['device messages received by the server link / dropped', `${o.link.received} / ${JSON.stringify(o.link.dropped)}`],
-    ['simulator process CPU, % / RSS', `${o.simCpu.toFixed(0)} / ${mb(o.simRss)}`],
+    [`simulator processes (${p.simProcs}) CPU, % / RSS; fleet online after`, `${o.simCpu.toFixed(0)} / ${mb(o.simRss)}; ${o.onlineSeconds.toFixed(0)} s`],
     ['clients process CPU, %', s.cpuPercent.toFixed(0)],
     ['frames not dated (no matching device message)', String(s.unmatched)],
-    ['verdict', `${o.losses.length === 0 ? 'no loss' : `LOSS: ${o.losses.join('; ')}`}; memory ${o.memoryOk ? 'flat' : 'GROWS'}`],
+    ['verdict', verdict(o)],
   ];
   return ['| measure | value |', '|---|---|', ...rows.map((x) => `| ${x.join(' | ')} |`)].join('\n');
 }
@@ -347,9 +561,113 @@ function paramsLine(p: Params): string {
     `Parameters: ${p.devices} devices (${p.devices - drones} nests, ${drones} single-soldier drones) at ${p.rate} Hz, ${p.clients} WebSocket clients ` +
     `(${fleetSockets} on the fleet map, ${p.clients - fleetSockets} watching a slice each), ${p.warmup} s warm-up, ${p.minutes} min measured, ` +
     `broker ${p.broker}, database ${process.env.DATABASE_URL ? 'PostgreSQL' : 'SQLite'}; a gimbal command every ${p.commandPeriod} s per watching socket, ` +
-    `${p.pilots} pilot nests (one-key takeoff and landing every ${p.pilotCycle} s, simulator time × ${p.pilotTimeScale}), heartbeats every ${HEARTBEAT_MS / 1000} s.`
+    `${p.pilots} pilot nests (one-key takeoff and landing every ${p.pilotCycle} s, simulator time × ${p.pilotTimeScale}), heartbeats every ${HEARTBEAT_MS / 1000} s; ` +
+    `${p.simProcs} simulator process${p.simProcs > 1 ? 'es' : ''}; ${p.burn > 0 ? `${p.burn} competing process${p.burn > 1 ? 'es' : ''} spinning a core each (--burn)` : 'no competing process'}.`
   );
 }
+
+// --------------------------------------------------------------------------------------------- ladder
+
+/** One step of the ladder, as the step's process reports it. */
+interface LadderRow {
+  devices: number;
+  simProcs: number;
+  cpu: number;
+  usPerMessage: number;
+  brokerCpu: number | null;
+  loopP99: number;
+  loopMax: number;
+  tel: string;
+  age310p99: string;
+  events: string;
+  sorties: string;
+  states: string;
+  gimbal: string;
+  pilot: string;
+  presence: string;
+  heap: string;
+  onlineSeconds: number;
+  verdict: string;
+  lost: boolean;
+}
+
+function ladderRow(p: Params, o: Outcome): LadderRow {
+  const s = o.stats;
+  const g = s.gimbal;
+  const other = g.sent - g.ok - answered(g, 'offline') - answered(g, 'timeout') - g.unanswered;
+  const pr = o.presence;
+  return {
+    devices: p.devices,
+    simProcs: p.simProcs,
+    cpu: o.cpu,
+    usPerMessage: o.usPerMessage,
+    brokerCpu: o.brokerCpu,
+    loopP99: o.loopP99,
+    loopMax: o.loopMax,
+    tel: `${pct(s.lat300, 50)} / ${pct(s.lat300, 99)}`,
+    age310p99: pct(s.age310, 99),
+    events: `${s.events.acked} / ${s.events.sent}`,
+    sorties: `${o.db.sortiesStarted + o.db.sortiesEnded} / ${s.events.flightStarts.length + s.events.flightEnds.length}`,
+    states: `${o.states.devices - o.states.notHeld.length} / ${o.states.devices}`,
+    gimbal: `${g.ok} / ${answered(g, 'offline')} / ${answered(g, 'timeout')} / ${other} / ${g.unanswered} of ${g.sent}`,
+    pilot: `${s.pilot.sent - s.pilot.unanswered} / ${s.pilot.sent}`,
+    presence: `${pr.falseOffline.length} / ${pr.notOnlineAtEnd.length} / ${pr.falseAlarms}`,
+    heap: `${mb(o.warm.heap)} -> ${mb(o.final.heap)}`,
+    onlineSeconds: o.onlineSeconds,
+    verdict: verdict(o),
+    lost: o.losses.length > 0,
+  };
+}
+
+function ladderTable(rows: (LadderRow | { devices: number; failed: string })[]): string {
+  const head =
+    '| devices | server CPU % | us / message | Mosquitto CPU % | event loop p99 / max, ms | telemetry 300 p50 / p99, ms | 310 age p99, ms | events acked / sent | sortie rows / flight events | ' +
+    'last state held / devices | gimbal ok / offline / timeout / other / unanswered | pilot answered / sent | false offline / not online at end / false alarms | heap after GC | online after, s | verdict |';
+  const lines = rows.map((r) => {
+    if ('failed' in r) return `| ${r.devices} | ${Array.from({ length: 14 }, () => '–').join(' | ')} | ${r.failed} |`;
+    return (
+      `| ${r.devices} (${r.simProcs} sim) | ${r.cpu.toFixed(0)} | ${r.usPerMessage.toFixed(0)} | ${r.brokerCpu === null ? '–' : r.brokerCpu.toFixed(0)} | ${r.loopP99.toFixed(0)} / ${r.loopMax.toFixed(0)} | ${r.tel} | ${r.age310p99} | ` +
+      `${r.events} | ${r.sorties} | ${r.states} | ${r.gimbal} | ${r.pilot} | ${r.presence} | ${r.heap} | ${r.onlineSeconds.toFixed(0)} | ${r.verdict} |`
+    );
+  });
+  return [head, `|${'---|'.repeat(16)}`, ...lines].join('\n');
+}
+
+/** Runs one soak per device count, each in its own process (same options), and tabulates them. */
+async function ladder(counts: number[], passOn: string[], noDoc: boolean, p: Params): Promise<void> {
+  const rows: (LadderRow | { devices: number; failed: string })[] = [];
+  const dir = await tempDir('nest-soak-ladder-');
+  for (const devices of counts) {
+    console.log(`\n=== ladder step: ${devices} devices ===`);
+    const file = path.join(dir, `${devices}.json`);
+    const started = Date.now();
+    const code = await new Promise<number | null>((resolve) => {
+      const child = spawn(process.execPath, [...process.execArgv, SCRIPT, ...passOn, '--devices', String(devices), '--no-doc', '--result', file], { stdio: 'inherit' });
+      child.once('exit', (c, signal) => resolve(c ?? (signal ? -1 : null)));
+    });
+    try {
+      rows.push(JSON.parse(await readFile(file, 'utf8')) as LadderRow);
+    } catch {
+      rows.push({ devices, failed: `broke: the step ended with exit code ${code} after ${((Date.now() - started) / 60_000).toFixed(1)} min without a result` });
+    }
+    console.log(`\n${ladderTable(rows)}\n`);
+  }
+  await rm(dir, { recursive: true, force: true });
+  const params =
+    `Ladder: ${counts.join(', ')} devices, each step a soak of its own (${p.minutes} min measured after ${p.warmup} s warm-up) with the parameters above otherwise: ` +
+    `${p.rate} Hz, ${p.clients} WebSocket clients, broker ${p.broker}, ${p.burn > 0 ? `--burn ${p.burn}` : 'no competing process'}; simulator processes one per 2,500 devices unless set.`;
+  console.log(params);
+  if (!noDoc) {
+    await writeDocBlock(LADDER_BEGIN, LADDER_END, [runLine(), '', params, '', ladderTable(rows)], '## Soak ladder (`bench/fleet-soak.ts --ladder`)');
+    console.log(`written: ${path.relative(process.cwd(), DOC)}`);
+  }
+  if (rows.some((r) => 'failed' in r || r.lost)) process.exitCode = 1;
+}
+
+// ----------------------------------------------------------------------------------------------- main
+
+/** Set in main: the burners' process ids (their CPU is read over the measured window). */
+let burnerPids: number[] = [];
 
 async function main(): Promise<void> {
   if (typeof globalThis.gc !== 'function') throw new Error('run with node --expose-gc (npm run bench:soak does)');
@@ -358,49 +676,92 @@ async function main(): Promise<void> {
       devices: { type: 'string', default: '2000' },
       rate: { type: 'string', default: '1' },
       clients: { type: 'string', default: '100' },
-      minutes: { type: 'string', default: '10' },
-      warmup: { type: 'string', default: '60' },
+      minutes: { type: 'string' },
+      warmup: { type: 'string' },
       broker: { type: 'string', default: 'embedded' },
       'command-period': { type: 'string', default: '10' },
       pilots: { type: 'string' },
       'pilot-cycle': { type: 'string', default: '60' },
       'pilot-time-scale': { type: 'string', default: '4' },
+      burn: { type: 'string', default: '0' },
+      'sim-procs': { type: 'string' },
+      dated: { type: 'string', default: '2000' },
+      'heap-every': { type: 'string', default: '0' },
+      ladder: { type: 'string' },
+      result: { type: 'string' },
       'no-doc': { type: 'boolean', default: false },
     },
   });
+  const ladderCounts = values.ladder?.split(',').map((x) => Number(x.trim()));
   const devices = Number(values.devices);
   const p: Params = {
     devices,
     rate: Number(values.rate),
     clients: Number(values.clients),
-    minutes: Number(values.minutes),
-    warmup: Number(values.warmup),
+    minutes: Number(values.minutes ?? (ladderCounts ? 2 : 10)),
+    warmup: Number(values.warmup ?? (ladderCounts ? 30 : 60)),
     broker: values.broker === 'mosquitto' ? 'mosquitto' : 'embedded',
     commandPeriod: Number(values['command-period']),
     pilots: Number(values.pilots ?? Math.max(2, Math.round(devices / 50))),
     pilotCycle: Number(values['pilot-cycle']),
     pilotTimeScale: Number(values['pilot-time-scale']),
+    burn: Number(values.burn),
+    simProcs: Number(values['sim-procs'] ?? defaultSimProcs(devices)),
+    dated: Number(values.dated),
+    heapEvery: Number(values['heap-every']),
   };
   if (values.broker !== 'embedded' && values.broker !== 'mosquitto') throw new Error(`--broker embedded|mosquitto, not ${values.broker}`);
-  const { broker: _b, ...numbers } = p;
-  if (Object.values(numbers).some((v) => !Number.isFinite(v) || v <= 0) || p.clients < 2) throw new Error(`bad parameters: ${JSON.stringify(p)}`);
+  const { broker: _b, burn, heapEvery, ...positive } = p;
+  if (
+    Object.values(positive).some((v) => !Number.isFinite(v) || v <= 0) ||
+    p.clients < 2 ||
+    !Number.isInteger(burn) ||
+    burn < 0 ||
+    !(heapEvery >= 0) ||
+    ladderCounts?.some((n) => !Number.isInteger(n) || n <= 0)
+  ) {
+    throw new Error(`bad parameters: ${JSON.stringify({ ...p, ladder: ladderCounts })}`);
+  }
+
+  if (ladderCounts) {
+    // The steps get the same options; a device count's own defaults (pilots, simulator processes) unless set.
+    const passOn: string[] = [];
+    for (const [k, v] of Object.entries(values)) {
+      if (['devices', 'ladder', 'result', 'no-doc', 'minutes', 'warmup'].includes(k) || v === undefined) continue;
+      passOn.push(`--${k}`, String(v));
+    }
+    passOn.push('--minutes', String(p.minutes), '--warmup', String(p.warmup));
+    console.log(`fleet soak ladder: ${ladderCounts.join(', ')} devices; ${os.cpus().length} cores, Node ${process.version}, load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+    return ladder(ladderCounts, passOn, values['no-doc'], p);
+  }
+
   console.log(`fleet soak: ${JSON.stringify(p)}; ${os.cpus().length} cores, Node ${process.version}, load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
-  const sim = Child.start(SCRIPT, 'sim');
+  // Every device is a socket in the broker, the server (embedded broker) and a simulator process.
+  raiseFileLimit(p.devices + 4096);
+  const burners = startBurners(p.burn);
+  burnerPids = burners.pids;
+  const sims = new SimPool(SCRIPT, p.simProcs);
   const clients = Child.start(SCRIPT, 'clients');
   try {
-    const o = await run(p, sim, clients);
+    const o = await run(p, sims, clients);
     console.log(`\n${table(p, o)}\n`);
+    console.log(
+      `telemetry p99 ${pct(o.stats.lat300, 99)} ms; server ${o.cpu.toFixed(0)} % of a core, ${o.usPerMessage.toFixed(0)} us per device message` +
+        `${o.brokerCpu !== null ? `, Mosquitto ${o.brokerCpu.toFixed(0)} %` : ''}; ${verdict(o)}`,
+    );
+    if (values.result) await writeFile(values.result, JSON.stringify(ladderRow(p, o)));
     if (!values['no-doc']) {
       await writeDocBlock(BEGIN, END, [runLine(), '', paramsLine(p), '', table(p, o)], '## Soak (`bench/fleet-soak.ts`)');
       console.log(`written: ${path.relative(process.cwd(), DOC)}`);
     }
     if (o.losses.length > 0 || !o.memoryOk) {
-      console.error(`FAILED: ${o.losses.join('; ') || 'no loss'}; memory ${o.memoryOk ? 'flat' : `grows (slope ${o.slopeMbMin.toFixed(2)} MB/min, heap ${mb(o.warm.heap)} -> ${mb(o.samples[o.samples.length - 1]!.heap)})`}`);
+      console.error(`FAILED: ${o.losses.join('; ') || 'no loss'}; memory ${o.memoryOk ? 'flat' : `grows (slope ${o.slopeMbMin.toFixed(2)} MB/min, heap ${mb(o.warm.heap)} -> ${mb(o.final.heap)})`}`);
       process.exitCode = 1;
     }
   } finally {
-    sim.proc.kill();
+    sims.kill();
     clients.proc.kill();
+    burners.stop();
   }
 }
 
