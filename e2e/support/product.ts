@@ -1,5 +1,5 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -116,19 +116,126 @@ function checkBuilt(): void {
   }
 }
 
-/** `extraEnv`: product settings of the whole e2e run (e.g. simulator speed), over the defaults below. */
-export async function startProduct(extraEnv: Record<string, string> = {}): Promise<Product> {
+/**
+ * A city's fleet beside the product's own demo devices: `devices` more devices of the administrator's
+ * company (company wk; 4/5 nests, 1/5 single-soldier drones, 1-8 km around the demo fleet's centre),
+ * registered straight in the database before the server starts, and `online` of them (a share, 0-1,
+ * spread over the fleet) run by the simulator in a process of its own, reporting telemetry at 1 Hz.
+ */
+export interface ProductFleet {
+  devices: number;
+  /** Share of the devices the simulator runs (online); default 0.8. */
+  online?: number;
+}
+
+export interface ProductOptions {
+  fleet?: ProductFleet;
+}
+
+/** Serial-number prefix of the devices of `ProductOptions.fleet`. */
+export const FLEET_PREFIX = 'CITY';
+
+/** Registers the fleet's devices in the product's database (migrated and seeded first, as the CLI does); answers those to simulate. */
+async function registerFleet(env: NodeJS.ProcessEnv, fleet: ProductFleet): Promise<{ sn: string; password: string }[]> {
+  // Imported here: only a run with a fleet loads the server's and the simulator's code.
+  const [{ loadConfig }, { openDatabase }, { migrateToLatest }, { seedReferenceData }, { ensureDemoDevices }, { loadOrCreateLinkSecrets, devicePassword }, { demoFleet }] =
+    await Promise.all([
+      import('../../apps/server/src/config.js'),
+      import('../../apps/server/src/db/index.js'),
+      import('../../apps/server/src/db/migrate.js'),
+      import('../../apps/server/src/boot/seed.js'),
+      import('../../apps/server/src/demo/devices.js'),
+      import('../../apps/server/src/link/credentials.js'),
+      import('../../apps/simulator/src/index.js'),
+    ]);
+  const config = loadConfig(env);
+  const drones = Math.floor(fleet.devices / 5);
+  const specs = demoFleet(config.simCenter, { nests: fleet.devices - drones, drones }, FLEET_PREFIX);
+  const { db } = openDatabase(config);
+  try {
+    await migrateToLatest(db);
+    await seedReferenceData(db);
+    await db.transaction().execute((trx) => ensureDemoDevices(trx, specs));
+  } finally {
+    await db.destroy();
+  }
+  // The server reads the same key file when it starts: the passwords are the ones it will check.
+  const { deviceKeyHex } = await loadOrCreateLinkSecrets(config.dataDir);
+  const share = Math.min(1, Math.max(0, fleet.online ?? 0.8));
+  // Spread over the fleet (every kind, everywhere), not the first ones.
+  const online = specs.filter((_, i) => Math.floor((i + 1) * share) > Math.floor(i * share));
+  return online.map((s) => ({ ...s, password: devicePassword(deviceKeyHex, s.sn) }));
+}
+
+/** Runs `devices` in a simulator process of its own on the product's broker; resolves once all are connected. */
+async function spawnSimulator(dataDir: string, mqttPort: number, devices: { sn: string }[]): Promise<{ kill(): Promise<void> }> {
+  const file = join(dataDir, 'fleet.json');
+  writeFileSync(file, JSON.stringify(devices));
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'apps/simulator/src/cli.ts'), '--fleet', file, '--broker', `mqtt://127.0.0.1:${mqttPort}`, '--rate', '1'],
+    // production: no device-side schema check of every message (real devices do not check; the server does).
+    { cwd: ROOT, env: { ...process.env, NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  const keep = (d: Buffer) => {
+    output = (output + d.toString()).slice(-20_000);
+  };
+  child.stderr?.on('data', keep);
+  await new Promise<void>((resolveUp, reject) => {
+    const onData = (d: Buffer) => {
+      keep(d);
+      if (output.includes('all devices connected')) {
+        child.stdout?.off('data', onData);
+        child.stdout?.on('data', keep);
+        child.off('exit', exited);
+        resolveUp();
+      }
+    };
+    const exited = (code: number | null) => reject(new Error(`the fleet's simulator exited early (${code}):\n${output}`));
+    child.stdout?.on('data', onData);
+    child.once('exit', exited);
+  });
+  return {
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await exited;
+      }
+    },
+  };
+}
+
+/**
+ * `extraEnv`: product settings of the whole e2e run (e.g. simulator speed), over the defaults below.
+ * `options.fleet`: a city's fleet beside the demo devices (ProductFleet).
+ */
+export async function startProduct(extraEnv: Record<string, string> = {}, options: ProductOptions = {}): Promise<Product> {
   checkBuilt();
   const dataDir = mkdtempSync(join(tmpdir(), 'nest-e2e-'));
   const env = productEnv(dataDir, extraEnv);
+  const simulated = options.fleet ? await registerFleet(env, options.fleet) : [];
   const server = await spawnServer(env);
   env.PORT = String(server.ports.http);
   env.MQTT_PORT = String(server.ports.mqtt);
+  let simulator: { kill(): Promise<void> } | null = null;
+  try {
+    if (simulated.length > 0) simulator = await spawnSimulator(dataDir, server.ports.mqtt, simulated);
+  } catch (err) {
+    await server.kill();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  }
   return {
     baseUrl: `http://127.0.0.1:${server.ports.http}`,
     dataDir,
     env,
     async stop() {
+      await simulator?.kill();
       await server.kill();
       rmSync(dataDir, { recursive: true, force: true });
     },

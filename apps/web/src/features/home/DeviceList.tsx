@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { memo, useMemo, useState, type ReactNode } from 'react';
 import { Empty, Input, Select, Spin } from 'antd';
 import { DeviceCategory, DeviceKind } from '@nest/contracts';
 import { useI18n } from '../../shared/i18n';
@@ -6,7 +6,60 @@ import { useCall } from '../../shared/query';
 import { useUser } from '../../shared/session';
 import { StatusBadge, fleetCounts, filterDevices, holderOf, typeOptions, type FleetDevice, type FleetFilter } from '../../shared/fleet';
 
-/** The left panel: counts, search, type filter, and the devices with their online status. */
+interface RowProps {
+  device: FleetDevice;
+  selected: boolean;
+  meId: string | undefined;
+  onSelect: (sn: string) => void;
+}
+
+/** What a row shows of its device: a fleet batch that moves a device or changes its battery leaves its row alone. */
+const sameRow = (a: RowProps, b: RowProps): boolean =>
+  a.selected === b.selected &&
+  a.meId === b.meId &&
+  a.onSelect === b.onSelect &&
+  (a.device === b.device ||
+    (a.device.sn === b.device.sn &&
+      a.device.name === b.device.name &&
+      a.device.state === b.device.state &&
+      a.device.item.type === b.device.item.type &&
+      a.device.connectedBy?.u_id === b.device.connectedBy?.u_id &&
+      a.device.connectedBy?.nick === b.device.connectedBy?.nick));
+
+/** One row: re-rendered only when what it shows, the selection or the signed-in user changes. */
+const DeviceRow = memo(function DeviceRow({
+  device: d,
+  selected,
+  meId,
+  onSelect,
+}: RowProps): ReactNode {
+  const { lang } = useI18n();
+  return (
+    <li className="device-row">
+      <button
+        type="button"
+        className={`device-item${selected ? ' is-selected' : ''}`}
+        onClick={() => onSelect(d.sn)}
+        data-testid={`device-item-${d.sn}`}
+        data-state={d.state}
+      >
+        <span className="device-item-main">
+          <span className="device-item-name">{d.name}</span>
+          <span className="device-item-meta">
+            {DeviceCategory.label(d.item.type, lang)} · {d.sn}
+          </span>
+        </span>
+        <StatusBadge state={d.state} holder={holderOf(d, meId)} />
+      </button>
+    </li>
+  );
+}, sameRow);
+
+/**
+ * The left panel: counts, search, type filter, and the devices with their online status. A city's fleet
+ * is a thousand rows: each row is memoised (a fleet batch re-renders the rows whose device changed), and
+ * rows out of view are neither laid out nor painted (`content-visibility` in home.css).
+ */
 export function DeviceList({
   devices,
   loading,
@@ -30,8 +83,8 @@ export function DeviceList({
   const typesRead = useCall('userGetDeviceType', typesWanted ? {} : null, { quiet: true });
   const types = typeOptions(typesRead.data);
   const kindOptions = types.length > 0 ? types : DeviceKind.options(lang);
-  const shown = filterDevices(devices, filter);
-  const counts = fleetCounts(devices);
+  const shown = useMemo(() => filterDevices(devices, filter), [devices, filter]);
+  const counts = useMemo(() => fleetCounts(devices), [devices]);
 
   return (
     <section className="home-panel device-list" data-testid="device-list">
@@ -74,23 +127,7 @@ export function DeviceList({
         ) : (
           <ul className="plain-stack">
             {shown.map((d) => (
-              <li key={d.sn}>
-                <button
-                  type="button"
-                  className={`device-item${d.sn === selectedSn ? ' is-selected' : ''}`}
-                  onClick={() => onSelect(d.sn)}
-                  data-testid={`device-item-${d.sn}`}
-                  data-state={d.state}
-                >
-                  <span className="device-item-main">
-                    <span className="device-item-name">{d.name}</span>
-                    <span className="device-item-meta">
-                      {DeviceCategory.label(d.item.type, lang)} · {d.sn}
-                    </span>
-                  </span>
-                  <StatusBadge state={d.state} holder={holderOf(d, meId)} />
-                </button>
-              </li>
+              <DeviceRow key={d.sn} device={d} selected={d.sn === selectedSn} meId={meId} onSelect={onSelect} />
             ))}
           </ul>
         )}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DeviceListItem, FleetEntry } from '@nest/contracts';
-import { applyFleetUpdate, applyStatus, applyTelemetry, fleetCounts, filterDevices, fromListItem, holderOf, markMine, mergeList, typeOptions, unknownSns } from './fleet';
+import { applyFleetUpdate, applyStatus, applyTelemetry, fleetCounts, filterDevices, fromListItem, holderOf, markMine, mergeList, readAllPages, typeOptions, unknownSns } from './fleet';
 
 const item = (sn: string, extra: Partial<DeviceListItem> = {}): DeviceListItem => ({
   id: sn,
@@ -55,6 +55,39 @@ describe('device list merging of live updates', () => {
     expect(next[1]).toBe(list[1]);
     expect(unknownSns(list, [entry('N1'), entry('X9')])).toEqual(['X9']);
     expect(applyFleetUpdate(list, [entry('X9')])).toBe(list);
+  });
+
+  it('keeps the devices a 310 batch does not change, and the list when it changes none', () => {
+    const list = [fromListItem(item('N1')), fromListItem(item('N2'))];
+    const first = applyFleetUpdate(list, [entry('N1'), entry('N2')], 1000);
+    // The same positions and states again (a fleet standing still): nothing new to render.
+    expect(applyFleetUpdate(first, [entry('N1'), entry('N2')], 2000)).toBe(first);
+    const moved = applyFleetUpdate(first, [entry('N1'), entry('N2', { lat: 22.7 })], 3000);
+    expect(moved).not.toBe(first);
+    expect(moved[0]).toBe(first[0]);
+    expect(moved[1]).toMatchObject({ position: { lat: 22.7, lng: 114.1 }, updatedAt: 3000 });
+    // A device only listed so far takes its first batch even when the figures match the list's.
+    const listed = [fromListItem(item('N3', { position: { lat: 22.6, lng: 114.1 } }))];
+    expect(applyFleetUpdate(listed, [entry('N3')], 4000)[0]).toMatchObject({ updatedAt: 4000, heading: 45 });
+  });
+
+  it('reads every page of the list, the first one given, the others side by side, each device once', async () => {
+    const items = Array.from({ length: 5 }, (_, i) => item(`N${i}`));
+    const page = (n: number, size: number) => ({ list: items.slice(n * size, (n + 1) * size), total: items.length });
+    const asked: number[] = [];
+    const all = await readAllPages(Promise.resolve(page(0, 2)), 2, async (n) => {
+      asked.push(n);
+      // Page 2 repeats N3 (it moved between the reads of pages 1 and 2).
+      return n === 2 ? { list: [items[3]!, items[4]!], total: 5 } : page(n, 2);
+    });
+    expect(asked.sort()).toEqual([1, 2]);
+    expect(all.map((d) => d.sn_id)).toEqual(['N0', 'N1', 'N2', 'N3', 'N4']);
+    // One page holds everything: nothing more is read.
+    const none = async () => {
+      throw new Error('not asked');
+    };
+    expect((await readAllPages(Promise.resolve(page(0, 10)), 10, none)).length).toBe(5);
+    expect(await readAllPages(Promise.resolve(null), 10, none)).toEqual([]);
   });
 
   it('applies 301 statuses with who holds control', () => {

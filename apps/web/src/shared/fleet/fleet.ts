@@ -7,6 +7,7 @@ import {
   type DeviceListItem,
   type DeviceStatusPush,
   type FleetEntry,
+  type Page,
   type TelemetryData,
 } from '@nest/contracts';
 import type { MapDevice } from '../map/markers';
@@ -69,6 +70,31 @@ export function mergeList(prev: readonly FleetDevice[], items: readonly DeviceLi
   });
 }
 
+/**
+ * Every device of /device/list: the first page (`first`, page 0 of `size`; the read started at sign-in when
+ * there is one), then the other pages side by side (`readPage(n)`, n from 1). A device that moves between
+ * pages while they are read (the list is ordered online first) may come twice, kept once, or not at all:
+ * the next fleet batch that names it has the list read again.
+ */
+export async function readAllPages(
+  first: Promise<Page<DeviceListItem> | null>,
+  size: number,
+  readPage: (page: number) => Promise<Page<DeviceListItem> | null>,
+): Promise<DeviceListItem[]> {
+  const page0 = await first;
+  const list = page0?.list ?? [];
+  if (!page0 || list.length === 0 || page0.total <= list.length) return list;
+  const rest = await Promise.all(Array.from({ length: Math.ceil(page0.total / size) - 1 }, (_, i) => readPage(i + 1)));
+  const seen = new Set<string>();
+  const all: DeviceListItem[] = [];
+  for (const item of [list, ...rest.map((p) => p?.list ?? [])].flat()) {
+    if (seen.has(item.sn_id)) continue;
+    seen.add(item.sn_id);
+    all.push(item);
+  }
+  return all;
+}
+
 function patch(devices: readonly FleetDevice[], sn: string, change: (d: FleetDevice) => FleetDevice): FleetDevice[] {
   const i = devices.findIndex((d) => d.sn === sn);
   if (i < 0) return devices as FleetDevice[];
@@ -77,13 +103,30 @@ function patch(devices: readonly FleetDevice[], sn: string, change: (d: FleetDev
   return next;
 }
 
-/** A 310 batch: positions, states, headings, flight states of listed devices. Unknown devices are ignored. */
+/** True when a 310 entry says nothing new about a device that has had a live update. */
+const sameAsEntry = (d: FleetDevice, e: FleetEntry): boolean =>
+  d.updatedAt !== 0 &&
+  d.state === e.state &&
+  d.position?.lat === e.lat &&
+  d.position.lng === e.lng &&
+  d.heading === e.heading &&
+  d.flightState === e.flight_state &&
+  d.battery === e.battery &&
+  d.height === e.height;
+
+/**
+ * A 310 batch: positions, states, headings, flight states of listed devices. Unknown devices are ignored.
+ * A device the batch does not change keeps its identity, and the list too when nothing changed: a city's
+ * fleet sends every device every second, most of them standing still, and the screen re-renders only the
+ * rows and markers that moved.
+ */
 export function applyFleetUpdate(devices: readonly FleetDevice[], entries: readonly FleetEntry[], now = Date.now()): FleetDevice[] {
   const bySn = new Map(entries.map((e) => [e.sn_id, e]));
-  if (!devices.some((d) => bySn.has(d.sn))) return devices as FleetDevice[];
-  return devices.map((d) => {
+  let changed = false;
+  const next = devices.map((d) => {
     const e = bySn.get(d.sn);
-    if (!e) return d;
+    if (!e || sameAsEntry(d, e)) return d;
+    changed = true;
     return {
       ...d,
       state: e.state,
@@ -95,6 +138,7 @@ export function applyFleetUpdate(devices: readonly FleetDevice[], entries: reado
       updatedAt: now,
     };
   });
+  return changed ? next : (devices as FleetDevice[]);
 }
 
 /** Serial numbers of a 310 batch that the list does not know yet (a reason to reload it). */

@@ -16,10 +16,14 @@ import { call } from '../request';
 import { getPush, onPush, usePushState } from '../push';
 import { useUser } from '../session';
 import { takeFirstRead } from './firstReads';
-import { applyFleetUpdate, applyStatus, applyTelemetry, markMine, mergeList, unknownSns, type FleetDevice } from './fleet';
+import { applyFleetUpdate, applyStatus, applyTelemetry, markMine, mergeList, readAllPages, unknownSns, type FleetDevice } from './fleet';
 
 /** The list is read again this often (new devices, stream urls); live changes arrive by push meanwhile. */
 const LIST_REFRESH_MS = 30_000;
+/** A fleet batch naming devices the list does not have reads the list again, at most this often. */
+const UNKNOWN_RELOAD_MS = 5_000;
+
+type ListPage = Page<DeviceListItem>;
 
 /** The name of the device list read a screen may start before it mounts (keepFirstReads). */
 export const FLEET_FIRST_READ = 'deviceList';
@@ -43,18 +47,19 @@ export function useFleet(): FleetState {
   const devicesRef = useRef(devices);
   devicesRef.current = devices;
   const loadingRef = useRef(false);
+  const unknownReloadAt = useRef(0);
 
   const load = useCallback(async (quiet: boolean) => {
     if (loadingRef.current) return;
     loadingRef.current = true;
     try {
-      const page = await (takeFirstRead<Page<DeviceListItem>>(FLEET_FIRST_READ) ??
-        call(
-          'deviceList',
-          { type: DEVICE_LIST_DEFAULT_TYPE, page: DEVICE_LIST_DEFAULT_PAGE, size: DEVICE_LIST_DEFAULT_SIZE },
-          { quiet },
-        ));
-      setDevices((prev) => mergeList(prev, page?.list ?? []));
+      const first =
+        takeFirstRead<ListPage>(FLEET_FIRST_READ) ??
+        call('deviceList', { type: DEVICE_LIST_DEFAULT_TYPE, page: DEVICE_LIST_DEFAULT_PAGE, size: DEVICE_LIST_DEFAULT_SIZE }, { quiet });
+      const items = await readAllPages(first, DEVICE_LIST_DEFAULT_SIZE, (page) =>
+        call('deviceList', { type: DEVICE_LIST_DEFAULT_TYPE, page: DEVICE_LIST_DEFAULT_PAGE + page, size: DEVICE_LIST_DEFAULT_SIZE }, { quiet }),
+      );
+      setDevices((prev) => mergeList(prev, items));
       setFailed(false);
     } catch {
       setFailed(true);
@@ -74,7 +79,11 @@ export function useFleet(): FleetState {
     const offFleet = onPush(PushMsgId.FLEET_UPDATE, (data) => {
       const parsed = fleetUpdatePush.safeParse(data);
       if (!parsed.success) return;
-      if (unknownSns(devicesRef.current, parsed.data.devices).length > 0 && !loadingRef.current) void load(true);
+      const now = Date.now();
+      if (!loadingRef.current && now - unknownReloadAt.current >= UNKNOWN_RELOAD_MS && unknownSns(devicesRef.current, parsed.data.devices).length > 0) {
+        unknownReloadAt.current = now;
+        void load(true);
+      }
       setDevices((prev) => applyFleetUpdate(prev, parsed.data.devices));
     });
     const offStatus = onPush(PushMsgId.DEVICE_STATUS, (data) => {

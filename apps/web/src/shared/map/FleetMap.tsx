@@ -1,6 +1,6 @@
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Marker, type GeoJSONSource, type LayerSpecification, type Map as MapLibreMap, type MapGeoJSONFeature } from 'maplibre-gl';
-import type { Point } from 'geojson';
+import type { FeatureCollection, Point } from 'geojson';
 import { Input, Tooltip } from 'antd';
 import { AimOutlined } from '@ant-design/icons';
 import { MAP_DEFAULT_ZOOM, MARKER_CLUSTER_GRID_SIZE, MARKER_CLUSTER_MAX_ZOOM } from '@nest/contracts';
@@ -15,7 +15,7 @@ import { fitCoords } from './consoleMap';
 import { LocateError, locate } from './geolocate';
 import { useFlightOverlay, type FlightOverlay } from './flightOverlay';
 import { devicesToGeoJson, isFlying, markerColor, type MapDevice, type MarkerProps } from './markers';
-import { clusterElement, deviceElement, updateDeviceElement } from './markerElements';
+import { clusterElement, deviceElement, updateClusterElement, updateDeviceElement } from './markerElements';
 import { useConsoleMap, useSavedBasemap } from './useConsoleMap';
 import { ZoneLegend, useZoneOverlay } from './zoneOverlay';
 
@@ -56,6 +56,60 @@ function overlayGeoJson(o: FlightOverlay, basemap: BasemapId): GeoJSON.FeatureCo
   if (o.position) features.push({ type: 'Feature', properties: { kind: 'position' }, geometry: { type: 'Point', coordinates: c(o.position) } });
   return { type: 'FeatureCollection', features };
 }
+/** True when two collections draw the same markers at the same places. */
+function sameFeatures(a: FeatureCollection<Point, MarkerProps>, b: FeatureCollection<Point, MarkerProps>): boolean {
+  if (a.features.length !== b.features.length) return false;
+  return a.features.every((f, i) => {
+    const g = b.features[i]!;
+    const [p, q] = [f.properties, g.properties];
+    return (
+      f.geometry.coordinates[0] === g.geometry.coordinates[0] &&
+      f.geometry.coordinates[1] === g.geometry.coordinates[1] &&
+      p.sn === q.sn &&
+      p.name === q.name &&
+      p.state === q.state &&
+      p.mine === q.mine &&
+      p.flying === q.flying &&
+      // The heading turns a flying drone only.
+      (!p.flying || p.heading === q.heading) &&
+      p.drone === q.drone
+    );
+  });
+}
+
+/** Moves a marker only when its place changed (setLngLat re-positions its element even when it did not). */
+function moveTo(marker: Marker, [lng, lat]: [number, number]): void {
+  const at = marker.getLngLat();
+  if (at.lng !== lng || at.lat !== lat) marker.setLngLat([lng, lat]);
+}
+
+interface ItemProps {
+  device: MapDevice;
+  basemap: BasemapId;
+}
+
+/** What an item of the list shows: a battery or heading change leaves it alone. */
+const sameItem = ({ device: a, basemap: ab }: ItemProps, { device: b, basemap: bb }: ItemProps): boolean =>
+  ab === bb &&
+  (a === b ||
+    (a.sn === b.sn &&
+      a.name === b.name &&
+      a.state === b.state &&
+      isFlying(a.flightState) === isFlying(b.flightState) &&
+      a.position?.lat === b.position?.lat &&
+      a.position?.lng === b.position?.lng));
+
+/** One device of the list of what the map draws (for tests and assistive tech), re-rendered when it changes. */
+const MapDeviceItem = memo(function MapDeviceItem({ device: d, basemap }: ItemProps): ReactNode {
+  const drawn = d.position ? toMap(basemap, d.position) : null;
+  return (
+    <li data-sn={d.sn} data-state={d.state} data-flying={isFlying(d.flightState) ? '1' : '0'}
+      data-lat={d.position?.lat} data-lng={d.position?.lng} data-map-lng={drawn?.[0]} data-map-lat={drawn?.[1]}>
+      {d.name}
+    </li>
+  );
+}, sameItem);
+
 /** A layer that draws nothing: MapLibre only loads (and clusters) a source some layer uses. */
 const PROBE_LAYER = 'devices-probe';
 
@@ -87,7 +141,18 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
   selectedRef.current = selectedSn;
   const fitted = useRef(false);
 
-  const data = useMemo(() => devicesToGeoJson(devices, basemap), [devices, basemap]);
+  // The previous collection while no marker changed (a battery figure is not on the map): the source is
+  // given new data, re-clustered in its worker and the map redrawn only when something it draws changed.
+  const lastData = useRef<ReturnType<typeof devicesToGeoJson> | null>(null);
+  const data = useMemo(() => {
+    const next = devicesToGeoJson(devices, basemap);
+    return lastData.current && sameFeatures(lastData.current, next) ? lastData.current : next;
+  }, [devices, basemap]);
+  lastData.current = data;
+  // A device's current marker properties by sn: the source's features lag behind until it has re-indexed.
+  const propsBySn = useMemo(() => new Map(data.features.map((f) => [f.properties.sn, f.properties])), [data]);
+  const propsRef = useRef(propsBySn);
+  propsRef.current = propsBySn;
   const overlay = useFlightOverlay();
   const shownOverlay = overlay.sn && overlay.sn === selectedSn ? overlay : null;
   const overlayData = useMemo(() => overlayGeoJson(shownOverlay ?? { sn: null, route: [], track: [], position: null }, basemap), [shownOverlay, basemap]);
@@ -146,19 +211,25 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
       if (p.cluster) {
         const count = Number(p.point_count);
         const counts = { online: Number(p.online), offline: Number(p.offline), busy: Number(p.busy), mine: Number(p.mine ?? 0) };
+        // A cluster's id stays while the fleet keeps its order; its count and shares follow the data.
         if (!marker) {
           const el = clusterElement(count, counts);
           el.addEventListener('click', (ev) => {
             ev.stopPropagation();
             const source = map.getSource<GeoJSONSource>(SOURCE);
-            void source?.getClusterExpansionZoom(Number(p.cluster_id)).then((zoom) => map.easeTo({ center: coords, zoom }));
+            const at = marker!.getLngLat();
+            void source?.getClusterExpansionZoom(Number(el.dataset.clusterId)).then((zoom) => map.easeTo({ center: at, zoom }));
           });
+          el.dataset.clusterId = String(p.cluster_id);
           marker = new Marker({ element: el }).setLngLat(coords).addTo(map);
           markers.current.set(key, marker);
-        } else marker.setLngLat(coords);
+        } else {
+          moveTo(marker, coords);
+          updateClusterElement(marker.getElement(), count, counts);
+        }
       } else {
         const props = f.properties as MarkerProps;
-        const fresh = (dataRef.current.features.find((x) => x.properties.sn === props.sn)?.properties ?? props) as MarkerProps;
+        const fresh = propsRef.current.get(props.sn) ?? props;
         if (!marker) {
           const el = deviceElement(fresh);
           el.addEventListener('click', (ev) => {
@@ -167,7 +238,7 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
           });
           marker = new Marker({ element: el }).setLngLat(coords).addTo(map);
           markers.current.set(key, marker);
-        } else marker.setLngLat(coords);
+        } else moveTo(marker, coords);
         updateDeviceElement(marker.getElement(), fresh, selectedRef.current === fresh.sn);
       }
     }
@@ -184,14 +255,8 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
     const map = mapRef.current;
     const source = map?.getSource<GeoJSONSource>(SOURCE);
     if (!map || !source) return;
+    // The markers follow on the render after the source has taken the data (syncMarkers).
     void source.setData(data);
-    // Cluster ids change with the data: rebuild the cluster markers.
-    for (const [key, m] of markers.current) {
-      if (key.startsWith('cluster-')) {
-        m.remove();
-        markers.current.delete(key);
-      }
-    }
     map.triggerRepaint();
   }, [data, ready, mapRef]);
 
@@ -317,15 +382,9 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
       )}
       {/* What the map draws, for tests and assistive tech: every device with its online status. */}
       <ul data-testid="map-devices" className="fleet-map-list" aria-label={t('map.devices')}>
-        {devices.map((d) => {
-          const drawn = d.position ? toMap(basemap, d.position) : null;
-          return (
-            <li key={d.sn} data-sn={d.sn} data-state={d.state} data-flying={isFlying(d.flightState) ? '1' : '0'}
-              data-lat={d.position?.lat} data-lng={d.position?.lng} data-map-lng={drawn?.[0]} data-map-lat={drawn?.[1]}>
-              {d.name}
-            </li>
-          );
-        })}
+        {devices.map((d) => (
+          <MapDeviceItem key={d.sn} device={d} basemap={basemap} />
+        ))}
       </ul>
     </div>
   );

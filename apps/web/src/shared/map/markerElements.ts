@@ -40,8 +40,14 @@ export function deviceElement(props: MarkerProps): HTMLElement {
   return el;
 }
 
-/** Applies status colour, icon (a drone rotated by heading when flying) and name to a marker element. */
+/**
+ * Applies status colour, icon (a drone rotated by heading when flying) and name to a marker element;
+ * nothing is written when they are unchanged (the map calls this for every marker on every frame it draws).
+ */
 export function updateDeviceElement(el: HTMLElement, props: MarkerProps, selected: boolean): void {
+  const key = `${props.sn}/${props.state}/${props.mine ? 1 : 0}/${props.flying ? 1 : 0}/${props.drone ? 1 : 0}/${props.flying ? Math.round(props.heading) : ''}/${selected ? 1 : 0}/${props.name}`;
+  if (el.dataset.key === key) return;
+  el.dataset.key = key;
   const kind = props.flying || props.drone ? 'drone' : 'nest';
   el.dataset.testid = `marker-${props.sn}`;
   el.setAttribute('data-testid', `marker-${props.sn}`);
@@ -59,32 +65,47 @@ export function updateDeviceElement(el: HTMLElement, props: MarkerProps, selecte
     icon.dataset.kind = kind;
     icon.replaceChildren(svg(kind === 'drone' ? DRONE_PATH : NEST_PATH, kind === 'drone'));
   }
-  icon.style.transform = kind === 'drone' && props.flying ? `rotate(${Math.round(props.heading)}deg)` : '';
+  icon.style.transform = kind === 'drone' && props.flying ? `rotate(${props.flying ? Math.round(props.heading) : ''}deg)` : '';
   const label = el.querySelector<HTMLElement>('.fleet-marker-label')!;
   if (label.textContent !== props.name) label.textContent = props.name;
+}
+
+/** What a cluster bubble shows: how many devices, and how many of them are in each state. */
+export interface ClusterCounts {
+  online: number;
+  offline: number;
+  busy: number;
+  mine?: number;
 }
 
 /**
  * A cluster bubble: the count, ringed by the share of online / held by the signed-in user / held by
  * someone else / offline devices.
  */
-export function clusterElement(count: number, counts: { online: number; offline: number; busy: number; mine?: number }): HTMLElement {
+export function clusterElement(count: number, counts: ClusterCounts): HTMLElement {
   const el = document.createElement('div');
   el.className = 'fleet-cluster';
   el.setAttribute('role', 'button');
   el.dataset.testid = 'marker-cluster';
   el.setAttribute('data-testid', 'marker-cluster');
-  el.dataset.count = String(count);
+  el.appendChild(document.createElement('span'));
+  updateClusterElement(el, count, counts);
+  return el;
+}
+
+/** Applies a cluster's count and state shares to its bubble; nothing is written when they are unchanged. */
+export function updateClusterElement(el: HTMLElement, count: number, counts: ClusterCounts): void {
   const mine = counts.mine ?? 0;
+  const key = `${count}/${counts.online}/${mine}/${counts.busy}/${counts.offline}`;
+  if (el.dataset.key === key) return;
+  el.dataset.key = key;
+  el.dataset.count = String(count);
   const total = Math.max(1, counts.online + counts.offline + counts.busy + mine);
   const a = (counts.online / total) * 360;
   const m = a + (mine / total) * 360;
   const b = m + (counts.busy / total) * 360;
   el.style.background = `conic-gradient(${markerColor(1)} 0 ${a}deg, ${markerColor(3, true)} ${a}deg ${m}deg, ${markerColor(3)} ${m}deg ${b}deg, ${markerColor(2)} ${b}deg 360deg)`;
-  const inner = document.createElement('span');
-  inner.textContent = String(count);
-  el.appendChild(inner);
+  el.querySelector('span')!.textContent = String(count);
   const size = count < 10 ? 36 : count < 100 ? 44 : 52;
   el.style.width = el.style.height = `${size}px`;
-  return el;
 }
