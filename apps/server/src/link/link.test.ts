@@ -1,11 +1,11 @@
 // Database: SQLite only: the device link's protocol and presence.
-import { LINK_MAX_MESSAGE_BYTES, MIN_TELEMETRY_HZ, MISSED_TELEMETRY_PERIODS, SERVER_MQTT_USER, topicOf } from '@nest/contracts';
+import { DEFAULT_TELEMETRY_HZ, LINK_MAX_MESSAGE_BYTES, MIN_TELEMETRY_HZ, MISSED_TELEMETRY_PERIODS, SERVER_MQTT_USER, topicOf } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers.js';
 import { RawDevice, WAIT_LIMIT_MS, envelope, live, mqttConnect, nestTelemetry, registerDevice, until } from '../../test/live.js';
 import { devicePassword } from './credentials.js';
 import type { LiveDevice } from './adapter.js';
-import { LinkService } from './nest/service.js';
+import { LinkService, MASS_SILENCE_HOLD_MS, MASS_SILENCE_MIN } from './nest/service.js';
 import { loadSimulator } from '../../test/simulator.js';
 
 let server: TestServer;
@@ -155,7 +155,7 @@ describe('presence', () => {
       clock = heardAt + limit + 1;
       link.sweep();
       await until(() => !link.isOnline('LK-SWEEP'), 'LK-SWEEP offline on the probe');
-      expect(link.stats.probes).toEqual({ sent: 1, answered: 1 });
+      expect(link.stats.probes).toEqual({ sent: 1, answered: 1, heldBack: 0 });
       expect(link.device('LK-SWEEP')!.since).toBe(heardAt + limit + 1);
 
       // Heard again, then the instance loses its broker connection (another client takes its client id).
@@ -182,7 +182,55 @@ describe('presence', () => {
       clock += limit + 1;
       link.sweep();
       await until(() => !link.isOnline('LK-SWEEP'), 'LK-SWEEP offline after the new session');
-      expect(link.stats.probes).toEqual({ sent: 2, answered: 2 });
+      expect(link.stats.probes).toEqual({ sent: 2, answered: 2, heldBack: 0 });
+    } finally {
+      await link.stop();
+    }
+  });
+
+  it('holds a mass silence (many devices silent at once, connections open) instead of declaring it; one silent device among talking ones is declared; a lasting one after the hold', async () => {
+    const l = live(server);
+    let clock = Date.now();
+    const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined };
+    const sns = Array.from({ length: MASS_SILENCE_MIN + 2 }, (_, i) => `LK-MASS-${i}`);
+    // Devices known to this instance only: their messages are handed to it directly (what its broker
+    // connection would deliver); the probes go through the test server's broker.
+    const devices = { get: (sn: string) => (sns.includes(sn) ? { sn_id: sn, enabled: 1 } : undefined), miss: () => undefined };
+    const link = new LinkService({ url: l.brokerUrl, username: SERVER_MQTT_USER, password: l.secrets.serverPassword, devices, log: quiet, clientId: 'nest-server-mass', now: () => clock });
+    const offline: string[] = [];
+    link.on('online', (sn, online) => {
+      if (!online) offline.push(sn);
+    });
+    const talk = (sn: string) => link.receive(topicOf(sn, 'telemetry'), Buffer.from(JSON.stringify(envelope('telemetry', nestTelemetry()))));
+    const limit = (MISSED_TELEMETRY_PERIODS * 1000) / DEFAULT_TELEMETRY_HZ;
+    link.start();
+    try {
+      await link.ready();
+      for (const sn of sns) talk(sn);
+      expect(sns.every((sn) => link.isOnline(sn))).toBe(true);
+
+      // Every device silent past its deadline: the path failed, not the devices. Held, judged again later.
+      clock += limit + 1;
+      link.sweep();
+      await until(() => link.stats.probes.heldBack === 1, 'the mass silence held on the probe');
+      expect(offline).toEqual([]);
+
+      // The others are heard again: the one still silent is alone, and declared.
+      const [quietOne, ...talking] = sns;
+      for (const sn of talking) talk(sn);
+      link.sweep();
+      await until(() => offline.length === 1, 'the silent device declared');
+      expect(offline).toEqual([quietOne]);
+
+      // All silent again, longer than the hold: declared once the hold is over.
+      clock += limit + 1;
+      link.sweep();
+      await until(() => link.stats.probes.heldBack === 2, 'the second mass silence held');
+      expect(offline).toEqual([quietOne]);
+      clock += MASS_SILENCE_HOLD_MS;
+      link.sweep();
+      await until(() => offline.length === sns.length, 'the lasting silence declared after the hold');
+      expect(offline.slice(1).sort()).toEqual([...talking].sort());
     } finally {
       await link.stop();
     }

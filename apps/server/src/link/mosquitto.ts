@@ -90,6 +90,9 @@ export interface MosquittoConfOptions {
   persistenceDir: string | null;
 }
 
+/** Mosquitto's max_queued_messages in the generated configuration (see mosquittoConf). */
+export const MOSQUITTO_MAX_QUEUED_MESSAGES = 100_000;
+
 /** The mosquitto.conf lines the device link needs. */
 export function mosquittoConf(o: MosquittoConfOptions): string {
   return [
@@ -102,6 +105,11 @@ export function mosquittoConf(o: MosquittoConfOptions): string {
       : [`password_file ${o.auth.passwordFile}`, `acl_file ${o.auth.aclFile}`]),
     `# Largest MQTT packet: a link message (contracts LINK_MAX_MESSAGE_BYTES) plus topic and headers.`,
     `max_packet_size ${MAX_PACKET_BYTES}`,
+    // Messages held for a client that reads slower than they come, QoS 0 telemetry included (beyond it
+    // Mosquitto drops them). The default (1000) is half a second of a 2,000-device fleet: a server that fell
+    // behind for a moment lost telemetry and saw devices that kept talking as silent. This is ten seconds
+    // of 10,000 devices at 1 Hz; devices themselves receive little.
+    `max_queued_messages ${MOSQUITTO_MAX_QUEUED_MESSAGES}`,
     ...(o.persistenceDir ? ['persistence true', `persistence_location ${o.persistenceDir.replace(/\/?$/, '/')}`] : ['persistence false']),
     '',
   ].join('\n');

@@ -86,6 +86,14 @@ const MIN_SWEEP_MS = 25;
 const PROBE_RESEND_MS = 1000;
 /** Probes in flight at most (the oldest is forgotten beyond it). */
 const PROBES_IN_FLIGHT = 8;
+/**
+ * A mass silence (see heldBack()): at least this many online devices, and at least this share of them,
+ * silent in one judgement. A handful of devices leaving together is judged as usual.
+ */
+export const MASS_SILENCE_MIN = 8;
+export const MASS_SILENCE_SHARE = 0.25;
+/** How long a mass silence is held before it is declared (a minute: longer than a device's keepalive). */
+export const MASS_SILENCE_HOLD_MS = 60_000;
 
 /**
  * The topic on which an instance sends presence probes to itself (section 4 of docs/device-protocol.md).
@@ -138,8 +146,11 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
     dropped: {} as Partial<Record<DropReason, number>>,
     /** Events of devices another cluster instance owns (left to it). */
     othersEvents: 0,
-    /** Presence probes sent (some device was past its deadline) and answered (see sweep()). */
-    probes: { sent: 0, answered: 0 },
+    /**
+     * Presence probes sent (some device was past its deadline) and answered (see sweep()), and judgements
+     * held back because many devices were silent at once (see heldBack()).
+     */
+    probes: { sent: 0, answered: 0, heldBack: 0 },
   };
   /** Per-device counts for /link/stats (counting only). */
   readonly counters = new LinkCounters();
@@ -594,6 +605,9 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
    *    sent before the probe is still unread. The change is dated at the judgement (clock now).
    * 7. A probe not back within PROBE_RESEND_MS (lost with a dropped connection, or a slow broker) is
    *    followed by another; whichever comes back judges against its own send time.
+   * 8. Mass silence (heldBack()): when many of the online devices are silent at once, the path from the
+   *    broker is failing, not the devices; the judgement is held (for at most MASS_SILENCE_HOLD_MS) and
+   *    made again with the next probe.
    */
 
   /** When a device's silence ends its online period (step 1), clock ms. */
@@ -651,7 +665,43 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
     // This probe and every earlier one are answered.
     for (const [k, at] of this.probes) if (at <= sentAt) this.probes.delete(k);
     const now = this.now();
-    for (const d of [...this.live.values()]) if (d.online && this.deadline(d) < sentAt) this.setOnline(d, false, now);
+    const silent: LiveDevice[] = [];
+    let online = 0;
+    for (const d of this.live.values()) {
+      if (!d.online) continue;
+      online++;
+      if (this.deadline(d) < sentAt) silent.push(d);
+    }
+    if (this.heldBack(silent.length, online, now)) return;
+    for (const d of silent) this.setOnline(d, false, now);
+  }
+
+  /** Since when (clock ms) judgements have found a mass silence (step 8); null while they do not. */
+  private massSilenceSince: number | null = null;
+
+  /**
+   * Step 8: whether a judgement that found `silent` of `online` devices silent is held back. Many devices
+   * falling silent together, with their connections open (no last-will), is the path failing rather than
+   * the devices: a broker that dropped messages to this instance because it read them too slowly
+   * (Mosquitto drops QoS 0 beyond its queue limit, so the probe can come back while the devices' telemetry
+   * did not), or a server too slow to read. Such silence is not declared for MASS_SILENCE_HOLD_MS: the
+   * devices keep their state, the judgement is made again with the next probe, and a device that really
+   * left still goes offline: by its last-will (the broker sees its connection end), or when the
+   * devices around it are heard again and it alone is silent, or once the hold is over.
+   */
+  private heldBack(silent: number, online: number, now: number): boolean {
+    if (silent < MASS_SILENCE_MIN || silent < online * MASS_SILENCE_SHARE) {
+      this.massSilenceSince = null;
+      return false;
+    }
+    this.massSilenceSince ??= now;
+    if (now - this.massSilenceSince >= MASS_SILENCE_HOLD_MS) {
+      this.massSilenceSince = null;
+      return false;
+    }
+    this.stats.probes.heldBack++;
+    this.logOnce('mass-silence', 'warn', { silent, online, since: this.massSilenceSince }, 'device link: many devices silent at once, their connections open: presence held (the server or the broker is behind)');
+    return true;
   }
 
   // ------------------------------------------------------------------------------------------ logs
