@@ -22,8 +22,10 @@ export function floods(client: PushClient, now: number): boolean {
  * sends; jitter costs nothing. A frame may go while it holds a token; the sender takes the token once sent.
  */
 export function telemetryBucket(client: PushClient, sn: string, rateHz: number, now: number): TokenBucket {
-  const bucket = refill(client.telemetrySentAt.get(sn), now, rateHz, TELEMETRY_BURST);
-  client.telemetrySentAt.set(sn, bucket);
+  const kept = client.telemetrySentAt.get(sn);
+  // Refilled in place: a socket's buckets are stored once, not on every frame.
+  const bucket = refill(kept, now, rateHz, TELEMETRY_BURST);
+  if (!kept) client.telemetrySentAt.set(sn, bucket);
   return bucket;
 }
 
