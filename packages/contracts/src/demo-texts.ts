@@ -94,39 +94,59 @@ function compile(key: DemoTextKey, form: string): Pattern {
 }
 
 const FIXED = new Map<string, DemoTextKey>();
-const PATTERNS: Pattern[] = [];
-/** First characters of the parameterised forms: most strings are rejected by one look-up. */
-const PATTERN_STARTS = new Set<string>();
+/** The parameterised forms by their first character (UTF-16 code), tried in catalogue order. */
+const PATTERNS = new Map<number, Pattern[]>();
+/** First characters of every form: most strings (ids, times, what users typed) are rejected by one look-up. */
+const STARTS = new Set<number>();
 let maxLength = 0;
 for (const [key, t] of Object.entries(DEMO_TEXTS) as [DemoTextKey, DemoText][]) {
   for (const form of [t.zh, t.en, ...(t.legacy ?? [])]) {
     maxLength = Math.max(maxLength, form.length + 24);
+    const start = form.charCodeAt(0);
+    STARTS.add(start);
     if (form.includes('{')) {
-      PATTERNS.push(compile(key, form));
-      PATTERN_STARTS.add(form[0]!);
+      let list = PATTERNS.get(start);
+      if (!list) PATTERNS.set(start, (list = []));
+      list.push(compile(key, form));
     } else if (!FIXED.has(form)) {
       FIXED.set(form, key);
     }
   }
 }
 
+/** Could be a catalogue text (length and first character); false for most values at the cost of one look-up. */
+const mayBeDemo = (value: string): boolean => value.length > 0 && value.length <= maxLength && STARTS.has(value.charCodeAt(0));
+
 /** The catalogue entry a stored value is, with its parameters; null for anything else (what a user typed). */
 export function demoTextOf(value: string): { key: DemoTextKey; params: Record<string, string> } | null {
-  if (value.length === 0 || value.length > maxLength) return null;
+  if (!mayBeDemo(value)) return null;
   const fixed = FIXED.get(value);
   if (fixed) return { key: fixed, params: {} };
-  if (!PATTERN_STARTS.has(value[0]!)) return null;
-  for (const p of PATTERNS) {
+  for (const p of PATTERNS.get(value.charCodeAt(0)) ?? []) {
     const m = p.re.exec(value);
     if (m) return { key: p.key, params: Object.fromEntries(p.names.map((n, i) => [n, m[i + 1]!])) };
   }
   return null;
 }
 
+/**
+ * Values already looked up that may be catalogue texts, with both languages' forms (null: not one). Demo
+ * names repeat in every list and frame, so each is matched once; bounded, emptied when full.
+ */
+const SHOWN = new Map<string, Text | null>();
+const SHOWN_MAX = 10_000;
+
 /** A stored value as shown in `lang`: the catalogue text in that language, or the value as stored. */
 export function showText(value: string, lang: Lang): string {
-  const found = demoTextOf(value);
-  return found ? demoText(found.key, found.params, lang) : value;
+  if (!mayBeDemo(value)) return value;
+  let shown = SHOWN.get(value);
+  if (shown === undefined) {
+    const found = demoTextOf(value);
+    shown = found ? { zh: demoText(found.key, found.params, 'zh'), en: demoText(found.key, found.params, 'en') } : null;
+    if (SHOWN.size >= SHOWN_MAX) SHOWN.clear();
+    SHOWN.set(value, shown);
+  }
+  return shown ? shown[lang] : value;
 }
 
 /** Both languages' forms of a stored value, for a sentence composed per language (a user's value twice). */
@@ -164,10 +184,15 @@ function walk(value: unknown, lang: Lang): unknown {
     return out ?? value;
   }
   if (!isPlain(value)) return value;
+  const record = value as Record<string, unknown>;
   let out: Record<string, unknown> | null = null;
-  for (const [k, v] of Object.entries(value)) {
+  // Object.keys: one array per object rather than one per property.
+  const keys = Object.keys(record);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = record[k];
     const w = k === 'zh' || k === 'en' ? v : walk(v, lang);
-    if (w !== v && out === null) out = { ...(value as Record<string, unknown>) };
+    if (w !== v && out === null) out = { ...record };
     if (out !== null) out[k] = w;
   }
   return out ?? value;
