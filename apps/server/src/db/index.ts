@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.js';
 
@@ -58,7 +58,32 @@ export function openDatabase(opts: { databaseUrl: string | null; dataDir: string
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
   file.pragma('synchronous = NORMAL');
-  return { kind: 'sqlite', db: new Kysely<DB>({ dialect: new SqliteDialect({ database: file }) }) };
+  return { kind: 'sqlite', db: new Kysely<DB>({ dialect: new SqliteDialect({ database: reusingStatements(file) }) }) };
+}
+
+/** Prepared statements kept by SQL text, at most this many (lists of `in (?, …)` make many texts). */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * The SQLite file with its prepared statements kept for reuse: preparing a statement costs more than
+ * running most of our queries, and the same few texts run on every call. A statement runs to its end
+ * synchronously (all, run), so one is never busy when asked for again; iterating gets its own.
+ */
+function reusingStatements(file: SQLite.Database): SqliteDatabase {
+  const kept = new Map<string, SqliteStatement>();
+  return {
+    close: () => file.close(),
+    prepare(text) {
+      let statement = kept.get(text);
+      if (!statement) {
+        const prepared = file.prepare(text);
+        statement = { reader: prepared.reader, all: (p) => prepared.all(p), run: (p) => prepared.run(p), iterate: (p) => file.prepare(text).iterate(p) };
+        if (kept.size >= STATEMENT_CACHE_SIZE) kept.clear();
+        kept.set(text, statement);
+      }
+      return statement;
+    },
+  };
 }
 
 /** Current Unix time in seconds: the unit of every time column. */

@@ -3,7 +3,7 @@ import type { DeviceRow } from '../db/schema.js';
 import type { DeviceLink } from '../link/adapter.js';
 import type { MediaLinks } from '../videos/api.js';
 import { inScope, sees, type DeviceDirectory, type Scope } from './directory.js';
-import type { DeviceStatusBoard } from './status.js';
+import { STATUS_HELD, STATUS_OFFLINE, STATUS_ONLINE, type DeviceStatusBoard } from './status.js';
 import { deviceName, presentDevice } from './store.js';
 import { positionOf } from './view.js';
 
@@ -113,14 +113,32 @@ export class DeviceListIndex {
     return rows;
   }
 
-  /** Every device of the directory by name in the language's collation, then by sn. */
+  /**
+   * Every device of the directory by name in the language's collation, then by sn. A load that changed no
+   * name and no sn (the periodic one, most local changes) keeps the order with the new row objects.
+   */
   private named(lang: Lang, generation: number): DeviceRow[] {
     const known = this.byName.get(lang);
     if (known && known.generation === generation) return known.rows;
-    const byName = this.collators[lang];
-    const keyed = [...this.directory.all()].map((row) => ({ row, name: deviceName(row) }));
-    keyed.sort((a, b) => byName.compare(a.name, b.name) || this.snOrder.compare(a.row.sn_id, b.row.sn_id));
-    const rows = keyed.map((k) => k.row);
+    const current = [...this.directory.all()];
+    let rows: DeviceRow[] | null = null;
+    if (known && known.rows.length === current.length) {
+      rows = [];
+      for (const old of known.rows) {
+        const row = this.directory.get(old.sn_id);
+        if (!row || deviceName(row) !== deviceName(old)) {
+          rows = null;
+          break;
+        }
+        rows.push(row);
+      }
+    }
+    if (!rows) {
+      const byName = this.collators[lang];
+      const keyed = current.map((row) => ({ row, name: deviceName(row) }));
+      keyed.sort((a, b) => byName.compare(a.name, b.name) || this.snOrder.compare(a.row.sn_id, b.row.sn_id));
+      rows = keyed.map((k) => k.row);
+    }
     this.byName.set(lang, { generation, rows });
     return rows;
   }
@@ -130,11 +148,12 @@ export class DeviceListIndex {
     const sn = row.sn_id;
     const part = this.staticPart(row, query.lang);
     const online = this.link.isOnline(sn);
-    const snapshot = this.status.snapshot(sn);
-    const holder = snapshot.connected_by;
+    const holder = this.status.holder(sn);
+    // The status board's status (DeviceStatusBoard.status) from the two lookups the item needs anyway.
+    const state = online ? (holder ? STATUS_HELD : STATUS_ONLINE) : STATUS_OFFLINE;
     // Keys in the order the answer has always had: the registry fields with the state among them, the name, the live fields.
     return (
-      `${part.head},"state":${snapshot.state}${part.tail}` +
+      `${part.head},"state":${state}${part.tail}` +
       `,"is_push_on":${online}` +
       `,"connected_by":${holder ? JSON.stringify({ u_id: holder.u_id, nick: showText(holder.nick, query.lang) }) : 'null'}` +
       `,"position":${JSON.stringify(positionOf(row, this.link.device(sn)?.telemetry))}` +
