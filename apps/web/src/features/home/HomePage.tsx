@@ -2,7 +2,7 @@ import { Suspense, useCallback, useEffect, useMemo, useRef, useState, type React
 import { AIRBORNE_FLIGHT_STATES } from '@nest/contracts';
 import { useSearchParams } from 'react-router-dom';
 import { Spin } from 'antd';
-import { preloadable, whenSettled } from '../../shared/lazy';
+import { preloadable, whenIdle, whenSettled } from '../../shared/lazy';
 import { useI18n } from '../../shared/i18n';
 import { useTheme } from '../../shared/theme';
 import { useZones } from '../../shared/map/zones';
@@ -16,9 +16,15 @@ import { AlarmStatsPanel, InspectionRecords, KpiStrip, MessageFeed, RankingPanel
 import { useDashboard } from './useDashboard';
 import './home.css';
 
-/** MapLibre (about 1 MB of script): fetched and started once the device list and KPIs have painted. */
+/**
+ * MapLibre (about 1 MB of script): fetched when the page is next idle after this module is in. When the
+ * login page fetched this screen ahead, that is while the user types and the sign-in call runs, so the map
+ * starts with its code (and its worker) in; otherwise the render below asks for it once the lists have
+ * painted at the latest.
+ */
 const fleetMap = preloadable(() => import('../../shared/map/FleetMap'));
 const FleetMap = fleetMap.Component;
+whenIdle(() => void fleetMap.preload().catch(() => undefined));
 /** The selected device's live panel: fetched when a device is first selected, or ahead when the page is idle. */
 const devicePanel = preloadable(() => loadDevicePanel().then((m) => ({ default: m.DevicePanel })));
 const DevicePanel = devicePanel.Component;

@@ -10,7 +10,7 @@ import {
 import { getToken } from '../../shared/cookie';
 import { call } from '../../shared/request';
 import { getUser } from '../../shared/session';
-import { FLEET_FIRST_READ, keepFirstReads } from '../../shared/fleet';
+import { FLEET_FIRST_READ, firstReadsTooLate, keepFirstReads, readAllPages } from '../../shared/fleet';
 import { fetchStatic } from './dashboard';
 
 /** What the data screen reads when it opens (besides the fleet's device list). */
@@ -24,16 +24,19 @@ export const TASK_PAGE = 50;
 /**
  * Starts the data screen's first reads right after sign-in, beside the fetch of its code and the render of
  * the shell: the screen takes them (takeFirstRead) instead of asking once it has mounted. The same calls
- * with the same options as the screen's own first reads; calls the user may not make are not started.
+ * with the same options as the screen's own first reads; calls the user may not make are not started,
+ * and nothing is started when the screen has already mounted and read for itself.
  */
 export function prefetchHomeData(): void {
   const token = getToken();
   const funList = getUser()?.fun_list;
-  if (!token) return;
+  if (!token || firstReadsTooLate()) return;
   const reads = new Map<FirstRead | typeof FLEET_FIRST_READ, Promise<unknown>>();
+  // Every page of the device list (a city's fleet is several), as one page of all of them.
+  const page = (n: number) => call('deviceList', { type: DEVICE_LIST_DEFAULT_TYPE, page: DEVICE_LIST_DEFAULT_PAGE + n, size: DEVICE_LIST_DEFAULT_SIZE });
   reads.set(
     FLEET_FIRST_READ,
-    call('deviceList', { type: DEVICE_LIST_DEFAULT_TYPE, page: DEVICE_LIST_DEFAULT_PAGE, size: DEVICE_LIST_DEFAULT_SIZE }),
+    readAllPages(page(0), DEVICE_LIST_DEFAULT_SIZE, page).then((list) => ({ list, total: list.length })),
   );
   reads.set('record', fetchStatic(STATIC_RESOURCES.equipmentRecord, token));
   reads.set('ranking', fetchStatic(STATIC_RESOURCES.inspectionLeaderboard, token, { ...FIRST_RANKING }));

@@ -5,4 +5,4 @@
 export * from './fleet';
 export { useFleet, FLEET_FIRST_READ, type FleetState } from './useFleet';
 export { StatusBadge } from './StatusBadge';
-export { keepFirstReads, takeFirstRead, clearFirstReads } from './firstReads';
+export { keepFirstReads, takeFirstRead, clearFirstReads, firstReadsTooLate } from './firstReads';

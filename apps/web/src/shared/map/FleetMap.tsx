@@ -1,5 +1,5 @@
 import { memo, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { Marker, type GeoJSONSource, type LayerSpecification, type Map as MapLibreMap, type MapGeoJSONFeature } from 'maplibre-gl';
+import { Marker, prewarm, type GeoJSONSource, type LayerSpecification, type Map as MapLibreMap, type MapGeoJSONFeature } from 'maplibre-gl';
 import type { FeatureCollection, Point } from 'geojson';
 import { Input, Tooltip } from 'antd';
 import { AimOutlined } from '@ant-design/icons';
@@ -11,7 +11,7 @@ import { BasemapNotice } from './BasemapNotice';
 import { BasemapSwitch } from './BasemapSwitch';
 import { toMap, type BasemapId, type LatLng } from './basemaps';
 import { searchCity, type City } from './cities';
-import { fitCoords } from './consoleMap';
+import { boundsOf, fitCoords } from './consoleMap';
 import { LocateError, locate } from './geolocate';
 import { useFlightOverlay, type FlightOverlay } from './flightOverlay';
 import { devicesToGeoJson, isFlying, markerColor, type MapDevice, type MarkerProps } from './markers';
@@ -110,6 +110,10 @@ const MapDeviceItem = memo(function MapDeviceItem({ device: d, basemap }: ItemPr
   );
 }, sameItem);
 
+// The map's worker starts when this module is in (it is fetched ahead of the data screen), not when the
+// map is created.
+prewarm();
+
 /** A layer that draws nothing: MapLibre only loads (and clusters) a source some layer uses. */
 const PROBE_LAYER = 'devices-probe';
 
@@ -162,9 +166,18 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
   dataRef.current = data;
 
   // ---------------------------------------------------------------- the map itself
+  // The first view: every positioned device when the list is in (tiles are then loaded once, for it),
+  // else the default place until the list comes (the effect below). Labels appear without a fade: a map
+  // that takes a fleet batch every second would otherwise draw fade frames after each.
+  const firstBounds = useRef(boundsOf(data.features.map((f) => f.geometry.coordinates as [number, number])));
+  if (firstBounds.current) fitted.current = true;
   const { container, mapRef, ready, failed, cursor } = useConsoleMap({
     basemap,
     theme,
+    options: {
+      fadeDuration: 0,
+      ...(firstBounds.current ? { bounds: firstBounds.current, fitBoundsOptions: { padding: 80, maxZoom: MAP_DEFAULT_ZOOM } } : {}),
+    },
     trackCursor: true,
     onStyle: (map) => {
       if (!map.getSource(SOURCE)) {
