@@ -142,6 +142,25 @@ function authenticator(auth: BrokerAuth | null, holder: (clientId: string) => Id
 }
 
 
+/** Sockets corked during this turn of the event loop, uncorked together once its I/O is done. */
+const corked: net.Socket[] = [];
+let uncorkScheduled = false;
+
+function uncorkAll(): void {
+  uncorkScheduled = false;
+  for (const socket of corked.splice(0)) socket.uncork();
+}
+
+function corkForTurn(socket: net.Socket): void {
+  if (socket.writableCorked > 0) return;
+  socket.cork();
+  corked.push(socket);
+  if (!uncorkScheduled) {
+    uncorkScheduled = true;
+    setImmediate(uncorkAll);
+  }
+}
+
 /**
  * Cuts a connection whose next MQTT packet announces more than `max` bytes, before the packet is read.
  * Sits between the socket and aedes (aedes reads with 'readable' + read()).
@@ -201,20 +220,29 @@ class PacketSizeGuard extends Duplex {
   }
 
   override _write(chunk: Buffer, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
-    if (this.socket.destroyed) return cb();
-    this.socket.write(chunk, cb);
+    this.pass([chunk], cb);
+  }
+
+  override _writev(chunks: { chunk: Buffer }[], cb: (err?: Error | null) => void): void {
+    this.pass(
+      chunks.map((c) => c.chunk),
+      cb,
+    );
   }
 
   /**
-   * The writes aedes corks together (mqtt-packet writes a packet in parts, and every packet of one tick
-   * before uncorking) reach the socket as one system call instead of one per part.
+   * Hands writes to the socket, corked until the end of this turn of the event loop: the messages the
+   * broker delivers to one client during a turn (a subscriber of every device's telemetry gets one per
+   * device message) leave in one system call instead of one each. Backpressure stays the socket's: the
+   * next write waits for its drain when it is full.
    */
-  override _writev(chunks: { chunk: Buffer }[], cb: (err?: Error | null) => void): void {
+  private pass(chunks: Buffer[], cb: (err?: Error | null) => void): void {
     if (this.socket.destroyed) return cb();
-    this.socket.cork();
-    for (let i = 0; i < chunks.length - 1; i++) this.socket.write(chunks[i]!.chunk);
-    this.socket.write(chunks[chunks.length - 1]!.chunk, cb);
-    this.socket.uncork();
+    corkForTurn(this.socket);
+    let room = true;
+    for (const chunk of chunks) room = this.socket.write(chunk);
+    if (room) cb();
+    else this.socket.once('drain', () => cb());
   }
 
   override _final(cb: (err?: Error | null) => void): void {
@@ -222,6 +250,8 @@ class PacketSizeGuard extends Duplex {
   }
 
   override _destroy(err: Error | null, cb: (err?: Error | null) => void): void {
+    // What was written this turn goes out first (a refusing CONNACK before the connection is cut).
+    while (this.socket.writableCorked > 0) this.socket.uncork();
     this.socket.destroy();
     cb(err);
   }
