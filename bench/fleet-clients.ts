@@ -55,6 +55,7 @@ export type ToClients =
     }
   | { type: 'measure' }
   | { type: 'quiesce'; waitMs: number }
+  | { type: 'pending' }
   | { type: 'report' }
   | { type: 'close' };
 
@@ -519,6 +520,13 @@ export function clientsRole(): void {
       const deadline = Date.now() + m.waitMs;
       while ([...outstanding.values()].some((o) => o.counted) && Date.now() < deadline) await sleep(100);
       reply({ type: 'quiet' });
+    } else if (m.type === 'pending') {
+      // What the drain waits for: counted events not acknowledged yet, counted commands not answered yet.
+      let unacked = 0;
+      for (const e of events.values()) if (e.counted && !e.acked) unacked++;
+      let unanswered = 0;
+      for (const o of outstanding.values()) if (o.counted) unanswered++;
+      reply({ type: 'pending', events: unacked, commands: unanswered });
     } else if (m.type === 'report') {
       measuring = false;
       counting = false;

@@ -76,7 +76,8 @@ export class Child {
   static start(script: string, role: 'sim' | 'clients'): Child {
     return new Child(
       fork(script, [], {
-        execArgv: ['--import', 'tsx'],
+        // FLEET_BENCH_CHILD_PROF=<dir>: a CPU profile of every child (written when it ends) to find what limits the load generators.
+        execArgv: ['--import', 'tsx', ...(process.env.FLEET_BENCH_CHILD_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.FLEET_BENCH_CHILD_PROF}`] : [])],
         env: { ...process.env, FLEET_BENCH_ROLE: role },
         serialization: 'advanced',
       }),
@@ -104,6 +105,8 @@ export function childMain<M>(role: string, handle: (m: M, reply: (r: Reply) => v
     handle(m, reply).catch((err: unknown) => reply({ type: 'error', role, message: err instanceof Error ? err.stack : String(err) }));
   });
   process.on('disconnect', () => process.exit(0));
+  // Ended by the parent: exit normally, so that a --cpu-prof profile is written.
+  process.on('SIGTERM', () => process.exit(0));
 }
 
 /**
@@ -148,6 +151,14 @@ function simRole(): void {
   const onPresence = (sn: string, online: boolean) => {
     if (!online) dropped.add(sn);
   };
+  // This process's own stalls (CPU starved, GC): while its event loop stood still, its devices were silent.
+  let maxStallMs = 0;
+  let lastTurn = performance.now();
+  setInterval(() => {
+    const now = performance.now();
+    maxStallMs = Math.max(maxStallMs, now - lastTurn);
+    lastTurn = now;
+  }, 100).unref();
   childMain<ToSim>('sim', async (m, reply) => {
     if (m.type === 'start') {
       // Ramp-up in chunks, a chunk again when one of its devices timed out its CONNACK (10 s): 2,000 devices
@@ -175,8 +186,9 @@ function simRole(): void {
       reply({ type: 'cpu', cpuPercent: cpuPercent(cpu0, now), rss: now.rss });
       cpu0 = now;
     } else if (m.type === 'presence') {
-      reply({ type: 'presence', dropped: [...dropped] });
+      reply({ type: 'presence', dropped: [...dropped], maxStallMs });
       dropped = new Set();
+      maxStallMs = 0;
     } else if (m.type === 'stop') {
       await Promise.all(fleets.map((f) => f.stop()));
       fleets = [];
@@ -195,8 +207,17 @@ export const defaultSimProcs = (devices: number): number => Math.max(1, Math.cei
  */
 export class SimPool {
   readonly children: Child[];
-  constructor(script: string, procs: number) {
+  /** The devices each process runs. */
+  private readonly sns: string[][];
+  /**
+   * `nice` > 0 lowers the simulator processes' priority: on a machine too small for the server and a large
+   * simulated fleet together, the server is then served first, as if the fleet were elsewhere (the devices'
+   * own send times still date every message; a fleet that falls short of its rate shows in the tables).
+   */
+  constructor(script: string, procs: number, nice = 0) {
     this.children = Array.from({ length: procs }, () => Child.start(script, 'sim'));
+    this.sns = this.children.map(() => []);
+    if (nice > 0) for (const c of this.children) if (c.proc.pid !== undefined) os.setPriority(c.proc.pid, nice);
   }
 
   async start(brokerUrl: string, fleets: SimFleetPlan[], rate: number): Promise<void> {
@@ -208,6 +229,7 @@ export class SimPool {
     await Promise.all(
       this.children.map((c, k) => {
         const mine = fleets.map((f) => ({ ...f, devices: f.devices.filter((_, i) => i % n === k) })).filter((f) => f.devices.length > 0);
+        this.sns[k] = mine.flatMap((f) => f.devices.map((d) => d.sn));
         return mine.length > 0 ? c.ask({ type: 'start', brokerUrl, fleets: mine, rate, chunk }, 'started', timeoutMs) : null;
       }),
     );
@@ -219,10 +241,18 @@ export class SimPool {
     return { cpuPercent: all.reduce((s, r) => s + (r.cpuPercent as number), 0), rss: all.reduce((s, r) => s + (r.rss as number), 0) };
   }
 
-  /** Devices whose MQTT connection dropped (device side) since the last call. */
-  async dropped(): Promise<string[]> {
+  /**
+   * Since the last call: devices whose MQTT connection dropped (device side), and the devices of processes
+   * whose event loop stood still for `stallMs` or longer (they sent nothing meanwhile: silent, though
+   * connected), with the longest stall of any process.
+   */
+  async presence(stallMs: number): Promise<{ dropped: string[]; stalled: string[]; maxStallMs: number }> {
     const all = await Promise.all(this.children.map((c) => c.ask({ type: 'presence' }, 'presence')));
-    return all.flatMap((r) => r.dropped as string[]);
+    return {
+      dropped: all.flatMap((r) => r.dropped as string[]),
+      stalled: all.flatMap((r, k) => ((r.maxStallMs as number) >= stallMs ? this.sns[k]! : [])),
+      maxStallMs: Math.max(0, ...all.map((r) => r.maxStallMs as number)),
+    };
   }
 
   async stop(): Promise<void> {

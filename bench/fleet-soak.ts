@@ -5,7 +5,7 @@
  * to docs/performance.md (between the fleet-soak markers); exit code 1 when anything was lost or memory grew.
  *
  *   npm run bench:soak -- [--devices 2000] [--rate 1] [--clients 100] [--minutes 10] [--warmup 60]
- *                         [--broker embedded|mosquitto] [--burn 0] [--sim-procs N] [--dated 2000]
+ *                         [--broker embedded|mosquitto] [--burn 0] [--sim-procs N] [--sim-nice 0] [--dated 2000]
  *                         [--heap-every 0] [--no-doc]
  *   npm run bench:soak -- --ladder 2000,5000,10000,15000,20000 [same options; --minutes 2 --warmup 30 by default]
  *
@@ -17,7 +17,7 @@
  *   CPU read from /proc). Heap: after the server's own major GCs (`--heap-every 0`, no pause added), or
  *   after a forced full GC every N seconds; a forced one at the end of the warm-up and at the end.
  * - sim (`--sim-procs`, one per 2,500 devices by default): the real simulator, one MQTT client per device,
- *   the devices dealt over the processes; a slice of the nests (`--pilots`) in a second fleet with calm
+ *   the devices dealt over the processes (`--sim-nice`: at a lower priority than the server); a slice of the nests (`--pilots`) in a second fleet with calm
  *   weather and `--pilot-time-scale`, so that their flights (flow, mission, flight events) fit in a cycle.
  * - clients: the browsers. Every socket verifies its user (100) and sends a heartbeat (101) every 20 s;
  *   half keep the fleet map subscription (210 -> 310), half watch a slice of the devices (200 -> 300) and
@@ -88,9 +88,20 @@ const DATED_FLEET_SOCKETS = 3;
 /** "No growth": post-GC heap slope over the second half below this, and the final heap within the margin. */
 const MAX_SLOPE_MB_PER_MIN = 1;
 const FINAL_MARGIN = { ratio: 0.1, bytes: 8 * 2 ** 20 };
-/** After the senders stop: replies still due, then event re-sends (5 s apart) and the sortie writes. */
+/** After the senders stop: replies still due. */
 const QUIESCE_WAIT_MS = 20_000;
-const DRAIN_MS = 12_000;
+/**
+ * Then the drain: until every counted event is acknowledged (so stored: sorties written) and the server has
+ * caught up with the fleet's telemetry (a server that fell behind must be late, not wrong), at most this long.
+ */
+const DRAIN_LIMIT_MS = 120_000;
+/** Caught up: the newest telemetry the server holds of the dated devices is at most this old (median). */
+const CAUGHT_UP_MS = 3000;
+/**
+ * A simulator process whose event loop stood still this long sent nothing meanwhile: its devices may rightly
+ * be taken for offline (the server declares silence after MISSED_TELEMETRY_PERIODS periods, 3 s at 1 Hz).
+ */
+const SIM_STALL_MS = 2000;
 
 interface Params {
   devices: number;
@@ -106,6 +117,8 @@ interface Params {
   /** Competing processes spinning a core each. */
   burn: number;
   simProcs: number;
+  /** Niceness of the simulator processes (0: same priority as the server). */
+  simNice: number;
   /** At most this many devices' frames are dated (a sample of larger fleets). */
   dated: number;
   /** Seconds between forced full GCs for the heap samples; 0: samples after the server's own major GCs. */
@@ -128,6 +141,10 @@ interface Presence {
   falseOffline: string[];
   /** Devices the simulator saw disconnected (broker or network), in the same time. */
   dropped: number;
+  /** Devices taken for offline while their simulator process stood still (SIM_STALL_MS or longer): silent, rightly offline. */
+  silent: number;
+  /** The longest stall of a simulator process's event loop in that time, ms. */
+  simMaxStallMs: number;
   /** Connected devices the server did not have online at the end of the measured window. */
   notOnlineAtEnd: string[];
   /** offline_in_flight alarms raised in the same time, and those for devices that stayed connected. */
@@ -161,6 +178,8 @@ interface Outcome {
   presence: Presence;
   states: { sent: number; devices: number; notHeld: string[] };
   onlineSeconds: number;
+  /** How long the drain after the window took (the server catching up, events acknowledged). */
+  drainSeconds: number;
   losses: string[];
 }
 
@@ -291,7 +310,7 @@ async function run(p: Params, sims: SimPool, clients: Child): Promise<Outcome> {
       if (watching && !online) wentOffline.set(sn, (wentOffline.get(sn) ?? 0) + 1);
     };
     l.link.on('online', onOnline);
-    await sims.dropped();
+    await sims.presence(SIM_STALL_MS);
     const windowStart = Date.now();
 
     // The forced GC's pause (hundreds of ms with a large heap) is over before the window opens.
@@ -346,10 +365,18 @@ async function run(p: Params, sims: SimPool, clients: Child): Promise<Outcome> {
     forced.push(final);
     await quiet;
     process.stdout.write('draining ... ');
-    await sleep(DRAIN_MS);
+    const lagSns = (datedSns ?? specs.map((s) => s.sn)).slice(0, 500);
+    const drained = await drain(clients, () => {
+      const now = Date.now();
+      const lags = lagSns.map((sn) => now - (l.link.device(sn)?.telemetryTs ?? 0)).sort((x, y) => x - y);
+      return lags[Math.floor(lags.length / 2)]!;
+    });
+    process.stdout.write(`${drained.toFixed(0)} s ... `);
     // The fleet is simply killed: thousands of clean disconnects would only load the server being checked.
     // Killed before the report, so that the last state each device sent is the last the tracker saw.
-    const dropped = new Set(await sims.dropped());
+    const simPresence = await sims.presence(SIM_STALL_MS);
+    const dropped = new Set(simPresence.dropped);
+    const stalled = new Set(simPresence.stalled);
     watching = false;
     l.link.off('online', onOnline);
     const windowEnd = Date.now();
@@ -397,14 +424,18 @@ async function run(p: Params, sims: SimPool, clients: Child): Promise<Outcome> {
       .where('raised_at', '>=', windowStart)
       .where('raised_at', '<=', windowEnd)
       .execute();
-    const falseOffline = [...wentOffline.keys()].filter((sn) => !dropped.has(sn));
+    // A device is rightly offline when its connection dropped, or when its simulator process stood still
+    // long enough for it to miss its telemetry periods (silent though connected).
+    const excused = (sn: string) => dropped.has(sn) || stalled.has(sn);
     const presence: Presence = {
       wentOffline: [...wentOffline.values()].reduce((s, n) => s + n, 0),
-      falseOffline,
+      falseOffline: [...wentOffline.keys()].filter((sn) => !excused(sn)),
       dropped: dropped.size,
-      notOnlineAtEnd: notOnlineAtEnd.filter((sn) => !dropped.has(sn)),
+      silent: [...wentOffline.keys()].filter((sn) => !dropped.has(sn) && stalled.has(sn)).length,
+      simMaxStallMs: simPresence.maxStallMs,
+      notOnlineAtEnd: notOnlineAtEnd.filter((sn) => !excused(sn)),
       offlineAlarms: alarms.length,
-      falseAlarms: alarms.filter((r) => !dropped.has(r.sn_id)).length,
+      falseAlarms: alarms.filter((r) => !excused(r.sn_id)).length,
     };
     const stateSns = Object.keys(stats.states.last);
     const states = { sent: stats.states.sent, devices: stateSns.length, notHeld: stateSns.filter((sn) => !holds(stats.states.last[sn], l.link.device(sn)?.state)) };
@@ -469,6 +500,7 @@ async function run(p: Params, sims: SimPool, clients: Child): Promise<Outcome> {
       presence,
       states,
       onlineSeconds,
+      drainSeconds: drained,
       losses,
     };
   } finally {
@@ -477,12 +509,25 @@ async function run(p: Params, sims: SimPool, clients: Child): Promise<Outcome> {
   }
 }
 
-/** Waits until a counter has not moved for a second (what was in flight when the fleet stopped is handled), at most 30 s. */
+/**
+ * Waits until nothing counted is pending at the clients and the server's telemetry lag is small (at most
+ * DRAIN_LIMIT_MS); returns the seconds it took.
+ */
+async function drain(clients: Child, lag: () => number): Promise<number> {
+  const start = Date.now();
+  for (;;) {
+    const pending = await clients.ask({ type: 'pending' }, 'pending');
+    if ((pending.events === 0 && lag() <= CAUGHT_UP_MS) || Date.now() - start >= DRAIN_LIMIT_MS) return (Date.now() - start) / 1000;
+    await sleep(1000);
+  }
+}
+
+/** Waits until a counter has not moved for 2 s (what was in flight when the fleet stopped is handled), at most 30 s. */
 async function settled(counter: () => number): Promise<void> {
   const deadline = Date.now() + 30_000;
   let last = counter();
   while (Date.now() < deadline) {
-    await sleep(1000);
+    await sleep(2000);
     const now = counter();
     if (now === last) return;
     last = now;
@@ -525,7 +570,10 @@ function table(p: Params, o: Outcome): string {
     ['event ack round trip (event ts -> events_reply), ms p50 / p90 / p99 / max', dist(e.ack)],
     ['flight.start -> sortie rows, flight.end -> sorties ended', `${e.flightStarts.length} -> ${o.db.sortiesStarted}, ${e.flightEnds.length} -> ${o.db.sortiesEnded}`],
     ['state messages (QoS 1, retained): sent; devices whose last state the server holds', `${o.states.sent}; ${o.states.devices - o.states.notHeld.length} of ${o.states.devices}`],
-    ['presence: server online -> offline (connected devices) / connections dropped (simulator) / not online at the end', `${pr.wentOffline} (${pr.falseOffline.length}) / ${pr.dropped} / ${pr.notOnlineAtEnd.length}`],
+    [
+      `presence: server online -> offline (of connected, talking devices) / connections dropped (simulator) / devices silent (simulator stalled ≥ ${SIM_STALL_MS / 1000} s; longest stall) / not online at the end`,
+      `${pr.wentOffline} (${pr.falseOffline.length}) / ${pr.dropped} / ${pr.silent} (${(pr.simMaxStallMs / 1000).toFixed(1)} s) / ${pr.notOnlineAtEnd.length}`,
+    ],
     ['offline_in_flight alarms raised (for connected devices)', `${pr.offlineAlarms} (${pr.falseAlarms})`],
     ['401 gimbal commands (browser -> device -> browser)', `${commandsLine(s.gimbal)}; command_log rows ok: ${o.db.gimbalLoggedOk}`],
     ['gimbal command round trip, ms p50 / p90 / p99 / max', dist(s.gimbal.rtt)],
@@ -549,6 +597,7 @@ function table(p: Params, o: Outcome): string {
     [`simulator processes (${p.simProcs}) CPU, % / RSS; fleet online after`, `${o.simCpu.toFixed(0)} / ${mb(o.simRss)}; ${o.onlineSeconds.toFixed(0)} s`],
     ['clients process CPU, %', s.cpuPercent.toFixed(0)],
     ['frames not dated (no matching device message)', String(s.unmatched)],
+    [`drain after the window until events acknowledged and telemetry caught up, s (limit ${DRAIN_LIMIT_MS / 1000})`, o.drainSeconds.toFixed(0)],
     ['verdict', verdict(o)],
   ];
   return ['| measure | value |', '|---|---|', ...rows.map((x) => `| ${x.join(' | ')} |`)].join('\n');
@@ -562,7 +611,7 @@ function paramsLine(p: Params): string {
     `(${fleetSockets} on the fleet map, ${p.clients - fleetSockets} watching a slice each), ${p.warmup} s warm-up, ${p.minutes} min measured, ` +
     `broker ${p.broker}, database ${process.env.DATABASE_URL ? 'PostgreSQL' : 'SQLite'}; a gimbal command every ${p.commandPeriod} s per watching socket, ` +
     `${p.pilots} pilot nests (one-key takeoff and landing every ${p.pilotCycle} s, simulator time × ${p.pilotTimeScale}), heartbeats every ${HEARTBEAT_MS / 1000} s; ` +
-    `${p.simProcs} simulator process${p.simProcs > 1 ? 'es' : ''}; ${p.burn > 0 ? `${p.burn} competing process${p.burn > 1 ? 'es' : ''} spinning a core each (--burn)` : 'no competing process'}.`
+    `${p.simProcs} simulator process${p.simProcs > 1 ? 'es' : ''}${p.simNice > 0 ? ` at nice ${p.simNice}` : ''}; ${p.burn > 0 ? `${p.burn} competing process${p.burn > 1 ? 'es' : ''} spinning a core each (--burn)` : 'no competing process'}.`
   );
 }
 
@@ -572,6 +621,8 @@ function paramsLine(p: Params): string {
 interface LadderRow {
   devices: number;
   simProcs: number;
+  /** Device messages the server link received per second (the fleet sends devices × rate). */
+  received: number;
   cpu: number;
   usPerMessage: number;
   brokerCpu: number | null;
@@ -599,6 +650,7 @@ function ladderRow(p: Params, o: Outcome): LadderRow {
   return {
     devices: p.devices,
     simProcs: p.simProcs,
+    received: o.link.received / o.seconds,
     cpu: o.cpu,
     usPerMessage: o.usPerMessage,
     brokerCpu: o.brokerCpu,
@@ -621,16 +673,16 @@ function ladderRow(p: Params, o: Outcome): LadderRow {
 
 function ladderTable(rows: (LadderRow | { devices: number; failed: string })[]): string {
   const head =
-    '| devices | server CPU % | us / message | Mosquitto CPU % | event loop p99 / max, ms | telemetry 300 p50 / p99, ms | 310 age p99, ms | events acked / sent | sortie rows / flight events | ' +
+    '| devices | messages received / s | server CPU % | us / message | Mosquitto CPU % | event loop p99 / max, ms | telemetry 300 p50 / p99, ms | 310 age p99, ms | events acked / sent | sortie rows / flight events | ' +
     'last state held / devices | gimbal ok / offline / timeout / other / unanswered | pilot answered / sent | false offline / not online at end / false alarms | heap after GC | online after, s | verdict |';
   const lines = rows.map((r) => {
-    if ('failed' in r) return `| ${r.devices} | ${Array.from({ length: 14 }, () => '–').join(' | ')} | ${r.failed} |`;
+    if ('failed' in r) return `| ${r.devices} | ${Array.from({ length: 15 }, () => '–').join(' | ')} | ${r.failed} |`;
     return (
-      `| ${r.devices} (${r.simProcs} sim) | ${r.cpu.toFixed(0)} | ${r.usPerMessage.toFixed(0)} | ${r.brokerCpu === null ? '–' : r.brokerCpu.toFixed(0)} | ${r.loopP99.toFixed(0)} / ${r.loopMax.toFixed(0)} | ${r.tel} | ${r.age310p99} | ` +
+      `| ${r.devices} (${r.simProcs} sim) | ${r.received.toFixed(0)} | ${r.cpu.toFixed(0)} | ${r.usPerMessage.toFixed(0)} | ${r.brokerCpu === null ? '–' : r.brokerCpu.toFixed(0)} | ${r.loopP99.toFixed(0)} / ${r.loopMax.toFixed(0)} | ${r.tel} | ${r.age310p99} | ` +
       `${r.events} | ${r.sorties} | ${r.states} | ${r.gimbal} | ${r.pilot} | ${r.presence} | ${r.heap} | ${r.onlineSeconds.toFixed(0)} | ${r.verdict} |`
     );
   });
-  return [head, `|${'---|'.repeat(16)}`, ...lines].join('\n');
+  return [head, `|${'---|'.repeat(17)}`, ...lines].join('\n');
 }
 
 /** Runs one soak per device count, each in its own process (same options), and tabulates them. */
@@ -685,6 +737,7 @@ async function main(): Promise<void> {
       'pilot-time-scale': { type: 'string', default: '4' },
       burn: { type: 'string', default: '0' },
       'sim-procs': { type: 'string' },
+      'sim-nice': { type: 'string', default: '0' },
       dated: { type: 'string', default: '2000' },
       'heap-every': { type: 'string', default: '0' },
       ladder: { type: 'string' },
@@ -707,17 +760,21 @@ async function main(): Promise<void> {
     pilotTimeScale: Number(values['pilot-time-scale']),
     burn: Number(values.burn),
     simProcs: Number(values['sim-procs'] ?? defaultSimProcs(devices)),
+    simNice: Number(values['sim-nice']),
     dated: Number(values.dated),
     heapEvery: Number(values['heap-every']),
   };
   if (values.broker !== 'embedded' && values.broker !== 'mosquitto') throw new Error(`--broker embedded|mosquitto, not ${values.broker}`);
-  const { broker: _b, burn, heapEvery, ...positive } = p;
+  const { broker: _b, burn, heapEvery, simNice, ...positive } = p;
   if (
     Object.values(positive).some((v) => !Number.isFinite(v) || v <= 0) ||
     p.clients < 2 ||
     !Number.isInteger(burn) ||
     burn < 0 ||
     !(heapEvery >= 0) ||
+    !Number.isInteger(simNice) ||
+    simNice < 0 ||
+    simNice > 19 ||
     ladderCounts?.some((n) => !Number.isInteger(n) || n <= 0)
   ) {
     throw new Error(`bad parameters: ${JSON.stringify({ ...p, ladder: ladderCounts })}`);
@@ -740,7 +797,7 @@ async function main(): Promise<void> {
   raiseFileLimit(p.devices + 4096);
   const burners = startBurners(p.burn);
   burnerPids = burners.pids;
-  const sims = new SimPool(SCRIPT, p.simProcs);
+  const sims = new SimPool(SCRIPT, p.simProcs, p.simNice);
   const clients = Child.start(SCRIPT, 'clients');
   try {
     const o = await run(p, sims, clients);
