@@ -5,7 +5,8 @@ import { startTestServer, type TestServer } from '../../test/helpers.js';
 import { RawDevice, WAIT_LIMIT_MS, envelope, live, mqttConnect, nestTelemetry, registerDevice, until } from '../../test/live.js';
 import { devicePassword } from './credentials.js';
 import type { LiveDevice } from './adapter.js';
-import { LinkService, MASS_SILENCE_HOLD_MS, MASS_SILENCE_MIN } from './nest/service.js';
+import { MASS_SILENCE_HOLD_MS, MASS_SILENCE_MIN } from './mass-silence.js';
+import { LinkService } from './nest/service.js';
 import { loadSimulator } from '../../test/simulator.js';
 
 let server: TestServer;

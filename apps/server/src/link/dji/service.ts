@@ -51,6 +51,7 @@ import {
 import type { MqttClient } from 'mqtt';
 import type { CommandOptions, CommandOutcome, DeviceLink, DeviceLookup, DropReason, LinkEvents, LinkLogger, LiveDevice } from '../adapter.js';
 import { LinkCounters } from '../stats.js';
+import { MassSilence } from '../mass-silence.js';
 import { linkClient, subscribeEachSession } from '../session.js';
 import { flightEndOf, flightStateOf, healthOf, mergeOsd, metresBetween, progressOf, telemetryOf, type FlightPlanInfo } from './translate.js';
 import type { WaylineFile } from './waylines.js';
@@ -893,8 +894,22 @@ export class DjiLink extends EventEmitter<LinkEvents> implements DeviceLink {
     const sentAt = this.probes.get(id);
     if (sentAt === undefined) return;
     for (const [k, at] of this.probes) if (at <= sentAt) this.probes.delete(k);
-    for (const g of this.gateways.values()) if (g.live.online && this.deadline(g) < sentAt) this.setOnline(g, false);
+    const silent: Gateway[] = [];
+    let online = 0;
+    for (const g of this.gateways.values()) {
+      if (!g.live.online) continue;
+      online++;
+      if (this.deadline(g) < sentAt) silent.push(g);
+    }
+    // Many gateways silent at once: the path is failing, not the docks (link/mass-silence.ts).
+    if (this.massSilence.hold(silent.length, online, this.now())) {
+      this.logOnce('mass-silence', { silent: silent.length, online, since: this.massSilence.began }, 'dji link: many gateways silent at once, their connections open: presence held (the server or the broker is behind)');
+      return;
+    }
+    for (const g of silent) this.setOnline(g, false);
   }
+
+  private readonly massSilence = new MassSilence();
 
   // ------------------------------------------------------------------------------------------ logs
 

@@ -26,6 +26,7 @@ import {
 import type { MqttClient } from 'mqtt';
 import { refill, type TokenBucket } from '../bucket.js';
 import { ClusterMembers, MEMBER_HEARTBEAT_MS, membersTopic } from '../members.js';
+import { MassSilence } from '../mass-silence.js';
 import { LinkCounters } from '../stats.js';
 import { linkClient, subscribeEachSession } from '../session.js';
 import type {
@@ -86,14 +87,6 @@ const MIN_SWEEP_MS = 25;
 const PROBE_RESEND_MS = 1000;
 /** Probes in flight at most (the oldest is forgotten beyond it). */
 const PROBES_IN_FLIGHT = 8;
-/**
- * A mass silence (see heldBack()): at least this many online devices, and at least this share of them,
- * silent in one judgement. A handful of devices leaving together is judged as usual.
- */
-export const MASS_SILENCE_MIN = 8;
-export const MASS_SILENCE_SHARE = 0.25;
-/** How long a mass silence is held before it is declared (a minute: longer than a device's keepalive). */
-export const MASS_SILENCE_HOLD_MS = 60_000;
 
 /**
  * The topic on which an instance sends presence probes to itself (section 4 of docs/device-protocol.md).
@@ -605,9 +598,9 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
    *    sent before the probe is still unread. The change is dated at the judgement (clock now).
    * 7. A probe not back within PROBE_RESEND_MS (lost with a dropped connection, or a slow broker) is
    *    followed by another; whichever comes back judges against its own send time.
-   * 8. Mass silence (heldBack()): when many of the online devices are silent at once, the path from the
-   *    broker is failing, not the devices; the judgement is held (for at most MASS_SILENCE_HOLD_MS) and
-   *    made again with the next probe.
+   * 8. Mass silence (heldBack(), link/mass-silence.ts): when many of the online devices are silent at
+   *    once, the path from the broker is failing, not the devices; the judgement is held (for at most
+   *    MASS_SILENCE_HOLD_MS) and made again with the next probe.
    */
 
   /** When a device's silence ends its online period (step 1), clock ms. */
@@ -676,31 +669,14 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
     for (const d of silent) this.setOnline(d, false, now);
   }
 
-  /** Since when (clock ms) judgements have found a mass silence (step 8); null while they do not. */
-  private massSilenceSince: number | null = null;
+  /** Step 8: mass silences (link/mass-silence.ts). */
+  private readonly massSilence = new MassSilence();
 
-  /**
-   * Step 8: whether a judgement that found `silent` of `online` devices silent is held back. Many devices
-   * falling silent together, with their connections open (no last-will), is the path failing rather than
-   * the devices: a broker that dropped messages to this instance because it read them too slowly
-   * (Mosquitto drops QoS 0 beyond its queue limit, so the probe can come back while the devices' telemetry
-   * did not), or a server too slow to read. Such silence is not declared for MASS_SILENCE_HOLD_MS: the
-   * devices keep their state, the judgement is made again with the next probe, and a device that really
-   * left still goes offline: by its last-will (the broker sees its connection end), or when the
-   * devices around it are heard again and it alone is silent, or once the hold is over.
-   */
+  /** Whether a judgement that found `silent` of `online` devices silent is held back (step 8). */
   private heldBack(silent: number, online: number, now: number): boolean {
-    if (silent < MASS_SILENCE_MIN || silent < online * MASS_SILENCE_SHARE) {
-      this.massSilenceSince = null;
-      return false;
-    }
-    this.massSilenceSince ??= now;
-    if (now - this.massSilenceSince >= MASS_SILENCE_HOLD_MS) {
-      this.massSilenceSince = null;
-      return false;
-    }
+    if (!this.massSilence.hold(silent, online, now)) return false;
     this.stats.probes.heldBack++;
-    this.logOnce('mass-silence', 'warn', { silent, online, since: this.massSilenceSince }, 'device link: many devices silent at once, their connections open: presence held (the server or the broker is behind)');
+    this.logOnce('mass-silence', 'warn', { silent, online, since: this.massSilence.began }, 'device link: many devices silent at once, their connections open: presence held (the server or the broker is behind)');
     return true;
   }
 
