@@ -4,6 +4,7 @@ import { CALL_LIST, MEDIA_UPLOAD_PATH, ResultCode, callUrl, calls, codeText, typ
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callRoutes } from './routes.js';
 import { CallError } from './errors.js';
+import { RawJson } from './raw-json.js';
 import { FORM_BODY_LIMIT, MULTIPART_FIELD_LIMIT } from './body.js';
 import { INGEST_PATH } from '../storage/ingest/mount.js';
 import type { TestClient} from '../../test/helpers.js';
@@ -31,6 +32,9 @@ beforeAll(async () => {
       // at compile time, and the server's answer check at run time (below).
       // @ts-expect-error -- a deliberately wrong answer
       alarmStats: async () => ({ data: { total: '3', pending: 0 } }),
+      // Answers given as JSON text (RawJson): one the schema accepts, one it refuses (a kind as text, fields missing).
+      deviceTypeList: async () => ({ data: new RawJson('[]'), shown: true }),
+      videoDeviceTypeList: async () => ({ data: new RawJson('[{"cla_type":"x"}]') }),
       // The generic multipart and NOT_IMPLEMENTED checks run on the firmware calls with their handlers taken away.
       romList: undefined,
       romAdd: undefined,
@@ -245,6 +249,20 @@ describe('handler failures', () => {
     expect(res.body).toEqual({ code: ResultCode.SERVER_ERROR, msg: codeText(ResultCode.SERVER_ERROR, 'en'), data: null });
     const row = await server.db.selectFrom('settings').selectAll().where('key', '=', 'half-applied').executeTakeFirst();
     expect(row).toBeUndefined();
+  });
+
+  it('puts an answer given as JSON text into the envelope as it is, and checks it against the schema like any answer', async () => {
+    const res = await server.app.inject({
+      method: 'POST',
+      url: url('deviceTypeList'),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: browserPayload('deviceTypeList', {}, admin.token).toString(),
+    });
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.body).toBe(JSON.stringify({ code: ResultCode.OK, msg: codeText(ResultCode.OK, 'en'), data: [] }));
+    const refused = await admin.call('videoDeviceTypeList');
+    expect(refused.status).toBe(500);
+    expect(refused.body).toEqual({ code: ResultCode.SERVER_ERROR, msg: codeText(ResultCode.SERVER_ERROR, 'en'), data: null });
   });
 
   it('answers SERVER_ERROR (HTTP 500) for an answer that does not match its call\'s answer schema (tests check answers)', async () => {
