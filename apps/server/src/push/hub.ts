@@ -71,7 +71,7 @@ const FLEET_FIRST_GAP = 0.75;
 
 /** The name of a view scope: sockets with equal names see the same devices (company or all, plus shares). */
 const shareNames = new WeakMap<ReadonlySet<string>, string>();
-export function scopeKey(scope: Scope): string {
+function scopeKey(scope: Scope): string {
   if (scope.all) return '*';
   const shared = scope.shared;
   if (!shared || shared.size === 0) return scope.companyId;
