@@ -75,14 +75,15 @@ export class DeviceStatusBoard extends EventEmitter<{ status: [sn: string, statu
     this.timer = null;
   }
 
-  private expired(h: Holder, now = Date.now()): boolean {
+  private expired(h: Holder, now: number): boolean {
     return now - h.renewedAt >= this.holdSeconds * 1000;
   }
 
-  /** The current holder of a device (null when nobody, or the hold expired). */
+  /** The current holder of a device (null when nobody, or the hold expired). Asked for every status push. */
   holder(sn: string): Holder | null {
     const h = this.holds.get(sn);
-    return h && !this.expired(h) ? h : null;
+    if (h === undefined) return null;
+    return this.expired(h, Date.now()) ? null : h;
   }
 
   /** When the current hold ends (Unix seconds), null when not held. */

@@ -15,11 +15,12 @@ export class CompositeLink extends EventEmitter<LinkEvents> implements DeviceLin
     private readonly devices: DeviceLookup,
   ) {
     super();
+    // Passed on argument by argument (no rest array per message: telemetry comes thousands of times a second).
     for (const link of [nest, dji]) {
-      link.on('online', (...args) => this.emit('online', ...args));
-      link.on('telemetry', (...args) => this.emit('telemetry', ...args));
-      link.on('state', (...args) => this.emit('state', ...args));
-      link.on('event', (...args) => this.emit('event', ...args));
+      link.on('online', (sn, online, live) => this.emit('online', sn, online, live));
+      link.on('telemetry', (sn, live) => this.emit('telemetry', sn, live));
+      link.on('state', (sn, live) => this.emit('state', sn, live));
+      link.on('event', (sn, message, settle) => this.emit('event', sn, message, settle));
     }
     nest.on('internal', (topic, payload) => this.emit('internal', topic, payload));
     nest.on('connected', () => this.emit('connected'));
