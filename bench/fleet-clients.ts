@@ -35,7 +35,7 @@ import {
 import mqtt from 'mqtt';
 import WebSocket from 'ws';
 import { childMain, cpuPercent, sleep, snap, type SocketPlan } from './fleet-lib.js';
-import { Histogram, type HistogramData } from './stats.js';
+import { Histogram, msgIdOf, occurrences, snOf, type HistogramData } from './stats.js';
 
 export interface Tracker {
   url: string;
@@ -158,26 +158,7 @@ interface TrackedEvent {
 
 /** How much of a frame is read to tell its kind and device. */
 const HEAD_BYTES = 400;
-/** The msg_id of a push frame, read from its head without parsing it (-1 when absent). */
-function msgIdOf(text: string): number {
-  const i = text.indexOf('"msg_id":');
-  if (i < 0) return -1;
-  return parseInt(text.slice(i + 9, i + 15), 10);
-}
-/** The first `sn_id` in a frame's head without parsing it (null when absent or cut off). */
-function snOf(text: string): string | null {
-  const i = text.indexOf('"sn_id":"');
-  if (i < 0) return null;
-  const j = text.indexOf('"', i + 9);
-  return j < 0 ? null : text.slice(i + 9, j);
-}
 const SN_KEY = Buffer.from('"sn_id":');
-/** How often `needle` occurs in `buf` (a 310 batch's entries, counted on the bytes: no string, no parse). */
-function occurrences(buf: Buffer, needle: Buffer): number {
-  let n = 0;
-  for (let i = buf.indexOf(needle); i >= 0; i = buf.indexOf(needle, i + needle.length)) n++;
-  return n;
-}
 
 const emptyCommands = (): CommandStats => ({ sent: 0, ok: 0, notOk: {}, unanswered: 0, rtt: new Histogram().toData(), okIds: [] });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Histogram, replaceBlock, slope } from './stats.js';
+import { Histogram, canon, holds, msgIdOf, occurrences, replaceBlock, slope, snOf } from './stats.js';
 
 describe('Histogram', () => {
   it('answers nearest-rank percentiles and the maximum', () => {
@@ -75,5 +75,38 @@ describe('replaceBlock', () => {
   it('appends the block when the document has none (or only an end marker before the begin)', () => {
     expect(replaceBlock('# T\n\n', B, E, `${B}\nnew\n${E}`)).toBe(`# T\n\n${B}\nnew\n${E}\n`);
     expect(replaceBlock(`${E}\n${B}`, B, E, 'S')).toBe(`${E}\n${B}\n\nS\n`);
+  });
+});
+
+describe('holds (a device\'s last state against the server\'s)', () => {
+  const sent = { gimbal: { pitch: -30, yaw: 0 }, flow: null, changed: { gimbal: 1 } };
+  it('ignores key order at every level and fields the server adds', () => {
+    expect(canon({ b: 1, a: { d: [2, { y: 1, x: 0 }], c: 3 } })).toBe('{"a":{"c":3,"d":[2,{"x":0,"y":1}]},"b":1}');
+    expect(holds(sent, { changed: { gimbal: 1 }, flow: null, gimbal: { yaw: 0, pitch: -30 }, extra: 'x' })).toBe(true);
+  });
+  it('fails on a changed, missing or absent state', () => {
+    expect(holds(sent, { ...sent, gimbal: { pitch: 0, yaw: 0 } })).toBe(false);
+    expect(holds(sent, { gimbal: sent.gimbal, changed: sent.changed })).toBe(false);
+    expect(holds(sent, null)).toBe(false);
+    expect(holds(sent, undefined)).toBe(false);
+  });
+});
+
+describe('reading push frames without parsing them', () => {
+  const frame = JSON.stringify({ code: 2000, msg: 'ok', msg_id: 300, data: { sn_id: 'BENCH-MINI-02', telemetry: { sn_id: 'other' } } });
+  it('finds the msg_id and the first sn_id', () => {
+    expect(msgIdOf(frame)).toBe(300);
+    expect(msgIdOf('{"msg_id":310,"data":{}}')).toBe(310);
+    expect(snOf(frame)).toBe('BENCH-MINI-02');
+  });
+  it('answers -1 / null when the head does not hold them', () => {
+    expect(msgIdOf('{"code":2000}')).toBe(-1);
+    expect(snOf('{"msg_id":300,"data":{"sn_id":"BENCH-MI')).toBeNull();
+    expect(snOf('{"msg_id":101}')).toBeNull();
+  });
+  it('counts the entries of a batch on its bytes', () => {
+    const batch = Buffer.from(JSON.stringify({ msg_id: 310, data: { devices: [{ sn_id: 'A' }, { sn_id: 'B' }, { sn_id: 'C' }] } }));
+    expect(occurrences(batch, Buffer.from('"sn_id":'))).toBe(3);
+    expect(occurrences(Buffer.from('{}'), Buffer.from('"sn_id":'))).toBe(0);
   });
 });

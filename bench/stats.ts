@@ -1,6 +1,7 @@
 /**
  * Pure measuring helpers of the fleet benches (fleet-push.ts, fleet-soak.ts): latency histograms of
  * constant size (a 10-minute soak records millions of samples), a least-squares slope for memory growth,
+ * the comparison of a device's last state with the server's, reading push frames without parsing them,
  * and the generated-block splice of docs/performance.md.
  */
 
@@ -100,4 +101,39 @@ export function replaceBlock(doc: string, begin: string, end: string, section: s
   const i = doc.indexOf(begin);
   const j = doc.indexOf(end, i);
   return i >= 0 && j > i ? doc.slice(0, i) + section + doc.slice(j + end.length) : `${doc.trimEnd()}\n\n${section}\n`;
+}
+
+/** Canonical JSON (keys sorted at every level): what a device sent and what the server holds compare equal. */
+export const canon = (v: unknown): string =>
+  JSON.stringify(v, (_k, x: unknown) =>
+    x !== null && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x,
+  );
+
+/** Whether the server holds every field of the state a device last sent, as sent (key order aside; fields it adds do not matter). */
+export function holds(sent: unknown, held: unknown): boolean {
+  if (held === null || held === undefined || sent === null || typeof sent !== 'object') return false;
+  return Object.entries(sent as Record<string, unknown>).every(([k, v]) => canon(v) === canon((held as Record<string, unknown>)[k]));
+}
+
+/** The msg_id of a push frame, read from its text (its head is enough) without parsing it; -1 when absent. */
+export function msgIdOf(text: string): number {
+  const i = text.indexOf('"msg_id":');
+  if (i < 0) return -1;
+  const n = parseInt(text.slice(i + 9, i + 15), 10);
+  return Number.isNaN(n) ? -1 : n;
+}
+
+/** The first `sn_id` in a frame's text without parsing it; null when absent or cut off. */
+export function snOf(text: string): string | null {
+  const i = text.indexOf('"sn_id":"');
+  if (i < 0) return null;
+  const j = text.indexOf('"', i + 9);
+  return j < 0 ? null : text.slice(i + 9, j);
+}
+
+/** How often `needle` occurs in `buf` (a 310 batch's entries, counted on the bytes: no string, no parse). */
+export function occurrences(buf: Buffer, needle: Buffer): number {
+  let n = 0;
+  for (let i = buf.indexOf(needle); i >= 0; i = buf.indexOf(needle, i + needle.length)) n++;
+  return n;
 }
