@@ -23,7 +23,8 @@ const WITHOUT_NAMES: ReadonlySet<number> = new Set([PushMsgId.DEVICE_TELEMETRY, 
  * frames have one watcher.
  */
 export class SharedFrame {
-  private readonly texts: Partial<Record<Lang, string>> = {};
+  private zh: string | undefined;
+  private en: string | undefined;
   /** The data's JSON when it is the same in every language. */
   private plain: string | undefined;
 
@@ -39,14 +40,15 @@ export class SharedFrame {
 
   /** The frame's text as shown in `lang`. */
   of(lang: Lang): string {
-    const done = this.texts[lang];
+    const done = lang === 'zh' ? this.zh : this.en;
     if (done !== undefined) return done;
     let json: string;
     if (this.plain !== undefined) json = this.plain;
     else if (WITHOUT_NAMES.has(this.msgId)) json = this.plain = JSON.stringify(this.data ?? null);
     else json = JSON.stringify(showTexts(this.data, lang) ?? null);
     const out = `{"code":${this.code},"msg":${JSON.stringify(codeText(this.code, lang))},"msg_id":${this.msgId},"data":${json}}`;
-    this.texts[lang] = out;
+    if (lang === 'zh') this.zh = out;
+    else this.en = out;
     return out;
   }
 }
