@@ -5,7 +5,7 @@ import { BASEMAP_STORAGE_KEY, DEFAULT_BASEMAP, absoluteUrl, basemapStyle, fromMa
 import { searchCity } from './cities';
 import { LocateError, locate } from './geolocate';
 import { MARKER_COLORS, MARKER_COLOR_MINE, devicesToGeoJson, isFlying, markerColor, type MapDevice } from './markers';
-import { clusterElement, deviceElement, updateDeviceElement } from './markerElements';
+import { clusterElement, deviceElement, updateClusterElement, updateDeviceElement } from './markerElements';
 
 const SHENZHEN = { lat: 22.5431, lng: 114.0579 };
 const device = (sn: string, state: number, extra: Partial<MapDevice> = {}): MapDevice => ({
@@ -109,6 +109,31 @@ describe('marker colour by state', () => {
     const cluster = clusterElement(5, { online: 3, offline: 1, busy: 1 });
     expect(cluster.dataset.count).toBe('5');
     expect(cluster.textContent).toBe('5');
+  });
+
+  it('updates a cluster bubble and a marker in place, writing nothing when their figures are the same', () => {
+    const cluster = clusterElement(5, { online: 5, offline: 0, busy: 0 });
+    expect(cluster.style.width).toBe('36px');
+    updateClusterElement(cluster, 120, { online: 60, offline: 60, busy: 0 });
+    expect(cluster.dataset.count).toBe('120');
+    expect(cluster.textContent).toBe('120');
+    expect(cluster.style.width).toBe('52px');
+    // The same figures again: the element is left as it is (a test write shows whether it was touched).
+    cluster.style.width = '1px';
+    updateClusterElement(cluster, 120, { online: 60, offline: 60, busy: 0 });
+    expect(cluster.style.width).toBe('1px');
+    updateClusterElement(cluster, 120, { online: 59, offline: 61, busy: 0 });
+    expect(cluster.style.width).toBe('52px');
+
+    const [f] = devicesToGeoJson([device('SIM-2', 1, { heading: 10, drone: true })], 'offline').features;
+    const el = deviceElement(f!.properties);
+    el.style.setProperty('--marker-color', 'red');
+    // A parked drone's heading is not drawn: nothing to write.
+    updateDeviceElement(el, { ...f!.properties, heading: 200 }, false);
+    expect(el.style.getPropertyValue('--marker-color')).toBe('red');
+    updateDeviceElement(el, { ...f!.properties, state: 2 }, false);
+    expect(el.dataset.state).toBe('2');
+    expect(el.style.getPropertyValue('--marker-color')).toBe(MARKER_COLORS[2]);
   });
 });
 
