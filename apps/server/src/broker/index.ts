@@ -9,7 +9,7 @@ import {
   deviceSubscribeAllowed,
   isDeviceSn,
 } from '@nest/contracts';
-import { Aedes, type AuthenticateError, type Client } from 'aedes';
+import { Aedes, type AedesPublishPacket, type AuthenticateError, type Client } from 'aedes';
 import { samePassword, type DeviceLogin } from '../link/credentials.js';
 import { djiPublishAllowed, djiSubscribeAllowed } from './dji.js';
 
@@ -52,6 +52,12 @@ export interface EmbeddedBroker {
    * socket (same login, same rules), without the TCP stack and a system call per delivered message.
    */
   connectInProcess(): Duplex;
+  /**
+   * The messages published on topics matching `filter`, handed to `deliver` in this process as the broker
+   * routes them (the server's own link: no MQTT packet written and read again). Ends with the function
+   * it answers.
+   */
+  subscribeInProcess(filter: string, deliver: (topic: string, payload: Buffer) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -381,6 +387,14 @@ export async function startEmbeddedBroker(opts: { host: string; port: number; au
         const who = identities.get(client);
         if (who?.kind === 'device' && who.sn === sn) client.close();
       }
+    },
+    subscribeInProcess: (filter, deliver) => {
+      const route = (packet: AedesPublishPacket, done: () => void) => {
+        deliver(packet.topic, typeof packet.payload === 'string' ? Buffer.from(packet.payload) : packet.payload);
+        done();
+      };
+      aedes.subscribe(filter, route, () => undefined);
+      return () => aedes.unsubscribe(filter, route, () => undefined);
     },
     connectInProcess: () => {
       const [server, link] = memoryPair();

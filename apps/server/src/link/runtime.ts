@@ -81,7 +81,7 @@ export async function startLink(config: Config, registry: LinkRegistry, log: Lin
   const username = broker ? SERVER_MQTT_USER : config.mqttUsername;
   const password = broker ? secrets.serverPassword : (config.mqttPassword ?? secrets.serverPassword);
   // The embedded broker is reached in memory (no TCP to this very process); an external one over its URL.
-  const inProcess = broker ? { inProcess: () => broker.connectInProcess() } : {};
+  const inProcess = broker ? { inProcess: broker } : {};
   const nest = new LinkService({
     url: brokerUrl,
     ...inProcess,

@@ -1,12 +1,22 @@
 import type { Duplex } from 'node:stream';
 import mqtt, { MqttClient, type IClientOptions, type ISubscriptionGrant } from 'mqtt';
 
-/**
- * How a link reaches its broker: an MQTT URL (TCP, an external Mosquitto or another process), or, for the
- * broker embedded in this process, a function opening an in-memory connection to it (no sockets, no
- * system calls: the broker's deliveries to the server are a buffer handed over in memory).
- */
-export type BrokerEndpoint = string | { inProcess: () => Duplex };
+/** The broker embedded in this process, as the server's link reaches it (broker/index.ts). */
+export interface InProcessBroker {
+  /**
+   * A new MQTT connection in memory: no sockets, no system calls, the broker's deliveries handed over as
+   * buffers.
+   */
+  connectInProcess(): Duplex;
+  /**
+   * Every message published on topics matching `filter`, handed to `deliver` as the broker routes it: no
+   * MQTT packet is written or read for it. Answers the function that ends the subscription.
+   */
+  subscribeInProcess(filter: string, deliver: (topic: string, payload: Buffer) => void): () => void;
+}
+
+/** How a link reaches its broker: an MQTT URL (TCP: an external Mosquitto), or the broker in this process. */
+export type BrokerEndpoint = string | InProcessBroker;
 
 /**
  * The MQTT connection of a device-link adapter (nest and DJI): MQTT 3.1.1, a clean session (its
@@ -28,8 +38,7 @@ export function linkClient(endpoint: BrokerEndpoint, o: { clientId: string; user
   };
   if (typeof endpoint === 'string') return mqtt.connect(endpoint, options);
   // The same MQTT session over an in-memory stream: a new one on every (re)connect.
-  const { inProcess } = endpoint;
-  return new MqttClient(() => inProcess(), options);
+  return new MqttClient(() => endpoint.connectInProcess(), options);
 }
 
 export interface SessionHandlers {

@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type { Duplex } from 'node:stream';
 import {
   AIRBORNE_FLIGHT_STATES,
   DJI_OFFLINE_AFTER_MS,
@@ -52,7 +51,7 @@ import type { MqttClient } from 'mqtt';
 import type { CommandOptions, CommandOutcome, DeviceLink, DeviceLookup, DropReason, LinkEvents, LinkLogger, LiveDevice } from '../adapter.js';
 import { LinkCounters } from '../stats.js';
 import { MassSilence } from '../mass-silence.js';
-import { linkClient, subscribeEachSession } from '../session.js';
+import { linkClient, subscribeEachSession, type InProcessBroker } from '../session.js';
 import { flightEndOf, flightStateOf, healthOf, mergeOsd, metresBetween, progressOf, telemetryOf, type FlightPlanInfo } from './translate.js';
 import type { WaylineFile } from './waylines.js';
 import { DjiLive, type LiveIngest } from './live.js';
@@ -78,8 +77,8 @@ export interface DjiProductConfig {
 
 export interface DjiLinkOptions {
   url: string;
-  /** An in-memory connection to the broker embedded in this process: used instead of `url` when given. */
-  inProcess?: () => Duplex;
+  /** The broker embedded in this process, reached in memory instead of at `url` when given. */
+  inProcess?: InProcessBroker;
   username: string;
   password: string;
   devices: DeviceLookup;
@@ -189,7 +188,7 @@ export class DjiLink extends EventEmitter<LinkEvents> implements DeviceLink {
   }
 
   start(): void {
-    const client = linkClient(this.opts.inProcess ? { inProcess: this.opts.inProcess } : this.opts.url, { clientId: this.clientId, username: this.opts.username, password: this.opts.password });
+    const client = linkClient(this.opts.inProcess ?? this.opts.url, { clientId: this.clientId, username: this.opts.username, password: this.opts.password });
     this.client = client;
     subscribeEachSession(client, {
       topics: () => {

@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type { Duplex } from 'node:stream';
 import {
   CHANNEL_QOS,
   COMMAND_MAX_RESENDS,
@@ -28,7 +27,7 @@ import { refill, type TokenBucket } from '../bucket.js';
 import { ClusterMembers, MEMBER_HEARTBEAT_MS, membersTopic } from '../members.js';
 import { MassSilence } from '../mass-silence.js';
 import { LinkCounters } from '../stats.js';
-import { linkClient, subscribeEachSession } from '../session.js';
+import { linkClient, subscribeEachSession, type InProcessBroker } from '../session.js';
 import type {
   BrokerAccess,
   CommandOptions,
@@ -43,8 +42,8 @@ import type {
 
 export interface LinkOptions {
   url: string;
-  /** An in-memory connection to the broker embedded in this process: used instead of `url` when given. */
-  inProcess?: () => Duplex;
+  /** The broker embedded in this process, reached in memory instead of at `url` when given. */
+  inProcess?: InProcessBroker;
   username: string;
   password: string;
   devices: DeviceLookup;
@@ -164,7 +163,7 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
 
   /** Connects (in the background: an unreachable broker is retried every second). */
   start(): void {
-    const client = linkClient(this.opts.inProcess ? { inProcess: this.opts.inProcess } : this.opts.url, {
+    const client = linkClient(this.opts.inProcess ?? this.opts.url, {
       clientId: this.clientId,
       username: this.opts.username,
       password: this.opts.password,
@@ -175,7 +174,11 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
     subscribeEachSession(client, {
       topics: () => {
         const topics: Record<string, { qos: 0 | 1 }> = {};
-        for (const channel of DEVICE_TO_SERVER) topics[channelFilter(channel)] = { qos: CHANNEL_QOS[channel].qos };
+        for (const channel of DEVICE_TO_SERVER) {
+          // In process, telemetry comes straight from the broker's routing (below), not over the session.
+          if (channel === 'telemetry' && this.opts.inProcess) continue;
+          topics[channelFilter(channel)] = { qos: CHANNEL_QOS[channel].qos };
+        }
         if (this.members) topics[`${this.membersTopic}/+`] = { qos: 1 };
         for (const t of this.opts.internalTopics ?? []) topics[t] = { qos: 1 };
         topics[this.probeTopic] = { qos: 0 };
@@ -197,6 +200,14 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
     });
     client.on('error', (err) => this.logOnce('client-error', 'warn', { err: err.message }, 'device link: broker connection error'));
     client.on('message', this.receive);
+    if (this.opts.inProcess) {
+      // Telemetry (QoS 0, nearly every message) from the broker in this process is handed over as the broker
+      // routes it, while the session is connected (as if it came over it). Ordered before the presence probe:
+      // the probe still travels through the session, so it comes back after what was routed before it.
+      this.endDirect = this.opts.inProcess.subscribeInProcess(channelFilter('telemetry'), (topic, payload) => {
+        if (this.client?.connected) this.receive(topic, payload);
+      });
+    }
     this.scheduleSweep();
     this.opts.access?.start?.();
     if (this.members) {
@@ -236,8 +247,13 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
     return this.client?.connected ?? false;
   }
 
+  /** Ends the in-process telemetry subscription (LinkOptions.inProcess). */
+  private endDirect: (() => void) | null = null;
+
   async stop(): Promise<void> {
     this.stopped = true;
+    this.endDirect?.();
+    this.endDirect = null;
     if (this.sweepTimer) clearTimeout(this.sweepTimer);
     if (this.probeImmediate) clearImmediate(this.probeImmediate);
     for (const [tid, p] of this.pending) {
