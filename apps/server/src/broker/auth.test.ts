@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { DeviceProtocol, LINK_MAX_MESSAGE_BYTES, RecordState, SERVER_MQTT_USER, topicOf } from '@nest/contracts';
-import type { MqttClient } from 'mqtt';
+import { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceLoginCheck, devicePassword, djiPassword, type DeviceAccount } from '../link/credentials.js';
 import { WAIT_LIMIT_MS, mqttConnect, until } from '../../test/live.js';
@@ -282,5 +282,42 @@ describe('DJI gateways', () => {
     await gone;
     expect(await grant(other, 'thing/product/DOCK-1/services')).toBe(1);
     expect(other.connected).toBe(true);
+  });
+});
+
+describe('the server in this process', () => {
+  it('logs in over an in-memory connection under the same rules, and receives routed messages without one', async () => {
+    // An MQTT session over connectInProcess: the server user gets in, a device user with a wrong password does not.
+    const inMemory = (username: string, password: string, clientId: string) =>
+      new Promise<MqttClient | Error>((resolve) => {
+        const c = new MqttClient(() => broker.connectInProcess(), { username, password, clientId, protocolVersion: 4, reconnectPeriod: 0 });
+        c.once('connect', () => resolve(c));
+        c.once('error', (err) => {
+          c.end(true);
+          resolve(err);
+        });
+      });
+    const srv = await inMemory(SERVER_MQTT_USER, SERVER_PASSWORD, 'nest-server-in-memory');
+    if (srv instanceof Error) throw srv;
+    clients.push(srv);
+    expect(await inMemory('SN-A', 'wrong', 'SN-A')).toBeInstanceOf(Error);
+    const seen: string[] = [];
+    srv.on('message', (topic, payload) => seen.push(`${topic} ${payload.toString()}`));
+    await srv.subscribeAsync(topicOf('+', 'events'), { qos: 1 });
+
+    // Routed in process: every device's telemetry, handed over as the broker routes it.
+    const routed: string[] = [];
+    const end = broker.subscribeInProcess(topicOf('+', 'telemetry'), (topic, payload) => routed.push(`${topic} ${payload.toString()}`));
+    const d = await device('SN-B');
+    await d.publishAsync(topicOf('SN-B', 'telemetry'), 't1', { qos: 1 });
+    await d.publishAsync(topicOf('SN-B', 'events'), 'e1', { qos: 1 });
+    await until(() => seen.length === 1, 'the event over the in-memory session');
+    expect(routed).toEqual([`${topicOf('SN-B', 'telemetry')} t1`]);
+    expect(seen).toEqual([`${topicOf('SN-B', 'events')} e1`]);
+    end();
+    await d.publishAsync(topicOf('SN-B', 'telemetry'), 't2', { qos: 1 });
+    await d.publishAsync(topicOf('SN-B', 'events'), 'e2', { qos: 1 });
+    await until(() => seen.length === 2, 'the second event');
+    expect(routed).toHaveLength(1);
   });
 });
