@@ -97,7 +97,8 @@ export const probeTopic = (clientId: string): string => `nest-server/v1/probe/${
  * The server side of the device link (docs/device-protocol.md): one MQTT client per server instance.
  *
  * - Subscribes to nest/v1/+/{presence,telemetry,state,events,commands_reply}; retained presence and state
- *   rebuild the live picture after a (re)start.
+ *   rebuild the live picture after a (re)start. With the broker embedded in this process, the session runs
+ *   in memory and telemetry comes from the broker's routing directly (LinkOptions.inProcess).
  * - Every message is checked (size, topic, registered enabled device, envelope, method, data schema) and
  *   dropped with a rate-limited log line when anything is off; nothing a device sends can throw.
  * - Online: presence `{online:true}` or any valid message; offline: presence `{online:false}` (normally
