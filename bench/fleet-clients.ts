@@ -132,8 +132,11 @@ interface Seen {
 }
 /** Device messages remembered per device (at 10 Hz: 6 s, more than the dating delay). */
 const RING = 64;
-/** Frames are dated this long after receipt, once the tracker has surely seen their device message. */
-const DATING_DELAY_MS = 1000;
+/**
+ * Frames are dated this long after receipt, once the tracker has surely seen their device message (the
+ * tracker reads in this same process, which a competing process or a 10,000-device fleet can delay).
+ */
+const DATING_DELAY_MS = 3000;
 
 interface Received {
   sn: string;
@@ -410,8 +413,9 @@ export function clientsRole(): void {
         const text = raw.toString();
         const f = JSON.parse(text) as PushReply;
         if (f.msg_id === PushMsgId.CONTROL) return commandAnswered(f);
-        if (f.msg_id === PushMsgId.HEARTBEAT && sending) {
-          // Answered in order: the first replies after `measure` may be for heartbeats sent before it.
+        if (f.msg_id === PushMsgId.HEARTBEAT && heartbeats.length > 0) {
+          // Answered in order: the first replies after `measure` may be for heartbeats sent before it, the
+          // last ones come after `quiesce`.
           if (heartbeats.shift()) stats.heartbeats[f.code === 2000 ? 'ok' : 'failed']++;
           return;
         }
