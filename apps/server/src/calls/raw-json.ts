@@ -6,3 +6,15 @@
 export class RawJson {
   constructor(readonly json: string) {}
 }
+
+const BEYOND_LATIN1 = /[\u0100-\uffff]/;
+
+/**
+ * The same text stored one byte per character when every character fits (V8 keeps a string made from
+ * parts of a Chinese text, such as a catalogue text's English form filled with a parameter cut from the
+ * stored Chinese value, two bytes per character): one such part makes a whole answer two bytes per
+ * character, several times slower to measure and encode for the socket. For parts kept and reused.
+ */
+export function oneByte(text: string): string {
+  return BEYOND_LATIN1.test(text) ? text : Buffer.from(text, 'latin1').toString('latin1');
+}

@@ -1,4 +1,5 @@
 import { showText, showTexts, type DeviceTypeKeyValue, type Lang } from '@nest/contracts';
+import { oneByte } from '../calls/raw-json.js';
 import type { DeviceRow } from '../db/schema.js';
 import type { DeviceLink } from '../link/adapter.js';
 import type { MediaLinks } from '../videos/api.js';
@@ -155,7 +156,7 @@ export class DeviceListIndex {
     return (
       `${part.head},"state":${state}${part.tail}` +
       `,"is_push_on":${online}` +
-      `,"connected_by":${holder ? JSON.stringify({ u_id: holder.u_id, nick: showText(holder.nick, query.lang) }) : 'null'}` +
+      `,"connected_by":${holder ? oneByte(JSON.stringify({ u_id: holder.u_id, nick: showText(holder.nick, query.lang) })) : 'null'}` +
       `,"position":${JSON.stringify(positionOf(row, this.link.device(sn)?.telemetry))}` +
       // The console asks for video when it opens the device (push 200); the player retries until it plays.
       `,"stream_uav_list":${online ? `[${this.liveUrl(links, liveBase, sn)}]` : '[]'}` +
@@ -170,7 +171,7 @@ export class DeviceListIndex {
       const { state: _, enabled, create_time, ...head } = showTexts(presentDevice(row, 2), lang);
       void _;
       const tail = JSON.stringify({ enabled, create_time, name: showText(deviceName(row), lang) });
-      part = { head: JSON.stringify(head).slice(0, -1), tail: `,${tail.slice(1, -1)}` };
+      part = { head: oneByte(JSON.stringify(head).slice(0, -1)), tail: oneByte(`,${tail.slice(1, -1)}`) };
       cache.set(row, part);
     }
     return part;
