@@ -69,6 +69,8 @@ export interface CommandStats {
   rtt: HistogramData;
   /** cmd_ids answered ok (checked against command_log). */
   okIds: string[];
+  /** The device of every command not answered ok (the soak excuses those to devices that were silent). */
+  notOkSns: string[];
 }
 
 export interface EventStats {
@@ -148,6 +150,7 @@ interface Received {
 
 interface Outstanding {
   kind: 'gimbal' | 'pilot';
+  sn: string;
   sentAt: number;
   counted: boolean;
 }
@@ -163,7 +166,7 @@ interface TrackedEvent {
 const HEAD_BYTES = 400;
 const SN_KEY = Buffer.from('"sn_id":');
 
-const emptyCommands = (): CommandStats => ({ sent: 0, ok: 0, notOk: {}, unanswered: 0, rtt: new Histogram().toData(), okIds: [] });
+const emptyCommands = (): CommandStats => ({ sent: 0, ok: 0, notOk: {}, unanswered: 0, rtt: new Histogram().toData(), okIds: [], notOkSns: [] });
 
 export function clientsRole(): void {
   let sockets: WebSocket[] = [];
@@ -307,6 +310,7 @@ export function clientsRole(): void {
     } else {
       const k = `${f.code} ${d?.outcome ?? '-'} ${d?.reason ?? '-'}`;
       s.notOk[k] = (s.notOk[k] ?? 0) + 1;
+      s.notOkSns.push(o.sn);
     }
   }
 
@@ -317,7 +321,7 @@ export function clientsRole(): void {
     };
     const command = (kind: Outstanding['kind'], data: Record<string, unknown>) => {
       const cmdId = `soak-${index}-${++seq}`;
-      outstanding.set(cmdId, { kind, sentAt: Date.now(), counted: counting });
+      outstanding.set(cmdId, { kind, sn: String(data.sn_id), sentAt: Date.now(), counted: counting });
       if (counting) (kind === 'gimbal' ? stats.gimbal : stats.pilot).sent++;
       send(PushMsgId.CONTROL, { ...data, cmd_id: cmdId });
     };
