@@ -241,6 +241,25 @@ describe.runIf(hasMosquitto())('two server instances, one PostgreSQL, one Mosqui
     }
   });
 
+  it('a device registered or deleted through one instance is known to the other at once', async () => {
+    const admin = await adminClient(a);
+    const listedOnB = async (sn: string) =>
+      ((await admin.call<{ list: { sn_id: string }[] }>('deviceList', { type: 0, page: 0, search: sn }, { app: b.app })).body.data?.list ?? []).some((d) => d.sn_id === sn);
+    // B's periodic reload is off: only the notice from A can tell it.
+    live(b).directory.stop();
+    try {
+      const added = await admin.call<{ id: string }>('deviceAdd', { type: 'alone', uav_name: 'Cluster hand drone', sn_id: 'CL-HAND', uav_sn: 'CL-HAND' }, { app: a.app });
+      expect(added.body.code).toBe(ResultCode.OK);
+      await until(() => live(b).directory.get('CL-HAND') !== undefined, 'the new device in B\'s directory');
+      expect(await listedOnB('CL-HAND')).toBe(true);
+      expect((await admin.call('deviceDelete', { id: added.body.data!.id }, { app: a.app })).body.code).toBe(ResultCode.OK);
+      await until(() => live(b).directory.get('CL-HAND') === undefined, 'the deleted device gone from B\'s directory');
+      expect(await listedOnB('CL-HAND')).toBe(false);
+    } finally {
+      await live(b).directory.start();
+    }
+  });
+
   it('the instances know each other and split the devices between them', async () => {
     const ids = [live(a).link.clientId, live(b).link.clientId].sort();
     await until(() => live(a).link.cluster!.list().length === 2 && live(b).link.cluster!.list().length === 2, 'both instances members on both');

@@ -93,6 +93,9 @@ export async function startLive(config: Config, db: Database, log: LinkLogger): 
   directory.onAccountChange((changed) => {
     for (const sn of changed) void transport.broker?.disconnect(sn);
   });
+  // A registry change made through one instance reaches every instance's directory at once (cluster bus).
+  directory.shareChangesWith(() => transport.bus.share('devices', {}));
+  transport.bus.on('devices', () => void directory.reload().catch(() => undefined));
   link.start();
 
   let closed: Promise<void> | null = null;

@@ -65,14 +65,8 @@ export function checkedFields(f: AddFields, companyId: string): DeviceFields {
   return fields;
 }
 
-/**
- * `reload()` joins a load that may already be running, and that one may have read the devices before our
- * write; a load started after it has finished is sure to see the write.
- */
-async function learn(directory: DeviceDirectory): Promise<void> {
-  await directory.reload();
-  await directory.reload();
-}
+/** Every instance's directory learns a registry change made here (directory.ts `changed`). */
+const learn = (directory: DeviceDirectory): Promise<void> => directory.changed();
 
 /**
  * Equipment administration (SPEC: equipment). Company scope like /device/list: another company's device

@@ -22,6 +22,8 @@ export class DeviceDirectory {
   private loading: Promise<void> | null = null;
   private readonly listeners = new Set<(changed: string[]) => void>();
   private readonly accountListeners = new Set<(changed: string[]) => void>();
+  /** Tells the other server instances that the registry changed (the cluster bus; nothing for one instance). */
+  private share: () => void = () => undefined;
 
   constructor(private readonly db: Kysely<DB>) {}
 
@@ -64,6 +66,22 @@ export class DeviceDirectory {
       }
     })();
     return this.loading;
+  }
+
+  /**
+   * A change made through this server was written: read the devices again and tell the other instances
+   * to do the same. Twice: a reload already running may have read the devices before the write; one
+   * started after it has finished is sure to see it.
+   */
+  async changed(): Promise<void> {
+    await this.reload();
+    await this.reload();
+    this.share();
+  }
+
+  /** How `changed()` reaches the other instances (set once by the composition root). */
+  shareChangesWith(share: () => void): void {
+    this.share = share;
   }
 
   /**

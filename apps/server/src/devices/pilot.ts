@@ -52,9 +52,7 @@ export function devicePilotHandlers(deps: AppDeps): Handlers {
       const updated = await raiseSecretGen(db, row.id);
       await audit(db, { kind: 'device_credentials', ...actorOf(ctx), companyId: row.company_id, target: row.sn_id, detail: { name: row.uav_name } });
       await link.disconnect(row.sn_id);
-      // Twice: a reload already running may have read the devices before the write (admin.ts `learn`).
-      await directory.reload();
-      await directory.reload();
+      await directory.changed();
       const company = await findCompany(db, row.company_id);
       const workspaceName = company ? (Company.has(company.code) ? Company.label(company.code, ctx.lang) : company.name) : '';
       return {

@@ -97,7 +97,7 @@ export function maintenanceHandlers(deps: AppDeps, maint: Maintenance): Handlers
     const sent = await maint.send(row, method, data);
     if (sent.status !== 'ok') return answer(sent, kind === 'azimuth' ? MAINT_TEXTS.azimuthTimeout : MAINT_TEXTS.beaconTimeout);
     await updateDeviceRow(db, device.id, store);
-    await live.directory.reload();
+    await live.directory.changed();
     const done = (await maint.change(row.id, { state: 'ok', outcome: { stage: 'done' } })) ?? row;
     return { data: presentOp(done) };
   }

@@ -27,6 +27,12 @@ export interface BusNotices {
   access: { userIds: string[] | null };
   /** A sortie began or ended: every instance records the open sortie's track. */
   sortie: { sn: string; sortId: string; flightId: string; missionName: string; open: boolean };
+  /**
+   * The device registry changed through some instance (added, edited, moved, enabled or disabled, deleted,
+   * new credentials): every instance reads its device directory again at once, so company scope, the device
+   * list and the link's checks follow without waiting for the periodic reload.
+   */
+  devices: Record<string, never>;
 }
 export type BusKind = keyof BusNotices;
 
@@ -44,7 +50,7 @@ interface Wire {
 
 type Handler<K extends BusKind> = (notice: BusNotices[K]) => void;
 
-const KINDS: readonly BusKind[] = ['device', 'user', 'alarm', 'changed', 'access', 'sortie'];
+const KINDS: readonly BusKind[] = ['device', 'user', 'alarm', 'changed', 'access', 'sortie', 'devices'];
 
 /**
  * Notices between server instances over the MQTT broker they share (QoS 1 on the cluster's bus topic).
