@@ -111,8 +111,8 @@ const MapDeviceItem = memo(function MapDeviceItem({ device: d, basemap }: ItemPr
 }, sameItem);
 
 // The map's worker starts when this module is in (it is fetched ahead of the data screen), not when the
-// map is created.
-prewarm();
+// map is created. Where there are no workers (tests in a simulated DOM) there is nothing to start.
+if (typeof Worker !== 'undefined') prewarm();
 
 /** A layer that draws nothing: MapLibre only loads (and clusters) a source some layer uses. */
 const PROBE_LAYER = 'devices-probe';
