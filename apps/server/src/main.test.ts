@@ -82,8 +82,9 @@ afterAll(async () => {
   await Promise.all(children.map((c) => c.exited));
   await database?.drop();
   await fromEnv?.db.drop();
-  await rm(dataDir, { recursive: true, force: true });
-  if (fromEnv) await rm(fromEnv.dir, { recursive: true, force: true });
+  // A killed product's ffmpeg (a recording) may still write its last segment for a moment: rm retries.
+  await rm(dataDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
+  if (fromEnv) await rm(fromEnv.dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
 });
 
 /** Starts the product as `npm start` does: the launcher (the server and, with SIMULATOR=on, the demo fleet). */
