@@ -77,17 +77,22 @@ async function spawnServer(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
     child,
     ports,
     output: () => output,
-    async kill() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGKILL');
-        await exited;
-      }
-    },
+    kill: () => stopChild(child),
   };
+}
+
+/** Ends a child process: SIGTERM, then SIGKILL if it has not exited within 5 s; resolves once it has exited. */
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  child.kill('SIGTERM');
+  let grace: NodeJS.Timeout | undefined;
+  const late = await Promise.race([exited.then(() => false), new Promise<boolean>((r) => (grace = setTimeout(() => r(true), 5000)))]);
+  clearTimeout(grace);
+  if (late) {
+    child.kill('SIGKILL');
+    await exited;
+  }
 }
 
 function productEnv(dataDir: string, extraEnv: Record<string, string>): NodeJS.ProcessEnv {
@@ -196,18 +201,7 @@ async function spawnSimulator(dataDir: string, mqttPort: number, devices: { sn: 
     child.stdout?.on('data', onData);
     child.once('exit', exited);
   });
-  return {
-    async kill() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGKILL');
-        await exited;
-      }
-    },
-  };
+  return { kill: () => stopChild(child) };
 }
 
 /**
