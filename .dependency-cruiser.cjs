@@ -34,6 +34,13 @@ module.exports = {
       to: { path: '^apps/' },
     },
     {
+      name: 'product-imports-test-fixtures',
+      comment: 'The contracts\' test fixtures (@nest/contracts/test-fixtures) are for tests and their fixtures only.',
+      severity: 'error',
+      from: { pathNot: TESTS },
+      to: { path: '^packages/contracts/src/test-fixtures\\.ts$' },
+    },
+    {
       name: 'app-imports-app',
       comment: 'An app never imports another app; only the launcher brings them together.',
       severity: 'error',

@@ -4,41 +4,9 @@ import { z } from 'zod';
 import { fuzzRuns } from '../../../scripts/test-support/fuzz.js';
 import { commandReplyData, eventData, linkEnvelope, linkMessage, parseTopic, presenceData, stateData, telemetryData, topicOf } from './device-link.js';
 import { fastSafeParse } from './fast-parse.js';
+import { telemetryMessage } from './test-fixtures.js';
 
-const telemetry = {
-  nest: {
-    lat: 31.2,
-    lng: 121.4,
-    hatch: 0,
-    platform: 0,
-    tripod: 0,
-    charger: 1,
-    drone_power: 1,
-    env: { wind_speed: 3.2, wind_direction: 120, temperature: 21.5, humidity: 60, rainfall: 0 },
-  },
-  drone: {
-    sn: 'UAV-1',
-    lat: 31.2,
-    lng: 121.4,
-    alt: 12,
-    height: 0,
-    h_speed: 0,
-    v_speed: 0,
-    heading: 90,
-    pitch: 0,
-    roll: 0,
-    battery: { percent: 88, voltage: 15.2, temperature: 25, charging: true },
-    flight_state: 0,
-    flight_mode: 0,
-    rtk: { status: 4, satellites: 20, ntrip_state: 3 },
-    gps_satellites: 18,
-    home_distance: 0,
-    flight_time: 0,
-    powered: true,
-    storage: { sdcard_totalsize: 64000, sdcard_free: 32000 },
-    camera: { camera_iso: 100, camera_shutter: '1/500', camera_exp_mode: 0, camera_exp_value: 0, camera_awb: 0 },
-  },
-};
+const telemetry = telemetryMessage();
 
 /** Values zod may refuse or reshape: wrong types, edges of ranges, NaN-free numbers, nested junk. */
 const anyValue = fc.oneof(

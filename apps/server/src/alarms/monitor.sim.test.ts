@@ -5,7 +5,7 @@ import { startTestServer, userClient, type TestClient, type TestServer } from '.
 import { PushSocket, RawDevice, envelope, listen, live, registerDevice, until } from '../../test/live.js';
 import { loadSimulator, type SimFleet } from '../../test/simulator.js';
 import type { AlarmMonitor } from './monitor.js';
-import { drone } from './test-fixtures.js';
+import { droneTelemetry as drone } from '@nest/contracts/test-fixtures';
 
 /** Simulated seconds per real second: wind storms build and die down quickly. */
 const TIME_SCALE = 30;

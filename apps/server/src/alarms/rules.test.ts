@@ -1,7 +1,7 @@
 import { ALARM_RULES, type DroneTelemetry, type NestTelemetry, type TelemetryData } from '@nest/contracts';
 import { describe, expect, it } from 'vitest';
 import { RuleBook, readRule, type Transition } from './rules.js';
-import { drone, nest } from './test-fixtures.js';
+import { droneTelemetry as drone, nestTelemetry as nest } from '@nest/contracts/test-fixtures';
 
 const T = (n: NestTelemetry | undefined, d: DroneTelemetry | undefined): TelemetryData => ({ nest: n, drone: d });
 const ground = drone({ flight_state: 0 });

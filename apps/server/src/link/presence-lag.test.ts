@@ -17,7 +17,7 @@ import { startTestServer, tempDir, type TestServer } from '../../test/helpers.js
 import { hasMosquitto, startMosquitto } from '../../test/infra.js';
 import { envelope, live, registerDevice, until } from '../../test/live.js';
 import { reservedPort } from '../../test/process.js';
-import { drone } from '../alarms/test-fixtures.js';
+import { droneTelemetry as drone } from '@nest/contracts/test-fixtures';
 
 const RATE_HZ = 5;
 /** How long silence takes a device offline at RATE_HZ. */

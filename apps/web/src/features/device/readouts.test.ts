@@ -1,41 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import type { DroneTelemetry, NestTelemetry } from '@nest/contracts';
+import { droneTelemetry, nestTelemetry } from '@nest/contracts/test-fixtures';
 import { cameraReadouts, droneReadouts, environmentReadouts, nestPartReadouts, windText } from './readouts';
 
-const drone = (extra: Partial<DroneTelemetry> = {}): DroneTelemetry => ({
-  sn: 'D1',
-  lat: 22.5,
-  lng: 114,
-  alt: 132.46,
-  height: 120.04,
-  h_speed: 8.26,
-  v_speed: -1.5,
-  heading: 271.6,
-  pitch: 0,
-  roll: 0,
-  battery: { percent: 56.4, voltage: 15.2, temperature: 30, charging: true },
-  flight_state: 2,
-  flight_mode: 3,
-  rtk: { status: 4, satellites: 28, ntrip_state: 7 },
-  gps_satellites: 19,
-  home_distance: 999.4,
-  flight_time: 3725,
-  powered: true,
-  storage: { sdcard_totalsize: 65536, sdcard_free: 30720 },
-  camera: { camera_iso: 200, camera_shutter: '1/500', camera_exp_mode: 1, camera_exp_value: 0.7, camera_awb: 4 },
-  ...extra,
-});
-const nest = (extra: Partial<NestTelemetry> = {}): NestTelemetry => ({
-  lat: 22.5,
-  lng: 114,
-  hatch: 1,
-  platform: 3,
-  tripod: 0,
-  charger: 4,
-  drone_power: 1,
-  env: { wind_speed: 3.44, wind_direction: 90, temperature: 26.25, humidity: 71.6, rainfall: 0 },
-  ...extra,
-});
+// The shared fixture with the readings these tests read back (rounding, units, labels).
+const drone = (extra: Partial<DroneTelemetry> = {}): DroneTelemetry =>
+  droneTelemetry({
+    alt: 132.46,
+    height: 120.04,
+    h_speed: 8.26,
+    v_speed: -1.5,
+    heading: 271.6,
+    battery: { percent: 56.4, voltage: 15.2, temperature: 30, charging: true },
+    flight_mode: 3,
+    rtk: { status: 4, satellites: 28, ntrip_state: 7 },
+    gps_satellites: 19,
+    home_distance: 999.4,
+    flight_time: 3725,
+    storage: { sdcard_totalsize: 65536, sdcard_free: 30720 },
+    camera: { camera_iso: 200, camera_shutter: '1/500', camera_exp_mode: 1, camera_exp_value: 0.7, camera_awb: 4 },
+    ...extra,
+  });
+const nest = (extra: Partial<NestTelemetry> = {}): NestTelemetry =>
+  nestTelemetry({ hatch: 1, platform: 3, charger: 4, drone_power: 1, ...extra }, { wind_speed: 3.44, temperature: 26.25, humidity: 71.6 });
 const value = (rows: { id: string; value: string }[], id: string) => rows.find((r) => r.id === id)?.value;
 
 describe('telemetry formatting in the live panel', () => {
