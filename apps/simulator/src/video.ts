@@ -1,8 +1,8 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ffmpegLine, resolveFfmpeg } from '@nest/ffmpeg';
+import { ffmpegLine, resolveFfmpeg, spawnFfmpeg } from '@nest/ffmpeg';
 import type { FfmpegInfo } from '@nest/ffmpeg';
 
 export { findFfmpeg } from '@nest/ffmpeg';
@@ -167,7 +167,7 @@ export function createVideoManager(opts: VideoOptions): VideoManager {
       // Relative to the cwd (the stream's directory), so no path needs filtergraph escaping.
       overlay = { titleFile: TITLE_FILE, titleFont: cjk ?? FONT_FILE };
     }
-    const child = spawn(ffmpeg, ffmpegArgs(dir, overlay), { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawnFfmpeg(ffmpeg, ffmpegArgs(dir, overlay), { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
     s.child = child;
     s.startedAt = Date.now();
     let errText = '';

@@ -1,6 +1,8 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ffmpegLine, packagedFfmpegPath, resolveFfmpeg } from './index.js';
 
@@ -39,3 +41,68 @@ describe('which ffmpeg', () => {
     expect(ffmpegLine(null)).toMatch(/^Video: no ffmpeg .*live video, recorded clips and video thumbnails are off/);
   });
 });
+
+describe('ffmpeg started by spawnFfmpeg', () => {
+  it('ends when the process that started it is killed with SIGKILL; one started plainly goes on', async () => {
+    const bin = resolveFfmpeg()?.path;
+    if (!bin) throw new Error('no ffmpeg: run npm ci (it installs the packaged binary)');
+    // A long run that writes nothing: it ends only when it is killed (-t is a safety net).
+    const args = ['-nostdin', '-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc=size=32x32:rate=5', '-t', '300', '-f', 'null', '-'];
+    // The parent holds two pipes of this test as its fds 3 and 4 and hands one to each ffmpeg (as its fd 3).
+    // A pipe reaches its end when every process holding it has exited: the parent and then that ffmpeg.
+    const script = `
+      import { spawn } from 'node:child_process';
+      import { spawnFfmpeg } from ${JSON.stringify(new URL('./index.ts', import.meta.url).href)};
+      const [bin, args] = JSON.parse(process.argv[1]);
+      const guarded = spawnFfmpeg(bin, args, { stdio: ['ignore', 'ignore', 'ignore', 3] });
+      const plain = spawn(bin, args, { stdio: ['ignore', 'ignore', 'ignore', 4] });
+      await Promise.all([guarded, plain].map((c) => new Promise((r) => c.once('spawn', r))));
+      console.log(JSON.stringify({ guarded: guarded.pid, plain: plain.pid }));
+      setInterval(() => undefined, 60_000);
+    `;
+    const parent = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, JSON.stringify([bin, args])], {
+      stdio: ['ignore', 'pipe', 'inherit', 'pipe', 'pipe'],
+    });
+    const ended = (i: 3 | 4) => new Promise<void>((r) => (parent.stdio[i] as Readable).on('data', () => undefined).once('close', () => r()));
+    const [guardedEnded, plainEnded] = [ended(3), ended(4)];
+    let plainGone = false;
+    void plainEnded.then(() => (plainGone = true));
+    const pids = await new Promise<{ guarded: number; plain: number }>((resolve, reject) => {
+      let out = '';
+      parent.stdout?.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('\n')) resolve(JSON.parse(out) as { guarded: number; plain: number });
+      });
+      parent.once('exit', (code) => reject(new Error(`the parent exited (${code}) before starting ffmpeg`)));
+    });
+    try {
+      const exited = new Promise((r) => parent.once('exit', r));
+      parent.kill('SIGKILL');
+      await exited;
+      // A limit far above the moment it takes, so that a failure says what did not happen.
+      let limit: NodeJS.Timeout | undefined;
+      await Promise.race([
+        guardedEnded,
+        new Promise((_, reject) => (limit = setTimeout(() => reject(new Error('ffmpeg still runs 30 s after its parent was killed')), 30_000))),
+      ]).finally(() => clearTimeout(limit));
+      expect(alive(pids.guarded)).toBe(false);
+      // The plain one outlives its parent: what spawnFfmpeg prevents.
+      expect(plainGone).toBe(false);
+      expect(alive(pids.plain)).toBe(true);
+    } finally {
+      for (const pid of [pids.guarded, pids.plain]) if (alive(pid)) process.kill(pid, 'SIGKILL');
+      await Promise.all([guardedEnded, plainEnded]);
+    }
+  });
+});
+
+/** Whether `pid` runs (a zombie, exited but not yet reaped by its new parent, counts as gone). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+}

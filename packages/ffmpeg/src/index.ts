@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -114,4 +114,34 @@ export function ffmpegLine(info: FfmpegInfo | null): string {
     `Video: no ffmpeg (FFMPEG_PATH unset or not runnable, none on PATH, no packaged binary for ${process.platform}-${process.arch}): ` +
     'live video, recorded clips and video thumbnails are off; the device panels say so'
   );
+}
+
+/**
+ * setpriv (util-linux) when it can set the parent-death signal, or null. It sets the signal (prctl
+ * PR_SET_PDEATHSIG) and then becomes the given program (exec, same process), and the kernel keeps the setting.
+ */
+let deathGuard: string | null | undefined;
+function parentDeathGuard(): string | null {
+  if (deathGuard !== undefined) return deathGuard;
+  deathGuard = null;
+  if (process.platform !== 'linux') return deathGuard;
+  for (const bin of ['/usr/bin/setpriv', '/bin/setpriv']) {
+    if (spawnSync(bin, ['--pdeathsig', 'KILL', '--', 'true'], { stdio: 'ignore', timeout: 10_000 }).status === 0) {
+      deathGuard = bin;
+      break;
+    }
+  }
+  return deathGuard;
+}
+
+/**
+ * Starts ffmpeg (`bin`, from findFfmpeg) so that it ends when this process ends, however it ends: the kernel
+ * kills it the moment this process dies, also by SIGKILL or a crash, when no code of ours runs any more (a
+ * recording ffmpeg would otherwise go on writing into a data directory that is being removed). ffmpeg does
+ * not end at the end of its stdin, so a pipe alone cannot do this. On Linux with setpriv (util-linux, present
+ * on Debian and most distributions); elsewhere ffmpeg is started directly and is ended by its owner's stop only.
+ */
+export function spawnFfmpeg(bin: string, args: readonly string[], options: SpawnOptions = {}): ChildProcess {
+  const guard = parentDeathGuard();
+  return guard ? spawn(guard, ['--pdeathsig', 'KILL', '--', bin, ...args], options) : spawn(bin, args, options);
 }

@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { findFfmpeg } from '@nest/ffmpeg';
+import type { ChildProcess } from 'node:child_process';
+import { findFfmpeg, spawnFfmpeg } from '@nest/ffmpeg';
 
 /**
  * Live video of the emulated dock: an accepted `live_start_push` makes it publish a generated test picture
@@ -74,7 +74,7 @@ export class DjiLivePublisher {
   }
 
   private launch(videoId: string, s: Stream, ffmpeg: string): void {
-    const child = spawn(ffmpeg, publishArgs(s.url, s.quality), { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawnFfmpeg(ffmpeg, publishArgs(s.url, s.quality), { stdio: ['ignore', 'ignore', 'pipe'] });
     s.child = child;
     let errText = '';
     child.stderr?.on('data', (b: Buffer) => {
