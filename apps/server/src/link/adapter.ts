@@ -122,6 +122,11 @@ export interface LinkDiagnostics {
     received: number;
     accepted: number;
     dropped: Partial<Record<DropReason, number>>;
+    /**
+     * Telemetry messages replaced by a newer one of the same device before they were read (the server was
+     * behind and read only the newest; link/latest-wins.ts). Not a fault and never anything acknowledged.
+     */
+    superseded?: number;
   };
   readonly counters: { read(sn: string, now?: number): DeviceLinkCounts | null };
   /** The cluster's live instances and which one owns a device; null without a cluster. */

@@ -91,7 +91,7 @@ export class CompositeLink extends EventEmitter<LinkEvents> implements DeviceLin
     const b = this.dji.stats;
     const dropped: Partial<Record<DropReason, number>> = { ...a.dropped };
     for (const [k, v] of Object.entries(b.dropped) as [DropReason, number][]) dropped[k] = (dropped[k] ?? 0) + v;
-    return { ...a, received: a.received + b.received, accepted: a.accepted + b.accepted, dropped };
+    return { ...a, received: a.received + b.received, accepted: a.accepted + b.accepted, dropped, superseded: (a.superseded ?? 0) + (b.superseded ?? 0) };
   }
 
   get counters(): LinkDiagnostics['counters'] {

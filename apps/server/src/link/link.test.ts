@@ -15,7 +15,7 @@ const devices: RawDevice[] = [];
 beforeAll(async () => {
   server = await startTestServer();
   await live(server).link.ready();
-  for (const sn of ['LK-1', 'LK-2', 'LK-SILENT', 'LK-SWEEP', 'LK-WILL', 'LK-CMD', 'LK-EVT', 'LK-ABORT', 'LK-NEVER']) await registerDevice(server, { sn_id: sn });
+  for (const sn of ['LK-1', 'LK-2', 'LK-SILENT', 'LK-SWEEP', 'LK-WILL', 'LK-CMD', 'LK-EVT', 'LK-ABORT', 'LK-NEVER', 'LK-BEHIND']) await registerDevice(server, { sn_id: sn });
   await registerDevice(server, { sn_id: 'LK-OFF', enabled: false });
 });
 afterAll(async () => {
@@ -98,6 +98,54 @@ describe('device messages', () => {
     const again = await device('LK-2');
     await again.publish('telemetry', envelope('telemetry', nestTelemetry(22.7, 114.2)), { qos: 1 });
     await until(() => live(server).link.device('LK-2')?.telemetry?.nest?.lat === 22.7, 'telemetry after reconnect');
+  });
+});
+
+describe('telemetry when the server is behind', () => {
+  it('reads only the newest telemetry of a device that sent several before they were read, and every event; nothing is superseded while the server keeps up', async () => {
+    const link = live(server).link;
+    const d = await device('LK-BEHIND');
+    await d.subscribe(topicOf('LK-BEHIND', 'events_reply'));
+    const superseded = () => stats().superseded ?? 0;
+    const lat = () => link.device('LK-BEHIND')?.telemetry?.nest?.lat;
+    const before = superseded();
+
+    // Keeping up: each message is read before the next one is sent.
+    for (let i = 1; i <= 5; i++) {
+      await d.publish('telemetry', envelope('telemetry', nestTelemetry(20 + i / 100, 114)));
+      await until(() => lat() === 20 + i / 100, `telemetry ${i} read`);
+    }
+    expect(superseded()).toBe(before);
+
+    // Behind: 40 telemetry messages with 10 events among them, written at once, so the broker routes them
+    // in one go, before the link reads any of them.
+    const events: string[] = [];
+    const onEvent = (sn: string, m: { tid: string }) => {
+      if (sn === 'LK-BEHIND') events.push(m.tid);
+    };
+    link.on('event', onEvent);
+    try {
+      const tids: string[] = [];
+      const sent: Promise<void>[] = [];
+      for (let i = 1; i <= 40; i++) {
+        sent.push(d.publish('telemetry', envelope('telemetry', nestTelemetry(21 + i / 100, 114))));
+        if (i % 4 === 0) {
+          tids.push(`behind-${i}`);
+          sent.push(d.publish('events', envelope('alarm', { code: 'low_battery', level: 30 }, `behind-${i}`), { qos: 1 }));
+        }
+      }
+      await Promise.all(sent);
+      await until(() => lat() === 21.4, 'the newest telemetry read');
+      expect(superseded()).toBeGreaterThan(before);
+      // Every event reported and acknowledged: none waited for or was dropped with the telemetry.
+      const replied = () => d.received.filter((r) => r.topic === topicOf('LK-BEHIND', 'events_reply')).map((r) => (JSON.parse(r.payload.toString()) as { tid: string }).tid);
+      await until(() => replied().length === tids.length, 'every event acknowledged');
+      expect(replied().sort()).toEqual([...tids].sort());
+      expect(events.sort()).toEqual([...tids].sort());
+      expect(stats().dropped.rate_limited ?? 0).toBe(0);
+    } finally {
+      link.off('event', onEvent);
+    }
   });
 });
 

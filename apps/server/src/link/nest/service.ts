@@ -26,6 +26,7 @@ import type { MqttClient } from 'mqtt';
 import { refill, type TokenBucket } from '../bucket.js';
 import { ClusterMembers, MEMBER_HEARTBEAT_MS, membersTopic } from '../members.js';
 import { MassSilence } from '../mass-silence.js';
+import { LatestWins } from '../latest-wins.js';
 import { LinkCounters } from '../stats.js';
 import { linkClient, subscribeEachSession, type InProcessBroker } from '../session.js';
 import type {
@@ -88,17 +89,37 @@ const PROBE_RESEND_MS = 1000;
 const PROBES_IN_FLIGHT = 8;
 
 /**
+ * The ordered streams a presence probe must come back through before silence is judged: the session
+ * (presence, state, events, replies: everything acknowledged) and telemetry (its own connection to an
+ * external broker; the broker's routing in this process, read through the latest-wins inbox).
+ */
+type ProbeLine = 'session' | 'telemetry';
+
+/** One presence probe: sent on every line at once, judged once every line has brought it back. */
+interface ProbeRound {
+  sentAt: number;
+  waiting: Set<ProbeLine>;
+}
+
+/** Client id of an instance's telemetry connection (an external broker), beside its session's. */
+export const telemetryClientId = (clientId: string): string => `${clientId}-telemetry`;
+
+/**
  * The topic on which an instance sends presence probes to itself (section 4 of docs/device-protocol.md).
  * Under nest-server/#: devices can neither read nor write it.
  */
 export const probeTopic = (clientId: string): string => `nest-server/v1/probe/${clientId}`;
 
 /**
- * The server side of the device link (docs/device-protocol.md): one MQTT client per server instance.
+ * The server side of the device link (docs/device-protocol.md).
  *
- * - Subscribes to nest/v1/+/{presence,telemetry,state,events,commands_reply}; retained presence and state
- *   rebuild the live picture after a (re)start. With the broker embedded in this process, the session runs
- *   in memory and telemetry comes from the broker's routing directly (LinkOptions.inProcess).
+ * - Subscribes to nest/v1/+/{presence,state,events,commands_reply} on its session; retained presence and
+ *   state rebuild the live picture after a (re)start. Telemetry (QoS 0, nearly every message) never shares
+ *   that stream: with an external broker it comes over a second connection of its own (same user, client id
+ *   `<client id>-telemetry`), with the broker embedded in this process from the broker's routing directly
+ *   (LinkOptions.inProcess, the session then in memory). Either way it goes through a latest-wins inbox
+ *   (link/latest-wins.ts): a server that falls behind reads only the newest telemetry of each device, and
+ *   the acknowledged traffic never waits behind superseded telemetry.
  * - Every message is checked (size, topic, registered enabled device, envelope, method, data schema) and
  *   dropped with a rate-limited log line when anything is off; nothing a device sends can throw.
  * - Online: presence `{online:true}` or any valid message; offline: presence `{online:false}` (normally
@@ -111,6 +132,10 @@ export const probeTopic = (clientId: string): string => `nest-server/v1/probe/${
 export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink {
   readonly clientId: string;
   private client: MqttClient | null = null;
+  /** The telemetry connection (external broker only; null in process, where the broker hands telemetry over). */
+  private telemetryClient: MqttClient | null = null;
+  /** Telemetry waiting to be read, the newest per device (link/latest-wins.ts); counts into stats.superseded. */
+  private readonly inbox: LatestWins;
   private readonly live = new Map<string, LiveDevice>();
   private readonly pending = new Map<string, Pending>();
   /** Per device: recent event tids and whether their listeners stored them. */
@@ -122,15 +147,20 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
   private readonly membersTopic: string;
   private stopped = false;
   private readonly now: () => number;
-  /** Probe id -> when it was sent (clock ms), oldest first; see sweep(). */
-  private readonly probes = new Map<string, number>();
+  /** Probe id -> its round (send time, lines not back yet), oldest first; see sweep(). */
+  private readonly probes = new Map<string, ProbeRound>();
   private probeQueued = false;
   private readonly probeTopic: string;
+  private readonly telemetryProbeTopic: string;
   /**
    * When the current broker session was subscribed (clock ms), 0 while never connected. Silence before it
    * is not the devices' doing: no deadline ends earlier than the limit after it.
    */
   private sessionAt = 0;
+  /** The same for the telemetry connection (external broker); stays 0 in process, where there is none. */
+  private telemetryAt = 0;
+  private sessionSubscribed = false;
+  private telemetrySubscribed = false;
   private readyPromise: Promise<void>;
   private markReady!: () => void;
   readonly stats = {
@@ -144,6 +174,11 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
      * held back because many devices were silent at once (see heldBack()).
      */
     probes: { sent: 0, answered: 0, heldBack: 0 },
+    /**
+     * Telemetry messages replaced by a newer one of the same device before they were read: the server was
+     * behind and read only the newest (link/latest-wins.ts). Never events, replies, state or presence.
+     */
+    superseded: 0,
   };
   /** Per-device counts for /link/stats (counting only). */
   readonly counters = new LinkCounters();
@@ -159,6 +194,8 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
     this.membersTopic = opts.cluster ? membersTopic(opts.cluster) : '';
     this.now = opts.now ?? Date.now;
     this.probeTopic = probeTopic(this.clientId);
+    this.telemetryProbeTopic = probeTopic(telemetryClientId(this.clientId));
+    this.inbox = new LatestWins(this.receive, this.stats);
     this.readyPromise = new Promise((resolve) => (this.markReady = resolve));
   }
 
@@ -175,11 +212,8 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
     subscribeEachSession(client, {
       topics: () => {
         const topics: Record<string, { qos: 0 | 1 }> = {};
-        for (const channel of DEVICE_TO_SERVER) {
-          // In process, telemetry comes straight from the broker's routing (below), not over the session.
-          if (channel === 'telemetry' && this.opts.inProcess) continue;
-          topics[channelFilter(channel)] = { qos: CHANNEL_QOS[channel].qos };
-        }
+        // Telemetry never comes over the session (see the class comment): nothing acknowledged waits behind it.
+        for (const channel of DEVICE_TO_SERVER) if (channel !== 'telemetry') topics[channelFilter(channel)] = { qos: CHANNEL_QOS[channel].qos };
         if (this.members) topics[`${this.membersTopic}/+`] = { qos: 1 };
         for (const t of this.opts.internalTopics ?? []) topics[t] = { qos: 1 };
         topics[this.probeTopic] = { qos: 0 };
@@ -193,21 +227,24 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
       refused: (err, granted) => this.opts.log.warn({ err, granted }, 'device link: subscription refused by the broker'),
       subscribed: () => {
         this.sessionAt = this.now();
+        this.sessionSubscribed = true;
         this.opts.log.info({ clientId: this.clientId }, 'device link: connected and subscribed');
         this.announce();
-        this.markReady();
+        this.readyOnceSubscribed();
         this.emit('connected');
       },
     });
     client.on('error', (err) => this.logOnce('client-error', 'warn', { err: err.message }, 'device link: broker connection error'));
     client.on('message', this.receive);
     if (this.opts.inProcess) {
-      // Telemetry (QoS 0, nearly every message) from the broker in this process is handed over as the broker
-      // routes it, while the session is connected (as if it came over it). Ordered before the presence probe:
-      // the probe still travels through the session, so it comes back after what was routed before it.
+      // Telemetry from the broker in this process is handed over as the broker routes it, while the session
+      // is connected (as if it came over it). The presence probe travels the session: it comes back after
+      // what was routed before it, and is judged once the inbox has read that (probeBack()).
       this.endDirect = this.opts.inProcess.subscribeInProcess(channelFilter('telemetry'), (topic, payload) => {
-        if (this.client?.connected) this.receive(topic, payload);
+        if (this.client?.connected) this.inbox.offer(topic, payload);
       });
+    } else {
+      this.startTelemetry();
     }
     this.scheduleSweep();
     this.opts.access?.start?.();
@@ -218,6 +255,41 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
       }, MEMBER_HEARTBEAT_MS);
       this.memberTimer.unref();
     }
+  }
+
+  /**
+   * The telemetry connection to an external broker: the same user (its rules cover every client id of the
+   * server user), its own client id, a clean session subscribed on every connect to every device's
+   * telemetry and to its own probe topic. No will: cluster membership is the session's.
+   */
+  private startTelemetry(): void {
+    const clientId = telemetryClientId(this.clientId);
+    const client = linkClient(this.opts.url, { clientId, username: this.opts.username, password: this.opts.password });
+    this.telemetryClient = client;
+    subscribeEachSession(client, {
+      topics: () => ({ [channelFilter('telemetry')]: { qos: CHANNEL_QOS.telemetry.qos }, [this.telemetryProbeTopic]: { qos: 0 } }),
+      began: () => {
+        this.telemetryAt = 0;
+        this.probes.clear();
+      },
+      refused: (err, granted) => this.opts.log.warn({ err, granted }, 'device link: telemetry subscription refused by the broker'),
+      subscribed: () => {
+        this.telemetryAt = this.now();
+        this.telemetrySubscribed = true;
+        this.opts.log.info({ clientId }, 'device link: telemetry connection subscribed');
+        this.readyOnceSubscribed();
+      },
+    });
+    client.on('error', (err) => this.logOnce('telemetry-error', 'warn', { err: err.message }, 'device link: telemetry connection error'));
+    client.on('message', (topic, payload) => {
+      if (topic === this.telemetryProbeTopic) return this.probeBack('telemetry', payload.toString('utf8'));
+      this.inbox.offer(topic, payload);
+    });
+  }
+
+  /** ready() resolves once the session and the telemetry connection (if any) have both been subscribed. */
+  private readyOnceSubscribed(): void {
+    if (this.sessionSubscribed && (this.telemetrySubscribed || !this.telemetryClient)) this.markReady();
   }
 
   /** Tells the other instances this one is alive (retained: an instance that starts later learns it at once). */
@@ -274,7 +346,10 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
         });
       });
     }
-    if (client) await new Promise<void>((resolve) => client.end(true, {}, () => resolve()));
+    const telemetry = this.telemetryClient;
+    this.telemetryClient = null;
+    this.inbox.clear();
+    await Promise.all([client, telemetry].map((c) => (c ? new Promise<void>((resolve) => c.end(true, {}, () => resolve())) : undefined)));
     await this.opts.access?.stop?.();
   }
 
@@ -385,7 +460,7 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
   };
 
   private onMessage(topic: string, payload: Buffer): void {
-    if (topic === this.probeTopic) return this.judge(payload.toString('utf8'));
+    if (topic === this.probeTopic) return this.probeBack('session', payload.toString('utf8'));
     if (this.members && topic.startsWith(`${this.membersTopic}/`)) {
       const id = topic.slice(this.membersTopic.length + 1);
       const changed = payload.byteLength === 0 ? this.members.leave(id) : this.members.announce(id, Date.now());
@@ -607,12 +682,18 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
    * 4. Drain: the probe is not sent from the timer but on the next turn of the event loop (setImmediate),
    *    after its I/O phase, so what queued up on the sockets during a stall (with the embedded broker, the
    *    devices' own connections too) is read first.
-   * 5. Probe (sendProbe()): a QoS 0 message to this instance's own probe topic, remembering when it was
-   *    sent. The broker delivers to this connection in order, so when the probe comes back every message
-   *    the broker had before it has been processed here.
-   * 6. Judgement (judge(), when a probe comes back): offline is every online device whose deadline ended
-   *    before the probe was sent. A device heard since has a later deadline and stays online: nothing it
-   *    sent before the probe is still unread. The change is dated at the judgement (clock now).
+   * 5. Probe (sendProbe()): a QoS 0 message to this instance's own probe topic on each of its ordered
+   *    streams (lines): the session, which carries presence, state, events and replies, and the telemetry
+   *    connection (an external broker), remembering when it was sent. The broker delivers to a connection
+   *    in order, so when the probe comes back on one, every message the broker had for it before the probe
+   *    has been read; a telemetry probe counts once the latest-wins inbox has also read the telemetry taken
+   *    in before it (probeBack()). In process the session's probe stands for both lines: the broker routed
+   *    the telemetry before it into the inbox.
+   * 6. Judgement (judge(), when a probe is back on every line): offline is every online device whose
+   *    deadline ended before the probe was sent. A device heard since, on either line, has a later deadline
+   *    and stays online: nothing it sent before the probe is still unread. So a backlog on one line
+   *    (telemetry behind, or events behind) delays judgements and never takes a device talking on it
+   *    offline. The change is dated at the judgement (clock now).
    * 7. A probe not back within PROBE_RESEND_MS (lost with a dropped connection, or a slow broker) is
    *    followed by another; whichever comes back judges against its own send time.
    * 8. Mass silence (heldBack(), link/mass-silence.ts): when many of the online devices are silent at
@@ -622,12 +703,13 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
 
   /** When a device's silence ends its online period (step 1), clock ms. */
   private deadline(d: LiveDevice): number {
-    return Math.max(d.heardAt, this.sessionAt) + (MISSED_TELEMETRY_PERIODS * 1000) / d.rateHz;
+    return Math.max(d.heardAt, this.sessionAt, this.telemetryAt) + (MISSED_TELEMETRY_PERIODS * 1000) / d.rateHz;
   }
 
-  /** Whether presence can be judged now: connected and subscribed (step 3). */
+  /** Whether presence can be judged now: the session and the telemetry connection connected and subscribed (step 3). */
   private judging(): boolean {
-    return this.sessionAt > 0 && (this.client?.connected ?? false);
+    const session = this.sessionAt > 0 && (this.client?.connected ?? false);
+    return session && (!this.telemetryClient || (this.telemetryAt > 0 && this.telemetryClient.connected));
   }
 
   /**
@@ -644,8 +726,12 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
         break;
       }
     }
+    if (this.stats.superseded > this.supersededLogged) {
+      this.supersededLogged = this.stats.superseded;
+      this.logOnce('superseded', 'warn', { superseded: this.stats.superseded, waiting: this.inbox.size }, 'device link: behind on telemetry, reading only the newest message of each device');
+    }
     if (!suspects || !this.judging() || this.probeQueued) return;
-    const last = [...this.probes.values()].at(-1);
+    const last = [...this.probes.values()].at(-1)?.sentAt;
     if (last !== undefined && now - last < PROBE_RESEND_MS) return;
     this.probeQueued = true;
     this.probeImmediate = setImmediate(() => {
@@ -656,24 +742,56 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
   }
 
   private probeImmediate: NodeJS.Immediate | null = null;
+  /** stats.superseded when last logged. */
+  private supersededLogged = 0;
 
-  /** Step 5: a barrier through the broker, back on this connection after everything queued before it. */
+  /**
+   * Step 5: a barrier through the broker on every line: the session, and the telemetry connection when
+   * there is one (in process, the session's probe stands for both: the broker routed telemetry before it).
+   */
   private sendProbe(): void {
     if (this.stopped || !this.judging()) return;
     const id = randomBytes(8).toString('hex');
-    this.probes.set(id, this.now());
+    this.probes.set(id, { sentAt: this.now(), waiting: new Set<ProbeLine>(['session', 'telemetry']) });
     if (this.probes.size > PROBES_IN_FLIGHT) this.probes.delete(this.probes.keys().next().value!);
     this.stats.probes.sent++;
     this.client!.publish(this.probeTopic, id, { qos: 0 });
+    this.telemetryClient?.publish(this.telemetryProbeTopic, id, { qos: 0 });
   }
 
-  /** Step 6: a probe came back; every message the broker had before it has been processed. */
-  private judge(id: string): void {
-    const sentAt = this.probes.get(id);
-    if (sentAt === undefined) return;
+  /**
+   * A probe came back on one connection. The session's is back once read; telemetry's once the inbox has
+   * read every telemetry message taken in before it (it may still hold some when the server is behind).
+   */
+  private probeBack(line: ProbeLine, id: string): void {
+    if (line === 'session') this.lineBack('session', id);
+    if (line === 'telemetry' || !this.telemetryClient) this.inbox.after(() => this.lineBack('telemetry', id));
+  }
+
+  /**
+   * A line brought probe `id` back: everything it carried before the probe has been read, so every earlier
+   * probe is back on it too (it is ordered). A probe back on every line is judged (step 6).
+   */
+  private lineBack(line: ProbeLine, id: string): void {
+    const round = this.probes.get(id);
+    if (round === undefined) return;
+    let complete: number | null = null;
+    for (const [k, r] of this.probes) {
+      if (r.sentAt > round.sentAt) continue;
+      r.waiting.delete(line);
+      if (r.waiting.size > 0) continue;
+      complete = Math.max(complete ?? r.sentAt, r.sentAt);
+      this.probes.delete(k);
+    }
+    if (complete !== null) this.judge(complete);
+  }
+
+  /**
+   * Step 6: a probe sent at `sentAt` is back on every line; every message the broker had before it has
+   * been processed.
+   */
+  private judge(sentAt: number): void {
     this.stats.probes.answered++;
-    // This probe and every earlier one are answered.
-    for (const [k, at] of this.probes) if (at <= sentAt) this.probes.delete(k);
     const now = this.now();
     const silent: LiveDevice[] = [];
     let online = 0;
