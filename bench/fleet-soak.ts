@@ -162,7 +162,7 @@ interface Outcome {
   stats: ClientStats;
   seconds: number;
   cpu: number;
-  /** Server CPU per device message the link received, us. */
+  /** Server CPU per device message that reached the link (read, or superseded before it was read), us. */
   usPerMessage: number;
   simCpu: number;
   simRss: number;
@@ -180,7 +180,8 @@ interface Outcome {
   slopeMbMin: number;
   memoryOk: boolean;
   db: { gimbalLogged: number; gimbalLoggedOk: number; sortiesStarted: number; sortiesEnded: number };
-  link: { received: number; accepted: number; dropped: Record<string, number> };
+  /** `superseded`: telemetry the link replaced by a newer message of the same device before reading it (behind). */
+  link: { received: number; accepted: number; dropped: Record<string, number>; superseded: number };
   presence: Presence;
   states: { sent: number; devices: number; notHeld: string[] };
   onlineSeconds: number;
@@ -332,7 +333,12 @@ async function run(p: Params, sims: SimPool, clients: Child): Promise<Outcome> {
     const natural: Sample[] = [];
     const observer = p.heapEvery > 0 ? null : naturalSamples(t0, natural);
     const loop = monitorEventLoopDelay({ resolution: 10 });
-    const linkBefore = { received: l.link.stats.received, accepted: l.link.stats.accepted, dropped: { ...l.link.stats.dropped } as Record<string, number> };
+    const linkBefore = {
+      received: l.link.stats.received,
+      accepted: l.link.stats.accepted,
+      dropped: { ...l.link.stats.dropped } as Record<string, number>,
+      superseded: l.link.stats.superseded ?? 0,
+    };
     const brokerCpu = started.brokerPid() === null ? null : new ProcCpu([started.brokerPid()!]);
     const burnCpu = new ProcCpu(burnerPids);
     const a = snap();
@@ -365,6 +371,7 @@ async function run(p: Params, sims: SimPool, clients: Child): Promise<Outcome> {
     const burnPercent = burnCpu.percent();
     observer?.disconnect();
     const received = l.link.stats.received - linkBefore.received;
+    const superseded = (l.link.stats.superseded ?? 0) - linkBefore.superseded;
     const notOnlineAtEnd = specs.filter((s) => !l.link.isOnline(s.sn)).map((s) => s.sn);
     const simCpu = await sims.cpu();
     process.stdout.write('quiescing ... ');
@@ -494,7 +501,7 @@ async function run(p: Params, sims: SimPool, clients: Child): Promise<Outcome> {
       stats,
       seconds: (b.at - a.at) / 1000,
       cpu,
-      usPerMessage: received > 0 ? ((cpu / 100) * ((b.at - a.at) / 1000) * 1e6) / received : NaN,
+      usPerMessage: received + superseded > 0 ? ((cpu / 100) * ((b.at - a.at) / 1000) * 1e6) / (received + superseded) : NaN,
       simCpu: simCpu.cpuPercent,
       simRss: simCpu.rss,
       brokerCpu: brokerPercent,
@@ -510,7 +517,7 @@ async function run(p: Params, sims: SimPool, clients: Child): Promise<Outcome> {
       slopeMbMin,
       memoryOk,
       db: dbCounts,
-      link: { received, accepted: l.link.stats.accepted - linkBefore.accepted, dropped: linkDropped },
+      link: { received, accepted: l.link.stats.accepted - linkBefore.accepted, dropped: linkDropped, superseded },
       presence,
       states,
       onlineSeconds,
@@ -614,7 +621,8 @@ function table(p: Params, o: Outcome): string {
       Number.isNaN(o.slopeMbMin) ? '– (too few samples)' : o.slopeMbMin.toFixed(2),
     ],
     ['heap after GC, MB, by minute (lowest sample)', heapSeries(o)],
-    ['device messages received by the server link / dropped', `${o.link.received} / ${JSON.stringify(o.link.dropped)}`],
+    ['device messages read by the server link / dropped', `${o.link.received} / ${JSON.stringify(o.link.dropped)}`],
+    ['telemetry superseded unread (the server behind: only the newest of a device read)', `${o.link.superseded}`],
     [`simulator processes (${p.simProcs}) CPU, % / RSS; fleet online after`, `${o.simCpu.toFixed(0)} / ${mb(o.simRss)}; ${o.onlineSeconds.toFixed(0)} s`],
     ['clients process CPU, %', s.cpuPercent.toFixed(0)],
     ['frames not dated (no matching device message)', String(s.unmatched)],
@@ -642,8 +650,10 @@ function paramsLine(p: Params): string {
 interface LadderRow {
   devices: number;
   simProcs: number;
-  /** Device messages the server link received per second (the fleet sends devices × rate). */
+  /** Device messages the server link read per second (the fleet sends devices × rate). */
   received: number;
+  /** Telemetry messages per second superseded before they were read (the server behind). */
+  superseded: number;
   cpu: number;
   usPerMessage: number;
   brokerCpu: number | null;
@@ -672,6 +682,7 @@ function ladderRow(p: Params, o: Outcome): LadderRow {
     devices: p.devices,
     simProcs: p.simProcs,
     received: o.link.received / o.seconds,
+    superseded: o.link.superseded / o.seconds,
     cpu: o.cpu,
     usPerMessage: o.usPerMessage,
     brokerCpu: o.brokerCpu,
@@ -694,12 +705,12 @@ function ladderRow(p: Params, o: Outcome): LadderRow {
 
 function ladderTable(rows: (LadderRow | { devices: number; failed: string })[]): string {
   const head =
-    '| devices | messages received / s | server CPU % | us / message | Mosquitto CPU % | event loop p99 / max, ms | telemetry 300 p50 / p99, ms | 310 age p99, ms | events acked / sent | sortie rows / flight events | ' +
+    '| devices | messages read / s (+ superseded) | server CPU % | us / message | Mosquitto CPU % | event loop p99 / max, ms | telemetry 300 p50 / p99, ms | 310 age p99, ms | events acked / sent | sortie rows / flight events | ' +
     'last state held / devices | gimbal ok / offline / timeout / other / unanswered | pilot answered / sent | false offline / not online at end / false alarms | heap after GC | online after, s | verdict |';
   const lines = rows.map((r) => {
     if ('failed' in r) return `| ${r.devices} | ${Array.from({ length: 15 }, () => '–').join(' | ')} | ${r.failed} |`;
     return (
-      `| ${r.devices} (${r.simProcs} sim) | ${r.received.toFixed(0)} | ${r.cpu.toFixed(0)} | ${r.usPerMessage.toFixed(0)} | ${r.brokerCpu === null ? '–' : r.brokerCpu.toFixed(0)} | ${r.loopP99.toFixed(0)} / ${r.loopMax.toFixed(0)} | ${r.tel} | ${r.age310p99} | ` +
+      `| ${r.devices} (${r.simProcs} sim) | ${r.received.toFixed(0)}${r.superseded > 0 ? ` (+${r.superseded.toFixed(0)})` : ''} | ${r.cpu.toFixed(0)} | ${r.usPerMessage.toFixed(0)} | ${r.brokerCpu === null ? '–' : r.brokerCpu.toFixed(0)} | ${r.loopP99.toFixed(0)} / ${r.loopMax.toFixed(0)} | ${r.tel} | ${r.age310p99} | ` +
       `${r.events} | ${r.sorties} | ${r.states} | ${r.gimbal} | ${r.pilot} | ${r.presence} | ${r.heap} | ${r.onlineSeconds.toFixed(0)} | ${r.verdict} |`
     );
   });
@@ -827,6 +838,7 @@ async function main(): Promise<void> {
     console.log(`\n${table(p, o)}\n`);
     console.log(
       `telemetry p99 ${pct(o.stats.lat300, 99)} ms; server ${o.cpu.toFixed(0)} % of a core, ${o.usPerMessage.toFixed(0)} us per device message` +
+        `${o.link.superseded > 0 ? `, ${o.link.superseded} telemetry superseded unread` : ''}` +
         `${o.brokerCpu !== null ? `, Mosquitto ${o.brokerCpu.toFixed(0)} %` : ''}; ${verdict(o)}`,
     );
     if (values.result) await writeFile(values.result, JSON.stringify(ladderRow(p, o)));
