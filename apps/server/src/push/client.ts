@@ -15,16 +15,28 @@ export const CLOSE_NORMAL = 1000;
 /** Frames that carry no names (telemetry, fleet positions), sent as they are; the rest shows names in the socket's language. */
 const WITHOUT_NAMES: ReadonlySet<number> = new Set([PushMsgId.DEVICE_TELEMETRY, PushMsgId.FLEET_UPDATE]);
 
+/** ws.send options of a frame handed over as bytes: still a text frame (ws would send a Buffer as binary). */
+const AS_TEXT = { binary: false } as const;
+
+/** A frame's text in one language, and its UTF-8 bytes once a second socket of that language gets it. */
+interface Shown {
+  text: string;
+  /** The text went to a socket already. */
+  given: boolean;
+  bytes: Buffer | null;
+}
+
 /**
  * One push frame for many sockets: serialised once per language (the envelope's `msg`, and names in the
  * data when the frame carries any) and the same text handed to every socket of that language. The text is
- * that of JSON.stringify of the `{code, msg, msg_id, data}` reply. It stays a string: ws writes a string
- * into the socket's buffer without a Buffer of its own, which costs less than one Buffer per frame when most
- * frames have one watcher.
+ * that of JSON.stringify of the `{code, msg, msg_id, data}` reply. The first socket of a language gets the
+ * string (ws writes it into the socket's buffer without a Buffer of its own, the cheapest when a frame has
+ * one watcher, as most 300 frames do); from the second on, the text is encoded to UTF-8 once and every
+ * further socket gets those same bytes instead of encoding the text again (a 310 batch is hundreds of KB).
  */
 export class SharedFrame {
-  private zh: string | undefined;
-  private en: string | undefined;
+  private zh: Shown | undefined;
+  private en: Shown | undefined;
   /** The data's JSON when it is the same in every language. */
   private plain: string | undefined;
 
@@ -38,18 +50,32 @@ export class SharedFrame {
     this.plain = dataJson;
   }
 
-  /** The frame's text as shown in `lang`. */
-  of(lang: Lang): string {
+  private shown(lang: Lang): Shown {
     const done = lang === 'zh' ? this.zh : this.en;
     if (done !== undefined) return done;
     let json: string;
     if (this.plain !== undefined) json = this.plain;
     else if (WITHOUT_NAMES.has(this.msgId)) json = this.plain = JSON.stringify(this.data ?? null);
     else json = JSON.stringify(showTexts(this.data, lang) ?? null);
-    const out = `{"code":${this.code},"msg":${JSON.stringify(codeText(this.code, lang))},"msg_id":${this.msgId},"data":${json}}`;
+    const out: Shown = { text: `{"code":${this.code},"msg":${JSON.stringify(codeText(this.code, lang))},"msg_id":${this.msgId},"data":${json}}`, given: false, bytes: null };
     if (lang === 'zh') this.zh = out;
     else this.en = out;
     return out;
+  }
+
+  /** The frame's text as shown in `lang`. */
+  of(lang: Lang): string {
+    return this.shown(lang).text;
+  }
+
+  /** What a socket of `lang` is sent: the text for the first one, then the text's bytes, encoded once. */
+  payload(lang: Lang): string | Buffer {
+    const shown = this.shown(lang);
+    if (!shown.given) {
+      shown.given = true;
+      return shown.text;
+    }
+    return (shown.bytes ??= Buffer.from(shown.text, 'utf8'));
   }
 }
 
@@ -79,26 +105,16 @@ export class Watchers {
  * Frames written to a socket within one turn of the event loop leave in one write: the socket is corked on
  * its first frame of the turn and uncorked once the turn's I/O is handled (setImmediate), so a burst of
  * telemetry costs one system call per socket rather than one per frame. Order is kept (one stream) and the
- * corked bytes count in the socket's bufferedAmount, so backpressure still sees them.
+ * corked bytes count in the socket's bufferedAmount, so backpressure still sees them. A fleet batch of the
+ * turn is written last, just before the uncork (PushClient.sendBulkShared): the turn's small frames go
+ * ahead of it, so a browser reads its 300 frames before it parses a batch of the whole fleet.
  */
-const corked: Duplex[] = [];
+const corked: PushClient[] = [];
 let uncorkScheduled = false;
 
 function uncorkAll(): void {
   uncorkScheduled = false;
-  for (const socket of corked.splice(0)) socket.uncork();
-}
-
-function corkForTurn(socket: Duplex | undefined): void {
-  // A socket corked this turn has a pending uncork already (writableCorked counts ws' own nested corks too,
-  // which are undone before ws returns).
-  if (!socket || socket.writableCorked > 0 || socket.destroyed) return;
-  socket.cork();
-  corked.push(socket);
-  if (!uncorkScheduled) {
-    uncorkScheduled = true;
-    setImmediate(uncorkAll);
-  }
+  for (const client of corked.splice(0)) client.endTurn();
 }
 
 /** ws keeps the network socket of a WebSocket as `_socket` (absent on test doubles). */
@@ -110,8 +126,10 @@ export interface FleetSubscription {
   sentSeq: number;
   /** The scope its last batch was built for; another scope (shares changed) starts again with a complete batch. */
   scopeKey: string | null;
-  /** ms: when its last batch went out (the first periodic one waits at least half a period after it). */
+  /** ms: when its last batch went out (the first periodic one waits most of a period after it). */
   sentAt: number;
+  /** The phase of the fleet period in which this socket's periodic batches go out (hub.ts, FLEET_PHASES). */
+  phase: number;
 }
 
 /** Who a socket speaks for once message 100 succeeded, as last read from the database. */
@@ -156,6 +174,10 @@ export class PushClient {
   frames = 0;
   queue: Promise<void> = Promise.resolve();
   private readonly socket: Duplex | undefined;
+  /** Corked for the current turn of the event loop (its uncork is scheduled). */
+  private corkedTurn = false;
+  /** The fleet batch written at the end of this turn, after the turn's other frames. */
+  private bulk: string | Buffer | null = null;
 
   /** `watchers`: the hub's index of sockets by device, kept in step with what this socket watches. */
   constructor(
@@ -191,19 +213,43 @@ export class PushClient {
     return this.verified !== null && now < this.verified.liveUntil && this.ws.readyState === WebSocket.OPEN;
   }
 
+  /** Corks the socket until the end of this turn (once per turn; test doubles have no socket to cork). */
+  private corkForTurn(): boolean {
+    const socket = this.socket;
+    if (!socket || socket.destroyed) return false;
+    if (this.corkedTurn) return true;
+    socket.cork();
+    this.corkedTurn = true;
+    corked.push(this);
+    if (!uncorkScheduled) {
+      uncorkScheduled = true;
+      setImmediate(uncorkAll);
+    }
+    return true;
+  }
+
+  /** The end of the turn: the waiting fleet batch goes out after the turn's other frames, then all in one write. */
+  endTurn(): void {
+    this.corkedTurn = false;
+    const bulk = this.bulk;
+    this.bulk = null;
+    if (bulk !== null && this.ws.readyState === WebSocket.OPEN) this.ws.send(bulk, AS_TEXT);
+    this.socket?.uncork();
+  }
+
   send(code: number, msgId: number, data: unknown = null, msg?: string): void {
     if (this.ws.readyState !== WebSocket.OPEN) return;
     const shown = WITHOUT_NAMES.has(msgId) ? data : showTexts(data, this.lang);
     const reply: PushReply = { code, msg: msg ?? codeText(code, this.lang), msg_id: msgId, data: shown };
-    corkForTurn(this.socket);
+    this.corkForTurn();
     this.ws.send(JSON.stringify(reply));
   }
 
   /** A frame serialised once for many sockets. */
   sendShared(frame: SharedFrame): void {
     if (this.ws.readyState !== WebSocket.OPEN) return;
-    corkForTurn(this.socket);
-    this.ws.send(frame.of(this.lang));
+    this.corkForTurn();
+    this.ws.send(frame.payload(this.lang), AS_TEXT);
   }
 
   /** A live frame: dropped (answers false) while the socket's send buffer is over PUSH_BUFFER_LIMIT. */
@@ -211,15 +257,41 @@ export class PushClient {
     return this.sendLiveShared(new SharedFrame(ResultCode.OK, msgId, data));
   }
 
-  /** A live frame serialised once for many sockets: dropped (answers false) like sendLive. */
-  sendLiveShared(frame: SharedFrame): boolean {
+  /** Whether live frames go out now (the socket is open and keeps up); counts a drop when not. */
+  private keepsUp(): boolean {
     if (this.ws.readyState !== WebSocket.OPEN) return false;
     if (this.ws.bufferedAmount > PUSH_BUFFER_LIMIT) {
       this.dropped++;
       return false;
     }
+    return true;
+  }
+
+  /** A live frame serialised once for many sockets: dropped (answers false) like sendLive. */
+  sendLiveShared(frame: SharedFrame): boolean {
+    if (!this.keepsUp()) return false;
     this.sendShared(frame);
     return true;
+  }
+
+  /**
+   * A fleet batch (310), dropped like a live frame. It is written at the end of the turn, after the small
+   * frames the socket gets in the same turn (one batch per socket and turn: a later one replaces it, it
+   * holds everything the earlier one did).
+   */
+  sendBulkShared(frame: SharedFrame): boolean {
+    if (!this.keepsUp()) return false;
+    if (!this.corkForTurn()) {
+      this.ws.send(frame.payload(this.lang), AS_TEXT);
+      return true;
+    }
+    this.bulk = frame.payload(this.lang);
+    return true;
+  }
+
+  /** Forgets a fleet batch still waiting for the end of the turn (fleet updates turned off). */
+  dropBulk(): void {
+    this.bulk = null;
   }
 
   fail(code: number, msgId: number, key?: TextKey, params?: Record<string, string | number>): void {

@@ -2,8 +2,10 @@
 /**
  * 310 FLEET_UPDATE batches as the hub builds them once per scope and change counter: sockets that stand at
  * the same place share one batch, a socket that missed a batch (send buffer full) catches up with
- * everything since the last one it got, and a socket whose scope changed gets a complete batch again.
- * Sockets are test doubles (the bytes they would send are recorded); fleet periods run with an injected clock.
+ * everything since the last one it got, and a socket whose scope changed gets a complete batch again. The
+ * hub's clock serves the period's sockets in phases, and a socket's batch leaves after its other frames of
+ * the same turn. Sockets are test doubles (the bytes they would send are recorded); fleet periods run with
+ * an injected clock.
  */
 import { EventEmitter } from 'node:events';
 import {
@@ -22,7 +24,7 @@ import type { AppDeps } from '../deps.js';
 import { fleetEntryOf } from '../devices/index.js';
 import type { LiveDevice } from '../link/adapter.js';
 import { ClusterBus } from './bus.js';
-import { PUSH_BUFFER_LIMIT, PushHub, type PushPorts } from './hub.js';
+import { FLEET_PHASES, PUSH_BUFFER_LIMIT, PushClient, PushHub, SharedFrame, type PushPorts } from './hub.js';
 
 const row = (sn: string, company: string): DeviceRow =>
   ({ sn_id: sn, company_id: company, azimuth: 0, airport_lat: 22.5, airport_lng: 114.05 }) as unknown as DeviceRow;
@@ -65,8 +67,8 @@ class FakeSocket extends EventEmitter {
   bufferedAmount = 0;
   readonly sent: PushReply[] = [];
   private readonly waiting = new Map<number, (reply: PushReply) => void>();
-  send(text: string): void {
-    const reply = JSON.parse(text) as PushReply;
+  send(text: string | Buffer): void {
+    const reply = JSON.parse(text.toString()) as PushReply;
     this.sent.push(reply);
     this.waiting.get(reply.msg_id)?.(reply);
     this.waiting.delete(reply.msg_id);
@@ -150,5 +152,71 @@ describe('310 batches built once per scope', () => {
     period();
     expect(a.batches().at(-1)).toEqual(['A1', 'A2', 'A3', 'X1']);
     expect(b.batches().at(-1)).toEqual(['A1']);
+  });
+});
+
+describe('310 batches spread over the period', () => {
+  it('the hub clock serves one phase per step: sockets in phases of their own get their batch each in its own step', async () => {
+    const sockets: FakeSocket[] = [];
+    // Two sockets of the test above are still subscribed: these fill the other phases.
+    for (let i = 0; i < FLEET_PHASES - 2; i++) sockets.push(await subscribed(`phase-${i}`));
+    const counts = () => sockets.map((s) => s.batches().length);
+    const before = counts();
+    moved('A1');
+    // Which of the sockets got a batch at each step of one period.
+    const servedAt: number[][] = [];
+    let last = before;
+    for (let step = 0; step < FLEET_PHASES; step++) {
+      hub.fleetStep((clock += FLEET_UPDATE_PERIOD_MS / FLEET_PHASES));
+      const now = counts();
+      servedAt.push(now.flatMap((n, i) => (n > last[i]! ? [i] : [])));
+      last = now;
+    }
+    // Each socket got one batch in the period, holding what changed, and no step served two of them.
+    for (const [i, s] of sockets.entries()) expect(s.batches().slice(before[i])).toEqual([['A1']]);
+    expect(servedAt.every((served) => served.length <= 1)).toBe(true);
+    expect(servedAt.flat().sort()).toEqual(sockets.map((_, i) => i));
+  });
+});
+
+describe('a socket\'s turn', () => {
+  /** A socket's server side: a network socket that can be corked, and a WebSocket that records what it sends. */
+  function corkable() {
+    const sent: PushReply[] = [];
+    const socket = { destroyed: false, corked: 0, cork: () => socket.corked++, uncork: () => socket.corked-- };
+    const ws = { readyState: 1, bufferedAmount: 0, _socket: socket, send: (m: string | Buffer) => sent.push(JSON.parse(m.toString()) as PushReply) };
+    return { sent, socket, client: new PushClient(ws as never) };
+  }
+  const endOfTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('writes a fleet batch after the live frames of the same turn, and everything in one uncork', async () => {
+    const { sent, socket, client } = corkable();
+    expect(client.sendBulkShared(new SharedFrame(ResultCode.OK, PushMsgId.FLEET_UPDATE, null, '{"devices":[]}'))).toBe(true);
+    expect(client.sendLive(PushMsgId.DEVICE_TELEMETRY, { sn_id: 'A1' })).toBe(true);
+    expect(sent.map((f) => f.msg_id)).toEqual([PushMsgId.DEVICE_TELEMETRY]);
+    expect(socket.corked).toBe(1);
+    await endOfTurn();
+    expect(sent.map((f) => f.msg_id)).toEqual([PushMsgId.DEVICE_TELEMETRY, PushMsgId.FLEET_UPDATE]);
+    expect(socket.corked).toBe(0);
+  });
+
+  it('forgets a waiting batch when fleet updates are turned off in the same turn', async () => {
+    const { sent, client } = corkable();
+    client.sendBulkShared(new SharedFrame(ResultCode.OK, PushMsgId.FLEET_UPDATE, null, '{"devices":[]}'));
+    client.dropBulk();
+    client.send(ResultCode.OK, PushMsgId.FLEET_SUBSCRIBE, { on: false });
+    await endOfTurn();
+    expect(sent.map((f) => f.msg_id)).toEqual([PushMsgId.FLEET_SUBSCRIBE]);
+  });
+
+  it('hands a shared frame to its first socket as text, to the others as the same bytes encoded once', () => {
+    const frame = new SharedFrame(ResultCode.OK, PushMsgId.FLEET_UPDATE, null, '{"devices":[{"name":"巢"}]}');
+    const first = frame.payload('en');
+    const second = frame.payload('en');
+    expect(typeof first).toBe('string');
+    expect(Buffer.isBuffer(second) && second.toString('utf8')).toBe(first);
+    expect(frame.payload('en')).toBe(second);
+    // Another language is its own text.
+    expect(typeof frame.payload('zh')).toBe('string');
   });
 });

@@ -69,6 +69,16 @@ const frameText = (data: RawData): string =>
 /** A socket's first periodic fleet batch waits at least this part of a period after its first (complete) one. */
 const FLEET_FIRST_GAP = 0.75;
 
+/**
+ * The fleet period is served in this many phases, a hub clock step each: a subscribing socket joins the
+ * phase with the fewest sockets, and its periodic batches go out in that phase. So the batches of many map
+ * sockets (each holding the whole fleet's moves) leave spread over the period rather than all in one turn,
+ * which held everything behind them, on the server and in every browser's event loop. The sockets of one
+ * phase that see the same devices and stand at the same change counter still share one batch.
+ */
+export const FLEET_PHASES = 8;
+const FLEET_STEP_MS = FLEET_UPDATE_PERIOD_MS / FLEET_PHASES;
+
 /** The name of a view scope: sockets with equal names see the same devices (company or all, plus shares). */
 const shareNames = new WeakMap<ReadonlySet<string>, string>();
 function scopeKey(scope: Scope): string {
@@ -122,12 +132,14 @@ interface FleetBatch {
  *   change; the device is asked to start its video (video on demand) while someone watches it.
  * - 210 FLEET_SUBSCRIBE `{on}`: with on, 310 FLEET_UPDATE batches every FLEET_UPDATE_PERIOD_MS with every
  *   visible device that changed since the last batch (one entry per device); the first batch, sent at
- *   once, holds every visible device with a known position. Periodic batches go out on one clock for all
- *   sockets (the first one at least FLEET_FIRST_GAP of a period after the first batch), so the sockets of
- *   one scope (company or all, plus shares) that stand at the same change counter get one batch, built and
- *   serialised once; a socket whose scope changed gets a complete batch again.
- * - 300 and every other frame sent to several sockets is serialised once per language (SharedFrame), and a
- *   socket's frames of one event-loop turn leave in one write (client.ts).
+ *   once, holds every visible device with a known position. Periodic batches go out on one hub clock in
+ *   FLEET_PHASES phases of the period, each socket in its own phase (the first one at least FLEET_FIRST_GAP
+ *   of a period after the first batch), so that the map sockets' batches are spread over the period; the
+ *   sockets of one phase and scope (company or all, plus shares) that stand at the same change counter get
+ *   one batch, built and serialised once; a socket whose scope changed gets a complete batch again.
+ * - 300 and every other frame sent to several sockets is serialised once per language (SharedFrame, encoded
+ *   once from its second socket on), and a socket's frames of one event-loop turn leave in one write, its
+ *   fleet batch last (client.ts).
  * - Every other msg_id goes to the handler its feature registered (register(), PushHandlers): the hub's
  *   pipeline first answers LOGIN_EXPIRED to an unverified socket and, when the handler asks for a fresh
  *   session, reads it again when stale (ended: 46010 and closed; unreadable: SERVER_ERROR); the handler
@@ -157,9 +169,13 @@ export class PushHub {
   private readonly versions = new Map<string, number>();
   /** Each device's 310 entry as JSON ('' without a position), kept while its version and status stand. */
   private readonly entries = new Map<string, { version: number; state: number; json: string }>();
-  /** Sockets with fleet updates on, and the one clock their periodic batches go out on. */
-  private readonly fleetClients = new Set<PushClient>();
+  /** Sockets with fleet updates on, by the phase of the period in which their periodic batches go out. */
+  private readonly fleetPhases: Set<PushClient>[] = Array.from({ length: FLEET_PHASES }, () => new Set());
+  private fleetClients = 0;
+  /** The hub's fleet clock: one step per phase; the phase of its last step and when that was (ms). */
   private fleetTimer: NodeJS.Timeout | null = null;
+  private fleetPhase = 0;
+  private fleetPhaseAt = 0;
   /** Handlers by msg_id of the verified messages: the hub's own (101, 200, 210) and the features'. */
   private readonly handlers = new Map<number, PushHandler>();
   /** Binding of sockets to live sessions. */
@@ -297,7 +313,7 @@ export class PushHub {
     if (!batch) built.set(id, (batch = this.buildFleetBatch(verified.scope, since)));
     // Nothing to send, or sent: the socket stands at the batch's counter. Dropped (slow socket): its next
     // batch catches up from where it stood.
-    if (batch.frame && !c.sendLiveShared(batch.frame)) return;
+    if (batch.frame && !c.sendBulkShared(batch.frame)) return;
     sub.sentSeq = batch.seq;
     sub.scopeKey = key;
     if (batch.frame) sub.sentAt = now;
@@ -323,42 +339,87 @@ export class PushHub {
     return { seq: this.seq, frame };
   }
 
-  /**
-   * One fleet period: every subscribed socket's batch (sockets whose first batch is too recent wait for the
-   * next). The hub's timer runs it; `now` is injectable so benches need not wait.
-   */
-  fleetTick(now = Date.now()): void {
-    const built = new Map<string, FleetBatch>();
-    for (const c of this.fleetClients) {
+  /** The batches of one phase's sockets (sockets whose first batch is too recent wait for the next period). */
+  private fleetServe(sockets: ReadonlySet<PushClient>, now: number, built: Map<string, FleetBatch>): void {
+    for (const c of sockets) {
       if (c.fleet && now - c.fleet.sentAt < FLEET_UPDATE_PERIOD_MS * FLEET_FIRST_GAP) continue;
       this.fleetBatch(c, now, built);
     }
   }
 
+  /** One step of the hub's fleet clock: the next phase's sockets get their batches (`now` injectable for tests). */
+  fleetStep(now = Date.now()): void {
+    this.fleetPhase = (this.fleetPhase + 1) % FLEET_PHASES;
+    this.fleetPhaseAt = now;
+    this.fleetServe(this.fleetPhases[this.fleetPhase]!, now, new Map());
+  }
+
   /**
-   * Fleet updates on (a complete first batch at once, then one per period on the hub's clock, shared by
-   * every socket so that sockets of one scope share their batches) or off.
+   * One whole fleet period at once: every phase's sockets get their batches, sockets of one scope at one
+   * change counter sharing one batch whatever their phase. The hub's clock serves one phase per step; this
+   * is for tests and benches (`now` injectable, so they need not wait).
+   */
+  fleetTick(now = Date.now()): void {
+    const built = new Map<string, FleetBatch>();
+    for (const sockets of this.fleetPhases) this.fleetServe(sockets, now, built);
+  }
+
+  /**
+   * The phase a socket subscribing now joins: one with the fewest sockets, and of those the one whose next
+   * step comes first once the first gap has passed (so its first periodic batch comes most of a period
+   * after the complete one, not nearly two).
+   */
+  private fleetPhaseFor(now: number): number {
+    let best = 0;
+    let bestLoad = Infinity;
+    let bestWait = Infinity;
+    // Half a step of margin: a step that runs a little early still finds the gap passed.
+    const gap = FLEET_UPDATE_PERIOD_MS * FLEET_FIRST_GAP + FLEET_STEP_MS / 2;
+    for (let p = 0; p < FLEET_PHASES; p++) {
+      const load = this.fleetPhases[p]!.size;
+      let wait = (((p - this.fleetPhase - 1 + FLEET_PHASES) % FLEET_PHASES) + 1) * FLEET_STEP_MS - (now - this.fleetPhaseAt);
+      while (wait < gap) wait += FLEET_UPDATE_PERIOD_MS;
+      if (load < bestLoad || (load === bestLoad && wait < bestWait)) {
+        best = p;
+        bestLoad = load;
+        bestWait = wait;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * Fleet updates on (a complete first batch at once, then one per period in the socket's phase of the
+   * hub's clock) or off.
    */
   private setFleet(c: PushClient, on: boolean): void {
-    if (!on) {
+    if (c.fleet) {
+      this.fleetPhases[c.fleet.phase]!.delete(c);
+      this.fleetClients--;
       c.fleet = null;
-      this.fleetClients.delete(c);
-      if (this.fleetClients.size === 0 && this.fleetTimer) {
+      c.dropBulk();
+    }
+    if (!on) {
+      if (this.fleetClients === 0 && this.fleetTimer) {
         clearInterval(this.fleetTimer);
         this.fleetTimer = null;
       }
       return;
     }
-    c.fleet = { sentSeq: -1, scopeKey: null, sentAt: 0 };
-    this.fleetClients.add(c);
     const now = Date.now();
+    if (!this.fleetTimer) {
+      this.fleetPhase = 0;
+      this.fleetPhaseAt = now;
+      this.fleetTimer = setInterval(() => this.fleetStep(), FLEET_STEP_MS);
+      this.fleetTimer.unref();
+    }
+    const phase = this.fleetPhaseFor(now);
+    c.fleet = { sentSeq: -1, scopeKey: null, sentAt: 0, phase };
+    this.fleetPhases[phase]!.add(c);
+    this.fleetClients++;
     this.fleetBatch(c, now, new Map());
     // The first batch counts as sent even when empty: the first periodic one keeps its distance.
     c.fleet.sentAt = now;
-    if (!this.fleetTimer) {
-      this.fleetTimer = setInterval(() => this.fleetTick(), FLEET_UPDATE_PERIOD_MS);
-      this.fleetTimer.unref();
-    }
   }
 
   get size(): number {
