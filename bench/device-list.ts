@@ -30,7 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
-import { APP_CODE, APP_FLAVOR, APP_IDS, APP_TYPE, callFunId, callUrl, calls, pmdValueOf, signPmd, type DeviceListItem, type Envelope } from '@nest/contracts';
+import { callFunId, callUrl, calls, signedCallBody, type DeviceListItem, type Envelope } from '@nest/contracts';
 import { startTestServer, userClient } from '../apps/server/test/helpers.js';
 import { live, until } from '../apps/server/test/live.js';
 import { Child, benchEntry, cpuPercent, DOC, fleetSpecs, registerFleet, runLine, sleep, snap, startProfile, writeDocBlock, BENCH_HOLD_SECONDS } from './fleet-lib.js';
@@ -90,21 +90,7 @@ export interface LoadResult {
 const LIST = calls.deviceList;
 
 /** The form body of one /device/list call signed now, as the browser builds it. */
-function signedBody(token: string, fields: Record<string, string>): string {
-  const timestamp = Date.now();
-  const pmd = signPmd({ token, pmdValue: pmdValueOf(fields, LIST.pmd), timestamp: LIST.timestamp ? timestamp : undefined });
-  return new URLSearchParams({
-    app_type: String(APP_TYPE),
-    app_ids: APP_IDS,
-    app_code: APP_CODE,
-    app_flavor: APP_FLAVOR,
-    os_timestamp: String(timestamp),
-    os_language: 'en',
-    token,
-    pmd,
-    ...fields,
-  }).toString();
-}
+const signedBody = (token: string, fields: Record<string, string>): string => new URLSearchParams(signedCallBody(LIST, fields, token)).toString();
 
 async function loadRun(m: LoadRun): Promise<LoadResult> {
   let wrong = 0;

@@ -1,18 +1,4 @@
-import {
-  APP_CODE,
-  APP_FLAVOR,
-  APP_IDS,
-  APP_TYPE,
-  PUBLIC_KEYS_PATH,
-  callUrl,
-  calls,
-  pmdValueOf,
-  publicKeysSchema,
-  sealPassword,
-  signPmd,
-  type CallName,
-  type Envelope,
-} from '@nest/contracts';
+import { PUBLIC_KEYS_PATH, callUrl, calls, publicKeysSchema, sealPassword, signedCallBody, type CallName, type Envelope } from '@nest/contracts';
 
 /**
  * The product's calls over real HTTP, signed like the browser signs them (contracts registry), for e2e
@@ -27,18 +13,7 @@ export class ApiClient {
   async call<D = unknown>(name: CallName, fields: Record<string, string | number> = {}, timestamp = Date.now()): Promise<Envelope<D>> {
     const def = calls[name];
     const text = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, String(v)]));
-    const pmd = signPmd({ token: this.token, pmdValue: pmdValueOf(text, def.pmd), timestamp: def.timestamp ? timestamp : undefined });
-    const body = new URLSearchParams({
-      app_type: String(APP_TYPE),
-      app_ids: APP_IDS,
-      app_code: APP_CODE,
-      app_flavor: APP_FLAVOR,
-      os_timestamp: String(timestamp),
-      os_language: 'en',
-      token: this.token,
-      pmd,
-      ...text,
-    });
+    const body = new URLSearchParams(signedCallBody(def, text, this.token, timestamp));
     const res = await fetch(this.baseUrl + callUrl(def), {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },

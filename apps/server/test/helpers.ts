@@ -1,7 +1,7 @@
 /**
  * Test helpers: a fresh database per test file (SQLite file in a temp DATA_DIR, or a new PostgreSQL
  * database on the server-pg cluster, chosen by NEST_TEST_DB), an app built with buildApp, and a client
- * that builds and signs calls exactly like the browser (contracts signPmd / pmdValueOf / sealPassword, each
+ * that builds and signs calls exactly like the browser (contracts signedCallBody / sealPassword, each
  * password envelope bound to the os_timestamp of the call that carries it).
  */
 import { cp, mkdtemp, rm } from 'node:fs/promises';
@@ -9,19 +9,16 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   APP_CODE,
-  APP_FLAVOR,
   APP_IDS,
-  APP_TYPE,
   PUBLIC_KEYS_PATH,
   SUPER_ADMINISTRATOR,
   callUrl,
   calls,
   licencePlain,
   md5Hex,
-  pmdValueOf,
   sealPassword,
   sealWithPublicKey,
-  signPmd,
+  signedCallBody,
   type CallName,
   type Envelope,
   type Lang,
@@ -211,21 +208,11 @@ export function browserPayload(name: CallName, fields: Fields, token: string, op
   const def = calls[name];
   const timestamp = opts.timestamp ?? envelopeStamp(fields) ?? Date.now();
   const text: Record<string, string> = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, String(v)]));
-  const pmd =
-    opts.pmd ??
-    signPmd({ token, pmdValue: pmdValueOf(text, def.pmd), timestamp: def.timestamp ? timestamp : undefined });
-  const common: Record<string, string> = {
-    app_type: String(APP_TYPE),
-    app_ids: APP_IDS,
-    app_code: APP_CODE,
-    app_flavor: APP_FLAVOR,
-    os_timestamp: String(timestamp),
-    os_language: opts.lang ?? 'en',
-    token,
-    pmd,
-  };
-  for (const k of opts.omit ?? []) delete common[k];
-  return new URLSearchParams({ ...common, ...text });
+  const body = signedCallBody(def, text, token, timestamp, opts.lang ?? 'en');
+  if (opts.pmd !== undefined) body.pmd = opts.pmd;
+  for (const k of opts.omit ?? []) delete body[k];
+  // The call's own fields as given, also one named like a common field (hostile forms).
+  return new URLSearchParams({ ...body, ...text });
 }
 
 export class TestClient {

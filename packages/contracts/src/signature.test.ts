@@ -1,7 +1,8 @@
 /// <reference types="node" />
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { md5Hex, pmdValueOf, sameHex, signPmd } from './signature.js';
+import { APP_CODE, APP_FLAVOR, APP_IDS, APP_TYPE } from './constants.js';
+import { md5Hex, pmdValueOf, sameHex, signPmd, signedCallBody } from './signature.js';
 
 const md5 = (s: string): string => createHash('md5').update(s, 'utf8').digest('hex');
 
@@ -65,5 +66,41 @@ describe('sameHex', () => {
     expect(h).toMatch(/[a-f]/);
     expect(sameHex(h, h.toUpperCase())).toBe(false);
     expect(sameHex('', '')).toBe(true);
+  });
+});
+
+describe('signedCallBody', () => {
+  const ts = 1_700_000_000_123;
+
+  it('carries the common fields, the token and the call fields', () => {
+    const body = signedCallBody({ pmd: ['page', 'type'], timestamp: false }, { type: '0', page: '2', size: '200' }, 'tok', ts, 'zh');
+    expect(body).toEqual({
+      app_type: String(APP_TYPE),
+      app_ids: APP_IDS,
+      app_code: APP_CODE,
+      app_flavor: APP_FLAVOR,
+      os_timestamp: String(ts),
+      os_language: 'zh',
+      token: 'tok',
+      pmd: md5('tok20'),
+      type: '0',
+      page: '2',
+      size: '200',
+    });
+  });
+
+  it('signs the timestamp only for a call with the timestamp flag', () => {
+    expect(signedCallBody({ pmd: ['u_id'], timestamp: true }, { u_id: 'u1' }, 'tok', ts).pmd).toBe(md5(`${ts}toku1`));
+    expect(signedCallBody({ pmd: [], timestamp: false }, {}, '', ts).pmd).toBe(md5(''));
+  });
+
+  it('defaults to English and the current time', () => {
+    const before = Date.now();
+    const body = signedCallBody({ pmd: [], timestamp: true }, {}, 'tok');
+    const stamp = Number(body.os_timestamp);
+    expect(body.os_language).toBe('en');
+    expect(stamp).toBeGreaterThanOrEqual(before);
+    expect(stamp).toBeLessThanOrEqual(Date.now());
+    expect(body.pmd).toBe(md5(`${stamp}tok`));
   });
 });

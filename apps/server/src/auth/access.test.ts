@@ -2,8 +2,9 @@ import { PERMANENT_END_TIME, ResultCode, codeText, signPmd, type CallName } from
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowSeconds } from '../db/index.js';
+import { sessionPolicyOf } from '../deps.js';
 import { TestClient, startTestServer, userClient, type Fields, type TestServer } from '../../test/helpers.js';
-import { TOUCH_INTERVAL_SECONDS, hashToken } from './sessions.js';
+import { TOUCH_INTERVAL_SECONDS, findLiveSession, hashToken } from './sessions.js';
 
 /**
  * The access matrix of every implemented call that needs a session: missing token, wrong signature,
@@ -117,6 +118,27 @@ describe('function-guarded calls', () => {
     expect((await c.call('funList')).body.code).toBe(ResultCode.OK);
     await server.db.updateTable('users').set({ fun_list: '[]' }).where('u_id', '=', c.account.u_id).execute();
     expect((await c.call('funList')).status).toBe(401);
+  });
+});
+
+describe('deleted functions', () => {
+  it('grant nothing from the next call on, exactly the deleted ids (not ids that only look alike)', async () => {
+    const now = nowSeconds();
+    const fn = (fun_id: string, state: number) => ({ fun_id, name: fun_id, name_en: fun_id, state, created_at: now, updated_at: now });
+    // Deleted: one whose `_` would match any character in a LIKE pattern, one differing from a held id only in case.
+    await server.db.insertInto('functions').values([fn('accXprobe', 10), fn('acc_probe', 20), fn('ACCXPROBE', 20)]).execute();
+    const c = (await userClient(server, { funList: ['fun_list', 'accXprobe'] })) as Signed;
+    const funs = async () => (await findLiveSession(server.db, c.token, sessionPolicyOf(server.config)))?.funList;
+    expect(await funs()).toEqual(['fun_list', 'accXprobe']);
+    expect((await c.call('funList')).body.code).toBe(ResultCode.OK);
+    await server.db.updateTable('functions').set({ state: 20 }).where('fun_id', '=', 'fun_list').execute();
+    try {
+      expect(await funs()).toEqual(['accXprobe']);
+      expect((await c.call('funList')).status).toBe(401);
+    } finally {
+      await server.db.updateTable('functions').set({ state: 10 }).where('fun_id', '=', 'fun_list').execute();
+    }
+    expect((await c.call('funList')).body.code).toBe(ResultCode.OK);
   });
 });
 

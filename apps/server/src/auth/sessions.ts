@@ -7,7 +7,7 @@ import type { Caller } from '../calls/types.js';
 import type { SessionPolicy } from '../deps.js';
 import { parseFunList } from '../users/api.js';
 import { STATE_NORMAL } from '../db/sql.js';
-import { grantedFunctions } from '../functions/api.js';
+import { deletedFunctionNamedBy, withoutDeleted } from '../functions/api.js';
 
 /**
  * Sessions live in the database (several server instances can share them). The token is 32 random bytes
@@ -58,28 +58,42 @@ export async function createSession(
   return { token, sessionId };
 }
 
-/** The live session of a token with its user, or null. Refreshes last_seen_at (at most once a minute). */
+/** The deleted functions named by the joined rows of one session read (one row when none is deleted). */
+const deletedIn = (rows: readonly { deleted_fun: string | null }[]): Set<string> => {
+  const out = new Set<string>();
+  for (const r of rows) if (r.deleted_fun !== null) out.add(r.deleted_fun);
+  return out;
+};
+
+/**
+ * The live session of a token with its user, or null. Refreshes last_seen_at (at most once a minute).
+ * One statement per call: the session, its user and the deleted functions the user's list names (left
+ * join, a row each), all read from the database now, so that sign-out, deletion, disabling, a password
+ * change, a function taken or deleted and the end of validity all hold from the next call on, on every
+ * instance.
+ */
 export async function findLiveSession(db: Database, token: string, policy: SessionPolicy): Promise<Caller | null> {
   if (!token || token.length > 256) return null;
   const now = nowSeconds();
-  const row = await db
+  const rows = await db
     .selectFrom('sessions')
     .innerJoin('users', 'users.u_id', 'sessions.user_id')
+    .leftJoin('functions', (join) => join.on(deletedFunctionNamedBy('users.fun_list')))
     .selectAll('users')
-    .select(['sessions.id as session_id', 'sessions.last_seen_at as session_last_seen'])
+    .select(['sessions.id as session_id', 'sessions.last_seen_at as session_last_seen', 'functions.fun_id as deleted_fun'])
     .where('sessions.token_hash', '=', hashToken(token))
     .where('sessions.revoked_at', 'is', null)
     .where('sessions.expires_at', '>', now)
     .where('sessions.last_seen_at', '>', now - policy.idleSeconds)
-    .executeTakeFirst();
-  if (!row) return null;
-  const { session_id: sessionId, session_last_seen: lastSeen, ...user } = row;
+    .execute();
+  if (rows.length === 0) return null;
+  const { session_id: sessionId, session_last_seen: lastSeen, deleted_fun: _, ...user } = rows[0]!;
   if (userStatus(user, now) !== 'ok') return null;
   if (now - lastSeen >= TOUCH_INTERVAL_SECONDS) {
     await db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', sessionId).execute();
   }
   // Deleted functions (state 20) grant nothing, from this call on.
-  return { sessionId, token, user, funList: await grantedFunctions(db, parseFunList(user.fun_list)) };
+  return { sessionId, token, user, funList: withoutDeleted(parseFunList(user.fun_list), deletedIn(rows)) };
 }
 
 /** What a live session may do now and until when it stays live unless something changes. */
@@ -94,23 +108,26 @@ export interface SessionAccess {
 
 /**
  * The functions of a session's user and how long the session stays live, or null when it is not live
- * (push verification, heartbeat and every push socket re-check); does not touch last_seen_at.
+ * (push verification, heartbeat and every push socket re-check); does not touch last_seen_at. One
+ * statement, as findLiveSession.
  */
 export async function sessionAccess(db: Database, sessionId: string, policy: SessionPolicy): Promise<SessionAccess | null> {
   const now = nowSeconds();
-  const row = await db
+  const rows = await db
     .selectFrom('sessions')
     .innerJoin('users', 'users.u_id', 'sessions.user_id')
-    .select(['users.start_time', 'users.end_time', 'users.state', 'users.fun_list', 'sessions.expires_at', 'sessions.last_seen_at'])
+    .leftJoin('functions', (join) => join.on(deletedFunctionNamedBy('users.fun_list')))
+    .select(['users.start_time', 'users.end_time', 'users.state', 'users.fun_list', 'sessions.expires_at', 'sessions.last_seen_at', 'functions.fun_id as deleted_fun'])
     .where('sessions.id', '=', sessionId)
     .where('sessions.revoked_at', 'is', null)
     .where('sessions.expires_at', '>', now)
     .where('sessions.last_seen_at', '>', now - policy.idleSeconds)
-    .executeTakeFirst();
+    .execute();
+  const row = rows[0];
   if (row === undefined || userStatus(row, now) !== 'ok') return null;
   const ends = [Number(row.expires_at), Number(row.last_seen_at) + policy.idleSeconds];
   if (row.end_time < PERMANENT_END_TIME) ends.push(Number(row.end_time) + 1);
-  return { funList: await grantedFunctions(db, parseFunList(row.fun_list)), liveUntil: Math.min(...ends) };
+  return { funList: withoutDeleted(parseFunList(row.fun_list), deletedIn(rows)), liveUntil: Math.min(...ends) };
 }
 
 /** The function ids of a session's user while the session is live, else null. */

@@ -4,7 +4,18 @@
  * instead of serialising an object. The text must be what JSON.stringify of the answer would give.
  */
 export class RawJson {
+  private encoded: { head: string; bytes: Buffer } | null = null;
+
   constructor(readonly json: string) {}
+
+  /**
+   * The whole answer as bytes: `head` (the envelope's text up to its data) + this text + `}`. Kept for the
+   * last head, so that an answer given again (the device list's unchanged page) is not encoded again.
+   */
+  body(head: string): Buffer {
+    if (this.encoded?.head !== head) this.encoded = { head, bytes: Buffer.from(`${head}${this.json}}`, 'utf8') };
+    return this.encoded.bytes;
+  }
 }
 
 const BEYOND_LATIN1 = /[\u0100-\uffff]/;

@@ -22,7 +22,7 @@ import { DATABASE_UNAVAILABLE_TEXT, isDatabaseUnavailable } from '../db/unavaila
 import { STORAGE_FULL_TEXT, isStorageFull } from '../storage/store.js';
 import { FormBody, MalformedBody, multipartFileLimit, readMultipart, removeUploads } from './body.js';
 import { CallError, envelope, httpStatusOf } from './errors.js';
-import { RawJson, oneByte } from './raw-json.js';
+import { RawJson } from './raw-json.js';
 import type { CallContext, CallResult, Caller, Handler, Handlers, UploadedFile } from './types.js';
 import { UPLOAD_TEXTS, UploadSlots, type UploadSlot } from './uploads.js';
 import { bodyProblemError, commonFieldsSchema, issueToError } from './validate.js';
@@ -227,8 +227,8 @@ function send(reply: FastifyReply, outcome: Outcome): FastifyReply {
   reply.code(outcome.status ?? httpStatusOf(outcome.code));
   if (outcome.data instanceof RawJson) {
     // The envelope's text with the data's text in place of its null: what serialising the whole would give.
-    const head = oneByte(JSON.stringify(envelope(outcome.code, outcome.lang, null, message)));
-    return reply.type('application/json; charset=utf-8').send(`${head.slice(0, -'null}'.length)}${outcome.data.json}}`);
+    const head = JSON.stringify(envelope(outcome.code, outcome.lang, null, message));
+    return reply.type('application/json; charset=utf-8').send(outcome.data.body(head.slice(0, -'null}'.length)));
   }
   return reply.send(envelope(outcome.code, outcome.lang, outcome.data, message));
 }

@@ -1,6 +1,5 @@
 import { DEVICE_HOLD_SECONDS, DeviceTypeKey, RecordState, ResultCode, demoSearchTerms } from '@nest/contracts';
 import { CallError, textMessage } from '../calls/errors.js';
-import { RawJson } from '../calls/raw-json.js';
 import type { Caller, Handlers } from '../calls/types.js';
 import type { AppDeps } from '../deps.js';
 import type { DeviceRow } from '../db/schema.js';
@@ -51,9 +50,9 @@ export function deviceHandlers(deps: AppDeps): Handlers {
       if (!categories) throw new CallError(ResultCode.BAD_REQUEST, textMessage('devices.list.type'));
       const scope = await viewScopeOf(db, caller);
       const terms = search ? demoSearchTerms(search).map((t) => t.toLowerCase()) : null;
-      const json = list.page({ scope, categories, terms, lang: ctx.lang }, page, size, await mediaLinks(db), config.liveUrlBase);
+      const answer = list.page({ scope, categories, terms, lang: ctx.lang }, page, size, await mediaLinks(db), config.liveUrlBase);
       // The index serialises the page and shows catalogue texts in the caller's language itself (once per device, not per answer).
-      return { data: new RawJson(json), shown: true };
+      return { data: answer, shown: true };
     },
 
     userGetDeviceType: async (ctx) => ({ data: DeviceTypeKey.options(ctx.lang) }),

@@ -81,8 +81,9 @@ function setup(rows: DeviceRow[]) {
   };
   const query = (q: Partial<ListQuery> = {}): ListQuery => ({ scope: { companyId: 'wk', all: false }, categories: 'all', terms: null, lang: 'en', ...q });
   const page = (q: Partial<ListQuery> = {}, n = 0, size = 200) => {
-    const text = index.page(query(q), n, size, links, '/live');
-    return { text, data: pageOf(deviceListItemSchema).parse(JSON.parse(text)) as { list: DeviceListItem[]; total: number } };
+    const answer = index.page(query(q), n, size, links, '/live');
+    const text = answer.json;
+    return { answer, text, data: pageOf(deviceListItemSchema).parse(JSON.parse(text)) as { list: DeviceListItem[]; total: number } };
   };
   return {
     directory,
@@ -179,6 +180,37 @@ describe('device list index', () => {
       });
       expect(j2).toMatchObject({ name: 'Typed "quoted" name', state: 2, is_push_on: false, connected_by: null, position: { lat: 22.5, lng: 114 }, stream_uav_list: [] });
     }
+  });
+
+  it('answers an unchanged page with the same answer, and a new one as soon as a presence, holder or position changes', () => {
+    const t = setup([row('M1', 'A'), row('M2', 'B')]);
+    t.setOnline('M1', true);
+    t.telemetry.set('M1', { nest: { lat: 22.51, lng: 114.02 }, drone: null });
+    const first = t.page();
+    // A new telemetry message with the same position (a nest on the ground) changes nothing.
+    t.telemetry.set('M1', { nest: { lat: 22.51, lng: 114.02 }, drone: null });
+    expect(t.page().answer).toBe(first.answer);
+    t.telemetry.set('M1', { nest: { lat: 22.52, lng: 114.02 }, drone: null });
+    const moved = t.page();
+    expect(moved.answer).not.toBe(first.answer);
+    expect(moved.data.list[0]).toMatchObject({ sn_id: 'M1', position: { lat: 22.52, lng: 114.02 } });
+    t.holders.set('M1', { u_id: 'u1', nick: 'Pilot', since: 1, renewedAt: Date.now() });
+    expect(t.page().data.list[0]).toMatchObject({ state: 3, connected_by: { u_id: 'u1', nick: 'Pilot' } });
+    t.holders.set('M1', { u_id: 'u1', nick: 'Renamed', since: 1, renewedAt: Date.now() });
+    expect(t.page().data.list[0]!.connected_by).toEqual({ u_id: 'u1', nick: 'Renamed' });
+    t.holders.delete('M1');
+    t.setOnline('M2', true);
+    expect(t.page().data.list.map((d) => [d.sn_id, d.state, d.connected_by, d.stream_uav_list.length])).toEqual([
+      ['M1', 1, null, 1],
+      ['M2', 1, null, 1],
+    ]);
+    t.setOnline('M1', false);
+    expect(t.page().data.list.map((d) => [d.sn_id, d.state, d.is_push_on, d.stream_uav_list.length])).toEqual([
+      ['M2', 1, true, 1],
+      ['M1', 2, false, 0],
+    ]);
+    // Another page size of the same query is its own answer.
+    expect(t.page({}, 0, 1).data).toMatchObject({ total: 2, list: [{ sn_id: 'M2' }] });
   });
 
   it('signs a live URL once per device while the signer answers the same expiry, and again after it moved', () => {

@@ -1,5 +1,5 @@
 import { showText, showTexts, type DeviceTypeKeyValue, type Lang } from '@nest/contracts';
-import { oneByte } from '../calls/raw-json.js';
+import { RawJson, oneByte } from '../calls/raw-json.js';
 import type { DeviceRow } from '../db/schema.js';
 import type { DeviceLink } from '../link/adapter.js';
 import type { MediaLinks } from '../videos/api.js';
@@ -29,6 +29,29 @@ interface StaticPart {
   tail: string;
 }
 
+/**
+ * One item's JSON text and the live inputs it was made from: the text is reused while each input is the
+ * same (a device on its nest reports the same position in every telemetry message).
+ */
+interface ItemMemo {
+  part: StaticPart;
+  online: boolean;
+  holderId: string | null;
+  holderNick: string | null;
+  lat: number | null;
+  lng: number | null;
+  url: string;
+  shared: boolean;
+  text: string;
+}
+
+/** The last answer of one page of one query: answered again as it is while its selection and every item's text stay the same. */
+interface PageMemo {
+  rows: DeviceRow[];
+  items: string[];
+  answer: RawJson;
+}
+
 /** Matching devices of one query in list order, kept while the directory and every device's presence stay as they were. */
 interface Selection {
   generation: number;
@@ -38,6 +61,8 @@ interface Selection {
 
 /** Cached selections at most; past it the cache starts again (queries are few: companies × filters × languages). */
 const MAX_SELECTIONS = 256;
+/** Kept page answers at most, likewise. */
+const MAX_PAGES = 256;
 
 /**
  * /device/list without a query or a sort per call: the registered devices come from the directory (the
@@ -49,11 +74,16 @@ const MAX_SELECTIONS = 256;
  * - A query's selection (scope, type, search) in list order is kept until the directory is loaded again
  *   or any device comes online or goes offline (the link's `online` events).
  * - An item's registry part in the caller's language (catalogue texts shown) is made once per row object;
- *   the live part (status, holder, position, video URL) is read for the page's items only.
+ *   the live part (status, holder, position, video URL) is read for the page's items only, and the item's
+ *   text is made again only when one of them changed.
+ * - A page whose selection and item texts are all as last time answers the same RawJson object (whose
+ *   encoded body the call layer keeps), so an unchanged page is neither joined nor encoded again.
  */
 export class DeviceListIndex {
   private readonly byName = new Map<Lang, { generation: number; rows: DeviceRow[] }>();
   private readonly selections = new Map<string, Selection>();
+  private readonly pages = new Map<string, PageMemo>();
+  private readonly items = { zh: new WeakMap<DeviceRow, ItemMemo>(), en: new WeakMap<DeviceRow, ItemMemo>() };
   private readonly statics = { zh: new WeakMap<DeviceRow, StaticPart>(), en: new WeakMap<DeviceRow, StaticPart>() };
   private readonly collators = { zh: new Intl.Collator('zh-CN'), en: new Intl.Collator('en') };
   /** The process's default collation, the tie-break on sn (as String#localeCompare without a locale). */
@@ -76,18 +106,25 @@ export class DeviceListIndex {
    * One page of the query's devices and how many there are, as the JSON text of the answer's data
    * (`{"list":[…],"total":n}`, contracts deviceListItemSchema items, catalogue texts in the query's language).
    */
-  page(query: ListQuery, page: number, size: number, links: MediaLinks, liveBase: string): string {
-    const rows = this.select(query);
+  page(query: ListQuery, page: number, size: number, links: MediaLinks, liveBase: string): RawJson {
+    const { key, rows } = this.select(query);
     const from = page * size;
     const items: string[] = [];
     if (from < rows.length) {
       this.refreshLiveUrls(links, liveBase);
-      for (const row of rows.slice(from, from + size)) items.push(this.item(row, query, links, liveBase));
+      const end = Math.min(rows.length, from + size);
+      for (let i = from; i < end; i++) items.push(this.item(rows[i]!, query, links, liveBase));
     }
-    return `{"list":[${items.join(',')}],"total":${rows.length}}`;
+    const pageKey = `${key}\u0000${page}\u0000${size}`;
+    const last = this.pages.get(pageKey);
+    if (last && last.rows === rows && sameItems(last.items, items)) return last.answer;
+    const answer = new RawJson(`{"list":[${items.join(',')}],"total":${rows.length}}`);
+    if (this.pages.size >= MAX_PAGES) this.pages.clear();
+    this.pages.set(pageKey, { rows, items, answer });
+    return answer;
   }
 
-  private select(query: ListQuery): DeviceRow[] {
+  private select(query: ListQuery): { key: string; rows: DeviceRow[] } {
     const generation = this.directory.generation;
     const shared = query.scope.shared?.size ? [...query.scope.shared].sort().join(',') : '';
     const key = [
@@ -98,7 +135,7 @@ export class DeviceListIndex {
       query.terms ? query.terms.join('\n') : '',
     ].join('\u0000');
     const hit = this.selections.get(key);
-    if (hit && hit.generation === generation && hit.presence === this.presence) return hit.rows;
+    if (hit && hit.generation === generation && hit.presence === this.presence) return { key, rows: hit.rows };
     const online: DeviceRow[] = [];
     const offline: DeviceRow[] = [];
     const categories = query.categories === 'all' ? null : new Set<string>(query.categories);
@@ -111,7 +148,7 @@ export class DeviceListIndex {
     const rows = online.concat(offline);
     if (this.selections.size >= MAX_SELECTIONS) this.selections.clear();
     this.selections.set(key, { generation, presence: this.presence, rows });
-    return rows;
+    return { key, rows };
   }
 
   /**
@@ -148,20 +185,46 @@ export class DeviceListIndex {
   private item(row: DeviceRow, query: ListQuery, links: MediaLinks, liveBase: string): string {
     const sn = row.sn_id;
     const part = this.staticPart(row, query.lang);
-    const online = this.link.isOnline(sn);
+    // One lookup for presence and telemetry (a device is online when the link's live device says so, as isOnline reads it).
+    const live = this.link.device(sn);
+    const online = live?.online ?? false;
     const holder = this.status.holder(sn);
+    const holderId = holder ? holder.u_id : null;
+    const holderNick = holder ? holder.nick : null;
+    const position = positionOf(row, live?.telemetry);
+    const lat = position ? position.lat : null;
+    const lng = position ? position.lng : null;
+    // The console asks for video when it opens the device (push 200); the player retries until it plays.
+    const url = online ? this.liveUrl(links, liveBase, sn) : '';
+    const shared = !inScope(query.scope, row);
+    const memos = this.items[query.lang];
+    const memo = memos.get(row);
+    if (
+      memo &&
+      memo.part === part &&
+      memo.online === online &&
+      memo.holderId === holderId &&
+      memo.holderNick === holderNick &&
+      memo.lat === lat &&
+      memo.lng === lng &&
+      memo.url === url &&
+      memo.shared === shared
+    ) {
+      return memo.text;
+    }
     // The status board's status (DeviceStatusBoard.status) from the two lookups the item needs anyway.
     const state = online ? (holder ? STATUS_HELD : STATUS_ONLINE) : STATUS_OFFLINE;
     // Keys in the order the answer has always had: the registry fields with the state among them, the name, the live fields.
-    return (
+    const text = oneByte(
       `${part.head},"state":${state}${part.tail}` +
-      `,"is_push_on":${online}` +
-      `,"connected_by":${holder ? oneByte(JSON.stringify({ u_id: holder.u_id, nick: showText(holder.nick, query.lang) })) : 'null'}` +
-      `,"position":${JSON.stringify(positionOf(row, this.link.device(sn)?.telemetry))}` +
-      // The console asks for video when it opens the device (push 200); the player retries until it plays.
-      `,"stream_uav_list":${online ? `[${this.liveUrl(links, liveBase, sn)}]` : '[]'}` +
-      `${inScope(query.scope, row) ? '' : ',"shared":true'}}`
+        `,"is_push_on":${online}` +
+        `,"connected_by":${holder ? JSON.stringify({ u_id: holder.u_id, nick: showText(holder.nick, query.lang) }) : 'null'}` +
+        `,"position":${JSON.stringify(position)}` +
+        `,"stream_uav_list":${online ? `[${url}]` : '[]'}` +
+        `${shared ? ',"shared":true' : ''}}`,
     );
+    memos.set(row, { part, online, holderId, holderNick, lat, lng, url, shared, text });
+    return text;
   }
 
   private staticPart(row: DeviceRow, lang: Lang): StaticPart {
@@ -195,6 +258,13 @@ export class DeviceListIndex {
     }
     return url;
   }
+}
+
+/** Whether two pages' item texts are the same (the same strings, mostly the very same objects). */
+function sameItems(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function matches(row: DeviceRow, terms: readonly string[]): boolean {

@@ -1,5 +1,5 @@
 import { SUPER_ADMINISTRATOR } from '@nest/contracts';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { STATE_NORMAL } from '../db/sql.js';
 
@@ -23,8 +23,23 @@ export async function grantedFunctions(db: Kysely<DB>, funList: readonly string[
         .execute()
     ).map((r) => r.fun_id),
   );
-  return deleted.size === 0 ? [...funList] : funList.filter((f) => !deleted.has(f));
+  return withoutDeleted(funList, deleted);
 }
+
+/** A fun_list without the deleted ids among `deleted` (super_administrator always stays). */
+export function withoutDeleted(funList: readonly string[], deleted: ReadonlySet<string>): string[] {
+  return deleted.size === 0 ? [...funList] : funList.filter((f) => f === SUPER_ADMINISTRATOR || !deleted.has(f));
+}
+
+/**
+ * Join condition on `functions` for reading a user with the deleted functions its fun_list names in the
+ * same statement (the session lookup of every call): deleted rows whose `"id"` occurs in the JSON text of
+ * `funListColumn`. It may match more than the exact ids (LIKE's `_` wildcard, SQLite's case-insensitive
+ * LIKE), never fewer (function ids are [A-Za-z][A-Za-z0-9_]*, written verbatim in the JSON); withoutDeleted
+ * then keeps only exact ids.
+ */
+export const deletedFunctionNamedBy = (funListColumn: string): RawBuilder<SqlBool> =>
+  sql<SqlBool>`(functions.state <> ${STATE_NORMAL} and ${sql.ref(funListColumn)} like ('%"' || functions.fun_id || '"%'))`;
 
 /** The state of each of these function ids (absent from the map: no such function). */
 export async function functionStates(db: Kysely<DB>, ids: readonly string[]): Promise<Map<string, number>> {

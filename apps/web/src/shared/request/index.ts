@@ -1,8 +1,4 @@
 import {
-  APP_CODE,
-  APP_FLAVOR,
-  APP_IDS,
-  APP_TYPE,
   CODE_TEXT,
   DEFAULT_SERVICE_BASES,
   HTTP_TEXT,
@@ -12,8 +8,7 @@ import {
   callUrl,
   codeText,
   isSuccess,
-  pmdValueOf,
-  signPmd,
+  signedCallBody,
   type CallAnswer,
   type CallDef,
   type CallFields,
@@ -151,27 +146,16 @@ export function buildPayload(
   fields: Readonly<Record<string, unknown>>,
   now: number = Date.now(),
 ): Record<string, string | Blob> {
-  const token = getToken();
-  const payload: Record<string, string | Blob> = {
-    app_type: String(APP_TYPE),
-    app_ids: APP_IDS,
-    app_code: APP_CODE,
-    app_flavor: APP_FLAVOR,
-    os_timestamp: String(now),
-    os_language: getLang(),
-    token,
-  };
   const signed: Record<string, string> = {};
+  const files: Record<string, Blob> = {};
   for (const [k, v] of Object.entries(fields) as [string, FieldValue][]) {
     if (v === undefined || v === null) continue;
-    if (typeof Blob !== 'undefined' && v instanceof Blob) payload[k] = v;
-    else payload[k] = signed[k] = asText(v);
+    if (typeof Blob !== 'undefined' && v instanceof Blob) files[k] = v;
+    else signed[k] = asText(v);
   }
-  payload.pmd = signPmd({
-    token,
-    pmdValue: pmdValueOf(signed, def.pmd),
-    timestamp: def.timestamp ? String(now) : undefined,
-  });
+  const payload: Record<string, string | Blob> = signedCallBody(def, signed, getToken(), now, getLang());
+  // Files after the text fields (encode puts them last in a multipart body anyway).
+  for (const [k, v] of Object.entries(files)) payload[k] = v;
   return payload;
 }
 
