@@ -19,7 +19,7 @@ import type { AppDeps } from '../apps/server/src/deps.js';
 import { fleetEntryOf } from '../apps/server/src/devices/index.js';
 import type { LiveDevice } from '../apps/server/src/link/adapter.js';
 import { ClusterBus } from '../apps/server/src/push/bus.js';
-import { PushHub, type PushPorts } from '../apps/server/src/push/hub.js';
+import { FLEET_PHASES, PushHub, type PushPorts } from '../apps/server/src/push/hub.js';
 import { DeviceModel } from '../apps/simulator/src/index.js';
 
 /**
@@ -30,7 +30,8 @@ import { DeviceModel } from '../apps/simulator/src/index.js';
  *
  * - 300 DEVICE_TELEMETRY: one turn of 40 telemetry messages (simulator telemetry, about 700 bytes), each
  *   device watched by 1 socket, then by 10 sockets.
- * - 310 FLEET_UPDATE: one period of 2,000 devices that all moved, for 25 fleet-map sockets of one company.
+ * - 310 FLEET_UPDATE: one period of 2,000 devices that all moved, for 25 fleet-map sockets of one company,
+ *   run as the hub's clock runs it (FLEET_PHASES steps, each building the batch of its phase's sockets).
  *
  * An iteration ends when every socket received every frame of it (the receiving sockets run in this
  * process and read only each frame's head, so both sides include that small cost), so a frame the hub
@@ -225,11 +226,11 @@ describe(`310 fleet: one period, ${FLEET_DEVICES} devices that all moved, ${FLEE
     }
     await arrived;
   });
-  bench('push hub (2,000 telemetry events, then one fleet period)', async () => {
+  bench('push hub (2,000 telemetry events, then one fleet period in its phases)', async () => {
     const arrived = fleetArrivals.until(FLEET_SOCKETS);
     for (const sn of fleetDevices) fleetRig.link.emit('telemetry', sn, fleetRig.live.get(sn));
-    fleetNow += FLEET_PERIOD_MS;
-    fleetRig.hub.fleetTick(fleetNow);
+    // The period as the hub's clock runs it: one step per phase, each phase's sockets with their own batch.
+    for (let step = 0; step < FLEET_PHASES; step++) fleetRig.hub.fleetStep((fleetNow += FLEET_PERIOD_MS / FLEET_PHASES));
     await arrived;
   });
 });

@@ -167,8 +167,8 @@ export class PushHub {
   private seq = 0;
   /** The counter at each device's last change (position, status, row). */
   private readonly versions = new Map<string, number>();
-  /** Each device's 310 entry as JSON ('' without a position), kept while its version and status stand. */
-  private readonly entries = new Map<string, { version: number; state: number; json: string }>();
+  /** Each device's 310 entry as JSON ('' without a position), kept while its version stands. */
+  private readonly entries = new Map<string, { version: number; json: string }>();
   /** Sockets with fleet updates on, by the phase of the period in which their periodic batches go out. */
   private readonly fleetPhases: Set<PushClient>[] = Array.from({ length: FLEET_PHASES }, () => new Set());
   private fleetClients = 0;
@@ -327,11 +327,12 @@ export class PushHub {
       const sn = row.sn_id;
       const version = this.versions.get(sn) ?? 0;
       if (version <= since) continue;
-      const state = status.status(sn);
+      // A status change bumps the device's version (the board's `status` event, a hold's end included), so
+      // an entry built at this version still holds the device's state: the phases of a period reuse it.
       let entry = this.entries.get(sn);
-      if (!entry || entry.version !== version || entry.state !== state) {
-        const fleetEntry = this.ports.fleetEntry(row, link.device(sn), state);
-        this.entries.set(sn, (entry = { version, state, json: fleetEntry ? JSON.stringify(fleetEntry) : '' }));
+      if (!entry || entry.version !== version) {
+        const fleetEntry = this.ports.fleetEntry(row, link.device(sn), status.status(sn));
+        this.entries.set(sn, (entry = { version, json: fleetEntry ? JSON.stringify(fleetEntry) : '' }));
       }
       if (entry.json) parts.push(entry.json);
     }
