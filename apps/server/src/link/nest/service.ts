@@ -216,7 +216,10 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
         for (const channel of DEVICE_TO_SERVER) if (channel !== 'telemetry') topics[channelFilter(channel)] = { qos: CHANNEL_QOS[channel].qos };
         if (this.members) topics[`${this.membersTopic}/+`] = { qos: 1 };
         for (const t of this.opts.internalTopics ?? []) topics[t] = { qos: 1 };
-        topics[this.probeTopic] = { qos: 0 };
+        // QoS 1 like everything else on the session: a broker may route QoS 0 ahead of QoS 1 messages it
+        // took in earlier (aedes does: a QoS 1 publish first looks for offline sessions to queue it for), and
+        // the probe must come back after them.
+        topics[this.probeTopic] = { qos: 1 };
         return topics;
       },
       // A new session: probes of the old one are lost, and nothing is judged until subscribed again.
@@ -755,7 +758,7 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
     this.probes.set(id, { sentAt: this.now(), waiting: new Set<ProbeLine>(['session', 'telemetry']) });
     if (this.probes.size > PROBES_IN_FLIGHT) this.probes.delete(this.probes.keys().next().value!);
     this.stats.probes.sent++;
-    this.client!.publish(this.probeTopic, id, { qos: 0 });
+    this.client!.publish(this.probeTopic, id, { qos: 1 });
     this.telemetryClient?.publish(this.telemetryProbeTopic, id, { qos: 0 });
   }
 
