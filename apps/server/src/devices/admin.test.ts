@@ -2,7 +2,7 @@ import { MIN_TELEMETRY_HZ, ResultCode, deviceSchema, type Device } from '@nest/c
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, startTestServer, userClient, type Fields, type TestClient, type TestServer } from '../../test/helpers.js';
 import { RawDevice, envelope, live, mqttConnect, nestTelemetry, registerDevice, until } from '../../test/live.js';
-import { drone } from '../alarms/test-fixtures.js';
+import { droneTelemetry as drone } from '@nest/contracts/test-fixtures';
 import { findDeviceBySn } from './store.js';
 
 const FUNS = ['device_list', 'device_add', 'device_edit', 'device_delete', 'device_enable', 'device_connect'];
