@@ -176,8 +176,8 @@ export class PushClient {
   private readonly socket: Duplex | undefined;
   /** Corked for the current turn of the event loop (its uncork is scheduled). */
   private corkedTurn = false;
-  /** The fleet batch written at the end of this turn, after the turn's other frames. */
-  private bulk: string | Buffer | null = null;
+  /** Fleet batches written at the end of this turn, after the turn's other frames. */
+  private readonly bulk: (string | Buffer)[] = [];
 
   /** `watchers`: the hub's index of sockets by device, kept in step with what this socket watches. */
   constructor(
@@ -231,9 +231,10 @@ export class PushClient {
   /** The end of the turn: the waiting fleet batch goes out after the turn's other frames, then all in one write. */
   endTurn(): void {
     this.corkedTurn = false;
-    const bulk = this.bulk;
-    this.bulk = null;
-    if (bulk !== null && this.ws.readyState === WebSocket.OPEN) this.ws.send(bulk, AS_TEXT);
+    if (this.bulk.length > 0) {
+      if (this.ws.readyState === WebSocket.OPEN) for (const frame of this.bulk) this.ws.send(frame, AS_TEXT);
+      this.bulk.length = 0;
+    }
     this.socket?.uncork();
   }
 
@@ -276,8 +277,7 @@ export class PushClient {
 
   /**
    * A fleet batch (310), dropped like a live frame. It is written at the end of the turn, after the small
-   * frames the socket gets in the same turn (one batch per socket and turn: a later one replaces it, it
-   * holds everything the earlier one did).
+   * frames the socket gets in the same turn (batches among themselves in the order given).
    */
   sendBulkShared(frame: SharedFrame): boolean {
     if (!this.keepsUp()) return false;
@@ -285,13 +285,13 @@ export class PushClient {
       this.ws.send(frame.payload(this.lang), AS_TEXT);
       return true;
     }
-    this.bulk = frame.payload(this.lang);
+    this.bulk.push(frame.payload(this.lang));
     return true;
   }
 
   /** Forgets a fleet batch still waiting for the end of the turn (fleet updates turned off). */
   dropBulk(): void {
-    this.bulk = null;
+    this.bulk.length = 0;
   }
 
   fail(code: number, msgId: number, key?: TextKey, params?: Record<string, string | number>): void {
