@@ -18,6 +18,7 @@ import {
   type DeviceChannel,
   type PushReply,
 } from '@nest/contracts';
+import { nestTelemetry as nestTelemetryFixture } from '@nest/contracts/test-fixtures';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import WebSocket from 'ws';
 import { createDevice, type NewDevice } from '../src/devices/store.js';
@@ -187,20 +188,9 @@ export function envelope(method: string, data: unknown, tid = `t-${++tidCounter}
   return { v: LINK_VERSION, tid, bid: '', ts: Date.now(), method, data };
 }
 
-/** A valid telemetry payload for a nest. */
+/** A valid telemetry payload for a nest (the contracts' test fixture) at `lat`, `lng`. */
 export function nestTelemetry(lat = 22.54, lng = 114.05) {
-  return {
-    nest: {
-      lat,
-      lng,
-      hatch: 0,
-      platform: 0,
-      tripod: 0,
-      charger: 1,
-      drone_power: 0,
-      env: { wind_speed: 2, wind_direction: 90, temperature: 25, humidity: 60, rainfall: 0 },
-    },
-  };
+  return { nest: nestTelemetryFixture({ lat, lng }) };
 }
 
 /**
