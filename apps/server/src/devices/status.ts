@@ -79,11 +79,14 @@ export class DeviceStatusBoard extends EventEmitter<{ status: [sn: string, statu
     return now - h.renewedAt >= this.holdSeconds * 1000;
   }
 
-  /** The current holder of a device (null when nobody, or the hold expired). Asked for every status push. */
-  holder(sn: string): Holder | null {
+  /**
+   * The current holder of a device (null when nobody, or the hold expired). Asked for every status push and
+   * telemetry frame: `now` (ms) lets a caller that asks for many devices read the clock once.
+   */
+  holder(sn: string, now?: number): Holder | null {
     const h = this.holds.get(sn);
     if (h === undefined) return null;
-    return this.expired(h, Date.now()) ? null : h;
+    return this.expired(h, now ?? Date.now()) ? null : h;
   }
 
   /** When the current hold ends (Unix seconds), null when not held. */
@@ -92,9 +95,10 @@ export class DeviceStatusBoard extends EventEmitter<{ status: [sn: string, statu
     return h ? Math.ceil((h.renewedAt + this.holdSeconds * 1000) / 1000) : null;
   }
 
-  status(sn: string): Status {
+  /** A device's status (`now`: as for holder()). */
+  status(sn: string, now?: number): Status {
     if (!this.link.isOnline(sn)) return STATUS_OFFLINE;
-    return this.holder(sn) ? STATUS_HELD : STATUS_ONLINE;
+    return this.holder(sn, now) ? STATUS_HELD : STATUS_ONLINE;
   }
 
   snapshot(sn: string): DeviceStatusPush {

@@ -278,7 +278,7 @@ export class PushHub {
       if (bucket.tokens < 1) continue;
       frame ??= new SharedFrame(ResultCode.OK, PushMsgId.DEVICE_TELEMETRY, {
         sn_id: sn,
-        state: this.deps.live.status.status(sn),
+        state: this.deps.live.status.status(sn, now),
         telemetry: live.telemetry,
         at: live.telemetryAt ?? now,
       } satisfies DeviceTelemetryPush);
