@@ -101,6 +101,9 @@ interface ProbeRound {
   waiting: Set<ProbeLine>;
 }
 
+/** Marker on the telemetry probe topic that lifts telemetry fences (LinkService.fence()), then the fence number. */
+const FENCE = 'fence:';
+
 /** Client id of an instance's telemetry connection (an external broker), beside its session's. */
 export const telemetryClientId = (clientId: string): string => `${clientId}-telemetry`;
 
@@ -274,6 +277,8 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
       began: () => {
         this.telemetryAt = 0;
         this.probes.clear();
+        // What the old connection had not delivered is lost: no telemetry from before a fence can come.
+        this.fenced.clear();
       },
       refused: (err, granted) => this.opts.log.warn({ err, granted }, 'device link: telemetry subscription refused by the broker'),
       subscribed: () => {
@@ -285,9 +290,41 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
     });
     client.on('error', (err) => this.logOnce('telemetry-error', 'warn', { err: err.message }, 'device link: telemetry connection error'));
     client.on('message', (topic, payload) => {
-      if (topic === this.telemetryProbeTopic) return this.probeBack('telemetry', payload.toString('utf8'));
+      if (topic === this.telemetryProbeTopic) {
+        const id = payload.toString('utf8');
+        if (id.startsWith(FENCE)) return this.inbox.after(() => this.liftFences(Number(id.slice(FENCE.length))));
+        return this.probeBack('telemetry', id);
+      }
       this.inbox.offer(topic, payload);
     });
+  }
+
+  /**
+   * Devices whose offline presence (normally their last-will) has been read while telemetry they sent
+   * before it may still be unread (the telemetry stream is read apart from the session, and may be
+   * behind): such telemetry must not bring them back online. Fence number per device, lifted once a marker
+   * sent after it has come back on the telemetry stream and the inbox has read what came before it.
+   */
+  private readonly fenced = new Map<string, number>();
+  private fences = 0;
+  private fenceQueued = false;
+
+  /** Fences a device's telemetry (above); one marker per turn lifts every fence set before it. */
+  private fence(sn: string): void {
+    this.fenced.set(sn, ++this.fences);
+    if (this.fenceQueued) return;
+    this.fenceQueued = true;
+    queueMicrotask(() => {
+      this.fenceQueued = false;
+      const upTo = this.fences;
+      // In process the broker routed the device's telemetry into the inbox before its will.
+      if (this.telemetryClient) this.telemetryClient.publish(this.telemetryProbeTopic, `${FENCE}${upTo}`, { qos: 0 });
+      else this.inbox.after(() => this.liftFences(upTo));
+    });
+  }
+
+  private liftFences(upTo: number): void {
+    for (const [sn, n] of this.fenced) if (n <= upTo) this.fenced.delete(sn);
   }
 
   /** ready() resolves once the session and the telemetry connection (if any) have both been subscribed. */
@@ -500,6 +537,10 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
         if (data.data.rate_hz !== undefined) d.rateHz = data.data.rate_hz;
         if (data.data.firmware !== undefined) d.firmware = data.data.firmware;
         if (data.data.online) d.heardAt = now;
+        // Offline (its last-will): telemetry it sent before may still be unread on the telemetry stream, and
+        // must not bring it back online. Online: what it sends from now on counts again.
+        if (data.data.online) this.fenced.delete(t.sn);
+        else this.fence(t.sn);
         this.accept(t.sn, channel, wall);
         if (d.online !== data.data.online) this.setOnline(d, data.data.online, now);
         if (data.data.online) this.scheduleSweep();
@@ -509,6 +550,11 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
         if (m.method !== LinkMethod.TELEMETRY) return this.drop('bad_method', topic, m.method);
         const data = linkData.telemetry(m.data);
         if (!data.success) return this.drop('bad_data', topic, issues(data.error));
+        // Sent before the device's offline presence (see fence()): superseded by it.
+        if (this.fenced.has(t.sn)) {
+          this.stats.superseded++;
+          return;
+        }
         const d = this.heard(t.sn, now);
         d.telemetry = data.data;
         d.telemetryAt = now;
