@@ -17,7 +17,7 @@ const devices: RawDevice[] = [];
 beforeAll(async () => {
   server = await startTestServer();
   await live(server).link.ready();
-  for (const sn of ['LK-1', 'LK-2', 'LK-SILENT', 'LK-SWEEP', 'LK-WILL', 'LK-CMD', 'LK-EVT', 'LK-ABORT', 'LK-NEVER', 'LK-BEHIND', 'LK-FENCE', ...AHEAD]) await registerDevice(server, { sn_id: sn });
+  for (const sn of ['LK-1', 'LK-2', 'LK-SILENT', 'LK-SWEEP', 'LK-WILL', 'LK-CMD', 'LK-EVT', 'LK-ABORT', 'LK-NEVER', 'LK-BEHIND', 'LK-FENCE', 'LK-FENCE-TCP', ...AHEAD]) await registerDevice(server, { sn_id: sn });
   await registerDevice(server, { sn_id: 'LK-OFF', enabled: false });
 });
 afterAll(async () => {
@@ -309,41 +309,54 @@ describe('presence', () => {
     expect(acceptedWhenOffline).toBe(before + 1);
   });
 
-  it('stays offline after its last-will although telemetry it sent before the will is read after it (telemetry behind)', async () => {
-    const link = live(server).link;
-    const d = await device('LK-FENCE', true);
-    await d.publish('presence', envelope('presence', { online: true, rate_hz: 0.5 }), { qos: 1, retain: true });
-    await until(() => link.isOnline('LK-FENCE'), 'LK-FENCE online');
-    const { client: publisher } = await mqttConnect(live(server).brokerUrl, { username: SERVER_MQTT_USER, password: live(server).secrets.serverPassword, clientId: 'nest-server-test-ahead' });
-    const changes: boolean[] = [];
-    const onOnline = (sn: string, online: boolean) => sn === 'LK-FENCE' && changes.push(online);
-    // Reading telemetry is made slow (50 ms a message), and twenty messages of other devices wait ahead of
-    // LK-FENCE's last one: its will, on the other stream, is read before that telemetry.
-    let read = 0;
-    const slow = () => {
-      read++;
-      const t = performance.now();
-      while (performance.now() - t < 50) {
-        // A slow telemetry listener, on purpose.
-      }
-    };
-    const superseded = () => stats().superseded ?? 0;
-    const before = superseded();
-    link.on('online', onOnline);
-    link.on('telemetry', slow);
+  it.each([
+    { how: 'in process', sn: 'LK-FENCE', own: false },
+    { how: 'over a telemetry connection of its own', sn: 'LK-FENCE-TCP', own: true },
+  ])('stays offline after its last-will although telemetry it sent before the will is read after it (telemetry behind, $how)', async ({ sn, own }) => {
+    const l = live(server);
+    const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined };
+    // The test server's link reads telemetry in process; an instance of its own over TCP reads it on a second connection.
+    const instance = own ? new LinkService({ url: l.brokerUrl, username: SERVER_MQTT_USER, password: l.secrets.serverPassword, devices: l.directory, log: quiet, clientId: 'nest-server-fence' }) : null;
+    instance?.start();
+    const link: Pick<LinkService, 'on' | 'off' | 'isOnline' | 'stats'> = instance ?? l.link;
     try {
-      await Promise.all(AHEAD.map((sn) => publisher!.publishAsync(topicOf(sn, 'telemetry'), JSON.stringify(envelope('telemetry', nestTelemetry())), { qos: 1 })));
-      await d.publish('telemetry', envelope('telemetry', nestTelemetry()), { qos: 1 });
-      d.drop();
-      // Every message read, or superseded: LK-FENCE's telemetry by its will.
-      await until(() => read + superseded() - before >= AHEAD.length + 1, 'the telemetry read after the will');
+      await instance?.ready();
+      const d = await device(sn, true);
+      await d.publish('presence', envelope('presence', { online: true, rate_hz: 0.5 }), { qos: 1, retain: true });
+      await until(() => link.isOnline(sn), `${sn} online`);
+      const { client: publisher } = await mqttConnect(l.brokerUrl, { username: SERVER_MQTT_USER, password: l.secrets.serverPassword, clientId: 'nest-server-test-ahead' });
+      const changes: boolean[] = [];
+      const onOnline = (s: string, online: boolean) => s === sn && changes.push(online);
+      // Reading telemetry is made slow (50 ms a message), and twenty messages of other devices wait ahead of
+      // the device's last one: its will, on the other stream, is read before that telemetry.
+      let read = 0;
+      const slow = () => {
+        read++;
+        const t = performance.now();
+        while (performance.now() - t < 50) {
+          // A slow telemetry listener, on purpose.
+        }
+      };
+      const superseded = () => link.stats.superseded ?? 0;
+      const before = superseded();
+      link.on('online', onOnline);
+      link.on('telemetry', slow);
+      try {
+        await Promise.all(AHEAD.map((s) => publisher!.publishAsync(topicOf(s, 'telemetry'), JSON.stringify(envelope('telemetry', nestTelemetry())), { qos: 1 })));
+        await d.publish('telemetry', envelope('telemetry', nestTelemetry()), { qos: 1 });
+        d.drop();
+        // Every message read, or superseded: the device's telemetry by its will.
+        await until(() => read + superseded() - before >= AHEAD.length + 1, 'the telemetry read after the will');
+      } finally {
+        link.off('telemetry', slow);
+        link.off('online', onOnline);
+        publisher!.end(true);
+      }
+      expect(changes).toEqual([false]);
+      expect(link.isOnline(sn)).toBe(false);
     } finally {
-      link.off('telemetry', slow);
-      link.off('online', onOnline);
-      publisher!.end(true);
+      await instance?.stop();
     }
-    expect(changes).toEqual([false]);
-    expect(link.isOnline('LK-FENCE')).toBe(false);
   });
 });
 
