@@ -30,11 +30,13 @@ interface StaticPart {
 }
 
 /**
- * One item's JSON text and the live inputs it was made from: the text is reused while each input is the
- * same (a device on its nest reports the same position in every telemetry message).
+ * One device's item in one language: the registry part (made once per row object), and the last item text
+ * with the live inputs it was made from, reused while each input is the same (a device on its nest reports
+ * the same position in every telemetry message).
  */
 interface ItemMemo {
   part: StaticPart;
+  text: string;
   online: boolean;
   holderId: string | null;
   holderNick: string | null;
@@ -42,7 +44,6 @@ interface ItemMemo {
   lng: number | null;
   url: string;
   shared: boolean;
-  text: string;
 }
 
 /** The last answer of one page of one query: answered again as it is while its selection and every item's text stay the same. */
@@ -84,7 +85,6 @@ export class DeviceListIndex {
   private readonly selections = new Map<string, Selection>();
   private readonly pages = new Map<string, PageMemo>();
   private readonly items = { zh: new WeakMap<DeviceRow, ItemMemo>(), en: new WeakMap<DeviceRow, ItemMemo>() };
-  private readonly statics = { zh: new WeakMap<DeviceRow, StaticPart>(), en: new WeakMap<DeviceRow, StaticPart>() };
   private readonly collators = { zh: new Intl.Collator('zh-CN'), en: new Intl.Collator('en') };
   /** The process's default collation, the tie-break on sn (as String#localeCompare without a locale). */
   private readonly snOrder = new Intl.Collator();
@@ -113,7 +113,8 @@ export class DeviceListIndex {
     if (from < rows.length) {
       this.refreshLiveUrls(links, liveBase);
       const end = Math.min(rows.length, from + size);
-      for (let i = from; i < end; i++) items.push(this.item(rows[i]!, query, links, liveBase));
+      const now = Date.now();
+      for (let i = from; i < end; i++) items.push(this.item(rows[i]!, query, links, liveBase, now));
     }
     const pageKey = `${key}\u0000${page}\u0000${size}`;
     const last = this.pages.get(pageKey);
@@ -182,13 +183,12 @@ export class DeviceListIndex {
   }
 
   /** One item's JSON: the registry part as made before, the live part (status, holder, position, video URL) read now. */
-  private item(row: DeviceRow, query: ListQuery, links: MediaLinks, liveBase: string): string {
+  private item(row: DeviceRow, query: ListQuery, links: MediaLinks, liveBase: string, now: number): string {
     const sn = row.sn_id;
-    const part = this.staticPart(row, query.lang);
     // One lookup for presence and telemetry (a device is online when the link's live device says so, as isOnline reads it).
     const live = this.link.device(sn);
     const online = live?.online ?? false;
-    const holder = this.status.holder(sn);
+    const holder = this.status.holder(sn, now);
     const holderId = holder ? holder.u_id : null;
     const holderNick = holder ? holder.nick : null;
     const position = positionOf(row, live?.telemetry);
@@ -198,24 +198,28 @@ export class DeviceListIndex {
     const url = online ? this.liveUrl(links, liveBase, sn) : '';
     const shared = !inScope(query.scope, row);
     const memos = this.items[query.lang];
-    const memo = memos.get(row);
-    if (
-      memo &&
-      memo.part === part &&
-      memo.online === online &&
-      memo.holderId === holderId &&
-      memo.holderNick === holderNick &&
-      memo.lat === lat &&
-      memo.lng === lng &&
-      memo.url === url &&
-      memo.shared === shared
-    ) {
-      return memo.text;
+    let memo = memos.get(row);
+    if (memo) {
+      if (
+        memo.online === online &&
+        memo.holderId === holderId &&
+        memo.holderNick === holderNick &&
+        memo.lat === lat &&
+        memo.lng === lng &&
+        memo.url === url &&
+        memo.shared === shared
+      ) {
+        return memo.text;
+      }
+    } else {
+      memo = { part: staticPart(row, query.lang), text: '', online, holderId, holderNick, lat, lng, url, shared };
+      memos.set(row, memo);
     }
+    const part = memo.part;
     // The status board's status (DeviceStatusBoard.status) from the two lookups the item needs anyway.
     const state = online ? (holder ? STATUS_HELD : STATUS_ONLINE) : STATUS_OFFLINE;
     // Keys in the order the answer has always had: the registry fields with the state among them, the name, the live fields.
-    const text = oneByte(
+    memo.text = oneByte(
       `${part.head},"state":${state}${part.tail}` +
         `,"is_push_on":${online}` +
         `,"connected_by":${holder ? JSON.stringify({ u_id: holder.u_id, nick: showText(holder.nick, query.lang) }) : 'null'}` +
@@ -223,21 +227,14 @@ export class DeviceListIndex {
         `,"stream_uav_list":${online ? `[${url}]` : '[]'}` +
         `${shared ? ',"shared":true' : ''}}`,
     );
-    memos.set(row, { part, online, holderId, holderNick, lat, lng, url, shared, text });
-    return text;
-  }
-
-  private staticPart(row: DeviceRow, lang: Lang): StaticPart {
-    const cache = this.statics[lang];
-    let part = cache.get(row);
-    if (!part) {
-      const { state: _, enabled, create_time, ...head } = showTexts(presentDevice(row, 2), lang);
-      void _;
-      const tail = JSON.stringify({ enabled, create_time, name: showText(deviceName(row), lang) });
-      part = { head: oneByte(JSON.stringify(head).slice(0, -1)), tail: oneByte(`,${tail.slice(1, -1)}`) };
-      cache.set(row, part);
-    }
-    return part;
+    memo.online = online;
+    memo.holderId = holderId;
+    memo.holderNick = holderNick;
+    memo.lat = lat;
+    memo.lng = lng;
+    memo.url = url;
+    memo.shared = shared;
+    return memo.text;
   }
 
   /** One signature per answer instead of one per online device: the URLs stay while the probe's does. */
@@ -258,6 +255,14 @@ export class DeviceListIndex {
     }
     return url;
   }
+}
+
+/** An item's registry part in one language (catalogue texts shown), as JSON text around the state. */
+function staticPart(row: DeviceRow, lang: Lang): StaticPart {
+  const { state: _, enabled, create_time, ...head } = showTexts(presentDevice(row, 2), lang);
+  void _;
+  const tail = JSON.stringify({ enabled, create_time, name: showText(deviceName(row), lang) });
+  return { head: oneByte(JSON.stringify(head).slice(0, -1)), tail: oneByte(`,${tail.slice(1, -1)}`) };
 }
 
 /** Whether two pages' item texts are the same (the same strings, mostly the very same objects). */
