@@ -71,6 +71,7 @@ class Rig {
     const link = Object.assign(this.link, { device: (sn: string) => this.live.get(sn), owns: () => true, isOnline: () => true });
     const status = Object.assign(new EventEmitter(), { status: () => 1, snapshot: (sn: string) => ({ sn_id: sn, state: 1 }) });
     const directory = {
+      generation: 0,
       get: (sn: string) => this.rows.get(sn),
       visible: () => [...this.rows.values()],
       onChange: () => () => undefined,

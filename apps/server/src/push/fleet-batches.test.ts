@@ -40,7 +40,7 @@ const deps = {
   live: {
     link,
     status,
-    directory: { get: (sn: string) => rows.get(sn), visible: (scope: { companyId: string; shared?: ReadonlySet<string> }) => [...rows.values()].filter((r) => r.company_id === scope.companyId || scope.shared?.has(r.sn_id)), onChange: () => () => undefined },
+    directory: { generation: 0, get: (sn: string) => rows.get(sn), visible: (scope: { companyId: string; shared?: ReadonlySet<string> }) => [...rows.values()].filter((r) => r.company_id === scope.companyId || scope.shared?.has(r.sn_id)), onChange: () => () => undefined },
     bus: new ClusterBus(),
     video: { watch: () => undefined, unwatch: () => undefined },
   },

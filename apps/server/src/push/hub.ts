@@ -169,6 +169,12 @@ export class PushHub {
   private readonly versions = new Map<string, number>();
   /** Each device's 310 entry as JSON ('' without a position), kept while its version stands. */
   private readonly entries = new Map<string, { version: number; json: string }>();
+  /**
+   * The devices each view scope sees (by scopeKey), for the directory's rows of `visibleOf`: every phase of
+   * a fleet period walks them, and they change only when the directory is read again.
+   */
+  private readonly visibleRows = new Map<string, readonly DeviceRow[]>();
+  private visibleOf = -1;
   /** Sockets with fleet updates on, by the phase of the period in which their periodic batches go out. */
   private readonly fleetPhases: Set<PushClient>[] = Array.from({ length: FLEET_PHASES }, () => new Set());
   private fleetClients = 0;
@@ -310,7 +316,7 @@ export class PushHub {
     const since = sub.scopeKey === key ? sub.sentSeq : -1;
     const id = `${since} ${key}`;
     let batch = built.get(id);
-    if (!batch) built.set(id, (batch = this.buildFleetBatch(verified.scope, since)));
+    if (!batch) built.set(id, (batch = this.buildFleetBatch(verified.scope, key, since)));
     // Nothing to send, or sent: the socket stands at the batch's counter. Dropped (slow socket): its next
     // batch catches up from where it stood.
     if (batch.frame && !c.sendBulkShared(batch.frame)) return;
@@ -320,10 +326,10 @@ export class PushHub {
   }
 
   /** The batch of every device the scope sees that changed after counter `since`. */
-  private buildFleetBatch(scope: Scope, since: number): FleetBatch {
-    const { directory, link, status } = this.deps.live;
+  private buildFleetBatch(scope: Scope, key: string, since: number): FleetBatch {
+    const { link, status } = this.deps.live;
     const parts: string[] = [];
-    for (const row of directory.visible(scope)) {
+    for (const row of this.visible(scope, key)) {
       const sn = row.sn_id;
       const version = this.versions.get(sn) ?? 0;
       if (version <= since) continue;
@@ -338,6 +344,19 @@ export class PushHub {
     }
     const frame = parts.length > 0 ? new SharedFrame(ResultCode.OK, PushMsgId.FLEET_UPDATE, null, `{"devices":[${parts.join(',')}]}`) : null;
     return { seq: this.seq, frame };
+  }
+
+  /** The directory's devices a scope sees (`key`: its scopeKey), kept until the directory is read again. */
+  private visible(scope: Scope, key: string): readonly DeviceRow[] {
+    const { directory } = this.deps.live;
+    const generation = directory.generation;
+    if (generation !== this.visibleOf) {
+      this.visibleRows.clear();
+      this.visibleOf = generation;
+    }
+    let rows = this.visibleRows.get(key);
+    if (!rows) this.visibleRows.set(key, (rows = directory.visible(scope)));
+    return rows;
   }
 
   /** The batches of one phase's sockets (sockets whose first batch is too recent wait for the next period). */
