@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ffmpegLine, packagedFfmpegPath, resolveFfmpeg } from './index.js';
+import { ffmpegLine, packagedFfmpegPath, resolveFfmpeg, runFfmpeg } from './index.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -43,6 +43,16 @@ describe('which ffmpeg', () => {
 });
 
 describe('ffmpeg started by spawnFfmpeg', () => {
+  it('runFfmpeg resolves when ffmpeg succeeds and rejects with what it printed when it fails', async () => {
+    const bin = resolveFfmpeg()?.path;
+    if (!bin) throw new Error('no ffmpeg: run npm ci (it installs the packaged binary)');
+    await runFfmpeg(bin, ['-hide_banner', '-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=32x32:rate=5', '-t', '0.4', '-f', 'null', '-']);
+    await expect(runFfmpeg(bin, ['-hide_banner', '-v', 'error', '-i', join(tmp(), 'missing.mp4'), '-f', 'null', '-'])).rejects.toThrow(
+      /^ffmpeg exited 1: .*missing\.mp4/,
+    );
+  });
+
+
   it('ends when the process that started it is killed with SIGKILL; one started plainly goes on', async () => {
     const bin = resolveFfmpeg()?.path;
     if (!bin) throw new Error('no ffmpeg: run npm ci (it installs the packaged binary)');

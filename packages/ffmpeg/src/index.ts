@@ -145,3 +145,23 @@ export function spawnFfmpeg(bin: string, args: readonly string[], options: Spawn
   const guard = parentDeathGuard();
   return guard ? spawn(guard, ['--pdeathsig', 'KILL', '--', bin, ...args], options) : spawn(bin, args, options);
 }
+
+/**
+ * Runs ffmpeg to its end, started with spawnFfmpeg (it ends with this process, also when this process is
+ * killed midway: a demo recording at start-up, a thumbnail); stdin is not read. Rejects when it cannot
+ * start or exits otherwise than with 0, with the last lines it printed.
+ */
+export function runFfmpeg(bin: string, args: readonly string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawnFfmpeg(bin, ['-nostdin', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr?.on('data', (d: Buffer) => {
+      err = (err + d.toString()).slice(-2_000);
+    });
+    child.once('error', reject);
+    child.once('close', (code, signal) => {
+      if (code === 0) resolve();
+      else reject(new Error(`ffmpeg exited ${signal ?? code}: ${err.trim()}`));
+    });
+  });
+}

@@ -1,13 +1,10 @@
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { runFfmpeg } from '@nest/ffmpeg';
 import jpeg from 'jpeg-js';
 import { MEDIA_PREFIX } from '../videos/api.js';
-
-const run = promisify(execFile);
 
 /** Thumbnails are this wide (height follows the aspect ratio). */
 export const THUMB_WIDTH = 320;
@@ -156,14 +153,14 @@ export async function makeThumbnail(src: string, dest: string, mime: string, ffm
   try {
     if (mime === 'image/jpeg') {
       if (ffmpeg) {
-        await run(ffmpeg, ['-v', 'error', '-y', '-i', src, '-frames:v', '1', '-vf', `scale='min(${THUMB_WIDTH},iw)':-2`, '-f', 'image2', dest]);
+        await runFfmpeg(ffmpeg, ['-v', 'error', '-y', '-i', src, '-frames:v', '1', '-vf', `scale='min(${THUMB_WIDTH},iw)':-2`, '-f', 'image2', dest]);
       } else {
         await jpegThumbnail(src, dest);
       }
       return true;
     }
     if (mime === 'video/mp4' && ffmpeg) {
-      await run(ffmpeg, ['-v', 'error', '-y', '-ss', '0.5', '-i', src, '-frames:v', '1', '-vf', `scale=${THUMB_WIDTH}:-2`, '-f', 'image2', dest]);
+      await runFfmpeg(ffmpeg, ['-v', 'error', '-y', '-ss', '0.5', '-i', src, '-frames:v', '1', '-vf', `scale=${THUMB_WIDTH}:-2`, '-f', 'image2', dest]);
       return true;
     }
   } catch {

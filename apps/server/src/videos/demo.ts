@@ -1,14 +1,10 @@
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { findFfmpeg } from '@nest/ffmpeg';
+import { findFfmpeg, runFfmpeg } from '@nest/ffmpeg';
 import { nowSeconds } from '../db/index.js';
 import type { AppDeps } from '../deps.js';
 import { MEDIA_PREFIX } from './routes.js';
-
-const run = promisify(execFile);
 
 /**
  * ffmpeg of this machine (FFMPEG_PATH, else on PATH, else the packaged binary), or null: the one lookup,
@@ -51,11 +47,11 @@ export async function seedDemoRecordings(
       const file = path.join(dir, fileName);
       const source = vr === 1 ? 'testsrc2=size=640x360:rate=25' : 'smptehdbars=size=640x360:rate=25';
       try {
-        await run(ffmpeg, [
+        await runFfmpeg(ffmpeg, [
           '-v', 'error', '-y', '-f', 'lavfi', '-i', source, '-t', String(DEMO_RECORDING_SECONDS),
           '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', file,
         ]);
-        await run(ffmpeg, ['-v', 'error', '-y', '-ss', '1', '-i', file, '-frames:v', '1', '-vf', 'scale=320:-2', path.join(dir, 'thumb.jpg')]);
+        await runFfmpeg(ffmpeg, ['-v', 'error', '-y', '-ss', '1', '-i', file, '-frames:v', '1', '-vf', 'scale=320:-2', path.join(dir, 'thumb.jpg')]);
       } catch {
         await rm(dir, { recursive: true, force: true });
         continue;
