@@ -9,8 +9,9 @@
  * Three processes, so that the measured process does only the server's (or the bare route's) work:
  * - main (this process): the real server (buildApp via the test helpers, SQLite in a temp dir, embedded
  *   broker, answers not checked against their schema, as in production) with `devices` registered in
- *   company wk, and afterwards, while the server and its online share still run (the same background
- *   work for both), the bare route; CPU is read here.
+ *   company wk, and beside it, while the server and its online share run (the same background work for
+ *   both), the bare route; the measured runs alternate (ours then bare at the fixed rate, ours then bare at
+ *   max throughput) so that each pair sees about the same machine load; CPU is read here.
  * - sim: the real simulator for `online` of the devices at 0.5 Hz (the lowest rate a device reports), so
  *   that "online first" ordering and positions from telemetry are exercised; `held` of them have their
  *   control connection held by another user (state 3).
@@ -29,7 +30,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import Fastify from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { callFunId, callUrl, calls, signedCallBody, type DeviceListItem, type Envelope } from '@nest/contracts';
 import { startTestServer, userClient } from '../apps/server/test/helpers.js';
 import { live, until } from '../apps/server/test/live.js';
@@ -162,13 +163,22 @@ interface Side {
   max: Phase;
 }
 
-/** Warm-up (answers checked), then the fixed-rate and the max-throughput runs, CPU read around each. */
-async function measure(name: string, p: Params, load: Child, run: Omit<LoadRun, 'type' | 'seconds' | 'connections'>, profile?: string): Promise<Side> {
+type Target = Omit<LoadRun, 'type' | 'seconds' | 'connections'>;
+
+/**
+ * Both sides: each warmed up (answers checked), then the fixed-rate runs one after the other (ours, then
+ * the bare route), then the max-throughput runs likewise, CPU read around each. Paired runs follow each
+ * other closely, so that a change of the machine's load between them weighs less than one side after the
+ * other would let it.
+ */
+async function measure(p: Params, load: Child, ours: Target, bare: Target, profile?: string): Promise<{ ours: Side; bare: Side }> {
   const ask = (r: Omit<LoadRun, 'type'>) => load.ask({ type: 'run', ...r }, 'done', (r.seconds + 60) * 1000) as unknown as Promise<LoadResult>;
-  process.stdout.write(`[${name}] warm-up ${p.warmup} s ... `);
-  const warm = await ask({ ...run, seconds: p.warmup, connections: p.connections });
-  if (warm.wrong > 0 || warm.non2xx > 0 || warm.errors > 0) {
-    throw new Error(`[${name}] warm-up: ${warm.wrong} wrong answers, ${warm.non2xx} non-2xx, ${warm.errors} errors of ${warm.requests}`);
+  for (const [name, run] of [['ours', ours], ['bare', bare]] as const) {
+    process.stdout.write(`[${name}] warm-up ${p.warmup} s ... `);
+    const warm = await ask({ ...run, seconds: p.warmup, connections: p.connections });
+    if (warm.wrong > 0 || warm.non2xx > 0 || warm.errors > 0) {
+      throw new Error(`[${name}] warm-up: ${warm.wrong} wrong answers, ${warm.non2xx} non-2xx, ${warm.errors} errors of ${warm.requests}`);
+    }
   }
   const phase = async (label: string, r: Omit<LoadRun, 'type'>, profiling: boolean): Promise<Phase> => {
     process.stdout.write(`${label} ${p.seconds} s ... `);
@@ -179,12 +189,15 @@ async function measure(name: string, p: Params, load: Child, run: Omit<LoadRun, 
     if (prof && profile) await prof.stop(profile);
     return { load: out, cpu: cpuPercent(a, b) };
   };
-  const { expectFirstSn: _, ...plain } = run;
-  void _;
-  const atRate = await phase(`${p.rate} req/s`, { ...plain, seconds: p.seconds, connections: Math.min(p.connections, p.rate), rate: p.rate }, false);
-  const max = await phase('max', { ...plain, seconds: p.seconds, connections: p.connections }, true);
+  const plain = ({ expectFirstSn: _, ...rest }: Target) => rest;
+  const atRate = (t: Target) => ({ ...plain(t), seconds: p.seconds, connections: Math.min(p.connections, p.rate), rate: p.rate });
+  const max = (t: Target) => ({ ...plain(t), seconds: p.seconds, connections: p.connections });
+  const oursRate = await phase(`[ours] ${p.rate} req/s`, atRate(ours), false);
+  const bareRate = await phase(`[bare] ${p.rate} req/s`, atRate(bare), false);
+  const oursMax = await phase('[ours] max', max(ours), true);
+  const bareMax = await phase('[bare] max', max(bare), false);
   console.log('done');
-  return { name, atRate, max };
+  return { ours: { name: 'ours', atRate: oursRate, max: oursMax }, bare: { name: 'bare', atRate: bareRate, max: bareMax } };
 }
 
 /** Both sides, measured in this process while the server and its online share run (the same background for both). */
@@ -226,9 +239,15 @@ async function run(p: Params, load: Child): Promise<{ ours: Side; bare: Side; ba
     await sleep(3000);
     const background = cpuPercent(idle0, snap());
     const first = answer.data.list[0]!.sn_id;
-    const ours = await measure('ours', p, load, { url, token: user.token, fields, expectFirstSn: first }, p.profile);
-    const bare = await runBare(p, load, answer, first);
-    return { ours, bare, background };
+    const bareApp = await bareRoute(answer);
+    try {
+      const bareUrl = `${await bareApp.listen({ host: '127.0.0.1', port: 0 })}/device/list`;
+      const bareTarget: Target = { url: bareUrl, token: 'bare', fields, expectFirstSn: first };
+      const { ours, bare } = await measure(p, load, { url, token: user.token, fields, expectFirstSn: first }, bareTarget, p.profile);
+      return { ours, bare, background };
+    } finally {
+      await bareApp.close();
+    }
   } finally {
     await sim.ask({ type: 'stop' }, 'stopped').catch(() => undefined);
     sim.proc.kill();
@@ -236,17 +255,14 @@ async function run(p: Params, load: Child): Promise<{ ours: Side; bare: Side; ba
   }
 }
 
-async function runBare(p: Params, load: Child, answer: Envelope<unknown>, first: string): Promise<Side> {
+/** The baseline: a bare Fastify route with a form-body parser answering `answer` (serialised per request). */
+async function bareRoute(answer: Envelope<unknown>): Promise<FastifyInstance> {
   const app = Fastify();
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => done(null, new URLSearchParams(body as string)));
   app.post('/device/list', async () => answer);
-  const address = await app.listen({ host: '127.0.0.1', port: 0 });
-  try {
-    return await measure('bare', p, load, { url: `${address}/device/list`, token: 'bare', fields: { type: '0', page: '0', size: String(p.size) }, expectFirstSn: first });
-  } finally {
-    await app.close();
-  }
+  await app.ready();
+  return app;
 }
 
 // --------------------------------------------------------------------------------------------- report
