@@ -152,20 +152,23 @@ interface Traffic {
   requests: number;
   api: number;
   tiles: number;
+  glyphs: number;
 }
 
 /** Every request the page and its workers make (Playwright reports the workers' requests on the page). */
 function countRequests(page: Page): { since(): void; read(): Traffic } {
-  let t: Traffic = { requests: 0, api: 0, tiles: 0 };
+  let t: Traffic = { requests: 0, api: 0, tiles: 0, glyphs: 0 };
   page.on('requestfinished', (request) => {
-    const url = request.url();
+    const path = new URL(request.url()).pathname;
     t.requests++;
-    if (url.includes('/api/')) t.api++;
-    if (url.endsWith('.pbf')) t.tiles++;
+    if (path.includes('/api/')) t.api++;
+    // Vector tiles of the basemap or of a map package; glyph ranges (also .pbf) are counted apart.
+    if (path.includes('/tiles/glyphs/')) t.glyphs++;
+    else if (path.endsWith('.pbf')) t.tiles++;
   });
   return {
     since: () => {
-      t = { requests: 0, api: 0, tiles: 0 };
+      t = { requests: 0, api: 0, tiles: 0, glyphs: 0 };
     },
     read: () => ({ ...t }),
   };
@@ -193,6 +196,7 @@ interface SignIn {
   cached: number;
   api: number;
   tiles: number;
+  glyphs: number;
   longTasks: number;
   longTaskMs: number;
 }
@@ -285,6 +289,7 @@ async function signInMeasured(page: Page, traffic: ReturnType<typeof countReques
     cached: r.cached,
     api: t.api,
     tiles: t.tiles,
+    glyphs: t.glyphs,
     longTasks: r.longTasks,
     longTaskMs: r.longTaskMs,
   };
@@ -390,6 +395,7 @@ function table(runs: Run[], loadAtEnd: number[]): string[] {
     ['  of which answered by the browser cache', (s) => s.cached, ''],
     ['  of which under /api/ (calls, static data, tiles, glyphs)', (s) => s.api, ''],
     ['  of which map tiles', (s) => s.tiles, ''],
+    ['  of which glyph ranges of the map labels', (s) => s.glyphs, ''],
   ];
   const login = median(runs.map((r) => r.loginPage));
   const ratio = (xs: number[]) => `${(median(xs) / login).toFixed(2)} ×`;

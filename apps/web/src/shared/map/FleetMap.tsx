@@ -114,7 +114,11 @@ const MapDeviceItem = memo(function MapDeviceItem({ device: d, basemap }: ItemPr
 // map is created. Where there are no workers (tests in a simulated DOM) there is nothing to start.
 if (typeof Worker !== 'undefined') prewarm();
 
-/** A layer that draws nothing: MapLibre only loads (and clusters) a source some layer uses. */
+/**
+ * A layer that draws nothing: MapLibre only loads (and clusters) a source some visible layer uses. Its
+ * filter takes no feature, so nothing is drawn and no shader is built for it (the markers are HTML, read
+ * with querySourceFeatures, which reads the source's tiles, not the layer).
+ */
 const PROBE_LAYER = 'devices-probe';
 
 /** Cluster sums by online status, for the cluster bubble's colour ring. */
@@ -191,7 +195,7 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
           clusterRadius: MARKER_CLUSTER_GRID_SIZE,
           clusterProperties: CLUSTER_PROPERTIES,
         });
-        map.addLayer({ id: PROBE_LAYER, type: 'circle', source: SOURCE, paint: { 'circle-radius': 0, 'circle-opacity': 0, 'circle-stroke-width': 0 } });
+        map.addLayer({ id: PROBE_LAYER, type: 'circle', source: SOURCE, filter: ['boolean', false], paint: { 'circle-radius': 0, 'circle-opacity': 0, 'circle-stroke-width': 0 } });
       }
       if (!map.getSource(FLIGHT_SOURCE)) {
         map.addSource(FLIGHT_SOURCE, { type: 'geojson', data: overlayRef.current });
