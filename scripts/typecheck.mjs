@@ -1,6 +1,6 @@
 // Type-checks every workspace with its own tsconfig (browser, node and shared code differ in libs), as many
 // at a time as the machine has cores.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
@@ -50,7 +50,12 @@ function combinedProject(host, guests) {
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${[host, ...same.map((g) => g.dir)].join('+').replaceAll('/', '-')}.json`);
   const files = [...new Set([h, ...same].flatMap((p) => p.files))];
-  writeFileSync(file, `${JSON.stringify({ extends: h.file, include: [], files }, null, 2)}\n`);
+  // Written only when it changes, and whole (a rename): the checks' jobs read it side by side.
+  const text = `${JSON.stringify({ extends: h.file, include: [], files }, null, 2)}\n`;
+  if (!existsSync(file) || readFileSync(file, 'utf8') !== text) {
+    writeFileSync(`${file}.${process.pid}`, text);
+    renameSync(`${file}.${process.pid}`, file);
+  }
   return { file, guests: same.map((g) => g.dir) };
 }
 
