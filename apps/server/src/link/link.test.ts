@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers.js';
 import { RawDevice, WAIT_LIMIT_MS, envelope, live, mqttConnect, nestTelemetry, registerDevice, until } from '../../test/live.js';
 import { devicePassword } from './credentials.js';
-import type { LiveDevice } from './adapter.js';
+import type { DeviceLink, LiveDevice } from './adapter.js';
 import { MASS_SILENCE_HOLD_MS, MASS_SILENCE_MIN } from './mass-silence.js';
 import { LinkService } from './nest/service.js';
 import { loadSimulator } from '../../test/simulator.js';
@@ -318,7 +318,7 @@ describe('presence', () => {
     // The test server's link reads telemetry in process; an instance of its own over TCP reads it on a second connection.
     const instance = own ? new LinkService({ url: l.brokerUrl, username: SERVER_MQTT_USER, password: l.secrets.serverPassword, devices: l.directory, log: quiet, clientId: 'nest-server-fence' }) : null;
     instance?.start();
-    const link: Pick<LinkService, 'on' | 'off' | 'isOnline' | 'stats'> = instance ?? l.link;
+    const link: DeviceLink = instance ?? l.link;
     try {
       await instance?.ready();
       const d = await device(sn, true);
