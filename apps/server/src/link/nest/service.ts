@@ -290,6 +290,7 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
     });
     client.on('error', (err) => this.logOnce('telemetry-error', 'warn', { err: err.message }, 'device link: telemetry connection error'));
     client.on('message', (topic, payload) => {
+      if (this.stopped) return;
       if (topic === this.telemetryProbeTopic) {
         const id = payload.toString('utf8');
         if (id.startsWith(FENCE)) return this.inbox.after(() => this.liftFences(Number(id.slice(FENCE.length))));
