@@ -272,9 +272,10 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
     const map = mapRef.current;
     const source = map?.getSource<GeoJSONSource>(SOURCE);
     if (!map || !source) return;
-    // The markers follow on the render after the source has taken the data (syncMarkers).
+    // The markers follow on the render after the source has taken the data (syncMarkers): the source's
+    // tiles, re-clustered in the worker, ask for that render themselves. Asking now would draw a frame
+    // before the new data is in (a whole frame in software WebGL, for each change of the fleet).
     void source.setData(data);
-    map.triggerRepaint();
   }, [data, ready, mapRef]);
 
   useEffect(() => {
