@@ -82,7 +82,8 @@ afterAll(async () => {
   await Promise.all(children.map((c) => c.exited));
   await database?.drop();
   await fromEnv?.db.drop();
-  // A killed product's ffmpeg (a recording) may still write its last segment for a moment: rm retries.
+  // A killed product's ffmpeg (a demo recording) is killed with it (@nest/ffmpeg spawnFfmpeg), but a write it had
+  // begun may still land while the directory is removed: rm retries.
   await rm(dataDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
   if (fromEnv) await rm(fromEnv.dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
 });
