@@ -165,10 +165,11 @@ export class PushHub {
   private readonly watchers = new Watchers();
   /** Changes to any device so far: a device's version is this counter at its last change (fleet batches). */
   private seq = 0;
-  /** The counter at each device's last change (position, status, row). */
-  private readonly versions = new Map<string, number>();
-  /** Each device's 310 entry as JSON ('' without a position), kept while its version stands. */
-  private readonly entries = new Map<string, { version: number; json: string }>();
+  /**
+   * Per device: the counter at its last change (position, status, row), and its 310 entry as JSON ('' without
+   * a position) as built at counter `built` (one record, so a fleet phase walking the devices looks each up once).
+   */
+  private readonly fleetStates = new Map<string, { version: number; built: number; json: string }>();
   /**
    * The devices each view scope sees (by scopeKey), for the directory's rows of `visibleOf`: every phase of
    * a fleet period walks them, and they change only when the directory is read again.
@@ -220,7 +221,7 @@ export class PushHub {
     directory.onChange((changed) => {
       for (const sn of changed) {
         this.bump(sn);
-        if (!directory.get(sn)) this.entries.delete(sn);
+        if (!directory.get(sn)) this.fleetStates.delete(sn);
       }
       this.unwatchUnseen(changed);
     });
@@ -268,7 +269,9 @@ export class PushHub {
   }
 
   private bump(sn: string): void {
-    this.versions.set(sn, ++this.seq);
+    const state = this.fleetStates.get(sn);
+    if (state) state.version = ++this.seq;
+    else this.fleetStates.set(sn, { version: ++this.seq, built: -1, json: '' });
   }
 
   /** 300 to the device's watchers: one serialisation per language, whatever the number of watchers. */
@@ -331,16 +334,19 @@ export class PushHub {
     const parts: string[] = [];
     for (const row of this.visible(scope, key)) {
       const sn = row.sn_id;
-      const version = this.versions.get(sn) ?? 0;
-      if (version <= since) continue;
+      let state = this.fleetStates.get(sn);
+      // A device never changed since the hub started has version 0 (only a complete batch holds it).
+      if ((state?.version ?? 0) <= since) continue;
+      state ??= { version: 0, built: -1, json: '' };
       // A status change bumps the device's version (the board's `status` event, a hold's end included), so
       // an entry built at this version still holds the device's state: the phases of a period reuse it.
-      let entry = this.entries.get(sn);
-      if (!entry || entry.version !== version) {
+      if (state.built !== state.version) {
         const fleetEntry = this.ports.fleetEntry(row, link.device(sn), status.status(sn));
-        this.entries.set(sn, (entry = { version, json: fleetEntry ? JSON.stringify(fleetEntry) : '' }));
+        state.json = fleetEntry ? JSON.stringify(fleetEntry) : '';
+        state.built = state.version;
+        this.fleetStates.set(sn, state);
       }
-      if (entry.json) parts.push(entry.json);
+      if (state.json) parts.push(state.json);
     }
     const frame = parts.length > 0 ? new SharedFrame(ResultCode.OK, PushMsgId.FLEET_UPDATE, null, `{"devices":[${parts.join(',')}]}`) : null;
     return { seq: this.seq, frame };
