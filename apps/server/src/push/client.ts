@@ -15,12 +15,15 @@ export const CLOSE_NORMAL = 1000;
 /** Frames that carry no names (telemetry, fleet positions), sent as they are; the rest shows names in the socket's language. */
 const WITHOUT_NAMES: ReadonlySet<number> = new Set([PushMsgId.DEVICE_TELEMETRY, PushMsgId.FLEET_UPDATE]);
 
+const CLOSE_BRACE = Buffer.from('}');
+
 /** ws.send options of a frame handed over as bytes: still a text frame (ws would send a Buffer as binary). */
 const AS_TEXT = { binary: false } as const;
 
 /** A frame's text in one language, and its UTF-8 bytes once a second socket of that language gets it. */
 interface Shown {
-  text: string;
+  /** Null for a frame made from bytes until someone asks for its text. */
+  text: string | null;
   /** The text went to a socket already. */
   given: boolean;
   bytes: Buffer | null;
@@ -39,8 +42,10 @@ export class SharedFrame {
   private en: Shown | undefined;
   /** The data's JSON when it is the same in every language. */
   private plain: string | undefined;
+  /** The data's JSON as UTF-8 bytes (a frame made by `fromBytes`). */
+  private dataBytes: Buffer | undefined;
 
-  /** `dataJson`: the data already serialised (fleet batches are assembled from cached entries). */
+  /** `dataJson`: the data already serialised. */
   constructor(
     readonly code: number,
     readonly msgId: number,
@@ -50,14 +55,35 @@ export class SharedFrame {
     this.plain = dataJson;
   }
 
+  /**
+   * A frame whose data is given as UTF-8 JSON bytes (fleet batches, assembled from each device's cached
+   * entry bytes): every socket gets bytes, the envelope of its language around the data, copied once per
+   * language, so a batch of the whole fleet is never a string to join, scan and encode.
+   */
+  static fromBytes(code: number, msgId: number, dataBytes: Buffer): SharedFrame {
+    const frame = new SharedFrame(code, msgId);
+    frame.dataBytes = dataBytes;
+    return frame;
+  }
+
+  private head(lang: Lang): string {
+    return `{"code":${this.code},"msg":${JSON.stringify(codeText(this.code, lang))},"msg_id":${this.msgId},"data":`;
+  }
+
   private shown(lang: Lang): Shown {
     const done = lang === 'zh' ? this.zh : this.en;
     if (done !== undefined) return done;
-    let json: string;
-    if (this.plain !== undefined) json = this.plain;
-    else if (WITHOUT_NAMES.has(this.msgId)) json = this.plain = JSON.stringify(this.data ?? null);
-    else json = JSON.stringify(showTexts(this.data, lang) ?? null);
-    const out: Shown = { text: `{"code":${this.code},"msg":${JSON.stringify(codeText(this.code, lang))},"msg_id":${this.msgId},"data":${json}}`, given: false, bytes: null };
+    let out: Shown;
+    if (this.dataBytes !== undefined) {
+      const bytes = Buffer.concat([Buffer.from(this.head(lang)), this.dataBytes, CLOSE_BRACE]);
+      out = { text: null, given: true, bytes };
+    } else {
+      let json: string;
+      if (this.plain !== undefined) json = this.plain;
+      else if (WITHOUT_NAMES.has(this.msgId)) json = this.plain = JSON.stringify(this.data ?? null);
+      else json = JSON.stringify(showTexts(this.data, lang) ?? null);
+      out = { text: `${this.head(lang)}${json}}`, given: false, bytes: null };
+    }
     if (lang === 'zh') this.zh = out;
     else this.en = out;
     return out;
@@ -65,17 +91,18 @@ export class SharedFrame {
 
   /** The frame's text as shown in `lang`. */
   of(lang: Lang): string {
-    return this.shown(lang).text;
+    const shown = this.shown(lang);
+    return (shown.text ??= shown.bytes?.toString('utf8') ?? '');
   }
 
   /** What a socket of `lang` is sent: the text for the first one, then the text's bytes, encoded once. */
   payload(lang: Lang): string | Buffer {
     const shown = this.shown(lang);
-    if (!shown.given) {
+    if (!shown.given && shown.text !== null) {
       shown.given = true;
       return shown.text;
     }
-    return (shown.bytes ??= Buffer.from(shown.text, 'utf8'));
+    return (shown.bytes ??= Buffer.from(shown.text ?? '', 'utf8'));
   }
 }
 

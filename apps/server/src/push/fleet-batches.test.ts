@@ -13,6 +13,7 @@ import {
   FLEET_UPDATE_PERIOD_MS,
   PushMsgId,
   ResultCode,
+  codeText,
   fleetUpdatePush,
   licencePlain,
   md5Hex,
@@ -218,5 +219,14 @@ describe('a socket\'s turn', () => {
     expect(frame.payload('en')).toBe(second);
     // Another language is its own text.
     expect(typeof frame.payload('zh')).toBe('string');
+  });
+
+  it('wraps data given as bytes in the envelope of each language, the same bytes for every socket', () => {
+    const frame = SharedFrame.fromBytes(ResultCode.OK, PushMsgId.FLEET_UPDATE, Buffer.from('{"devices":[{"name":"巢"}]}'));
+    const en = frame.payload('en');
+    expect(Buffer.isBuffer(en)).toBe(true);
+    expect(frame.payload('en')).toBe(en);
+    expect(JSON.parse(en.toString())).toEqual({ code: ResultCode.OK, msg: codeText(ResultCode.OK, 'en'), msg_id: PushMsgId.FLEET_UPDATE, data: { devices: [{ name: '巢' }] } });
+    expect(JSON.parse(frame.of('zh'))).toMatchObject({ msg: codeText(ResultCode.OK, 'zh'), data: { devices: [{ name: '巢' }] } });
   });
 });

@@ -79,6 +79,11 @@ const FLEET_FIRST_GAP = 0.75;
 export const FLEET_PHASES = 8;
 const FLEET_STEP_MS = FLEET_UPDATE_PERIOD_MS / FLEET_PHASES;
 
+/** The 310 data around its entries, and what separates them. */
+const DEVICES_HEAD = '{"devices":[';
+const DEVICES_TAIL = ']}';
+const COMMA = 0x2c;
+
 /** The name of a view scope: sockets with equal names see the same devices (company or all, plus shares). */
 const shareNames = new WeakMap<ReadonlySet<string>, string>();
 function scopeKey(scope: Scope): string {
@@ -166,10 +171,11 @@ export class PushHub {
   /** Changes to any device so far: a device's version is this counter at its last change (fleet batches). */
   private seq = 0;
   /**
-   * Per device: the counter at its last change (position, status, row), and its 310 entry as JSON ('' without
-   * a position) as built at counter `built` (one record, so a fleet phase walking the devices looks each up once).
+   * Per device: the counter at its last change (position, status, row), and its 310 entry as UTF-8 JSON
+   * (null without a position) as built at counter `built` (one record, so a fleet phase walking the devices
+   * looks each up once).
    */
-  private readonly fleetStates = new Map<string, { version: number; built: number; json: string }>();
+  private readonly fleetStates = new Map<string, { version: number; built: number; json: Buffer | null }>();
   /**
    * The devices each view scope sees (by scopeKey), for the directory's rows of `visibleOf`: every phase of
    * a fleet period walks them, and they change only when the directory is read again.
@@ -271,7 +277,7 @@ export class PushHub {
   private bump(sn: string): void {
     const state = this.fleetStates.get(sn);
     if (state) state.version = ++this.seq;
-    else this.fleetStates.set(sn, { version: ++this.seq, built: -1, json: '' });
+    else this.fleetStates.set(sn, { version: ++this.seq, built: -1, json: null });
   }
 
   /** 300 to the device's watchers: one serialisation per language, whatever the number of watchers. */
@@ -331,25 +337,37 @@ export class PushHub {
   /** The batch of every device the scope sees that changed after counter `since`. */
   private buildFleetBatch(scope: Scope, key: string, since: number): FleetBatch {
     const { link, status } = this.deps.live;
-    const parts: string[] = [];
+    const parts: Buffer[] = [];
+    let size = 0;
     for (const row of this.visible(scope, key)) {
       const sn = row.sn_id;
       let state = this.fleetStates.get(sn);
       // A device never changed since the hub started has version 0 (only a complete batch holds it).
       if ((state?.version ?? 0) <= since) continue;
-      state ??= { version: 0, built: -1, json: '' };
+      state ??= { version: 0, built: -1, json: null };
       // A status change bumps the device's version (the board's `status` event, a hold's end included), so
       // an entry built at this version still holds the device's state: the phases of a period reuse it.
       if (state.built !== state.version) {
         const fleetEntry = this.ports.fleetEntry(row, link.device(sn), status.status(sn));
-        state.json = fleetEntry ? JSON.stringify(fleetEntry) : '';
+        state.json = fleetEntry ? Buffer.from(JSON.stringify(fleetEntry)) : null;
         state.built = state.version;
         this.fleetStates.set(sn, state);
       }
-      if (state.json) parts.push(state.json);
+      if (state.json) {
+        parts.push(state.json);
+        size += state.json.length;
+      }
     }
-    const frame = parts.length > 0 ? new SharedFrame(ResultCode.OK, PushMsgId.FLEET_UPDATE, null, `{"devices":[${parts.join(',')}]}`) : null;
-    return { seq: this.seq, frame };
+    if (parts.length === 0) return { seq: this.seq, frame: null };
+    // `{"devices":[` entries joined by commas `]}`, copied once into one buffer.
+    const data = Buffer.allocUnsafe(DEVICES_HEAD.length + size + parts.length - 1 + DEVICES_TAIL.length);
+    let at = data.write(DEVICES_HEAD, 0, 'latin1');
+    for (let i = 0; i < parts.length; i++) {
+      if (i > 0) data[at++] = COMMA;
+      at += parts[i]!.copy(data, at);
+    }
+    data.write(DEVICES_TAIL, at, 'latin1');
+    return { seq: this.seq, frame: SharedFrame.fromBytes(ResultCode.OK, PushMsgId.FLEET_UPDATE, data) };
   }
 
   /** The directory's devices a scope sees (`key`: its scopeKey), kept until the directory is read again. */
