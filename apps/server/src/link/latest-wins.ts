@@ -2,13 +2,15 @@
  * Telemetry waiting to be read, the newest message per topic (one topic per device): latest wins.
  *
  * Telemetry is a device's current position and readings, sent again every period: a message superseded by
- * a newer one of the same device before it was read is worth nothing. Messages are taken in as they arrive
- * (a map write, nothing parsed) and read in slices of at most `sliceMs` on later turns of the event loop,
- * so a server that falls behind (a backlog on its telemetry connection, a loaded machine) keeps its turns
- * short: the acknowledged traffic on its other connection and the browsers' sockets are served between
- * slices, and what waits is at most one message per device, the newest. Nothing is dropped while the server
- * keeps up: a device's next message finds its previous one read already. Only telemetry goes through it;
- * events, replies, state and presence are never dropped.
+ * a newer one of the same device before it was read is worth nothing. A message is read at once while
+ * nothing waits and the current turn of the event loop has not spent `sliceMs` reading telemetry yet (a
+ * server that keeps up reads as it arrives, with no extra hop). Beyond that, messages are taken in (a map
+ * write, nothing parsed) and read in slices of at most `sliceMs` on later turns, so a server that falls
+ * behind (a backlog on its telemetry connection, a loaded machine) keeps its turns short: the acknowledged
+ * traffic on its other connection and the browsers' sockets are served between slices, and what waits is
+ * at most one message per device, the newest. Nothing is dropped while the server keeps up: a device's
+ * next message finds its previous one read already. Only telemetry goes through it; events, replies,
+ * state and presence are never dropped.
  *
  * Order: devices are read in the order their oldest waiting message arrived (a superseding message keeps
  * its device's place, so a busy fleet cannot starve a device); `after()` runs once everything taken in
@@ -37,8 +39,29 @@ export class LatestWins {
     return this.waiting.size;
   }
 
-  /** Takes a message in; it replaces the one of the same topic still waiting, if any. */
+  /** Reading time spent at once (in offer()) during this turn of the event loop, ms. */
+  private spent = 0;
+  private resetQueued = false;
+  private readonly reset = (): void => {
+    this.spent = 0;
+    this.resetQueued = false;
+  };
+
+  /**
+   * Takes a message in. While nothing waits and this turn has not read sliceMs yet, it is read at once;
+   * otherwise it waits, replacing the one of the same topic still waiting, if any.
+   */
   offer(topic: string, payload: Buffer): void {
+    if (this.waiting.size === 0 && this.spent < this.sliceMs) {
+      const t0 = performance.now();
+      this.read(topic, payload);
+      this.spent += performance.now() - t0;
+      if (!this.resetQueued) {
+        this.resetQueued = true;
+        setImmediate(this.reset);
+      }
+      return;
+    }
     const w = this.waiting.get(topic);
     if (w) {
       w.payload = payload;

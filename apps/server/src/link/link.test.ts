@@ -120,12 +120,20 @@ describe('telemetry when the server is behind', () => {
     expect(superseded()).toBe(before);
 
     // Behind: 40 telemetry messages with 10 events among them, written at once, so the broker routes them
-    // in one go, before the link reads any of them.
+    // in one go, and reading telemetry made slow (5 ms a message): the link reads a few at once, then the
+    // rest wait.
     const events: string[] = [];
     const onEvent = (sn: string, m: { tid: string }) => {
       if (sn === 'LK-BEHIND') events.push(m.tid);
     };
+    const slow = (sn: string) => {
+      const t = performance.now();
+      while (sn === 'LK-BEHIND' && performance.now() - t < 5) {
+        // A slow telemetry listener, on purpose.
+      }
+    };
     link.on('event', onEvent);
+    link.on('telemetry', slow);
     try {
       const tids: string[] = [];
       const sent: Promise<void>[] = [];
@@ -147,6 +155,7 @@ describe('telemetry when the server is behind', () => {
       expect(stats().dropped.rate_limited ?? 0).toBe(0);
     } finally {
       link.off('event', onEvent);
+      link.off('telemetry', slow);
     }
   });
 });
