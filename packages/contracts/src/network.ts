@@ -72,6 +72,12 @@ export const linkStatsSchema = z.object({
     accepted: z.number().int(),
     dropped: z.number().int(),
     unattributed_dropped: dropCounts,
+    /**
+     * Telemetry messages the server replaced by a newer one of the same device before reading them, while it
+     * was behind (latest wins; events, replies and state are never replaced). Server-wide, so only for
+     * super_administrator; null for everyone else.
+     */
+    superseded: z.number().int().nullable(),
   }),
   devices: z.array(linkDeviceStatsSchema),
   /** Server time of the snapshot (ms). */

@@ -125,6 +125,7 @@ export function networkHandlers(deps: AppDeps): Handlers {
           accepted: sum((d) => d.accepted),
           dropped: sum((d) => Object.values(d.dropped).reduce((n, v) => n + (v ?? 0), 0)),
           unattributed_dropped: unattributed,
+          superseded: scope.all ? (link.stats.superseded ?? 0) : null,
         },
         devices,
         at: now,

@@ -1,6 +1,6 @@
 import { MIN_TELEMETRY_HZ, ResultCode, topicOf, type LinkStats, type NavEnv } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
+import { adminClient, startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
 import { RawDevice, WAIT_LIMIT_MS, envelope, live, nestTelemetry, registerDevice, until } from '../../test/live.js';
 import { brokerAddress } from './handlers.js';
 
@@ -96,6 +96,10 @@ describe('/link/stats', () => {
     const two = s.devices[1]!;
     expect(two).toMatchObject({ online: false, heard_at: null, accepted: 0, rtt: null, telemetry_hz: 0 });
     expect(s.totals).toMatchObject({ devices: 2, online: 1, dropped: 1, unattributed_dropped: {} });
+    // The superseded count is server-wide: a company sees none, a super administrator the server's.
+    expect(s.totals.superseded).toBeNull();
+    const all = (await (await adminClient(server)).call<LinkStats>('linkStats')).body.data;
+    expect(all.totals.superseded).toBe(live(server).link.stats.superseded ?? 0);
   });
 
   it('shows another company only its own devices', async () => {

@@ -16,7 +16,7 @@ const { default: NetworkPage, NETWORK_REFRESH_MS } = await import('./NetworkPage
 const AT = 1_700_000_000_000;
 const stats: LinkStats = {
   broker: { kind: 'embedded', address: '127.0.0.1:1883', connected: true, client_id: 'nest-server-1' },
-  totals: { devices: 2, online: 1, messages_per_min: 61.5, accepted: 1234, dropped: 3, unattributed_dropped: { unknown_device: 2 } },
+  totals: { devices: 2, online: 1, messages_per_min: 61.5, accepted: 1234, dropped: 3, unattributed_dropped: { unknown_device: 2 }, superseded: 12345 },
   devices: [
     {
       sn_id: 'SN-1', name: 'Nest One', link_type: 1, online: true, state: 1, heard_at: AT - 2000, since: AT - 60_000, rate_hz: 1, telemetry_hz: 0.98,
@@ -53,6 +53,7 @@ describe('networking screen', () => {
     expect(screen.getByText('Nest One')).toBeTruthy();
     expect(screen.getByText(/bad_data|数据校验失败|Invalid data/)).toBeTruthy();
     expect(screen.getByText(/15\.5/)).toBeTruthy();
+    expect(screen.getByTestId('network-superseded').textContent).toMatch(/12,345/);
     await act(async () => {
       await vi.advanceTimersByTimeAsync(NETWORK_REFRESH_MS * 2);
     });

@@ -135,6 +135,11 @@ export default function NetworkPage(): ReactNode {
           <div className="admin-tile network-tile">
             <span className="network-tile-label">{t('network.tiles.accepted')}</span>
             <strong>{totals.accepted.toLocaleString(localeOf(lang))}</strong>
+            {!!totals.superseded && (
+              <span className="admin-muted" data-testid="network-superseded">
+                {t('network.tiles.superseded', { n: totals.superseded.toLocaleString(localeOf(lang)) })}
+              </span>
+            )}
           </div>
           <div className={`network-tile${totals.dropped > 0 ? ' is-warn' : ''}`}>
             <span className="network-tile-label">{t('network.tiles.dropped')}</span>

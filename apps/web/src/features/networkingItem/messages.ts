@@ -21,6 +21,7 @@ export const networkZh = {
     accepted: '累计接收消息',
     dropped: '丢弃消息',
     unattributed: '来自未知发送方的丢弃：{list}',
+    superseded: '服务器繁忙时被新数据取代、未读的遥测：{n} 条',
   },
   field: {
     device: '设备',
@@ -84,6 +85,7 @@ export const networkEn: typeof networkZh = {
     accepted: 'Messages received',
     dropped: 'Messages dropped',
     unattributed: 'Dropped from unknown senders: {list}',
+    superseded: 'Telemetry superseded unread while the server was behind: {n}',
   },
   field: {
     device: 'Device',
