@@ -43,6 +43,7 @@ import {
   HeightType,
   LinkType,
   MissionType,
+  NoFlyShape,
   NEST_FIRMWARE_TYPE,
   PhotoType,
   RecordState,
@@ -68,6 +69,8 @@ import {
   functionItemSchema,
   latLngSchema,
   missionSchema,
+  NO_FLY_RADIUS_MAX_M,
+  noFlyZoneSchema,
   pageOf,
   recordingVideoSchema,
   resultSchema,
@@ -262,6 +265,37 @@ const fenceFields = {
   boundary: jsonOf(z.array(latLngSchema).min(3).max(1000), 200_000),
   sn_id: snField(),
 };
+
+/**
+ * No-fly zone fields (see `noFlyZoneSchema`): a polygon sends `boundary` (JSON ring), a circle `center`
+ * (JSON point) and `radius` (m); `sn_id` '' or absent for every device of the company; `valid_from` and
+ * `valid_to` unix seconds, absent for open-ended.
+ */
+const noFlyFields = {
+  name: requiredText(64),
+  reason: optionalText(500),
+  shape: enumValue(NoFlyShape),
+  boundary: optionalJsonOf(z.array(latLngSchema).min(3).max(1000), 200_000),
+  center: optionalJsonOf(latLngSchema, 256),
+  radius: optionalNum(0, NO_FLY_RADIUS_MAX_M),
+  sn_id: optionalText(64),
+  valid_from: optionalSeconds(),
+  valid_to: optionalSeconds(),
+};
+
+/** A polygon has a boundary and no circle; a circle has a centre and a radius above 0; the period is in order. */
+function checkNoFly(
+  z0: { shape: number; boundary?: unknown; center?: unknown; radius?: number | undefined; valid_from?: number | undefined; valid_to?: number | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  if (z0.shape === NoFlyShape.POLYGON && z0.boundary === undefined) ctx.addIssue({ code: 'custom', path: ['boundary'], message: 'a polygon zone needs its boundary' });
+  if (z0.shape === NoFlyShape.CIRCLE) {
+    if (z0.center === undefined) ctx.addIssue({ code: 'custom', path: ['center'], message: 'a circle zone needs its centre' });
+    if (z0.radius === undefined || !(z0.radius > 0)) ctx.addIssue({ code: 'custom', path: ['radius'], message: 'a circle zone needs a radius above 0' });
+  }
+  if (z0.valid_from !== undefined && z0.valid_to !== undefined && z0.valid_from > z0.valid_to)
+    ctx.addIssue({ code: 'custom', path: ['valid_to'], message: 'valid_from is after valid_to' });
+}
 
 /**
  * Accepted ranges of a route's speeds and heights, for /mission/add and /mission/edit and for the editor's
@@ -1026,6 +1060,41 @@ export const calls = {
   }),
   fenceOne: call('fenceOne', 'device', '/fence/one', {
     answer: fenceSchema,
+    fields: z.object({ id: idField() }),
+    pmd: ['id'],
+    joint: true,
+  }),
+  fenceDelete: call('fenceDelete', 'device', '/fence/delete', {
+    answer: idAnswerSchema,
+    fields: z.object({ id: idField() }),
+    pmd: ['id'],
+    joint: true,
+    summary:
+      'Delete a fence. Refused (BAD_REQUEST) while a live route or a planned timed task uses it; the refusal names them.',
+  }),
+  noFlyList: call('noFlyList', 'device', '/nofly/list', {
+    answer: pageOf(noFlyZoneSchema),
+    fields: z.object({ sn_id: optionalText(64), search: optionalText(64), page: page(), size: size(1000, 200) }),
+    pmd: ['page'],
+    joint: true,
+    summary: "The company's no-fly zones (every one when sn_id is absent; with sn_id, those that apply to that device).",
+  }),
+  noFlyAdd: call('noFlyAdd', 'device', '/nofly/add', {
+    answer: noFlyZoneSchema,
+    fields: z.object(noFlyFields).superRefine(checkNoFly),
+    pmd: ['name', 'shape'],
+    joint: true,
+    summary: 'Create a no-fly zone (polygon or circle) for the company or one of its devices.',
+  }),
+  noFlyEdit: call('noFlyEdit', 'device', '/nofly/edit', {
+    answer: noFlyZoneSchema,
+    fields: z.object({ id: idField(), ...noFlyFields }).superRefine(checkNoFly),
+    pmd: ['id', 'name'],
+    joint: true,
+    summary: 'Edit a no-fly zone. Saved routes are not changed: those it now crosses show the conflict and cannot take off.',
+  }),
+  noFlyDelete: call('noFlyDelete', 'device', '/nofly/delete', {
+    answer: idAnswerSchema,
     fields: z.object({ id: idField() }),
     pmd: ['id'],
     joint: true,

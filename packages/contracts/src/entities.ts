@@ -11,6 +11,7 @@ import {
   HeightType,
   LinkType,
   MissionType,
+  NoFlyShape,
   OnlineStatus,
   PhotoType,
   RecordState,
@@ -221,8 +222,12 @@ export type Waypoint = z.infer<typeof waypointSchema>;
  * - `camera_type`; for a custom camera `sensor_width`/`sensor_height` (mm), `image_width`/`image_height`
  *   (px) and `focal_length` (mm);
  * - `course_overlap` (front) and `lateral_overlap` (side) in percent; `turn_distance` (m) run-out beyond
- *   each survey line; `angle` grid direction in degrees; `interval_height` (m) spacing between layers;
- * - `elevation`: heights follow the terrain, computed before saving; `photo_type`.
+ *   each survey line; `angle` grid direction in degrees;
+ * - `elevation`: heights follow the terrain, computed before saving; `interval_height` (m) is the
+ *   terrain-following tolerance: with `elevation`, a survey line gets an extra waypoint wherever the ground
+ *   under the straight line between two waypoints would put the aircraft more than this many metres off its
+ *   height above ground (0: the planner's default of 1 m, geo surveyWaypoints); without `elevation` it
+ *   is unused. QGroundControl calls it TerrainAdjustTolerance. `photo_type`.
  */
 export const missionSettingsSchema = z.object({
   name: z.string().min(1).max(64),
@@ -281,6 +286,39 @@ export const fenceSchema = z.object({
   create_time: seconds(),
 });
 export type Fence = z.infer<typeof fenceSchema>;
+
+/** Longest side of a no-fly circle, metres (a circle of 50 km radius is a region, not a zone). */
+export const NO_FLY_RADIUS_MAX_M = 50_000;
+
+/**
+ * A company's no-fly zone: an area its routes must keep out of (a school, a substation, a crowd), beside
+ * the public map zones. Checked when a route is saved, at takeoff and when a timed task fires; survey
+ * grids are split around it.
+ * - `shape` NoFlyShape: a polygon has `boundary` (open WGS84 ring, >= 3 points) and null centre and
+ *   radius; a circle has `center` and `radius` (m, > 0, <= NO_FLY_RADIUS_MAX_M) and an empty boundary;
+ * - `sn_id`: '' applies to every device of the company, else only to routes flown by that device (the
+ *   device bound to the route's fence);
+ * - `valid_from` / `valid_to` (unix seconds, inclusive): null is open-ended; outside the period the zone
+ *   is drawn (dashed) but does not restrict; `active` says whether it restricts now (server clock);
+ * - `reason` free text shown with every refusal the zone causes.
+ */
+export const noFlyZoneSchema = z.object({
+  id: id(),
+  name: z.string(),
+  reason: z.string(),
+  shape: enumValue(NoFlyShape),
+  boundary: z.array(latLngSchema),
+  center: latLngSchema.nullable(),
+  radius: z.number().positive().max(NO_FLY_RADIUS_MAX_M).nullable(),
+  sn_id: z.string(),
+  valid_from: seconds().nullable(),
+  valid_to: seconds().nullable(),
+  active: z.boolean(),
+  user_name: z.string(),
+  create_time: seconds(),
+  modified_time: seconds(),
+});
+export type NoFlyZone = z.infer<typeof noFlyZoneSchema>;
 
 /**
  * A polygon drawn on the map (e.g. a no-fly or restricted zone): `paths` WGS84 ring, colours as CSS

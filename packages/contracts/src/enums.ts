@@ -379,6 +379,15 @@ export const ZoneType = enumeration('ZoneType', [
 ] as const);
 export const ZoneKind = { NO_FLY: 1, RESTRICTED: 2, WORK: 3 } as const;
 
+/**
+ * Shape of a company's no-fly zone (`shape` of NoFlyZone): a polygon (its `boundary` ring) or a circle
+ * (its `center` and `radius` in metres).
+ */
+export const NoFlyShape = enumeration('NoFlyShape', [
+  [1, '多边形', 'Polygon', 'POLYGON'],
+  [2, '圆形', 'Circle', 'CIRCLE'],
+] as const);
+
 /** Photo action at a waypoint: only one of photo or panorama photo (SPEC section 5). */
 export const TakePhoto = enumeration('TakePhoto', [
   [0, '不拍照', 'No photo'],
@@ -503,6 +512,7 @@ export const ALL_ENUMS: readonly Enumeration<number | string>[] = [
   CameraType,
   PhotoType,
   MissionType,
+  NoFlyShape,
   TakePhoto,
   VideoStream,
   RecordingVrType,
