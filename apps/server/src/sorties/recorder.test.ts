@@ -6,6 +6,7 @@ import { RawDevice, envelope, live, nestTelemetry, registerDevice, until } from 
 import { DEFAULT_RECORDER_OPTIONS, DEVICE_CLOCK_TOLERANCE_MS, trackTime } from './recorder.js';
 import { keepPoint, type TrackPoint } from './track.js';
 import { haversineDistance } from '@nest/geo';
+import { droneTelemetry } from '@nest/contracts/test-fixtures';
 
 let server: TestServer;
 let wk: TestClient;
@@ -13,30 +14,8 @@ let gz: TestClient;
 const SN = 'SORTIE-SN-1';
 const funs = ['/sorties/list', '/sorties/track', '/sorties/delete', '/alternate/list', '/result/list'].map(callFunId);
 
-function drone(lat: number, lng: number, flightState = 2) {
-  return {
-    sn: `${SN}-UAV`,
-    lat,
-    lng,
-    alt: 120,
-    height: 90,
-    h_speed: 8,
-    v_speed: 0,
-    heading: 45,
-    pitch: 0,
-    roll: 0,
-    battery: { percent: 80, voltage: 48, temperature: 30, charging: false },
-    flight_state: flightState,
-    flight_mode: 3,
-    rtk: { status: 4, satellites: 30, ntrip_state: 0 },
-    gps_satellites: 20,
-    home_distance: 100,
-    flight_time: 60,
-    powered: true,
-    storage: { sdcard_totalsize: 64000, sdcard_free: 32000 },
-    camera: { camera_iso: 100, camera_shutter: '1/500', camera_exp_mode: 0, camera_exp_value: 0, camera_awb: 0 },
-  };
-}
+/** The drone of SN in the air at a point, in a flight state (2 flying, 3 returning). */
+const drone = (lat: number, lng: number, flightState = 2) => droneTelemetry({ sn: `${SN}-UAV`, lat, lng, alt: 120, height: 90, h_speed: 8, flight_state: flightState });
 
 const sortiesOf = (sn: string) => server.db.selectFrom('sorties').selectAll().where('sn_id', '=', sn).execute();
 const event = (dev: RawDevice, method: string, data: unknown) => dev.publish('events', envelope(method, data), { qos: 1 });
