@@ -22,6 +22,10 @@ export const AUDIT_KINDS = [
   'device_enable',
   'device_disable',
   'device_credentials',
+  'fence_delete',
+  'nofly_add',
+  'nofly_edit',
+  'nofly_delete',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 export const isAuditKind = (v: string): v is AuditKind => (AUDIT_KINDS as readonly string[]).includes(v);

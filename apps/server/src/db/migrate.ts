@@ -12,6 +12,7 @@ import * as m009 from './migrations/009_password_nonces.js';
 import * as m010 from './migrations/010_map_packages.js';
 import * as m011 from './migrations/011_device_protocol.js';
 import * as m012 from './migrations/012_health_alarms.js';
+import * as m013 from './migrations/013_no_fly_zones.js';
 
 /**
  * Versioned migrations, listed statically (no filesystem globbing): add `NNN_name.ts` under migrations/
@@ -30,6 +31,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '010_map_packages': m010,
   '011_device_protocol': m011,
   '012_health_alarms': m012,
+  '013_no_fly_zones': m013,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATIONS }) };

@@ -185,6 +185,31 @@ export interface FencesTable {
 }
 
 /**
+ * A company's no-fly zone (migration 013): `shape` NoFlyShape (1 polygon: `boundary` JSON ring; 2 circle:
+ * centre and `radius` m, boundary '[]'), `sn_id` '' for every device of the company, validity in unix s
+ * (null open-ended, inclusive), `state` 10 live / 20 deleted, who made or last changed it, times in s.
+ */
+export interface NoFlyZonesTable {
+  id: string;
+  company_id: string;
+  name: string;
+  reason: ColumnType<string, string | undefined, string>;
+  shape: number;
+  boundary: ColumnType<string, string | undefined, string>;
+  center_lat: number | null;
+  center_lng: number | null;
+  radius: number | null;
+  sn_id: ColumnType<string, string | undefined, string>;
+  valid_from: number | null;
+  valid_to: number | null;
+  state: ColumnType<number, number | undefined, number>;
+  user_id: ColumnType<string, string | undefined, string>;
+  user_name: ColumnType<string, string | undefined, string>;
+  created_at: number;
+  modified_at: number;
+}
+
+/**
  * A route (task). `waypoints` JSON waypoint list (the server's: surveys are regenerated on save),
  * `survey_polygon` JSON ring of an area survey (null otherwise), `elevation` 1/0, `distance` m,
  * `est_time` s, `breakpoint` index of the waypoint an interrupted flight stopped at (null: none).
@@ -586,6 +611,7 @@ export interface DB {
   fences: FencesTable;
   missions: MissionsTable;
   zones: ZonesTable;
+  no_fly_zones: NoFlyZonesTable;
   command_log: CommandLogTable;
   sorties: SortiesTable;
   sortie_track: SortieTrackTable;
@@ -620,6 +646,7 @@ export type RecordingRow = Selectable<RecordingsTable>;
 export type FenceRow = Selectable<FencesTable>;
 export type MissionRow = Selectable<MissionsTable>;
 export type ZoneRow = Selectable<ZonesTable>;
+export type NoFlyZoneRow = Selectable<NoFlyZonesTable>;
 export type CommandLogRow = Selectable<CommandLogTable>;
 export type SortieRow = Selectable<SortiesTable>;
 export type ResultRow = Selectable<ResultsTable>;

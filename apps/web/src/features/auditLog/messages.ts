@@ -29,6 +29,10 @@ const kindZh: Record<AuditKindKey, string> = {
   deviceEnable: '启用设备',
   deviceDisable: '停用设备',
   deviceCredentials: '重新签发设备接入凭据',
+  fenceDelete: '删除围栏',
+  noflyAdd: '新增禁飞区',
+  noflyEdit: '编辑禁飞区',
+  noflyDelete: '删除禁飞区',
 };
 
 const kindEn: Record<AuditKindKey, string> = {
@@ -51,6 +55,10 @@ const kindEn: Record<AuditKindKey, string> = {
   deviceEnable: 'Device enabled',
   deviceDisable: 'Device disabled',
   deviceCredentials: 'Device broker credentials re-issued',
+  fenceDelete: 'Fence deleted',
+  noflyAdd: 'No-fly zone added',
+  noflyEdit: 'No-fly zone edited',
+  noflyDelete: 'No-fly zone deleted',
 };
 
 export const auditLogZh = {
