@@ -5,6 +5,7 @@
  * - local / polygon: local metric frame, offsets and bearings in metres, rings, inside tests with a boundary tolerance
  * - validation: fence and route rules answering Issue[] (zh/en texts)
  * - zones: no-fly and restricted map zones a route must keep out of
+ * - nofly: company no-fly zones (polygons, circles; per device, validity period), survey avoid rings
  * - camera / survey: camera presets, GSD, footprint, lawnmower grids that respect concave areas
  * - estimate: distance, area, flight-time estimate
  * - terrain: terrain providers, terrain-following heights, elevation-tile math
@@ -15,6 +16,7 @@ export * from './polygon.js';
 export * from './issues.js';
 export * from './validation.js';
 export * from './zones.js';
+export * from './nofly.js';
 export * from './camera.js';
 export * from './survey.js';
 export * from './estimate.js';

@@ -9,7 +9,7 @@ import type { LatLng } from './coords.js';
 export type IssueKind = 'fence' | 'waypoint' | 'leg' | 'route';
 
 /**
- * Every issue code of the fence and route rules (validation.ts, zones.ts) and of the server's route
+ * Every issue code of the fence and route rules (validation.ts, zones.ts, nofly.ts) and of the server's route
  * planning (survey area, fence edits stranding a route). Programs compare with these, never with literals.
  */
 export const IssueCode = {
@@ -49,6 +49,13 @@ export const IssueCode = {
   LEG_ZERO_LENGTH: 'leg.zero_length',
   /** A leg crossing a no-fly or restricted zone between two waypoints outside it (item.id: the zone). */
   LEG_CROSSES_ZONE: 'leg.crosses_zone',
+  /**
+   * A waypoint inside a company no-fly zone (nofly.ts; item.id: the no-fly zone). Own codes, apart from
+   * the map zones', because the ids are of another kind and the texts carry the zone's reason.
+   */
+  WAYPOINT_IN_NO_FLY: 'waypoint.in_no_fly',
+  /** A leg entering a company no-fly zone between two waypoints outside it (item.id: the no-fly zone). */
+  LEG_CROSSES_NO_FLY: 'leg.crosses_no_fly',
   /** Server: the survey area polygon is not usable. */
   SURVEY_AREA_INVALID: 'survey.area_invalid',
   /** Server: a survey area corner outside the fence. */

@@ -13,6 +13,7 @@ import { haversineDistance, isValidLatLng, type LatLng } from './coords.js';
 import { IssueCode, fenceName, issueNumber, waypointName, type Issue } from './issues.js';
 import { meanPoint } from './local.js';
 import { normalizeRing, prepareRing, ringToPolygon, ringsInteriorMeet, segmentPointOutside, type PreparedRing } from './polygon.js';
+import { noFlyConflictIssues, type NoFlyInput } from './nofly.js';
 import { zoneConflictIssues, type ZoneInput } from './zones.js';
 
 /**
@@ -86,6 +87,11 @@ export interface RouteValidationOptions {
    * Without it no zone is checked.
    */
   zones?: readonly ZoneInput[];
+  /**
+   * Company no-fly zones (nofly.ts) that apply to the route's device now, already filtered with
+   * noFlyApplies: waypoints inside, and legs crossing, one are refused with the zone's reason.
+   */
+  noFly?: readonly NoFlyInput[];
 }
 
 /** The adjacent-waypoint distance limit for a device: 5 km where its type allows long legs, else 2 km. */
@@ -476,8 +482,8 @@ export function waypointHeightAboveFenceIssues(
 
 /**
  * All route rules against the route's fence: counts, settings, waypoint values, adjacent distance, out of
- * the no-fly and restricted zones given (`opts.zones`), inside the fence (points and legs), heights under
- * the fence's max height. A fence whose shape is broken answers one route.fence_invalid issue instead of
+ * the no-fly and restricted map zones given (`opts.zones`) and the company no-fly zones given (`opts.noFly`),
+ * inside the fence (points and legs), heights under the fence's max height. A fence whose shape is broken answers one route.fence_invalid issue instead of
  * the fence's geometric checks.
  */
 export function validateRoute(
@@ -492,6 +498,7 @@ export function validateRoute(
     ...waypointValueIssues(wps, route.max_speed),
     ...legDistanceIssues(wps, opts.distanceLimitM ?? WAYPOINT_DISTANCE_LIMIT_M),
     ...(opts.zones ? zoneConflictIssues(wps, opts.zones) : []),
+    ...(opts.noFly ? noFlyConflictIssues(wps, opts.noFly) : []),
   ];
   if (!fence) {
     issues.push(routeIssue(IssueCode.ROUTE_NO_FENCE, '航线未绑定围栏', 'The route has no fence'));

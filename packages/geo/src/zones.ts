@@ -35,31 +35,52 @@ export function zoneLabel(zone: Pick<ZoneInput, 'type' | 'name'>): Text {
 }
 
 /** The zone inside a sentence (`限飞区「深圳河」`, `the restricted zone "Shenzhen River"`). */
-const zoneInText = (zone: Pick<ZoneInput, 'type' | 'name'>): Text => ({
+export const zoneInText = (zone: Pick<ZoneInput, 'type' | 'name'>): Text => ({
   zh: zoneLabel(zone).zh,
   en: `the ${ZoneType.label(zone.type, 'en').toLowerCase()} "${zone.name.en}"`,
 });
 
-interface PreparedZone {
-  zone: ZoneInput;
-  ring: PreparedRing;
-  /** Bounding box of the ring, to skip legs far from it. */
-  box: { minLat: number; maxLat: number; minLng: number; maxLng: number };
+/**
+ * A place routes must keep out of, as the conflict rule sees it: map zones (below) and company no-fly
+ * zones (nofly.ts) are both turned into regions, so both follow the one rule of keepOutIssues.
+ */
+export interface KeepOutRegion {
+  /** Carried as the issues' item id. */
+  id?: string;
+  /** The region inside a sentence: `禁飞区「实验小学」` / `the no-fly zone "Primary school"`. */
+  name: Text;
+  /** Said after the conflict (e.g. the reason of a no-fly zone); absent: nothing. */
+  suffix?: Text;
+  /** Issue codes for a waypoint inside and for a leg crossing. */
+  codes: { waypoint: string; leg: string };
+  /** Inside or on the boundary (the boundary belongs to the region). */
+  contains(p: LatLng): boolean;
+  /** A point of the straight leg ab inside the region, or null when the leg stays out (touching is staying out). */
+  legPoint(a: LatLng, b: LatLng): LatLng | null;
 }
 
-function prepareZone(zone: ZoneInput): PreparedZone | null {
-  if (!zoneRestrictsRoutes(zone.type) || !zone.paths.every(isValidLatLng)) return null;
-  const ring = prepareRing(zone.paths);
+/**
+ * A polygon as a region: inside or within BOUNDARY_TOLERANCE_M of its edge; a leg enters when some piece
+ * of it lies inside or along the edge (legPointInZone). Null for fewer than 3 distinct points or invalid
+ * coordinates (such a shape restricts nothing; the editors refuse it).
+ */
+export function ringRegion(points: readonly LatLng[]): Pick<KeepOutRegion, 'contains' | 'legPoint'> | null {
+  if (!points.every(isValidLatLng)) return null;
+  const ring = prepareRing(points);
   if (ring.ring.length < 3) return null;
   const lats = ring.ring.map((p) => p.lat);
   const lngs = ring.ring.map((p) => p.lng);
-  return { zone, ring, box: { minLat: Math.min(...lats), maxLat: Math.max(...lats), minLng: Math.min(...lngs), maxLng: Math.max(...lngs) } };
+  const box = { minLat: Math.min(...lats), maxLat: Math.max(...lats), minLng: Math.min(...lngs), maxLng: Math.max(...lngs) };
+  return {
+    contains: (p) => ring.contains(p),
+    legPoint: (a, b) => (legMissesBox(a, b, box) ? null : legPointInZone(a, b, ring)),
+  };
 }
 
 /** Degrees added around a zone's box before a leg is skipped: far above the 5 cm tolerance at any latitude. */
 const BOX_MARGIN_DEG = 1e-5;
 
-const legMissesBox = (a: LatLng, b: LatLng, box: PreparedZone['box']): boolean =>
+const legMissesBox = (a: LatLng, b: LatLng, box: { minLat: number; maxLat: number; minLng: number; maxLng: number }): boolean =>
   Math.max(a.lat, b.lat) < box.minLat - BOX_MARGIN_DEG ||
   Math.min(a.lat, b.lat) > box.maxLat + BOX_MARGIN_DEG ||
   Math.max(a.lng, b.lng) < box.minLng - BOX_MARGIN_DEG ||
@@ -75,25 +96,24 @@ export function legPointInZone(a: LatLng, b: LatLng, ring: PreparedRing): LatLng
 }
 
 /**
- * The conflicts of a route (its waypoints in order) with the zones: `waypoint.in_zone` per waypoint inside
- * a no-fly or restricted zone, `leg.crosses_zone` per leg crossing one between two waypoints outside it.
- * Item ids name the zone; texts give its kind and name; waypoints with invalid coordinates are skipped
- * (waypointValueIssues reports them).
+ * The conflicts of a route (its waypoints in order) with regions, region by region: the waypoint code per
+ * waypoint inside, the leg code per leg entering the region between two waypoints outside it (a leg with
+ * an end inside is reported through that waypoint only, so each conflict is said once). Texts name the
+ * region and add its suffix; `at` is the waypoint, or a point of the leg inside the region. Waypoints with
+ * invalid coordinates are skipped (waypointValueIssues reports them).
  */
-export function zoneConflictIssues(waypoints: readonly LatLng[], zones: readonly ZoneInput[]): Issue[] {
+export function keepOutIssues(waypoints: readonly LatLng[], regions: readonly KeepOutRegion[]): Issue[] {
   const issues: Issue[] = [];
-  for (const z of zones) {
-    const p = prepareZone(z);
-    if (!p) continue;
-    const label = zoneInText(z);
-    const id = z.id !== undefined ? { id: z.id } : {};
-    const inside = waypoints.map((w) => isValidLatLng(w) && p.ring.contains(w));
+  for (const r of regions) {
+    const id = r.id !== undefined ? { id: r.id } : {};
+    const after = r.suffix ?? { zh: '', en: '' };
+    const inside = waypoints.map((w) => isValidLatLng(w) && r.contains(w));
     waypoints.forEach((w, i) => {
       if (!inside[i]) return;
-      const group = { zh: `在${label.zh}内`, en: ` is inside ${label.en}` };
+      const group = { zh: `在${r.name.zh}内${after.zh}`, en: ` is inside ${r.name.en}${after.en}` };
       const n = waypointName(i);
       issues.push({
-        code: IssueCode.WAYPOINT_IN_ZONE,
+        code: r.codes.waypoint,
         item: { kind: 'waypoint', index: i, ...id },
         text: { zh: `${n.zh}${group.zh}`, en: `${n.en}${group.en}` },
         group,
@@ -103,12 +123,12 @@ export function zoneConflictIssues(waypoints: readonly LatLng[], zones: readonly
     for (let i = 0; i + 1 < waypoints.length; i++) {
       const a = waypoints[i]!;
       const b = waypoints[i + 1]!;
-      if (inside[i] || inside[i + 1] || !isValidLatLng(a) || !isValidLatLng(b) || legMissesBox(a, b, p.box)) continue;
-      const at = legPointInZone(a, b, p.ring);
+      if (inside[i] || inside[i + 1] || !isValidLatLng(a) || !isValidLatLng(b)) continue;
+      const at = r.legPoint(a, b);
       if (!at) continue;
-      const group = { zh: `穿过${label.zh}`, en: ` crosses ${label.en}` };
+      const group = { zh: `穿过${r.name.zh}${after.zh}`, en: ` crosses ${r.name.en}${after.en}` };
       issues.push({
-        code: IssueCode.LEG_CROSSES_ZONE,
+        code: r.codes.leg,
         item: { kind: 'leg', index: i, ...id },
         text: { zh: `第 ${i + 1} 到第 ${i + 2} 个航点之间的航线${group.zh}`, en: `The leg from waypoint ${i + 1} to ${i + 2}${group.en}` },
         group,
@@ -117,6 +137,31 @@ export function zoneConflictIssues(waypoints: readonly LatLng[], zones: readonly
     }
   }
   return issues;
+}
+
+/** A map zone as a region, or null when it does not restrict routes or its shape is unusable. */
+function zoneRegion(zone: ZoneInput): KeepOutRegion | null {
+  if (!zoneRestrictsRoutes(zone.type)) return null;
+  const shape = ringRegion(zone.paths);
+  if (!shape) return null;
+  return {
+    ...shape,
+    ...(zone.id !== undefined ? { id: zone.id } : {}),
+    name: zoneInText(zone),
+    codes: { waypoint: IssueCode.WAYPOINT_IN_ZONE, leg: IssueCode.LEG_CROSSES_ZONE },
+  };
+}
+
+/**
+ * The conflicts of a route (its waypoints in order) with the zones: `waypoint.in_zone` per waypoint inside
+ * a no-fly or restricted zone, `leg.crosses_zone` per leg crossing one between two waypoints outside it.
+ * Item ids name the zone; texts give its kind and name (keepOutIssues).
+ */
+export function zoneConflictIssues(waypoints: readonly LatLng[], zones: readonly ZoneInput[]): Issue[] {
+  return keepOutIssues(
+    waypoints,
+    zones.map(zoneRegion).filter((r): r is KeepOutRegion => r !== null),
+  );
 }
 
 /** The first zone a route conflicts with (its kind and name), or null when it keeps out of every zone. */
