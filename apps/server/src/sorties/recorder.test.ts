@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { FlightMethod, PushMsgId, ResultCode, callFunId, topicOf } from '@nest/contracts';
+import { FlightMethod, PushMsgId, ResultCode, callFunId, topicOf, type DroneTelemetry } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
 import { RawDevice, envelope, live, nestTelemetry, registerDevice, until } from '../../test/live.js';
@@ -15,7 +15,7 @@ const SN = 'SORTIE-SN-1';
 const funs = ['/sorties/list', '/sorties/track', '/sorties/delete', '/alternate/list', '/result/list'].map(callFunId);
 
 /** The drone of SN in the air at a point, in a flight state (2 flying, 3 returning). */
-const drone = (lat: number, lng: number, flightState = 2) => droneTelemetry({ sn: `${SN}-UAV`, lat, lng, alt: 120, height: 90, h_speed: 8, flight_state: flightState });
+const drone = (lat: number, lng: number, flightState: DroneTelemetry['flight_state'] = 2) => droneTelemetry({ sn: `${SN}-UAV`, lat, lng, alt: 120, height: 90, h_speed: 8, flight_state: flightState });
 
 const sortiesOf = (sn: string) => server.db.selectFrom('sorties').selectAll().where('sn_id', '=', sn).execute();
 const event = (dev: RawDevice, method: string, data: unknown) => dev.publish('events', envelope(method, data), { qos: 1 });
