@@ -6,6 +6,7 @@ import { preloadable, whenIdle, whenSettled } from '../../shared/lazy';
 import { useI18n } from '../../shared/i18n';
 import { useTheme } from '../../shared/theme';
 import { useZones } from '../../shared/map/zones';
+import { useNoFlyZones } from '../../shared/map/noFly';
 import { canListAlarms, useNews } from '../alarms';
 import { loadDevicePanel } from '../device';
 import { useUser } from '../../shared/session';
@@ -68,6 +69,7 @@ export default function HomePage(): ReactNode {
   const theme = useTheme();
   const { devices, loading } = useFleet();
   const zones = useZones();
+  const noFly = useNoFlyZones();
   const dash = useDashboard();
   const news = useNews();
   const alarmsLink = canListAlarms(useUser()?.fun_list);
@@ -140,7 +142,7 @@ export default function HomePage(): ReactNode {
         <div className="home-center">
           {listsPainted && mapCode ? (
             <Suspense fallback={<div className="home-map-loading"><Spin /></div>}>
-              <FleetMap devices={shown} selectedSn={selectedSn} onSelect={select} theme={theme} loaded={!loading} zones={zones} />
+              <FleetMap devices={shown} selectedSn={selectedSn} onSelect={select} theme={theme} loaded={!loading} zones={zones} noFly={noFly} />
             </Suspense>
           ) : (
             <div className="home-map-loading"><Spin /></div>

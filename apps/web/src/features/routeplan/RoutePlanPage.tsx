@@ -1,8 +1,8 @@
 import { Suspense, lazy, useMemo, useRef, useState, type ReactNode } from 'react';
-import { useNavigate } from 'react-router-dom';
-import { Button, Dropdown, Empty, Input, Pagination, Popconfirm, Select, Space, Spin, Tabs, Tooltip } from 'antd';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { Button, Dropdown, Empty, Input, Pagination, Popconfirm, Select, Space, Spin, Tabs, Tag, Tooltip } from 'antd';
 import { CopyOutlined, DeleteOutlined, DownloadOutlined, EditOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
-import { MissionType, formatDistanceText, formatMmSs, type Fence, type Mission, type Page } from '@nest/contracts';
+import { MissionType, formatDistanceText, formatMmSs, type DeviceListItem, type Fence, type Mission, type Page } from '@nest/contracts';
 import { EXPORT_FORMATS, checkAgainstTask, exportPlanFile, importPlanFile, type ExportFormat, type PlanDocument } from '@nest/formats';
 import { useI18n } from '../../shared/i18n';
 import { call, RequestError } from '../../shared/request';
@@ -11,8 +11,11 @@ import { invalidateCall, useCall } from '../../shared/query';
 import { useTheme } from '../../shared/theme';
 import type { PlanShape } from '../../shared/map/PlanMap';
 import { DEFAULT_ROUTE } from './editor/store';
-import { validateFence, validateRoute } from '@nest/geo';
+import { noFlyRing, validateFence, validateRoute } from '@nest/geo';
 import { useZones } from '../../shared/map/zones';
+import { useNoFlyZones } from '../../shared/map/noFly';
+import { NoFlyList } from './nofly/NoFlyList';
+import { BLOCKED_COLOR, nowSeconds, routeConflict } from './nofly/conflicts';
 import { saveBlob } from '../../shared/dialogs';
 import './routeplan.css';
 
@@ -22,6 +25,10 @@ export const PAGE_SIZE = 10;
 export const IMPORT_ACCEPT = '.kml,.json,.plan';
 /** No routes (none read yet, or the read failed). */
 const NO_MISSIONS: Page<Mission> = { list: [], total: 0 };
+const NO_DEVICES: DeviceListItem[] = [];
+
+/** The tabs of the list: routes, fences and the company's no-fly zones. */
+type Tab = 'routes' | 'fences' | 'nofly';
 
 /** The neutral document of a route (with its fence) or of a fence, for the exporters. */
 export function documentOf(mission: Mission | null, fence: Fence | null): PlanDocument {
@@ -60,12 +67,17 @@ export default function RoutePlanPage(): ReactNode {
   const theme = useTheme();
   const navigate = useNavigate();
   const zones = useZones();
-  const [tab, setTab] = useState<'routes' | 'fences'>('routes');
+  const noFly = useNoFlyZones();
+  // The tab may be named in the url (the no-fly zone editor returns to its tab).
+  const [params] = useSearchParams();
+  const [tab, setTab] = useState<Tab>(() => (params.get('tab') === 'nofly' ? 'nofly' : params.get('tab') === 'fences' ? 'fences' : 'routes'));
   const [search, setSearch] = useState('');
   const [type, setType] = useState<number | null>(null);
   const [page, setPage] = useState(0);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [importError, setImportError] = useState<string | null>(null);
+  // The server's refusal of a delete, shown as it words it.
+  const [refusal, setRefusal] = useState<string | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
 
   // The routes of the page and every fence; the previous answers stay on screen while the next are read.
@@ -75,6 +87,9 @@ export default function RoutePlanPage(): ReactNode {
     { keepPrevious: true },
   );
   const fenceList = useCall('fenceList', { page: 0, size: 1000 });
+  const deviceList = useCall('deviceList', { type: 0, page: 0, size: 200 }, { quiet: true });
+  const devices = deviceList.data?.list ?? NO_DEVICES;
+  const deviceNames = useMemo(() => new Map(devices.map((d) => [d.sn_id, d.name || d.sn_id])), [devices]);
   const missions = missionPage.data ?? NO_MISSIONS;
   const fences = useMemo(() => fenceList.data?.list ?? [], [fenceList.data]);
   const loading = missionPage.isFetching || fenceList.isFetching;
@@ -83,15 +98,29 @@ export default function RoutePlanPage(): ReactNode {
   const mission = tab === 'routes' ? missions.list.find((m) => m.id === selectedId) ?? null : null;
   const fence = tab === 'fences' ? fences.find((f) => f.id === selectedId) ?? null : mission ? fenceById.get(mission.fence_id) ?? null : null;
   const shownFences = tab === 'fences' ? fences.filter((f) => !search || f.name.includes(search)) : [];
+  const shownNoFly = tab === 'nofly' ? noFly.filter((z) => !search || z.name.includes(search)) : [];
+  const zone = tab === 'nofly' ? noFly.find((z) => z.id === selectedId) ?? null : null;
+  // The statuses and conflicts are given for the time of this render (the lists are read again after changes).
+  const now = nowSeconds();
+  // Each listed route's first conflict with the no-fly zones restricting its device now: the route is red.
+  const conflicts = useMemo(() => {
+    const at = nowSeconds();
+    return new Map(missions.list.map((m) => [m.id, routeConflict(m.waypoints, fenceById.get(m.fence_id) ?? null, noFly, at)]));
+  }, [missions.list, fenceById, noFly]);
+  const conflict = mission ? (conflicts.get(mission.id) ?? null) : null;
 
   const shapes: PlanShape[] = [
     ...(tab === 'fences' ? fences.filter((f) => f.id !== fence?.id).map((f) => ({ id: `f-${f.id}`, kind: 'fence-other' as const, points: f.boundary })) : []),
     ...(fence ? [{ id: 'fence', kind: 'fence' as const, points: fence.boundary }] : []),
-    ...(mission ? [{ id: 'route', kind: 'route' as const, points: mission.waypoints }] : []),
+    ...(mission ? [{ id: 'route', kind: 'route' as const, points: mission.waypoints, ...(conflict ? { color: BLOCKED_COLOR } : {}) }] : []),
+    ...(zone ? [{ id: 'nofly', kind: 'fence' as const, points: noFlyRing(zone) }] : []),
   ];
-  const fit = mission?.waypoints.length ? [...mission.waypoints, ...(fence?.boundary ?? [])] : fence?.boundary ?? fences.flatMap((f) => f.boundary);
+  const fit =
+    tab === 'nofly'
+      ? zone ? noFlyRing(zone) : noFly.flatMap((z) => noFlyRing(z))
+      : mission?.waypoints.length ? [...mission.waypoints, ...(fence?.boundary ?? [])] : fence?.boundary ?? fences.flatMap((f) => f.boundary);
 
-  const open = (mode: 'fence' | 'route' | 'survey', id?: string) => void navigate(`/editWork?mode=${mode}${id ? `&id=${encodeURIComponent(id)}` : ''}`);
+  const open = (mode: 'fence' | 'route' | 'survey' | 'nofly', id?: string) => void navigate(`/editWork?mode=${mode}${id ? `&id=${encodeURIComponent(id)}` : ''}`);
   const missionFields = (m: Mission) => {
     const { id: _id, f_title: _f, distance: _d, est_time: _e, user_name: _u, create_time: _c, modified_time: _mt, survey_polygon, ...settings } = m;
     return { ...settings, ...(survey_polygon ? { polygon: survey_polygon } : {}) };
@@ -103,6 +132,20 @@ export default function RoutePlanPage(): ReactNode {
     notify().success(t('routeplan.list.deleted'));
     setSelectedId(null);
     void invalidateCall('missionList');
+  };
+  // Deleting a fence or a no-fly zone: the server may refuse (a fence used by a route or a timed task) and
+  // says why; the refusal is shown above the list as it is worded.
+  const removeOther = async (what: 'fence' | 'nofly', id: string) => {
+    setRefusal(null);
+    try {
+      if (what === 'fence') await call('fenceDelete', { id }, { quiet: true });
+      else await call('noFlyDelete', { id }, { quiet: true });
+    } catch (err) {
+      return setRefusal(err instanceof RequestError ? err.text : String(err));
+    }
+    notify().success(t('routeplan.list.deleted'));
+    setSelectedId(null);
+    void invalidateCall(what === 'fence' ? 'fenceList' : 'noFlyList');
   };
   const copy = async (m: Mission) => {
     await call('missionAdd', { ...missionFields(m), name: `${m.name}${t('routeplan.list.copySuffix')}`.slice(0, 64) });
@@ -164,12 +207,16 @@ export default function RoutePlanPage(): ReactNode {
     }
   };
 
-  const selected = tab === 'routes' ? mission : fence;
+  const selected = tab === 'routes' ? mission : tab === 'fences' ? fence : zone;
   return (
     <div className="routeplan" data-testid="routeplan">
       <aside className="routeplan-side">
-        <Tabs size="small" activeKey={tab} onChange={(k) => { setTab(k as 'routes' | 'fences'); setSelectedId(null); setPage(0); }}
-          items={[{ key: 'routes', label: t('routeplan.list.routes') }, { key: 'fences', label: t('routeplan.list.fences') }]} />
+        <Tabs size="small" activeKey={tab} onChange={(k) => { setTab(k as Tab); setSelectedId(null); setPage(0); setRefusal(null); }}
+          items={[
+            { key: 'routes', label: t('routeplan.list.routes') },
+            { key: 'fences', label: t('routeplan.list.fences') },
+            { key: 'nofly', label: <span data-testid="tab-nofly">{t('routeplan.list.nofly')}</span> },
+          ]} />
         <Space.Compact className="routeplan-filter">
           <Input.Search size="small" allowClear placeholder={t('routeplan.list.search')} onSearch={(v) => { setSearch(v.trim()); setPage(0); }} data-testid="plan-search" />
           {tab === 'routes' && (
@@ -178,9 +225,15 @@ export default function RoutePlanPage(): ReactNode {
           )}
         </Space.Compact>
         <div className="routeplan-actions">
-          <Button size="small" icon={<PlusOutlined />} onClick={() => open('fence')} data-testid="new-fence">{t('routeplan.list.newFence')}</Button>
-          <Button size="small" icon={<PlusOutlined />} onClick={() => open('route')} data-testid="new-route">{t('routeplan.list.newRoute')}</Button>
-          <Button size="small" icon={<PlusOutlined />} onClick={() => open('survey')} data-testid="new-survey">{t('routeplan.list.newSurvey')}</Button>
+          {tab === 'nofly' ? (
+            <Button size="small" icon={<PlusOutlined />} onClick={() => open('nofly')} data-testid="new-nofly">{t('routeplan.list.newNoFly')}</Button>
+          ) : (
+            <>
+              <Button size="small" icon={<PlusOutlined />} onClick={() => open('fence')} data-testid="new-fence">{t('routeplan.list.newFence')}</Button>
+              <Button size="small" icon={<PlusOutlined />} onClick={() => open('route')} data-testid="new-route">{t('routeplan.list.newRoute')}</Button>
+              <Button size="small" icon={<PlusOutlined />} onClick={() => open('survey')} data-testid="new-survey">{t('routeplan.list.newSurvey')}</Button>
+            </>
+          )}
           <Tooltip title={t('routeplan.import.tip')}>
             <Button size="small" icon={<UploadOutlined />} onClick={() => fileInput.current?.click()} data-testid="import">{t('routeplan.list.import')}</Button>
           </Tooltip>
@@ -188,24 +241,36 @@ export default function RoutePlanPage(): ReactNode {
             onChange={(e) => { const f = e.target.files?.[0]; e.target.value = ''; if (f) void onImport(f); }} />
         </div>
         {importError && <div className="routeplan-error" role="alert" data-testid="import-error">{importError}</div>}
+        {refusal && <div className="routeplan-error" role="alert" data-testid="action-error">{t('routeplan.list.refused')}: {refusal}</div>}
         <Spin spinning={loading}>
           <ul className="routeplan-list" data-testid="plan-list">
             {tab === 'routes'
-              ? missions.list.map((m) => (
-                  <li key={m.id} className={m.id === selectedId ? 'active' : ''} onClick={() => setSelectedId(m.id)} data-testid="plan-item" data-name={m.name}>
-                    <div className="routeplan-item-title">{m.name}</div>
-                    <div className="routeplan-item-meta">
-                      {MissionType.label(m.mission_type, lang)} · {m.f_title || fenceById.get(m.fence_id)?.name || '--'} · {formatDistanceText(m.distance)} · {formatMmSs(m.est_time)}
-                    </div>
-                  </li>
-                ))
+              ? missions.list.map((m) => {
+                  const blocked = conflicts.get(m.id) ?? null;
+                  return (
+                    <li key={m.id} className={`${m.id === selectedId ? 'active' : ''}${blocked ? ' is-blocked' : ''}`} onClick={() => setSelectedId(m.id)}
+                      data-testid="plan-item" data-name={m.name} data-blocked={blocked ? '1' : '0'}>
+                      <div className="routeplan-item-title">{m.name}</div>
+                      <div className="routeplan-item-meta">
+                        {MissionType.label(m.mission_type, lang)} · {m.f_title || fenceById.get(m.fence_id)?.name || '--'} · {formatDistanceText(m.distance)} · {formatMmSs(m.est_time)}
+                      </div>
+                      {blocked && (
+                        <Tooltip title={blocked.text[lang]}>
+                          <Tag color="red" className="routeplan-blocked" data-testid="route-blocked">{blocked.text[lang]}</Tag>
+                        </Tooltip>
+                      )}
+                    </li>
+                  );
+                })
+              : tab === 'nofly'
+              ? <NoFlyList zones={shownNoFly} selectedId={selectedId} onSelect={setSelectedId} deviceNames={deviceNames} now={now} />
               : shownFences.map((f) => (
                   <li key={f.id} className={f.id === selectedId ? 'active' : ''} onClick={() => setSelectedId(f.id)} data-testid="fence-item" data-name={f.name}>
                     <div className="routeplan-item-title">{f.name}</div>
                     <div className="routeplan-item-meta">{f.sn_id} · {t('routeplan.list.maxHeight', { h: f.max_height })}</div>
                   </li>
                 ))}
-            {!loading && (tab === 'routes' ? missions.list.length === 0 : shownFences.length === 0) && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('routeplan.list.empty')} />}
+            {!loading && (tab === 'routes' ? missions.list.length === 0 : tab === 'nofly' ? shownNoFly.length === 0 : shownFences.length === 0) && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('routeplan.list.empty')} />}
           </ul>
         </Spin>
         {tab === 'routes' && missions.total > PAGE_SIZE && (
@@ -214,21 +279,36 @@ export default function RoutePlanPage(): ReactNode {
       </aside>
       <main className="routeplan-map">
         <Suspense fallback={<Spin />}>
-          <PlanMap theme={theme} shapes={shapes} edit={null} fit={fit} fitKey={selectedId ?? `all-${fences.length}`} zones={zones} />
+          <PlanMap theme={theme} shapes={shapes} edit={null} fit={fit} fitKey={selectedId ?? `${tab}-${tab === 'nofly' ? noFly.length : fences.length}`} zones={zones} noFly={noFly} />
         </Suspense>
         {selected && (
           <div className="routeplan-toolbar" data-testid="plan-toolbar">
             <strong>{selected.name}</strong>
-            <Button size="small" icon={<EditOutlined />} onClick={() => (mission ? open(mission.mission_type === MissionType.SURVEY ? 'survey' : 'route', mission.id) : fence && open('fence', fence.id))}>{t('routeplan.list.edit')}</Button>
+            <Button size="small" icon={<EditOutlined />} data-testid="edit-selected"
+              onClick={() => (mission ? open(mission.mission_type === MissionType.SURVEY ? 'survey' : 'route', mission.id) : zone ? open('nofly', zone.id) : fence && open('fence', fence.id))}>
+              {t('routeplan.list.edit')}
+            </Button>
             {mission && <Button size="small" icon={<CopyOutlined />} onClick={() => void copy(mission)}>{t('routeplan.list.copy')}</Button>}
-            <Dropdown menu={{ items: EXPORT_FORMATS.map((f) => ({ key: f, label: <span data-testid={`export-${f}`}>{t(`routeplan.export.${f}`)}</span> })), onClick: ({ key }) => exportAs(key as ExportFormat) }}>
+            {!zone && <Dropdown menu={{ items: EXPORT_FORMATS.map((f) => ({ key: f, label: <span data-testid={`export-${f}`}>{t(`routeplan.export.${f}`)}</span> })), onClick: ({ key }) => exportAs(key as ExportFormat) }}>
               <Button size="small" icon={<DownloadOutlined />} data-testid="export">{t('routeplan.list.export')}</Button>
-            </Dropdown>
+            </Dropdown>}
             {mission && (
               <Popconfirm title={t('routeplan.list.confirmDelete')} onConfirm={() => void remove(mission)} okText={t('common.ok')} cancelText={t('common.cancel')}>
                 <Button size="small" danger icon={<DeleteOutlined />}>{t('routeplan.list.delete')}</Button>
               </Popconfirm>
             )}
+            {!mission && (
+              <Popconfirm title={t(zone ? 'routeplan.list.confirmDeleteNoFly' : 'routeplan.list.confirmDeleteFence')} okText={t('common.ok')} cancelText={t('common.cancel')}
+                onConfirm={() => void (zone ? removeOther('nofly', zone.id) : fence && removeOther('fence', fence.id))}>
+                <Button size="small" danger icon={<DeleteOutlined />} data-testid="delete-selected">{t('routeplan.list.delete')}</Button>
+              </Popconfirm>
+            )}
+          </div>
+        )}
+        {conflict && (
+          <div className="routeplan-conflict" role="alert" data-testid="route-conflict">
+            <strong>{t('routeplan.nofly.blocked')}</strong>
+            <span>{conflict.text[lang]}</span>
           </div>
         )}
       </main>

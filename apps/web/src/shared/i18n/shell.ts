@@ -66,6 +66,12 @@ export const shellZh = {
     attribution: '地图数据来源',
     devices: '地图上的设备',
     zoneLegend: '地图区域',
+    noFly: {
+      kind: '企业禁飞区',
+      legend: '企业禁飞区',
+      inactive: '未在有效期（虚线）',
+      status: { active: '生效中', upcoming: '未生效', expired: '已过期' },
+    },
   },
   video: {
     loading: '正在连接视频…',
@@ -145,6 +151,12 @@ export const shellEn: ShellCatalog = {
     attribution: 'Map data sources',
     devices: 'Devices on the map',
     zoneLegend: 'Map zones',
+    noFly: {
+      kind: 'Company no-fly zone',
+      legend: 'No-fly zone (company)',
+      inactive: 'Outside its validity (dashed)',
+      status: { active: 'In force', upcoming: 'Not yet valid', expired: 'Expired' },
+    },
   },
   video: {
     loading: 'Connecting to the video…',

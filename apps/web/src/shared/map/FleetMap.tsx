@@ -6,7 +6,7 @@ import { AimOutlined } from '@ant-design/icons';
 import { MAP_DEFAULT_ZOOM, MARKER_CLUSTER_GRID_SIZE, MARKER_CLUSTER_MAX_ZOOM } from '@nest/contracts';
 import { useI18n } from '../i18n';
 import { notify } from '../notify';
-import type { Theme, Zone } from '@nest/contracts';
+import type { NoFlyZone, Theme, Zone } from '@nest/contracts';
 import { BasemapNotice } from './BasemapNotice';
 import { BasemapSwitch } from './BasemapSwitch';
 import { toMap, type BasemapId, type LatLng } from './basemaps';
@@ -29,9 +29,12 @@ export interface FleetMapProps {
   loaded?: boolean;
   /** Map zones, drawn below the flight overlay with their names and the legend of their kinds. */
   zones?: readonly Zone[];
+  /** The company's no-fly zones, drawn with the map zones (inactive ones dashed) and in the legend. */
+  noFly?: readonly NoFlyZone[];
 }
 
 const NO_ZONES: readonly Zone[] = [];
+const NO_NO_FLY: readonly NoFlyZone[] = [];
 
 const SOURCE = 'devices';
 /** The selected device's flight (route, flown track, position): drawn above the basemap, below the markers. */
@@ -134,7 +137,7 @@ const CLUSTER_PROPERTIES = {
  * online status, clustered by a GeoJSON source (MARKER_CLUSTER_*). Coordinates are WGS84 everywhere in
  * the app and converted at this boundary when the basemap is GCJ-02 (basemaps.ts).
  */
-export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded = true, zones = NO_ZONES }: FleetMapProps): ReactNode {
+export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded = true, zones = NO_ZONES, noFly = NO_NO_FLY }: FleetMapProps): ReactNode {
   const { t, lang } = useI18n();
   const [basemap, setBasemap] = useSavedBasemap();
   // The basemap has been drawn once (its first `idle`): data-drawn, which the data-screen bench waits for.
@@ -282,7 +285,7 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
     void mapRef.current?.getSource<GeoJSONSource>(FLIGHT_SOURCE)?.setData(overlayData);
   }, [overlayData, ready, mapRef]);
 
-  useZoneOverlay(ready ? mapRef.current : null, zones, basemap, lang, FLIGHT_LAYERS[0]!.id);
+  useZoneOverlay(ready ? mapRef.current : null, zones, basemap, lang, FLIGHT_LAYERS[0]!.id, 'fixed', noFly);
 
   // A newly drawn route is brought into view once (the operator may pan away afterwards).
   const fittedRoute = useRef('');
@@ -385,7 +388,7 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
           {t('fleet.status.mine')}
         </span>
       </div>
-      <ZoneLegend zones={zones} />
+      <ZoneLegend zones={zones} noFly={noFly} />
       {cursor && (
         <div className="fleet-map-cursor" data-testid="map-cursor">
           {cursor.lat.toFixed(6)}, {cursor.lng.toFixed(6)}

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { FilterSpecification, GeoJSONSource, MapLayerMouseEvent } from 'maplibre-gl';
 import type { Feature, FeatureCollection } from 'geojson';
-import type { Theme, Zone } from '@nest/contracts';
+import type { NoFlyZone, Theme, Zone } from '@nest/contracts';
 import { useI18n } from '../i18n';
 import { fromMap, readBasemap, toMap, type BasemapId, type LatLng } from './basemaps';
 import { fitCoords } from './consoleMap';
@@ -31,6 +31,8 @@ export interface PlanEdit {
   badPoints?: ReadonlySet<number>;
   badEdges?: ReadonlySet<number>;
   selected?: number | null;
+  /** No insert handles on the edges (a circle's centre and radius handle are not a path). */
+  noInsert?: boolean;
   onAdd?: (p: LatLng) => void;
   onMove: (index: number, p: LatLng) => void;
   /** Insert a point before `index`. */
@@ -50,6 +52,8 @@ export interface PlanMapProps {
   marks?: readonly LatLng[];
   /** Map zones, drawn below the shapes (the name of the zone under the pointer) with the legend of their kinds. */
   zones?: readonly Zone[];
+  /** The company's no-fly zones, drawn with the map zones (inactive ones dashed) and in the legend. */
+  noFly?: readonly NoFlyZone[];
 }
 
 const SHAPES = 'plan-shapes';
@@ -84,7 +88,8 @@ export function editToGeoJson(basemap: BasemapId, edit: PlanEdit | null, marks: 
     const b = pts[(i + 1) % n]!;
     const bad = edit.badEdges?.has(i) ?? false;
     features.push(feature({ type: 'LineString', coordinates: [a, b] }, { role: 'edge', i, bad }));
-    features.push(feature({ type: 'Point', coordinates: [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2] }, { role: 'mid', i: (i + 1) % n === 0 ? n : i + 1 }));
+    if (!edit.noInsert)
+      features.push(feature({ type: 'Point', coordinates: [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2] }, { role: 'mid', i: (i + 1) % n === 0 ? n : i + 1 }));
   }
   pts.forEach((c, i) =>
     features.push(feature({ type: 'Point', coordinates: c }, { role: 'vertex', i, label: String(i + 1), bad: edit.badPoints?.has(i) ?? false, selected: edit.selected === i })),
@@ -93,8 +98,9 @@ export function editToGeoJson(basemap: BasemapId, edit: PlanEdit | null, marks: 
 }
 
 const NO_ZONES: readonly Zone[] = [];
+const NO_NO_FLY: readonly NoFlyZone[] = [];
 
-export default function PlanMap({ theme, shapes, edit, fit, fitKey, marks, zones = NO_ZONES }: PlanMapProps): ReactNode {
+export default function PlanMap({ theme, shapes, edit, fit, fitKey, marks, zones = NO_ZONES, noFly = NO_NO_FLY }: PlanMapProps): ReactNode {
   const { t, lang } = useI18n();
   const [basemap] = useState<BasemapId>(readBasemap);
   const editRef = useRef(edit);
@@ -192,7 +198,7 @@ export default function PlanMap({ theme, shapes, edit, fit, fitKey, marks, zones
     },
   });
 
-  useZoneOverlay(ready ? mapRef.current : null, zones, basemap, lang, 'shape-fill', 'hover');
+  useZoneOverlay(ready ? mapRef.current : null, zones, basemap, lang, 'shape-fill', 'hover', noFly);
 
   useEffect(() => {
     const map = mapRef.current;
@@ -218,7 +224,7 @@ export default function PlanMap({ theme, shapes, edit, fit, fitKey, marks, zones
           {t('map.unavailable')}
         </div>
       )}
-      <ZoneLegend zones={zones} />
+      <ZoneLegend zones={zones} noFly={noFly} />
       {cursor && (
         <div className="fleet-map-cursor" data-testid="map-cursor">
           {cursor.lat.toFixed(6)}, {cursor.lng.toFixed(6)}
