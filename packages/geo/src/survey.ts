@@ -10,7 +10,8 @@ import {
   triggerDistanceFor,
   type SurveyCamera,
 } from './camera.js';
-import { haversineDistance, pathLength, toRad, type LatLng } from './coords.js';
+import { AVOID_CLEARANCE_M, detourPath, obstacleOf, type Obstacle } from './avoid.js';
+import { haversineDistance, isValidLatLng, pathLength, toRad, type LatLng } from './coords.js';
 import type { Issue } from './issues.js';
 import { localFrame, meanPoint, type XY } from './local.js';
 import { normalizeRing } from './polygon.js';
@@ -33,6 +34,24 @@ import { ringArea } from './validation.js';
  * 5. with a turn-around distance each transect gets a run-in before its entry and a run-out after its exit
  *    along the line (these may leave the area: that is their purpose).
  * Photos: one at the entry and one every trigger distance along each transect.
+ *
+ * Areas to keep out of (`avoid`: rings of no-fly zones, circles as nofly.ts noFlyRing, restricted map
+ * zones) are holes of the area, also where they reach out of it:
+ * 6. each hole grows by the clearance (avoid.ts AVOID_CLEARANCE_M, 5 m): the hole itself (even-odd, as in
+ *    step 3) and, around every edge, the points within the clearance of it (a rectangle along the edge and a
+ *    disc at its corner), so the grown hole is exactly the points inside or within the clearance of the
+ *    hole. Step 3 then keeps of each line what lies in the area and in no grown hole: every stretch is its
+ *    own transect, ending the clearance away from the hole; cells (step 4) form over these stretches, so an
+ *    area cut in two by a hole is covered on both sides;
+ * 7. run-ins and run-outs (step 5) stop before the grown hole on their line (shortened; left out when under
+ *    MIN_RUN_M);
+ * 8. every leg between transects (a turn, or a hop between cells) that comes nearer to a hole than half
+ *    the clearance gets detour waypoints (role 'transit') on the shortest way around the holes (avoid.ts
+ *    detourPath); where no way is found the leg stays straight and route validation refuses it. Detours
+ *    can leave the area (and the fence, which validation then says).
+ * Coverage: a point of the area farther than half a line spacing from its edge and farther than half a
+ * spacing plus the clearance from every hole lies within half a spacing of a transect (its nearest line
+ * meets neither the edge nor a grown hole there).
  */
 
 export interface SweepOptions {
@@ -42,7 +61,16 @@ export interface SweepOptions {
   angle?: number;
   /** Where the aircraft comes from: the first transect starts at the corner nearest to it. */
   start?: LatLng;
+  /** Rings to keep out of (steps 6-8), WGS84 open rings; rings under 3 points or invalid are ignored. */
+  avoid?: readonly (readonly LatLng[])[];
+  /** Distance kept from the avoided rings (m, default AVOID_CLEARANCE_M). */
+  clearance?: number;
 }
+
+/** Shortest run-in or run-out kept when a hole shortens it (m): less is no turn at all. */
+export const MIN_RUN_M = 1;
+/** Stretches shorter than this (m) between a hole and the edge are not flown (they would be one point). */
+const MIN_STRETCH_M = 0.05;
 
 /** Refuse grids with more sweep lines than this (a wrong unit, not a survey). */
 export const MAX_SWEEP_LINES = 200_000;
@@ -51,6 +79,9 @@ interface Segment {
   line: number;
   t0: number;
   t1: number;
+  /** Free room along the line before t0 and after t1 up to the nearest grown hole (m; Infinity: none). */
+  roomBefore?: number;
+  roomAfter?: number;
 }
 
 /** Inside stretches [t0, t1] of each sweep line s = sValues[k] (scanline over an active-edge table). */
@@ -82,6 +113,118 @@ function cutLines(ring: readonly { s: number; t: number }[], sValues: readonly n
     out.push(segs);
   }
   return out;
+}
+
+type ST = { s: number; t: number };
+
+/** The stretch [tMin, tMax] of the line s = s0 inside a convex polygon, or null when the line misses it. */
+function convexLineStretch(poly: readonly ST[], s0: number): [number, number] | null {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = 0; i < poly.length; i++) {
+    const p = poly[i]!;
+    const q = poly[(i + 1) % poly.length]!;
+    if ((p.s - s0) * (q.s - s0) > 0) continue;
+    if (p.s === q.s) {
+      lo = Math.min(lo, p.t, q.t);
+      hi = Math.max(hi, p.t, q.t);
+    } else {
+      const t = p.t + ((s0 - p.s) / (q.s - p.s)) * (q.t - p.t);
+      lo = Math.min(lo, t);
+      hi = Math.max(hi, t);
+    }
+  }
+  return lo <= hi ? [lo, hi] : null;
+}
+
+/**
+ * The stretch of the line s = s0 within `c` of the edge ab (step 6): the edge's rectangle (the edge moved
+ * c to either side) and the disc of radius c at a, a convex set whose pieces' stretches span its own.
+ * The disc at b is the next edge's.
+ */
+function edgeBandStretch(a: ST, b: ST, c: number, s0: number): [number, number] | null {
+  let lo = Infinity;
+  let hi = -Infinity;
+  const ds = s0 - a.s;
+  if (Math.abs(ds) <= c) {
+    const w = Math.sqrt(c * c - ds * ds);
+    lo = a.t - w;
+    hi = a.t + w;
+  }
+  const len = Math.hypot(b.s - a.s, b.t - a.t);
+  if (len > 0) {
+    const ns = (-(b.t - a.t) / len) * c;
+    const nt = ((b.s - a.s) / len) * c;
+    const rect = [
+      { s: a.s + ns, t: a.t + nt },
+      { s: b.s + ns, t: b.t + nt },
+      { s: b.s - ns, t: b.t - nt },
+      { s: a.s - ns, t: a.t - nt },
+    ];
+    const r = convexLineStretch(rect, s0);
+    if (r) {
+      lo = Math.min(lo, r[0]);
+      hi = Math.max(hi, r[1]);
+    }
+  }
+  return lo <= hi ? [lo, hi] : null;
+}
+
+/** Sorted, merged stretches. */
+function mergeStretches(list: [number, number][]): [number, number][] {
+  list.sort((x, y) => x[0] - y[0]);
+  const out: [number, number][] = [];
+  for (const [a, b] of list) {
+    const last = out[out.length - 1];
+    if (last && a <= last[1]) last[1] = Math.max(last[1], b);
+    else out.push([a, b]);
+  }
+  return out;
+}
+
+/**
+ * Step 6: the area's stretches of each line less the grown holes, each kept piece with its free room
+ * along the line on both sides.
+ */
+function cutHoles(lines: Segment[][], holes: readonly (readonly ST[])[], sValues: readonly number[], c: number): Segment[][] {
+  const blocked = sValues.map(() => [] as [number, number][]);
+  const s0 = sValues[0]!;
+  const step = sValues.length > 1 ? sValues[1]! - s0 : 1;
+  for (const hole of holes) {
+    cutLines(hole, sValues).forEach((segs, k) => segs.forEach((g) => blocked[k]!.push([g.t0, g.t1])));
+    for (let i = 0; i < hole.length; i++) {
+      const a = hole[i]!;
+      const b = hole[(i + 1) % hole.length]!;
+      const from = Math.max(0, Math.ceil((Math.min(a.s, b.s) - c - s0) / step - 1e-9));
+      const to = Math.min(sValues.length - 1, Math.floor((Math.max(a.s, b.s) + c - s0) / step + 1e-9));
+      for (let k = from; k <= to; k++) {
+        const band = edgeBandStretch(a, b, c, sValues[k]!);
+        if (band) blocked[k]!.push(band);
+      }
+    }
+  }
+  return lines.map((segs, k) => {
+    const holesHere = mergeStretches(blocked[k]!);
+    if (holesHere.length === 0) return segs;
+    const out: Segment[] = [];
+    for (const seg of segs) {
+      let t = seg.t0;
+      for (const [h0, h1] of holesHere) {
+        if (h1 <= t) continue;
+        if (h0 >= seg.t1) break;
+        if (h0 - t > MIN_STRETCH_M) out.push({ line: k, t0: t, t1: h0 });
+        t = Math.max(t, h1);
+      }
+      if (seg.t1 - t > MIN_STRETCH_M) out.push({ line: k, t0: t, t1: seg.t1 });
+    }
+    for (const seg of out) {
+      const before = holesHere.filter(([, h1]) => h1 <= seg.t0 + 1e-9).map(([, h1]) => seg.t0 - h1);
+      const after = holesHere.filter(([h0]) => h0 >= seg.t1 - 1e-9).map(([h0]) => h0 - seg.t1);
+      seg.roomBefore = Math.max(0, Math.min(Infinity, ...before));
+      seg.roomAfter = Math.max(0, Math.min(Infinity, ...after));
+    }
+    return out;
+  });
 }
 
 /** Runs of stretches on consecutive lines that overlap one to one. */
@@ -121,19 +264,36 @@ function buildCells(lines: readonly Segment[][]): Segment[][] {
   return cells;
 }
 
-/** Transects over the area in flight order, each [entry, exit]; spacing and angle as given. */
+/** Transects over the area in flight order, each [entry, exit]; spacing, angle and holes as given. */
 export function sweepTransects(polygon: readonly LatLng[], opts: SweepOptions): LatLng[][] {
+  return sweep(polygon, opts).transects;
+}
+
+const clearanceOf = (opts: Pick<SweepOptions, 'clearance'>): number => {
+  const c = opts.clearance ?? AVOID_CLEARANCE_M;
+  if (!(Number.isFinite(c) && c > 0)) throw new RangeError('clearance must be a positive number of metres');
+  return c;
+};
+
+/** The usable rings of `avoid`. */
+const avoidRings = (avoid: SweepOptions['avoid']): LatLng[][] =>
+  (avoid ?? []).filter((r) => r.every(isValidLatLng)).map(normalizeRing).filter((r) => r.length >= 3);
+
+/** Steps 1-4 and 6: transects in flight order with the free room before the entry and after the exit. */
+function sweep(polygon: readonly LatLng[], opts: SweepOptions): { transects: LatLng[][]; room: { before: number; after: number }[] } {
   const ring = normalizeRing(polygon);
   if (!(opts.lineSpacing > 0) || !Number.isFinite(opts.lineSpacing)) throw new RangeError('line spacing must be a positive number of metres');
-  if (ring.length < 3) return [];
+  const clearance = clearanceOf(opts);
+  if (ring.length < 3) return { transects: [], room: [] };
   const frame = localFrame(meanPoint(ring));
   const a = toRad(opts.angle ?? 0);
   const d: XY = { x: Math.sin(a), y: Math.cos(a) }; // along the lines
   const nrm: XY = { x: Math.cos(a), y: -Math.sin(a) }; // across them
-  const st = ring.map((p) => {
+  const toST = (p: LatLng): ST => {
     const q = frame.toXY(p);
     return { s: q.x * nrm.x + q.y * nrm.y, t: q.x * d.x + q.y * d.y };
-  });
+  };
+  const st = ring.map(toST);
   let sMin = Infinity;
   let sMax = -Infinity;
   for (const p of st) {
@@ -145,7 +305,10 @@ export function sweepTransects(polygon: readonly LatLng[], opts: SweepOptions): 
   if (count > MAX_SWEEP_LINES) throw new RangeError(`survey needs ${count} lines; at most ${MAX_SWEEP_LINES}`);
   const first = sMin + (width - (count - 1) * opts.lineSpacing) / 2;
   const sValues = Array.from({ length: count }, (_, k) => first + k * opts.lineSpacing);
-  const cells = buildCells(cutLines(st, sValues));
+  const holes = avoidRings(opts.avoid).map((r) => r.map(toST));
+  const stretches = cutLines(st, sValues);
+  const cells = buildCells(holes.length > 0 ? cutHoles(stretches, holes, sValues, clearance) : stretches).filter((c) => c.length > 0);
+  if (cells.length === 0) return { transects: [], room: [] };
 
   const toLatLng = (s: number, t: number): LatLng => frame.toLatLng({ x: s * nrm.x + t * d.x, y: s * nrm.y + t * d.y });
   const sOf = (seg: Segment) => sValues[seg.line]!;
@@ -190,14 +353,18 @@ export function sweepTransects(polygon: readonly LatLng[], opts: SweepOptions): 
   }
 
   const transects: LatLng[][] = [];
+  const room: { before: number; after: number }[] = [];
   for (const o of order) {
     const cell = o.reverse ? [...cells[o.cell]!].reverse() : cells[o.cell]!;
     cell.forEach((seg, i) => {
       const side = (o.side + i) % 2;
       transects.push([toLatLng(sOf(seg), end(seg, side)), toLatLng(sOf(seg), end(seg, 1 - side))]);
+      const low = seg.roomBefore ?? Infinity;
+      const high = seg.roomAfter ?? Infinity;
+      room.push(side === 0 ? { before: low, after: high } : { before: high, after: low });
     });
   }
-  return transects;
+  return { transects, room };
 }
 
 /** Run-in / run-out points: `distance` metres before a and beyond b along the line ab. */
@@ -230,15 +397,25 @@ export interface SurveyParams {
   /** Run-in and run-out beyond each transect (m, default 0). */
   turnDistance?: number;
   start?: LatLng;
+  /** Rings to keep out of (no-fly and restricted zones; nofly.ts surveyAvoidRings): steps 6-8. */
+  avoid?: readonly (readonly LatLng[])[];
+  /** Distance kept from them (m, default AVOID_CLEARANCE_M). */
+  clearance?: number;
 }
 
-/** What a waypoint of a survey is: run-in, transect entry (photos start), exit (photos stop), run-out. */
-export type SurveyPointRole = 'run_in' | 'entry' | 'exit' | 'run_out';
+/**
+ * What a waypoint of a survey is: run-in, transect entry (photos start), exit (photos stop), run-out, or a
+ * transit point of a detour around an avoided area (step 8).
+ */
+export type SurveyPointRole = 'run_in' | 'entry' | 'exit' | 'run_out' | 'transit';
 
 export interface SurveyGrid {
   /** Transects in flight order and direction, each [entry, exit], all inside the area. */
   transects: LatLng[][];
-  /** The path: per transect [run-in, entry, exit, run-out] with a turn distance, else [entry, exit]. */
+  /**
+   * The path: per transect [run-in, entry, exit, run-out] with a turn distance, else [entry, exit]; with
+   * avoided areas a run shortened under MIN_RUN_M is left out and detours add transit points between.
+   */
   waypoints: LatLng[];
   roles: SurveyPointRole[];
   photoCount: number;
@@ -273,21 +450,34 @@ export function surveyGrid(polygon: readonly LatLng[], params: SurveyParams): Su
   const print = governingFootprint(params.camera, photoType, height);
   const lineSpacing = lineSpacingFor(print.side, params.sideOverlap);
   const triggerDistance = triggerDistanceFor(print.front, params.frontOverlap);
-  const transects = sweepTransects(polygon, { lineSpacing, ...(params.angle !== undefined ? { angle: params.angle } : {}), ...(params.start ? { start: params.start } : {}) });
-  const waypoints: LatLng[] = [];
-  const roles: SurveyPointRole[] = [];
+  const { transects, room } = sweep(polygon, {
+    lineSpacing,
+    ...(params.angle !== undefined ? { angle: params.angle } : {}),
+    ...(params.start ? { start: params.start } : {}),
+    ...(params.avoid ? { avoid: params.avoid } : {}),
+    ...(params.clearance !== undefined ? { clearance: params.clearance } : {}),
+  });
+  let waypoints: LatLng[] = [];
+  let roles: SurveyPointRole[] = [];
   let photoCount = 0;
-  for (const [a, b] of transects as [LatLng, LatLng][]) {
+  (transects as [LatLng, LatLng][]).forEach(([a, b], i) => {
     photoCount += transectPhotoCount(haversineDistance(a, b), triggerDistance);
-    if (turn > 0) {
-      const [runIn, runOut] = extendTransect(a, b, turn);
-      waypoints.push(runIn, a, b, runOut);
-      roles.push('run_in', 'entry', 'exit', 'run_out');
-    } else {
-      waypoints.push(a, b);
-      roles.push('entry', 'exit');
+    // Step 7: runs stop short of a grown hole on the line.
+    const runIn = Math.min(turn, room[i]!.before);
+    const runOut = Math.min(turn, room[i]!.after);
+    if (runIn >= MIN_RUN_M) {
+      waypoints.push(extendTransect(a, b, runIn)[0]);
+      roles.push('run_in');
     }
-  }
+    waypoints.push(a, b);
+    roles.push('entry', 'exit');
+    if (runOut >= MIN_RUN_M) {
+      waypoints.push(extendTransect(a, b, runOut)[1]);
+      roles.push('run_out');
+    }
+  });
+  const rings = avoidRings(params.avoid);
+  if (rings.length > 0) ({ waypoints, roles } = detourAround(polygon, waypoints, roles, rings, clearanceOf(params)));
   return {
     transects,
     waypoints,
@@ -304,9 +494,41 @@ export function surveyGrid(polygon: readonly LatLng[], params: SurveyParams): Su
 }
 
 /**
+ * Step 8: detour waypoints ('transit') on every leg from a transect's end to the next transect's start that
+ * comes nearer to an avoided ring than half the clearance (avoid.ts detourPath); transects and runs keep
+ * the full clearance by construction (steps 6, 7).
+ */
+function detourAround(
+  polygon: readonly LatLng[],
+  waypoints: readonly LatLng[],
+  roles: readonly SurveyPointRole[],
+  rings: readonly LatLng[][],
+  clearance: number,
+): { waypoints: LatLng[]; roles: SurveyPointRole[] } {
+  const frame = localFrame(meanPoint(normalizeRing(polygon)));
+  const obstacles = rings.map((r) => obstacleOf(r, frame)).filter((o): o is Obstacle => o !== null);
+  const outW: LatLng[] = [];
+  const outR: SurveyPointRole[] = [];
+  waypoints.forEach((p, i) => {
+    outW.push(p);
+    outR.push(roles[i]!);
+    const q = waypoints[i + 1];
+    const role = roles[i + 1];
+    if (!q || roles[i] === 'run_in' || role === 'exit' || role === 'run_out') return; // along a line: clear by construction
+    const way = detourPath(frame.toXY(p), frame.toXY(q), obstacles, clearance) ?? [];
+    for (const v of way) {
+      outW.push(frame.toLatLng(v));
+      outR.push('transit');
+    }
+  });
+  return { waypoints: outW, roles: outR };
+}
+
+/**
  * A survey grid from a task's settings (MissionSettings): camera_type and the custom camera fields,
  * photo_type, default_height (flight height above ground), course_overlap, lateral_overlap, angle,
- * turn_distance. A custom camera with missing fields answers its issues instead.
+ * turn_distance; `avoid`: rings to keep out of (nofly.ts surveyAvoidRings). A custom camera with missing
+ * fields answers its issues instead.
  */
 export function surveyFromSettings(
   polygon: readonly LatLng[],
@@ -316,6 +538,7 @@ export function surveyFromSettings(
   > &
     Partial<Pick<MissionSettings, 'sensor_width' | 'sensor_height' | 'image_width' | 'image_height' | 'focal_length'>>,
   start?: LatLng,
+  avoid?: readonly (readonly LatLng[])[],
 ): { grid: SurveyGrid; issues: [] } | { grid: null; issues: Issue[] } {
   const camera = cameraFromSettings(settings);
   if (!camera) return { grid: null, issues: customCameraIssues(settings) };
@@ -328,6 +551,7 @@ export function surveyFromSettings(
     angle: settings.angle,
     turnDistance: settings.turn_distance,
     ...(start ? { start } : {}),
+    ...(avoid ? { avoid } : {}),
   });
   return { grid, issues: [] };
 }

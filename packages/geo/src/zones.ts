@@ -72,7 +72,7 @@ export function ringRegion(points: readonly LatLng[]): Pick<KeepOutRegion, 'cont
   const lngs = ring.ring.map((p) => p.lng);
   const box = { minLat: Math.min(...lats), maxLat: Math.max(...lats), minLng: Math.min(...lngs), maxLng: Math.max(...lngs) };
   return {
-    contains: (p) => ring.contains(p),
+    contains: (p) => !legMissesBox(p, p, box) && ring.contains(p),
     legPoint: (a, b) => (legMissesBox(a, b, box) ? null : legPointInZone(a, b, ring)),
   };
 }

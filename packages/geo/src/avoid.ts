@@ -1,0 +1,191 @@
+import { booleanPointInPolygon } from '@turf/boolean-point-in-polygon';
+import { polygon as turfPolygon } from '@turf/helpers';
+import type { LatLng } from './coords.js';
+import type { LocalFrame, XY } from './local.js';
+import { normalizeRing, pointSegmentDistance } from './polygon.js';
+
+/**
+ * Ways around areas a survey route keeps out of (survey.ts `avoid`: no-fly zones, restricted map zones),
+ * in a local metric frame (local.ts: straight lines there are the straight legs the maps draw):
+ * - an obstacle is a ring; the route keeps AVOID_CLEARANCE_M from it along survey lines, and at least half
+ *   of that on detours (a bevelled corner is passed nearer than its clearance);
+ * - detourPath answers the shortest way between two points on the visibility graph over the obstacles'
+ *   convex corners pushed outward by the clearance (a mitre point at corners turning up to 90 degrees; at
+ *   sharper ones, three points at the clearance: across each edge and along the bisector). A shortest way
+ *   around polygons only ever bends at their convex corners, so these points are enough;
+ * - the graph starts with the obstacles the straight leg comes near and grows with any other obstacle the
+ *   way found comes near, until the way is clear of all of them.
+ */
+
+/** Distance (m) survey lines keep from an avoided ring; detours keep at least half of it. */
+export const AVOID_CLEARANCE_M = 5;
+
+export interface Obstacle {
+  /** The ring in the frame, counter-clockwise (x east, y north). */
+  readonly pts: readonly XY[];
+  readonly box: { minX: number; maxX: number; minY: number; maxY: number };
+  /** Inside the ring or on its boundary (turf's planar test, no tolerance). */
+  inside(p: XY): boolean;
+}
+
+const signedArea = (pts: readonly XY[]): number => {
+  let a = 0;
+  for (let i = 0; i < pts.length; i++) {
+    const p = pts[i]!;
+    const q = pts[(i + 1) % pts.length]!;
+    a += p.x * q.y - q.x * p.y;
+  }
+  return a / 2;
+};
+
+/** A WGS84 ring as an obstacle in the frame, or null when it has fewer than 3 distinct points. */
+export function obstacleOf(ring: readonly LatLng[], frame: LocalFrame): Obstacle | null {
+  const points = normalizeRing(ring);
+  if (points.length < 3) return null;
+  let pts = points.map((p) => frame.toXY(p));
+  if (signedArea(pts) < 0) pts = pts.reverse();
+  const xs = pts.map((p) => p.x);
+  const ys = pts.map((p) => p.y);
+  // The frame is affine in degrees, so turf's planar test answers the same in metres.
+  const feature = turfPolygon([[...pts, pts[0]!].map((p) => [p.x, p.y])]);
+  return {
+    pts,
+    box: { minX: Math.min(...xs), maxX: Math.max(...xs), minY: Math.min(...ys), maxY: Math.max(...ys) },
+    inside: (p) => booleanPointInPolygon([p.x, p.y], feature),
+  };
+}
+
+const cross = (o: XY, a: XY, b: XY): number => (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+
+/** Whether segments pq and ab meet (crossing or touching). */
+function segmentsMeet(p: XY, q: XY, a: XY, b: XY): boolean {
+  const d1 = cross(a, b, p);
+  const d2 = cross(a, b, q);
+  const d3 = cross(p, q, a);
+  const d4 = cross(p, q, b);
+  if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return true;
+  return (d1 === 0 && pointSegmentDistance(p, a, b) === 0) || (d2 === 0 && pointSegmentDistance(q, a, b) === 0) ||
+    (d3 === 0 && pointSegmentDistance(a, p, q) === 0) || (d4 === 0 && pointSegmentDistance(b, p, q) === 0);
+}
+
+/** Whether segment pq keeps at least `gap` metres from the obstacle's edges and does not lie inside it. */
+function keepsClear(p: XY, q: XY, o: Obstacle, gap: number): boolean {
+  const { box } = o;
+  if (Math.max(p.x, q.x) < box.minX - gap || Math.min(p.x, q.x) > box.maxX + gap || Math.max(p.y, q.y) < box.minY - gap || Math.min(p.y, q.y) > box.maxY + gap)
+    return true;
+  const n = o.pts.length;
+  const lo = { x: Math.min(p.x, q.x) - gap, y: Math.min(p.y, q.y) - gap };
+  const hi = { x: Math.max(p.x, q.x) + gap, y: Math.max(p.y, q.y) + gap };
+  for (let i = 0; i < n; i++) {
+    const a = o.pts[i]!;
+    const b = o.pts[(i + 1) % n]!;
+    // An edge whose box is farther than the gap from the segment's box is neither met nor near.
+    if (Math.max(a.x, b.x) < lo.x || Math.min(a.x, b.x) > hi.x || Math.max(a.y, b.y) < lo.y || Math.min(a.y, b.y) > hi.y) continue;
+    if (segmentsMeet(p, q, a, b)) return false;
+    if (Math.min(pointSegmentDistance(p, a, b), pointSegmentDistance(q, a, b), pointSegmentDistance(a, p, q), pointSegmentDistance(b, p, q)) < gap) return false;
+  }
+  // Not meeting any edge: wholly inside or wholly outside; one end tells.
+  return !o.inside(p);
+}
+
+/** The corner points of a detour around the obstacle: its convex corners pushed out by the clearance. */
+function cornerPoints(o: Obstacle, clearance: number): XY[] {
+  const out: XY[] = [];
+  const n = o.pts.length;
+  for (let i = 0; i < n; i++) {
+    const p = o.pts[(i + n - 1) % n]!;
+    const v = o.pts[i]!;
+    const q = o.pts[(i + 1) % n]!;
+    if (cross(p, v, q) <= 0) continue; // reflex or straight: a shortest way never bends there
+    const l1 = Math.hypot(v.x - p.x, v.y - p.y);
+    const l2 = Math.hypot(q.x - v.x, q.y - v.y);
+    if (l1 === 0 || l2 === 0) continue;
+    const e1 = { x: (v.x - p.x) / l1, y: (v.y - p.y) / l1 };
+    const e2 = { x: (q.x - v.x) / l2, y: (q.y - v.y) / l2 };
+    // Outward normals of the two edges (right of the direction of travel on a counter-clockwise ring).
+    const n1 = { x: e1.y, y: -e1.x };
+    const n2 = { x: e2.y, y: -e2.x };
+    const cosTurn = e1.x * e2.x + e1.y * e2.y;
+    const bx = e1.x - e2.x;
+    const by = e1.y - e2.y;
+    const bl = Math.hypot(bx, by);
+    const bis = { x: bx / bl, y: by / bl };
+    if (cosTurn >= 0) {
+      // Mitre: on the bisector, at the clearance from both edges' lines.
+      const m = clearance / Math.sqrt((1 + cosTurn) / 2);
+      out.push({ x: v.x + bis.x * m, y: v.y + bis.y * m });
+    } else {
+      for (const d of [n1, bis, n2]) out.push({ x: v.x + d.x * clearance, y: v.y + d.y * clearance });
+    }
+  }
+  return out;
+}
+
+/** Shortest way from points[0] to points[1] through the other points, legs allowed by `clear` (A*). */
+function shortestWay(points: readonly XY[], clear: (p: XY, q: XY) => boolean): number[] | null {
+  const n = points.length;
+  const dist = (i: number, j: number) => Math.hypot(points[i]!.x - points[j]!.x, points[i]!.y - points[j]!.y);
+  const g = new Array<number>(n).fill(Infinity);
+  const prev = new Array<number>(n).fill(-1);
+  const done = new Array<boolean>(n).fill(false);
+  g[0] = 0;
+  for (;;) {
+    let u = -1;
+    let best = Infinity;
+    for (let i = 0; i < n; i++) {
+      if (done[i] || g[i] === Infinity) continue;
+      const f = g[i]! + dist(i, 1);
+      if (f < best) {
+        best = f;
+        u = i;
+      }
+    }
+    if (u < 0) return null;
+    if (u === 1) break;
+    done[u] = true;
+    for (let v = 0; v < n; v++) {
+      if (done[v]) continue;
+      const d = g[u]! + dist(u, v);
+      if (d < g[v]! && clear(points[u]!, points[v]!)) {
+        g[v] = d;
+        prev[v] = u;
+      }
+    }
+  }
+  const way: number[] = [];
+  for (let i = prev[1]!; i > 0; i = prev[i]!) way.unshift(i);
+  return way;
+}
+
+/**
+ * The points to fly through between a and b so that no leg comes nearer than half the clearance to any
+ * obstacle (see the module note): [] when the straight leg already keeps clear, null when no way is found
+ * (an end enclosed by obstacles, or too near one); the caller then keeps the straight leg, and route
+ * validation refuses it.
+ */
+export function detourPath(a: XY, b: XY, obstacles: readonly Obstacle[], clearance: number = AVOID_CLEARANCE_M): XY[] | null {
+  const gap = clearance / 2;
+  const blocking = (p: XY, q: XY) => obstacles.filter((o) => !keepsClear(p, q, o, gap));
+  const first = blocking(a, b);
+  if (first.length === 0) return [];
+  const active = new Set(first);
+  for (let round = 0; round < obstacles.length; round++) {
+    const list = [...active];
+    const corners = list.flatMap((o) => cornerPoints(o, clearance)).filter((c) => obstacles.every((o) => keepsClear(c, c, o, gap * 0.999)));
+    const points = [a, b, ...corners];
+    const way = shortestWay(points, (p, q) => list.every((o) => keepsClear(p, q, o, gap)));
+    if (!way) return null;
+    const path = [a, ...way.map((i) => points[i]!), b];
+    let grown = false;
+    for (let i = 0; i + 1 < path.length; i++) {
+      for (const o of blocking(path[i]!, path[i + 1]!)) {
+        if (!active.has(o)) {
+          active.add(o);
+          grown = true;
+        }
+      }
+    }
+    if (!grown) return way.map((i) => points[i]!);
+  }
+  return null;
+}
