@@ -29,6 +29,8 @@ import type { PlanEdit, PlanShape } from '../../../shared/map/PlanMap';
 import { DEFAULT_ROUTE, WorkStore, derive, setPhotoKind, useWorkState, withAction, type EditMode, type RouteDraft, type Target } from './store';
 import { convexHull, gridWaypoints, gsdForHeight, heightForGsd, highlightsOf, issueLineTexts, surveyPreview, validate, type OtherFence } from './planning';
 import { useZones } from '../../../shared/map/zones';
+import { useNoFlyZones } from '../../../shared/map/noFly';
+import { nowSeconds, zonesFor } from '../nofly/conflicts';
 import './editWork.css';
 
 const PlanMap = lazy(() => import('../../../shared/map/PlanMap'));
@@ -62,6 +64,7 @@ export default function EditWorkPage(): ReactNode {
   const [saving, setSaving] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
   const zones = useZones();
+  const noFlyZones = useNoFlyZones();
   // Clicks outside the fence since the last added point (0: no note shown).
   const [outside, setOutside] = useState(0);
   useEffect(() => {
@@ -164,11 +167,13 @@ export default function EditWorkPage(): ReactNode {
     () => fences.filter((f) => f.id !== s.fenceId).map((f) => ({ id: f.id, name: f.name, max_height: f.max_height, boundary: f.boundary, sn_id: f.sn_id })),
     [fences, s.fenceId],
   );
+  // The company no-fly zones restricting the fence's device now: a route entering one is not saved.
+  const noFly = useMemo(() => zonesFor(noFlyZones, s.fence, nowSeconds()), [noFlyZones, s.fence]);
   const issues = useMemo(() => {
-    const list = validate(mode, effective, others, s.fence, zones);
+    const list = validate(mode, effective, others, s.fence, zones, noFly);
     if (mode === 'survey' && preview?.issues.length) list.push(...preview.issues);
     return list;
-  }, [mode, effective, others, s.fence, preview, zones]);
+  }, [mode, effective, others, s.fence, preview, zones, noFly]);
   const areaIssues = useMemo(() => {
     // The survey area must lie inside the fence: its vertices are checked as waypoints of a route.
     if (mode !== 'survey' || !route || !s.fence) return [];
@@ -310,7 +315,7 @@ export default function EditWorkPage(): ReactNode {
       <div className="edit-work-body">
         <div className="edit-work-map">
           <Suspense fallback={<Spin className="edit-work-spin" />}>
-            <PlanMap theme={theme} shapes={shapes} edit={edit} fit={fitPoints} fitKey={s.fenceId ?? 'new'} marks={hl.at} zones={zones} />
+            <PlanMap theme={theme} shapes={shapes} edit={edit} fit={fitPoints} fitKey={s.fenceId ?? 'new'} marks={hl.at} zones={zones} noFly={noFlyZones} />
           </Suspense>
           <div className="edit-work-hint">{t(`routeplan.hint.${mode}`)}</div>
           {outside > 0 && s.fence && (

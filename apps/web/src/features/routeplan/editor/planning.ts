@@ -12,6 +12,7 @@ import {
   validateRoute,
   type FenceInput,
   type Issue,
+  type NoFlyInput,
   type SurveyGrid,
   type ZoneInput,
 } from '@nest/geo';
@@ -98,7 +99,8 @@ const LIMIT_CODES: Readonly<Record<MissionLimitField, string>> = {
 
 /**
  * Every issue of the working state for the mode, from @nest/geo's rules and the server's field ranges;
- * a route (a survey: its generated waypoints) also keeps out of the no-fly and restricted `zones`.
+ * a route (a survey: its generated waypoints) also keeps out of the no-fly and restricted `zones` and of the
+ * company no-fly zones restricting its device now (`noFly`, filtered with geo noFlyApplies).
  */
 export function validate(
   mode: EditMode,
@@ -106,6 +108,7 @@ export function validate(
   others: readonly OtherFence[],
   fenceOfRoute: FenceInput | null,
   zones: readonly ZoneInput[] = [],
+  noFly: readonly NoFlyInput[] = [],
 ): Issue[] {
   if (mode === 'fence') {
     if (!s.fence) return [];
@@ -116,7 +119,7 @@ export function validate(
   // A field out of its range is said once, with the range (geo's looser "above 0" text for it is dropped).
   const limits = missionLimitIssues(r);
   const limited = new Set(limits.map((i) => i.code));
-  const issues = [...limits, ...validateRoute(r, fenceOfRoute, { zones }).filter((i) => !limited.has(i.code))];
+  const issues = [...limits, ...validateRoute(r, fenceOfRoute, { zones, noFly }).filter((i) => !limited.has(i.code))];
   if (mode === 'survey') {
     if (r.camera_type === 'custom') issues.push(...customCameraIssues(r));
   }
