@@ -7,6 +7,8 @@
  * - zones: no-fly and restricted map zones a route must keep out of
  * - nofly: company no-fly zones (polygons, circles; per device, validity period), survey avoid rings
  * - camera / survey: camera presets, GSD, footprint, lawnmower grids that respect concave areas
+ * - corridor: strip (corridor) scans along a centre line
+ * - split: surveys longer than one battery split into parts flown one after another
  * - estimate: distance, area, flight-time estimate
  * - terrain: terrain providers, terrain-following heights, elevation-tile math
  */
@@ -19,5 +21,7 @@ export * from './zones.js';
 export * from './nofly.js';
 export * from './camera.js';
 export * from './survey.js';
+export * from './corridor.js';
+export * from './split.js';
 export * from './estimate.js';
 export * from './terrain.js';
