@@ -86,7 +86,13 @@ export type DropReason =
 export interface LinkEvents {
   /** A device came online or went offline. */
   online: [sn: string, online: boolean, live: LiveDevice];
-  telemetry: [sn: string, live: LiveDevice];
+  /**
+   * The device's latest telemetry (`live.telemetry`). `json`, when given, answers the device's own JSON
+   * text of that telemetry (UTF-8) if it reads back exactly as `live.telemetry` after JSON.stringify, else
+   * null (link/member-json.ts): a listener that passes the telemetry on as JSON may send those bytes
+   * instead of serialising it again. Call it during the event.
+   */
+  telemetry: [sn: string, live: LiveDevice, json?: () => Uint8Array | null];
   state: [sn: string, live: LiveDevice];
   /**
    * A device event (repeats of one tid are reported once). A listener that stores something hands the

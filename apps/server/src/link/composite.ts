@@ -18,7 +18,7 @@ export class CompositeLink extends EventEmitter<LinkEvents> implements DeviceLin
     // Passed on argument by argument (no rest array per message: telemetry comes thousands of times a second).
     for (const link of [nest, dji]) {
       link.on('online', (sn, online, live) => this.emit('online', sn, online, live));
-      link.on('telemetry', (sn, live) => this.emit('telemetry', sn, live));
+      link.on('telemetry', (sn, live, json) => this.emit('telemetry', sn, live, json));
       link.on('state', (sn, live) => this.emit('state', sn, live));
       link.on('event', (sn, message, settle) => this.emit('event', sn, message, settle));
     }

@@ -10,6 +10,7 @@
 import {
   DEVICE_PUSH_FUNCTION,
   FLEET_UPDATE_PERIOD_MS,
+  LINK_VERSION,
   PushMsgId,
   ResultCode,
   deviceListItemSchema,
@@ -19,6 +20,7 @@ import {
   type DeviceListItem,
   type FleetUpdatePush,
 } from '@nest/contracts';
+import { droneTelemetry } from '@nest/contracts/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
 import { PushSocket, RawDevice, WAIT_LIMIT_MS, envelope, listen, live, nestTelemetry, registerDevice, sleep, startSim, until } from '../../test/live.js';
@@ -130,6 +132,35 @@ describe('300 DEVICE_TELEMETRY', () => {
       const data = deviceTelemetryPush.parse(f.data);
       expect(data).toMatchObject({ sn_id: 'FL-N1', state: 1 });
       expect((data.telemetry as { nest?: unknown }).nest).toBeDefined();
+    }
+  });
+
+  it("carries the device's own telemetry text when it reads back the same, else the telemetry serialised", async () => {
+    // Another company's device (kept out of the wk lists below), watched by the super administrator.
+    await registerDevice(server, { sn_id: 'FL-TEXT', company_id: 'zrhk' });
+    const d = await RawDevice.connect(server, 'FL-TEXT');
+    try {
+      await d.publish('presence', envelope('presence', { online: true, rate_hz: 2 }), { qos: 1, retain: true });
+      const s = await watching(admin, 'FL-TEXT');
+      const texts: string[] = [];
+      s.ws.on('message', (m: Buffer) => texts.push(m.toString('utf8')));
+      const sent = async (sn: string, data: string) => {
+        await d.publish('telemetry', `{"v":${LINK_VERSION},"tid":"${sn}","bid":"","ts":${Date.now()},"method":"telemetry","data":${data}}`);
+        return deviceTelemetryPush.parse((await s.wait((f) => f.msg_id === PushMsgId.DEVICE_TELEMETRY && JSON.stringify(f.data).includes(sn))).data);
+      };
+      // Indented, with unicode and a small number: no serialiser of ours writes it so.
+      const telemetry = { drone: droneTelemetry({ sn: '无人机 é', v_speed: -1e-7 }) };
+      const written = JSON.stringify(telemetry, null, 1);
+      expect((await sent('无人机 é', written)).telemetry).toEqual(telemetry);
+      expect(texts.filter((t) => t.includes(written))).toHaveLength(1);
+      // Negative zero reads back as 0 once serialised: the frame is serialised, as it always was.
+      const negative = JSON.stringify({ drone: droneTelemetry({ sn: 'minus zero' }) }, null, 1).replace('"pitch": 0', '"pitch": -0');
+      expect(negative).toContain('"pitch": -0');
+      const frame = await sent('minus zero', negative);
+      expect((frame.telemetry as { drone: { pitch: number } }).drone.pitch).toBe(0);
+      expect(texts.some((t) => t.includes(negative))).toBe(false);
+    } finally {
+      await d.end();
     }
   });
 

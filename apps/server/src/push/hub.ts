@@ -19,7 +19,6 @@ import {
   userVerifyData,
   type AlarmPush,
   type DataTopic,
-  type DeviceTelemetryPush,
   type FleetEntry,
   type FlowProgress,
   type MissionProgress,
@@ -33,12 +32,12 @@ import { sees, type Scope } from '../db/scope.js';
 import { DATABASE_UNAVAILABLE_TEXT, isDatabaseUnavailable } from '../db/unavailable.js';
 import type { AppDeps } from '../deps.js';
 import type { LiveDevice } from '../link/adapter.js';
-import { CLOSE_POLICY, PushClient, SharedFrame, Watchers, type Verified } from './client.js';
+import { CLOSE_POLICY, PushClient, SharedFrame, Watchers, telemetryFrame, type Verified } from './client.js';
 import type { PushHandler, PushHandlers, PushRequest } from './handlers.js';
 import { PushSessions, SESSION_SWEEP_MS, type SessionStore } from './sessions.js';
 import { DataChangedThrottle, floods, telemetryBucket } from './throttle.js';
 
-export { CLOSE_NORMAL, CLOSE_POLICY, PUSH_BUFFER_LIMIT, PushClient, SharedFrame, Watchers } from './client.js';
+export { CLOSE_NORMAL, CLOSE_POLICY, PUSH_BUFFER_LIMIT, PushClient, SharedFrame, Watchers, telemetryFrame } from './client.js';
 export { COMMAND_RECHECK_MS, SESSION_SWEEP_MS, type SessionAccess, type SessionStore } from './sessions.js';
 export { PUSH_FLOOD_FRAMES_PER_SECOND, TELEMETRY_BURST } from './throttle.js';
 export type { PushHandler, PushHandlers, PushRequest } from './handlers.js';
@@ -207,9 +206,9 @@ export class PushHub {
     const { link, status, directory } = deps.live;
     this.sessions = new PushSessions(this.clients, ports.sessions, deps.live, log, (client) => this.unwatchAll(client));
     deps.changes.on('changed', this.onDataChanged);
-    link.on('telemetry', (sn, live) => {
+    link.on('telemetry', (sn, live, json) => {
       this.bump(sn);
-      this.fanOutTelemetry(sn, live);
+      this.fanOutTelemetry(sn, live, json);
     });
     // Every instance sees presence and holds itself: status pushes stay local. Pushes caused by a call or
     // by a device event (which one instance handles) go through the cluster bus to every instance.
@@ -280,8 +279,11 @@ export class PushHub {
     else this.fleetStates.set(sn, { version: ++this.seq, built: -1, json: null });
   }
 
-  /** 300 to the device's watchers: one serialisation per language, whatever the number of watchers. */
-  private fanOutTelemetry(sn: string, live: LiveDevice): void {
+  /**
+   * 300 to the device's watchers: one frame whatever the number of watchers, around the device's own JSON
+   * of the telemetry when the link has it (telemetryFrame), else serialised once.
+   */
+  private fanOutTelemetry(sn: string, live: LiveDevice, json?: () => Uint8Array | null): void {
     const watchers = this.watchers.of(sn);
     if (!watchers) return;
     const now = Date.now();
@@ -291,12 +293,10 @@ export class PushHub {
       // At most the device's announced rate per socket (push/throttle.ts).
       const bucket = telemetryBucket(c, sn, live.rateHz, now);
       if (bucket.tokens < 1) continue;
-      frame ??= new SharedFrame(ResultCode.OK, PushMsgId.DEVICE_TELEMETRY, {
-        sn_id: sn,
-        state: this.deps.live.status.status(sn, now),
-        telemetry: live.telemetry,
-        at: live.telemetryAt ?? now,
-      } satisfies DeviceTelemetryPush);
+      frame ??= telemetryFrame(
+        { sn_id: sn, state: this.deps.live.status.status(sn, now), telemetry: live.telemetry, at: live.telemetryAt ?? now },
+        json?.() ?? null,
+      );
       if (c.sendLiveShared(frame)) bucket.tokens -= 1;
     }
   }

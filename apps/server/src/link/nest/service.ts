@@ -27,6 +27,7 @@ import { refill, type TokenBucket } from '../bucket.js';
 import { ClusterMembers, MEMBER_HEARTBEAT_MS, membersTopic } from '../members.js';
 import { MassSilence } from '../mass-silence.js';
 import { LatestWins } from '../latest-wins.js';
+import { memberJson } from '../member-json.js';
 import { LinkCounters } from '../stats.js';
 import { linkClient, subscribeEachSession, type InProcessBroker } from '../session.js';
 import type {
@@ -561,7 +562,9 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
         d.telemetryAt = now;
         d.telemetryTs = m.ts;
         this.accept(t.sn, channel, wall);
-        this.emit('telemetry', t.sn, d);
+        // The device's own JSON of the telemetry, for listeners that pass it on (push 300), when the check
+        // took the parsed value as it was (nothing stripped or defaulted): found only if asked for.
+        this.emit('telemetry', t.sn, d, data.data === m.data ? () => memberJson(payload, 'data') : undefined);
         return;
       }
       case 'state': {
