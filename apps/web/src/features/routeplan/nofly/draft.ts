@@ -1,5 +1,5 @@
 import { NO_FLY_RADIUS_MAX_M, NoFlyShape, type LatLng, type NoFlyZone } from '@nest/contracts';
-import { fenceShapeIssues, haversineDistance, noFlyRing, offsetMetres, type Issue } from '@nest/geo';
+import { haversineDistance, noFlyRing, noFlyShapeIssues, offsetMetres, type Issue } from '@nest/geo';
 
 /**
  * A no-fly zone being drawn or edited: the fields of /nofly/add and /nofly/edit, the circle's radius handle
@@ -110,11 +110,11 @@ export function draftProblems(d: NoFlyDraft): DraftProblem[] {
 }
 
 /**
- * The polygon outline's issues (crossing itself, no area, invalid or repeated corners) by geo's shape
- * rules, the ones the server applies to a zone's outline; none for a circle or a polygon of under 3 corners
- * (draftProblems says that).
+ * The polygon outline's issues (crossing itself, no area, invalid or repeated corners), worded as the
+ * server words them (geo noFlyShapeIssues, the rule its save applies; item indexes are corners); none for a
+ * circle (its centre is placed on the map) or a polygon of under 3 corners (draftProblems says that).
  */
 export function shapeIssues(d: NoFlyDraft): Issue[] {
   if (isCircle(d) || d.boundary.length < 3) return [];
-  return fenceShapeIssues({ boundary: d.boundary, name: d.name.trim() });
+  return noFlyShapeIssues({ name: d.name.trim(), shape: d.shape, boundary: d.boundary });
 }
