@@ -457,29 +457,31 @@ export function surveyGrid(polygon: readonly LatLng[], params: SurveyParams): Su
     ...(params.avoid ? { avoid: params.avoid } : {}),
     ...(params.clearance !== undefined ? { clearance: params.clearance } : {}),
   });
-  let waypoints: LatLng[] = [];
-  let roles: SurveyPointRole[] = [];
-  let photoCount = 0;
-  (transects as [LatLng, LatLng][]).forEach(([a, b], i) => {
-    photoCount += transectPhotoCount(haversineDistance(a, b), triggerDistance);
-    // Step 7: runs stop short of a grown hole on the line.
+  // One block per transect: its run-in, entry, exit and run-out (step 7: runs stop short of a grown hole).
+  let blocks: FlightBlock[] = (transects as [LatLng, LatLng][]).map(([a, b], i) => {
     const runIn = Math.min(turn, room[i]!.before);
     const runOut = Math.min(turn, room[i]!.after);
+    const block: FlightBlock = { transect: [a, b], points: [], roles: [] };
     if (runIn >= MIN_RUN_M) {
-      waypoints.push(extendTransect(a, b, runIn)[0]);
-      roles.push('run_in');
+      block.points.push(extendTransect(a, b, runIn)[0]);
+      block.roles.push('run_in');
     }
-    waypoints.push(a, b);
-    roles.push('entry', 'exit');
+    block.points.push(a, b);
+    block.roles.push('entry', 'exit');
     if (runOut >= MIN_RUN_M) {
-      waypoints.push(extendTransect(a, b, runOut)[1]);
-      roles.push('run_out');
+      block.points.push(extendTransect(a, b, runOut)[1]);
+      block.roles.push('run_out');
     }
+    return block;
   });
   const rings = avoidRings(params.avoid);
-  if (rings.length > 0) ({ waypoints, roles } = detourAround(polygon, waypoints, roles, rings, clearanceOf(params)));
+  if (rings.length > 0) blocks = detourAround(polygon, blocks, rings, clearanceOf(params));
+  const waypoints = blocks.flatMap((b) => b.points);
+  const roles = blocks.flatMap((b) => b.roles);
+  const kept = blocks.map((b) => b.transect);
+  const photoCount = kept.reduce((n, [a, b]) => n + transectPhotoCount(haversineDistance(a, b), triggerDistance), 0);
   return {
-    transects,
+    transects: kept,
     waypoints,
     roles,
     photoCount,
@@ -493,35 +495,47 @@ export function surveyGrid(polygon: readonly LatLng[], params: SurveyParams): Su
   };
 }
 
+/** A transect as flown: its points (detour points before it, run-in, entry, exit, run-out) and their roles. */
+interface FlightBlock {
+  transect: [LatLng, LatLng];
+  points: LatLng[];
+  roles: SurveyPointRole[];
+}
+
 /**
- * Step 8: detour waypoints ('transit') on every leg from a transect's end to the next transect's start that
- * comes nearer to an avoided ring than half the clearance (avoid.ts detourPath); transects and runs keep
- * the full clearance by construction (steps 6, 7).
+ * Step 8: detour waypoints ('transit') before every transect whose way from the previous one comes nearer
+ * to an avoided ring than half the clearance (avoid.ts detourPath; transects and runs keep the full
+ * clearance by construction, steps 6 and 7). A transect no way reaches (a pocket closed by avoided areas)
+ * is left out; when it is the route so far that sits in such a pocket (it cannot get out to anything
+ * else), that part is left out instead.
  */
-function detourAround(
-  polygon: readonly LatLng[],
-  waypoints: readonly LatLng[],
-  roles: readonly SurveyPointRole[],
-  rings: readonly LatLng[][],
-  clearance: number,
-): { waypoints: LatLng[]; roles: SurveyPointRole[] } {
+function detourAround(polygon: readonly LatLng[], blocks: readonly FlightBlock[], rings: readonly LatLng[][], clearance: number): FlightBlock[] {
   const frame = localFrame(meanPoint(normalizeRing(polygon)));
   const obstacles = rings.map((r) => obstacleOf(r, frame)).filter((o): o is Obstacle => o !== null);
-  const outW: LatLng[] = [];
-  const outR: SurveyPointRole[] = [];
-  waypoints.forEach((p, i) => {
-    outW.push(p);
-    outR.push(roles[i]!);
-    const q = waypoints[i + 1];
-    const role = roles[i + 1];
-    if (!q || roles[i] === 'run_in' || role === 'exit' || role === 'run_out') return; // along a line: clear by construction
-    const way = detourPath(frame.toXY(p), frame.toXY(q), obstacles, clearance) ?? [];
-    for (const v of way) {
-      outW.push(frame.toLatLng(v));
-      outR.push('transit');
+  // A point outside every obstacle, beyond their boxes: what an open (not enclosed) point can reach.
+  const far = {
+    x: Math.max(...obstacles.map((o) => o.box.maxX)) + 10 * clearance,
+    y: Math.max(...obstacles.map((o) => o.box.maxY)) + 10 * clearance,
+  };
+  const out: FlightBlock[] = [];
+  for (const block of blocks) {
+    const last = out[out.length - 1];
+    if (!last) {
+      out.push(block);
+      continue;
     }
-  });
-  return { waypoints: outW, roles: outR };
+    const from = frame.toXY(last.points[last.points.length - 1]!);
+    const to = frame.toXY(block.points[0]!);
+    const way = detourPath(from, to, obstacles, clearance);
+    if (way) {
+      out.push({ ...block, points: [...way.map((v) => frame.toLatLng(v)), ...block.points], roles: [...way.map((): SurveyPointRole => 'transit'), ...block.roles] });
+    } else if (detourPath(from, far, obstacles, clearance) === null && detourPath(to, far, obstacles, clearance) !== null) {
+      // The route so far is shut in and this transect is not: start again from here.
+      out.length = 0;
+      out.push(block);
+    }
+  }
+  return out;
 }
 
 /**
