@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, render, screen } from '@testing-library/react';
-import { ZoneKind, type Zone } from '@nest/contracts';
-import { wgs84ToGcj02 } from '@nest/geo';
+import { NoFlyShape, ZoneKind, type NoFlyZone, type Zone } from '@nest/contracts';
+import { haversineDistance, wgs84ToGcj02 } from '@nest/geo';
 import { applyLang } from '../i18n';
-import { ZONE_LABEL_MIN_PX, ZoneLegend, zoneLabelElement, zoneLabelFits, zonesToGeoJson } from './zoneOverlay';
+import { ZONE_LABEL_MIN_PX, ZoneLegend, noFlyLabelElement, noFlyToGeoJson, zoneLabelElement, zoneLabelFits, zonesToGeoJson } from './zoneOverlay';
+import { noFlyStatus } from './noFly';
 import { loadZones } from './zones';
 
 const paths = [
@@ -74,5 +75,60 @@ describe('map zones', () => {
     const kinds = [...screen.getByTestId('zone-legend').children].map((c) => [c.getAttribute('data-kind'), c.textContent]);
     expect(kinds).toEqual([['1', 'No-fly zone'], ['2', 'Restricted zone'], ['3', 'Work zone']]);
     expect(screen.getByTestId('map-zones').textContent).toBe('Restricted zone Zone a');
+  });
+});
+
+const NOW = 1_800_000_000;
+const noFly = (id: string, extra: Partial<NoFlyZone> = {}): NoFlyZone => ({
+  id,
+  name: `School ${id}`,
+  reason: 'classes',
+  shape: NoFlyShape.POLYGON,
+  boundary: paths,
+  center: null,
+  radius: null,
+  sn_id: '',
+  valid_from: null,
+  valid_to: null,
+  active: true,
+  user_name: 'admin',
+  create_time: NOW,
+  modified_time: NOW,
+  ...extra,
+});
+
+describe('company no-fly zones on the maps', () => {
+  it('draws a circle as a round ring around its centre, and a zone outside its period dashed', () => {
+    const centre = { lat: 22.5, lng: 114.0 };
+    const data = noFlyToGeoJson('offline', [noFly('c', { shape: NoFlyShape.CIRCLE, boundary: [], center: centre, radius: 300 }), noFly('p', { active: false, valid_to: NOW - 1 })], NOW);
+    const [circle, polygon] = data.features;
+    const ring = (circle!.geometry as { coordinates: [number, number][][] }).coordinates[0]!;
+    expect(ring.length).toBeGreaterThan(16);
+    for (const [lng, lat] of ring) expect(Math.abs(haversineDistance(centre, { lat, lng }) - 300)).toBeLessThan(1);
+    expect(circle!.properties).toMatchObject({ id: 'nofly:c', dashed: false });
+    expect(polygon!.properties).toMatchObject({ id: 'nofly:p', dashed: true });
+  });
+
+  it('says whether a zone is in force, not yet valid or expired', () => {
+    expect(noFlyStatus(noFly('a'), NOW)).toBe('active');
+    expect(noFlyStatus(noFly('a', { active: false, valid_from: NOW + 1 }), NOW)).toBe('upcoming');
+    expect(noFlyStatus(noFly('a', { active: false, valid_to: NOW - 1 }), NOW)).toBe('expired');
+  });
+
+  it('labels a zone with its kind, name and, while it does not restrict, its status, in the language', () => {
+    expect([...noFlyLabelElement(noFly('a'), 'zh', NOW).children].map((c) => c.textContent)).toEqual(['企业禁飞区', 'School a']);
+    const expired = noFlyLabelElement(noFly('a', { active: false, valid_to: NOW - 1 }), 'en', NOW);
+    expect([...expired.children].map((c) => c.textContent)).toEqual(['Company no-fly zone', 'School a', 'Expired']);
+  });
+
+  it('adds the company zone to the legend, and the dashed outline while one is outside its period', () => {
+    const { rerender } = render(<ZoneLegend zones={[]} noFly={[noFly('a')]} />);
+    const kinds = () => [...screen.getByTestId('zone-legend').children].map((c) => [c.getAttribute('data-kind'), c.textContent]);
+    expect(kinds().at(-1)).toEqual(['nofly', '企业禁飞区']);
+    rerender(<ZoneLegend zones={[]} noFly={[noFly('a'), noFly('b', { active: false, valid_from: NOW * 2 })]} />);
+    expect(kinds().slice(-2)).toEqual([['nofly', '企业禁飞区'], ['nofly-inactive', '未在有效期（虚线）']]);
+    act(() => applyLang('en'));
+    expect(kinds().slice(-2)).toEqual([['nofly', 'No-fly zone (company)'], ['nofly-inactive', 'Outside its validity (dashed)']]);
+    expect(screen.getByTestId('map-zones').textContent).toBe('Company no-fly zone School aCompany no-fly zone School b');
   });
 });

@@ -73,6 +73,8 @@ export default function NoFlyEditPage(): ReactNode {
   const problems = draftProblems(draft);
   const outline = useMemo(() => shapeIssues(draft), [draft]);
   const badCorners = new Set(outline.flatMap((i) => (i.item.index !== undefined ? [i.item.index] : [])));
+  // Where the outline goes wrong without a corner to blame (the point where it crosses itself).
+  const marks = outline.flatMap((i) => (i.item.index === undefined && i.at ? [i.at] : []));
   const fenceById = useMemo(() => new Map(fences.map((f) => [f.id, f])), [fences]);
   const blocked = useMemo(
     () => (ring.length >= 3 ? routesBlockedBy(zoneOfDraft(draft), routes, fenceById, nowSeconds()) : []),
@@ -181,7 +183,7 @@ export default function NoFlyEditPage(): ReactNode {
       <div className="edit-work-body">
         <div className="edit-work-map">
           <Suspense fallback={<Spin className="edit-work-spin" />}>
-            <PlanMap theme={theme} shapes={shapes} edit={edit} fit={fit} fitKey={id ?? 'new'} zones={zones} noFly={others} />
+            <PlanMap theme={theme} shapes={shapes} edit={edit} fit={fit} fitKey={id ?? 'new'} marks={marks} zones={zones} noFly={others} />
           </Suspense>
           <div className="edit-work-hint">{t(circle ? 'routeplan.nofly.hint.circle' : 'routeplan.nofly.hint.polygon')}</div>
         </div>
