@@ -156,6 +156,14 @@ export const missionSavedSchema = missionSchema.extend({
       area: z.number(),
     })
     .nullable(),
+  /** A survey saved split (`split`): the parts in flying order, this answer being the first. */
+  group: z
+    .object({
+      count: z.number().int().positive(),
+      parts: z.array(z.object({ id: z.string(), name: z.string(), est_time: z.number().nonnegative() })),
+    })
+    .nullable()
+    .optional(),
 });
 export type MissionSaved = z.infer<typeof missionSavedSchema>;
 

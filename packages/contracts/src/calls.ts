@@ -57,6 +57,7 @@ import { isAuditKind } from './audit.js';
 import {
   AZIMUTH_INVALID,
   WAYPOINT_LIMITS,
+  CORRIDOR_WIDTH_MAX_M,
   alternateLandingSchema,
   beaconSchema,
   collaborationGroupSchema,
@@ -366,11 +367,22 @@ const missionFields = {
   waypoints: jsonOf(z.array(waypointSchema).max(WAYPOINT_LIMITS.maxWaypoints), 1_000_000),
   /** Area surveys: the area polygon (open WGS84 ring); the server regenerates the waypoints from it. */
   polygon: optionalJsonOf(z.array(latLngSchema).min(3).max(2000), 200_000),
+  /** Strip routes (MissionType 3): the corridor's centre line (WGS84, >= 2 points); the server generates the lines. */
+  line: optionalJsonOf(z.array(latLngSchema).min(2).max(2000), 200_000),
+  /** Strip routes: the corridor's width (m), centred on the line. */
+  corridor_width: optionalNum(1, CORRIDOR_WIDTH_MAX_M),
+  /**
+   * Area surveys and strip routes longer than one battery (ROUTE_FLIGHT_BUDGET_S) or the waypoint limit:
+   * 1 stores them as a group of routes flown one after another; without it such a route is refused with
+   * the number of parts it would take. /mission/add only.
+   */
+  split: flag(false),
 };
 
 /**
- * Cross-field rules of a route: cruise speed not above max speed; a waypoint route has waypoints; an
- * area survey with a custom camera names its sensor, image size and focal length. (Inside-the-fence and
+ * Cross-field rules of a route: cruise speed not above max speed; a waypoint route has waypoints; a
+ * strip route has its centre line and width; an area survey or strip route with a custom camera names
+ * its sensor, image size and focal length. (Inside-the-fence and
  * adjacent-distance checks need geometry and run on the server with @nest/geo.)
  */
 function checkMission(
@@ -380,6 +392,8 @@ function checkMission(
     mission_type: number;
     camera_type: string;
     waypoints: unknown[];
+    line?: unknown[];
+    corridor_width?: number;
   } & Partial<Record<'sensor_width' | 'sensor_height' | 'image_width' | 'image_height' | 'focal_length', number>>,
   ctx: z.RefinementCtx,
 ): void {
@@ -389,6 +403,10 @@ function checkMission(
   }
   if (m.mission_type === 1 && Array.isArray(m.waypoints) && m.waypoints.length === 0) {
     ctx.addIssue({ code: 'custom', path: ['waypoints'], message: 'a waypoint route needs waypoints' });
+  }
+  if (m.mission_type === 3) {
+    if (m.line === undefined) ctx.addIssue({ code: 'custom', path: ['line'], message: 'a strip route needs its centre line' });
+    if (m.corridor_width === undefined) ctx.addIssue({ code: 'custom', path: ['corridor_width'], message: 'a strip route needs its corridor width' });
   }
   if (m.mission_type !== 1 && m.camera_type === 'custom') {
     for (const k of ['sensor_width', 'sensor_height', 'image_width', 'image_height', 'focal_length'] as const) {

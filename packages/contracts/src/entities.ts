@@ -186,6 +186,20 @@ export const WAYPOINT_LIMITS = {
   maxWaypoints: 2000,
 } as const;
 
+/** Widest strip route corridor (m), centred on its line. */
+export const CORRIDOR_WIDTH_MAX_M = 5000;
+
+/**
+ * Flight time one route may take (s, the stored est_time: take-off, the flight to the first waypoint, the
+ * route and the return home): 25 minutes. A dock drone flies about 40 minutes on a full battery; the
+ * pre-flight endurance check (flight.ts PREFLIGHT: 2 % a minute, 20 % reserve) lets a 25-minute route
+ * take off from 70 % charge, so a dock that has not fully recharged between the parts of a split survey
+ * can still fly the next one. Area surveys and strip routes longer than this are split into parts flown
+ * one after another (/mission/add `split`). One figure for every device type: the devices do not report
+ * their battery capacity.
+ */
+export const ROUTE_FLIGHT_BUDGET_S = 25 * 60;
+
 /** Gimbal attitude to set at a waypoint, degrees. */
 export const gimbalCtrlSchema = z.object({
   pitch: z.number().min(WAYPOINT_LIMITS.gimbalMin).max(WAYPOINT_LIMITS.gimbalMax),
@@ -273,6 +287,21 @@ export const missionSchema = missionSettingsSchema.extend({
   survey_polygon: z.array(latLngSchema).nullable().optional(),
   /** The waypoint an interrupted run resumes from (null or absent when none; /mission/clearBreak forgets it). */
   breakpoint: z.number().int().nonnegative().nullable().optional(),
+  /** Strip routes: the centre line and the corridor width (m) the server generated the waypoints from. */
+  corridor_line: z.array(latLngSchema).nullable().optional(),
+  corridor_width: z.number().positive().nullable().optional(),
+  /**
+   * A part of a survey split by battery: the group's id shared by its parts, this part's number (1-based)
+   * and the number of parts; null for a route of its own.
+   */
+  group_id: z.string().nullable().optional(),
+  group_index: z.number().int().positive().nullable().optional(),
+  group_count: z.number().int().positive().nullable().optional(),
+  /**
+   * Of a group's parts, the id of the one that flies next: the first not flown to its end since the whole
+   * group was last flown (starting a flight with any part flies this one). Null outside a group.
+   */
+  group_next: z.string().nullable().optional(),
 });
 export type Mission = z.infer<typeof missionSchema>;
 

@@ -1,4 +1,4 @@
-import type { MissionSettings } from '@nest/contracts';
+import { CORRIDOR_WIDTH_MAX_M, type MissionSettings } from '@nest/contracts';
 import {
   cameraFromSettings,
   customCameraIssues,
@@ -49,8 +49,6 @@ export type CorridorPointRole = SurveyPointRole | 'bend';
 
 /** Refuse corridors with more lines than this (a wrong unit, not a corridor). */
 export const MAX_CORRIDOR_LINES = 1000;
-/** Widest corridor (m). */
-export const CORRIDOR_WIDTH_MAX_M = 5000;
 
 /** How far an outer join's mitre or arc chords may stray from the true offset, as a share of the spacing. */
 export const JOIN_TOLERANCE = 0.1;
