@@ -178,6 +178,9 @@ describe('survey around no-fly zones: examples', () => {
         expect(Math.abs(q.x) < 80 && Math.abs(q.y) < 80).toBe(false);
       }
       expect(g.transects.length).toBeGreaterThan(20);
+      // The pocket's transects are said to be left out.
+      expect(g.unreached?.length).toBeGreaterThan(0);
+      for (const t of g.unreached!) for (const p of t) expect(Math.max(Math.abs(toMetres(p).x), Math.abs(toMetres(p).y))).toBeLessThan(80);
       // Every transect flown is counted in the photos.
       expect(g.photoCount).toBe(g.transects.reduce((n, [a, b]) => n + Math.floor(haversineDistance(a!, b!) / g.triggerDistance + 1e-9) + 1, 0));
     }
@@ -188,6 +191,7 @@ describe('survey around no-fly zones: examples', () => {
     expect(grid(area, [polygonZone(square(500, -100, -100))]).transects).toEqual([]);
     const far = circleZone(at(5000, 5000), 100);
     expect(grid(area, [far], { turnDistance: 10 })).toEqual(surveyGrid(area, { ...params, turnDistance: 10 }));
+    expect(grid(area, [far]).unreached).toBeUndefined();
   });
 
   it('surveyFromSettings passes the rings on', () => {
@@ -213,6 +217,26 @@ describe('detours', () => {
       [-55, 55],
       [55, 55],
     ]);
+  });
+
+  it('go round a circle with few points, a little longer than the shortest way, keeping its clearance', () => {
+    const zone = circleZone(ORIGIN, 500);
+    const c = obstacle(noFlyRing(zone));
+    const a = { x: -800, y: 0 };
+    const b = { x: 800, y: 0 };
+    const way = detourPath(a, b, [c])!;
+    expect(way.length).toBeGreaterThan(0);
+    expect(way.length).toBeLessThanOrEqual(8);
+    const path = [a, ...way, b];
+    const length = path.slice(1).reduce((sum, p, i) => sum + Math.hypot(p.x - path[i]!.x, p.y - path[i]!.y), 0);
+    // The shortest way round a 505 m circle: two tangents from 800 m and the arc between them.
+    const r = 505;
+    const shortest = 2 * Math.sqrt(800 ** 2 - r ** 2) + r * (Math.PI - 2 * Math.acos(r / 800));
+    expect(length).toBeGreaterThan(shortest);
+    expect(length).toBeLessThan(shortest * 1.03);
+    const pathLatLng = path.map((p) => metres(p.x, p.y));
+    expect(noFlyConflictIssues(pathLatLng, [zone])).toEqual([]);
+    for (const p of way) expect(Math.hypot(p.x, p.y)).toBeGreaterThanOrEqual(500 + AVOID_CLEARANCE_M);
   });
 
   it('answer null when an end is enclosed', () => {

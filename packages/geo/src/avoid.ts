@@ -10,9 +10,9 @@ import { normalizeRing, pointSegmentDistance } from './polygon.js';
  * - an obstacle is a ring; the route keeps AVOID_CLEARANCE_M from it along survey lines, and at least half
  *   of that on detours (a bevelled corner is passed nearer than its clearance);
  * - detourPath answers the shortest way between two points on the visibility graph over the obstacles'
- *   convex corners pushed outward by the clearance (a mitre point at corners turning up to 90 degrees; at
- *   sharper ones, three points at the clearance: across each edge and along the bisector). A shortest way
- *   around polygons only ever bends at their convex corners, so these points are enough;
+ *   convex corners pushed outward by the clearance (cornerPoints). A shortest way around polygons only
+ *   ever bends at their convex corners, so these points are enough (gently turning runs of corners share
+ *   one point: the way round a circle is a little longer than the shortest, and has few points);
  * - the graph starts with the obstacles the straight leg comes near and grows with any other obstacle the
  *   way found comes near, until the way is clear of all of them;
  * - through a passage narrower than the clearance the way keeps a smaller one (NARROWER), never entering.
@@ -89,36 +89,80 @@ function keepsClear(p: XY, q: XY, o: Obstacle, gap: number): boolean {
   return !o.inside(p);
 }
 
-/** The corner points of a detour around the obstacle: its convex corners pushed out by the clearance. */
+/** Largest turn (radians) of a run of gently turning corners given one point together: 30 degrees. */
+const CHAIN_TURN = Math.PI / 6;
+/** Runs turning less than this (radians) are as good as straight: no way bends there. */
+const FLAT_TURN = 1e-3;
+
+/**
+ * The corner points of a detour around the obstacle: its convex corners pushed out by the clearance.
+ * Consecutive convex corners turning 30 degrees or less in all (the sides of a circle's polygon, a rounded
+ * outline) share one point, where the lines of the run's first and last edges, moved out by the
+ * clearance, meet: the run lies inside both lines, so the point keeps the clearance from all of it, and a
+ * circle's detour has 12 points rather than hundreds. A corner turning more than 30 degrees is its own run:
+ * up to 90 degrees the same meeting point (the mitre), beyond that three points at the clearance (across
+ * each edge and along the bisector), since a sharp mitre would reach far out.
+ */
 function cornerPoints(o: Obstacle, clearance: number): XY[] {
-  const out: XY[] = [];
   const n = o.pts.length;
-  for (let i = 0; i < n; i++) {
-    const p = o.pts[(i + n - 1) % n]!;
-    const v = o.pts[i]!;
-    const q = o.pts[(i + 1) % n]!;
-    if (cross(p, v, q) <= 0) continue; // reflex or straight: a shortest way never bends there
-    const l1 = Math.hypot(v.x - p.x, v.y - p.y);
-    const l2 = Math.hypot(q.x - v.x, q.y - v.y);
-    if (l1 === 0 || l2 === 0) continue;
-    const e1 = { x: (v.x - p.x) / l1, y: (v.y - p.y) / l1 };
-    const e2 = { x: (q.x - v.x) / l2, y: (q.y - v.y) / l2 };
-    // Outward normals of the two edges (right of the direction of travel on a counter-clockwise ring).
-    const n1 = { x: e1.y, y: -e1.x };
-    const n2 = { x: e2.y, y: -e2.x };
-    const cosTurn = e1.x * e2.x + e1.y * e2.y;
-    const bx = e1.x - e2.x;
-    const by = e1.y - e2.y;
-    const bl = Math.hypot(bx, by);
-    const bis = { x: bx / bl, y: by / bl };
-    if (cosTurn >= 0) {
-      // Mitre: on the bisector, at the clearance from both edges' lines.
-      const m = clearance / Math.sqrt((1 + cosTurn) / 2);
-      out.push({ x: v.x + bis.x * m, y: v.y + bis.y * m });
+  const dir = (i: number): XY => {
+    const a = o.pts[i % n]!;
+    const b = o.pts[(i + 1) % n]!;
+    const l = Math.hypot(b.x - a.x, b.y - a.y);
+    return { x: (b.x - a.x) / l, y: (b.y - a.y) / l };
+  };
+  const edges = Array.from({ length: n }, (_, i) => dir(i)); // edge i runs from corner i to corner i + 1
+  const turnAt = (i: number): number => {
+    const e1 = edges[(i + n - 1) % n]!;
+    const e2 = edges[i]!;
+    return Math.atan2(e1.x * e2.y - e1.y * e2.x, e1.x * e2.x + e1.y * e2.y);
+  };
+  const turns = Array.from({ length: n }, (_, i) => turnAt(i));
+  const out: XY[] = [];
+  // Where the lines of edges `a` (into the run) and `b` (out of it), moved out by the clearance, meet.
+  const meet = (a: number, b: number): XY => {
+    const ea = edges[a]!;
+    const eb = edges[b]!;
+    // Outward normals: right of the direction of travel on a counter-clockwise ring.
+    const pa = { x: o.pts[a]!.x + ea.y * clearance, y: o.pts[a]!.y - ea.x * clearance };
+    const pb = { x: o.pts[b]!.x + eb.y * clearance, y: o.pts[b]!.y - eb.x * clearance };
+    const s = ((pb.x - pa.x) * eb.y - (pb.y - pa.y) * eb.x) / (ea.x * eb.y - ea.y * eb.x);
+    return { x: pa.x + s * ea.x, y: pa.y + s * ea.y };
+  };
+  let run: { first: number; last: number; turn: number } | null = null;
+  const close = () => {
+    if (run && run.turn >= FLAT_TURN) out.push(meet((run.first + n - 1) % n, run.last));
+    run = null;
+  };
+  // Start after a corner that ends any run (reflex, straight or sharp), so no run is cut by the ring's start.
+  const breakAt = turns.findIndex((t) => t <= 0 || t > CHAIN_TURN);
+  const start = breakAt < 0 ? 0 : breakAt + 1;
+  for (let k = 0; k < n; k++) {
+    const i = (start + k) % n;
+    const t = turns[i]!;
+    if (t <= 0) {
+      close(); // reflex or straight: a shortest way never bends there
+    } else if (t > CHAIN_TURN) {
+      close();
+      if (t <= Math.PI / 2) {
+        out.push(meet((i + n - 1) % n, i));
+      } else {
+        const v = o.pts[i]!;
+        const e1 = edges[(i + n - 1) % n]!;
+        const e2 = edges[i]!;
+        const bl = Math.hypot(e1.x - e2.x, e1.y - e2.y);
+        for (const d of [{ x: e1.y, y: -e1.x }, { x: (e1.x - e2.x) / bl, y: (e1.y - e2.y) / bl }, { x: e2.y, y: -e2.x }])
+          out.push({ x: v.x + d.x * clearance, y: v.y + d.y * clearance });
+      }
+    } else if (run && run.turn + t <= CHAIN_TURN) {
+      run.last = i;
+      run.turn += t;
     } else {
-      for (const d of [n1, bis, n2]) out.push({ x: v.x + d.x * clearance, y: v.y + d.y * clearance });
+      close();
+      run = { first: i, last: i, turn: t };
     }
   }
+  close();
   return out;
 }
 

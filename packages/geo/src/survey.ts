@@ -432,6 +432,11 @@ export interface SurveyGrid {
   length: number;
   /** Area of the polygon (m²). */
   area: number;
+  /**
+   * Transects left out because no way reaches them without crossing an avoided area (a pocket shut in by
+   * zones, step 8); absent when none. Not in `transects`, the waypoints or the photo count.
+   */
+  unreached?: LatLng[][];
 }
 
 const checkPercent = (v: number, name: string) => {
@@ -475,7 +480,8 @@ export function surveyGrid(polygon: readonly LatLng[], params: SurveyParams): Su
     return block;
   });
   const rings = avoidRings(params.avoid);
-  if (rings.length > 0) blocks = detourAround(polygon, blocks, rings, clearanceOf(params));
+  let unreached: LatLng[][] = [];
+  if (rings.length > 0) ({ blocks, unreached } = detourAround(polygon, blocks, rings, clearanceOf(params)));
   const waypoints = blocks.flatMap((b) => b.points);
   const roles = blocks.flatMap((b) => b.roles);
   const kept = blocks.map((b) => b.transect);
@@ -492,6 +498,7 @@ export function surveyGrid(polygon: readonly LatLng[], params: SurveyParams): Su
     footprint: print,
     length: pathLength(waypoints),
     area: ringArea(polygon),
+    ...(unreached.length > 0 ? { unreached } : {}),
   };
 }
 
@@ -509,7 +516,12 @@ interface FlightBlock {
  * is left out; when it is the route so far that sits in such a pocket (it cannot get out to anything
  * else), that part is left out instead.
  */
-function detourAround(polygon: readonly LatLng[], blocks: readonly FlightBlock[], rings: readonly LatLng[][], clearance: number): FlightBlock[] {
+function detourAround(
+  polygon: readonly LatLng[],
+  blocks: readonly FlightBlock[],
+  rings: readonly LatLng[][],
+  clearance: number,
+): { blocks: FlightBlock[]; unreached: LatLng[][] } {
   const frame = localFrame(meanPoint(normalizeRing(polygon)));
   const obstacles = rings.map((r) => obstacleOf(r, frame)).filter((o): o is Obstacle => o !== null);
   // A point outside every obstacle, beyond their boxes: what an open (not enclosed) point can reach.
@@ -518,6 +530,7 @@ function detourAround(polygon: readonly LatLng[], blocks: readonly FlightBlock[]
     y: Math.max(...obstacles.map((o) => o.box.maxY)) + 10 * clearance,
   };
   const out: FlightBlock[] = [];
+  const unreached: LatLng[][] = [];
   for (const block of blocks) {
     const last = out[out.length - 1];
     if (!last) {
@@ -531,11 +544,14 @@ function detourAround(polygon: readonly LatLng[], blocks: readonly FlightBlock[]
       out.push({ ...block, points: [...way.map((v) => frame.toLatLng(v)), ...block.points], roles: [...way.map((): SurveyPointRole => 'transit'), ...block.roles] });
     } else if (detourPath(from, far, obstacles, clearance) === null && detourPath(to, far, obstacles, clearance) !== null) {
       // The route so far is shut in and this transect is not: start again from here.
+      unreached.push(...out.map((b) => b.transect));
       out.length = 0;
       out.push(block);
+    } else {
+      unreached.push(block.transect);
     }
   }
-  return out;
+  return { blocks: out, unreached };
 }
 
 /**
