@@ -35,6 +35,8 @@ export interface FleetMapProps {
 
 const NO_ZONES: readonly Zone[] = [];
 const NO_NO_FLY: readonly NoFlyZone[] = [];
+/** The devices' source until the map's first idle (below, `fed`). */
+const NO_DEVICES: FeatureCollection<Point, MarkerProps> = { type: 'FeatureCollection', features: [] };
 
 const SOURCE = 'devices';
 /** The selected device's flight (route, flown track, position): drawn above the basemap, below the markers. */
@@ -142,6 +144,10 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
   const [basemap, setBasemap] = useSavedBasemap();
   // The basemap has been drawn once (its first `idle`): data-drawn, which the data-screen bench waits for.
   const [drawn, setDrawn] = useState(false);
+  // The devices' source has its data: from the map's first idle on. Until then it is empty, so the
+  // screen's rows and the map's style, tiles and first frames are not held behind clustering the fleet in
+  // the worker and building its markers; these follow at once.
+  const fed = useRef(false);
   const [foundCity, setFoundCity] = useState<City | null>(null);
   const markers = useRef(new Map<string, Marker>());
   const basemapRef = useRef(basemap);
@@ -190,7 +196,7 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
       if (!map.getSource(SOURCE)) {
         map.addSource(SOURCE, {
           type: 'geojson',
-          data: dataRef.current,
+          data: fed.current ? dataRef.current : NO_DEVICES,
           cluster: true,
           // Above clusterMaxZoom, so that every device stands alone from MARKER_CLUSTER_MAX_ZOOM + 1 on.
           maxzoom: 22,
@@ -274,12 +280,13 @@ export default function FleetMap({ devices, selectedSn, onSelect, theme, loaded 
   useEffect(() => {
     const map = mapRef.current;
     const source = map?.getSource<GeoJSONSource>(SOURCE);
-    if (!map || !source) return;
+    if (!map || !source || !drawn) return;
+    fed.current = true;
     // The markers follow on the render after the source has taken the data (syncMarkers): the source's
     // tiles, re-clustered in the worker, ask for that render themselves. Asking now would draw a frame
     // before the new data is in (a whole frame in software WebGL, for each change of the fleet).
     void source.setData(data);
-  }, [data, ready, mapRef]);
+  }, [data, ready, drawn, mapRef]);
 
   useEffect(() => {
     void mapRef.current?.getSource<GeoJSONSource>(FLIGHT_SOURCE)?.setData(overlayData);
