@@ -1,4 +1,4 @@
-import type { LatLng, Text } from '@nest/contracts';
+import type { LatLng, Text, Waypoint } from '@nest/contracts';
 import { WAYPOINT_LIMITS, waypointSchema } from '@nest/contracts';
 import { distinctCount, openRing, ringArea, samePoint, selfIntersects } from './geometry.js';
 import type { PlanDocument, PlanFence, PlanRoute, PlanSurvey } from './model.js';
@@ -52,7 +52,21 @@ function routeProblem(r: PlanRoute): Text | null {
   return null;
 }
 
-const contents = (doc: PlanDocument): Text => T.contents(doc.fences.length, doc.routes.length, doc.surveys.length);
+/**
+ * The route as the console stores it: waypoints with the contracts' fields only (what a file said beyond
+ * them, PlanWaypoint's extras, the take-off and landing places, stays in the document for export; the
+ * reader's notes said what each one means for the console).
+ */
+function consoleRoute(r: PlanRoute): PlanRoute {
+  const waypoints = r.waypoints.map((w): Waypoint => {
+    const { alt_mode: _m, amsl: _a, file_alt: _f, hold: _h, loiter: _l, roi: _r, aimed: _i, ...plain } = w;
+    return plain;
+  });
+  const { takeoff: _t, land_at: _la, ...rest } = r;
+  return { ...rest, waypoints };
+}
+
+const contents = (doc: PlanDocument): Text => T.contents(doc.fences.length, doc.routes.length, doc.surveys.length, doc.noFlyZones?.length ?? 0, doc.corridors?.length ?? 0);
 
 export function checkAgainstTask<K extends TaskKind>(doc: PlanDocument, kind: K, opts: CheckOptions = {}): TaskCheck<K> {
   const warnings: Text[] = [];
@@ -83,7 +97,7 @@ export function checkAgainstTask<K extends TaskKind>(doc: PlanDocument, kind: K,
     const route = routes.find((r) => r.waypoints.length >= 2) ?? routes[0]!;
     if (routes.length > 1) warnings.push(T.onlyFirstUsed('route', routes.length, route.name));
     const problem = routeProblem(route);
-    return problem ? err(problem) : ok(route);
+    return problem ? err(problem) : ok(consoleRoute(route));
   }
 
   let survey: PlanSurvey | undefined = doc.surveys[0];

@@ -5,6 +5,7 @@ import type { ReadContext } from './limits.js';
 import { checkLatLng, cleanName, finiteOrUndefined } from './limits.js';
 import type { HeightTypeValue, MissionTypeValue, PlanDocument, RouteSettings, SurveyParams } from './model.js';
 import { SURVEY_NUMERIC_PARAMS, emptyDocument } from './model.js';
+import { NO_FLY_KIND, isNoFlyKind, noFlyCircle, noFlyPolygon } from './nofly.js';
 import { T, fail } from './texts.js';
 
 /**
@@ -15,6 +16,8 @@ import { T, fail } from './texts.js';
  *   `properties.height`; per-vertex actions from `properties.waypoints` (our export).
  * - Point features: waypoints of one route in document order (grouped by `properties.route` if given);
  *   height from `properties.height`, else the third value.
+ * - No-fly zones (nofly.ts): Polygons, or Points with `radius`, whose `kind` says no-fly or whose feature
+ *   says DJI's `geofenceType` "nfz". A LineString of kind "corridor" is a strip scan (`width`, `params`).
  * - GeometryCollection is flattened; a `crs` other than WGS84 is refused.
  */
 
@@ -92,6 +95,7 @@ function surveyParamsFrom(props: Obj): SurveyParams | undefined {
   if (src.camera_type === 'custom' || src.camera_type === '6k' || src.camera_type === 'dual_light') p.camera_type = src.camera_type;
   if (typeof src.camera_name === 'string') p.camera_name = src.camera_name;
   if (typeof src.elevation === 'boolean') p.elevation = src.elevation;
+  if (src.photo_type === 1 || src.photo_type === 2 || src.photo_type === 3) p.photo_type = src.photo_type;
   return Object.keys(p).length ? p : undefined;
 }
 
@@ -129,6 +133,10 @@ export function readGeoJson(input: unknown, ctx: ReadContext): PlanDocument {
     const ring = ringFrom(positions(coords[0], name, ctx).map(([lng, lat]) => ({ lat, lng })), name);
     if (ring.length < 3) return ctx.warn(T.tooFewVertices(name));
     const kind = String(props.kind ?? props.type ?? '').toLowerCase();
+    if (isNoFlyKind(kind) || isNoFlyKind(props.geofenceType)) {
+      (doc.noFlyZones ??= []).push(noFlyPolygon(name, ring, typeof props.reason === 'string' ? props.reason : undefined));
+      return;
+    }
     const asSurvey = ['survey', 'mapping', '测区'].includes(kind) || (!['fence', '围栏'].includes(kind) && ctx.polygonAs === 'survey');
     if (asSurvey) {
       const params = surveyParamsFrom(props);
@@ -149,6 +157,16 @@ export function readGeoJson(input: unknown, ctx: ReadContext): PlanDocument {
     };
     switch (g.type) {
       case 'Point': {
+        if (isNoFlyKind(props.kind) || isNoFlyKind(props.geofenceType)) {
+          // A no-fly circle (ours, or DJI's custom flight area: subType Circle with radius).
+          const [lng, lat] = position(c, name);
+          ctx.addCoordinates(1);
+          const radius = numProp(props, 'radius');
+          const z = noFlyCircle(name, { lat, lng }, radius, typeof props.reason === 'string' ? props.reason : undefined);
+          if (z) (doc.noFlyZones ??= []).push(z);
+          else ctx.warn(T.noFlyRadius(name, radius));
+          break;
+        }
         const key = typeof props.route === 'string' ? props.route : '';
         let b = pointRoutes.get(key);
         if (!b) {
@@ -161,8 +179,18 @@ export function readGeoJson(input: unknown, ctx: ReadContext): PlanDocument {
         b.add(lat, lng, numProp(props, 'height') ?? alt, actionsFrom(props), name);
         break;
       }
-      case 'MultiPoint':
       case 'LineString':
+        if (['corridor', 'strip'].includes(String(props.kind ?? '').toLowerCase())) {
+          const pts = positions(c, name, ctx);
+          const width = numProp(props, 'width');
+          if (pts.length < 2 || width === undefined || width <= 0) return ctx.warn(T.tooFewVertices(name));
+          const params = surveyParamsFrom(props);
+          (doc.corridors ??= []).push({ name, line: pts.map(([lng, lat]) => ({ lat, lng })), width, ...(params ? { params } : {}) });
+          break;
+        }
+        line(c, name, props);
+        break;
+      case 'MultiPoint':
         line(c, name, props);
         break;
       case 'MultiLineString':
@@ -186,7 +214,9 @@ export function readGeoJson(input: unknown, ctx: ReadContext): PlanDocument {
   const feature = (f: unknown): void => {
     featureNo++;
     if (!isObj(f) || f.type !== 'Feature') return fail(T.geoJsonInvalid(`#${featureNo}`, 'not a Feature'));
-    const props = isObj(f.properties) ? f.properties : {};
+    const own = isObj(f.properties) ? f.properties : {};
+    // DJI's custom flight areas name the zone type on the feature itself.
+    const props = typeof f.geofenceType === 'string' ? { ...own, geofenceType: f.geofenceType } : own;
     const name = cleanName(props.name ?? props.title ?? props.Name, `${docName} ${featureNo}`);
     geometry(f.geometry, name, props, 0);
   };
@@ -207,10 +237,13 @@ export function readGeoJson(input: unknown, ctx: ReadContext): PlanDocument {
 
 export interface GeoJsonFeature {
   type: 'Feature';
+  /** DJI custom flight area: "nfz" on no-fly zones. */
+  geofenceType?: 'nfz';
   properties: Record<string, unknown>;
   geometry:
     | { type: 'Polygon'; coordinates: number[][][] }
-    | { type: 'LineString' | 'MultiPoint'; coordinates: number[][] };
+    | { type: 'LineString' | 'MultiPoint'; coordinates: number[][] }
+    | { type: 'Point'; coordinates: number[] };
 }
 export interface GeoJsonFeatureCollection {
   type: 'FeatureCollection';
@@ -219,7 +252,9 @@ export interface GeoJsonFeatureCollection {
 }
 
 /**
- * Fences and survey areas as closed Polygons ([lng, lat]); routes as LineStrings ([lng, lat, height])
+ * Fences, survey areas and polygon no-fly zones as closed Polygons ([lng, lat]); no-fly circles as Points
+ * with `radius` (both with DJI's custom-flight-area fields, nofly.ts); strip scans as LineStrings (kind
+ * corridor, width, params); routes as LineStrings ([lng, lat, height])
  * with their settings and per-waypoint actions in properties, so a round trip loses nothing.
  */
 export function toGeoJson(doc: PlanDocument): GeoJsonFeatureCollection {
@@ -251,6 +286,21 @@ export function toGeoJson(doc: PlanDocument): GeoJsonFeatureCollection {
       type: 'Feature',
       properties: { kind: 'survey', name: s.name, ...(s.params ? { params: s.params } : {}) },
       geometry: { type: 'Polygon', coordinates: [closeRing(s.polygon).map((p) => [p.lng, p.lat])] },
+    });
+  }
+  for (const z of doc.noFlyZones ?? []) {
+    const properties = { kind: NO_FLY_KIND, name: z.name, ...(z.reason ? { reason: z.reason } : {}), enable: true };
+    features.push(
+      z.center
+        ? { type: 'Feature', geofenceType: 'nfz', properties: { ...properties, subType: 'Circle', radius: z.radius }, geometry: { type: 'Point', coordinates: [z.center.lng, z.center.lat] } }
+        : { type: 'Feature', geofenceType: 'nfz', properties, geometry: { type: 'Polygon', coordinates: [closeRing(z.boundary).map((p) => [p.lng, p.lat])] } },
+    );
+  }
+  for (const c of doc.corridors ?? []) {
+    features.push({
+      type: 'Feature',
+      properties: { kind: 'corridor', name: c.name, width: c.width, ...(c.params ? { params: c.params } : {}) },
+      geometry: { type: 'LineString', coordinates: c.line.map((p) => [p.lng, p.lat]) },
     });
   }
   return { type: 'FeatureCollection', ...(doc.name ? { name: doc.name } : {}), features };

@@ -4,7 +4,7 @@ import { kml as togeojson } from '@tmcw/togeojson';
 import { DOMParser } from '@xmldom/xmldom';
 import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { IMPORT_FILE_EXTS } from '@nest/contracts';
+import { IMPORT_FILE_EXTS, NoFlyShape } from '@nest/contracts';
 import type { ImportResult, PlanDocument } from './index.js';
 import { importPlanFile } from './index.js';
 
@@ -108,13 +108,14 @@ describe('DJI Pilot / GS Pro KML (Chinese names, mis: ExtendedData)', () => {
 describe('QGC .plan', () => {
   const r = ok(importPlanFile('mission.plan', fixture('qgc-mission.plan')));
   const route = r.doc.routes[0]!;
-  it('SimpleItems: takeoff skipped, 16/19 waypoints, actions attached to the waypoint before them', () => {
+  it('SimpleItems: takeoff kept apart, 16/19 waypoints, actions and the region of interest on the waypoint before them', () => {
     expect(route.height_type).toBe(0);
     expect(route.settings).toEqual({ auto_speed: 6, finish_action: 20 });
+    expect(route.takeoff).toEqual({ at: { lat: 47.3977419, lng: 8.5455939 }, alt: 30 });
     expect(route.waypoints).toEqual([
       { lat: 47.3985, lng: 8.544, height: 50, speed: 8, gimbal_ctrl: { pitch: -60, yaw: 0 }, takephoto: 1 },
-      { lat: 47.399, lng: 8.5465, height: 55, hover: 5, cam_trig_dist: 20 },
-      { lat: 47.397, lng: 8.548, height: 60, uav_yaw: 90, cam_trig_dist: 0 },
+      { lat: 47.399, lng: 8.5465, height: 55, hover: 5, cam_trig_dist: 20, loiter: { radius: 0 } },
+      { lat: 47.397, lng: 8.548, height: 60, uav_yaw: 90, cam_trig_dist: 0, roi: { lat: 47.3975, lng: 8.545, alt: 0 } },
     ]);
   });
   it('survey ComplexItem: polygon [lat, lon], angle, overlaps, turn distance, camera', () => {
@@ -137,7 +138,7 @@ describe('QGC .plan', () => {
       focal_length: 12.29,
     });
   });
-  it('geoFence: inclusion polygon and circle (36 points at the radius); exclusion and rally points warned', () => {
+  it('geoFence: inclusion polygon and circle (36 points at the radius) are fences, the exclusion polygon a no-fly zone; rally points warned', () => {
     expect(r.doc.fences).toHaveLength(2);
     expect(r.doc.fences[0]!.boundary).toHaveLength(4);
     const circle = r.doc.fences[1]!.boundary;
@@ -150,8 +151,19 @@ describe('QGC .plan', () => {
     }
     const en = r.warnings.map((w) => w.en);
     expect(en).toContain('2 rally point(s) ignored');
-    expect(en).toContain('1 exclusion zone(s) ignored');
-    expect(en).toContain('1 unsupported mission command(s) ignored (MAV_CMD 195)');
+    expect(r.doc.noFlyZones).toEqual([
+      {
+        name: 'mission NFZ 1',
+        shape: NoFlyShape.POLYGON,
+        boundary: [{ lat: 47.398, lng: 8.546 }, { lat: 47.398, lng: 8.547 }, { lat: 47.3975, lng: 8.547 }],
+        center: null,
+        radius: null,
+      },
+    ]);
+    expect(en.some((w) => w.includes('exclusion'))).toBe(false);
+    expect(en).toContain(
+      'Item 10 (MAV_CMD 195 DO_SET_ROI_LOCATION): region of interest: the following waypoints head and point the gimbal at it; a .plan export keeps the region of interest',
+    );
   });
   it('null params are NaN: a waypoint without yaw has no uav_yaw', () => {
     expect(route.waypoints[0]!.uav_yaw).toBeUndefined();

@@ -15,6 +15,8 @@ export type { GeoJsonFeature, GeoJsonFeatureCollection } from './geojson.js';
 export type { QgcOptions } from './qgc.js';
 export type { WpmlOptions } from './wpml.js';
 export { circleToPolygon } from './geometry.js';
+export { surveyRoute, SURVEY_ROUTE_DEFAULTS } from './survey-route.js';
+export { NO_FLY_KINDS, isNoFlyKind, noFlyAddFields } from './nofly.js';
 export { IMPORT_FILE_EXTS } from '@nest/contracts';
 export { WKIMG_MAGIC, WKIMG_MAX_HEADER, buildWkimg, hasWkimgMagic, parseWkimg } from './wkimg.js';
 export type { WkimgHeader, WkimgParse, WkimgProblem } from './wkimg.js';

@@ -6,11 +6,13 @@ import { samePoint } from './geometry.js';
 import type { ReadContext } from './limits.js';
 import { checkLatLng, cleanName, finiteOrUndefined } from './limits.js';
 import type { HeightTypeValue, MissionTypeValue, PlanDocument, PlanRoute, RouteSettings, SurveyParams } from './model.js';
-import { SURVEY_NUMERIC_PARAMS, emptyDocument } from './model.js';
+import { emptyDocument } from './model.js';
+import { surveyParamsOf } from './params.js';
 import { T, fail } from './texts.js';
 import type { Document, Element } from './xml.js';
 import { child, childText, children, ownText, parseXml, path } from './xml.js';
 import { isWpmlDocument, readWpml } from './wpml.js';
+import { isNoFlyKind, isNoFlyName, noFlyCircle, noFlyPolygon } from './nofly.js';
 
 /**
  * Plain KML (OGC 2.2) as Google Earth, DJI Pilot / GS Pro, AMap and LocaSpace write it:
@@ -21,6 +23,9 @@ import { isWpmlDocument, readWpml } from './wpml.js';
  *   settings to that route.
  * - A Polygon (or a bare LinearRing) is a fence, or a survey area when its ExtendedData says
  *   kind=survey (else the import option `polygonAs` decides). Inner rings are ignored with a warning.
+ * - No-fly zones (nofly.ts): a Polygon, or a Point with ExtendedData `radius` (a circle), whose
+ *   ExtendedData says kind=nofly, or whose placemark or folder name says no-fly (禁飞, NFZ, exclusion).
+ * - A LineString with ExtendedData kind=corridor is a strip scan (`width`, survey settings).
  * - MultiGeometry is flattened. Altitude is the third coordinate; altitudeMode absolute means heights
  *   above sea level (HeightType 1), anything else relative (0). Missing or non-positive altitude gets
  *   the default height with a warning.
@@ -176,31 +181,17 @@ const missionTypeOf = (ext: Ext): MissionTypeValue => {
 };
 
 
-function surveyParamsOf(ext: Ext): SurveyParams | undefined {
-  const p: SurveyParams = {};
-  for (const k of SURVEY_NUMERIC_PARAMS) {
-    const v = numOf(ext, k);
-    if (v !== undefined) p[k] = v;
-  }
-  const ht = ext.get('height_type');
-  if (ht === '0' || ht === '1') p.height_type = Number(ht) as HeightTypeValue;
-  const fa = finishActionFrom(ext.get('finish_action'));
-  if (fa) p.finish_action = fa;
-  const cam = ext.get('camera_type');
-  if (cam === 'custom' || cam === '6k' || cam === 'dual_light') p.camera_type = cam;
-  const camName = ext.get('camera_name');
-  if (camName) p.camera_name = camName;
-  const el = ext.get('elevation');
-  if (el !== undefined) p.elevation = el === 'true' || el === '1';
-  return Object.keys(p).length ? p : undefined;
-}
-
-function polygonKind(ext: Ext, ctx: ReadContext): 'fence' | 'survey' {
+function polygonKind(ext: Ext, ctx: ReadContext, names: string[]): 'fence' | 'survey' | 'nofly' {
   const k = (ext.get('kind') ?? ext.get('type') ?? '').toLowerCase();
+  if (isNoFlyKind(k)) return 'nofly';
   if (['fence', '围栏', 'geofence'].includes(k)) return 'fence';
   if (['survey', 'mapping', 'mapping2d', '测区', 'area'].includes(k)) return 'survey';
+  if (!k && names.some(isNoFlyName)) return 'nofly';
   return ctx.polygonAs;
 }
+
+/** Placemark kinds of lines: a strip scan says kind=corridor (our export). */
+const isCorridor = (ext: Ext): boolean => ['corridor', 'strip', '带状'].includes((ext.get('kind') ?? '').toLowerCase());
 
 function routeSettingsOf(ext: Ext): RouteSettings {
   return {
@@ -240,7 +231,14 @@ function walk(el: Element | Document, fallbackName: string, ctx: ReadContext, st
     let shapeNo = 0;
     for (const g of geoms) {
       const gName = g.type !== 'Point' && shapes > 1 ? cleanName(`${pmName} (${++shapeNo})`, pmName) : pmName;
-      if (g.type === 'Point') {
+      const zoneKind = polygonKind(ext, ctx, [pmName, name]);
+      if (g.type === 'Point' && zoneKind === 'nofly' && (ext.has('radius') || isNoFlyKind(ext.get('kind') ?? ext.get('type')))) {
+        // A no-fly circle: its centre and radius.
+        const radius = numOf(ext, 'radius');
+        const z = noFlyCircle(gName, { lat: g.coords.lat[0]!, lng: g.coords.lng[0]! }, radius, ext.get('reason'));
+        if (z) (st.doc.noFlyZones ??= []).push(z);
+        else ctx.warn(T.noFlyRadius(gName, radius));
+      } else if (g.type === 'Point') {
         if (!points) {
           points = new RouteBuilder(ctx, name, missionTypeOf(cext), heightTypeOf(undefined, cext) ?? 0);
           points.settings(routeSettingsOf(cext));
@@ -253,6 +251,15 @@ function walk(el: Element | Document, fallbackName: string, ctx: ReadContext, st
           st.pointRoutes.set(points.route, true);
         }
         points.add(g.coords.lat[0]!, g.coords.lng[0]!, altAt(g.coords, 0), actionsOf(ext, ctx), pmName);
+      } else if (g.type === 'Line' && isCorridor(ext)) {
+        const width = numOf(ext, 'width');
+        const line = latLngsOf(g.coords);
+        if (line.length < 2 || width === undefined || width <= 0) {
+          ctx.warn(T.tooFewVertices(gName));
+          continue;
+        }
+        const params = surveyParamsOf(ext);
+        (st.doc.corridors ??= []).push({ name: gName, line, width, ...(params ? { params } : {}) });
       } else if (g.type === 'Line') {
         const ht = heightTypeOf(g.altitudeMode, ext);
         const b = new RouteBuilder(ctx, gName, missionTypeOf(ext), ht ?? 0);
@@ -268,7 +275,9 @@ function walk(el: Element | Document, fallbackName: string, ctx: ReadContext, st
           ctx.warn(T.tooFewVertices(gName));
           continue;
         }
-        if (polygonKind(ext, ctx) === 'survey') {
+        if (zoneKind === 'nofly') {
+          (st.doc.noFlyZones ??= []).push(noFlyPolygon(gName, ring, ext.get('reason')));
+        } else if (zoneKind === 'survey') {
           const params = surveyParamsOf(ext);
           st.doc.surveys.push({ name: gName, polygon: ring, ...(params ? { params } : {}) });
         } else {

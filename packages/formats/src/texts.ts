@@ -80,6 +80,11 @@ export const T = {
     ),
   holesIgnored: (name: string) =>
     t(`“${q(name)}”的内环（洞）已忽略`, `"${q(name)}": inner rings (holes) were ignored`),
+  noFlyRadius: (name: string, radius: number | undefined) =>
+    t(
+      `禁飞区“${q(name)}”的半径 ${radius ?? '?'} 米无效（应大于 0 且不超过 50000 米），已跳过`,
+      `No-fly zone "${q(name)}": radius ${radius ?? '?'} m is invalid (above 0 and at most 50,000 m); skipped`,
+    ),
   tooFewVertices: (name: string) =>
     t(`“${q(name)}”的点数不足，已跳过`, `"${q(name)}" has too few points and was skipped`),
 
@@ -114,8 +119,9 @@ export const T = {
     t(`已忽略不支持的复杂任务项“${q(type)}”`, `Unsupported complex item "${q(type)}" ignored`),
   rallyIgnored: (count: number) =>
     t(`已忽略 ${count} 个集结点（rally points）`, `${count} rally point(s) ignored`),
-  exclusionIgnored: (count: number) =>
-    t(`已忽略 ${count} 个排除区域（禁飞区）`, `${count} exclusion zone(s) ignored`),
+  /** One mission item the console cannot hold as it is: its number as QGC shows it, and what was done. */
+  planItem: (item: number, command: string, done: Text) =>
+    t(`第 ${item} 项（${command}）：${done.zh}`, `Item ${item} (${command}): ${done.en}`),
   mixedAltitudeModes: (route: string) =>
     t(
       `航线“${q(route)}”混用了相对高度和海拔高度，请检查航点高度`,
@@ -178,7 +184,7 @@ export const T = {
     t(`文件中没有航点航线（${contents.zh}）`, `The file contains no waypoint route (${contents.en})`),
   noSurvey: (contents: Text) =>
     t(`文件中没有测区多边形（${contents.zh}）`, `The file contains no survey area polygon (${contents.en})`),
-  contents: (fences: number, routes: number, surveys: number) => {
+  contents: (fences: number, routes: number, surveys: number, noFly = 0, corridors = 0) => {
     const zh: string[] = [];
     const en: string[] = [];
     const add = (n: number, z: string, e: string): void => {
@@ -189,6 +195,8 @@ export const T = {
     add(fences, '个围栏', 'fence');
     add(routes, '条航线', 'route');
     add(surveys, '个测区', 'survey area');
+    add(noFly, '个禁飞区', 'no-fly zone');
+    add(corridors, '个带状测区', 'strip scan');
     return zh.length ? t(`文件包含 ${zh.join('、')}`, `it contains ${en.join(', ')}`) : t('文件为空', 'it is empty');
   },
   fenceTooFewPoints: (name: string, distinct: number) =>
@@ -245,6 +253,18 @@ export const T = {
     t(`${format} 不支持${what.zh}，已省略`, `${format} cannot hold ${what.en}; left out`),
   exportPanoAsPhoto: () =>
     t('QGC 航线没有全景拍照指令，已导出为单张拍照', 'QGC plans have no panorama command; exported as a single photo'),
+  exportNoFlyWpml: (count: number) =>
+    t(
+      `DJI 航线文件没有禁飞区元素，${count} 个禁飞区未写入；请以 GeoJSON 导出后作为自定义飞行区导入机场`,
+      `DJI route files have no no-fly element: ${count} no-fly zone(s) were left out; export them as GeoJSON to load them as a custom flight area`,
+    ),
+  exportSurveyNoRoute: (name: string) =>
+    t(
+      `测区“${q(name)}”还没有生成的航线，无法按航点航线导出`,
+      `Survey area "${q(name)}" has no generated route yet, so it cannot be exported as a waypoint route`,
+    ),
+  surveyNoRoute: (name: string, detail: string) =>
+    t(`测区“${q(name)}”无法生成航线：${q(detail)}`, `Survey area "${q(name)}": no route could be generated: ${q(detail)}`),
   exportEllipsoid: () =>
     t(
       'DJI 航线以 WGS84 椭球高执行，海拔高度未做大地水准面改正',
@@ -254,6 +274,66 @@ export const T = {
     t(`不支持的导出格式“${q(format)}”`, `Unsupported export format "${q(format)}"`),
 };
 
+/** What the QGC reader did with an item (the `done` of T.planItem). */
+export const itemDone = {
+  leftOut: t('控制台不支持，已省略', 'not supported by the console; left out'),
+  intervalCapture: t('定时连拍不是航点动作，已省略', 'interval capture is not a waypoint action; left out'),
+  relativeYaw: t('相对偏航不支持，已省略', 'relative yaw is not supported; left out'),
+  asWaypoint: t('已作为普通航点导入（盘旋圈数或爬升未保留）', 'imported as a plain waypoint (its turns or climb are not kept)'),
+  delayAsHover: (seconds: number, waypoint: number) =>
+    t(`延时 ${seconds} 秒已加到第 ${waypoint} 个航点的悬停`, `the ${seconds} s delay was added to the hover at waypoint ${waypoint}`),
+  holdKept: (seconds: number, kept: number) =>
+    t(
+      `停留 ${seconds} 秒：控制台航线保存为 ${kept} 秒，导出 .plan 时保留原值`,
+      `hold ${seconds} s: the console's route keeps ${kept} s; a .plan export keeps the file's value`,
+    ),
+  loiterKept: (seconds: number) =>
+    t(
+      `定时盘旋 ${seconds} 秒：控制台航线按悬停处理（不保留盘旋半径），导出 .plan 时仍为盘旋`,
+      `timed loiter of ${seconds} s: the console's route hovers there (no loiter radius); a .plan export keeps the loiter`,
+    ),
+  noAltitude: (height: number) =>
+    t(
+      `没有高度，使用航线默认高度 ${height} 米（导出 .plan 时仍无高度）`,
+      `no altitude: the route's default height ${height} m applies (a .plan export leaves it without altitude)`,
+    ),
+  notAboveTakeoff: (alt: number, height: number) =>
+    t(
+      `高度 ${alt} 米不高于起飞点，使用航线默认高度 ${height} 米（导出 .plan 时保留原值）`,
+      `altitude ${alt} m is not above the take-off point: the route's default height ${height} m applies (a .plan export keeps the file's value)`,
+    ),
+  terrainCalc: (height: number) =>
+    t(
+      `离地 ${height} 米（QGC 按地形计算海拔）：按离地高度和地形跟随导入，导出 .plan 时保留`,
+      `${height} m above terrain (QGC computes the altitude from terrain): imported as a height above ground with terrain following; a .plan export keeps it`,
+    ),
+  otherFrame: (frame: Text) =>
+    t(
+      `高度参考为${frame.zh}，与航线不同：控制台航线按航线的高度类型保存该数值，导出 .plan 时保留原参考`,
+      `altitude ${frame.en}, unlike the route: the console's route stores the number in the route's height type; a .plan export keeps the reference`,
+    ),
+  roi: t(
+    '兴趣点：其后航点的机头朝向和云台角度已指向该点，导出 .plan 时仍为兴趣点',
+    'region of interest: the following waypoints head and point the gimbal at it; a .plan export keeps the region of interest',
+  ),
+  roiNone: t('取消兴趣点：其后航点不再指向兴趣点', 'region of interest cleared: the following waypoints no longer point at it'),
+  takeoffAt: t(
+    '起飞项有自己的位置：控制台从机场起飞，位置和爬升高度仅在导出 .plan 时保留',
+    'the take-off item has its own position: the console takes off from the nest; its position and climb altitude are kept for a .plan export',
+  ),
+  landAt: t(
+    '在自己的位置降落：控制台在最后一个航点后降落，该位置仅在导出 .plan 时保留',
+    'lands at its own position: the console lands after the last waypoint; the position is kept for a .plan export',
+  ),
+};
+
+export const frames = {
+  relative: t('相对起飞点', 'relative to the take-off point'),
+  amsl: t('海拔', 'above sea level'),
+  terrain: t('离地（地形）', 'above terrain'),
+  terrain_calc: t('离地（QGC 计算海拔）', 'above terrain (QGC-calculated)'),
+};
+
 export const what = {
   hover: t('悬停时间', 'hover time'),
   gimbal: t('云台角度', 'gimbal angle'),
@@ -261,5 +341,7 @@ export const what = {
   camTrigDist: t('等距拍照间隔', 'photo distance'),
   fences: t('围栏', 'fences'),
   surveys: t('测区', 'survey areas'),
+  corridors: t('带状测区', 'strip scans'),
+  extraSurveys: (n: number) => t(`其余 ${n} 个测区`, `${n} more survey area(s)`),
   extraRoutes: (n: number) => t(`其余 ${n} 条航线`, `${n} more route(s)`),
 };

@@ -5,8 +5,10 @@ import { heading180 } from './geometry.js';
 import { altAt, latLngsOf, parseCoordinates } from './coords.js';
 import type { ReadContext } from './limits.js';
 import { finiteOrUndefined } from './limits.js';
-import type { FinishActionValue, HeightTypeValue, PlanDocument, PlanRoute, RouteSettings } from './model.js';
+import { closeRing } from './geometry.js';
+import type { FinishActionValue, HeightTypeValue, PlanDocument, PlanRoute, PlanSurvey, RouteSettings } from './model.js';
 import { emptyDocument } from './model.js';
+import { surveyParamsOf } from './params.js';
 import { T } from './texts.js';
 import type { Element } from './xml.js';
 import { child, childText, children, find, num, xmlEscape } from './xml.js';
@@ -155,9 +157,36 @@ function readFolderRoute(folder: Element, name: string, isTemplate: boolean, set
   return b.done();
 }
 
+/**
+ * The survey marker our writer puts in a template's Document ExtendedData: kind=survey, the area as
+ * `polygon` ("lng,lat lng,lat ..."), the survey's settings under the model's names. A DJI planner ignores
+ * it; our reader takes the survey from it, so a survey written as its generated route (or as a mapping2d
+ * template) reads back as the same survey.
+ */
+function surveyMarker(doc: Element, name: string, ctx: ReadContext): PlanSurvey | undefined {
+  const ed = child(doc, 'ExtendedData');
+  if (!ed) return undefined;
+  const pairs = new Map<string, string>();
+  for (const d of children(ed, 'Data')) {
+    const key = d.getAttribute('name');
+    if (key) pairs.set(key, (childText(d, 'value') ?? '').trim());
+  }
+  if (pairs.get('kind') !== 'survey' || !pairs.get('polygon')) return undefined;
+  const sname = pairs.get('name') || name;
+  const polygon = ringFrom(latLngsOf(parseCoordinates(pairs.get('polygon')!, sname, ctx)), sname);
+  if (polygon.length < 3) return undefined;
+  const params = surveyParamsOf(pairs);
+  return { name: sname, polygon, ...(params ? { params } : {}) };
+}
+
 function readWpmlFile(root: Element, name: string, ctx: ReadContext): PlanDocument {
   const doc = child(root, 'Document') ?? root;
   const out = emptyDocument(name);
+  const marked = surveyMarker(doc, name, ctx);
+  if (marked) {
+    out.surveys.push(marked);
+    return out;
+  }
   const mc = child(doc, 'missionConfig');
   const settings: RouteSettings = {
     finish_action: finishActionFrom(mc && childText(mc, 'finishAction')),
@@ -328,8 +357,78 @@ function routeLength(route: PlanRoute): number {
   return d;
 }
 
-/** The two documents of a WPML package for one route. */
-export function writeWpml(route: PlanRoute, opts: WpmlOptions = {}): { template: string; waylines: string } {
+/** The survey marker (see surveyMarker) as a Document ExtendedData. */
+function surveyMarkerXml(s: PlanSurvey): string {
+  const pairs: [string, unknown][] = [
+    ['kind', 'survey'],
+    ['name', s.name],
+    ['polygon', s.polygon.map((p) => `${num(p.lng)},${num(p.lat)}`).join(' ')],
+    ...Object.entries(s.params ?? {}),
+  ];
+  return `<ExtendedData>${pairs
+    .filter(([, v]) => v !== undefined && v !== null)
+    .map(([k, v]) => `<Data name="${xmlEscape(k)}"><value>${xmlEscape(typeof v === 'number' ? num(v) : String(v))}</value></Data>`)
+    .join('')}</ExtendedData>`;
+}
+
+/**
+ * A mapping2d template Folder (REFERENCE section 2): the area as a closed LinearRing ("lng,lat,0"),
+ * shooting by distance, `direction` = the survey's angle, `margin` 0, front/side overlaps
+ * (orthoCameraOverlapH/W), flight height (`height`, `ellipsoidHeight`, `globalShootHeight`) in the
+ * survey's height mode, terrain following as surfaceFollowModeEnable.
+ */
+function mappingFolder(s: PlanSurvey): string {
+  const p = s.params ?? {};
+  const h = p.default_height ?? 100;
+  return [
+    '<Folder>',
+    el('templateType', 'mapping2d'),
+    el('templateId', 0),
+    `<wpml:waylineCoordinateSysParam>${el('coordinateMode', 'WGS84')}${el('heightMode', p.height_type === 1 ? 'EGM96' : 'relativeToStartPoint')}${el('globalShootHeight', h)}${el('surfaceFollowModeEnable', p.elevation ? 1 : 0)}</wpml:waylineCoordinateSysParam>`,
+    el('autoFlightSpeed', p.auto_speed ?? 10),
+    '<Placemark>',
+    el('caliFlightEnable', 0),
+    el('elevationOptimizeEnable', 0),
+    el('smartObliqueEnable', 0),
+    el('shootType', 'distance'),
+    el('direction', p.angle ?? 0),
+    el('margin', 0),
+    `<wpml:overlap>${el('orthoCameraOverlapH', p.course_overlap ?? 80)}${el('orthoCameraOverlapW', p.lateral_overlap ?? 70)}</wpml:overlap>`,
+    `<Polygon><outerBoundaryIs><LinearRing><coordinates>${closeRing(s.polygon)
+      .map((q) => `${num(q.lng)},${num(q.lat)},0`)
+      .join(' ')}</coordinates></LinearRing></outerBoundaryIs></Polygon>`,
+    el('ellipsoidHeight', h),
+    el('height', h),
+    '</Placemark>',
+    '</Folder>',
+  ].join('\n  ');
+}
+
+/**
+ * The template of a survey as a DJI mapping2d mission, with the survey marker; `route` (the survey's
+ * generated route, if any) is what the waylines file flies.
+ */
+export function writeWpmlMapping(survey: PlanSurvey, route: PlanRoute | undefined, opts: WpmlOptions = {}): { template: string; waylines?: string } {
+  const now = opts.now ?? Date.now();
+  const settings = route ?? { name: survey.name, mission_type: 2, height_type: survey.params?.height_type ?? 0, waypoints: [], settings: { finish_action: survey.params?.finish_action, auto_speed: survey.params?.auto_speed } };
+  const template = [
+    `<?xml version="1.0" encoding="UTF-8"?>\n<kml xmlns="http://www.opengis.net/kml/2.2" xmlns:wpml="${WPML_NS}">\n<Document>`,
+    `  ${el('author', 'nest-console')}`,
+    `  ${el('createTime', now)}`,
+    `  ${el('updateTime', now)}`,
+    `  ${surveyMarkerXml(survey)}`,
+    `  ${missionConfig(settings as PlanRoute, opts)}`,
+    mappingFolder(survey),
+    '</Document>\n</kml>\n',
+  ].join('\n  ');
+  return route && route.waypoints.length ? { template, waylines: writeWpml(route, opts).waylines } : { template };
+}
+
+/**
+ * The two documents of a WPML package for one route; with `survey`, the template also carries the survey
+ * marker, so the package reads back as the survey it was generated from.
+ */
+export function writeWpml(route: PlanRoute, opts: WpmlOptions = {}, survey?: PlanSurvey): { template: string; waylines: string } {
   const s = route.settings ?? {};
   const auto = s.auto_speed ?? 5;
   const now = opts.now ?? Date.now();
@@ -366,6 +465,7 @@ export function writeWpml(route: PlanRoute, opts: WpmlOptions = {}): { template:
     `  ${el('author', 'nest-console')}`,
     `  ${el('createTime', now)}`,
     `  ${el('updateTime', now)}`,
+    ...(survey ? [`  ${surveyMarkerXml(survey)}`] : []),
     `  ${mc}`,
     '<Folder>',
     el('templateType', 'waypoint'),
