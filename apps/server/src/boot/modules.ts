@@ -13,6 +13,7 @@ import { mapsModule } from '../maps/index.js';
 import { mediaModule } from '../media/index.js';
 import { planningModule } from '../missions/index.js';
 import { networkModule } from '../network/index.js';
+import { noFlyModule } from '../nofly/index.js';
 import { sortiesModule } from '../sorties/index.js';
 import { statsModule } from '../stats/index.js';
 import { tasksModule } from '../tasks/index.js';
@@ -36,6 +37,7 @@ export const MODULES: readonly FeatureModule<Services>[] = [
   videosModule,
   mapsModule,
   planningModule,
+  noFlyModule,
   firmwareModule,
   teachingModule,
   maintenanceModule,

@@ -43,13 +43,14 @@ interface World {
   alarmId: string;
   mapJobId: string;
   packageId: string;
+  noFlyId: string;
 }
 const MARK = 'zzA';
 /** Ids that exist nowhere: what B gets for A's objects must not differ from what it gets for these. */
 const GHOST: World = {
   sn: 'ZGHOST-1', deviceId: 'ghost-device', userId: 'ghost-user', deptId: 'ghost-dept', fenceId: 'ghost-fence', missionId: 'ghost-mission',
   taskId: 'ghost-task', groupId: 'ghost-group', sortieId: 'ghost-sortie', resultId: 'ghost-result', alarmId: 'ghost-alarm', mapJobId: 'ghost-job',
-  packageId: '00000000-0000-4000-8000-000000000000',
+  packageId: '00000000-0000-4000-8000-000000000000', noFlyId: 'ghost-nofly',
 };
 const NOT_FOUND = ResultCode.NOT_FOUND_OBJECT;
 
@@ -113,6 +114,12 @@ const SCOPES: Record<CallName, Scope> = {
   fenceAdd: { fields: (a) => ({ name: 'B fence', max_height: 100, boundary: square(0.02), sn_id: a.sn }) },
   fenceEdit: { fields: (a) => ({ id: a.fenceId, name: 'B fence', max_height: 100, boundary: square(0.02), sn_id: a.sn }) },
   fenceOne: { fields: (a) => ({ id: a.fenceId }) },
+  fenceDelete: { fields: (a) => ({ id: a.fenceId }) },
+  noFlyList: { fields: (a) => ({ sn_id: a.sn }), code: ResultCode.OK, filtered: true },
+  // The device is looked up in the caller's company.
+  noFlyAdd: { fields: (a) => ({ name: 'B zone', shape: 1, boundary: square(0.001), sn_id: a.sn }) },
+  noFlyEdit: { fields: (a) => ({ id: a.noFlyId, name: 'B zone', shape: 2, center: JSON.stringify({ lat: 22.54, lng: 114.05 }), radius: 100 }) },
+  noFlyDelete: { fields: (a) => ({ id: a.noFlyId }) },
   missionType: { none: 'enumeration' },
   missionList: { fields: (a) => ({ fence_id: a.fenceId }), code: ResultCode.OK, filtered: true },
   // The fence is looked up in the caller's company: the route has no fence (as for an unknown one).
@@ -172,7 +179,7 @@ const missionFields = (fenceId: string, name: string): Fields => ({
 /** Tables holding company data: none may change when B addresses A's objects. */
 const TABLES = [
   'users', 'departments', 'devices', 'device_control', 'fences', 'missions', 'timed_tasks', 'results', 'sorties', 'alarms',
-  'com_groups', 'com_group_devices', 'com_group_users', 'map_downloads', 'map_packages', 'device_ops', 'command_log',
+  'com_groups', 'com_group_devices', 'com_group_users', 'map_downloads', 'map_packages', 'device_ops', 'command_log', 'no_fly_zones',
 ] as const;
 
 let server: TestServer;
@@ -208,6 +215,7 @@ beforeAll(async () => {
   const task = await must<{ id: string }>(admin, 'taskAdd', {
     mission_id: mission.id, fence_id: fence.id, f_title: `${MARK} fence`, m_title: `${MARK} route`, sn_id: device.sn_id, task_tms: now + 3600, interval: 0,
   });
+  const noFly = await must<{ id: string }>(admin, 'noFlyAdd', { name: `${MARK} zone`, reason: MARK, shape: 1, boundary: square(0.001, 22.6, 114.2), sn_id: device.sn_id });
   const group = await must<{ id: string }>(admin, 'comAdd', { name: `${MARK} group`, device_ids: device.sn_id, user_ids: '[]' });
   const sortieId = await addSortie(server.db, { sn: device.sn_id, start: now - 3600, mission: `${MARK} route` });
   const result = await addResult(server.db, { sn: device.sn_id, sortId: sortieId, takenAt: now - 3000, fileName: `${MARK}.jpg` });
@@ -230,7 +238,7 @@ beforeAll(async () => {
     .execute();
   world = {
     sn: device.sn_id, deviceId: device.id, userId: user.u_id, deptId: dept.id, fenceId: fence.id, missionId: mission.id, taskId: task.id,
-    groupId: group.id, sortieId, resultId: result.id, alarmId, mapJobId, packageId,
+    groupId: group.id, sortieId, resultId: result.id, alarmId, mapJobId, packageId, noFlyId: noFly.id,
   };
   expect((await findUserById(server.db, user.u_id))?.company_id).toBe('wk');
   // One user of company B per function (userEdit, a 'session' call, needs user_edit to touch others).

@@ -1,5 +1,6 @@
 import { IssueCode, validateFence, type Issue } from '@nest/geo';
-import { textsOf } from '@nest/contracts';
+import { ResultCode, textsOf } from '@nest/contracts';
+import { actorOf, audit } from '../audit/api.js';
 import { callerOf } from '../calls/caller.js';
 import type { Handlers } from '../calls/types.js';
 import { nowSeconds } from '../db/index.js';
@@ -7,7 +8,9 @@ import { searchText } from '../db/sql.js';
 import type { DeviceRow } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { storedRouteIssues } from '../missions/api.js';
+import { fenceInUseText, fenceUses } from './uses.js';
 import {
+  STATE_DELETED,
   STATE_NORMAL,
   deviceFences,
   fenceInputOf,
@@ -30,6 +33,9 @@ import {
  *   re-validated against the new shape; a route left outside refuses the edit with issues naming it
  *   (code `fence.strands_route`, item {kind: 'route', id}).
  * - /fence/one: one Fence.
+ * - /fence/delete: refused (BAD_REQUEST) while a live route or a planned timed task uses the fence (uses.ts),
+ *   the message naming the first few with the count, `data: {routes, tasks}` ([{id, name}]); otherwise the
+ *   fence is kept as state 20 and the deletion is an audit entry (fence_delete, detail its name).
  * Refusals: code BAD_REQUEST, msg = the first issue in the caller's language, data {issues}.
  */
 export function fenceHandlers(deps: AppDeps): Handlers {
@@ -115,6 +121,17 @@ export function fenceHandlers(deps: AppDeps): Handlers {
       };
       await db.updateTable('fences').set(patch).where('id', '=', current.id).execute();
       return { data: presentFence({ ...current, ...patch }) };
+    },
+
+    fenceDelete: async (ctx) => {
+      const caller = callerOf(ctx.caller);
+      const fence = await visibleFence(db, planScopeOf(caller), ctx.fields.id);
+      const uses = await fenceUses(db, fence.id);
+      const text = fenceInUseText(fence.name, uses);
+      if (text) return { code: ResultCode.BAD_REQUEST, data: uses, message: (lang) => text[lang] };
+      await db.updateTable('fences').set({ state: STATE_DELETED, updated_by: caller.user.u_id, updated_at: nowSeconds() }).where('id', '=', fence.id).execute();
+      await audit(db, { kind: 'fence_delete', ...actorOf(ctx), companyId: fence.company_id, target: fence.id, detail: { name: fence.name } });
+      return { data: { id: fence.id } };
     },
   };
 }

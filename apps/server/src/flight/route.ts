@@ -5,11 +5,14 @@ import type { DB, DeviceRow, MissionRow } from '../db/schema.js';
 import { fenceInputOf, findFence } from '../fences/api.js';
 import { STATE_NORMAL } from '../db/sql.js';
 import { storedRouteIssues } from '../missions/api.js';
+import { firstNoFlyLabel, routeNoFly } from '../nofly/api.js';
+import { nowSeconds } from '../db/index.js';
 import { publicZones } from '../zones/api.js';
 
 /**
  * A route that may fly as far as its fence goes, with the first no-fly or restricted zone it enters
- * (`zone`: its kind and name, null when none), or the CommandReason refusing it.
+ * (`zone`: its kind and name, and a company no-fly zone's reason; null when none), or the CommandReason
+ * refusing it.
  */
 export type RouteVerdict = { ok: true; mission: MissionRow; waypoints: Waypoint[]; zone: Text | null } | { ok: false; reason: number };
 
@@ -17,10 +20,13 @@ export type RouteVerdict = { ok: true; mission: MissionRow; waypoints: Waypoint[
  * Looks a route up for a device and re-validates it against its fence now (the fence may have been
  * edited since the route was saved): missing or deleted -> 11, bound to another device's fence -> 19,
  * broken against its fence (or the fence is gone) -> 10. Uses the missions module's own validation.
- * Then the map zones as they are now (a zone may have been added since): the route's stored waypoints
- * against geo's zone rule, the one the save applies; the pre-flight `zone` check reports the result.
+ * Then the zones as they are now (a zone may have been added since): the route's stored waypoints against
+ * the map zones (geo's zone rule) and against the company no-fly zones that restrict the device at `now`
+ * (geo's no-fly rule; a zone outside its validity period does not), the rules the save applies; the
+ * pre-flight `zone` check reports the first one entered (reason 25). Takeoff and a timed task firing both
+ * come here (flight runtime `checks` and `navigate`, which launchMission uses).
  */
-export async function routeFor(db: Kysely<DB>, device: DeviceRow, missionId: string): Promise<RouteVerdict> {
+export async function routeFor(db: Kysely<DB>, device: DeviceRow, missionId: string, now: number = nowSeconds()): Promise<RouteVerdict> {
   const mission = await db.selectFrom('missions').selectAll().where('id', '=', missionId).where('state', '=', STATE_NORMAL).executeTakeFirst();
   if (!mission) return { ok: false, reason: Reason.ROUTE_MISSING };
   const fence = await findFence(db, mission.fence_id);
@@ -35,7 +41,9 @@ export async function routeFor(db: Kysely<DB>, device: DeviceRow, missionId: str
   }
   if (waypoints.length === 0) return { ok: false, reason: Reason.ROUTE_INVALID };
   const conflict = firstZoneConflict(waypoints, await publicZones(db));
-  return { ok: true, mission, waypoints, zone: conflict ? zoneLabel(conflict.zone) : null };
+  if (conflict) return { ok: true, mission, waypoints, zone: zoneLabel(conflict.zone) };
+  const noFly = await routeNoFly(db, { companyId: fence.company_id, sn: device.sn_id }, 'now', now);
+  return { ok: true, mission, waypoints, zone: firstNoFlyLabel(waypoints, noFly) };
 }
 
 /** The route as the device gets it (contracts missionPlanSchema); `startIndex` resumes at a breakpoint. */

@@ -6,6 +6,7 @@ import {
   normalizeRing,
   prepareRing,
   routeEstimate,
+  surveyAvoidRings,
   surveyFromSettings,
   surveyWaypointOptions,
   surveyWaypoints,
@@ -18,6 +19,7 @@ import {
   type ZoneInput,
 } from '@nest/geo';
 import type { DeviceRow, MissionRow } from '../db/schema.js';
+import { noFlyIssues, type NoFlyRule } from '../nofly/api.js';
 import { groundFor } from '../terrain/api.js';
 
 /**
@@ -88,6 +90,11 @@ export interface PlanInput {
   terrain: TerrainProvider;
   /** The map zones (zones/zones.ts publicZones): the route keeps out of the no-fly and restricted ones. */
   zones: readonly ZoneInput[];
+  /**
+   * The company no-fly zones that restrict the route now or later (nofly/api.ts routeNoFly 'ahead'):
+   * waypoints and legs keep out of them (refused with the zone's name and reason); survey grids go around them.
+   */
+  noFly?: readonly NoFlyRule[];
 }
 
 /** The take-off point of a route: the airport of its fence's device (none: the estimate has no home legs). */
@@ -127,7 +134,8 @@ export async function planRoute(input: PlanInput): Promise<{ issues: Issue[] } |
     };
     let made: ReturnType<typeof surveyFromSettings>;
     try {
-      made = surveyFromSettings(polygon!, settings, takeoff);
+      // The grid goes around the no-fly zones and the restricting map zones (geo surveyAvoidRings).
+      made = surveyFromSettings(polygon!, settings, takeoff, surveyAvoidRings(input.noFly ?? [], input.zones));
     } catch (err) {
       const msg = err instanceof Error ? err.message : String(err);
       return { issues: [surveyIssue(IssueCode.SURVEY_PARAMS, `测区参数无效：${msg}`, `Survey settings are not valid: ${msg}`)] };
@@ -160,11 +168,14 @@ export async function planRoute(input: PlanInput): Promise<{ issues: Issue[] } |
     if (!ground.note) groundElevation = ground.elevations;
   }
 
-  const issues = validateRoute({ ...f, waypoints }, fence, {
-    distanceLimitM: distanceLimitFor(device),
-    zones: input.zones,
-    ...(groundElevation ? { groundElevation } : {}),
-  });
+  const issues = [
+    ...validateRoute({ ...f, waypoints }, fence, {
+      distanceLimitM: distanceLimitFor(device),
+      zones: input.zones,
+      ...(groundElevation ? { groundElevation } : {}),
+    }),
+    ...noFlyIssues(waypoints, input.noFly ?? []),
+  ];
   if (issues.length > 0) return { issues };
 
   // The one estimate (geo routeEstimate), from the take-off point the editor uses too: the airport of the
