@@ -4,11 +4,13 @@ import { NoFlyShape } from '@nest/contracts';
 import { AVOID_CLEARANCE_M, detourPath, obstacleOf } from './avoid.js';
 import { CAMERA_6K } from './camera.js';
 import { haversineDistance, type LatLng } from './coords.js';
+import { IssueCode } from './issues.js';
 import { localFrame } from './local.js';
 import { distanceToRing, pointSegmentDistance, prepareRing, segmentPointOutside } from './polygon.js';
 import { noFlyConflictIssues, noFlyRing, surveyAvoidRings, type NoFlyInput } from './nofly.js';
 import { MIN_RUN_M, surveyFromSettings, surveyGrid, type SurveyGrid } from './survey.js';
 import { arbConcavePolygon, arbStarPolygon, metres, ORIGIN, shape, square, starPolygon, toMetres, uShape } from './test-fixtures.js';
+import { validateRoute } from './validation.js';
 import { fuzzRuns } from '../../../scripts/test-support/fuzz.js';
 
 const at = (x: number, y: number) => metres(x, y);
@@ -184,6 +186,28 @@ describe('survey around no-fly zones: examples', () => {
       // Every transect flown is counted in the photos.
       expect(g.photoCount).toBe(g.transects.reduce((n, [a, b]) => n + Math.floor(haversineDistance(a!, b!) / g.triggerDistance + 1e-9) + 1, 0));
     }
+  });
+
+  it('keeps detours inside the fence when a way inside exists', () => {
+    // The strip crosses the area and leaves the fence to the south; to the north it ends inside the fence.
+    const fence = shape([[-300, -300], [300, -300], [300, 500], [-300, 500]]);
+    const area = square(560, -280, -280);
+    const strip = polygonZone(shape([[-40, -400], [40, -400], [40, 350], [-40, 350]]), 'strip');
+    const flown = (within?: LatLng[]) => {
+      const g = surveyGrid(area, { ...params, angle: 0, start: at(-300, -300), avoid: surveyAvoidRings([strip]), ...(within ? { within } : {}) });
+      const issues = validateRoute({ mission_type: 2, waypoints: g.waypoints.map((p) => ({ ...p, height: 60 })) }, { boundary: fence, max_height: 120 }, { noFly: [strip] });
+      return { g, issues };
+    };
+    // Without the fence the shortest way round goes south, out of the fence: refused.
+    const free = flown();
+    expect(free.issues.map((i) => i.code)).toContain(IssueCode.WAYPOINT_OUTSIDE_FENCE);
+    // With it, the way goes round the north end, inside.
+    const kept = flown(fence);
+    expect(kept.issues).toEqual([]);
+    const transit = kept.g.waypoints.filter((_, i) => kept.g.roles[i] === 'transit').map((p) => toMetres(p));
+    expect(transit.length).toBeGreaterThan(0);
+    for (const p of transit) expect(p.y).toBeGreaterThan(350);
+    expectSafeAndCovering(area, [strip], kept.g);
   });
 
   it('a zone covering the whole area leaves nothing to fly; zones far away change nothing', () => {

@@ -2,7 +2,7 @@ import { booleanPointInPolygon } from '@turf/boolean-point-in-polygon';
 import { polygon as turfPolygon } from '@turf/helpers';
 import type { LatLng } from './coords.js';
 import type { LocalFrame, XY } from './local.js';
-import { normalizeRing, pointSegmentDistance } from './polygon.js';
+import { normalizeRing, pointSegmentDistance, prepareRing, segmentPointOutside } from './polygon.js';
 
 /**
  * Ways around areas a survey route keeps out of (survey.ts `avoid`: no-fly zones, restricted map zones),
@@ -15,7 +15,10 @@ import { normalizeRing, pointSegmentDistance } from './polygon.js';
  *   one point: the way round a circle is a little longer than the shortest, and has few points);
  * - the graph starts with the obstacles the straight leg comes near and grows with any other obstacle the
  *   way found comes near, until the way is clear of all of them;
- * - through a passage narrower than the clearance the way keeps a smaller one (NARROWER), never entering.
+ * - through a passage narrower than the clearance the way keeps a smaller one (NARROWER), never entering;
+ * - given a ring to stay in (`within`: the route's fence), the way keeps inside it (the fence's leg rule,
+ *   polygon.ts segmentPointOutside), bending also at its reflex corners pushed inward; only when no way
+ *   inside exists is one outside it answered (route validation then refuses that leg).
  */
 
 /** Distance (m) survey lines keep from an avoided ring; detours keep at least half of it. */
@@ -94,8 +97,34 @@ const CHAIN_TURN = Math.PI / 6;
 /** Runs turning less than this (radians) are as good as straight: no way bends there. */
 const FLAT_TURN = 1e-3;
 
+/** A ring detours stay inside where they can (the route's fence). */
+export interface Within {
+  /** Whether the straight leg pq stays inside the ring or on its boundary (within 5 cm), as fence legs must. */
+  holds(p: XY, q: XY): boolean;
+  /** Inside the ring or on its boundary (within 5 cm). */
+  contains(p: XY): boolean;
+  /** The ring's reflex corners pushed inward by the clearance: where a way inside it bends. */
+  corners(clearance: number): XY[];
+}
+
+/** A WGS84 ring as a ring to stay in, in the frame; null when it has fewer than 3 distinct points. */
+export function withinOf(ring: readonly LatLng[], frame: LocalFrame): Within | null {
+  const prepared = prepareRing(ring);
+  if (prepared.ring.length < 3) return null;
+  // Clockwise, so that cornerPoints' left turns are the reflex corners and its right side is inward.
+  let pts = prepared.ring.map((p) => frame.toXY(p));
+  if (signedArea(pts) > 0) pts = pts.reverse();
+  return {
+    holds: (p, q) => segmentPointOutside(frame.toLatLng(p), frame.toLatLng(q), prepared) === null,
+    contains: (p) => prepared.contains(frame.toLatLng(p)),
+    corners: (clearance) => cornerPoints(pts, clearance),
+  };
+}
+
 /**
- * The corner points of a detour around the obstacle: its convex corners pushed out by the clearance.
+ * The corner points of a detour around the obstacle (a counter-clockwise ring): its convex corners pushed
+ * out by the clearance (the right of the direction of travel; on a clockwise ring, its reflex corners
+ * pushed in).
  * Consecutive convex corners turning 30 degrees or less in all (the sides of a circle's polygon, a rounded
  * outline) share one point, where the lines of the run's first and last edges, moved out by the
  * clearance, meet: the run lies inside both lines, so the point keeps the clearance from all of it, and a
@@ -103,11 +132,11 @@ const FLAT_TURN = 1e-3;
  * up to 90 degrees the same meeting point (the mitre), beyond that three points at the clearance (across
  * each edge and along the bisector), since a sharp mitre would reach far out.
  */
-function cornerPoints(o: Obstacle, clearance: number): XY[] {
-  const n = o.pts.length;
+function cornerPoints(ring: readonly XY[], clearance: number): XY[] {
+  const n = ring.length;
   const dir = (i: number): XY => {
-    const a = o.pts[i % n]!;
-    const b = o.pts[(i + 1) % n]!;
+    const a = ring[i % n]!;
+    const b = ring[(i + 1) % n]!;
     const l = Math.hypot(b.x - a.x, b.y - a.y);
     return { x: (b.x - a.x) / l, y: (b.y - a.y) / l };
   };
@@ -124,8 +153,8 @@ function cornerPoints(o: Obstacle, clearance: number): XY[] {
     const ea = edges[a]!;
     const eb = edges[b]!;
     // Outward normals: right of the direction of travel on a counter-clockwise ring.
-    const pa = { x: o.pts[a]!.x + ea.y * clearance, y: o.pts[a]!.y - ea.x * clearance };
-    const pb = { x: o.pts[b]!.x + eb.y * clearance, y: o.pts[b]!.y - eb.x * clearance };
+    const pa = { x: ring[a]!.x + ea.y * clearance, y: ring[a]!.y - ea.x * clearance };
+    const pb = { x: ring[b]!.x + eb.y * clearance, y: ring[b]!.y - eb.x * clearance };
     const s = ((pb.x - pa.x) * eb.y - (pb.y - pa.y) * eb.x) / (ea.x * eb.y - ea.y * eb.x);
     return { x: pa.x + s * ea.x, y: pa.y + s * ea.y };
   };
@@ -147,7 +176,7 @@ function cornerPoints(o: Obstacle, clearance: number): XY[] {
       if (t <= Math.PI / 2) {
         out.push(meet((i + n - 1) % n, i));
       } else {
-        const v = o.pts[i]!;
+        const v = ring[i]!;
         const e1 = edges[(i + n - 1) % n]!;
         const e2 = edges[i]!;
         const bl = Math.hypot(e1.x - e2.x, e1.y - e2.y);
@@ -215,25 +244,31 @@ const NARROWER = [1, 1 / 2, 1 / 4, 1 / 10, 1 / 25];
  * (NARROWER): [] when the straight leg already keeps clear, null when no way is found (an end shut in by
  * obstacles, or too near one).
  */
-export function detourPath(a: XY, b: XY, obstacles: readonly Obstacle[], clearance: number = AVOID_CLEARANCE_M): XY[] | null {
-  for (const share of NARROWER) {
-    const way = detourWith(a, b, obstacles, clearance * share);
-    if (way) return way;
+export function detourPath(a: XY, b: XY, obstacles: readonly Obstacle[], clearance: number = AVOID_CLEARANCE_M, within?: Within | null): XY[] | null {
+  for (const inside of within ? [within, null] : [null]) {
+    for (const share of NARROWER) {
+      const way = detourWith(a, b, obstacles, clearance * share, inside);
+      if (way) return way;
+    }
   }
   return null;
 }
 
-function detourWith(a: XY, b: XY, obstacles: readonly Obstacle[], clearance: number): XY[] | null {
+function detourWith(a: XY, b: XY, obstacles: readonly Obstacle[], clearance: number, within: Within | null): XY[] | null {
   const gap = clearance / 2;
   const blocking = (p: XY, q: XY) => obstacles.filter((o) => !keepsClear(p, q, o, gap));
+  const stays = (p: XY, q: XY) => !within || within.holds(p, q);
   const first = blocking(a, b);
-  if (first.length === 0) return [];
+  if (first.length === 0 && stays(a, b)) return [];
   const active = new Set(first);
-  for (let round = 0; round < obstacles.length; round++) {
+  const inward = within ? within.corners(clearance) : [];
+  for (let round = 0; round <= obstacles.length; round++) {
     const list = [...active];
-    const corners = list.flatMap((o) => cornerPoints(o, clearance)).filter((c) => obstacles.every((o) => keepsClear(c, c, o, gap * 0.999)));
+    const corners = [...list.flatMap((o) => cornerPoints(o.pts, clearance)), ...inward].filter(
+      (c) => obstacles.every((o) => keepsClear(c, c, o, gap * 0.999)) && (!within || within.contains(c)),
+    );
     const points = [a, b, ...corners];
-    const way = shortestWay(points, (p, q) => list.every((o) => keepsClear(p, q, o, gap)));
+    const way = shortestWay(points, (p, q) => list.every((o) => keepsClear(p, q, o, gap)) && stays(p, q));
     if (!way) return null;
     const path = [a, ...way.map((i) => points[i]!), b];
     let grown = false;

@@ -10,7 +10,7 @@ import {
   triggerDistanceFor,
   type SurveyCamera,
 } from './camera.js';
-import { AVOID_CLEARANCE_M, detourPath, obstacleOf, type Obstacle } from './avoid.js';
+import { AVOID_CLEARANCE_M, detourPath, obstacleOf, withinOf, type Obstacle } from './avoid.js';
 import { haversineDistance, isValidLatLng, pathLength, toRad, type LatLng } from './coords.js';
 import type { Issue } from './issues.js';
 import { localFrame, meanPoint, type XY } from './local.js';
@@ -47,8 +47,9 @@ import { ringArea } from './validation.js';
  *    MIN_RUN_M);
  * 8. every leg between transects (a turn, or a hop between cells) that comes nearer to a hole than half
  *    the clearance gets detour waypoints (role 'transit') on the shortest way around the holes (avoid.ts
- *    detourPath); where no way is found the leg stays straight and route validation refuses it. Detours
- *    can leave the area (and the fence, which validation then says).
+ *    detourPath), through narrow passages with less clearance; a transect no way reaches is left out
+ *    (`unreached`). Detours can leave the area; given `within` (the fence) they, and every other leg
+ *    between transects, keep inside it where a way inside exists.
  * Coverage: a point of the area farther than half a line spacing from its edge and farther than half a
  * spacing plus the clearance from every hole lies within half a spacing of a transect (its nearest line
  * meets neither the edge nor a grown hole there).
@@ -401,6 +402,11 @@ export interface SurveyParams {
   avoid?: readonly (readonly LatLng[])[];
   /** Distance kept from them (m, default AVOID_CLEARANCE_M). */
   clearance?: number;
+  /**
+   * The ring the legs between transects stay inside where a way inside exists (the route's fence, WGS84
+   * open ring): such a leg leaving it is routed inside, round its reflex corners and the avoided areas.
+   */
+  within?: readonly LatLng[];
 }
 
 /**
@@ -481,7 +487,7 @@ export function surveyGrid(polygon: readonly LatLng[], params: SurveyParams): Su
   });
   const rings = avoidRings(params.avoid);
   let unreached: LatLng[][] = [];
-  if (rings.length > 0) ({ blocks, unreached } = detourAround(polygon, blocks, rings, clearanceOf(params)));
+  if (rings.length > 0 || params.within) ({ blocks, unreached } = detourAround(polygon, blocks, rings, clearanceOf(params), params.within));
   const waypoints = blocks.flatMap((b) => b.points);
   const roles = blocks.flatMap((b) => b.roles);
   const kept = blocks.map((b) => b.transect);
@@ -521,14 +527,17 @@ function detourAround(
   blocks: readonly FlightBlock[],
   rings: readonly LatLng[][],
   clearance: number,
+  withinRing?: readonly LatLng[],
 ): { blocks: FlightBlock[]; unreached: LatLng[][] } {
   const frame = localFrame(meanPoint(normalizeRing(polygon)));
   const obstacles = rings.map((r) => obstacleOf(r, frame)).filter((o): o is Obstacle => o !== null);
-  // A point outside every obstacle, beyond their boxes: what an open (not enclosed) point can reach.
-  const far = {
+  const within = withinRing ? withinOf(withinRing, frame) : null;
+  // A point outside every obstacle, beyond their boxes: what an open (not shut in) point can reach. Only
+  // asked when a way is missing, which needs an obstacle.
+  const far = () => ({
     x: Math.max(...obstacles.map((o) => o.box.maxX)) + 10 * clearance,
     y: Math.max(...obstacles.map((o) => o.box.maxY)) + 10 * clearance,
-  };
+  });
   const out: FlightBlock[] = [];
   const unreached: LatLng[][] = [];
   for (const block of blocks) {
@@ -539,10 +548,10 @@ function detourAround(
     }
     const from = frame.toXY(last.points[last.points.length - 1]!);
     const to = frame.toXY(block.points[0]!);
-    const way = detourPath(from, to, obstacles, clearance);
+    const way = detourPath(from, to, obstacles, clearance, within);
     if (way) {
       out.push({ ...block, points: [...way.map((v) => frame.toLatLng(v)), ...block.points], roles: [...way.map((): SurveyPointRole => 'transit'), ...block.roles] });
-    } else if (detourPath(from, far, obstacles, clearance) === null && detourPath(to, far, obstacles, clearance) !== null) {
+    } else if (detourPath(from, far(), obstacles, clearance) === null && detourPath(to, far(), obstacles, clearance) !== null) {
       // The route so far is shut in and this transect is not: start again from here.
       unreached.push(...out.map((b) => b.transect));
       out.length = 0;
@@ -557,8 +566,9 @@ function detourAround(
 /**
  * A survey grid from a task's settings (MissionSettings): camera_type and the custom camera fields,
  * photo_type, default_height (flight height above ground), course_overlap, lateral_overlap, angle,
- * turn_distance; `avoid`: rings to keep out of (nofly.ts surveyAvoidRings). A custom camera with missing
- * fields answers its issues instead.
+ * turn_distance; `avoid`: rings to keep out of (nofly.ts surveyAvoidRings); `within`: the ring legs between
+ * transects stay in where they can (the fence). A custom camera with missing fields answers its issues
+ * instead.
  */
 export function surveyFromSettings(
   polygon: readonly LatLng[],
@@ -569,6 +579,7 @@ export function surveyFromSettings(
     Partial<Pick<MissionSettings, 'sensor_width' | 'sensor_height' | 'image_width' | 'image_height' | 'focal_length'>>,
   start?: LatLng,
   avoid?: readonly (readonly LatLng[])[],
+  within?: readonly LatLng[],
 ): { grid: SurveyGrid; issues: [] } | { grid: null; issues: Issue[] } {
   const camera = cameraFromSettings(settings);
   if (!camera) return { grid: null, issues: customCameraIssues(settings) };
@@ -582,6 +593,7 @@ export function surveyFromSettings(
     turnDistance: settings.turn_distance,
     ...(start ? { start } : {}),
     ...(avoid ? { avoid } : {}),
+    ...(within ? { within } : {}),
   });
   return { grid, issues: [] };
 }
