@@ -1,7 +1,7 @@
 import { Suspense, lazy, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { Button, Dropdown, Empty, Input, Pagination, Popconfirm, Select, Space, Spin, Tabs, Tag, Tooltip } from 'antd';
-import { CopyOutlined, DeleteOutlined, DownloadOutlined, EditOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
+import { CopyOutlined, DeleteOutlined, DownloadOutlined, EditOutlined, PlusOutlined, StopOutlined, UploadOutlined } from '@ant-design/icons';
 import { MissionType, formatDistanceText, formatMmSs, type DeviceListItem, type Fence, type Mission, type Page } from '@nest/contracts';
 import { EXPORT_FORMATS, checkAgainstTask, exportPlanFile, importPlanFile, type ExportFormat, type PlanDocument } from '@nest/formats';
 import { useI18n } from '../../shared/i18n';
@@ -121,6 +121,8 @@ export default function RoutePlanPage(): ReactNode {
       : mission?.waypoints.length ? [...mission.waypoints, ...(fence?.boundary ?? [])] : fence?.boundary ?? fences.flatMap((f) => f.boundary);
 
   const open = (mode: 'fence' | 'route' | 'survey' | 'nofly', id?: string) => void navigate(`/editWork?mode=${mode}${id ? `&id=${encodeURIComponent(id)}` : ''}`);
+  // A new no-fly zone drawn by a route (the editor opens on it).
+  const noFlyNear = (m: Mission) => void navigate(`/editWork?mode=nofly&near=${encodeURIComponent(m.id)}`);
   const missionFields = (m: Mission) => {
     const { id: _id, f_title: _f, distance: _d, est_time: _e, user_name: _u, create_time: _c, modified_time: _mt, survey_polygon, ...settings } = m;
     return { ...settings, ...(survey_polygon ? { polygon: survey_polygon } : {}) };
@@ -249,7 +251,7 @@ export default function RoutePlanPage(): ReactNode {
                   const blocked = conflicts.get(m.id) ?? null;
                   return (
                     <li key={m.id} className={`${m.id === selectedId ? 'active' : ''}${blocked ? ' is-blocked' : ''}`} onClick={() => setSelectedId(m.id)}
-                      data-testid="plan-item" data-name={m.name} data-blocked={blocked ? '1' : '0'}>
+                      data-testid="plan-item" data-id={m.id} data-name={m.name} data-blocked={blocked ? '1' : '0'}>
                       <div className="routeplan-item-title">{m.name}</div>
                       <div className="routeplan-item-meta">
                         {MissionType.label(m.mission_type, lang)} · {m.f_title || fenceById.get(m.fence_id)?.name || '--'} · {formatDistanceText(m.distance)} · {formatMmSs(m.est_time)}
@@ -289,6 +291,7 @@ export default function RoutePlanPage(): ReactNode {
               {t('routeplan.list.edit')}
             </Button>
             {mission && <Button size="small" icon={<CopyOutlined />} onClick={() => void copy(mission)}>{t('routeplan.list.copy')}</Button>}
+            {mission && <Button size="small" icon={<StopOutlined />} onClick={() => noFlyNear(mission)} data-testid="nofly-here">{t('routeplan.list.noFlyHere')}</Button>}
             {!zone && <Dropdown menu={{ items: EXPORT_FORMATS.map((f) => ({ key: f, label: <span data-testid={`export-${f}`}>{t(`routeplan.export.${f}`)}</span> })), onClick: ({ key }) => exportAs(key as ExportFormat) }}>
               <Button size="small" icon={<DownloadOutlined />} data-testid="export">{t('routeplan.list.export')}</Button>
             </Dropdown>}

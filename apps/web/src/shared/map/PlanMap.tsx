@@ -108,6 +108,8 @@ export default function PlanMap({ theme, shapes, edit, fit, fitKey, marks, zones
   const dataRef = useRef({ shapes: shapesToGeoJson(basemap, shapes), edit: editToGeoJson(basemap, edit, marks) });
   dataRef.current = { shapes: shapesToGeoJson(basemap, shapes), edit: editToGeoJson(basemap, edit, marks) };
   const fitted = useRef<string | null>(null);
+  // The key of the last fit, on the element: tests wait for the map to be fitted before clicking on it.
+  const [fittedKey, setFittedKey] = useState<string | null>(null);
 
   const { container, mapRef, ready, failed, cursor } = useConsoleMap({
     basemap,
@@ -214,10 +216,11 @@ export default function PlanMap({ theme, shapes, edit, fit, fitKey, marks, zones
     if (fitted.current === key) return;
     fitted.current = key;
     fitCoords(map, fit.map((p) => toMap(basemap, p)), { padding: 80, maxZoom: 17, duration: 0 });
+    setFittedKey(key);
   }, [ready, fit, fitKey, basemap, mapRef]);
 
   return (
-    <div className="fleet-map plan-map" data-testid="plan-map" data-ready={ready ? '1' : '0'} data-basemap={basemap}>
+    <div className="fleet-map plan-map" data-testid="plan-map" data-ready={ready ? '1' : '0'} data-basemap={basemap} data-fitted={fittedKey ?? ''}>
       <div ref={container} className="fleet-map-canvas" data-testid="plan-map-canvas" />
       {failed && (
         <div className="fleet-map-failed" role="status">

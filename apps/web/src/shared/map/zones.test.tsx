@@ -1,3 +1,4 @@
+import type { Polygon } from 'geojson';
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { NoFlyShape, ZoneKind, type NoFlyZone, type Zone } from '@nest/contracts';
@@ -102,9 +103,9 @@ describe('company no-fly zones on the maps', () => {
     const centre = { lat: 22.5, lng: 114.0 };
     const data = noFlyToGeoJson('offline', [noFly('c', { shape: NoFlyShape.CIRCLE, boundary: [], center: centre, radius: 300 }), noFly('p', { active: false, valid_to: NOW - 1 })], NOW);
     const [circle, polygon] = data.features;
-    const ring = (circle!.geometry as { coordinates: [number, number][][] }).coordinates[0]!;
+    const ring = (circle!.geometry as Polygon).coordinates[0]!;
     expect(ring.length).toBeGreaterThan(16);
-    for (const [lng, lat] of ring) expect(Math.abs(haversineDistance(centre, { lat, lng }) - 300)).toBeLessThan(1);
+    for (const [lng, lat] of ring) expect(Math.abs(haversineDistance(centre, { lat: lat!, lng: lng! }) - 300)).toBeLessThan(1);
     expect(circle!.properties).toMatchObject({ id: 'nofly:c', dashed: false });
     expect(polygon!.properties).toMatchObject({ id: 'nofly:p', dashed: true });
   });

@@ -26,6 +26,8 @@ const NO_FENCES: Fence[] = [];
 const NO_MISSIONS: Mission[] = [];
 /** Every saved route is checked against the zone being drawn (the list's largest page). */
 const ROUTE_PAGE = 1000;
+/** The saved routes drawn for context while a zone is drawn. */
+const CONTEXT_COLOR = '#8a94a6';
 
 /** The date-and-minute format of the validity pickers: the language's one format (contracts formatDateTime). */
 const PICKER_FORMAT = { zh: 'YYYY-MM-DD HH:mm', en: 'D MMM YYYY, HH:mm' } as const;
@@ -43,6 +45,8 @@ export default function NoFlyEditPage(): ReactNode {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const id = params.get('id');
+  // A route to draw the zone by ("a no-fly zone here" from the route list): the map opens on it.
+  const near = params.get('near');
   const zones = useZones();
   const noFly = useNoFlyZones();
   const noFlyRead = useCall('noFlyList', { page: 0, size: 1000 }, { quiet: true });
@@ -132,7 +136,10 @@ export default function NoFlyEditPage(): ReactNode {
           },
           onSelect: setSelected,
         };
+  const nearRoute = near ? routes.find((r) => r.id === near) ?? null : null;
   const shapes: PlanShape[] = [
+    // The saved routes, thin and grey, to draw the zone by.
+    ...routes.filter((r) => !blocked.some((b) => b.id === r.id)).map((r) => ({ id: `route-${r.id}`, kind: 'transect' as const, points: r.waypoints, color: CONTEXT_COLOR })),
     ...(ring.length >= 3 ? [{ id: 'nofly-draft', kind: 'zone' as const, points: ring, color: NO_FLY_COLORS.stroke }] : []),
     // The routes the zone would block, in red.
     ...blocked.flatMap((b) => {
@@ -141,8 +148,9 @@ export default function NoFlyEditPage(): ReactNode {
     }),
   ];
   const others = useMemo(() => noFly.filter((z) => z.id !== id), [noFly, id]);
-  // Fit once to the zone being edited; a new zone is drawn where the map opens.
-  const fit = id && started ? ring : undefined;
+  // Fit once: to the zone being edited, else to the route it is drawn by, else to the company's fences
+  // (where its routes fly).
+  const fit = !started ? undefined : id ? ring : nearRoute ? nearRoute.waypoints : near ? undefined : fences.flatMap((f) => f.boundary);
 
   // ---------------------------------------------------------------- save
   const save = async () => {
@@ -183,7 +191,7 @@ export default function NoFlyEditPage(): ReactNode {
       <div className="edit-work-body">
         <div className="edit-work-map">
           <Suspense fallback={<Spin className="edit-work-spin" />}>
-            <PlanMap theme={theme} shapes={shapes} edit={edit} fit={fit} fitKey={id ?? 'new'} marks={marks} zones={zones} noFly={others} />
+            <PlanMap theme={theme} shapes={shapes} edit={edit} fit={fit} fitKey={id ?? near ?? 'new'} marks={marks} zones={zones} noFly={others} />
           </Suspense>
           <div className="edit-work-hint">{t(circle ? 'routeplan.nofly.hint.circle' : 'routeplan.nofly.hint.polygon')}</div>
         </div>
