@@ -154,6 +154,9 @@ describe('survey around no-fly zones: examples', () => {
       if (t.roles[i] === 'run_in' || t.roles[i] === 'run_out') expect(toMetres(p).y).toBeLessThan(0);
     });
     expect(noFlyConflictIssues(t.waypoints, [tight])).toEqual([]);
+    // A turn distance under a metre that no zone shortens is kept as asked.
+    const short = grid(area, [band], { angle: 0, turnDistance: 0.5 });
+    expect(short.roles.filter((r) => r === 'run_in').length).toBe(short.transects.length);
   });
 
   it('reaches a pocket between zones through passages narrower than the clearance, without entering them', () => {

@@ -468,18 +468,20 @@ export function surveyGrid(polygon: readonly LatLng[], params: SurveyParams): Su
     ...(params.avoid ? { avoid: params.avoid } : {}),
     ...(params.clearance !== undefined ? { clearance: params.clearance } : {}),
   });
-  // One block per transect: its run-in, entry, exit and run-out (step 7: runs stop short of a grown hole).
+  // One block per transect: its run-in, entry, exit and run-out (step 7: runs stop short of a grown hole,
+  // and a run so shortened is left out under MIN_RUN_M).
+  const kept = (run: number) => run > 0 && (run === turn || run >= MIN_RUN_M);
   let blocks: FlightBlock[] = (transects as [LatLng, LatLng][]).map(([a, b], i) => {
     const runIn = Math.min(turn, room[i]!.before);
     const runOut = Math.min(turn, room[i]!.after);
     const block: FlightBlock = { transect: [a, b], points: [], roles: [] };
-    if (runIn >= MIN_RUN_M) {
+    if (kept(runIn)) {
       block.points.push(extendTransect(a, b, runIn)[0]);
       block.roles.push('run_in');
     }
     block.points.push(a, b);
     block.roles.push('entry', 'exit');
-    if (runOut >= MIN_RUN_M) {
+    if (kept(runOut)) {
       block.points.push(extendTransect(a, b, runOut)[1]);
       block.roles.push('run_out');
     }
@@ -490,10 +492,10 @@ export function surveyGrid(polygon: readonly LatLng[], params: SurveyParams): Su
   if (rings.length > 0 || params.within) ({ blocks, unreached } = detourAround(polygon, blocks, rings, clearanceOf(params), params.within));
   const waypoints = blocks.flatMap((b) => b.points);
   const roles = blocks.flatMap((b) => b.roles);
-  const kept = blocks.map((b) => b.transect);
-  const photoCount = kept.reduce((n, [a, b]) => n + transectPhotoCount(haversineDistance(a, b), triggerDistance), 0);
+  const flown = blocks.map((b) => b.transect);
+  const photoCount = flown.reduce((n, [a, b]) => n + transectPhotoCount(haversineDistance(a, b), triggerDistance), 0);
   return {
-    transects: kept,
+    transects: flown,
     waypoints,
     roles,
     photoCount,
