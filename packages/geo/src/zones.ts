@@ -16,6 +16,7 @@ import { prepareRing, segmentPieceMiddles, type PreparedRing } from './polygon.j
  *   the zone is reported through that waypoint only, so each conflict is said once;
  * - a survey (area) route is checked on its generated waypoints: the caller passes them.
  * Legs are straight in degrees, as the map draws them and as fence legs are checked (polygon.ts).
+ * Company no-fly zones (nofly.ts) are checked by the same rule (keepOutIssues) with their own codes.
  */
 
 export interface ZoneInput {
