@@ -1,19 +1,37 @@
 // Route/fence file converter and inspector on top of @nest/formats.
 // Usage: npm run convert -- <input file> [--to kml|geojson|plan|kmz] [--out <file>] [--lang en|zh]
-//   without --to: prints a summary (fences, routes, surveys, waypoints per route, bounding box)
+//                            [--survey-as mapping|route] [--polygon-as fence|survey]
+//   without --to: prints a summary (fences, no-fly zones, routes, surveys, strip scans, waypoints per route,
+//                 bounding box) and every note of the import (an unrepresentable .plan item by its number)
 //   with --to:    writes the converted file (default: beside the input, with the new extension)
+//   --to kmz of an area: a DJI mapping2d mission (--survey-as mapping, the default) or the route @nest/geo
+//                 generates for it (--survey-as route); plain polygons count as areas for kmz unless
+//                 --polygon-as fence, and as fences otherwise unless --polygon-as survey
 // Any unreadable or unsupported input: one line on stderr and exit code 1.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import type { Lang, Text } from '@nest/contracts';
-import { FinishAction, HeightType } from '@nest/contracts';
+import { FinishAction, HeightType, NoFlyShape } from '@nest/contracts';
 import type { ExportFormat, PlanDocument } from '@nest/formats';
-import { EXPORT_FORMATS, boundingBox, exportPlanFile, importPlanFile } from '@nest/formats';
+import { EXPORT_FORMATS, boundingBox, exportPlanFile, importPlanFile, surveyRoute } from '@nest/formats';
 
-const USAGE = 'usage: npm run convert -- <input file> [--to kml|geojson|plan|kmz] [--out <file>] [--lang en|zh]';
+const USAGE =
+  'usage: npm run convert -- <input file> [--to kml|geojson|plan|kmz] [--out <file>] [--lang en|zh] [--survey-as mapping|route] [--polygon-as fence|survey]';
 
-function parseArgs(argv: string[]): { input?: string; to?: string; out?: string; lang: Lang; help: boolean } {
-  const args: { input?: string; to?: string; out?: string; lang: Lang; help: boolean } = { lang: 'en', help: false };
+interface Args {
+  input?: string;
+  to?: string;
+  out?: string;
+  lang: Lang;
+  help: boolean;
+  surveyAs: 'mapping' | 'route';
+  polygonAs?: 'fence' | 'survey';
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { lang: 'en', help: false, surveyAs: 'mapping' };
+  const oneOf = <T extends string>(name: string, v: string, allowed: readonly T[]): T =>
+    allowed.includes(v as T) ? (v as T) : die(`${name} takes ${allowed.join(' or ')}, not "${v}"`);
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = (): string => {
@@ -24,6 +42,8 @@ function parseArgs(argv: string[]): { input?: string; to?: string; out?: string;
     if (a === '--to') args.to = value();
     else if (a === '--out' || a === '-o') args.out = value();
     else if (a === '--lang') args.lang = value() === 'zh' ? 'zh' : 'en';
+    else if (a === '--survey-as') args.surveyAs = oneOf(a, value(), ['mapping', 'route'] as const);
+    else if (a === '--polygon-as') args.polygonAs = oneOf(a, value(), ['fence', 'survey'] as const);
     else if (a === '--help' || a === '-h') args.help = true;
     else if (a.startsWith('--to=')) args.to = a.slice(5);
     else if (a.startsWith('--out=')) args.out = a.slice(6);
@@ -47,6 +67,15 @@ function summary(name: string, doc: PlanDocument, format: string, warnings: Text
   for (const f of doc.fences) {
     lines.push(`  - ${f.name}: ${f.boundary.length} points${f.max_height !== undefined ? `, max height ${f.max_height} m` : ''}`);
   }
+  const zones = doc.noFlyZones ?? [];
+  lines.push(`no-fly zones: ${zones.length}`);
+  for (const z of zones) {
+    const shape =
+      z.shape === NoFlyShape.CIRCLE && z.center
+        ? `${NoFlyShape.label(z.shape, lang)}, radius ${z.radius} m at ${coord(z.center.lat)}, ${coord(z.center.lng)}`
+        : `${NoFlyShape.label(z.shape, lang)}, ${z.boundary.length} points`;
+    lines.push(`  - ${z.name}: ${shape}${z.reason ? `, ${z.reason}` : ''}`);
+  }
   lines.push(`routes: ${doc.routes.length}`);
   for (const r of doc.routes) {
     const finish = r.settings?.finish_action;
@@ -66,6 +95,11 @@ function summary(name: string, doc: PlanDocument, format: string, warnings: Text
     ].filter(Boolean);
     lines.push(`  - ${s.name}: ${s.polygon.length} points${extra.length ? `, ${extra.join(', ')}` : ''}`);
   }
+  const corridors = doc.corridors ?? [];
+  if (corridors.length) {
+    lines.push(`strip scans: ${corridors.length}`);
+    for (const c of corridors) lines.push(`  - ${c.name}: ${c.line.length} points, width ${c.width} m`);
+  }
   const box = boundingBox(doc);
   if (box) {
     lines.push(`bounding box: lat ${coord(box.minLat)} .. ${coord(box.maxLat)}, lng ${coord(box.minLng)} .. ${coord(box.maxLng)}`);
@@ -74,7 +108,7 @@ function summary(name: string, doc: PlanDocument, format: string, warnings: Text
   return lines.join('\n');
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   if (args.help) {
     process.stdout.write(`${USAGE}\n`);
@@ -91,14 +125,26 @@ function main(): void {
     const code = (e as NodeJS.ErrnoException).code;
     die(`cannot read ${args.input}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (e as Error).message}`);
   }
-  const result = importPlanFile(basename(args.input), bytes);
+  // For a DJI package a plain polygon is an area to map (a fence has no place there).
+  const polygonAs = args.polygonAs ?? (args.to === 'kmz' ? 'survey' : 'fence');
+  const result = importPlanFile(basename(args.input), bytes, { polygonAs });
   if (!result.ok) die(`${args.input}: ${result.error[args.lang]}`);
 
   if (args.to === undefined) {
     process.stdout.write(`${summary(args.input, result.doc, result.format, result.warnings, args.lang)}\n`);
     return;
   }
-  const out = exportPlanFile(result.doc, args.to as ExportFormat);
+  let doc = result.doc;
+  const notes: Text[] = [];
+  const survey = doc.surveys[0];
+  if (args.to === 'kmz' && survey && !doc.routes.some((r) => r.mission_type === 2)) {
+    // The waylines of a survey package fly the route @nest/geo generates for the area.
+    const made = await surveyRoute(survey);
+    if (!made.ok) die(`${args.input}: ${made.error[args.lang]}`);
+    doc = { ...doc, routes: [made.route, ...doc.routes] };
+    if (made.note) notes.push(made.note);
+  }
+  const out = exportPlanFile(doc, args.to as ExportFormat, { surveyAs: args.surveyAs });
   if (!out.ok) die(`${args.input}: ${out.error[args.lang]}`);
   const target =
     args.out ?? join(dirname(args.input), basename(args.input, extname(args.input)) + (out.ext === extname(args.input) ? `.converted${out.ext}` : out.ext));
@@ -107,8 +153,8 @@ function main(): void {
   } catch (e) {
     die(`cannot write ${target}: ${(e as Error).message}`);
   }
-  for (const w of [...result.warnings, ...out.warnings]) process.stderr.write(`warning: ${w[args.lang]}\n`);
+  for (const w of [...result.warnings, ...notes, ...out.warnings]) process.stderr.write(`warning: ${w[args.lang]}\n`);
   process.stdout.write(`wrote ${target} (${out.bytes.length} bytes)\n`);
 }
 
-main();
+void main();

@@ -53,7 +53,8 @@ export async function surveyRoute(
         ...(settings.elevation ? { elevation: true } : {}),
       },
     };
-    return note ? { ok: true, route, note } : { ok: true, route };
+    // Without terrain following the heights are meant over the take-off point's level: no note is due.
+    return note && settings.elevation ? { ok: true, route, note } : { ok: true, route };
   } catch (e) {
     return { ok: false, error: T.surveyNoRoute(survey.name, e instanceof Error ? e.message : String(e)) };
   }
