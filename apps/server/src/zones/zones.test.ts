@@ -89,17 +89,24 @@ describe('routes keep out of no-fly and restricted zones', () => {
     expect(north.body.code).toBe(ResultCode.OK);
   });
 
-  it('checks a survey on its generated waypoints', async () => {
-    const polygon = json(rect(-400, -400, 400, 400, RIVER));
-    const res = await wk.call<{ issues: Issue[] }>(
-      'missionAdd',
-      route('Survey over the river', [], { mission_type: 2, camera_type: '6k', course_overlap: 80, lateral_overlap: 70, waypoints: '[]', polygon }),
-      { lang: 'en' },
-    );
-    expect(res.body.code).toBe(ResultCode.BAD_REQUEST);
-    expect(res.body.data.issues.length).toBeGreaterThan(0);
-    expect(res.body.data.issues.every((i) => i.code === IssueCode.WAYPOINT_IN_ZONE || i.code === IssueCode.LEG_CROSSES_ZONE)).toBe(true);
-    expect(res.body.msg).toMatch(/restricted zone "Shenzhen River border \(demo\)"$/);
+  it('generates a survey around the zones; an area the strip cuts in two, with no way round inside the fence, is refused', async () => {
+    const survey = (name: string, polygon: LatLng[]) =>
+      wk.call<{ issues: Issue[]; waypoints: Waypoint[] }>(
+        'missionAdd',
+        route(name, [], { mission_type: 2, camera_type: '6k', course_overlap: 80, lateral_overlap: 70, waypoints: '[]', polygon: json(polygon) }),
+        { lang: 'en' },
+      );
+    // Reaching into the strip from the north bank: the grid stops short of it.
+    const bank = await survey('North bank survey', rect(-400, 0, 400, 500, RIVER));
+    expect(bank.body.code, bank.body.msg).toBe(ResultCode.OK);
+    expect(bank.body.data.waypoints.length).toBeGreaterThan(2);
+    expect(zoneConflictIssues(bank.body.data.waypoints, await publicZones(server.db))).toEqual([]);
+
+    // Across the whole strip: the banks can only be joined around its ends, outside the fence.
+    const across = await survey('Survey over the river', rect(-400, -400, 400, 400, RIVER));
+    expect(across.body.code).toBe(ResultCode.BAD_REQUEST);
+    expect(across.body.data.issues.length).toBeGreaterThan(0);
+    expect(across.body.data.issues.some((i) => i.code === IssueCode.WAYPOINT_IN_ZONE || i.code === IssueCode.LEG_CROSSES_ZONE)).toBe(false);
   });
 
   it('a zone added after a route was saved fails the pre-flight zone check, in the checklist and when a timed task fires', async () => {
