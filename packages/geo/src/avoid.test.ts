@@ -191,6 +191,21 @@ describe('survey around no-fly zones: examples', () => {
     }
   });
 
+  it('keeps the straight leg when every way round leaves the fence: the refusal names the zone', () => {
+    const fence = square(600, -300, -300);
+    const area = square(560, -280, -280);
+    const strip = polygonZone(shape([[-40, -400], [40, -400], [40, 400], [-40, 400]]), 'river');
+    const g = surveyGrid(area, { ...params, angle: 0, avoid: surveyAvoidRings([strip]), within: fence });
+    const issues = validateRoute({ mission_type: 2, waypoints: g.waypoints.map((p) => ({ ...p, height: 60 })) }, { boundary: fence, max_height: 120 }, { noFly: [strip] });
+    expect(issues.length).toBeGreaterThan(0);
+    expect(new Set(issues.map((i) => i.code))).toEqual(new Set([IssueCode.LEG_CROSSES_NO_FLY]));
+    expect(g.roles).not.toContain('transit');
+    // Both sides are still surveyed, each transect clear of the zone.
+    const xs = g.transects.map(([a]) => toMetres(a!).x);
+    expect(xs.some((x) => x < -45) && xs.some((x) => x > 45)).toBe(true);
+    for (const t of g.transects) expect(noFlyConflictIssues(t, [strip])).toEqual([]);
+  });
+
   it('keeps detours inside the fence when a way inside exists', () => {
     // The strip crosses the area and leaves the fence to the south; to the north it ends inside the fence.
     const fence = shape([[-300, -300], [300, -300], [300, 500], [-300, 500]]);

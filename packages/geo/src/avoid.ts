@@ -17,8 +17,7 @@ import { normalizeRing, pointSegmentDistance, prepareRing, segmentPointOutside }
  *   way found comes near, until the way is clear of all of them;
  * - through a passage narrower than the clearance the way keeps a smaller one (NARROWER), never entering;
  * - given a ring to stay in (`within`: the route's fence), the way keeps inside it (the fence's leg rule,
- *   polygon.ts segmentPointOutside), bending also at its reflex corners pushed inward; only when no way
- *   inside exists is one outside it answered (route validation then refuses that leg).
+ *   polygon.ts segmentPointOutside), bending also at its reflex corners pushed inward.
  */
 
 /** Distance (m) survey lines keep from an avoided ring; detours keep at least half of it. */
@@ -241,15 +240,13 @@ const NARROWER = [1, 1 / 2, 1 / 4, 1 / 10, 1 / 25];
 /**
  * The points to fly through between a and b so that no leg comes nearer than half the clearance to any
  * obstacle (see the module note), or, through passages too narrow for that, half of a narrower clearance
- * (NARROWER): [] when the straight leg already keeps clear, null when no way is found (an end shut in by
- * obstacles, or too near one).
+ * (NARROWER), and, given `within`, no leg leaves it: [] when the straight leg already does, null when no
+ * way is found (an end shut in by obstacles, or too near one, or no way inside `within`).
  */
 export function detourPath(a: XY, b: XY, obstacles: readonly Obstacle[], clearance: number = AVOID_CLEARANCE_M, within?: Within | null): XY[] | null {
-  for (const inside of within ? [within, null] : [null]) {
-    for (const share of NARROWER) {
-      const way = detourWith(a, b, obstacles, clearance * share, inside);
-      if (way) return way;
-    }
+  for (const share of NARROWER) {
+    const way = detourWith(a, b, obstacles, clearance * share, within ?? null);
+    if (way) return way;
   }
   return null;
 }

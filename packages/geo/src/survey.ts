@@ -49,7 +49,8 @@ import { ringArea } from './validation.js';
  *    the clearance gets detour waypoints (role 'transit') on the shortest way around the holes (avoid.ts
  *    detourPath), through narrow passages with less clearance; a transect no way reaches is left out
  *    (`unreached`). Detours can leave the area; given `within` (the fence) they, and every other leg
- *    between transects, keep inside it where a way inside exists.
+ *    between transects, keep inside it; where ways exist only out of it the leg stays straight, and route
+ *    validation refuses it naming the zone it crosses (such an area must be surveyed in parts).
  * Coverage: a point of the area farther than half a line spacing from its edge and farther than half a
  * spacing plus the clearance from every hole lies within half a spacing of a transect (its nearest line
  * meets neither the edge nor a grown hole there).
@@ -403,8 +404,9 @@ export interface SurveyParams {
   /** Distance kept from them (m, default AVOID_CLEARANCE_M). */
   clearance?: number;
   /**
-   * The ring the legs between transects stay inside where a way inside exists (the route's fence, WGS84
-   * open ring): such a leg leaving it is routed inside, round its reflex corners and the avoided areas.
+   * The ring the legs between transects stay inside (the route's fence, WGS84 open ring): such a leg
+   * leaving it is routed inside, round its reflex corners and the avoided areas; where no way inside
+   * exists, the leg stays straight (step 8).
    */
   within?: readonly LatLng[];
 }
@@ -553,6 +555,10 @@ function detourAround(
     const way = detourPath(from, to, obstacles, clearance, within);
     if (way) {
       out.push({ ...block, points: [...way.map((v) => frame.toLatLng(v)), ...block.points], roles: [...way.map((): SurveyPointRole => 'transit'), ...block.roles] });
+    } else if (within && detourPath(from, to, obstacles, clearance) !== null) {
+      // Ways exist, but only out of the fence: the straight leg stays, and route validation refuses it
+      // naming the zone it crosses (the area must be split), rather than a way round far out of the fence.
+      out.push(block);
     } else if (detourPath(from, far(), obstacles, clearance) === null && detourPath(to, far(), obstacles, clearance) !== null) {
       // The route so far is shut in and this transect is not: start again from here.
       unreached.push(...out.map((b) => b.transect));
