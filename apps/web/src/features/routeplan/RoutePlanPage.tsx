@@ -1,9 +1,9 @@
 import { Suspense, lazy, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { Button, Dropdown, Empty, Input, Pagination, Popconfirm, Select, Space, Spin, Tabs, Tag, Tooltip } from 'antd';
+import { Alert, Button, Dropdown, Empty, Input, Pagination, Popconfirm, Select, Space, Spin, Tabs, Tag, Tooltip } from 'antd';
 import { CopyOutlined, DeleteOutlined, DownloadOutlined, EditOutlined, PlusOutlined, StopOutlined, UploadOutlined } from '@ant-design/icons';
-import { MissionType, formatDistanceText, formatMmSs, type DeviceListItem, type Fence, type Mission, type Page } from '@nest/contracts';
-import { EXPORT_FORMATS, checkAgainstTask, exportPlanFile, importPlanFile, type ExportFormat, type PlanDocument } from '@nest/formats';
+import { MissionType, NoFlyShape, formatDistanceText, formatMmSs, type DeviceListItem, type Fence, type Mission, type Page, type Text } from '@nest/contracts';
+import { EXPORT_FORMATS, checkAgainstTask, exportPlanFile, importPlanFile, type ExportFormat, type PlanDocument, type PlanNoFly } from '@nest/formats';
 import { useI18n } from '../../shared/i18n';
 import { call, RequestError } from '../../shared/request';
 import { notify } from '../../shared/notify';
@@ -76,6 +76,7 @@ export default function RoutePlanPage(): ReactNode {
   const [page, setPage] = useState(0);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [importError, setImportError] = useState<string | null>(null);
+  const [importNotes, setImportNotes] = useState<readonly Text[]>([]);
   // The server's refusal of a delete, shown as it words it.
   const [refusal, setRefusal] = useState<string | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -162,12 +163,65 @@ export default function RoutePlanPage(): ReactNode {
   };
 
   // ---------------------------------------------------------------- import
+  // The no-fly zones of an imported file, created after the operator confirms the list.
+  const importNoFly = (zonesInFile: readonly PlanNoFly[], fallbackName: string) =>
+    new Promise<void>((done) => {
+      notify().confirm({
+        title: t('routeplan.nofly.importTitle'),
+        content: (
+          <div data-testid="import-nofly">
+            <p>{t('routeplan.nofly.importList', { n: zonesInFile.length })}</p>
+            <ul>
+              {zonesInFile.map((z, i) => (
+                <li key={i}>
+                  {z.name || fallbackName} · {NoFlyShape.label(z.shape, lang)}
+                  {z.radius ? ` · ${formatDistanceText(z.radius)}` : ''}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ),
+        okText: t('common.ok'),
+        cancelText: t('common.cancel'),
+        onCancel: () => done(),
+        onOk: async () => {
+          let created = 0;
+          try {
+            for (const z of zonesInFile) {
+              const circle = z.shape === NoFlyShape.CIRCLE;
+              await call('noFlyAdd', {
+                name: (z.name || fallbackName).slice(0, 64),
+                reason: (z.reason ?? '').slice(0, 500),
+                shape: z.shape,
+                ...(circle ? { center: z.center!, radius: z.radius! } : { boundary: z.boundary }),
+              }, { quiet: true });
+              created++;
+            }
+          } catch (err) {
+            setImportError(err instanceof RequestError ? err.text : String(err));
+          }
+          if (created > 0) {
+            notify().success(t('routeplan.nofly.imported', { n: created }));
+            void invalidateCall('noFlyList');
+          }
+          done();
+        },
+      });
+    });
+
   const onImport = async (file: File) => {
     setImportError(null);
+    setImportNotes([]);
     const bytes = new Uint8Array(await file.arrayBuffer());
     const imported = importPlanFile(file.name, bytes, { extensions: ['.kml', '.json', '.plan'] });
     if (!imported.ok) return setImportError(imported.error[lang]);
     const doc = imported.doc;
+    // What the reader did with items it could not take as they are (by item number), shown with the result.
+    setImportNotes(imported.warnings);
+    const zonesInFile = doc.noFlyZones ?? [];
+    if (zonesInFile.length > 0) await importNoFly(zonesInFile, file.name);
+    // A file of no-fly zones only has nothing more to import.
+    if (!doc.routes.length && !doc.surveys.length && !doc.fences.length) return;
     try {
       if (tab === 'fences' || (!doc.routes.length && !doc.surveys.length)) {
         const c = checkAgainstTask(doc, 'fence');
@@ -243,6 +297,10 @@ export default function RoutePlanPage(): ReactNode {
             onChange={(e) => { const f = e.target.files?.[0]; e.target.value = ''; if (f) void onImport(f); }} />
         </div>
         {importError && <div className="routeplan-error" role="alert" data-testid="import-error">{importError}</div>}
+        {importNotes.length > 0 && (
+          <Alert type="info" showIcon closable onClose={() => setImportNotes([])} title={t('routeplan.nofly.notesTitle')} data-testid="import-notes"
+            description={<ul className="routeplan-notes">{importNotes.map((n, i) => <li key={i}>{n[lang]}</li>)}</ul>} />
+        )}
         {refusal && <div className="routeplan-error" role="alert" data-testid="action-error">{t('routeplan.list.refused')}: {refusal}</div>}
         <Spin spinning={loading}>
           <ul className="routeplan-list" data-testid="plan-list">

@@ -26,7 +26,10 @@ const { RequestError, call } = vi.hoisted(() => ({
   call: vi.fn(),
 }));
 vi.mock('../../../shared/request', () => ({ call: (...args: unknown[]) => call(...args), RequestError }));
-vi.mock('../../../shared/notify', () => ({ notify: () => ({ success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() }) }));
+// Confirmation boxes are answered OK at once (the import's list of no-fly zones).
+vi.mock('../../../shared/notify', () => ({
+  notify: () => ({ success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn(), confirm: (o: { onOk?: () => unknown }) => void o.onOk?.() }),
+}));
 
 const { queryClient } = await import('../../../shared/query');
 const { default: RoutePlanPage } = await import('../RoutePlanPage');
@@ -176,5 +179,44 @@ describe('the no-fly zone editor', () => {
     // The crossing is marked where it is on the map.
     expect(planProps?.marks).toHaveLength(1);
     expect((screen.getByTestId('save') as HTMLButtonElement).disabled).toBe(true);
+  });
+});
+
+describe('route planning: importing a file with no-fly zones', () => {
+  it('creates the zones of a QGC plan (exclusion polygon and circle), imports its route, and lists the items it could not keep', async () => {
+    answer({ noFlyAdd: (f) => ({ ...zone('zn', String(f.name)), ...f }), missionAdd: (f) => ({ ...mission('mn', String(f.name), []), ...f }) });
+    page('/routeplan');
+    await waitFor(() => expect(screen.getAllByTestId('plan-item')).toHaveLength(2));
+    const wp = (p: LatLng, seq: number, command = 16, params = [0, 0, 0, null, p.lat, p.lng, 60]) =>
+      ({ type: 'SimpleItem', command, frame: 3, params, autoContinue: true, doJumpId: seq, Altitude: 60, AltitudeMode: 1, AMSLAltAboveTerrain: null });
+    const a = at(100, 100);
+    const b = at(300, 100);
+    const plan = {
+      fileType: 'Plan', version: 1, groundStation: 'QGroundControl',
+      mission: {
+        version: 2, firmwareType: 12, vehicleType: 2, cruiseSpeed: 15, hoverSpeed: 5, plannedHomePosition: [HOME.lat, HOME.lng, 0],
+        items: [wp(a, 1), wp(a, 2, 183, [1, 1500, 0, 0, 0, 0, 0]), wp(b, 3)],
+      },
+      geoFence: {
+        version: 2,
+        polygons: [{ version: 1, inclusion: false, polygon: square(-500, -500, 50).map((p) => [p.lat, p.lng]) }],
+        circles: [{ version: 1, inclusion: false, circle: { center: [at(500, 500).lat, at(500, 500).lng], radius: 80 } }],
+      },
+      rallyPoints: { version: 2, points: [] },
+    };
+    const file = new File([JSON.stringify(plan)], 'school.plan', { type: 'application/json' });
+    fireEvent.change(screen.getByTestId('import-file'), { target: { files: [file] } });
+    await waitFor(() => expect(call.mock.calls.filter(([n]) => n === 'noFlyAdd')).toHaveLength(2));
+    const added = call.mock.calls.filter(([n]) => n === 'noFlyAdd').map(([, f]) => f as Record<string, unknown>);
+    expect(added.map((f) => f.shape).sort()).toEqual([NoFlyShape.POLYGON, NoFlyShape.CIRCLE]);
+    const circle = added.find((f) => f.shape === NoFlyShape.CIRCLE)!;
+    expect(circle.radius).toBe(80);
+    expect(circle.boundary).toBeUndefined();
+    await waitFor(() => expect(call.mock.calls.some(([n]) => n === 'missionAdd')).toBe(true));
+    // The servo item (number 2) is named in the notes, in the language.
+    const notes = await screen.findByTestId('import-notes');
+    expect(notes.textContent).toMatch(/第 2 项/);
+    act(() => applyLang('en'));
+    expect(screen.getByTestId('import-notes').textContent).toMatch(/Item 2/);
   });
 });
