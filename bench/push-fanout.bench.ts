@@ -8,6 +8,8 @@ import {
   ResultCode,
   codeText,
   licencePlain,
+  linkMessage,
+  LinkMethod,
   md5Hex,
   signPmd,
   type TelemetryData,
@@ -18,8 +20,9 @@ import type { DeviceRow } from '../apps/server/src/db/schema.js';
 import type { AppDeps } from '../apps/server/src/deps.js';
 import { fleetEntryOf } from '../apps/server/src/devices/index.js';
 import type { LiveDevice } from '../apps/server/src/link/adapter.js';
+import { memberJson } from '../apps/server/src/link/member-json.js';
 import { ClusterBus } from '../apps/server/src/push/bus.js';
-import { FLEET_PHASES, PushHub, type PushPorts } from '../apps/server/src/push/hub.js';
+import { FLEET_PHASES, PushHub, telemetryFrame, type PushPorts } from '../apps/server/src/push/hub.js';
 import { DeviceModel } from '../apps/simulator/src/index.js';
 
 /**
@@ -29,7 +32,8 @@ import { DeviceModel } from '../apps/simulator/src/index.js';
  * every socket and one ws.send each.
  *
  * - 300 DEVICE_TELEMETRY: one turn of 40 telemetry messages (simulator telemetry, about 700 bytes), each
- *   device watched by 1 socket, then by 10 sockets.
+ *   device watched by 1 socket, then by 10 sockets; the telemetry serialised, then the device's own JSON
+ *   of it found in its link message (link/member-json.ts, the scan included) and spliced into the frame.
  * - 310 FLEET_UPDATE: one period of 2,000 devices that all moved, for 25 fleet-map sockets of one company,
  *   run as the hub's clock runs it (FLEET_PHASES steps, each building the batch of its phase's sockets).
  *
@@ -53,6 +57,8 @@ const rowOf = (sn: string, i: number): DeviceRow =>
 class Rig {
   readonly link = new EventEmitter();
   readonly live = new Map<string, LiveDevice>();
+  /** Each device's telemetry as the link message it came in (the 300 frame may carry its data's text). */
+  readonly messages = new Map<string, Buffer>();
   readonly rows = new Map<string, DeviceRow>();
   /** The server side of every socket, in connection order. */
   readonly serverSockets: WebSocket[] = [];
@@ -67,6 +73,7 @@ class Rig {
       // The announced rate is so high that the 300 token bucket never holds a frame back here.
       const telemetry = telemetryOf(i);
       this.live.set(sn, { sn, online: true, rateHz: 1e9, firmware: null, heardAt: 0, telemetry, telemetryAt: 0, telemetryTs: 0, state: null, since: 0 });
+      this.messages.set(sn, Buffer.from(JSON.stringify(linkMessage(LinkMethod.TELEMETRY, telemetry, { tid: `t-${i}`, ts: 1_763_769_600_000 + i }))));
     });
     const link = Object.assign(this.link, { device: (sn: string) => this.live.get(sn), owns: () => true, isOnline: () => true });
     const status = Object.assign(new EventEmitter(), { status: () => 1, snapshot: (sn: string) => ({ sn_id: sn, state: 1 }) });
@@ -196,7 +203,7 @@ for (const perDevice of [1, 10]) {
       }
       await arrived;
     });
-    bench('push hub (link telemetry event -> 300 frames)', async () => {
+    bench('push hub (link telemetry event -> 300 frames, telemetry serialised)', async () => {
       const arrived = t.arrivals.until(frames);
       for (const sn of t.devices) {
         const live = t.rig.live.get(sn)!;
@@ -204,6 +211,33 @@ for (const perDevice of [1, 10]) {
         t.rig.link.emit('telemetry', sn, live);
       }
       await arrived;
+    });
+    bench("push hub (link telemetry event -> 300 frames around the device's own JSON, found in its message)", async () => {
+      const arrived = t.arrivals.until(frames);
+      for (const sn of t.devices) {
+        const live = t.rig.live.get(sn)!;
+        live.telemetryAt = Date.now();
+        const message = t.rig.messages.get(sn)!;
+        t.rig.link.emit('telemetry', sn, live, () => memberJson(message, 'data'));
+      }
+      await arrived;
+    });
+  });
+}
+
+{
+  // The frame alone, no socket: what the hub does per 300 message before ws writes it.
+  const rig = new Rig(['ONE']);
+  rigs.push(rig);
+  const live = rig.live.get('ONE')!;
+  const message = rig.messages.get('ONE')!;
+  describe(`300 frame of one telemetry message (${message.byteLength} bytes), built for a socket`, () => {
+    bench('telemetry serialised (JSON.stringify), then its UTF-8 length as ws needs it', () => {
+      const frame = telemetryFrame({ sn_id: 'ONE', state: 1, telemetry: live.telemetry, at: Date.now() }, null).payload('en');
+      Buffer.byteLength(frame);
+    });
+    bench("the device's own JSON found in its message and spliced (bytes)", () => {
+      telemetryFrame({ sn_id: 'ONE', state: 1, telemetry: live.telemetry, at: Date.now() }, memberJson(message, 'data')).payload('en');
     });
   });
 }
