@@ -5,7 +5,7 @@ import { altAt, latLngsOf, parseCoordinates } from './coords.js';
 import { samePoint } from './geometry.js';
 import type { ReadContext } from './limits.js';
 import { checkLatLng, cleanName, finiteOrUndefined } from './limits.js';
-import type { HeightTypeValue, MissionTypeValue, PlanDocument, PlanRoute, RouteSettings, SurveyParams } from './model.js';
+import type { HeightTypeValue, MissionTypeValue, PlanDocument, PlanRoute, RouteSettings } from './model.js';
 import { emptyDocument } from './model.js';
 import { surveyParamsOf } from './params.js';
 import { T, fail } from './texts.js';

@@ -422,10 +422,7 @@ export function readQgcPlan(input: unknown, ctx: ReadContext): PlanDocument {
       if (q.roi !== undefined) w.roi = q.roi;
     }
     const route = b.done();
-    if (takeoff) {
-      route.takeoff = takeoff;
-      if (takeoff.at) note(takeoffItem, 22, itemDone.takeoffAt);
-    }
+    if (takeoff) route.takeoff = takeoff;
     if (landAt) route.land_at = landAt;
     aimAtRegions(route);
     doc.routes.push(route);
@@ -437,6 +434,8 @@ export function readQgcPlan(input: unknown, ctx: ReadContext): PlanDocument {
       if (Object.keys(params).length) s.params = params;
     }
   }
+  const routeTakeoff = doc.routes[0]?.takeoff;
+  if (routeTakeoff?.at && !sameAsWritten(doc)) note(takeoffItem, 22, itemDone.takeoffAt);
   // Notes in item order, each naming the item's command.
   notes.sort((a, b) => a.item - b.item);
   const commandOf = (n: number, fallback: number): number => {
@@ -460,6 +459,7 @@ export function readQgcPlan(input: unknown, ctx: ReadContext): PlanDocument {
     v.home = { ...at, alt: fin(f(home[2])) ? f(home[2]) : 0 };
   }
   if (Object.keys(v).length) doc.vehicle = v;
+  keepOnlyWhatTheWriterLoses(doc);
 
   const fence = isObj(plan.geoFence) ? plan.geoFence : {};
   const fences: { ring: { lat: number; lng: number }[] }[] = [];
@@ -500,6 +500,35 @@ export function readQgcPlan(input: unknown, ctx: ReadContext): PlanDocument {
   const rally = isObj(plan.rallyPoints) && Array.isArray(plan.rallyPoints.points) ? plan.rallyPoints.points.length : 0;
   if (rally) ctx.warn(T.rallyIgnored(rally));
   return doc;
+}
+
+/** True when the plan writer, given no take-off item, writes this one anyway (at the first waypoint). */
+function sameAsWritten(doc: PlanDocument): boolean {
+  const route = doc.routes[0];
+  if (!route?.takeoff) return true;
+  const { takeoff: _t, ...rest } = route;
+  const withIt = toQgcPlan({ ...doc, routes: [route] }).plan.mission as { items: Item[] };
+  const without = toQgcPlan({ ...doc, routes: [rest] }).plan.mission as { items: Item[] };
+  return JSON.stringify(withIt.items[0]) === JSON.stringify(without.items[0]);
+}
+
+/**
+ * Drops what a plan written back would say anyway: a take-off item at the first waypoint and its height,
+ * and mission values equal to the writer's own (QGC's defaults, the route's speed, the first position as
+ * home). What is left is what the file says beyond the console's model, so every writer of a document
+ * read from a .plan and a document built anew write the same.
+ */
+function keepOnlyWhatTheWriterLoses(doc: PlanDocument): void {
+  const route = doc.routes[0];
+  if (route?.takeoff && sameAsWritten(doc)) delete route.takeoff;
+  const v = doc.vehicle;
+  if (!v) return;
+  const plain = toQgcPlan({ ...doc, vehicle: {} }).plan.mission as Record<string, unknown>;
+  for (const k of Object.keys(v) as (keyof PlanVehicle)[]) {
+    const [key, mine] = k === 'home' ? ['plannedHomePosition', [v.home!.lat, v.home!.lng, v.home!.alt]] : [k, v[k]];
+    if (JSON.stringify(plain[key]) === JSON.stringify(mine)) delete v[k];
+  }
+  if (!Object.keys(v).length) delete doc.vehicle;
 }
 
 // ------------------------------------------------------------------------------------------------
