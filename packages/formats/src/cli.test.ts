@@ -50,6 +50,28 @@ describe('convert CLI', { timeout: 60_000 }, () => {
       expect(existsSync(out)).toBe(true);
     }
   });
+  it('lists no-fly zones as it lists fences, and every unrepresentable .plan item by its number', () => {
+    const zones = convert(fixture('real/ce_geofence_rd_2.plan'));
+    expect(zones.code).toBe(0);
+    expect(zones.out).toContain('fences: 1\n  - ce_geofence_rd_2: 4 points\nno-fly zones: 1\n  - ce_geofence_rd_2 NFZ 1: Polygon, 4 points\n');
+    const items = convert(fixture('real/PX4SITL-PX4-MultiRotor.plan'), '--to', 'plan', '--out', join(tmp, 'px4.plan'));
+    expect(items.code, items.err).toBe(0);
+    expect(items.err).toContain('warning: Item 5 (MAV_CMD 195 DO_SET_ROI_LOCATION): region of interest');
+    expect(items.err).toContain('warning: Item 7 (MAV_CMD 19 NAV_LOITER_TIME): timed loiter of 30 s');
+    const back = importPlanFile('px4.plan', new Uint8Array(readFileSync(join(tmp, 'px4.plan'))));
+    expect(back.ok && back.doc.routes[0]!.takeoff).toEqual({ at: { lat: 47.3996949, lng: 8.5455 }, alt: 30 });
+  });
+  it('--to kmz of a KML polygon: a DJI mapping2d mission, or with --survey-as route the generated route; both read back as the survey', () => {
+    for (const surveyAs of ['mapping', 'route']) {
+      const out = join(tmp, `area-${surveyAs}.kmz`);
+      const r = convert(fixture('real/togeojson-style_url.kml'), '--to', 'kmz', '--survey-as', surveyAs, '--out', out);
+      expect(r.code, r.err).toBe(0);
+      const back = importPlanFile('area.kmz', new Uint8Array(readFileSync(out)));
+      expect(back.ok && back.doc.surveys.map((s) => [s.name, s.polygon.length])).toEqual([['Building 41', 18]]);
+    }
+    const bad = convert(fixture('real/togeojson-style_url.kml'), '--to', 'kmz', '--survey-as', 'grid');
+    expect(bad.err).toBe('convert: --survey-as takes mapping or route, not "grid"\n');
+  });
   it('unreadable or unsupported input: one line on stderr, exit code 1', () => {
     const cases: [string[], RegExp][] = [
       [[join(tmp, 'missing.kml')], /^convert: cannot read .*missing\.kml: no such file\n$/],
