@@ -64,6 +64,10 @@ export const IssueCode = {
   SURVEY_PARAMS: 'survey.params',
   /** Server: the survey area is too small for any survey line. */
   SURVEY_EMPTY: 'survey.empty',
+  /** Server: a strip route's centre line is not usable (fewer than 2 distinct points, bad coordinates). */
+  STRIP_LINE_INVALID: 'strip.line_invalid',
+  /** Server: a survey or strip route longer than one battery or the waypoint limit, saved without `split`. */
+  ROUTE_NEEDS_SPLIT: 'route.needs_split',
 } as const;
 export type IssueCode = (typeof IssueCode)[keyof typeof IssueCode];
 

@@ -13,6 +13,7 @@ import * as m010 from './migrations/010_map_packages.js';
 import * as m011 from './migrations/011_device_protocol.js';
 import * as m012 from './migrations/012_health_alarms.js';
 import * as m013 from './migrations/013_no_fly_zones.js';
+import * as m014 from './migrations/014_strip_groups.js';
 
 /**
  * Versioned migrations, listed statically (no filesystem globbing): add `NNN_name.ts` under migrations/
@@ -32,6 +33,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '011_device_protocol': m011,
   '012_health_alarms': m012,
   '013_no_fly_zones': m013,
+  '014_strip_groups': m014,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATIONS }) };

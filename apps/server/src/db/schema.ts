@@ -250,6 +250,15 @@ export interface MissionsTable {
   company_id: string;
   created_at: number;
   updated_at: number;
+  /** Strip routes: the centre line (JSON WGS84 points) and the corridor width (m); null otherwise. */
+  corridor_line: ColumnType<string | null, string | null | undefined, string | null>;
+  corridor_width: ColumnType<number | null, number | null | undefined, number | null>;
+  /** A part of a survey split by battery: group id, 1-based part number, parts; null otherwise. */
+  group_id: ColumnType<string | null, string | null | undefined, string | null>;
+  group_index: ColumnType<number | null, number | null | undefined, number | null>;
+  group_count: ColumnType<number | null, number | null | undefined, number | null>;
+  /** 1 once the part has flown to its end since its whole group last did (the next part is the first 0). */
+  group_flown: ColumnType<number, number | undefined, number>;
 }
 
 /** A map zone polygon (`paths` JSON WGS84 ring); `company_id` null = shown to everyone. */

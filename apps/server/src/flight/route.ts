@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { DB, DeviceRow, MissionRow } from '../db/schema.js';
 import { fenceInputOf, findFence } from '../fences/api.js';
 import { STATE_NORMAL } from '../db/sql.js';
-import { storedRouteIssues } from '../missions/api.js';
+import { groupFlightPart, storedRouteIssues } from '../missions/api.js';
 import { firstNoFlyLabel, routeNoFly } from '../nofly/api.js';
 import { nowSeconds } from '../db/index.js';
 import { publicZones } from '../zones/api.js';
@@ -27,8 +27,10 @@ export type RouteVerdict = { ok: true; mission: MissionRow; waypoints: Waypoint[
  * come here (flight runtime `checks` and `navigate`, which launchMission uses).
  */
 export async function routeFor(db: Kysely<DB>, device: DeviceRow, missionId: string, now: number = nowSeconds()): Promise<RouteVerdict> {
-  const mission = await db.selectFrom('missions').selectAll().where('id', '=', missionId).where('state', '=', STATE_NORMAL).executeTakeFirst();
-  if (!mission) return { ok: false, reason: Reason.ROUTE_MISSING };
+  const asked = await db.selectFrom('missions').selectAll().where('id', '=', missionId).where('state', '=', STATE_NORMAL).executeTakeFirst();
+  if (!asked) return { ok: false, reason: Reason.ROUTE_MISSING };
+  // A part of a split survey flies its group's next part (missions groups.ts), whichever part was asked.
+  const mission = await groupFlightPart(db, asked);
   const fence = await findFence(db, mission.fence_id);
   if (!fence) return { ok: false, reason: Reason.ROUTE_INVALID };
   if (fence.sn_id !== device.sn_id) return { ok: false, reason: Reason.WRONG_DEVICE };

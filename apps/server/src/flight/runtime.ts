@@ -24,6 +24,7 @@ import { controlRefusal, firstFailure, inAir, preflight, type CheckFacts } from 
 import { PROCESS_CMD_TYPE, claimCommand, finishCommand, missionOfFlight } from './log.js';
 import { OK, answerOf, detailOf, deviceRefusal, refused, verdictOfRow, type ReplyHead, type Verdict } from './reply.js';
 import { planOf, routeFor, type RouteVerdict } from './route.js';
+import { markPartFlown } from '../missions/api.js';
 import type { Actor, CommandAnswer, FlightRuntime } from './types.js';
 
 /** After a physical command timed out: how long the device's state may take to show it took effect. */
@@ -352,6 +353,7 @@ export class Runtime implements FlightRuntime {
     if (!missionId || (p.mission_id !== null && p.mission_id !== missionId)) return;
     const breakpoint = p.state === 'interrupted' && p.waypoint_index < p.waypoint_count ? p.waypoint_index : null;
     await this.deps.db.updateTable('missions').set({ breakpoint }).where('id', '=', missionId).execute();
+    if (p.state === 'done') await markPartFlown(this.deps.db, missionId);
     this.log.info({ sn, flight_id: p.flight_id, mission_id: missionId, breakpoint }, 'flight: route breakpoint updated');
   }
 }

@@ -11,6 +11,8 @@ import { fenceInputOf, findFence, refusal } from '../fences/api.js';
 import { inPlanScope, planScopeOf, type PlanScope } from '../db/scope.js';
 import { tileTerrain } from '../terrain/api.js';
 import { planRoute, type PlannedRoute } from './plan.js';
+import { groupNextParts } from './groups.js';
+import { groupBaseName, partName } from './strip.js';
 import { publicZones } from '../zones/api.js';
 import { routeNoFly } from '../nofly/api.js';
 
@@ -38,7 +40,8 @@ function routeRefusal(issues: readonly Issue[]) {
   return { ...refusal(issues), message: (lang: Lang) => first?.text[lang] ?? '' };
 }
 
-export function presentMission(row: MissionRow, fence: { name: string; sn_id: string } | undefined) {
+/** `groupNext`: the id of the next part of the row's group (groups.ts groupNextParts), null outside one. */
+export function presentMission(row: MissionRow, fence: { name: string; sn_id: string } | undefined, groupNext: string | null = null) {
   return {
     id: row.id,
     name: row.name,
@@ -71,6 +74,12 @@ export function presentMission(row: MissionRow, fence: { name: string; sn_id: st
     distance: Number(row.distance),
     est_time: Number(row.est_time),
     breakpoint: row.breakpoint === null ? null : Number(row.breakpoint),
+    corridor_line: parseJson<LatLng[] | null>(row.corridor_line, null),
+    corridor_width: row.corridor_width === null ? null : Number(row.corridor_width),
+    group_id: row.group_id,
+    group_index: row.group_index === null ? null : Number(row.group_index),
+    group_count: row.group_count === null ? null : Number(row.group_count),
+    group_next: row.group_id ? groupNext : null,
     user_name: row.user_name,
     u_id: row.u_id,
     create_time: Number(row.created_at),
@@ -79,10 +88,13 @@ export function presentMission(row: MissionRow, fence: { name: string; sn_id: st
 }
 
 /** Extra facts of a save: the terrain note (flat fallback) in the caller's language and survey figures. */
-const saveExtras = (route: PlannedRoute, lang: Lang) => ({
+const saveExtras = (route: PlannedRoute, lang: Lang, group: GroupSummary | null = null) => ({
   terrain_note: route.terrain_note ? route.terrain_note[lang] : null,
   survey: route.survey,
+  group,
 });
+
+type GroupSummary = { count: number; parts: { id: string; name: string; est_time: number }[] };
 
 /**
  * Routes (tasks):
@@ -96,7 +108,9 @@ const saveExtras = (route: PlannedRoute, lang: Lang) => ({
  *   like fences. Stored waypoints, distance (m) and est_time (s) are the server's. Answers the Mission
  *   plus `terrain_note` (string or null) and `survey` (photo_count, line_spacing, trigger_distance, gsd,
  *   area, or null).
- *   Editing clears the breakpoint (the waypoints may have changed).
+ *   Strip routes and surveys longer than one battery: see plan.ts planRoute; a split save (`split`)
+ *   stores the parts as a group (store) and answers part 1 with `group`. Every Mission carries
+ *   `group_next` (groups.ts). Editing clears the breakpoint (the waypoints may have changed).
  * - /mission/info: one Mission. /mission/clearBreak: sets breakpoint to null, answers the Mission.
  */
 export function missionHandlers(deps: AppDeps): Handlers {
@@ -111,7 +125,56 @@ export function missionHandlers(deps: AppDeps): Handlers {
 
   async function answer(row: MissionRow) {
     const fence = await db.selectFrom('fences').select(['name', 'sn_id']).where('id', '=', row.fence_id).executeTakeFirst();
-    return presentMission(row, fence);
+    const next = row.group_id ? ((await groupNextParts(db, [row.group_id])).get(row.group_id) ?? null) : null;
+    return presentMission(row, fence, next);
+  }
+
+  /**
+   * Stores a save: one route, or a split survey's parts as a group ("Name (1/N)".."(N/N)", one group id,
+   * none flown). `current` (an edit) becomes the first route; the other parts of its old group, if any,
+   * are deleted (a group is edited as the whole area it was made from). Answers the first route's row and
+   * the group summary (null for one route).
+   */
+  async function store(
+    planned: { route: PlannedRoute; parts: PlannedRoute[] | null; columns: Omit<MissionRow, 'id' | 'state' | 'u_id' | 'user_name' | 'created_at'> },
+    owner: { u_id: string; user_name: string },
+    current: MissionRow | null,
+  ): Promise<{ row: MissionRow; group: GroupSummary | null }> {
+    const parts = planned.parts ?? [planned.route];
+    const groupId = parts.length > 1 ? newId() : null;
+    const rows: MissionRow[] = parts.map((part, k) => ({
+      ...planned.columns,
+      ...(groupId ? { name: partName(planned.columns.name, k + 1, parts.length) } : current?.group_id ? { name: groupBaseName(planned.columns.name) } : {}),
+      waypoints: JSON.stringify(part.waypoints),
+      distance: part.distance,
+      est_time: part.est_time,
+      group_id: groupId,
+      group_index: groupId ? k + 1 : null,
+      group_count: groupId ? parts.length : null,
+      group_flown: 0,
+      id: k === 0 && current ? current.id : newId(),
+      state: STATE_NORMAL,
+      u_id: k === 0 && current ? current.u_id : owner.u_id,
+      user_name: k === 0 && current ? current.user_name : owner.user_name,
+      created_at: k === 0 && current ? current.created_at : planned.columns.updated_at,
+    }));
+    await db.transaction().execute(async (trx) => {
+      if (current?.group_id)
+        await trx
+          .updateTable('missions')
+          .set({ state: STATE_DELETED, updated_at: planned.columns.updated_at })
+          .where('group_id', '=', current.group_id)
+          .where('id', '<>', current.id)
+          .execute();
+      if (current) {
+        const { id: _id, ...set } = rows[0]!;
+        await trx.updateTable('missions').set(set).where('id', '=', current.id).execute();
+      }
+      const inserts = current ? rows.slice(1) : rows;
+      if (inserts.length > 0) await trx.insertInto('missions').values(inserts).execute();
+    });
+    const group = groupId ? { count: rows.length, parts: rows.map((r) => ({ id: r.id, name: r.name, est_time: r.est_time })) } : null;
+    return { row: rows[0]!, group };
   }
 
   /** Plans a save; answers the refusal, or the columns to store. */
@@ -127,6 +190,7 @@ export function missionHandlers(deps: AppDeps): Handlers {
     const noFly = fence ? await routeNoFly(db, { companyId: fence.company_id, sn: fence.sn_id }, 'ahead', nowSeconds()) : [];
     const result = await planRoute({ fields: f, fence: fence ? fenceInputOf(fence) : null, device, terrain, zones: await publicZones(db), noFly });
     if (!('route' in result)) return { ok: false as const, refused: routeRefusal(result.issues) };
+    // (`parts`: a split survey's routes, the first being `route`.)
     const r = result.route;
     const columns = {
       name: f.name,
@@ -154,13 +218,19 @@ export function missionHandlers(deps: AppDeps): Handlers {
       photo_type: f.photo_type,
       waypoints: JSON.stringify(r.waypoints),
       survey_polygon: r.survey_polygon ? JSON.stringify(r.survey_polygon) : null,
+      corridor_line: r.corridor_line ? JSON.stringify(r.corridor_line) : null,
+      corridor_width: r.corridor_width,
+      group_id: null as string | null,
+      group_index: null as number | null,
+      group_count: null as number | null,
+      group_flown: 0,
       distance: r.distance,
       est_time: r.est_time,
       breakpoint: null,
       company_id: fence!.company_id,
       updated_at: nowSeconds(),
     };
-    return { ok: true as const, route: r, columns };
+    return { ok: true as const, route: r, parts: result.parts, columns };
   }
 
   return {
@@ -181,39 +251,34 @@ export function missionHandlers(deps: AppDeps): Handlers {
         ? await db.selectFrom('fences').select(['id', 'name', 'sn_id']).where('id', 'in', fenceIds).execute()
         : [];
       const byId = new Map(fences.map((x) => [x.id, x]));
-      return { data: { list: rows.map((r) => presentMission(r, byId.get(r.fence_id))), total } };
+      const next = await groupNextParts(db, rows.flatMap((r) => (r.group_id ? [r.group_id] : [])));
+      return { data: { list: rows.map((r) => presentMission(r, byId.get(r.fence_id), r.group_id ? (next.get(r.group_id) ?? null) : null)), total } };
     },
 
     missionAdd: async (ctx) => {
       const caller = callerOf(ctx.caller);
       const planned = await plan(ctx, planScopeOf(caller));
       if (!planned.ok) return planned.refused;
-      const row: MissionRow = {
-        id: newId(),
-        ...planned.columns,
-        state: STATE_NORMAL,
-        u_id: caller.user.u_id,
-        user_name: caller.user.nick,
-        created_at: planned.columns.updated_at,
-      };
-      await db.insertInto('missions').values(row).execute();
-      return { data: { ...(await answer(row)), ...saveExtras(planned.route, ctx.lang) } };
+      const { row, group } = await store(planned, { u_id: caller.user.u_id, user_name: caller.user.nick }, null);
+      return { data: { ...(await answer(row)), ...saveExtras(planned.route, ctx.lang, group) } };
     },
 
     missionEdit: async (ctx) => {
       const scope = planScopeOf(callerOf(ctx.caller));
       const current = await visibleMission(scope, ctx.fields.id);
       if (ctx.fields.state === STATE_DELETED) {
-        // Deleting keeps the row (state 20) so sorties and timed tasks still name their route.
+        // Deleting keeps the row (state 20) so sorties and timed tasks still name their route. A split
+        // survey's part deletes its whole group (its parts are one survey).
         const updated_at = nowSeconds();
-        await db.updateTable('missions').set({ state: STATE_DELETED, updated_at }).where('id', '=', current.id).execute();
+        let del = db.updateTable('missions').set({ state: STATE_DELETED, updated_at });
+        del = current.group_id ? del.where('group_id', '=', current.group_id) : del.where('id', '=', current.id);
+        await del.execute();
         return { data: await answer({ ...current, state: STATE_DELETED, updated_at }) };
       }
       const planned = await plan(ctx, scope);
       if (!planned.ok) return planned.refused;
-      await db.updateTable('missions').set(planned.columns).where('id', '=', current.id).execute();
-      const row: MissionRow = { ...current, ...planned.columns };
-      return { data: { ...(await answer(row)), ...saveExtras(planned.route, ctx.lang) } };
+      const { row, group } = await store(planned, current, current);
+      return { data: { ...(await answer(row)), ...saveExtras(planned.route, ctx.lang, group) } };
     },
 
     missionInfo: async (ctx) => {

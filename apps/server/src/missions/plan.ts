@@ -1,6 +1,7 @@
-import type { ParsedFields, Text, Waypoint } from '@nest/contracts';
+import { MissionType, type ParsedFields, type Text, type Waypoint } from '@nest/contracts';
 import {
   IssueCode,
+  corridorAsSurvey,
   fenceShapeIssues,
   isValidLatLng,
   normalizeRing,
@@ -15,12 +16,14 @@ import {
   type FenceInput,
   type Issue,
   type LatLng,
+  type SurveyGrid,
   type TerrainProvider,
   type ZoneInput,
 } from '@nest/geo';
 import type { DeviceRow, MissionRow } from '../db/schema.js';
 import { noFlyIssues, type NoFlyRule } from '../nofly/api.js';
 import { groundFor } from '../terrain/api.js';
+import { budgetParts, gridSettings, needsSplitIssue, stripGrid } from './strip.js';
 
 /**
  * Adjacent-waypoint distance limit (SPEC 5 and 9: "2 km or 5 km"). Decision: by the bound device's type
@@ -43,8 +46,11 @@ export interface PlannedRoute {
   est_time: number;
   /** Set when terrain was wanted but no tile covered the area (flat fallback). */
   terrain_note: Text | null;
-  /** Survey facts (null for waypoint routes). */
+  /** Survey facts (null for waypoint routes); a part's photo count is its own. */
   survey: { photo_count: number; line_spacing: number; trigger_distance: number; gsd: number; area: number } | null;
+  /** Strip routes: the centre line and corridor width the waypoints were generated from. */
+  corridor_line: LatLng[] | null;
+  corridor_width: number | null;
 }
 
 const surveyIssue = (code: string, zh: string, en: string, index?: number, at?: LatLng): Issue => ({
@@ -104,34 +110,33 @@ export const home = (device: DeviceRow | null): LatLng | undefined =>
 /**
  * Builds the route the server stores, or the issues refusing it:
  * - area surveys (MissionType 2): the grid is regenerated from the area polygon and the camera settings
- *   (the browser's waypoints are not trusted); with the `elevation` flag heights follow the terrain tiles,
- *   or a flat ground (with flatTerrain's note) where no tile covers the area; elevations are awaited;
+ *   (the browser's waypoints are not trusted); strip routes (3): the corridor grid is generated from the
+ *   centre line, the width and the camera settings (geo corridorFromSettings);
+ * - a survey or strip grid longer than one battery (contracts ROUTE_FLIGHT_BUDGET_S, take-off and return
+ *   included) or the waypoint limit is split into parts (strip.ts budgetParts): without the `split` flag
+ *   it is refused with the number of parts (route.needs_split), with it every part is planned as a route
+ *   of its own (`parts`, the first also being `route`);
+ * - with the `elevation` flag a grid's heights follow the terrain tiles, or a flat ground (with
+ *   flatTerrain's note) where no tile covers the area; elevations are awaited;
  * - other routes: the sent waypoints; altitude routes (HeightType 1) compare with max height + the ground
  *   from the tiles where covered;
  * - then every geo rule (validateRoute) against the bound fence with the device's distance limit and
- *   the map zones (a survey's generated waypoints are what is checked).
+ *   the map zones (a grid's generated waypoints are what is checked, part by part).
  */
-export async function planRoute(input: PlanInput): Promise<{ issues: Issue[] } | { issues: []; route: PlannedRoute }> {
+export async function planRoute(
+  input: PlanInput,
+): Promise<{ issues: Issue[] } | { issues: []; route: PlannedRoute; parts: PlannedRoute[] | null }> {
   const { fields: f, fence, device } = input;
   const takeoff = home(device);
-  let waypoints: Waypoint[] = f.waypoints;
+  const settings = gridSettings(f);
   let polygon: LatLng[] | null = null;
-  let note: Text | null = null;
-  let survey: PlannedRoute['survey'] = null;
-  let groundElevation: number[] | undefined;
+  let corridor: { line: LatLng[]; width: number } | null = null;
+  let grid: SurveyGrid | null = null;
 
   if (f.mission_type === MISSION_SURVEY) {
     polygon = surveyPolygonOf(f);
     const areaIssues = surveyAreaIssues(polygon, fence);
     if (areaIssues.length > 0) return { issues: areaIssues };
-    const settings = {
-      ...f,
-      course_overlap: f.course_overlap ?? 80,
-      lateral_overlap: f.lateral_overlap ?? 70,
-      angle: f.angle ?? 0,
-      turn_distance: f.turn_distance ?? 0,
-      interval_height: f.interval_height ?? 0,
-    };
     let made: ReturnType<typeof surveyFromSettings>;
     try {
       // The grid goes around the no-fly zones and the restricting map zones (geo surveyAvoidRings).
@@ -141,57 +146,93 @@ export async function planRoute(input: PlanInput): Promise<{ issues: Issue[] } |
       return { issues: [surveyIssue(IssueCode.SURVEY_PARAMS, `测区参数无效：${msg}`, `Survey settings are not valid: ${msg}`)] };
     }
     if (!made.grid) return { issues: made.issues };
-    const grid = made.grid;
+    grid = made.grid;
     if (grid.waypoints.length === 0)
       return { issues: [surveyIssue(IssueCode.SURVEY_EMPTY, '测区太小，无法生成航线', 'The survey area is too small for any survey line')] };
-    let terrain: TerrainProvider | undefined;
-    if (f.elevation) {
-      const probe = [...(takeoff && f.height_type === 0 ? [takeoff] : []), ...grid.waypoints];
-      const ground = await groundFor(input.terrain, probe);
-      terrain = ground.provider;
-      note = ground.note ?? null;
+  } else if (f.mission_type === MissionType.STRIP) {
+    const made = stripGrid(f, takeoff);
+    if ('issues' in made) return made;
+    grid = corridorAsSurvey(made.grid);
+    corridor = { line: f.line!, width: made.grid.width };
+  }
+
+  /** One route from its waypoints (a grid's: terrain heights first), validated, with its estimate. */
+  const finish = async (sent: Waypoint[], part: SurveyGrid | null): Promise<{ issues: Issue[] } | { route: PlannedRoute }> => {
+    let waypoints = sent;
+    let note: Text | null = null;
+    let survey: PlannedRoute['survey'] = null;
+    let groundElevation: number[] | undefined;
+    if (part) {
+      let terrain: TerrainProvider | undefined;
+      if (f.elevation) {
+        const probe = [...(takeoff && f.height_type === 0 ? [takeoff] : []), ...part.waypoints];
+        const ground = await groundFor(input.terrain, probe);
+        terrain = ground.provider;
+        note = ground.note ?? null;
+      }
+      const opts = surveyWaypointOptions(settings, terrain, f.height_type === 0 ? takeoff : undefined);
+      waypoints = (await surveyWaypoints(part, opts)).waypoints;
+      survey = {
+        photo_count: part.photoCount,
+        line_spacing: part.lineSpacing,
+        trigger_distance: part.triggerDistance,
+        gsd: part.gsd,
+        area: part.area,
+      };
     }
-    const opts = surveyWaypointOptions(settings, terrain, f.height_type === 0 ? takeoff : undefined);
-    const out = await surveyWaypoints(grid, opts);
-    waypoints = out.waypoints;
-    survey = {
-      photo_count: grid.photoCount,
-      line_spacing: grid.lineSpacing,
-      trigger_distance: grid.triggerDistance,
-      gsd: grid.gsd,
-      area: grid.area,
-    };
-  }
-
-  if (f.height_type === 1 && waypoints.length > 0) {
-    const ground = await groundFor(input.terrain, waypoints);
-    if (!ground.note) groundElevation = ground.elevations;
-  }
-
-  const issues = [
-    ...validateRoute({ ...f, waypoints }, fence, {
-      distanceLimitM: distanceLimitFor(device),
-      zones: input.zones,
-      ...(groundElevation ? { groundElevation } : {}),
-    }),
+    if (f.height_type === 1 && waypoints.length > 0) {
+      const ground = await groundFor(input.terrain, waypoints);
+      if (!ground.note) groundElevation = ground.elevations;
+    }
+    const issues = [
+      ...validateRoute({ ...f, waypoints }, fence, {
+        distanceLimitM: distanceLimitFor(device),
+        zones: input.zones,
+        ...(groundElevation ? { groundElevation } : {}),
+      }),
     ...noFlyIssues(waypoints, input.noFly ?? []),
-  ];
-  if (issues.length > 0) return { issues };
-
-  // The one estimate (geo routeEstimate), from the take-off point the editor uses too: the airport of the
-  // fence's device. Stored as computed: the list shows it, and saving the same route again gives it again.
-  const est = routeEstimate({ ...f, waypoints }, takeoff);
-  return {
-    issues: [],
-    route: {
-      waypoints,
-      survey_polygon: polygon,
-      distance: est.distance,
-      est_time: est.est_time,
-      terrain_note: note,
-      survey,
-    },
+    ];
+    if (issues.length > 0) return { issues };
+    // The one estimate (geo routeEstimate), from the take-off point the editor uses too: the airport of the
+    // fence's device. Stored as computed: the list shows it, and saving the same route again gives it again.
+    const est = routeEstimate({ ...f, waypoints }, takeoff);
+    return {
+      route: {
+        waypoints,
+        survey_polygon: polygon,
+        distance: est.distance,
+        est_time: est.est_time,
+        terrain_note: note,
+        survey,
+        corridor_line: corridor?.line ?? null,
+        corridor_width: corridor?.width ?? null,
+      },
+    };
   };
+
+  if (!grid) {
+    const one = await finish(f.waypoints, null);
+    return 'issues' in one ? one : { issues: [], route: one.route, parts: null };
+  }
+  const split = budgetParts(grid, f, takeoff);
+  if ('issues' in split) return split;
+  if (split.parts.length === 1) {
+    const one = await finish([], grid);
+    return 'issues' in one ? one : { issues: [], route: one.route, parts: null };
+  }
+  if (!f.split) {
+    // What is wrong with the route besides its size comes first (a band outside the fence, a zone).
+    const whole = await finish([], grid);
+    const other = 'issues' in whole ? whole.issues.filter((i) => i.code !== IssueCode.ROUTE_WAYPOINTS_TOO_MANY) : [];
+    return { issues: other.length > 0 ? other : [needsSplitIssue(split.parts.length)] };
+  }
+  const parts: PlannedRoute[] = [];
+  for (const part of split.parts) {
+    const made = await finish([], part);
+    if ('issues' in made) return made;
+    parts.push(made.route);
+  }
+  return { issues: [], route: parts[0]!, parts };
 }
 
 /** Issues of a stored route against a (new) fence: used when a fence is edited. */
