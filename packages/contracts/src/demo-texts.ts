@@ -53,6 +53,9 @@ export const DEMO_TEXTS = {
   'plan.fence': { zh: '演示围栏 {label}', en: 'Demo fence {label}', legacy: ['演示围栏 {label} · Demo fence {label}'] },
   'plan.patrol': { zh: '巡检 {label}', en: 'Patrol {label}', legacy: ['巡检 {label} · Patrol {label}'] },
   'plan.survey': { zh: '测区 {label}', en: 'Survey {label}', legacy: ['测区 {label} · Survey {label}'] },
+  /** The demo no-fly zone of a demo company (server demo/seed.ts), near one of its nests, and its reason. */
+  'plan.noFly': { zh: '演示禁飞区 学校 {label}', en: 'Demo no-fly zone: school {label}' },
+  'plan.noFlyReason': { zh: '上课时段禁止飞越校园（演示）', en: 'No overflight of the school during classes (demo)' },
   /** The system actor of demo plans and demo launches (sorties' and the command log's user). */
   'user.demo': { zh: '演示', en: 'Demo', legacy: ['演示 Demo'] },
   /** Nick of the first super administrator. */

@@ -36,6 +36,9 @@ describe('demo plans', () => {
 
     const fences = await server.db.selectFrom('fences').selectAll().where('sn_id', 'in', NESTS.map((n) => n.sn)).execute();
     expect(fences.map((f) => f.name).sort()).toEqual(['演示围栏 A01', '演示围栏 B01', '演示围栏 C01']);
+    // One no-fly zone for the company (wk), near its first nest, with a bilingual name and reason.
+    const zones = await server.db.selectFrom('no_fly_zones').selectAll().where('company_id', '=', 'wk').where('name', 'like', '演示禁飞区%').execute();
+    expect(zones.map((z) => [z.name, z.reason, Number(z.shape), z.sn_id])).toEqual([['演示禁飞区 学校 A01', '上课时段禁止飞越校园（演示）', 2, '']]);
 
     // Read back through the console's own call (in English: the demo names' English forms): valid, stored routes of company wk.
     const admin = await adminClient(server);

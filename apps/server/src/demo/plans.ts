@@ -69,6 +69,31 @@ export function surveyArea(home: LatLng): LatLng[] {
   return [offsetM(home, 300, -500), offsetM(home, 600, -500), offsetM(home, 600, -300), offsetM(home, 300, -300)];
 }
 
+/** Radius (m) of a demo company's no-fly circle (a school). */
+export const DEMO_NO_FLY_RADIUS_M = 120;
+
+/**
+ * Where a nest's demo no-fly circle may go, in order of preference: 800 m out, south-west first, then
+ * round the compass. The patrol loop keeps within 550 m on the north side and the survey lies 300-600 m
+ * south-east, so the south-west spot is clear of the nest's own routes; the seed takes the first spot
+ * that no demo route of the company and no nest of it enters.
+ */
+export function noFlySpots(home: LatLng): LatLng[] {
+  return [225, 270, 180, 135, 315, 90, 45, 0].map((deg) => {
+    const a = (deg * Math.PI) / 180;
+    return offsetM(home, 800 * Math.sin(a), 800 * Math.cos(a));
+  });
+}
+
+/** Form fields of /nofly/add for the demo school circle (every device of the company, no end date). */
+export const noFlyFields = (label: string, center: LatLng) => ({
+  name: demoText('plan.noFly', { label }),
+  reason: demoText('plan.noFlyReason'),
+  shape: '2',
+  center: JSON.stringify(center),
+  radius: String(DEMO_NO_FLY_RADIUS_M),
+});
+
 /** Form fields of /fence/add. */
 export const fenceFields = (name: string, sn: string, home: LatLng) => ({
   name,

@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { RecordState, ResultCode, calls, demoText, type ParsedFields } from '@nest/contracts';
+import { NoFlyShape, RecordState, ResultCode, calls, demoText, type ParsedFields } from '@nest/contracts';
+import { noFlyConflictIssues } from '@nest/geo';
 import type { FastifyBaseLogger } from 'fastify';
 import type { CallResult, Caller, Handler, Handlers } from '../calls/types.js';
 import type { UserRow } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { fenceHandlers } from '../fences/handlers.js';
 import { missionHandlers } from '../missions/handlers.js';
-import { demoNames, fenceFields, labelOf, patrolFields, surveyFields, type LatLng } from './plans.js';
+import { noFlyHandlers } from '../nofly/api.js';
+import { DEMO_NO_FLY_RADIUS_M, demoNames, fenceFields, labelOf, noFlyFields, noFlySpots, patrolFields, surveyFields, type LatLng } from './plans.js';
 
 /** settings key: present once the demo plans were made (value: a DemoSeedRecord). */
 export const DEMO_SEEDED_KEY = 'demo.seeded';
@@ -27,7 +29,7 @@ const systemCaller = (companyId: string): Caller => ({
   funList: [],
 });
 
-type SeedCall = 'fenceAdd' | 'missionAdd';
+type SeedCall = 'fenceAdd' | 'missionAdd' | 'noFlyAdd';
 
 /**
  * Runs a planning call exactly as the console would: the registry's field schema, then the real handler
@@ -57,7 +59,8 @@ async function invoke<N extends SeedCall>(handlers: Handlers, name: N, raw: Reco
 
 /**
  * On the first start (settings key demo.seeded) gives each simulated nest a demo fence (an octagon of
- * 1.2 km), a patrol route and an area survey, all through the real planning handlers. The key is
+ * 1.2 km), a patrol route and an area survey, and each company with such a nest one no-fly zone (a school
+ * circle 800 m from its first nest, clear of every seeded route), all through the real planning handlers. The key is
  * inserted first inside one transaction: a second instance racing for it waits for the first commit and
  * then finds the key (no-op); a failure rolls everything back, so the next start tries again. A nest whose
  * fence is refused (e.g. it overlaps an operator's fence) is skipped with a warning. Answers how many
@@ -71,9 +74,11 @@ export async function seedDemoPlans(deps: AppDeps, nests: readonly DemoNest[], l
     const held = await trx.selectFrom('settings').select('value').where('key', '=', DEMO_SEEDED_KEY).executeTakeFirst();
     if (held?.value !== token) return 0;
     const local = { ...deps, db: trx };
-    const handlers: Handlers = { ...fenceHandlers(local), ...missionHandlers(local) };
+    const handlers: Handlers = { ...fenceHandlers(local), ...missionHandlers(local), ...noFlyHandlers(local) };
     let routes = 0;
     const patrols: Record<string, string> = {};
+    /** Per company: its seeded nests (home and label) and the waypoints of each seeded route. */
+    const companies = new Map<string, { nests: { home: LatLng; label: string }[]; routes: LatLng[][] }>();
     for (const nest of nests) {
       const device = await trx.selectFrom('devices').select('company_id').where('sn_id', '=', nest.sn).executeTakeFirst();
       if (!device) continue;
@@ -87,8 +92,28 @@ export async function seedDemoPlans(deps: AppDeps, nests: readonly DemoNest[], l
         continue;
       }
       patrols[nest.sn] = await invoke(handlers, 'missionAdd', patrolFields(names.patrol, fenceId, nest.home), caller, log);
-      await invoke(handlers, 'missionAdd', surveyFields(names.survey, fenceId, nest.home), caller, log);
+      const surveyId = await invoke(handlers, 'missionAdd', surveyFields(names.survey, fenceId, nest.home), caller, log);
       routes += 2;
+      const seeded = await trx.selectFrom('missions').select('waypoints').where('id', 'in', [patrols[nest.sn]!, surveyId]).execute();
+      const company = companies.get(device.company_id) ?? { nests: [], routes: [] };
+      company.nests.push({ home: nest.home, label: labelOf(nest.name, nest.sn) });
+      company.routes.push(...seeded.map((r) => JSON.parse(r.waypoints) as LatLng[]));
+      companies.set(device.company_id, company);
+    }
+    // One demo no-fly zone per company (a school circle for all its devices), where no seeded route of the
+    // company goes and no nest of it stands, checked with geo's no-fly rule.
+    for (const [companyId, company] of companies) {
+      const clear = (center: LatLng) => {
+        const zone = { name: '', reason: '', shape: NoFlyShape.CIRCLE, boundary: [], center, radius: DEMO_NO_FLY_RADIUS_M, sn_id: '', valid_from: null, valid_to: null };
+        return [...company.routes, ...company.nests.map((n) => [n.home])].every((wps) => noFlyConflictIssues(wps, [zone]).length === 0);
+      };
+      const first = company.nests[0]!;
+      const spot = noFlySpots(first.home).find(clear);
+      if (!spot) {
+        log.warn({ company: companyId }, 'no clear spot for the demo no-fly zone; this company gets none');
+        continue;
+      }
+      await invoke(handlers, 'noFlyAdd', noFlyFields(first.label, spot), systemCaller(companyId), log);
     }
     await trx
       .updateTable('settings')

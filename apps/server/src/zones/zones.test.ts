@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { IssueCode, ringOverlap, validateRoute, zoneConflictIssues, zoneRestrictsRoutes, type Issue, type LatLng } from '@nest/geo';
-import { Reason, ResultCode, ZoneKind, zonesAnswerSchema, type PreflightCheck, type Waypoint } from '@nest/contracts';
+import { IssueCode, noFlyConflictIssues, ringOverlap, validateRoute, zoneConflictIssues, zoneRestrictsRoutes, type Issue, type LatLng } from '@nest/geo';
+import { NoFlyShape, Reason, ResultCode, ZoneKind, zonesAnswerSchema, type NoFlyZone, type PreflightCheck, type Waypoint } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, startTestServer, userClient, type Fields, type TestClient, type TestServer } from '../../test/helpers.js';
 import { registerDevice } from '../../test/live.js';
@@ -148,7 +148,7 @@ describe('routes keep out of no-fly and restricted zones', () => {
 });
 
 describe('the demo data', () => {
-  it('seeds the default fleet\'s demo fences and routes, all clear of the demo no-fly and restricted zones', async () => {
+  it('seeds the default fleet\'s demo fences, routes and company no-fly zones, the routes clear of every zone', async () => {
     const sim = await loadSimulator();
     const specs = sim.demoFleet(DEFAULT_SIM_CENTER, { nests: 3, drones: 2 });
     await ensureDemoDevices(server.db, specs);
@@ -173,5 +173,20 @@ describe('the demo data', () => {
     }
     // The demo fences do not reach into them either.
     for (const f of fences) for (const z of restricting) expect(ringOverlap(JSON.parse(f.boundary) as LatLng[], z.paths)).toBeNull();
+
+    // One demo no-fly zone per company of the fleet, named in the reader's language, that no demo route enters.
+    const companies = [...new Set(fences.map((f) => f.company_id))];
+    const admin = await adminClient(server);
+    const listed = await admin.call<{ list: NoFlyZone[] }>('noFlyList', { search: 'school', page: 0, size: 100 }, { lang: 'en' });
+    const demoZones = listed.body.data.list.filter((z) => z.name.startsWith('Demo no-fly zone: school'));
+    const rows = await server.db.selectFrom('no_fly_zones').select(['id', 'company_id']).where('id', 'in', demoZones.map((z) => z.id)).execute();
+    expect(rows.map((r) => r.company_id).sort()).toEqual(companies.sort());
+    for (const z of demoZones) {
+      expect(z).toMatchObject({ shape: NoFlyShape.CIRCLE, sn_id: '', active: true, reason: 'No overflight of the school during classes (demo)' });
+      const company = rows.find((r) => r.id === z.id)!.company_id;
+      for (const m of missions.filter((x) => x.company_id === company)) expect(noFlyConflictIssues(JSON.parse(m.waypoints) as Waypoint[], [z])).toEqual([]);
+    }
+    const zh = await admin.call<{ list: NoFlyZone[] }>('noFlyList', { search: '学校', page: 0, size: 100 }, { lang: 'zh' });
+    expect(zh.body.data.list.some((z) => z.name.startsWith('演示禁飞区 学校'))).toBe(true);
   });
 });
