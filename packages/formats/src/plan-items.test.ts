@@ -1,7 +1,9 @@
+import fc from 'fast-check';
 import { strToU8 } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import type { PlanDocument } from './index.js';
 import { exportPlanFile, importPlanFile } from './index.js';
+import { fuzzRuns } from '../../../scripts/test-support/fuzz.js';
 
 /**
  * QGC items the console cannot hold as they are: each is noted by its number with what was done, and a
@@ -132,5 +134,77 @@ describe('strip scans and the terrain-following tolerance', () => {
       expect(other.doc.corridors, format).toEqual(r.doc.corridors);
       expect(other.doc.surveys, format).toEqual(r.doc.surveys);
     }
+  });
+});
+
+describe('property: .plan -> .plan reads back equal, whatever the items', () => {
+  const noNegZero = (v: number): number => v + 0;
+  const lat = fc.double({ min: -80, max: 80, noNaN: true }).map(noNegZero);
+  const lng = fc.double({ min: -179, max: 179, noNaN: true }).map(noNegZero);
+  const alt = fc.oneof(fc.integer({ min: 1, max: 500 }), fc.double({ min: 0.5, max: 3000, noNaN: true }));
+  const frame = fc.constantFrom(
+    { frame: 3, AltitudeMode: 1 },
+    { frame: 0, AltitudeMode: 2 },
+    { frame: 10, AltitudeMode: 4 },
+    { frame: 0, AltitudeMode: 3 },
+  );
+  const nav: fc.Arbitrary<Item[]> = fc
+    .record({
+      lat,
+      lng,
+      alt: fc.option(alt, { nil: null }),
+      frame,
+      hold: fc.oneof(fc.constant(0), fc.double({ min: 0.1, max: 600, noNaN: true })),
+      loiter: fc.boolean(),
+      radius: fc.integer({ min: 0, max: 80 }),
+      yaw: fc.option(fc.integer({ min: 0, max: 359 }), { nil: null }),
+    })
+    .map((w) => [
+      {
+        type: 'SimpleItem',
+        command: w.loiter ? 19 : 16,
+        ...w.frame,
+        Altitude: w.alt,
+        params: w.loiter ? [w.hold, 0, w.radius, 0, w.lat, w.lng, w.frame.AltitudeMode === 3 ? null : w.alt] : [w.hold, 0, 0, w.yaw, w.lat, w.lng, w.frame.AltitudeMode === 3 ? null : w.alt],
+      },
+    ]);
+  const action: fc.Arbitrary<Item[]> = fc.oneof(
+    fc.double({ min: 0.5, max: 20, noNaN: true }).map((v) => [cmd(178, [1, v, -1, 0, 0, 0, 0])]),
+    fc.integer({ min: 0, max: 500 }).map((d) => [cmd(206, [d, 0, 1, 0, 0, 0, 0])]),
+    fc.integer({ min: -90, max: 0 }).map((p) => [cmd(205, [p, 0, 0, 0, 0, 0, 2])]),
+    fc.constant<Item[]>([cmd(2000, [0, 0, 1, 0, null, null, null])]),
+    fc.tuple(lat, lng).map(([a, b]) => [{ type: 'SimpleItem', command: 195, frame: 3, AltitudeMode: 1, Altitude: 0, params: [0, 0, 0, 0, a, b, 0] }]),
+    fc.constant<Item[]>([cmd(197, [0, 0, 0, 0, 0, 0, 0])]),
+    fc.constant<Item[]>([cmd(2500, [0, 0, 0, 0, 0, 0, 0])]),
+  );
+  const takeoff: fc.Arbitrary<Item[]> = fc
+    .option(fc.record({ lat, lng, alt }), { nil: null })
+    .map((t) => (t ? [{ type: 'SimpleItem', command: 22, frame: 3, AltitudeMode: 1, Altitude: t.alt, params: [0, 0, 0, null, t.lat, t.lng, t.alt] }] : []));
+  const finish: fc.Arbitrary<Item[]> = fc.oneof(
+    fc.constant<Item[]>([]),
+    fc.constant<Item[]>([cmd(20, [0, 0, 0, 0, 0, 0, 0])]),
+    fc.tuple(lat, lng).map(([a, b]) => [{ type: 'SimpleItem', command: 21, frame: 3, params: [0, 0, 0, null, a, b, 0] }]),
+  );
+  const mission = fc
+    .tuple(takeoff, fc.array(fc.tuple(nav, fc.array(action, { maxLength: 2 })), { minLength: 1, maxLength: 8 }), finish)
+    .map(([t, body, f]) => [...t, ...body.flatMap(([n, a]) => [...n, ...a.flat()]), ...f]);
+
+  it('every item the console can represent is kept; a second reading equals the first', () => {
+    fc.assert(
+      fc.property(mission, (items) => {
+        const first = read(planOf(items));
+        const { back } = again(first.doc);
+        expect(back.doc).toEqual(first.doc);
+        const navs = items.filter((i) => i.command === 16 || i.command === 19);
+        const wps = first.doc.routes[0]!.waypoints;
+        expect(wps.length).toBe(navs.length);
+        navs.forEach((n, i) => {
+          const p = n.params as (number | null)[];
+          expect([wps[i]!.lat, wps[i]!.lng]).toEqual([p[4], p[5]]);
+          if (n.command === 19) expect(wps[i]!.loiter).toEqual({ radius: p[2] });
+        });
+      }),
+      { numRuns: fuzzRuns(60) },
+    );
   });
 });

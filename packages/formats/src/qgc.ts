@@ -295,7 +295,8 @@ export function readQgcPlan(input: unknown, ctx: ReadContext): PlanDocument {
       case 84: {
         if (takeoff) break;
         const { alt, mode } = altitudeOf(raw, p, ctx);
-        takeoff = { at: pos() ?? null, alt: alt ?? null, ...(mode !== 'relative' ? { alt_mode: mode } : {}) };
+        // alt_mode is the item's reference; it is dropped below when it is the route's.
+        takeoff = { at: pos() ?? null, alt: alt ?? null, alt_mode: mode };
         takeoffItem = item;
         break;
       }
@@ -422,7 +423,10 @@ export function readQgcPlan(input: unknown, ctx: ReadContext): PlanDocument {
       if (q.roi !== undefined) w.roi = q.roi;
     }
     const route = b.done();
-    if (takeoff) route.takeoff = takeoff;
+    if (takeoff) {
+      const { alt_mode: mode, ...rest } = takeoff;
+      route.takeoff = mode === ROUTE_MODE[ht] ? rest : takeoff;
+    }
     if (landAt) route.land_at = landAt;
     aimAtRegions(route);
     doc.routes.push(route);
