@@ -78,6 +78,8 @@ export interface PlanTakeoff {
   at: LatLng | null;
   alt: number | null;
   alt_mode?: AltitudeFrame;
+  /** The planner's computed sea-level altitude of a `terrain_calc` take-off. */
+  amsl?: number;
 }
 
 /** Route-wide settings a file may carry; every field optional (names as in the contracts' mission settings). */

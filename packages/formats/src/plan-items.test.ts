@@ -178,8 +178,10 @@ describe('property: .plan -> .plan reads back equal, whatever the items', () => 
     fc.constant<Item[]>([cmd(2500, [0, 0, 0, 0, 0, 0, 0])]),
   );
   const takeoff: fc.Arbitrary<Item[]> = fc
-    .option(fc.record({ lat, lng, alt }), { nil: null })
-    .map((t) => (t ? [{ type: 'SimpleItem', command: 22, frame: 3, AltitudeMode: 1, Altitude: t.alt, params: [0, 0, 0, null, t.lat, t.lng, t.alt] }] : []));
+    .option(fc.record({ lat, lng, alt, frame, amsl: alt }), { nil: null })
+    .map((t) =>
+      t ? [{ type: 'SimpleItem', command: 22, ...t.frame, Altitude: t.alt, params: [0, 0, 0, null, t.lat, t.lng, t.frame.AltitudeMode === 3 ? t.amsl : t.alt] }] : [],
+    );
   const finish: fc.Arbitrary<Item[]> = fc.oneof(
     fc.constant<Item[]>([]),
     fc.constant<Item[]>([cmd(20, [0, 0, 0, 0, 0, 0, 0])]),

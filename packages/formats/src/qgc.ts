@@ -294,9 +294,9 @@ export function readQgcPlan(input: unknown, ctx: ReadContext): PlanDocument {
       case 22: // NAV_TAKEOFF
       case 84: {
         if (takeoff) break;
-        const { alt, mode } = altitudeOf(raw, p, ctx);
+        const { alt, mode, amsl } = altitudeOf(raw, p, ctx);
         // alt_mode is the item's reference; it is dropped below when it is the route's.
-        takeoff = { at: pos() ?? null, alt: alt ?? null, alt_mode: mode };
+        takeoff = { at: pos() ?? null, alt: alt ?? null, alt_mode: mode, ...(amsl !== undefined ? { amsl } : {}) };
         takeoffItem = item;
         break;
       }
@@ -695,7 +695,7 @@ export function toQgcPlan(doc: PlanDocument, opts: QgcOptions = {}): { plan: Rec
   const firstCorridor = doc.corridors?.[0];
   const takeoffAt = first ?? firstSurvey?.polygon[0] ?? firstCorridor?.line[0];
   const takeoffAlt = first?.height ?? firstSurvey?.params?.default_height ?? firstCorridor?.params?.default_height ?? 50;
-  if (route?.takeoff) positional(22, [0, 0, 0, NaN], route.takeoff.at, route.takeoff.alt, route.takeoff.alt_mode);
+  if (route?.takeoff) positional(22, [0, 0, 0, NaN], route.takeoff.at, route.takeoff.alt, route.takeoff.alt_mode, route.takeoff.amsl);
   else if (takeoffAt && (wps.length || doc.surveys.length || doc.corridors?.length)) positional(22, [0, 0, 0, NaN], takeoffAt, takeoffAlt);
   let pano = false;
   for (const w of wps) {
