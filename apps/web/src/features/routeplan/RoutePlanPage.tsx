@@ -13,7 +13,7 @@ import type { PlanShape } from '../../shared/map/PlanMap';
 import { DEFAULT_ROUTE } from './editor/store';
 import { noFlyRing, validateFence, validateRoute } from '@nest/geo';
 import { useZones } from '../../shared/map/zones';
-import { useNoFlyZones } from '../../shared/map/noFly';
+import { NO_FLY_COLORS, useNoFlyZones } from '../../shared/map/noFly';
 import { NoFlyList } from './nofly/NoFlyList';
 import { BLOCKED_COLOR, nowSeconds, routeConflict } from './nofly/conflicts';
 import { saveBlob } from '../../shared/dialogs';
@@ -114,7 +114,8 @@ export default function RoutePlanPage(): ReactNode {
     ...(tab === 'fences' ? fences.filter((f) => f.id !== fence?.id).map((f) => ({ id: `f-${f.id}`, kind: 'fence-other' as const, points: f.boundary })) : []),
     ...(fence ? [{ id: 'fence', kind: 'fence' as const, points: fence.boundary }] : []),
     ...(mission ? [{ id: 'route', kind: 'route' as const, points: mission.waypoints, ...(conflict ? { color: BLOCKED_COLOR } : {}) }] : []),
-    ...(zone ? [{ id: 'nofly', kind: 'fence' as const, points: noFlyRing(zone) }] : []),
+    // The selected zone outlined in its own colour over the overlay's drawing (dashed while it does not restrict).
+    ...(zone ? [{ id: 'nofly', kind: zone.active ? ('fence' as const) : ('fence-other' as const), points: noFlyRing(zone), color: NO_FLY_COLORS.stroke }] : []),
   ];
   const fit =
     tab === 'nofly'

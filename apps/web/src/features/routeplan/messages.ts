@@ -8,15 +8,17 @@ export const routeplanZh = {
   undo: '撤销（Ctrl+Z）',
   redo: '重做（Ctrl+Shift+Z）',
   saved: '已保存',
-  mode: { fence: '作业围栏', route: '航点航线', survey: '面状航线', nofly: '禁飞区' },
+  mode: { fence: '作业围栏', route: '航点航线', survey: '面状航线', strip: '带状航线', nofly: '禁飞区' },
   outsideFence: {
     route: '未添加：该点在围栏「{name}」之外，航点须在围栏内',
     survey: '未添加：该点在围栏「{name}」之外，测区须在围栏内',
+    strip: '未添加：该点在围栏「{name}」之外，中心线须在围栏内',
   },
   hint: {
     fence: '单击地图添加顶点；拖动顶点移动；拖动边中点插入顶点；右键或选中后按 Delete 删除顶点',
     route: '先选择围栏，再在围栏内单击添加航点；拖动、插入、右键删除；单击航点编辑动作',
     survey: '先选择围栏，再在围栏内绘制测区；右侧设置相机与重叠率，实时预览航线',
+    strip: '先选择围栏，再在围栏内单击绘制中心线；右侧设置带宽、相机与重叠率，实时预览航线',
   },
   field: {
     fenceName: '围栏名称',
@@ -50,6 +52,8 @@ export const routeplanZh = {
     angle: '航线角度（°）',
     turnDistance: '转弯距离（米）',
     elevation: '仿地飞行',
+    stripTitle: '带状参数',
+    width: '带宽（米）',
   },
   stat: {
     vertices: '顶点 {n} 个',
@@ -59,6 +63,8 @@ export const routeplanZh = {
     length: '航线长度',
     area: '测区面积',
     time: '预计时间',
+    lines: '航线条数',
+    flights: '架次',
   },
   wp: {
     title: '航点 {n}',
@@ -80,9 +86,11 @@ export const routeplanZh = {
     none: '校验通过，可以保存',
     chooseFence: '请先选择围栏',
     nameMissing: { fence: '请填写围栏名称并选择绑定设备', route: '请填写任务名称' },
-    empty: { fence: '围栏至少需要 3 个顶点', route: '请添加航点', survey: '测区至少需要 3 个顶点' },
+    empty: { fence: '围栏至少需要 3 个顶点', route: '请添加航点', survey: '测区至少需要 3 个顶点', strip: '中心线至少需要 2 个点' },
     surveyFailed: '当前参数无法生成测区航线',
     refused: '服务器拒绝保存',
+    split: '拆分为 {n} 个架次',
+    splitUnknown: '拆分保存',
   },
   list: {
     routes: '任务航线',
@@ -92,6 +100,9 @@ export const routeplanZh = {
     newFence: '新建围栏',
     newRoute: '新建航点航线',
     newSurvey: '新建面状航线',
+    newStrip: '新建带状航线',
+    part: '{i}/{n} · {time}',
+    next: '下一架次',
     import: '导入',
     export: '导出',
     edit: '编辑',
@@ -119,6 +130,7 @@ export const routeplanZh = {
   export: { kml: 'KML', geojson: 'GeoJSON', plan: 'QGC .plan', kmz: 'DJI KMZ' },
   nofly: {
     allDevices: '全部设备',
+    unnamed: '未命名',
     valid: { always: '长期有效', from: '{from} 起', until: '至 {to}', range: '{from} 至 {to}' },
     blocked: '穿越禁飞区',
     hint: {
@@ -158,15 +170,17 @@ export const routeplanEn: typeof routeplanZh = {
   undo: 'Undo (Ctrl+Z)',
   redo: 'Redo (Ctrl+Shift+Z)',
   saved: 'Saved',
-  mode: { fence: 'Work fence', route: 'Waypoint route', survey: 'Area survey', nofly: 'No-fly zone' },
+  mode: { fence: 'Work fence', route: 'Waypoint route', survey: 'Area survey', strip: 'Strip route', nofly: 'No-fly zone' },
   outsideFence: {
     route: 'Not added: the point is outside the fence "{name}". Waypoints go inside it.',
     survey: 'Not added: the point is outside the fence "{name}". The survey area goes inside it.',
+    strip: 'Not added: the point is outside the fence "{name}". The centre line goes inside it.',
   },
   hint: {
     fence: 'Click the map to add vertices; drag a vertex to move it; drag an edge midpoint to insert one; right-click or select + Delete removes one',
     route: 'Choose the fence, then click inside it to add waypoints; drag, insert, right-click to delete; click a waypoint to edit its actions',
     survey: 'Choose the fence, then draw the survey area inside it; set the camera and overlaps on the right and watch the preview',
+    strip: 'Choose the fence, then click the centre line inside it; set the width, camera and overlaps on the right and watch the preview',
   },
   field: {
     fenceName: 'Fence name',
@@ -200,6 +214,8 @@ export const routeplanEn: typeof routeplanZh = {
     angle: 'Line angle (°)',
     turnDistance: 'Turn distance (m)',
     elevation: 'Follow terrain',
+    stripTitle: 'Corridor',
+    width: 'Width (m)',
   },
   stat: {
     vertices: '{n} vertices',
@@ -209,6 +225,8 @@ export const routeplanEn: typeof routeplanZh = {
     length: 'Route length',
     area: 'Area',
     time: 'Estimated time',
+    lines: 'Lines',
+    flights: 'Flights',
   },
   wp: {
     title: 'Waypoint {n}',
@@ -230,9 +248,11 @@ export const routeplanEn: typeof routeplanZh = {
     none: 'All checks pass; ready to save',
     chooseFence: 'Choose a fence first',
     nameMissing: { fence: 'Enter the fence name and choose its device', route: 'Enter the task name' },
-    empty: { fence: 'A fence needs at least 3 vertices', route: 'Add waypoints', survey: 'The survey area needs at least 3 vertices' },
+    empty: { fence: 'A fence needs at least 3 vertices', route: 'Add waypoints', survey: 'The survey area needs at least 3 vertices', strip: 'The centre line needs at least 2 points' },
     surveyFailed: 'No survey route can be made with these settings',
     refused: 'The server refused to save',
+    split: 'Split into {n} flights',
+    splitUnknown: 'Save split',
   },
   list: {
     routes: 'Routes',
@@ -242,6 +262,9 @@ export const routeplanEn: typeof routeplanZh = {
     newFence: 'New fence',
     newRoute: 'New waypoint route',
     newSurvey: 'New area survey',
+    newStrip: 'New strip route',
+    part: '{i}/{n} · {time}',
+    next: 'Next flight',
     import: 'Import',
     export: 'Export',
     edit: 'Edit',
@@ -269,6 +292,7 @@ export const routeplanEn: typeof routeplanZh = {
   export: { kml: 'KML', geojson: 'GeoJSON', plan: 'QGC .plan', kmz: 'DJI KMZ' },
   nofly: {
     allDevices: 'All devices',
+    unnamed: 'unnamed',
     valid: { always: 'No time limit', from: 'From {from}', until: 'Until {to}', range: '{from} – {to}' },
     blocked: 'Crosses a no-fly zone',
     hint: {

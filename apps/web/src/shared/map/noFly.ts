@@ -7,6 +7,13 @@ import { useCall } from '../query';
  * public map zones of zones.ts). Read quietly: a console whose user may not list them draws none.
  */
 
+/**
+ * The company's no-fly zones: crimson, unlike the public kinds; paler (and dashed) while they do not
+ * restrict. Here, not with the overlay, so the planning screens draw a zone being edited in the same
+ * colour without loading the map's code.
+ */
+export const NO_FLY_COLORS = { stroke: '#c2185b', fill: 'rgba(194,24,91,0.28)', inactiveFill: 'rgba(194,24,91,0.08)' } as const;
+
 /** Where a zone stands in its validity period: restricting now, not yet valid, or past its end. */
 export type NoFlyStatus = 'active' | 'upcoming' | 'expired';
 

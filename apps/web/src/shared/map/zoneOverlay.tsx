@@ -5,7 +5,7 @@ import { ZoneType, type Lang, type LatLng, type NoFlyZone, type Zone } from '@ne
 import { noFlyRing, ringLabelPoint } from '@nest/geo';
 import { t as text, useI18n } from '../i18n';
 import { toMap, type BasemapId } from './basemaps';
-import { noFlyStatus } from './noFly';
+import { NO_FLY_COLORS, noFlyStatus } from './noFly';
 import './zones.css';
 
 /**
@@ -32,11 +32,6 @@ const KIND_COLORS: Readonly<Record<number, { stroke: string; fill: string }>> = 
   3: { stroke: '#30a46c', fill: 'rgba(48,164,108,0.15)' },
 };
 const OTHER = { stroke: '#8a94a6', fill: 'rgba(138,148,166,0.15)' };
-/**
- * The company's no-fly zones: crimson, unlike the public kinds; paler (and dashed) while they do not
- * restrict. Exported for the planning screens, which draw a zone being edited in the same colour.
- */
-export const NO_FLY_COLORS = { stroke: '#c2185b', fill: 'rgba(194,24,91,0.28)', inactiveFill: 'rgba(194,24,91,0.08)' } as const;
 /** Dash of an inactive no-fly zone's outline (line widths). */
 const DASH = [2, 2];
 

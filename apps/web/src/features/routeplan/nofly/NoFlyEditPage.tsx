@@ -11,8 +11,7 @@ import { notify } from '../../../shared/notify';
 import { useTheme } from '../../../shared/theme';
 import type { PlanEdit, PlanShape } from '../../../shared/map/PlanMap';
 import { useZones } from '../../../shared/map/zones';
-import { useNoFlyZones } from '../../../shared/map/noFly';
-import { NO_FLY_COLORS } from '../../../shared/map/zoneOverlay';
+import { NO_FLY_COLORS, useNoFlyZones } from '../../../shared/map/noFly';
 import { insertAt, removeAt, replaceAt } from '../editor/store';
 import { BLOCKED_COLOR, nowSeconds, routesBlockedBy } from './conflicts';
 import { DEFAULT_RADIUS_M, draftOf, draftProblems, draftRing, emptyDraft, fieldsOf, radiusHandle, radiusTo, shapeIssues, zoneOfDraft, type NoFlyDraft } from './draft';
@@ -80,9 +79,11 @@ export default function NoFlyEditPage(): ReactNode {
   // Where the outline goes wrong without a corner to blame (the point where it crosses itself).
   const marks = outline.flatMap((i) => (i.item.index === undefined && i.at ? [i.at] : []));
   const fenceById = useMemo(() => new Map(fences.map((f) => [f.id, f])), [fences]);
+  // A zone not named yet is named so in the list of routes it would block.
+  const unnamed = t('routeplan.nofly.unnamed');
   const blocked = useMemo(
-    () => (ring.length >= 3 ? routesBlockedBy(zoneOfDraft(draft), routes, fenceById, nowSeconds()) : []),
-    [draft, ring, routes, fenceById],
+    () => (ring.length >= 3 ? routesBlockedBy({ ...zoneOfDraft(draft), name: draft.name.trim() || unnamed }, routes, fenceById, nowSeconds()) : []),
+    [draft, ring, routes, fenceById, unnamed],
   );
   const canSave = started && !saving && problems.length === 0 && outline.length === 0;
 
@@ -227,7 +228,7 @@ export default function NoFlyEditPage(): ReactNode {
                   <Select size="small" value={draft.sn_id} onChange={(v: string) => set({ sn_id: v })} data-testid="nofly-device"
                     options={[{ value: '', label: t('routeplan.nofly.allDevices') }, ...devices.map((d) => ({ value: d.sn_id, label: `${d.name || d.sn_id} (${d.sn_id})` }))]} />
                 </label>
-                <div className="edit-field">
+                <div className="edit-field nofly-period">
                   <span>{t('routeplan.nofly.field.validity')}</span>
                   <DatePicker.RangePicker size="small" showTime={{ format: 'HH:mm' }} format={PICKER_FORMAT[lang]} allowEmpty={[true, true]} value={period}
                     placeholder={[t('routeplan.nofly.field.validFrom'), t('routeplan.nofly.field.validTo')]}
