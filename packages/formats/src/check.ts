@@ -1,7 +1,7 @@
 import type { LatLng, Text, Waypoint } from '@nest/contracts';
 import { WAYPOINT_LIMITS, waypointSchema } from '@nest/contracts';
 import { distinctCount, openRing, ringArea, samePoint, selfIntersects } from './geometry.js';
-import type { PlanDocument, PlanFence, PlanRoute, PlanSurvey } from './model.js';
+import type { PlanDocument, PlanFence, PlanNoFly, PlanRoute, PlanSurvey } from './model.js';
 import { T } from './texts.js';
 
 /**
@@ -9,11 +9,19 @@ import { T } from './texts.js';
  * takes the file's first fence, a waypoint task its first waypoint route, a survey task its first survey
  * area (or, failing that, its first plain polygon). The chosen item must be usable as it is: a fence or
  * area is a ring of at least 3 distinct points with a non-zero area that does not cross itself; a route
- * has 2 to WAYPOINT_LIMITS.maxWaypoints waypoints that satisfy the contracts' waypoint schema.
+ * has 2 to WAYPOINT_LIMITS.maxWaypoints waypoints that satisfy the contracts' waypoint schema. A no-fly
+ * import ('nofly') takes every zone of the file whose polygon is a complete ring (circles are checked when
+ * read).
  */
 
-export type TaskKind = 'fence' | 'waypoint' | 'survey';
-export type TaskItem<K extends TaskKind> = K extends 'fence' ? PlanFence : K extends 'waypoint' ? PlanRoute : PlanSurvey;
+export type TaskKind = 'fence' | 'waypoint' | 'survey' | 'nofly';
+export type TaskItem<K extends TaskKind> = K extends 'fence'
+  ? PlanFence
+  : K extends 'waypoint'
+    ? PlanRoute
+    : K extends 'nofly'
+      ? PlanNoFly[]
+      : PlanSurvey;
 export type TaskCheck<K extends TaskKind> =
   | { ok: true; kind: K; item: TaskItem<K>; warnings: Text[] }
   | { ok: false; error: Text };
@@ -70,7 +78,7 @@ const contents = (doc: PlanDocument): Text => T.contents(doc.fences.length, doc.
 
 export function checkAgainstTask<K extends TaskKind>(doc: PlanDocument, kind: K, opts: CheckOptions = {}): TaskCheck<K> {
   const warnings: Text[] = [];
-  const ok = (item: PlanFence | PlanRoute | PlanSurvey): TaskCheck<K> => ({ ok: true, kind, item: item as TaskItem<K>, warnings });
+  const ok = (item: PlanFence | PlanRoute | PlanSurvey | PlanNoFly[]): TaskCheck<K> => ({ ok: true, kind, item: item as TaskItem<K>, warnings });
   const err = (error: Text): TaskCheck<K> => ({ ok: false, error });
 
   if (kind === 'fence') {
@@ -89,6 +97,19 @@ export function checkAgainstTask<K extends TaskKind>(doc: PlanDocument, kind: K,
     if (fences.length > 1) warnings.push(T.onlyFirstUsed('fence', fences.length, fence.name));
     const problem = ringProblem(fence.name, fence.boundary, opts);
     return problem ? err(problem) : ok({ ...fence, boundary: openRing(fence.boundary) });
+  }
+
+  if (kind === 'nofly') {
+    // Every usable zone of the file (a no-fly import takes them all); a polygon that is no complete ring is
+    // skipped with its reason.
+    const zones: PlanNoFly[] = [];
+    for (const z of doc.noFlyZones ?? []) {
+      const problem = z.center ? null : ringProblem(z.name, z.boundary, opts);
+      if (problem) warnings.push(problem);
+      else zones.push(z.center ? z : { ...z, boundary: openRing(z.boundary) });
+    }
+    if (!zones.length) return err(warnings[0] ?? T.noNoFly(contents(doc)));
+    return ok(zones);
   }
 
   if (kind === 'waypoint') {

@@ -3,7 +3,7 @@ import { strToU8 } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { NoFlyShape, calls } from '@nest/contracts';
 import type { ExportFormat, PlanDocument, PlanNoFly } from './index.js';
-import { exportPlanFile, importPlanFile, noFlyAddFields } from './index.js';
+import { checkAgainstTask, exportPlanFile, importPlanFile, noFlyAddFields } from './index.js';
 import { fuzzRuns } from '../../../scripts/test-support/fuzz.js';
 
 /** No-fly zones in KML, GeoJSON (ours and DJI's custom flight areas) and QGC plans. */
@@ -99,6 +99,25 @@ describe('QGC plan', () => {
     const r = read('fence.plan', JSON.stringify(plan));
     expect(r.doc.noFlyZones).toEqual([{ name: 'fence NFZ 1', shape: NoFlyShape.CIRCLE, boundary: [], center: { lat: 47.39, lng: 8.54 }, radius: 75.5 }]);
     expect(r.doc.fences).toHaveLength(1);
+  });
+});
+
+describe("checkAgainstTask(doc, 'nofly')", () => {
+  const polygon = (name: string, boundary: { lat: number; lng: number }[]): PlanNoFly => ({ name, shape: NoFlyShape.POLYGON, boundary, center: null, radius: null });
+  it('takes every usable zone; a polygon that crosses itself is skipped with its reason', () => {
+    const good = polygon('School', [{ lat: 0, lng: 0 }, { lat: 0, lng: 0.01 }, { lat: 0.01, lng: 0.01 }]);
+    const bow = polygon('Bow', [{ lat: 0, lng: 0 }, { lat: 0.01, lng: 0.01 }, { lat: 0, lng: 0.01 }, { lat: 0.01, lng: 0 }]);
+    const circle: PlanNoFly = { name: 'Crowd', shape: NoFlyShape.CIRCLE, boundary: [], center: { lat: 1, lng: 1 }, radius: 30 };
+    const c = checkAgainstTask({ fences: [], routes: [], surveys: [], noFlyZones: [good, bow, circle] }, 'nofly');
+    expect(c.ok).toBe(true);
+    if (!c.ok) return;
+    expect(c.item.map((z) => z.name)).toEqual(['School', 'Crowd']);
+    expect(c.warnings.map((w) => w.en)).toEqual(['Fence "Bow" crosses itself']);
+  });
+  it('a file without zones is refused, saying what it holds', () => {
+    const c = checkAgainstTask({ fences: [{ name: 'F', boundary: [{ lat: 0, lng: 0 }, { lat: 0, lng: 1 }, { lat: 1, lng: 1 }] }], routes: [], surveys: [] }, 'nofly');
+    expect(c.ok).toBe(false);
+    if (!c.ok) expect(c.error).toEqual({ zh: '文件中没有禁飞区（文件包含 1 个围栏）', en: 'The file contains no no-fly zone (it contains 1 fence)' });
   });
 });
 

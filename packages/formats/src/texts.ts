@@ -182,6 +182,8 @@ export const T = {
   noFence: (contents: Text) => t(`文件中没有围栏（${contents.zh}）`, `The file contains no fence (${contents.en})`),
   noRoute: (contents: Text) =>
     t(`文件中没有航点航线（${contents.zh}）`, `The file contains no waypoint route (${contents.en})`),
+  noNoFly: (contents: Text) =>
+    t(`文件中没有禁飞区（${contents.zh}）`, `The file contains no no-fly zone (${contents.en})`),
   noSurvey: (contents: Text) =>
     t(`文件中没有测区多边形（${contents.zh}）`, `The file contains no survey area polygon (${contents.en})`),
   contents: (fences: number, routes: number, surveys: number, noFly = 0, corridors = 0) => {
