@@ -4,7 +4,8 @@ import { callerOf } from '../calls/caller.js';
 import { CallError } from '../calls/errors.js';
 import type { CallContext, Handlers } from '../calls/types.js';
 import { nowSeconds } from '../db/index.js';
-import type { MissionRow } from '../db/schema.js';
+import type { Kysely } from 'kysely';
+import type { DB, MissionRow } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { STATE_DELETED, STATE_NORMAL, newId, searchText } from '../db/sql.js';
 import { fenceInputOf, findFence, refusal } from '../fences/api.js';
@@ -158,7 +159,7 @@ export function missionHandlers(deps: AppDeps): Handlers {
       user_name: k === 0 && current ? current.user_name : owner.user_name,
       created_at: k === 0 && current ? current.created_at : planned.columns.updated_at,
     }));
-    await db.transaction().execute(async (trx) => {
+    const write = async (trx: Kysely<DB>) => {
       if (current?.group_id)
         await trx
           .updateTable('missions')
@@ -172,7 +173,10 @@ export function missionHandlers(deps: AppDeps): Handlers {
       }
       const inserts = current ? rows.slice(1) : rows;
       if (inserts.length > 0) await trx.insertInto('missions').values(inserts).execute();
-    });
+    };
+    // The demo seed runs the handlers inside its own transaction (one that may not open another): its
+    // transaction holds these writes then.
+    await (db.isTransaction ? write(db) : db.transaction().execute(write));
     const group = groupId ? { count: rows.length, parts: rows.map((r) => ({ id: r.id, name: r.name, est_time: r.est_time })) } : null;
     return { row: rows[0]!, group };
   }

@@ -18,6 +18,8 @@ import { createScheduler } from '../tasks/scheduler.js';
 const O: LatLng = { lat: 30.5, lng: 114.3 };
 /** The centre of a test's own area, `n` km east of O. */
 const area = (n: number): LatLng => offset(n * 1000 - 4000, 0, O);
+/** Close to the nest: a survey there fits in one flight with its way out and back. */
+const NEAR: LatLng = offset(300, 300, O);
 const SN = 'NOFLY-T-1';
 const SN2 = 'NOFLY-T-2';
 const SN_OTHER = 'NOFLY-T-OTHER';
@@ -226,11 +228,11 @@ describe('routes keep out of no-fly zones', () => {
   });
 
   it('generates a survey around a zone inside its area', async () => {
-    const a = area(6);
-    const zone = await addZone(circleZone('Tower', offset(300, 200, a), 60, { reason: 'Mast' }));
+    const a = NEAR;
+    const zone = await addZone(circleZone('Tower', offset(150, 100, a), 30, { reason: 'Mast' }));
     const res = await wk.call<{ waypoints: Waypoint[] }>(
       'missionAdd',
-      routeFields('Survey around the tower', SN, [], { mission_type: 2, camera_type: '6k', course_overlap: 80, lateral_overlap: 70, waypoints: '[]', polygon: json(rect(0, 0, 600, 400, a)) }),
+      routeFields('Survey around the tower', SN, [], { mission_type: 2, camera_type: '6k', course_overlap: 80, lateral_overlap: 70, waypoints: '[]', polygon: json(rect(0, 0, 300, 200, a)) }),
     );
     expect(res.body.code, res.body.msg).toBe(ResultCode.OK);
     const wps = res.body.data.waypoints;

@@ -97,7 +97,7 @@ describe('routes keep out of no-fly and restricted zones', () => {
         { lang: 'en' },
       );
     // Reaching into the strip from the north bank: the grid stops short of it.
-    const bank = await survey('North bank survey', rect(-400, 0, 400, 500, RIVER));
+    const bank = await survey('North bank survey', rect(-200, 0, 200, 300, RIVER));
     expect(bank.body.code, bank.body.msg).toBe(ResultCode.OK);
     expect(bank.body.data.waypoints.length).toBeGreaterThan(2);
     expect(zoneConflictIssues(bank.body.data.waypoints, await publicZones(server.db))).toEqual([]);
