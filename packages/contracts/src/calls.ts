@@ -376,7 +376,7 @@ const missionFields = {
    * 1 stores them as a group of routes flown one after another; without it such a route is refused with
    * the number of parts it would take. /mission/add only.
    */
-  split: flag(false),
+  split: flag(false).optional(),
 };
 
 /**

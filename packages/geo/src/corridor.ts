@@ -210,6 +210,24 @@ export function corridorLines(centre: readonly LatLng[], opts: CorridorOptions):
   });
 }
 
+/**
+ * The band itself as a ring (WGS84), to draw: its left edge (offset width / 2, joins and loops handled as
+ * for the lines) and its right edge back. Empty for a line of fewer than 2 distinct points.
+ */
+export function corridorBand(centre: readonly LatLng[], width: number): LatLng[] {
+  if (!(width > 0) || !Number.isFinite(width)) return [];
+  const frame = localFrame(meanPoint(centre));
+  const line: XY[] = [];
+  for (const p of centre) {
+    const q = frame.toXY(p);
+    const prev = line[line.length - 1];
+    if (!prev || len(sub(q, prev)) > 1e-6) line.push(q);
+  }
+  if (line.length < 2) return [];
+  const edge = (o: number) => trimOffset(rawOffset(line, o, width / 40), line, o).flat();
+  return [...edge(width / 2), ...edge(-width / 2).reverse()].map((p) => frame.toLatLng(p));
+}
+
 /** A corridor grid: the survey grid's facts, with runs (polylines) as transects. */
 export interface CorridorGrid extends Omit<SurveyGrid, 'roles' | 'transects'> {
   /** Runs in flight order and direction, each a polyline from entry to exit. */

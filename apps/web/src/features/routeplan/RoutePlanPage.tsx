@@ -27,6 +27,28 @@ export const IMPORT_ACCEPT = '.kml,.json,.plan';
 const NO_MISSIONS: Page<Mission> = { list: [], total: 0 };
 const NO_DEVICES: DeviceListItem[] = [];
 
+/** Colours of a split survey's parts on the map, alternating part by part. */
+const PART_COLORS = ['#1677ff', '#fa8c16'] as const;
+
+/**
+ * The route list with each split survey's parts together, in part order, where its first listed part is
+ * (the server lists the newest first; a group's parts are saved at once).
+ */
+export function groupedRoutes(list: readonly Mission[]): Mission[] {
+  const out: Mission[] = [];
+  const seen = new Set<string>();
+  for (const m of list) {
+    if (!m.group_id) {
+      out.push(m);
+      continue;
+    }
+    if (seen.has(m.group_id)) continue;
+    seen.add(m.group_id);
+    out.push(...list.filter((x) => x.group_id === m.group_id).sort((a, b) => (a.group_index ?? 0) - (b.group_index ?? 0)));
+  }
+  return out;
+}
+
 /** The tabs of the list: routes, fences and the company's no-fly zones. */
 type Tab = 'routes' | 'fences' | 'nofly';
 
@@ -113,7 +135,15 @@ export default function RoutePlanPage(): ReactNode {
   const shapes: PlanShape[] = [
     ...(tab === 'fences' ? fences.filter((f) => f.id !== fence?.id).map((f) => ({ id: `f-${f.id}`, kind: 'fence-other' as const, points: f.boundary })) : []),
     ...(fence ? [{ id: 'fence', kind: 'fence' as const, points: fence.boundary }] : []),
-    ...(mission ? [{ id: 'route', kind: 'route' as const, points: mission.waypoints, ...(conflict ? { color: BLOCKED_COLOR } : {}) }] : []),
+    // A split survey's part: every listed part of its group, in alternating colours, the selected one on top.
+    ...(mission?.group_id
+      ? missions.list
+          .filter((m) => m.group_id === mission.group_id && m.id !== mission.id)
+          .map((m) => ({ id: `part-${m.id}`, kind: 'transect' as const, points: m.waypoints, color: PART_COLORS[(m.group_index ?? 1) % 2] }))
+      : []),
+    ...(mission
+      ? [{ id: 'route', kind: 'route' as const, points: mission.waypoints, ...(conflict ? { color: BLOCKED_COLOR } : mission.group_id ? { color: PART_COLORS[(mission.group_index ?? 1) % 2] } : {}) }]
+      : []),
     // The selected zone outlined in its own colour over the overlay's drawing (dashed while it does not restrict).
     ...(zone ? [{ id: 'nofly', kind: zone.active ? ('fence' as const) : ('fence-other' as const), points: noFlyRing(zone), color: NO_FLY_COLORS.stroke }] : []),
   ];
@@ -122,12 +152,15 @@ export default function RoutePlanPage(): ReactNode {
       ? zone ? noFlyRing(zone) : noFly.flatMap((z) => noFlyRing(z))
       : mission?.waypoints.length ? [...mission.waypoints, ...(fence?.boundary ?? [])] : fence?.boundary ?? fences.flatMap((f) => f.boundary);
 
-  const open = (mode: 'fence' | 'route' | 'survey' | 'nofly', id?: string) => void navigate(`/editWork?mode=${mode}${id ? `&id=${encodeURIComponent(id)}` : ''}`);
+  const open = (mode: 'fence' | 'route' | 'survey' | 'strip' | 'nofly', id?: string) => void navigate(`/editWork?mode=${mode}${id ? `&id=${encodeURIComponent(id)}` : ''}`);
   // A new no-fly zone drawn by a route (the editor opens on it).
   const noFlyNear = (m: Mission) => void navigate(`/editWork?mode=nofly&near=${encodeURIComponent(m.id)}`);
   const missionFields = (m: Mission) => {
-    const { id: _id, f_title: _f, distance: _d, est_time: _e, user_name: _u, create_time: _c, modified_time: _mt, survey_polygon, ...settings } = m;
-    return { ...settings, ...(survey_polygon ? { polygon: survey_polygon } : {}) };
+    const {
+      id: _id, f_title: _f, distance: _d, est_time: _e, user_name: _u, create_time: _c, modified_time: _mt, survey_polygon, corridor_line,
+      group_id: _g, group_index: _gi, group_count: _gc, group_next: _gn, ...settings
+    } = m;
+    return { ...settings, ...(survey_polygon ? { polygon: survey_polygon } : {}), ...(corridor_line ? { line: corridor_line } : {}) };
   };
 
   const remove = async (m: Mission) => {
@@ -289,6 +322,7 @@ export default function RoutePlanPage(): ReactNode {
               <Button size="small" icon={<PlusOutlined />} onClick={() => open('fence')} data-testid="new-fence">{t('routeplan.list.newFence')}</Button>
               <Button size="small" icon={<PlusOutlined />} onClick={() => open('route')} data-testid="new-route">{t('routeplan.list.newRoute')}</Button>
               <Button size="small" icon={<PlusOutlined />} onClick={() => open('survey')} data-testid="new-survey">{t('routeplan.list.newSurvey')}</Button>
+              <Button size="small" icon={<PlusOutlined />} onClick={() => open('strip')} data-testid="new-strip">{t('routeplan.list.newStrip')}</Button>
             </>
           )}
           <Tooltip title={t('routeplan.import.tip')}>
@@ -306,12 +340,19 @@ export default function RoutePlanPage(): ReactNode {
         <Spin spinning={loading}>
           <ul className="routeplan-list" data-testid="plan-list">
             {tab === 'routes'
-              ? missions.list.map((m) => {
+              ? groupedRoutes(missions.list).map((m) => {
                   const blocked = conflicts.get(m.id) ?? null;
+                  const part = m.group_id && m.group_index && m.group_count ? { i: m.group_index, n: m.group_count } : null;
                   return (
-                    <li key={m.id} className={`${m.id === selectedId ? 'active' : ''}${blocked ? ' is-blocked' : ''}`} onClick={() => setSelectedId(m.id)}
-                      data-testid="plan-item" data-id={m.id} data-name={m.name} data-blocked={blocked ? '1' : '0'}>
+                    <li key={m.id} className={`${m.id === selectedId ? 'active' : ''}${blocked ? ' is-blocked' : ''}${part ? ' is-part' : ''}`} onClick={() => setSelectedId(m.id)}
+                      data-testid="plan-item" data-id={m.id} data-name={m.name} data-blocked={blocked ? '1' : '0'} data-group={m.group_id ?? undefined}>
                       <div className="routeplan-item-title">{m.name}</div>
+                      {part && (
+                        <div className="routeplan-item-part" data-testid="route-part">
+                          {t('routeplan.list.part', { i: part.i, n: part.n, time: formatMmSs(m.est_time) })}
+                          {m.group_next === m.id && <Tag color="blue" className="routeplan-next" data-testid="route-next">{t('routeplan.list.next')}</Tag>}
+                        </div>
+                      )}
                       <div className="routeplan-item-meta">
                         {MissionType.label(m.mission_type, lang)} · {m.f_title || fenceById.get(m.fence_id)?.name || '--'} · {formatDistanceText(m.distance)} · {formatMmSs(m.est_time)}
                       </div>
@@ -346,7 +387,7 @@ export default function RoutePlanPage(): ReactNode {
           <div className="routeplan-toolbar" data-testid="plan-toolbar">
             <strong>{selected.name}</strong>
             <Button size="small" icon={<EditOutlined />} data-testid="edit-selected"
-              onClick={() => (mission ? open(mission.mission_type === MissionType.SURVEY ? 'survey' : 'route', mission.id) : zone ? open('nofly', zone.id) : fence && open('fence', fence.id))}>
+              onClick={() => (mission ? open(mission.mission_type === MissionType.SURVEY ? 'survey' : mission.mission_type === MissionType.STRIP ? 'strip' : 'route', mission.id) : zone ? open('nofly', zone.id) : fence && open('fence', fence.id))}>
               {t('routeplan.list.edit')}
             </Button>
             {mission && <Button size="small" icon={<CopyOutlined />} onClick={() => void copy(mission)}>{t('routeplan.list.copy')}</Button>}

@@ -11,6 +11,7 @@ import {
   PhotoType,
   MISSION_LIMITS,
   WAYPOINT_LIMITS,
+  CORRIDOR_WIDTH_MAX_M,
   formatAreaText,
   formatDistanceText,
   formatMmSs,
@@ -27,7 +28,7 @@ import { notify } from '../../../shared/notify';
 import { useTheme } from '../../../shared/theme';
 import type { PlanEdit, PlanShape } from '../../../shared/map/PlanMap';
 import { DEFAULT_ROUTE, WorkStore, derive, setPhotoKind, useWorkState, withAction, type EditMode, type RouteDraft, type Target } from './store';
-import { convexHull, gridWaypoints, gsdForHeight, heightForGsd, highlightsOf, issueLineTexts, surveyPreview, validate, type OtherFence } from './planning';
+import { convexHull, flightsNeeded, gridWaypoints, gsdForHeight, heightForGsd, highlightsOf, issueLineTexts, stripPreview, surveyPreview, validate, type OtherFence, type StripPreview } from './planning';
 import { useZones } from '../../../shared/map/zones';
 import { useNoFlyZones } from '../../../shared/map/noFly';
 import { nowSeconds, zonesFor } from '../nofly/conflicts';
@@ -35,12 +36,14 @@ import './editWork.css';
 
 const PlanMap = lazy(() => import('../../../shared/map/PlanMap'));
 
-const MODES: readonly EditMode[] = ['fence', 'route', 'survey'];
+const MODES: readonly EditMode[] = ['fence', 'route', 'survey', 'strip'];
 /** The rules a survey area's corners are held to: inside the fence, under its height. */
 const AREA_CODES: ReadonlySet<string> = new Set([IssueCode.WAYPOINT_OUTSIDE_FENCE, IssueCode.WAYPOINT_ABOVE_FENCE]);
 /** How long the note about a click outside the fence stays (ms). */
 const OUTSIDE_NOTE_MS = 4000;
-const MISSION_TYPE_OF: Record<Exclude<EditMode, 'fence'>, 1 | 2> = { route: 1, survey: 2 };
+const MISSION_TYPE_OF: Record<Exclude<EditMode, 'fence'>, 1 | 2 | 3> = { route: 1, survey: 2, strip: 3 };
+/** Modes whose waypoints the planner generates from an area or a corridor. */
+const GENERATED: ReadonlySet<EditMode> = new Set(['survey', 'strip']);
 /** No fences or devices (none read yet, or the read failed), the same lists on every render. */
 const NO_FENCES: Fence[] = [];
 const NO_DEVICES: DeviceListItem[] = [];
@@ -63,6 +66,8 @@ export default function EditWorkPage(): ReactNode {
   const [selected, setSelected] = useState<number | null>(null);
   const [saving, setSaving] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
+  // The server refused the route for its length (route.needs_split): saving it split is offered.
+  const [needsSplit, setNeedsSplit] = useState(false);
   const zones = useZones();
   const noFlyZones = useNoFlyZones();
   // Clicks outside the fence since the last added point (0: no note shown).
@@ -109,8 +114,14 @@ export default function EditWorkPage(): ReactNode {
       if (!id || m) {
         const fence = m ? fences.find((x) => x.id === m.fence_id) ?? null : null;
         const route: RouteDraft = m
-          ? { ...DEFAULT_ROUTE, ...m, area: m.mission_type === MissionType.SURVEY ? (m.survey_polygon ?? convexHull(m.waypoints)) : [] }
-          : { ...DEFAULT_ROUTE, mission_type: MISSION_TYPE_OF[mode], fence_id: '', camera_type: mode === 'survey' ? '6k' : 'custom' };
+          ? {
+              ...DEFAULT_ROUTE,
+              ...m,
+              area: m.mission_type === MissionType.SURVEY ? (m.survey_polygon ?? convexHull(m.waypoints)) : [],
+              line: m.corridor_line ?? [],
+              corridor_width: m.corridor_width ?? DEFAULT_ROUTE.corridor_width,
+            }
+          : { ...DEFAULT_ROUTE, mission_type: MISSION_TYPE_OF[mode], fence_id: '', camera_type: GENERATED.has(mode) ? '6k' : 'custom' };
         store.reset({
           fence: fence ? { name: fence.name, max_height: fence.max_height, boundary: fence.boundary, sn_id: fence.sn_id } : null,
           fenceId: fence?.id ?? null,
@@ -148,16 +159,23 @@ export default function EditWorkPage(): ReactNode {
     return () => window.removeEventListener('keydown', onKey);
   });
 
-  const target: Target = mode === 'fence' ? 'fence' : mode === 'survey' ? 'area' : 'waypoints';
+  const target: Target = mode === 'fence' ? 'fence' : mode === 'survey' ? 'area' : mode === 'strip' ? 'line' : 'waypoints';
   const route = s.routeItem;
 
   // ---------------------------------------------------------------- survey preview -> waypoints
   // The grid starts from the corner nearest the take-off point, as the server makes it.
-  const preview = useMemo(() => (mode === 'survey' && route ? surveyPreview(route, s.home ?? undefined) : null), [mode, route, s.home]);
+  // A strip route's corridor lines likewise (geo corridorFromSettings), with the band to draw.
+  const preview = useMemo(
+    () => (!route ? null : mode === 'survey' ? surveyPreview(route, s.home ?? undefined) : mode === 'strip' ? stripPreview(route, s.home ?? undefined) : null),
+    [mode, route, s.home],
+  );
+  const band = mode === 'strip' ? ((preview as StripPreview | null)?.band ?? []) : [];
+  // Flights the route takes (ROUTE_FLIGHT_BUDGET_S each), as the server would split it.
+  const flights = useMemo(() => (preview?.grid && route ? flightsNeeded(preview.grid, route, s.home) : null), [preview, route, s.home]);
   const surveyWps = useMemo(() => (preview?.grid && route ? gridWaypoints(preview.grid, route) : null), [preview, route]);
   // The survey's waypoints follow its area and settings (kept in the same store, without an undo step).
   const effective = useMemo(() => {
-    if (mode !== 'survey' || !route) return s;
+    if (!GENERATED.has(mode) || !route) return s;
     // Derived fields (estTime, first/last point, flight course) must follow the generated waypoints too.
     return derive({ ...s, routeItem: { ...route, waypoints: surveyWps ?? [] } });
   }, [s, mode, route, surveyWps]);
@@ -171,13 +189,15 @@ export default function EditWorkPage(): ReactNode {
   const noFly = useMemo(() => zonesFor(noFlyZones, s.fence, nowSeconds()), [noFlyZones, s.fence]);
   const issues = useMemo(() => {
     const list = validate(mode, effective, others, s.fence, zones, noFly);
-    if (mode === 'survey' && preview?.issues.length) list.push(...preview.issues);
+    if (GENERATED.has(mode) && preview?.issues.length) list.push(...preview.issues);
     return list;
   }, [mode, effective, others, s.fence, preview, zones, noFly]);
   const areaIssues = useMemo(() => {
-    // The survey area must lie inside the fence: its vertices are checked as waypoints of a route.
-    if (mode !== 'survey' || !route || !s.fence) return [];
-    return validate('route', { ...s, routeItem: { ...route, waypoints: route.area.map((p) => ({ ...p, height: route.default_height })) } }, [], s.fence).filter(
+    // The survey area (a strip route's centre line) must lie inside the fence: its vertices are checked as
+    // waypoints of a route.
+    if (!GENERATED.has(mode) || !route || !s.fence) return [];
+    const corners = mode === 'strip' ? route.line : route.area;
+    return validate('route', { ...s, routeItem: { ...route, waypoints: corners.map((p) => ({ ...p, height: route.default_height })) } }, [], s.fence).filter(
       (i) => AREA_CODES.has(i.code),
     );
   }, [mode, route, s]);
@@ -185,7 +205,14 @@ export default function EditWorkPage(): ReactNode {
   const areaHl = useMemo(() => highlightsOf(areaIssues), [areaIssues]);
   const allIssues = [...issues, ...areaIssues];
   const nameMissing = mode === 'fence' ? !s.fence?.name.trim() || !s.fence?.sn_id : !route?.name.trim();
-  const empty = mode === 'fence' ? (s.fence?.boundary.length ?? 0) < 3 : mode === 'survey' ? (route?.area.length ?? 0) < 3 : (route?.waypoints.length ?? 0) === 0;
+  const empty =
+    mode === 'fence'
+      ? (s.fence?.boundary.length ?? 0) < 3
+      : mode === 'survey'
+        ? (route?.area.length ?? 0) < 3
+        : mode === 'strip'
+          ? (route?.line.length ?? 0) < 2
+          : (route?.waypoints.length ?? 0) === 0;
   const canSave = !loading && !saving && allIssues.length === 0 && !nameMissing && !empty && (mode === 'fence' || !!s.fenceId);
 
   // ---------------------------------------------------------------- map
@@ -194,7 +221,7 @@ export default function EditWorkPage(): ReactNode {
     ? null
     : {
         points,
-        closed: target !== 'waypoints',
+        closed: target !== 'waypoints' && target !== 'line',
         badPoints: mode === 'fence' ? hl.vertices : mode === 'route' ? hl.waypoints : areaHl.waypoints,
         badEdges: mode === 'route' ? hl.legs : undefined,
         selected,
@@ -218,14 +245,16 @@ export default function EditWorkPage(): ReactNode {
   const shapes: PlanShape[] = [
     ...others.map((f) => ({ id: `fence-${f.id}`, kind: 'fence-other' as const, points: f.boundary })),
     ...(mode !== 'fence' && s.fence ? [{ id: 'fence', kind: 'fence' as const, points: s.fence.boundary }] : []),
-    ...(mode === 'survey' && preview?.grid ? [{ id: 'course', kind: 'transect' as const, points: preview.grid.waypoints }] : []),
+    ...(band.length >= 3 ? [{ id: 'band', kind: 'area' as const, points: band }] : []),
+    ...(GENERATED.has(mode) && preview?.grid ? [{ id: 'course', kind: 'transect' as const, points: preview.grid.waypoints }] : []),
   ];
   // Fit once per fence (a new fence being drawn never moves the map under the pointer).
   const fitPoints = mode === 'fence' && !s.fenceId ? undefined : s.fence?.boundary;
 
   // ---------------------------------------------------------------- save
-  const save = useCallback(async () => {
+  const save = useCallback(async (split = false) => {
     setRefusal(null);
+    setNeedsSplit(false);
     setSaving(true);
     try {
       if (mode === 'fence' && s.fence) {
@@ -243,7 +272,9 @@ export default function EditWorkPage(): ReactNode {
           turn_distance: r.turn_distance, angle: r.angle, interval_height: r.interval_height, elevation: r.elevation, photo_type: r.photo_type,
           waypoints: r.waypoints,
           ...(mode === 'survey' && area && area.length >= 3 ? { polygon: area } : {}),
-          ...(r.camera_type === 'custom' && mode === 'survey'
+          ...(mode === 'strip' ? { line: r.line, corridor_width: r.corridor_width } : {}),
+          ...(split ? { split: true } : {}),
+          ...(r.camera_type === 'custom' && GENERATED.has(mode)
             ? { sensor_width: r.sensor_width, sensor_height: r.sensor_height, image_width: r.image_width, image_height: r.image_height, focal_length: r.focal_length }
             : {}),
         };
@@ -255,6 +286,8 @@ export default function EditWorkPage(): ReactNode {
       void navigate('/routeplan');
     } catch (err) {
       setRefusal(err instanceof RequestError ? err.text : String(err));
+      const first = err instanceof RequestError ? (err.data as { issues?: { code?: string }[] } | undefined)?.issues?.[0] : undefined;
+      setNeedsSplit(first?.code === IssueCode.ROUTE_NEEDS_SPLIT);
     } finally {
       setSaving(false);
     }
@@ -264,6 +297,8 @@ export default function EditWorkPage(): ReactNode {
   const wp = route && selected !== null && mode === 'route' ? route.waypoints[selected] : undefined;
   const setWp = (next: Waypoint) => selected !== null && store.setWaypoint(selected, next);
   const gsd = route ? gsdForHeight(route, route.default_height) : null;
+  // Survey and strip routes: waypoints generated from an area or a corridor, with the same panel.
+  const generated = GENERATED.has(mode);
 
   // `range`: the accepted range (contracts MISSION_LIMITS), shown as the placeholder; not enforced by the
   // input (a value outside is listed as an issue and the route is not saved).
@@ -321,7 +356,7 @@ export default function EditWorkPage(): ReactNode {
           {outside > 0 && s.fence && (
             // One note, replaced (not stacked) by every further click outside; data-count tells them apart.
             <div className="edit-work-outside" role="status" data-testid="outside-fence" data-count={outside}>
-              {t(`routeplan.outsideFence.${mode === 'survey' ? 'survey' : 'route'}`, { name: s.fence.name })}
+              {t(`routeplan.outsideFence.${mode === 'survey' ? 'survey' : mode === 'strip' ? 'strip' : 'route'}`, { name: s.fence.name })}
             </div>
           )}
         </div>
@@ -372,7 +407,7 @@ export default function EditWorkPage(): ReactNode {
                   {/* Route speeds and heights are not clamped: a value outside MISSION_LIMITS is an issue with the range. */}
                   {num(t('routeplan.field.autoSpeed'), route.auto_speed, (v) => store.setRoute({ auto_speed: v ?? 0 }), undefined, undefined, 'route-auto-speed', undefined, MISSION_LIMITS.auto_speed)}
                   {num(t('routeplan.field.maxSpeed'), route.max_speed, (v) => store.setRoute({ max_speed: v ?? 0 }), undefined, undefined, 'route-max-speed', undefined, MISSION_LIMITS.max_speed)}
-                  {mode === 'survey' && gsd !== null
+                  {generated && gsd !== null
                     ? null
                     : num(t('routeplan.field.defaultHeight'), route.default_height, (v) => store.setRoute({ default_height: v ?? 0 }), undefined, undefined, 'route-default-height', undefined, MISSION_LIMITS.default_height)}
                   {num(t('routeplan.field.returnHeight'), route.return_height, (v) => store.setRoute({ return_height: v ?? 0 }), undefined, undefined, 'route-return-height', undefined, MISSION_LIMITS.return_height)}
@@ -386,9 +421,11 @@ export default function EditWorkPage(): ReactNode {
                   </label>
                 </section>
               )}
-              {mode === 'survey' && route && (
+              {generated && route && (
                 <section data-testid="survey-panel">
-                  <h3>{t('routeplan.survey.title')}</h3>
+                  <h3>{t(mode === 'strip' ? 'routeplan.survey.stripTitle' : 'routeplan.survey.title')}</h3>
+                  {mode === 'strip' &&
+                    num(t('routeplan.survey.width'), route.corridor_width, (v) => store.setRoute({ corridor_width: v ?? 0 }), 1, CORRIDOR_WIDTH_MAX_M, 'strip-width')}
                   <label className="edit-field">
                     <span>{t('routeplan.survey.camera')}</span>
                     <Select size="small" value={route.camera_type} options={CameraType.options(lang)} onChange={(v: 'custom' | '6k' | 'dual_light') => store.setRoute({ camera_type: v })} />
@@ -413,7 +450,7 @@ export default function EditWorkPage(): ReactNode {
                   }, 0.01, 100, 'survey-gsd', 0.1)}
                   {num(t('routeplan.survey.courseOverlap'), route.course_overlap, (v) => store.setRoute({ course_overlap: v ?? 0 }), 0, 99)}
                   {num(t('routeplan.survey.lateralOverlap'), route.lateral_overlap, (v) => store.setRoute({ lateral_overlap: v ?? 0 }), 0, 99)}
-                  {num(t('routeplan.survey.angle'), route.angle, (v) => store.setRoute({ angle: v ?? 0 }), 0, 360)}
+                  {mode === 'survey' && num(t('routeplan.survey.angle'), route.angle, (v) => store.setRoute({ angle: v ?? 0 }), 0, 360)}
                   {num(t('routeplan.survey.turnDistance'), route.turn_distance, (v) => store.setRoute({ turn_distance: v ?? 0 }), 0, 1000)}
                   <label className="edit-field">
                     <span>{t('routeplan.survey.elevation')}</span>
@@ -426,10 +463,18 @@ export default function EditWorkPage(): ReactNode {
                     <dd>{preview?.grid ? `${preview.grid.gsd.toFixed(2)} cm/px` : '--'}</dd>
                     <dt>{t('routeplan.stat.length')}</dt>
                     <dd>{preview?.grid ? formatDistanceText(preview.grid.length) : '--'}</dd>
+                    {mode === 'strip' ? (
+                      <>
+                        <dt>{t('routeplan.stat.lines')}</dt>
+                        <dd data-testid="est-lines">{preview?.grid ? Math.max(1, Math.ceil(route.corridor_width / preview.grid.lineSpacing - 1e-9)) : '--'}</dd>
+                      </>
+                    ) : null}
                     <dt>{t('routeplan.stat.area')}</dt>
                     <dd>{preview?.grid ? formatAreaText(preview.grid.area) : '--'}</dd>
                     <dt>{t('routeplan.stat.time')}</dt>
                     <dd data-testid="est-time">{preview?.grid ? formatMmSs(effective.estTime) : '--'}</dd>
+                    <dt>{t('routeplan.stat.flights')}</dt>
+                    <dd data-testid="est-flights">{flights ?? '--'}</dd>
                   </dl>
                 </section>
               )}
@@ -479,6 +524,11 @@ export default function EditWorkPage(): ReactNode {
                 {preview?.error && <div className="edit-issue">{t('routeplan.issues.surveyFailed')}</div>}
                 {!allIssues.length && !nameMissing && !empty && <div className="edit-ok">{t('routeplan.issues.none')}</div>}
                 {refusal && <Alert type="error" showIcon title={t('routeplan.issues.refused')} description={refusal} data-testid="save-refusal" />}
+                {needsSplit && (
+                  <Button type="primary" size="small" loading={saving} onClick={() => void save(true)} data-testid="save-split">
+                    {flights && flights > 1 ? t('routeplan.issues.split', { n: flights }) : t('routeplan.issues.splitUnknown')}
+                  </Button>
+                )}
               </section>
             </>
           )}

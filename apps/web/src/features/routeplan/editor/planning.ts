@@ -1,12 +1,16 @@
-import { MISSION_LIMITS, inMissionLimit, missionLimitText, type Lang, type LatLng, type MissionLimitField, type Waypoint } from '@nest/contracts';
+import { MISSION_LIMITS, ROUTE_FLIGHT_BUDGET_S, inMissionLimit, missionLimitText, type Lang, type LatLng, type MissionLimitField, type Waypoint } from '@nest/contracts';
 import {
   IssueCode,
   cameraFromSettings,
+  corridorAsSurvey,
+  corridorBand,
+  corridorFromSettings,
   customCameraIssues,
   gsdFromHeight,
   gsdSensor,
   heightFromGsd,
   issueLines,
+  splitSurvey,
   surveyFromSettings,
   validateFence,
   validateRoute,
@@ -57,6 +61,46 @@ export function surveyPreview(route: RouteDraft, start?: LatLng): SurveyPreview 
     return r.grid ? { grid: r.grid, issues: [] } : { grid: null, issues: r.issues };
   } catch (err) {
     return { grid: null, issues: [], error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+export interface StripPreview extends SurveyPreview {
+  /** The corridor as a ring, to draw as a band (empty before the line has 2 points). */
+  band: LatLng[];
+}
+
+/**
+ * The live corridor grid of a strip route (geo corridorFromSettings: the server's generator), in the shape
+ * of a survey grid (corridorAsSurvey), with the band to draw, or why there is none.
+ */
+export function stripPreview(route: RouteDraft, start?: LatLng): StripPreview {
+  if (route.line.length < 2) return { grid: null, issues: [], band: [] };
+  const band = corridorBand(route.line, route.corridor_width);
+  try {
+    const r = corridorFromSettings(route.line, route.corridor_width, route, start);
+    return r.grid ? { grid: corridorAsSurvey(r.grid), issues: [], band } : { grid: null, issues: r.issues, band };
+  } catch (err) {
+    return { grid: null, issues: [], band, error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/**
+ * How many flights a survey or strip grid takes: geo splitSurvey with contracts ROUTE_FLIGHT_BUDGET_S from
+ * the take-off point, as the server splits it (1 when it fits one battery; null when part of it is out of
+ * reach).
+ */
+export function flightsNeeded(grid: SurveyGrid, route: RouteDraft, home: LatLng | null): number | null {
+  try {
+    return splitSurvey(grid, {
+      budgetS: ROUTE_FLIGHT_BUDGET_S,
+      speed: route.auto_speed,
+      maxSpeed: route.max_speed,
+      returnHeight: route.return_height,
+      finishAction: route.finish_action,
+      ...(home ? { takeoff: home } : {}),
+    }).length;
+  } catch {
+    return null;
   }
 }
 
@@ -120,7 +164,7 @@ export function validate(
   const limits = missionLimitIssues(r);
   const limited = new Set(limits.map((i) => i.code));
   const issues = [...limits, ...validateRoute(r, fenceOfRoute, { zones, noFly }).filter((i) => !limited.has(i.code))];
-  if (mode === 'survey') {
+  if (mode === 'survey' || mode === 'strip') {
     if (r.camera_type === 'custom') issues.push(...customCameraIssues(r));
   }
   return issues;

@@ -9,7 +9,7 @@ import { routeDistance, routeEstimate } from '@nest/geo';
  * the function the server stores the route's est_time with, from the same take-off point `home`: the
  * airport of the fence's device, set with the fence).
  */
-export type EditMode = 'fence' | 'route' | 'survey';
+export type EditMode = 'fence' | 'route' | 'survey' | 'strip';
 
 export interface FenceDraft {
   name: string;
@@ -18,10 +18,15 @@ export interface FenceDraft {
   sn_id: string;
 }
 
-/** The route being edited: its settings, its waypoints, and for a survey the area polygon (open ring). */
+/**
+ * The route being edited: its settings, its waypoints, for a survey the area polygon (open ring), for a
+ * strip route the corridor's centre line and width (m).
+ */
 export interface RouteDraft extends Omit<MissionSettings, 'waypoints'> {
   waypoints: Waypoint[];
   area: LatLng[];
+  line: LatLng[];
+  corridor_width: number;
 }
 
 export interface WorkingState {
@@ -62,6 +67,8 @@ export const DEFAULT_ROUTE: Omit<RouteDraft, 'mission_type' | 'fence_id'> = {
   photo_type: 2,
   waypoints: [],
   area: [],
+  line: [],
+  corridor_width: 60,
 };
 
 export const emptyState = (): WorkingState => ({
@@ -132,7 +139,7 @@ export function setPhotoKind(wp: Waypoint, kind: 'photo' | 'panorama', on: boole
 
 export const HISTORY_LIMIT = 200;
 
-export type Target = 'fence' | 'waypoints' | 'area';
+export type Target = 'fence' | 'waypoints' | 'area' | 'line';
 
 export class WorkStore {
   private state: WorkingState = emptyState();
@@ -199,6 +206,7 @@ export class WorkStore {
     const s = this.state;
     if (target === 'fence') return s.fence?.boundary ?? [];
     if (target === 'area') return s.routeItem?.area ?? [];
+    if (target === 'line') return s.routeItem?.line ?? [];
     return s.routeItem?.waypoints ?? [];
   }
 
@@ -210,6 +218,7 @@ export class WorkStore {
       }
       if (!s.routeItem) return s;
       if (target === 'area') return { ...s, routeItem: { ...s.routeItem, area: fn(s.routeItem.area) } };
+      if (target === 'line') return { ...s, routeItem: { ...s.routeItem, line: fn(s.routeItem.line) } };
       return { ...s, routeItem: { ...s.routeItem, waypoints: fn(s.routeItem.waypoints) as Waypoint[] } };
     });
   }
