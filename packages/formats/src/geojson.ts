@@ -275,7 +275,10 @@ export function toGeoJson(doc: PlanDocument): GeoJsonFeatureCollection {
         mission_type: r.mission_type,
         height_type: r.height_type,
         ...(r.settings ? { settings: r.settings } : {}),
-        waypoints: r.waypoints.map(({ lat: _a, lng: _b, height: _c, ...actions }) => actions),
+        // The contracts' actions only: what only a .plan says (PlanWaypoint's extras) has no place here.
+        waypoints: r.waypoints.map(({ uav_yaw, hover, takephoto, gimbal_ctrl, speed, cam_trig_dist }) =>
+          Object.fromEntries(Object.entries({ uav_yaw, hover, takephoto, gimbal_ctrl, speed, cam_trig_dist }).filter(([, v]) => v !== undefined)),
+        ),
       },
       // A LineString needs two positions; a one-waypoint route is a MultiPoint.
       geometry: { type: r.waypoints.length < 2 ? 'MultiPoint' : 'LineString', coordinates: r.waypoints.map((w) => [w.lng, w.lat, w.height]) },
