@@ -183,20 +183,3 @@ describe('GeoJSON "hollow box" (togeojson test/data/polygon.geojson)', () => {
     expect(second.doc).toEqual(first.doc);
   });
 });
-
-describe('DJI Pilot 2 mapping3d template (dji_way_line wpmz/template.kml)', () => {
-  const file = 'dji-pilot2-mapping3d-template.kml';
-  it('is a survey area with its direction, overlaps and height', () => {
-    const r = read(file, real(file));
-    expect(r.doc.surveys).toHaveLength(1);
-    expect(r.doc.surveys[0]!.params).toMatchObject({ angle: 89, course_overlap: 80, lateral_overlap: 70, default_height: 140.549171270718, height_type: 1 });
-  });
-  it.each(['mapping', 'route'] as const)('reads back as the same survey after a DJI package (%s)', async (surveyAs) => {
-    const first = read(file, real(file));
-    const made = await surveyRoute(first.doc.surveys[0]!);
-    if (!made.ok) throw new Error(made.error.en);
-    const out = write({ ...first.doc, routes: [made.route] }, 'kmz', { surveyAs });
-    const second = read(file.replace('.kml', '.kmz'), out.bytes);
-    expect(second.doc.surveys).toEqual(first.doc.surveys);
-  });
-});
