@@ -506,3 +506,37 @@ describe('calls', () => {
     expect(all.body.data.total).toBeGreaterThanOrEqual(log.body.data.total);
   });
 });
+
+describe('split surveys', () => {
+  it('a flight started with any part of a group flies its next part; a part flown to its end makes the following one next', async () => {
+    await registerDevice(server, { sn_id: 'FO-G1' });
+    const n2 = await FakeNest.start(server, 'FO-G1');
+    nests.push(n2);
+    const parts = [await addRoute('FO-G1', 'Survey (1/2)'), await addRoute('FO-G1', 'Survey (2/2)')];
+    for (const [k, id] of parts.entries())
+      await server.db.updateTable('missions').set({ group_id: 'G-FO-G1', group_index: k + 1, group_count: 2 }).where('id', '=', id).execute();
+    const flown = async (id: string) => Number((await server.db.selectFrom('missions').select('group_flown').where('id', '=', id).executeTakeFirstOrThrow()).group_flown);
+    const s = await watching(opA, 'FO-G1');
+    const fly = async (asked: string) => {
+      const reply = await command(s, PushMsgId.CONTROL, { sn_id: 'FO-G1', cmd_type: 8, action_cmd: 1, value: asked, cmd_id: randomUUID() });
+      expect(reply).toMatchObject({ code: ResultCode.OK, data: { outcome: 'ok' } });
+      const sent = n2.of(FlightMethod.TAKEOFF);
+      return sent[sent.length - 1]!.data as { flight_id: string; mission: { mission_id: string } };
+    };
+    // Part 2 asked, part 1 flies (nothing of the group has flown yet).
+    const first = await fly(parts[1]!);
+    expect(first.mission.mission_id).toBe(parts[0]);
+    const done = { ...progress(first.flight_id, 'done', 4), mission_id: parts[0] };
+    await n2.event(FlightMethod.MISSION_PROGRESS, done);
+    await n2.state({ flow: flow(first.flight_id, 'done'), mission: done });
+    await until(async () => (await flown(parts[0]!)) === 1, 'part 1 marked flown');
+    await until(() => live(server).link.device('FO-G1')?.state?.mission?.state === 'done', 'the done state');
+    // Part 1 asked again: part 2 flies; once it is done the whole group starts over.
+    const second = await fly(parts[0]!);
+    expect(second.mission.mission_id).toBe(parts[1]);
+    const done2 = { ...progress(second.flight_id, 'done', 4), mission_id: parts[1] };
+    await n2.event(FlightMethod.MISSION_PROGRESS, done2);
+    await until(async () => (await flown(parts[0]!)) === 0 && (await flown(parts[1]!)) === 0, 'the group started over');
+    await live(server).status.release('FO-G1', opA.account.u_id);
+  });
+});
