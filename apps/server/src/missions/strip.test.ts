@@ -177,6 +177,23 @@ describe('surveys longer than one battery', () => {
     expect((await groupFlightPart(server.db, await row(ids[1]!))).id).toBe(ids[0]);
   });
 
+  it('editing a part re-plans the whole area: the old parts are replaced by the new group', async () => {
+    const made = await wk.call<Saved>('missionAdd', survey(area, { split: 1, name: 'Edited' }));
+    const old = made.body.data.group!.parts.map((p) => p.id);
+    // A smaller area that fits one battery: the edited part becomes a route of its own, named without its suffix.
+    const small = rect(0, 0, 400, 400);
+    const res = await wk.call<Saved>('missionEdit', { id: old[1]!, ...survey(small, { name: made.body.data.group!.parts[1]!.name }) });
+    expect(res.body.code).toBe(ResultCode.OK);
+    expect(res.body.data).toMatchObject({ id: old[1], name: 'Edited', group_id: null, group: null });
+    for (const id of old.filter((x) => x !== old[1])) expect((await wk.call('missionInfo', { id })).body.code).toBe(ResultCode.NOT_FOUND_OBJECT);
+    // Back to the large area, split: the route is part 1 of a new group.
+    const again = await wk.call<Saved>('missionEdit', { id: old[1]!, ...survey(area, { name: 'Edited', split: 1 }) });
+    expect(again.body.code).toBe(ResultCode.OK);
+    expect(again.body.data.id).toBe(old[1]);
+    expect(again.body.data.name).toBe(`Edited (1/${again.body.data.group!.count})`);
+    expect(again.body.data.group_next).toBe(old[1]);
+  });
+
   it('deleting a part deletes its group', async () => {
     const ids = parts!.parts.map((p) => p.id);
     const del = await wk.call('missionEdit', { id: ids[1]!, ...survey(area), state: 20 });
