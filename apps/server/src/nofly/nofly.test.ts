@@ -6,6 +6,8 @@ import { FakeNest } from '../../test/fake-nest.js';
 import { registerDevice } from '../../test/live.js';
 import { nowSeconds } from '../db/index.js';
 import { json, offset, rect, uShape } from '../fences/test-fixtures.js';
+import { findDeviceBySn } from '../devices/store.js';
+import { routeFor } from '../flight/route.js';
 import { createScheduler } from '../tasks/scheduler.js';
 
 /**
@@ -215,6 +217,24 @@ describe('routes keep out of no-fly zones', () => {
     expect(await zoneCheck(saved.body.data.id)).toEqual({ item: 'zone', ok: false, reason: Reason.ROUTE_ZONE, value: 'No-fly zone "Tomorrow" (reason: Works)' });
     await wk.call('noFlyDelete', { id: later.id });
     expect(await zoneCheck(saved.body.data.id)).toMatchObject({ ok: true });
+  });
+
+  it('at takeoff a zone restricts from its first to its last second, both included', async () => {
+    const a = offset(0, 2500, O);
+    const saved = await wk.call<{ id: string }>('missionAdd', routeFields('Before the works', SN, [offset(-300, 0, a), offset(300, 0, a)]));
+    expect(saved.body.code, saved.body.msg).toBe(ResultCode.OK);
+    const from = nowSeconds() + 1000;
+    const to = from + 1000;
+    await addZone(circleZone('Works', a, 50, { reason: 'Crane', valid_from: from, valid_to: to }));
+    const device = (await findDeviceBySn(server.db, SN))!;
+    const zoneAt = async (t: number) => {
+      const v = await routeFor(server.db, device, saved.body.data.id, t);
+      return v.ok ? v.zone : 'refused';
+    };
+    expect(await zoneAt(from - 1)).toBeNull();
+    expect(await zoneAt(from)).toEqual({ zh: '禁飞区「Works」（原因：Crane）', en: 'No-fly zone "Works" (reason: Crane)' });
+    expect(await zoneAt(to)).not.toBeNull();
+    expect(await zoneAt(to + 1)).toBeNull();
   });
 
   it('a zone of one device restricts only that device\'s routes', async () => {
