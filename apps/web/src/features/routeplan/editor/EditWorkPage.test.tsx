@@ -207,3 +207,61 @@ describe('route editor: zones and the fence', () => {
     await waitFor(() => expect(screen.getByTestId('issues').textContent).toContain('请填写围栏名称并选择绑定设备'));
   });
 });
+
+describe('route editor: strip routes and routes longer than one battery', () => {
+  beforeEach(() => {
+    call.mockReset();
+  });
+  afterEach(() => cleanup());
+
+  const line = [at(-900, -600), at(900, -600), at(900, 700)];
+
+  it('opens a strip route with its line and width, draws the band and the generated lines, and shows the estimate', async () => {
+    answer(stored('pipe', 1, [], { mission_type: 3, corridor_line: line, corridor_width: 120, camera_type: '6k' }) as ReturnType<typeof stored>);
+    page('/editWork?mode=strip&id=pipe');
+    await waitFor(() => expect(screen.getByTestId('est-lines').textContent).not.toBe('--'));
+    const width = screen.getByTestId('strip-width').querySelector('input') ?? (screen.getByTestId('strip-width') as HTMLInputElement);
+    expect(width.value).toBe('120');
+    const ids = (planProps?.shapes ?? []).map((s) => s.id);
+    expect(ids).toEqual(expect.arrayContaining(['band', 'course']));
+    expect(planProps?.edit?.closed).toBe(false);
+    expect(planProps?.edit?.points).toEqual(line);
+    expect(screen.getByTestId('est-time').textContent).not.toBe('--');
+  });
+
+  it('offers to split a route the server refuses for its length, and saves it split', async () => {
+    const request = await import('../../../shared/request');
+    const refusal = Object.assign(new request.RequestError('too long'), {
+      text: 'The route is longer than one flight',
+      data: { issues: [{ code: 'route.needs_split', item: { kind: 'route' }, text: { zh: '', en: '' } }] },
+    });
+    const saved: Record<string, unknown>[] = [];
+    const m = stored('pipe', 1, [], { mission_type: 3, corridor_line: line, corridor_width: 600, camera_type: '6k' }) as ReturnType<typeof stored>;
+    call.mockImplementation(async (name: string, fields: Record<string, unknown>) => {
+      if (name === 'fenceList') return { list: [fence], total: 1 };
+      if (name === 'deviceList') return { list: [device], total: 1 };
+      if (name === 'missionInfo') return m;
+      if (name === 'missionEdit') {
+        saved.push(fields);
+        if (!fields.split) throw refusal;
+        return m;
+      }
+      throw new Error(`unexpected ${name}`);
+    });
+    page('/editWork?mode=strip&id=pipe');
+    await waitFor(() => expect(screen.getByTestId('est-flights').textContent).toMatch(/^\d+$/));
+    const flights = Number(screen.getByTestId('est-flights').textContent);
+    expect(flights).toBeGreaterThan(1);
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('save'));
+    });
+    const split = await screen.findByTestId('save-split');
+    expect(split.textContent?.replace(/\s/g, '')).toMatch(new RegExp(`(拆分为${flights}个架次|Splitinto${flights}flights)`));
+    await act(async () => {
+      fireEvent.click(split);
+    });
+    await waitFor(() => expect(saved).toHaveLength(2));
+    expect(saved[0]).not.toHaveProperty('split');
+    expect(saved[1]).toMatchObject({ split: true, mission_type: 3, line, corridor_width: 600 });
+  });
+});
