@@ -218,7 +218,7 @@ for (const perDevice of [1, 10]) {
         const live = t.rig.live.get(sn)!;
         live.telemetryAt = Date.now();
         const message = t.rig.messages.get(sn)!;
-        t.rig.link.emit('telemetry', sn, live, () => memberJson(message, 'data'));
+        t.rig.link.emit('telemetry', sn, live, () => memberJson(message, 'data', live.telemetry));
       }
       await arrived;
     });
@@ -237,7 +237,7 @@ for (const perDevice of [1, 10]) {
       Buffer.byteLength(frame);
     });
     bench("the device's own JSON found in its message and spliced (bytes)", () => {
-      telemetryFrame({ sn_id: 'ONE', state: 1, telemetry: live.telemetry, at: Date.now() }, memberJson(message, 'data')).payload('en');
+      telemetryFrame({ sn_id: 'ONE', state: 1, telemetry: live.telemetry, at: Date.now() }, memberJson(message, 'data', live.telemetry)).payload('en');
     });
   });
 }

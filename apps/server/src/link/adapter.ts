@@ -88,11 +88,11 @@ export interface LinkEvents {
   online: [sn: string, online: boolean, live: LiveDevice];
   /**
    * The device's latest telemetry (`live.telemetry`). `json`, when given, answers the device's own JSON
-   * text of that telemetry (UTF-8) if it reads back exactly as `live.telemetry` after JSON.stringify, else
-   * null (link/member-json.ts): a listener that passes the telemetry on as JSON may send those bytes
-   * instead of serialising it again. Call it during the event.
+   * text of that telemetry if it reads back exactly as `live.telemetry` after JSON.stringify, else null
+   * (link/member-json.ts): a listener that passes the telemetry on as JSON may send that text instead of
+   * serialising it again. Call it during the event.
    */
-  telemetry: [sn: string, live: LiveDevice, json?: () => Uint8Array | null];
+  telemetry: [sn: string, live: LiveDevice, json?: () => string | null];
   state: [sn: string, live: LiveDevice];
   /**
    * A device event (repeats of one tid are reported once). A listener that stores something hands the

@@ -42,8 +42,8 @@ export class SharedFrame {
   private en: Shown | undefined;
   /** The data's JSON when it is the same in every language. */
   private plain: string | undefined;
-  /** The data's JSON as UTF-8 bytes, in parts (a frame made by `fromBytes`). */
-  private dataBytes: readonly Uint8Array[] | undefined;
+  /** The data's JSON as UTF-8 bytes (a frame made by `fromBytes`). */
+  private dataBytes: Buffer | undefined;
 
   /** `dataJson`: the data already serialised. */
   constructor(
@@ -56,12 +56,11 @@ export class SharedFrame {
   }
 
   /**
-   * A frame whose data is given as UTF-8 JSON bytes, whole or in consecutive parts (fleet batches,
-   * assembled from each device's cached entry bytes; telemetry around the device's own JSON): every socket
-   * gets bytes, the envelope of its language around the data, copied once per language, so a batch of the
-   * whole fleet is never a string to join, scan and encode.
+   * A frame whose data is given as UTF-8 JSON bytes (fleet batches, assembled from each device's cached
+   * entry bytes): every socket gets bytes, the envelope of its language around the data, copied once per
+   * language, so a batch of the whole fleet is never a string to join, scan and encode.
    */
-  static fromBytes(code: number, msgId: number, ...dataBytes: Uint8Array[]): SharedFrame {
+  static fromBytes(code: number, msgId: number, dataBytes: Buffer): SharedFrame {
     const frame = new SharedFrame(code, msgId);
     frame.dataBytes = dataBytes;
     return frame;
@@ -76,7 +75,7 @@ export class SharedFrame {
     if (done !== undefined) return done;
     let out: Shown;
     if (this.dataBytes !== undefined) {
-      const bytes = Buffer.concat([Buffer.from(this.head(lang)), ...this.dataBytes, CLOSE_BRACE]);
+      const bytes = Buffer.concat([Buffer.from(this.head(lang)), this.dataBytes, CLOSE_BRACE]);
       out = { text: null, given: true, bytes };
     } else {
       let json: string;
@@ -110,15 +109,13 @@ export class SharedFrame {
 /**
  * The 300 frame of a device's telemetry. `json` is the device's own JSON text of `data.telemetry` when it
  * reads back exactly as that value after JSON.stringify (the link's `telemetry` event, link/member-json.ts):
- * the frame is then those bytes between the other members, serialised in the same order as JSON.stringify
- * of `data` writes them, so a browser parses the same frame as from the serialised one, without the
- * telemetry being serialised again (the largest cost per device message). Without it, the frame is
- * serialised.
+ * the frame's data is then that text between the other members, serialised in the order JSON.stringify of
+ * `data` writes them, so a browser parses the same frame as from the serialised one, without the telemetry
+ * being serialised again (the largest cost per device message). Without it, the data is serialised.
  */
-export function telemetryFrame(data: DeviceTelemetryPush, json: Uint8Array | null): SharedFrame {
-  if (!json) return new SharedFrame(ResultCode.OK, PushMsgId.DEVICE_TELEMETRY, data);
-  const head = `{"sn_id":${JSON.stringify(data.sn_id)},"state":${JSON.stringify(data.state)},"telemetry":`;
-  return SharedFrame.fromBytes(ResultCode.OK, PushMsgId.DEVICE_TELEMETRY, Buffer.from(head), json, Buffer.from(`,"at":${JSON.stringify(data.at)}}`));
+export function telemetryFrame(data: DeviceTelemetryPush, json: string | null): SharedFrame {
+  const text = json === null ? undefined : `{"sn_id":${JSON.stringify(data.sn_id)},"state":${JSON.stringify(data.state)},"telemetry":${json},"at":${JSON.stringify(data.at)}}`;
+  return new SharedFrame(ResultCode.OK, PushMsgId.DEVICE_TELEMETRY, data, text);
 }
 
 /** Sockets by watched device: a device's frames go to its watchers without a walk over every socket. */

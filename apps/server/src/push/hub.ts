@@ -283,7 +283,7 @@ export class PushHub {
    * 300 to the device's watchers: one frame whatever the number of watchers, around the device's own JSON
    * of the telemetry when the link has it (telemetryFrame), else serialised once.
    */
-  private fanOutTelemetry(sn: string, live: LiveDevice, json?: () => Uint8Array | null): void {
+  private fanOutTelemetry(sn: string, live: LiveDevice, json?: () => string | null): void {
     const watchers = this.watchers.of(sn);
     if (!watchers) return;
     const now = Date.now();

@@ -564,7 +564,7 @@ export class LinkService extends EventEmitter<LinkEvents> implements DeviceLink 
         this.accept(t.sn, channel, wall);
         // The device's own JSON of the telemetry, for listeners that pass it on (push 300), when the check
         // took the parsed value as it was (nothing stripped or defaulted): found only if asked for.
-        this.emit('telemetry', t.sn, d, data.data === m.data ? () => memberJson(payload, 'data') : undefined);
+        this.emit('telemetry', t.sn, d, data.data === m.data ? () => memberJson(payload, 'data', m.data) : undefined);
         return;
       }
       case 'state': {
