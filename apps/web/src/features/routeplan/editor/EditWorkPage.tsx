@@ -20,7 +20,7 @@ import {
   type LatLng,
   type Waypoint,
 } from '@nest/contracts';
-import { IssueCode, prepareRing, routeDistance } from '@nest/geo';
+import { IssueCode, prepareRing, routeDistance, surveyAvoidRings } from '@nest/geo';
 import { useI18n } from '../../../shared/i18n';
 import { invalidateCall, useCall } from '../../../shared/query';
 import { call, RequestError } from '../../../shared/request';
@@ -165,9 +165,13 @@ export default function EditWorkPage(): ReactNode {
   // ---------------------------------------------------------------- survey preview -> waypoints
   // The grid starts from the corner nearest the take-off point, as the server makes it.
   // A strip route's corridor lines likewise (geo corridorFromSettings), with the band to draw.
+  // The company no-fly zones restricting the fence's device now: a route entering one is not saved, and
+  // a survey grid goes around them and the restricting map zones (geo surveyAvoidRings), as the server's.
+  const noFly = useMemo(() => zonesFor(noFlyZones, s.fence, nowSeconds()), [noFlyZones, s.fence]);
+  const avoid = useMemo(() => surveyAvoidRings(noFly, zones), [noFly, zones]);
   const preview = useMemo(
-    () => (!route ? null : mode === 'survey' ? surveyPreview(route, s.home ?? undefined) : mode === 'strip' ? stripPreview(route, s.home ?? undefined) : null),
-    [mode, route, s.home],
+    () => (!route ? null : mode === 'survey' ? surveyPreview(route, s.home ?? undefined, avoid) : mode === 'strip' ? stripPreview(route, s.home ?? undefined) : null),
+    [mode, route, s.home, avoid],
   );
   const band = mode === 'strip' ? ((preview as StripPreview | null)?.band ?? []) : [];
   // Flights the route takes (ROUTE_FLIGHT_BUDGET_S each), as the server would split it.
@@ -185,8 +189,6 @@ export default function EditWorkPage(): ReactNode {
     () => fences.filter((f) => f.id !== s.fenceId).map((f) => ({ id: f.id, name: f.name, max_height: f.max_height, boundary: f.boundary, sn_id: f.sn_id })),
     [fences, s.fenceId],
   );
-  // The company no-fly zones restricting the fence's device now: a route entering one is not saved.
-  const noFly = useMemo(() => zonesFor(noFlyZones, s.fence, nowSeconds()), [noFlyZones, s.fence]);
   const issues = useMemo(() => {
     const list = validate(mode, effective, others, s.fence, zones, noFly);
     if (GENERATED.has(mode) && preview?.issues.length) list.push(...preview.issues);

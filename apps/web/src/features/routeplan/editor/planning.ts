@@ -53,11 +53,14 @@ export interface SurveyPreview {
   error?: string;
 }
 
-/** The live survey grid of the area with the task's settings (surveyFromSettings), or why there is none. */
-export function surveyPreview(route: RouteDraft, start?: LatLng): SurveyPreview {
+/**
+ * The live survey grid of the area with the task's settings (surveyFromSettings), around the `avoid` rings
+ * (the zones restricting the route, geo surveyAvoidRings, as the server makes the grid), or why there is none.
+ */
+export function surveyPreview(route: RouteDraft, start?: LatLng, avoid?: readonly (readonly LatLng[])[]): SurveyPreview {
   if (route.area.length < 3) return { grid: null, issues: [] };
   try {
-    const r = surveyFromSettings(route.area, route, start);
+    const r = surveyFromSettings(route.area, route, start, avoid?.length ? avoid : undefined);
     return r.grid ? { grid: r.grid, issues: [] } : { grid: null, issues: r.issues };
   } catch (err) {
     return { grid: null, issues: [], error: err instanceof Error ? err.message : String(err) };

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { NO_FLY_RADIUS_MAX_M, NoFlyShape, type LatLng, type NoFlyZone } from '@nest/contracts';
-import { IssueCode, haversineDistance, noFlyRing } from '@nest/geo';
+import { IssueCode, haversineDistance, noFlyConflictIssues, noFlyRing, surveyAvoidRings } from '@nest/geo';
+import { DEFAULT_ROUTE, type RouteDraft } from '../editor/store';
+import { gridWaypoints, surveyPreview } from '../editor/planning';
 import { applyLang, t } from '../../../shared/i18n';
 import { routeConflict, routesBlockedBy, validityText, zonesFor } from './conflicts';
 import { draftProblems, emptyDraft, fieldsOf, radiusHandle, radiusTo, shapeIssues, type NoFlyDraft } from './draft';
@@ -132,5 +134,17 @@ describe('the zone editor draft', () => {
     expect(radiusTo(c, h)).toBeCloseTo(250, 0);
     // The drawn ring holds the circle: every corner at least one radius out.
     for (const p of noFlyRing({ shape: NoFlyShape.CIRCLE, boundary: [], center: c, radius: 250 })) expect(haversineDistance(c, p)).toBeGreaterThanOrEqual(249.9);
+  });
+});
+
+describe('the survey preview around a no-fly zone', () => {
+  it('keeps the transects out of a zone inside the area, as the server makes the grid', () => {
+    const route: RouteDraft = { ...DEFAULT_ROUTE, mission_type: 2, camera_type: '6k', default_height: 60, area: square(at(0, 500), 200) };
+    const school = zone({ boundary: square(at(0, 500), 60) });
+    const straight = surveyPreview(route, HOME).grid!;
+    expect(noFlyConflictIssues(gridWaypoints(straight, route), [school]).length).toBeGreaterThan(0);
+    const around = surveyPreview(route, HOME, surveyAvoidRings([school])).grid!;
+    expect(around.waypoints.length).toBeGreaterThan(4);
+    expect(noFlyConflictIssues(gridWaypoints(around, route), [school])).toEqual([]);
   });
 });
