@@ -231,7 +231,8 @@ describe('route editor: strip routes and routes longer than one battery', () => 
 
   it('offers to split a route the server refuses for its length, and saves it split', async () => {
     const request = await import('../../../shared/request');
-    const refusal = Object.assign(new request.RequestError('too long'), {
+    // The mocked RequestError is a plain Error subclass: the fields the editor reads are set on it.
+    const refusal = Object.assign(new (request.RequestError as unknown as new (m: string) => Error)('too long'), {
       text: 'The route is longer than one flight',
       data: { issues: [{ code: 'route.needs_split', item: { kind: 'route' }, text: { zh: '', en: '' } }] },
     });
