@@ -2,7 +2,7 @@ import { Suspense, lazy, useMemo, useRef, useState, type ReactNode } from 'react
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { Alert, Button, Dropdown, Empty, Input, Pagination, Popconfirm, Select, Space, Spin, Tabs, Tag, Tooltip } from 'antd';
 import { CopyOutlined, DeleteOutlined, DownloadOutlined, EditOutlined, PlusOutlined, StopOutlined, UploadOutlined } from '@ant-design/icons';
-import { MissionType, NoFlyShape, formatDistanceText, formatMmSs, type DeviceListItem, type Fence, type Mission, type Page, type Text } from '@nest/contracts';
+import { MissionType, NoFlyShape, formatDistanceText, formatMmSs, type DeviceListItem, type Fence, type Mission, type NoFlyZone, type Page, type Text } from '@nest/contracts';
 import { EXPORT_FORMATS, checkAgainstTask, exportPlanFile, importPlanFile, type ExportFormat, type PlanDocument, type PlanNoFly } from '@nest/formats';
 import { useI18n } from '../../shared/i18n';
 import { call, RequestError } from '../../shared/request';
@@ -15,7 +15,7 @@ import { noFlyRing, validateFence, validateRoute } from '@nest/geo';
 import { useZones } from '../../shared/map/zones';
 import { NO_FLY_COLORS, useNoFlyZones } from '../../shared/map/noFly';
 import { NoFlyList } from './nofly/NoFlyList';
-import { BLOCKED_COLOR, nowSeconds, routeConflict } from './nofly/conflicts';
+import { BLOCKED_COLOR, nowSeconds, routeConflict, zonesFor } from './nofly/conflicts';
 import { saveBlob } from '../../shared/dialogs';
 import './routeplan.css';
 
@@ -52,10 +52,15 @@ export function groupedRoutes(list: readonly Mission[]): Mission[] {
 /** The tabs of the list: routes, fences and the company's no-fly zones. */
 type Tab = 'routes' | 'fences' | 'nofly';
 
-/** The neutral document of a route (with its fence) or of a fence, for the exporters. */
-export function documentOf(mission: Mission | null, fence: Fence | null): PlanDocument {
+/**
+ * The neutral document of a route (with its fence) or of a fence, for the exporters, with the company
+ * no-fly zones given (those restricting it, or the one zone exported): QGC exclusion areas, KML and GeoJSON
+ * zones (DJI routes have no place for them and the exporter says so).
+ */
+export function documentOf(mission: Mission | null, fence: Fence | null, noFly: readonly NoFlyZone[] = []): PlanDocument {
   return {
-    name: mission?.name ?? fence?.name,
+    name: mission?.name ?? fence?.name ?? noFly[0]?.name,
+    noFlyZones: noFly.map((z) => ({ name: z.name, reason: z.reason, shape: z.shape, boundary: z.boundary, center: z.center, radius: z.radius })),
     fences: fence ? [{ name: fence.name, boundary: fence.boundary, max_height: fence.max_height }] : [],
     routes: mission
       ? [{
@@ -190,10 +195,12 @@ export default function RoutePlanPage(): ReactNode {
     void invalidateCall('missionList');
   };
   const exportAs = (format: ExportFormat) => {
-    const r = exportPlanFile(documentOf(mission, fence), format);
+    // A route or fence travels with the no-fly zones restricting its device now; a zone alone, by itself.
+    const zonesOut = zone ? [zone] : fence ? zonesFor(noFly, fence, nowSeconds()) : [];
+    const r = exportPlanFile(documentOf(mission, zone ? null : fence, zonesOut), format);
     if (!r.ok) return notify().error(r.error[lang]);
     r.warnings.forEach((w) => notify().warning(w[lang]));
-    saveBlob(`${mission?.name ?? fence?.name ?? 'plan'}${r.ext}`, new Blob([r.bytes as BlobPart], { type: r.mime }));
+    saveBlob(`${mission?.name ?? zone?.name ?? fence?.name ?? 'plan'}${r.ext}`, new Blob([r.bytes as BlobPart], { type: r.mime }));
   };
 
   // ---------------------------------------------------------------- import
@@ -392,9 +399,9 @@ export default function RoutePlanPage(): ReactNode {
             </Button>
             {mission && <Button size="small" icon={<CopyOutlined />} onClick={() => void copy(mission)}>{t('routeplan.list.copy')}</Button>}
             {mission && <Button size="small" icon={<StopOutlined />} onClick={() => noFlyNear(mission)} data-testid="nofly-here">{t('routeplan.list.noFlyHere')}</Button>}
-            {!zone && <Dropdown menu={{ items: EXPORT_FORMATS.map((f) => ({ key: f, label: <span data-testid={`export-${f}`}>{t(`routeplan.export.${f}`)}</span> })), onClick: ({ key }) => exportAs(key as ExportFormat) }}>
+            <Dropdown menu={{ items: EXPORT_FORMATS.map((f) => ({ key: f, label: <span data-testid={`export-${f}`}>{t(`routeplan.export.${f}`)}</span> })), onClick: ({ key }) => exportAs(key as ExportFormat) }}>
               <Button size="small" icon={<DownloadOutlined />} data-testid="export">{t('routeplan.list.export')}</Button>
-            </Dropdown>}
+            </Dropdown>
             {mission && (
               <Popconfirm title={t('routeplan.list.confirmDelete')} onConfirm={() => void remove(mission)} okText={t('common.ok')} cancelText={t('common.cancel')}>
                 <Button size="small" danger icon={<DeleteOutlined />}>{t('routeplan.list.delete')}</Button>

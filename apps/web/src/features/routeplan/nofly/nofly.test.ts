@@ -3,6 +3,8 @@ import { NO_FLY_RADIUS_MAX_M, NoFlyShape, type LatLng, type NoFlyZone } from '@n
 import { IssueCode, haversineDistance, noFlyConflictIssues, noFlyRing, surveyAvoidRings } from '@nest/geo';
 import { DEFAULT_ROUTE, type RouteDraft } from '../editor/store';
 import { gridWaypoints, surveyPreview } from '../editor/planning';
+import { exportPlanFile, importPlanFile } from '@nest/formats';
+import { documentOf } from '../RoutePlanPage';
 import { applyLang, t } from '../../../shared/i18n';
 import { routeConflict, routesBlockedBy, validityText, zonesFor } from './conflicts';
 import { draftProblems, emptyDraft, fieldsOf, radiusHandle, radiusTo, shapeIssues, type NoFlyDraft } from './draft';
@@ -139,12 +141,30 @@ describe('the zone editor draft', () => {
 
 describe('the survey preview around a no-fly zone', () => {
   it('keeps the transects out of a zone inside the area, as the server makes the grid', () => {
-    const route: RouteDraft = { ...DEFAULT_ROUTE, mission_type: 2, camera_type: '6k', default_height: 60, area: square(at(0, 500), 200) };
+    const route: RouteDraft = { ...DEFAULT_ROUTE, fence_id: 'F1', mission_type: 2, camera_type: '6k', default_height: 60, area: square(at(0, 500), 200) };
     const school = zone({ boundary: square(at(0, 500), 60) });
     const straight = surveyPreview(route, HOME).grid!;
     expect(noFlyConflictIssues(gridWaypoints(straight, route), [school]).length).toBeGreaterThan(0);
     const around = surveyPreview(route, HOME, surveyAvoidRings([school])).grid!;
     expect(around.waypoints.length).toBeGreaterThan(4);
     expect(noFlyConflictIssues(gridWaypoints(around, route), [school])).toEqual([]);
+  });
+});
+
+describe('exported files carry the no-fly zones', () => {
+  it('a fence exported as a QGC plan holds its zones as exclusion areas that import back as the same zones', () => {
+    const fence = { id: 'F1', name: 'Fence A01', max_height: 150, boundary: square(at(0, 0), 1200), sn_id: 'NEST-1', user_name: 'admin', create_time: 1, modified_time: 1 };
+    const zones = [zone(), zone({ id: 'z2', name: 'Crowd', shape: NoFlyShape.CIRCLE, boundary: [], center: at(300, 300), radius: 80 })];
+    const file = exportPlanFile(documentOf(null, fence, zones), 'plan');
+    if (!file.ok) throw new Error(file.error.en);
+    const back = importPlanFile('fence.plan', file.bytes);
+    if (!back.ok) throw new Error(back.error.en);
+    const read = back.doc.noFlyZones ?? [];
+    expect(read.map((z) => z.shape).sort()).toEqual([NoFlyShape.POLYGON, NoFlyShape.CIRCLE]);
+    const circle = read.find((z) => z.shape === NoFlyShape.CIRCLE)!;
+    expect(circle.radius).toBe(80);
+    expect(Math.abs(circle.center!.lat - at(300, 300).lat)).toBeLessThan(1e-7);
+    const polygon = read.find((z) => z.shape === NoFlyShape.POLYGON)!;
+    polygon.boundary.forEach((p, i) => expect(Math.abs(p.lng - zones[0]!.boundary[i]!.lng)).toBeLessThan(1e-7));
   });
 });
