@@ -15,7 +15,7 @@ import { noFlyRing, validateFence, validateRoute } from '@nest/geo';
 import { useZones } from '../../shared/map/zones';
 import { NO_FLY_COLORS, useNoFlyZones } from '../../shared/map/noFly';
 import { NoFlyList } from './nofly/NoFlyList';
-import { BLOCKED_COLOR, nowSeconds, routeConflict, zonesFor } from './nofly/conflicts';
+import { BLOCKED_COLOR, nowSeconds, routeConflict, zoneExists, zonesFor } from './nofly/conflicts';
 import { saveBlob } from '../../shared/dialogs';
 import './routeplan.css';
 
@@ -259,10 +259,14 @@ export default function RoutePlanPage(): ReactNode {
     const doc = imported.doc;
     // What the reader did with items it could not take as they are (by item number), shown with the result.
     setImportNotes(imported.warnings);
-    const zonesInFile = doc.noFlyZones ?? [];
+    // Zones the company has already (a re-imported export) are not created again.
+    const zonesInFile = (doc.noFlyZones ?? []).filter((z) => !zoneExists(z, noFly));
     if (zonesInFile.length > 0) await importNoFly(zonesInFile, file.name);
     // A file of no-fly zones only has nothing more to import.
-    if (!doc.routes.length && !doc.surveys.length && !doc.fences.length) return;
+    if (!doc.routes.length && !doc.surveys.length && !doc.fences.length) {
+      if (!zonesInFile.length && doc.noFlyZones?.length) notify().info(t('routeplan.nofly.importKnown'));
+      return;
+    }
     try {
       if (tab === 'fences' || (!doc.routes.length && !doc.surveys.length)) {
         const c = checkAgainstTask(doc, 'fence');

@@ -162,6 +162,7 @@ export const routeplanZh = {
     importTitle: '同时创建文件中的禁飞区？',
     importList: '文件中有 {n} 个禁飞区，将创建为本单位的禁飞区（适用于全部设备）：',
     notesTitle: '导入说明',
+    importKnown: '文件中的禁飞区均已存在，未重复创建',
   },
 };
 
@@ -324,5 +325,6 @@ export const routeplanEn: typeof routeplanZh = {
     importTitle: 'Create the no-fly zones of the file too?',
     importList: 'The file has {n} no-fly zone(s); they become no-fly zones of your company (for all devices):',
     notesTitle: 'Import notes',
+    importKnown: 'The no-fly zones of the file exist already; none was created again',
   },
 };

@@ -17,7 +17,8 @@ vi.mock('../../../shared/map/PlanMap', () => ({
     return null;
   },
 }));
-const { RequestError, call } = vi.hoisted(() => ({
+const { RequestError, call, info } = vi.hoisted(() => ({
+  info: vi.fn(),
   RequestError: class extends Error {
     constructor(readonly text: string) {
       super(text);
@@ -28,11 +29,12 @@ const { RequestError, call } = vi.hoisted(() => ({
 vi.mock('../../../shared/request', () => ({ call: (...args: unknown[]) => call(...args), RequestError }));
 // Confirmation boxes are answered OK at once (the import's list of no-fly zones).
 vi.mock('../../../shared/notify', () => ({
-  notify: () => ({ success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn(), confirm: (o: { onOk?: () => unknown }) => void o.onOk?.() }),
+  notify: () => ({ success: vi.fn(), error: vi.fn(), warning: vi.fn(), info, confirm: (o: { onOk?: () => unknown }) => void o.onOk?.() }),
 }));
 
 const { queryClient } = await import('../../../shared/query');
-const { default: RoutePlanPage } = await import('../RoutePlanPage');
+const { default: RoutePlanPage, documentOf } = await import('../RoutePlanPage');
+const { exportPlanFile } = await import('@nest/formats');
 const { default: NoFlyEditPage } = await import('./NoFlyEditPage');
 
 const M_LAT = 111_320;
@@ -218,5 +220,17 @@ describe('route planning: importing a file with no-fly zones', () => {
     expect(notes.textContent).toMatch(/第 2 项/);
     act(() => applyLang('en'));
     expect(screen.getByTestId('import-notes').textContent).toMatch(/Item 2/);
+  });
+
+  it('does not create again the zones the company has (a re-imported export)', async () => {
+    answer();
+    page('/routeplan?tab=nofly');
+    await waitFor(() => expect(screen.getAllByTestId('nofly-item')).toHaveLength(3));
+    const file = exportPlanFile(documentOf(null, null, zones), 'plan');
+    if (!file.ok) throw new Error(file.error.en);
+    info.mockReset();
+    fireEvent.change(screen.getByTestId('import-file'), { target: { files: [new File([file.bytes as BlobPart], 'zones.plan')] } });
+    await waitFor(() => expect(info).toHaveBeenCalledWith('文件中的禁飞区均已存在，未重复创建'));
+    expect(call.mock.calls.filter(([n]) => n === 'noFlyAdd')).toEqual([]);
   });
 });

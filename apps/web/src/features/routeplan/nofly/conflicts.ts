@@ -1,4 +1,5 @@
 import { formatDateTime, type Fence, type Lang, type LatLng, type NoFlyZone } from '@nest/contracts';
+import type { PlanNoFly } from '@nest/formats';
 import { noFlyApplies, noFlyConflictIssues, type Issue } from '@nest/geo';
 
 /**
@@ -77,4 +78,22 @@ export function validityText(
   if (to === null) return t('routeplan.nofly.valid.from', { from: when(from!, lang) });
   if (from === null) return t('routeplan.nofly.valid.until', { to: when(to, lang) });
   return t('routeplan.nofly.valid.range', { from: when(from, lang), to: when(to, lang) });
+}
+
+/** Degrees within which two corners are the same (files keep positions to 1e-7 degrees). */
+const SAME_DEG = 1e-7;
+const samePoint = (a: LatLng, b: LatLng): boolean => Math.abs(a.lat - b.lat) <= SAME_DEG && Math.abs(a.lng - b.lng) <= SAME_DEG;
+
+/**
+ * Whether a zone read from a file is one the company has already (same shape and geometry; the name is
+ * not compared, as a QGC plan keeps none): a re-imported export does not create its zones twice.
+ */
+export function zoneExists(z: PlanNoFly, existing: readonly NoFlyZone[]): boolean {
+  return existing.some(
+    (e) =>
+      e.shape === z.shape &&
+      (z.center
+        ? !!e.center && samePoint(e.center, z.center) && Math.abs((e.radius ?? 0) - (z.radius ?? 0)) <= 0.01
+        : e.boundary.length === z.boundary.length && e.boundary.every((p, i) => samePoint(p, z.boundary[i]!))),
+  );
 }
