@@ -19,6 +19,7 @@ export * from './issues.js';
 export * from './validation.js';
 export * from './zones.js';
 export * from './nofly.js';
+export * from './nofly-shape.js';
 export * from './camera.js';
 export * from './survey.js';
 export * from './corridor.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NoFlyShape } from '@nest/contracts';
 import { IssueCode } from './issues.js';
-import { noFlyShapeIssues } from './nofly.js';
+import { noFlyShapeIssues } from './nofly-shape.js';
 
 const A = { lat: 22.5, lng: 114.0 };
 const B = { lat: 22.5, lng: 114.001 };
