@@ -68,6 +68,8 @@ describe('flight planning', () => {
     const page = await newPage(browser, { lang: 'en' });
     await signIn(page, baseUrl, admin.account, admin.password);
     await page.goto(`${baseUrl}/nest/editWork?mode=fence`);
+    // A new fence opens on its device's nest: the fence is drawn around it, so its survey is within a battery.
+    await page.locator('[data-testid=plan-map][data-fitted^="nest-"]').waitFor();
     let c = await mapCentre(page);
     await clickPoints(page, c, [[-200, -150], [200, -150], [200, 150], [-200, 150]]);
     await expect(pointCount(page)).resolves.toBe(4);

@@ -7,7 +7,7 @@ import type { UserRow } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { fenceHandlers } from '../fences/handlers.js';
 import { missionHandlers } from '../missions/handlers.js';
-import { noFlyHandlers } from '../nofly/api.js';
+import { noFlyHandlers } from '../nofly/handlers.js';
 import { DEMO_NO_FLY_RADIUS_M, demoNames, fenceFields, labelOf, noFlyFields, noFlySpots, patrolFields, surveyFields, type LatLng } from './plans.js';
 
 /** settings key: present once the demo plans were made (value: a DemoSeedRecord). */

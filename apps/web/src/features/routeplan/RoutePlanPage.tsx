@@ -285,7 +285,8 @@ export default function RoutePlanPage(): ReactNode {
         if (!target) return setImportError(t('routeplan.import.chooseFence'));
         const { camera_name: _name, ...known } = c.item.params ?? {};
         const params = Object.fromEntries(Object.entries(known).filter(([, v]) => v !== null && v !== undefined));
-        const { area: _a, ...settings } = { ...DEFAULT_ROUTE, ...params, mission_type: MissionType.SURVEY };
+        // The editor's drawing-only fields (area, strip line and width) are not sent: the area travels as `polygon`.
+        const { area: _a, line: _l, corridor_width: _w, ...settings } = { ...DEFAULT_ROUTE, ...params, mission_type: MissionType.SURVEY };
         const fields = { ...settings, name: (c.item.name || file.name).slice(0, 64), fence_id: target.id, waypoints: [], polygon: c.item.polygon };
         // The server validates the area against the fence and regenerates the grid; its refusal is shown as is.
         await call('missionAdd', fields, { quiet: true });
@@ -298,7 +299,7 @@ export default function RoutePlanPage(): ReactNode {
         const route = { ...DEFAULT_ROUTE, ...(c.item.settings ?? {}), mission_type: MissionType.WAYPOINT, height_type: c.item.height_type, waypoints: c.item.waypoints };
         const issues = validateRoute(route, target, { zones });
         if (issues.length) return setImportError(issues.map((i) => i.text[lang]).filter((x, i, a) => a.indexOf(x) === i).join('; '));
-        const { area: _a, ...fields } = route;
+        const { area: _a, line: _l, corridor_width: _w, ...fields } = route;
         await call('missionAdd', { ...fields, name: (c.item.name || file.name).slice(0, 64), fence_id: target.id }, { quiet: true });
         void invalidateCall('missionList');
       }

@@ -48,6 +48,18 @@ const GENERATED: ReadonlySet<EditMode> = new Set(['survey', 'strip']);
 const NO_FENCES: Fence[] = [];
 const NO_DEVICES: DeviceListItem[] = [];
 
+/** Half the side of the view a new fence opens on around its nest, in degrees of latitude (about 1 km). */
+const NEST_VIEW_HALF_DEG = 0.009;
+
+/** The corners of a square view around a point (half side `half` degrees of latitude, as wide on the ground). */
+const aroundPoint = (p: LatLng, half: number): LatLng[] => {
+  const dLng = half / Math.max(0.1, Math.cos((p.lat * Math.PI) / 180));
+  return [
+    { lat: p.lat - half, lng: p.lng - dLng },
+    { lat: p.lat + half, lng: p.lng + dLng },
+  ];
+};
+
 /** The take-off point of routes in a fence: the airport of the fence's device, as the server takes it. */
 const homeOf = (devices: readonly DeviceListItem[], sn: string | undefined): LatLng | null =>
   (sn ? devices.find((d) => d.sn_id === sn)?.airport_point : null) ?? null;
@@ -250,8 +262,12 @@ export default function EditWorkPage(): ReactNode {
     ...(band.length >= 3 ? [{ id: 'band', kind: 'area' as const, points: band }] : []),
     ...(GENERATED.has(mode) && preview?.grid ? [{ id: 'course', kind: 'transect' as const, points: preview.grid.waypoints }] : []),
   ];
-  // Fit once per fence (a new fence being drawn never moves the map under the pointer).
-  const fitPoints = mode === 'fence' && !s.fenceId ? undefined : s.fence?.boundary;
+  // Fit once per fence (a new fence being drawn never moves the map under the pointer). A new fence opens on
+  // its device's nest, about a kilometre around it, until its first point is set: a fence is drawn where its
+  // drone takes off, and a route far from its nest would spend its battery getting there.
+  const newFenceNest = mode === 'fence' && !s.fenceId && s.fence && s.fence.boundary.length === 0 ? homeOf(devices, s.fence.sn_id) : null;
+  const fitPoints = mode === 'fence' && !s.fenceId ? (newFenceNest ? aroundPoint(newFenceNest, NEST_VIEW_HALF_DEG) : undefined) : s.fence?.boundary;
+  const fitKey = newFenceNest ? `nest-${s.fence?.sn_id ?? ''}` : s.fenceId ?? 'new';
 
   // ---------------------------------------------------------------- save
   const save = useCallback(async (split = false) => {
@@ -352,7 +368,7 @@ export default function EditWorkPage(): ReactNode {
       <div className="edit-work-body">
         <div className="edit-work-map">
           <Suspense fallback={<Spin className="edit-work-spin" />}>
-            <PlanMap theme={theme} shapes={shapes} edit={edit} fit={fitPoints} fitKey={s.fenceId ?? 'new'} marks={hl.at} zones={zones} noFly={noFlyZones} />
+            <PlanMap theme={theme} shapes={shapes} edit={edit} fit={fitPoints} fitKey={fitKey} marks={hl.at} zones={zones} noFly={noFlyZones} />
           </Suspense>
           <div className="edit-work-hint">{t(`routeplan.hint.${mode}`)}</div>
           {outside > 0 && s.fence && (
