@@ -88,6 +88,40 @@ describe('route editor estimate and input', () => {
     await waitFor(() => expect(screen.getByTestId('est-time').textContent).toBe(formatMmSs(m.est_time)));
   });
 
+  it('asks the terrain-following tolerance (interval_height) only while the survey follows terrain, and saves it', async () => {
+    const area = [at(300, -500), at(600, -500), at(600, -300), at(300, -300)];
+    const saved: Record<string, unknown>[] = [];
+    const m = stored('survey', 2, [], { survey_polygon: area, elevation: true, interval_height: 3 });
+    call.mockImplementation(async (name: string, fields: Record<string, unknown>) => {
+      if (name === 'fenceList') return { list: [fence], total: 1 };
+      if (name === 'deviceList') return { list: [device], total: 1 };
+      if (name === 'missionInfo') return m;
+      if (name === 'missionEdit') {
+        saved.push(fields);
+        return m;
+      }
+      throw new Error(`unexpected ${name}`);
+    });
+    page('/editWork?mode=survey&id=survey');
+    const field = await screen.findByTestId('terrain-tolerance');
+    const input = field.querySelector('input') ?? (field as HTMLInputElement);
+    expect(Number(input.value)).toBe(3);
+    // Without terrain following the tolerance means nothing and is not asked.
+    const follow = screen.getByRole('switch');
+    fireEvent.click(follow);
+    await waitFor(() => expect(screen.queryByTestId('terrain-tolerance')).toBeNull());
+    fireEvent.click(follow);
+    const again = await screen.findByTestId('terrain-tolerance');
+    const typed = again.querySelector('input') ?? (again as HTMLInputElement);
+    fireEvent.change(typed, { target: { value: '2.5' } });
+    fireEvent.blur(typed);
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('save'));
+    });
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]).toMatchObject({ elevation: true, interval_height: 2.5 });
+  });
+
   it('keeps a cruise speed of 0 as typed, lists the range and does not save', async () => {
     answer(stored('patrol', 1, patrolWps));
     page('/editWork?mode=route&id=patrol');

@@ -474,6 +474,9 @@ export default function EditWorkPage(): ReactNode {
                     <span>{t('routeplan.survey.elevation')}</span>
                     <Switch size="small" checked={route.elevation} onChange={(v) => store.setRoute({ elevation: v })} />
                   </label>
+                  {/* interval_height: how far the flown height may stray from the height above ground before a
+                      survey line gets another waypoint (0: the planner's 1 m); only used while following terrain. */}
+                  {route.elevation && num(t('routeplan.survey.terrainTolerance'), route.interval_height, (v) => store.setRoute({ interval_height: v ?? 0 }), 0, 100, 'terrain-tolerance', 0.5)}
                   <dl className="edit-estimate" data-testid="survey-estimate">
                     <dt>{t('routeplan.stat.photos')}</dt>
                     <dd data-testid="est-photos">{preview?.grid ? preview.grid.photoCount : '--'}</dd>
