@@ -6,6 +6,9 @@ import { BasemapNotice } from '../../shared/map/BasemapNotice';
 import { BasemapSwitch } from '../../shared/map/BasemapSwitch';
 import { toMap } from '../../shared/map/basemaps';
 import { useConsoleMap, useSavedBasemap } from '../../shared/map/useConsoleMap';
+import { useNoFlyZones } from '../../shared/map/noFly';
+import { ZoneLegend, useZoneOverlay } from '../../shared/map/zoneOverlay';
+import { useZones } from '../../shared/map/zones';
 import { boundsOf, screenRotation, type ReplaySample, type TrackPoint } from './replay';
 
 /** A result placed on the map (WGS84) with where it sits on the timeline. */
@@ -121,8 +124,10 @@ function photoElement(photo: MapPhoto, onClick: () => void): HTMLElement {
  * Positions are WGS84 and go through toMap, so GCJ-02 basemaps (AMap) line up.
  */
 export default function ReplayMap({ points, planned, photos, sample, theme, onPhoto }: ReplayMapProps): ReactNode {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const [basemap, setBasemap] = useSavedBasemap();
+  const zones = useZones();
+  const noFly = useNoFlyZones();
   const [bearing, setBearing] = useState(0);
   const basemapRef = useRef(basemap);
   basemapRef.current = basemap;
@@ -171,6 +176,9 @@ export default function ReplayMap({ points, planned, photos, sample, theme, onPh
       map.on('rotate', () => setBearing(map.getBearing()));
     },
   });
+
+  // The public and company no-fly zones under the planned route and the track, which stay readable over them.
+  useZoneOverlay(ready ? mapRef.current : null, zones, basemap, lang, LAYERS[0]!.id, 'fixed', noFly);
 
   useEffect(() => {
     void mapRef.current?.getSource<GeoJSONSource>(SOURCE)?.setData(staticData);
@@ -271,10 +279,13 @@ export default function ReplayMap({ points, planned, photos, sample, theme, onPh
           {t('routeReplay.map.center')}
         </button>
       </div>
-      <div className="replay-map-legend">
-        <span><i className="legend-planned" />{t('routeReplay.map.planned')}</span>
-        <span><i className="legend-track" />{t('routeReplay.map.track')}</span>
-        <span><i className="legend-played" />{t('routeReplay.map.played')}</span>
+      <div className="replay-map-legends">
+        <div className="replay-map-legend">
+          <span><i className="legend-planned" />{t('routeReplay.map.planned')}</span>
+          <span><i className="legend-track" />{t('routeReplay.map.track')}</span>
+          <span><i className="legend-played" />{t('routeReplay.map.played')}</span>
+        </div>
+        <ZoneLegend zones={zones} noFly={noFly} />
       </div>
     </div>
   );
