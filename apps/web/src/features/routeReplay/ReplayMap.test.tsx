@@ -43,7 +43,7 @@ describe('replay map zones', () => {
       if (name === 'noFlyList') return { list: [school], total: 1 };
       throw new Error(`unexpected ${name}`);
     });
-    render(<ReplayMap points={[]} planned={[]} photos={[]} sample={null} theme="dark" onPhoto={() => undefined} />);
+    render(<ReplayMap points={[]} planned={[]} photos={[]} sample={null} theme="default" onPhoto={() => undefined} />);
     await screen.findByTestId('zone-legend');
     expect(call).toHaveBeenCalledWith('noFlyList', { page: 0, size: 1000 }, expect.anything());
     expect(kinds().at(-1)).toEqual(['nofly', '企业禁飞区']);
@@ -60,7 +60,7 @@ describe('replay map zones', () => {
       if (name === 'noFlyList') return { list: [], total: 0 };
       throw new Error(`unexpected ${name}`);
     });
-    render(<ReplayMap points={[]} planned={[]} photos={[]} sample={null} theme="dark" onPhoto={() => undefined} />);
+    render(<ReplayMap points={[]} planned={[]} photos={[]} sample={null} theme="default" onPhoto={() => undefined} />);
     await vi.waitFor(() => expect(call).toHaveBeenCalledWith('noFlyList', { page: 0, size: 1000 }, expect.anything()));
     expect(screen.getByTestId('replay-map').textContent).toContain('计划航线');
     expect(screen.queryByTestId('zone-legend')).toBeNull();
