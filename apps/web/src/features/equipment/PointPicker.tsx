@@ -5,6 +5,9 @@ import { useI18n } from '../../shared/i18n';
 import { fromMap, readBasemap, toMap, type BasemapId } from '../../shared/map/basemaps';
 import { fitCoords } from '../../shared/map/consoleMap';
 import { useConsoleMap } from '../../shared/map/useConsoleMap';
+import { useNoFlyZones } from '../../shared/map/noFly';
+import { ZoneLegend, useZoneOverlay } from '../../shared/map/zoneOverlay';
+import { useZones } from '../../shared/map/zones';
 import type { PointTarget } from './form';
 
 export type PickedPoints = Partial<Record<PointTarget, LatLng | null>>;
@@ -61,9 +64,11 @@ export default function PointPicker({
   active: PointTarget | null;
   onPick: (target: PointTarget, p: LatLng) => void;
 }): ReactNode {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const markers = useRef(new Map<PointTarget, Marker>());
   const [basemap] = useState<BasemapId>(readBasemap);
+  const zones = useZones();
+  const noFly = useNoFlyZones();
   const activeRef = useRef(active);
   activeRef.current = active;
   const pickRef = useRef(onPick);
@@ -91,6 +96,10 @@ export default function PointPicker({
       return () => owned.clear();
     },
   });
+
+  // The public and company no-fly zones around the points being placed (an airport or alternate point inside
+  // one would keep its drones grounded); their names show under the pointer, clear of the points' labels.
+  useZoneOverlay(ready ? mapRef.current : null, zones, basemap, lang, undefined, 'hover', noFly);
 
   useEffect(() => {
     const map = mapRef.current;
@@ -132,6 +141,7 @@ export default function PointPicker({
           {t('map.unavailable')}
         </div>
       )}
+      <ZoneLegend zones={zones} noFly={noFly} />
     </div>
   );
 }

@@ -6,6 +6,9 @@ import { useI18n } from '../../shared/i18n';
 import { toMap, type BasemapId } from '../../shared/map/basemaps';
 import { fitCoords } from '../../shared/map/consoleMap';
 import { useConsoleMap } from '../../shared/map/useConsoleMap';
+import { useNoFlyZones } from '../../shared/map/noFly';
+import { ZoneLegend, useZoneOverlay } from '../../shared/map/zoneOverlay';
+import { useZones } from '../../shared/map/zones';
 import { deviceElement, updateDeviceElement } from '../../shared/map/markerElements';
 import { markerColor, isFlying, type MarkerProps } from '../../shared/map/markers';
 import { useTheme } from '../../shared/theme';
@@ -35,16 +38,18 @@ const propsOf = (d: FleetDevice): MarkerProps => ({
  * offline basemap instead (tileHealth.ts).
  */
 export default function GoogleMapPage(): ReactNode {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const theme = useTheme();
   const { devices } = useFleet();
+  const zones = useZones();
+  const noFly = useNoFlyZones();
   const markers = useRef(new Map<string, Marker>());
   const [basemap, setBasemap] = useState<BasemapId>('google');
   const [health, setHealth] = useState<TileHealth>('loading');
   const counts = useRef({ loaded: 0, failed: 0, since: Date.now() });
   const fitted = useRef(false);
 
-  const { container, mapRef, failed, reloadStyle } = useConsoleMap({
+  const { container, mapRef, ready, failed, reloadStyle } = useConsoleMap({
     basemap,
     theme,
     onCreate: (map) => {
@@ -82,6 +87,9 @@ export default function GoogleMapPage(): ReactNode {
     setAttempt((n) => n + 1);
     reloadStyle();
   };
+
+  // The public and company no-fly zones under the devices' markers.
+  useZoneOverlay(ready ? mapRef.current : null, zones, basemap, lang, undefined, 'fixed', noFly);
 
   // Markers: one per positioned device, kept while it stays.
   useEffect(() => {
@@ -142,6 +150,7 @@ export default function GoogleMapPage(): ReactNode {
           </>
         )}
       </div>
+      <ZoneLegend zones={zones} noFly={noFly} />
       {basemap === 'google' && health === 'unreachable' && (
         <div className="google-map-unreachable" role="alert" data-testid="google-unreachable">
           <Alert

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { PushMsgId, type MapDownload } from '@nest/contracts';
+import { NoFlyShape, PushMsgId, type MapDownload, type NoFlyZone } from '@nest/contracts';
+import { applyLang } from '../../shared/i18n';
 import { installMatchMedia, installResizeObserver } from '../../test/dom';
 
 installMatchMedia();
@@ -96,5 +97,30 @@ describe('offline map screen', () => {
     render(<OutLineMapPage />);
     await waitFor(() => expect(call).toHaveBeenCalled());
     expect(screen.queryByTestId('download-start')).toBeNull();
+  });
+
+  it("shows the company's no-fly zones in the map's legend, in both languages", async () => {
+    const school: NoFlyZone = {
+      id: 'z1', name: 'School', reason: 'classes', shape: NoFlyShape.POLYGON,
+      boundary: [{ lat: 22.5, lng: 114 }, { lat: 22.51, lng: 114 }, { lat: 22.51, lng: 114.01 }],
+      center: null, radius: null, sn_id: '', valid_from: null, valid_to: null, active: true, user_name: 'admin', create_time: 1, modified_time: 1,
+    };
+    call.mockImplementation(async (name: string) => {
+      if (name === 'mapDownList') return { list: [], total: 0 };
+      if (name === 'noFlyList') return { list: [school], total: 1 };
+      throw new Error(`unexpected ${name}`);
+    });
+    applyLang('zh');
+    render(<OutLineMapPage />);
+    const legend = await screen.findByTestId('zone-legend');
+    const kinds = () => [...screen.getByTestId('zone-legend').children].map((c) => [c.getAttribute('data-kind'), c.textContent]);
+    // Over the map, beside its tools.
+    expect(legend.parentElement?.className).toBe('offline-map-map');
+    expect(kinds().at(-1)).toEqual(['nofly', '企业禁飞区']);
+    expect(screen.getByTestId('map-zones').textContent).toBe('企业禁飞区 School');
+    act(() => applyLang('en'));
+    expect(kinds().at(-1)).toEqual(['nofly', 'No-fly zone (company)']);
+    expect(screen.getByTestId('map-zones').textContent).toBe('Company no-fly zone School');
+    act(() => applyLang('zh'));
   });
 });

@@ -21,6 +21,9 @@ import { BasemapNotice } from '../../shared/map/BasemapNotice';
 import { BasemapSwitch } from '../../shared/map/BasemapSwitch';
 import { fromMap, toMap, type BasemapId } from '../../shared/map/basemaps';
 import { useConsoleMap, useSavedBasemap } from '../../shared/map/useConsoleMap';
+import { useNoFlyZones } from '../../shared/map/noFly';
+import { ZoneLegend, useZoneOverlay } from '../../shared/map/zoneOverlay';
+import { useZones } from '../../shared/map/zones';
 import { notify } from '../../shared/notify';
 import { onPush } from '../../shared/push';
 import { callKey, invalidateCall, queryClient } from '../../shared/query';
@@ -113,6 +116,8 @@ export default function OutLineMapPage(): ReactNode {
   const basemap: BasemapId = viewing ? 'offline' : chosenBasemap;
   const basemapRef = useRef(basemap);
   basemapRef.current = basemap;
+  const zones = useZones();
+  const noFly = useNoFlyZones();
 
   const [name, setName] = useState('');
   const [draft, setDraft] = useState<BoxDraft>(EMPTY_BOX);
@@ -137,6 +142,10 @@ export default function OutLineMapPage(): ReactNode {
       }
     },
   });
+
+  // The public and company no-fly zones under the area being chosen; their names show under the pointer, so
+  // fixed labels do not hide the rectangle being drawn.
+  useZoneOverlay(ready ? mapRef.current : null, zones, basemap, lang, 'download-area-fill', 'hover', noFly);
 
   useEffect(() => {
     void mapRef.current?.getSource<GeoJSONSource>(AREA_SOURCE)?.setData(areaGeoJson(shownBox, basemap));
@@ -360,6 +369,7 @@ export default function OutLineMapPage(): ReactNode {
               {t('map.unavailable')}
             </div>
           )}
+          <ZoneLegend zones={zones} noFly={noFly} />
           <div className="offline-map-tools">
             {viewing ? (
               <div className="offline-map-viewing" data-testid="offline-map-viewing">

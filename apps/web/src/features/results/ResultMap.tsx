@@ -8,6 +8,9 @@ import { BasemapSwitch } from '../../shared/map/BasemapSwitch';
 import { toMap, type BasemapId } from '../../shared/map/basemaps';
 import { fitCoords } from '../../shared/map/consoleMap';
 import { useConsoleMap, useSavedBasemap } from '../../shared/map/useConsoleMap';
+import { useNoFlyZones } from '../../shared/map/noFly';
+import { ZoneLegend, useZoneOverlay } from '../../shared/map/zoneOverlay';
+import { useZones } from '../../shared/map/zones';
 import { spreadPositions } from './mapPoints';
 
 const SOURCE = 'results';
@@ -70,8 +73,10 @@ function clusterElement(count: number): HTMLElement {
  * zoomed out (a click zooms in, or opens the first of a group that cannot split further).
  */
 export default function ResultMap({ items, theme, onOpen }: ResultMapProps): ReactNode {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const [basemap, setBasemap] = useSavedBasemap();
+  const zones = useZones();
+  const noFly = useNoFlyZones();
   const markers = useRef(new Map<string, Marker>());
   const itemsRef = useRef(items);
   itemsRef.current = items;
@@ -159,6 +164,9 @@ export default function ResultMap({ items, theme, onOpen }: ResultMapProps): Rea
   }, [items, ready, basemap, mapRef]);
 
   // A swapped style starts without markers (they come back with its source).
+  // The public and company no-fly zones where the results were taken, under the results' markers.
+  useZoneOverlay(ready ? mapRef.current : null, zones, basemap, lang, PROBE, 'fixed', noFly);
+
   useEffect(() => {
     for (const m of markers.current.values()) m.remove();
     markers.current.clear();
@@ -170,6 +178,7 @@ export default function ResultMap({ items, theme, onOpen }: ResultMapProps): Rea
       {failed && <div className="results-state">{t('map.unavailable')}</div>}
       <BasemapSwitch className="result-map-basemap" value={basemap} onChange={setBasemap} />
       <BasemapNotice map={ready ? mapRef.current : null} basemap={basemap} onUseOffline={() => setBasemap('offline')} />
+      <ZoneLegend zones={zones} noFly={noFly} />
     </div>
   );
 }
