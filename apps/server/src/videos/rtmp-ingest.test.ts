@@ -22,13 +22,19 @@ function publish(bin: string, url: string) {
   );
 }
 
-/** Resolves when `file` exists (watching its directory's parent), rejects after `ms`. */
-async function fileAppears(file: string, ms: number): Promise<void> {
+/**
+ * Resolves with the text of `file` once it exists and its text satisfies `ready` (watching its directory's
+ * parent), rejects after `ms`. ffmpeg rewrites a playlist in place, so a read can find it empty or part
+ * written: the text that satisfied `ready` is the one answered.
+ */
+async function fileReady(file: string, ready: (text: string) => boolean, ms: number): Promise<string> {
   const root = path.dirname(path.dirname(file));
   const watcher = watch(root, { recursive: true });
+  const textNow = () => (existsSync(file) ? readFileSync(file, 'utf8') : '');
   try {
     const deadline = AbortSignal.timeout(ms);
-    while (!existsSync(file)) {
+    for (let text = textNow(); ; text = textNow()) {
+      if (ready(text)) return text;
       await once(watcher, 'change', { signal: deadline });
     }
   } finally {
@@ -69,8 +75,12 @@ describe('RTMP ingest', () => {
     const child = publish(ffmpeg, `${base}${slot.rtmpUrl}`);
     const playlist = path.join(liveDir, 'DOCK-A', 'index.m3u8');
     try {
-      await fileAppears(playlist, 20_000);
-      expect(readFileSync(playlist, 'utf8')).toMatch(/#EXTM3U[\s\S]*seg-\d{5}\.ts/);
+      const listsASegment = (text: string) => /#EXTM3U[\s\S]*seg-\d{5}\.ts/.test(text);
+      // Fails (rejects) unless the playlist comes to list a segment within 20 s.
+      const text = await fileReady(playlist, listsASegment, 20_000);
+      // The newest segment listed (older ones may be rotated out meanwhile) is on disk.
+      const segment = [...text.matchAll(/seg-\d{5}\.ts/g)].at(-1)![0];
+      expect(existsSync(path.join(liveDir, 'DOCK-A', segment))).toBe(true);
       const exited = once(child, 'exit');
       slots.close('DOCK-A');
       await exited;
