@@ -180,9 +180,11 @@ describe('sortie recorder', () => {
       .execute();
     await event(dev, FlightMethod.FLIGHT_START, { flight_id: flightId, uav_sn: 'U', mission_id: null, mission_name: null, started_at: 1_700_000_000 });
     await until(async () => (await sortiesOf(sn)).length === 1, 'the sortie');
-    await until(async () => (await server.db.selectFrom('results').select('sort_id').where('id', '=', resultId).executeTakeFirstOrThrow()).sort_id !== null, 'the early result attached');
+    // The result is attached first, then the sortie's count is brought up to date: wait for the count.
+    await until(async () => Number((await sortiesOf(sn))[0]!.count) === 1, 'the sortie counting the early result');
     const [sortie] = await sortiesOf(sn);
-    expect(Number(sortie!.count)).toBe(1);
+    const attached = await server.db.selectFrom('results').select('sort_id').where('id', '=', resultId).executeTakeFirstOrThrow();
+    expect(attached.sort_id).toBe(sortie!.id);
     await dev.end();
   });
   it('closes a sortie that went quiet after the idle timeout, and carries open sorties over a restart', async () => {
