@@ -1,19 +1,10 @@
 import { CORRIDOR_WIDTH_MAX_M, type MissionSettings } from '@nest/contracts';
-import {
-  cameraFromSettings,
-  customCameraIssues,
-  governingFootprint,
-  gsdFromHeight,
-  gsdSensor,
-  heightFromGsd,
-  lineSpacingFor,
-  triggerDistanceFor,
-} from './camera.js';
+import { cameraFromSettings, customCameraIssues } from './camera.js';
 import { haversineDistance, isValidLatLng, pathLength, type LatLng } from './coords.js';
 import type { Issue } from './issues.js';
 import { localFrame, meanPoint, type XY } from './local.js';
 import { pointSegmentDistance, segmentHits } from './polygon.js';
-import { transectPhotoCount, type SurveyGrid, type SurveyParams, type SurveyPointRole } from './survey.js';
+import { gridImaging, transectPhotoCount, type SurveyGrid, type SurveyParams, type SurveyPointRole } from './survey.js';
 
 /**
  * Corridor (strip) scans along a centre line (MissionType 3 STRIP): the band `width` metres wide around
@@ -244,10 +235,6 @@ export interface CorridorParams extends Omit<SurveyParams, 'angle'> {
   width: number;
 }
 
-const checkPercent = (v: number, name: string) => {
-  if (!(Number.isFinite(v) && v >= 0 && v < 100)) throw new RangeError(`${name} must be 0 to 99 percent`);
-};
-
 /** Run-in point `distance` metres before a along ba, or run-out beyond b along ab. */
 function beyond(a: LatLng, b: LatLng, distance: number): LatLng {
   const frame = localFrame(b);
@@ -263,17 +250,9 @@ function beyond(a: LatLng, b: LatLng, distance: number): LatLng {
  * for impossible parameters.
  */
 export function corridorGrid(centre: readonly LatLng[], params: CorridorParams): CorridorGrid {
-  const photoType = params.photoType ?? 2;
-  const height = params.height ?? (params.gsd !== undefined ? heightFromGsd(gsdSensor(params.camera, photoType), params.gsd) : NaN);
-  if (!(Number.isFinite(height) && height > 0)) throw new RangeError('corridor height (or GSD) must be a positive number');
-  checkPercent(params.frontOverlap, 'front overlap');
-  checkPercent(params.sideOverlap, 'side overlap');
-  const turn = params.turnDistance ?? 0;
-  if (!(Number.isFinite(turn) && turn >= 0)) throw new RangeError('turn distance must be 0 or more metres');
+  const imaging = gridImaging(params, 'corridor');
+  const { turn, lineSpacing, triggerDistance } = imaging;
   if (centre.length < 2 || centre.some((p) => !isValidLatLng(p))) throw new RangeError('the centre line needs at least 2 valid points');
-  const print = governingFootprint(params.camera, photoType, height);
-  const lineSpacing = lineSpacingFor(print.side, params.sideOverlap);
-  const triggerDistance = triggerDistanceFor(print.front, params.frontOverlap);
   const lines = corridorLines(centre, { width: params.width, lineSpacing, ...(params.start ? { start: params.start } : {}) });
   const transects = lines.flat();
   const waypoints: LatLng[] = [];
@@ -301,9 +280,9 @@ export function corridorGrid(centre: readonly LatLng[], params: CorridorParams):
     photoCount,
     triggerDistance,
     lineSpacing,
-    gsd: gsdFromHeight(gsdSensor(params.camera, photoType), height),
-    height,
-    footprint: print,
+    gsd: imaging.gsd,
+    height: imaging.height,
+    footprint: imaging.footprint,
     length: pathLength(waypoints),
     area: pathLength(centre) * params.width,
     lineCount: lines.length,

@@ -451,18 +451,52 @@ const checkPercent = (v: number, name: string) => {
   if (!(Number.isFinite(v) && v >= 0 && v < 100)) throw new RangeError(`${name} must be 0 to 99 percent`);
 };
 
-/** A survey grid over a polygon (open ring, WGS84); throws RangeError for impossible parameters. */
-export function surveyGrid(polygon: readonly LatLng[], params: SurveyParams): SurveyGrid {
+/** What the camera settings give a grid (survey or corridor): the numbers both grids report alike. */
+export interface GridImaging {
+  photoType: number;
+  /** Flight height above the ground (m). */
+  height: number;
+  /** Run-in and run-out (m). */
+  turn: number;
+  footprint: { side: number; front: number };
+  /** Distance between lines (m). */
+  lineSpacing: number;
+  /** Distance between photos along a line (m). */
+  triggerDistance: number;
+  /** GSD (cm/px) of the GSD sensor at `height`. */
+  gsd: number;
+}
+
+/**
+ * Height (given, or from the wanted GSD), overlaps and turn distance checked, then the governing footprint,
+ * line spacing and trigger distance (camera.ts). `subject` names the grid in the height error. Throws
+ * RangeError for impossible parameters.
+ */
+export function gridImaging(params: Omit<SurveyParams, 'angle'>, subject: 'survey' | 'corridor'): GridImaging {
   const photoType = params.photoType ?? 2;
-  const height = params.height ?? (params.gsd !== undefined ? heightFromGsd(gsdSensor(params.camera, photoType), params.gsd) : NaN);
-  if (!(Number.isFinite(height) && height > 0)) throw new RangeError('survey height (or GSD) must be a positive number');
+  const sensor = gsdSensor(params.camera, photoType);
+  const height = params.height ?? (params.gsd !== undefined ? heightFromGsd(sensor, params.gsd) : NaN);
+  if (!(Number.isFinite(height) && height > 0)) throw new RangeError(`${subject} height (or GSD) must be a positive number`);
   checkPercent(params.frontOverlap, 'front overlap');
   checkPercent(params.sideOverlap, 'side overlap');
   const turn = params.turnDistance ?? 0;
   if (!(Number.isFinite(turn) && turn >= 0)) throw new RangeError('turn distance must be 0 or more metres');
-  const print = governingFootprint(params.camera, photoType, height);
-  const lineSpacing = lineSpacingFor(print.side, params.sideOverlap);
-  const triggerDistance = triggerDistanceFor(print.front, params.frontOverlap);
+  const footprint = governingFootprint(params.camera, photoType, height);
+  return {
+    photoType,
+    height,
+    turn,
+    footprint,
+    lineSpacing: lineSpacingFor(footprint.side, params.sideOverlap),
+    triggerDistance: triggerDistanceFor(footprint.front, params.frontOverlap),
+    gsd: gsdFromHeight(sensor, height),
+  };
+}
+
+/** A survey grid over a polygon (open ring, WGS84); throws RangeError for impossible parameters. */
+export function surveyGrid(polygon: readonly LatLng[], params: SurveyParams): SurveyGrid {
+  const imaging = gridImaging(params, 'survey');
+  const { turn, lineSpacing, triggerDistance } = imaging;
   const { transects, room } = sweep(polygon, {
     lineSpacing,
     ...(params.angle !== undefined ? { angle: params.angle } : {}),
@@ -503,9 +537,9 @@ export function surveyGrid(polygon: readonly LatLng[], params: SurveyParams): Su
     photoCount,
     triggerDistance,
     lineSpacing,
-    gsd: gsdFromHeight(gsdSensor(params.camera, photoType), height),
-    height,
-    footprint: print,
+    gsd: imaging.gsd,
+    height: imaging.height,
+    footprint: imaging.footprint,
     length: pathLength(waypoints),
     area: ringArea(polygon),
     ...(unreached.length > 0 ? { unreached } : {}),
