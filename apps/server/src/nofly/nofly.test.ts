@@ -296,10 +296,17 @@ describe('takeoff and timed tasks', () => {
       const scheduler = createScheduler({ db: server.db, flight: server.app.nest.flight, log, now: () => tms });
       expect(await scheduler.tick()).toBe(1);
       const row = await server.db.selectFrom('timed_tasks').selectAll().where('id', '=', task.body.data.id).executeTakeFirstOrThrow();
-      expect(row.last_outcome).toBe(`reply:refused:${Reason.ROUTE_ZONE}`);
+      expect(row.last_outcome).toBe(
+        `reply:refused:${Reason.ROUTE_ZONE}|${JSON.stringify({ zh: '禁飞区「Market」（原因：Crowd）', en: 'No-fly zone "Market" (reason: Crowd)' })}`,
+      );
       expect(Number(row.task_state)).toBe(40);
-      const listed = await wk.call<{ list: { id: string; outcome_text: string }[] }>('taskList', { sn_id: sn, page: 0, size: 10 }, { lang: 'en' });
-      expect(listed.body.data.list.find((t) => t.id === task.body.data.id)?.outcome_text).toBe('The route enters a no-fly or restricted zone');
+      // The task's outcome names the zone and its reason in the language of whoever lists it.
+      const outcome = async (lang: 'zh' | 'en') =>
+        (await wk.call<{ list: { id: string; outcome_text: string }[] }>('taskList', { sn_id: sn, page: 0, size: 10 }, { lang })).body.data.list.find(
+          (t) => t.id === task.body.data.id,
+        )?.outcome_text;
+      expect(await outcome('en')).toBe('The route enters a no-fly or restricted zone: No-fly zone "Market" (reason: Crowd)');
+      expect(await outcome('zh')).toMatch(/^航线.+：禁飞区「Market」（原因：Crowd）$/);
       expect(nest.commands).toEqual([]);
 
       await wk.call('noFlyDelete', { id: zone.id });

@@ -4,7 +4,7 @@
  * policy and outcome mapping, not about flying. Two scheduler instances use two connections to one database.
  */
 import { rm } from 'node:fs/promises';
-import type { CommandReplyPush } from '@nest/contracts';
+import { Reason, type CommandReplyPush } from '@nest/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, tempDir, testConfig, type TestDatabase } from '../../test/helpers.js';
 import { openDatabase, type Database } from '../db/index.js';
@@ -40,6 +40,8 @@ function fakeFlight(answer: (sn: string) => CommandAnswer | Error = () => ok(), 
       if (a instanceof Error) throw a;
       return a;
     },
+    // Asked only after a launch refused for a zone (the scheduler's zoneNamed), which the real runtime tests cover.
+    checks: async () => ({ ready: false, checks: [] }),
   };
 }
 const reply = (outcome: CommandReplyPush['outcome'], reason = 0): CommandReplyPush => ({ sn_id: 'S', cmd_id: 'c', outcome, reason });
@@ -207,6 +209,11 @@ describe('outcome mapping', () => {
     expect(outcomeText('reply:refused:4', 'zh')).toBe('飞机电量低于 50%，请充电后再起飞');
     expect(outcomeText('error:link down', 'en')).toBe('Send error: link down');
     expect(outcomeText('error:link down', 'zh')).toBe('下发出错: link down');
+    // What a refusal names, kept in both languages, shown in the caller's; a cut-short name is left out.
+    const named = `reply:refused:${Reason.ROUTE_ZONE}|${JSON.stringify({ zh: '禁飞区「学校」', en: 'No-fly zone "School"' })}`;
+    expect(outcomeText(named, 'en')).toBe('The route enters a no-fly or restricted zone: No-fly zone "School"');
+    expect(outcomeText(named, 'zh')).toMatch(/：禁飞区「学校」$/);
+    expect(outcomeText(named.slice(0, -5), 'en')).toBe('The route enters a no-fly or restricted zone');
     // Legacy free text (the Chinese reply text) and anything unknown: as stored.
     expect(outcomeText('设备未在规定时间内响应', 'en')).toBe('设备未在规定时间内响应');
     expect(outcomeText('reply:bogus:1', 'en')).toBe('reply:bogus:1');

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Reason, ResultCode } from '@nest/contracts';
+import { Reason, ResultCode, type PreflightCheck } from '@nest/contracts';
 import { sql, type Kysely } from 'kysely';
 import type { DB, TimedTaskRow } from '../db/schema.js';
 import type { Actor, CommandAnswer, FlightRuntime } from '../flight/api.js';
@@ -28,7 +28,7 @@ export interface SchedulerLog {
 
 export interface SchedulerOptions {
   db: Kysely<DB>;
-  flight: Pick<FlightRuntime, 'launchMission'>;
+  flight: Pick<FlightRuntime, 'launchMission' | 'checks'>;
   log: SchedulerLog;
   /** This instance's claim mark; default a random id per process start. */
   instanceId?: string;
@@ -38,15 +38,24 @@ export interface SchedulerOptions {
   onChange?: (companyId: string) => void;
 }
 
-/** The outcome of one launch: the task state it leaves and the language-neutral outcome key to keep (texts.ts). */
-export function outcomeOf(answer: CommandAnswer): { taskState: number; text: string } {
+/**
+ * The outcome of one launch: the task state it leaves and the language-neutral outcome key to keep (texts.ts),
+ * with what the refusal names in both languages when it names something (`named`).
+ */
+export function outcomeOf(answer: CommandAnswer, named?: { zh: string; en: string } | null): { taskState: number; text: string } {
   const d = answer.data;
   if (answer.code === ResultCode.OK && (d.outcome === 'ok' || d.outcome === 'pending')) {
     return { taskState: TASK_SENT, text: OUTCOME_SENT };
   }
   const offline = d.outcome === 'offline' || d.reason === Reason.OFFLINE;
-  return { taskState: offline ? TASK_OFFLINE : TASK_FAILED, text: replyOutcome(d.outcome, d.reason, d.one_key_error) };
+  return { taskState: offline ? TASK_OFFLINE : TASK_FAILED, text: replyOutcome(d.outcome, d.reason, d.one_key_error, named) };
 }
+
+/** The value of a failed pre-flight check that names something (the zone a route enters), or null. */
+const failedValue = (checks: readonly PreflightCheck[] | undefined, item: string): string | null => {
+  const c = checks?.find((x) => x.item === item && !x.ok);
+  return c && typeof c.value === 'string' && c.value ? c.value : null;
+};
 
 /**
  * The timed-task scheduler: `tick()` finds due rows, claims each with a conditional UPDATE (only the
@@ -116,6 +125,18 @@ export function createScheduler(opts: SchedulerOptions) {
     opts.onChange?.(row.company_id);
   }
 
+  /**
+   * A launch refused because the route enters a zone: the zone as the answer names it (zh) and as the
+   * pre-flight checks name it in en, read at once, so the task's outcome can name it in either language.
+   */
+  async function zoneNamed(actor: Actor, row: TimedTaskRow, answer: CommandAnswer): Promise<{ zh: string; en: string } | null> {
+    if (answer.data.reason !== Reason.ROUTE_ZONE) return null;
+    const zh = failedValue(answer.data.checks, 'zone');
+    if (!zh) return null;
+    const en = failedValue((await flight.checks(actor, row.sn_id, row.mission_id, 'en')).checks, 'zone');
+    return { zh, en: en ?? zh };
+  }
+
   async function fire(row: TimedTaskRow): Promise<void> {
     const t = now();
     if (t - Number(row.task_tms) > MISSED_AFTER_S) {
@@ -130,7 +151,8 @@ export function createScheduler(opts: SchedulerOptions) {
       // One command id per run (task + slot): a run re-claimed after a stale claim answers the first
       // launch's outcome from the command log instead of launching a second flight.
       const cmdId = `task-${row.id}-${row.task_tms}`.slice(0, 64);
-      result = outcomeOf(await flight.launchMission(actor, { sn: row.sn_id, missionId: row.mission_id, cmdId }, 'zh'));
+      const answer = await flight.launchMission(actor, { sn: row.sn_id, missionId: row.mission_id, cmdId }, 'zh');
+      result = outcomeOf(answer, await zoneNamed(actor, row, answer));
     } catch (err) {
       result = { taskState: TASK_FAILED, text: errorOutcome(err instanceof Error ? err.message : String(err)) };
     }

@@ -25,7 +25,8 @@ export const TASK_TEXTS = {
 /**
  * Stored outcomes (`last_outcome`) are language-neutral keys, localised when listed (outcomeText):
  * - 'sent', 'missed': the server's own outcomes;
- * - 'reply:<outcome>:<reason>[:<one_key_error>]': a refused / failed launch (CommandReason, OneKeyError);
+ * - 'reply:<outcome>:<reason>[:<one_key_error>][|{"zh":…,"en":…}]': a refused / failed launch (CommandReason,
+ *   OneKeyError), and what the refusal names (replyOutcome);
  * - 'error:<message>': the launch threw (an internal message, not translated).
  * Rows written before these keys hold the reply text as it came (Chinese); they are shown as stored.
  */
@@ -34,8 +35,17 @@ export const OUTCOME_SENT = 'sent';
 const REPLY_PREFIX = 'reply:';
 const ERROR_PREFIX = 'error:';
 
-export const replyOutcome = (outcome: string, reason: number, oneKeyError?: number | null): string =>
-  `${REPLY_PREFIX}${outcome}:${reason}${oneKeyError !== null && oneKeyError !== undefined ? `:${oneKeyError}` : ''}`;
+/** Longest text kept of what a refusal names (it goes into last_outcome, at most 500 characters). */
+const NAMED_MAX = 200;
+
+/**
+ * A refused or failed launch; `named` is what the refusal names in both languages (the no-fly zone the route
+ * enters, with its reason), kept after a `|` as JSON so either language can show it later.
+ */
+export const replyOutcome = (outcome: string, reason: number, oneKeyError?: number | null, named?: { zh: string; en: string } | null): string =>
+  `${REPLY_PREFIX}${outcome}:${reason}${oneKeyError !== null && oneKeyError !== undefined ? `:${oneKeyError}` : ''}${
+    named ? `|${JSON.stringify({ zh: named.zh.slice(0, NAMED_MAX), en: named.en.slice(0, NAMED_MAX) })}` : ''
+  }`;
 export const errorOutcome = (message: string): string => `${ERROR_PREFIX}${message}`;
 
 const OUTCOME_KINDS = new Set(['ok', 'refused', 'rejected', 'timeout', 'offline', 'pending']);
@@ -47,12 +57,27 @@ export function outcomeText(outcome: string, lang: Lang): string {
   }
   if (outcome === OUTCOME_SENT) return both('已下发', 'Sent')(lang);
   if (outcome.startsWith(ERROR_PREFIX)) return `${both('下发出错', 'Send error')(lang)}: ${outcome.slice(ERROR_PREFIX.length)}`;
-  const m = /^reply:([a-z]+):(\d+)(?::(\d+))?$/.exec(outcome);
+  const m = /^reply:([a-z]+):(\d+)(?::(\d+))?(?:\|(.*))?$/s.exec(outcome);
   if (m && OUTCOME_KINDS.has(m[1]!)) {
     const verdict = { outcome: m[1] as Verdict['outcome'], reason: Number(m[2]), one_key_error: m[3] === undefined ? null : Number(m[3]) };
-    return verdictText(verdict, lang);
+    const text = verdictText(verdict, lang);
+    const named = m[4] === undefined ? null : namedOf(m[4]);
+    return named ? `${text}${lang === 'zh' ? '：' : ': '}${named[lang]}` : text;
   }
   return outcome;
+}
+
+/** What a stored refusal names, or null when the kept JSON is not that (cut short, or written by hand). */
+function namedOf(json: string): { zh: string; en: string } | null {
+  try {
+    const v: unknown = JSON.parse(json);
+    if (v && typeof v === 'object' && typeof (v as { zh?: unknown }).zh === 'string' && typeof (v as { en?: unknown }).en === 'string') {
+      return v as { zh: string; en: string };
+    }
+  } catch {
+    // Shown without it.
+  }
+  return null;
 }
 
 /** A run time for refusal texts (UTC+8, the console's home time zone; the en text says so). */
