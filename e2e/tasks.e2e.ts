@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { formatDateTime } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { launch, newPage, signIn } from './support/browser.js';
@@ -28,10 +29,8 @@ afterAll(async () => {
 });
 
 /** Local "YYYY-MM-DD HH:mm" (the picker's format; browser and test share the machine's time zone). */
-const pickerText = (d: Date): string => {
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
-};
+/** A time as the en page's picker shows and reads it: the tables' form without seconds ('27 Nov 2026, 09:15'). */
+const pickerText = (d: Date): string => formatDateTime(d.getTime(), 'en', false);
 
 /**
  * Opens an antd select and answers its own list, found through the combobox's aria-controls rather than

@@ -1,7 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { PERMANENT_END_TIME } from '@nest/contracts';
+import dayjs from 'dayjs';
+import customParseFormat from 'dayjs/plugin/customParseFormat';
+import { PERMANENT_END_TIME, formatDate, formatDateTime } from '@nest/contracts';
 import { applyLang } from './i18n';
-import { formatAccountEnd, formatSeconds } from './format';
+import { PICKER_FORMATS, formatAccountEnd, formatSeconds } from './format';
+
+// antd's pickers read typed dates with this plugin.
+dayjs.extend(customParseFormat);
 
 afterEach(() => applyLang('zh'));
 
@@ -22,5 +27,22 @@ describe('dates of the web client', () => {
     expect(formatSeconds(0)).toBe('--');
     expect(formatSeconds(null)).toBe('--');
     expect(formatSeconds(undefined)).toBe('--');
+  });
+});
+
+describe('date pickers', () => {
+  it('show and read dates in the same form as the tables print them, per language, and follow a language change', () => {
+    // A minute picked in each month of a year, morning and afternoon.
+    for (let month = 0; month < 12; month++) {
+      const d = new Date(2026, month, (month * 3) % 28 + 1, month % 2 ? 14 : 9, month * 5);
+      for (const lang of ['zh', 'en'] as const) {
+        applyLang(lang);
+        const shown = dayjs(d).format(PICKER_FORMATS[lang].dateTime);
+        expect(shown).toBe(formatDateTime(d.getTime(), lang, false));
+        expect(dayjs(d).format(PICKER_FORMATS[lang].date)).toBe(formatDate(d.getTime(), lang));
+        // What the picker shows is read back to the same minute.
+        expect(dayjs(shown, PICKER_FORMATS[lang].dateTime, true).valueOf()).toBe(d.getTime());
+      }
+    }
   });
 });

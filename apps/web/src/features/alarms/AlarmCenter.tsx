@@ -15,6 +15,7 @@ import {
   alarmPush,
   type Alarm,
 } from '@nest/contracts';
+import { PICKER_FORMATS } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
 import { call } from '../../shared/request';
@@ -220,6 +221,7 @@ function AlarmCenterBody(): ReactNode {
         />
         <DatePicker.RangePicker
           allowEmpty={[false, false]}
+          format={PICKER_FORMATS[lang].date}
           onChange={(v) => change({ range: v && v[0] && v[1] ? [v[0].valueOf(), v[1].valueOf()] : null })}
           data-testid="alarm-filter-range"
         />

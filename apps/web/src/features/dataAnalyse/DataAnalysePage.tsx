@@ -7,6 +7,7 @@ import { formatDateTime, ANALYSIS_MAX_DAYS, AlarmLevel, PushMsgId, formatDistanc
 import { call, RequestError } from '../../shared/request';
 import { useCall } from '../../shared/query';
 import { onPush } from '../../shared/push';
+import { PICKER_FORMATS } from '../../shared/format';
 import { useI18n, type MessageKey } from '../../shared/i18n';
 import { notify } from '../../shared/notify';
 import { useTheme } from '../../shared/theme';
@@ -231,6 +232,7 @@ export default function DataAnalysePage(): ReactNode {
           />
           <DatePicker.RangePicker
             data-testid="analysis-range"
+            format={PICKER_FORMATS[lang].date}
             allowClear={false}
             value={[dayjs.unix(shownPeriod.start), dayjs.unix(shownPeriod.end)]}
             disabledDate={(d) => d.isAfter(dayjs().endOf('day'))}

@@ -5,6 +5,7 @@ import { CloseOutlined, ReloadOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
 import { formatDateTime, AchievementType, type DeviceListItem, type ResultItem } from '@nest/contracts';
 import { DeviceSelect } from '../../shared/admin';
+import { PICKER_FORMATS } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { readResultFilter, writeResultFilter, type ResultFilter } from './query';
 
@@ -61,9 +62,11 @@ export interface DayRangeProps {
 }
 
 export function DayRange({ from, to, onChange }: DayRangeProps): ReactNode {
+  const { lang } = useI18n();
   return (
     <DatePicker.RangePicker
       data-testid="filter-range"
+      format={PICKER_FORMATS[lang].date}
       allowEmpty={[true, true]}
       value={[from ? dayjs(from) : null, to ? dayjs(to) : null]}
       onChange={(v) => onChange(v?.[0]?.format('YYYY-MM-DD') ?? null, v?.[1]?.format('YYYY-MM-DD') ?? null)}

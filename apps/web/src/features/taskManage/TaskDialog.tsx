@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { DatePicker, Form, InputNumber, Radio, Select, Space } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { TIMED_TASK_MIN_INTERVAL_MIN, type DeviceListItem, type TimedTaskRow } from '@nest/contracts';
+import { PICKER_FORMATS } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { useSave } from '../../shared/admin';
 import { SaveDialog, useFieldErrors } from '../../shared/dialogs';
@@ -25,7 +26,7 @@ export function TaskDialog({
   onClose: () => void;
   onSaved: () => void;
 }): ReactNode {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const [sn, setSn] = useState<string | undefined>(undefined);
   const [missionId, setMissionId] = useState<string | undefined>(undefined);
   const [time, setTime] = useState<Dayjs | null>(null);
@@ -122,7 +123,7 @@ export function TaskDialog({
         <Form.Item label={t('taskManage.form.time')} required {...shown(timeError)}>
           <DatePicker
             showTime={{ format: 'HH:mm' }}
-            format="YYYY-MM-DD HH:mm"
+            format={PICKER_FORMATS[lang].dateTime}
             value={time}
             onChange={(v) => setTime(v)}
             disabledDate={(d) => d.isBefore(dayjs().startOf('day'))}

@@ -4,7 +4,7 @@ import { ReloadOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
 import { RecordingVrType, formatHms, formatSizeKb, type RecordingVideo } from '@nest/contracts';
 import { DeviceSelect, VideoCard, VideoCardList, VideoCardPager, VideoDialog, useDeviceList, useFilters, usePagedList } from '../../shared/admin';
-import { formatSeconds } from '../../shared/format';
+import { formatSeconds, PICKER_FORMATS } from '../../shared/format';
 import { useI18n } from '../../shared/i18n';
 import { invalidateCall } from '../../shared/query';
 import { displayName } from '../../shared/fleet';
@@ -58,6 +58,7 @@ export default function VideoListPage(): ReactNode {
           />
           <DatePicker.RangePicker
             value={filter.range}
+            format={PICKER_FORMATS[lang].date}
             onChange={(r) => change({ range: r && r[0] && r[1] ? [r[0], r[1]] : null })}
             allowClear
             data-testid="video-filter-range"

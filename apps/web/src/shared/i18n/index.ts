@@ -63,6 +63,12 @@ export function applyLang(lang: Lang): void {
   listeners.forEach((l) => l());
 }
 
+/** Calls `cb` after each change of the page's language; returns the unsubscribe. */
+export function onLangChange(cb: () => void): () => void {
+  listeners.add(cb);
+  return () => listeners.delete(cb);
+}
+
 /** Saves the language for later visits (SPEC: saved locally, then the page reloads). */
 export function saveLang(lang: Lang): void {
   storage.set(KEYS.language, lang);
@@ -93,10 +99,7 @@ export const tx = (text: Text, lang: Lang = current): string => text[lang];
 /** React binding: re-renders when the page language changes. */
 export function useI18n(): { t: typeof t; tx: typeof tx; lang: Lang } {
   const lang = useSyncExternalStore(
-    (cb) => {
-      listeners.add(cb);
-      return () => listeners.delete(cb);
-    },
+    onLangChange,
     getLang,
     getLang,
   );

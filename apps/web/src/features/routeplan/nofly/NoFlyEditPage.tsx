@@ -4,6 +4,7 @@ import { Alert, Button, DatePicker, Input, InputNumber, Segmented, Select, Spin 
 import { ArrowLeftOutlined, SaveOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { NO_FLY_RADIUS_MAX_M, NoFlyShape, type DeviceListItem, type Fence, type Mission } from '@nest/contracts';
+import { PICKER_FORMATS } from '../../../shared/format';
 import { useI18n } from '../../../shared/i18n';
 import { invalidateCall, useCall } from '../../../shared/query';
 import { call, RequestError } from '../../../shared/request';
@@ -29,8 +30,6 @@ const ROUTE_PAGE = 1000;
 const CONTEXT_COLOR = '#8a94a6';
 
 /** The date-and-minute format of the validity pickers: the language's one format (contracts formatDateTime). */
-const PICKER_FORMAT = { zh: 'YYYY-MM-DD HH:mm', en: 'D MMM YYYY, HH:mm' } as const;
-
 /**
  * The no-fly zone editor (/editWork?mode=nofly[&id=]): the zone drawn on the map as a polygon (click
  * corners, drag, insert at an edge's middle, right-click or Delete to remove) or a circle (click the centre,
@@ -172,10 +171,9 @@ export default function NoFlyEditPage(): ReactNode {
     }
   };
 
-  const period: [Dayjs | null, Dayjs | null] = [
-    draft.valid_from !== null ? dayjs.unix(draft.valid_from) : null,
-    draft.valid_to !== null ? dayjs.unix(draft.valid_to) : null,
-  ];
+  const validFrom = draft.valid_from !== null ? dayjs.unix(draft.valid_from) : null;
+  const validTo = draft.valid_to !== null ? dayjs.unix(draft.valid_to) : null;
+  const periodStatus = problems.some((p) => p.key === 'period') ? ('error' as const) : undefined;
   const problemText = (p: (typeof problems)[number]) => (p.key === 'radius' ? t('routeplan.nofly.issues.radius', { max: p.max }) : t(`routeplan.nofly.issues.${p.key}`));
 
   return (
@@ -228,13 +226,17 @@ export default function NoFlyEditPage(): ReactNode {
                   <Select size="small" value={draft.sn_id} onChange={(v: string) => set({ sn_id: v })} data-testid="nofly-device"
                     options={[{ value: '', label: t('routeplan.nofly.allDevices') }, ...devices.map((d) => ({ value: d.sn_id, label: `${d.name || d.sn_id} (${d.sn_id})` }))]} />
                 </label>
-                <div className="edit-field nofly-period">
+                <div className="edit-field nofly-period" data-testid="nofly-period">
                   <span>{t('routeplan.nofly.field.validity')}</span>
-                  <DatePicker.RangePicker size="small" showTime={{ format: 'HH:mm' }} format={PICKER_FORMAT[lang]} allowEmpty={[true, true]} value={period}
-                    placeholder={[t('routeplan.nofly.field.validFrom'), t('routeplan.nofly.field.validTo')]}
-                    status={problems.some((p) => p.key === 'period') ? 'error' : undefined}
-                    onChange={(r) => set({ valid_from: r?.[0] ? r[0].second(0).unix() : null, valid_to: r?.[1] ? r[1].second(59).unix() : null })}
-                    data-testid="nofly-period" />
+                  {/* Two pickers stacked, each the panel's width: a range picker side by side cut the times off. */}
+                  <DatePicker size="small" showTime={{ format: 'HH:mm' }} format={PICKER_FORMATS[lang].dateTime} value={validFrom}
+                    placeholder={t('routeplan.nofly.field.validFrom')} status={periodStatus}
+                    onChange={(d: Dayjs | null) => set({ valid_from: d ? d.second(0).unix() : null })}
+                    data-testid="nofly-valid-from" />
+                  <DatePicker size="small" showTime={{ format: 'HH:mm' }} format={PICKER_FORMATS[lang].dateTime} value={validTo}
+                    placeholder={t('routeplan.nofly.field.validTo')} status={periodStatus}
+                    onChange={(d: Dayjs | null) => set({ valid_to: d ? d.second(59).unix() : null })}
+                    data-testid="nofly-valid-to" />
                 </div>
               </section>
               <section className="edit-blocks" data-testid="nofly-blocks" data-count={blocked.length}>

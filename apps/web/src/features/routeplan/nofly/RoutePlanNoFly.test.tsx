@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import { NoFlyShape, type LatLng, type NoFlyZone } from '@nest/contracts';
+import { NoFlyShape, formatDateTime, type LatLng, type NoFlyZone } from '@nest/contracts';
 import { installMatchMedia, installResizeObserver } from '../../../test/dom';
 import { applyLang } from '../../../shared/i18n';
 import type { PlanMapProps } from '../../../shared/map/PlanMap';
@@ -170,6 +170,32 @@ describe('the no-fly zone editor', () => {
     await waitFor(() => expect(call.mock.calls.some(([n]) => n === 'noFlyAdd')).toBe(true));
     const [, fields] = call.mock.calls.find(([n]) => n === 'noFlyAdd')!;
     expect(fields).toEqual({ name: 'Crowd', reason: '', shape: NoFlyShape.CIRCLE, center: at(0, 500), radius: 120, sn_id: '' });
+  });
+
+  it('shows a zone\'s validity in each language\'s date format, in two pickers, and saves an end set apart', async () => {
+    answer({ noFlyEdit: (f) => ({ ...zones[1], ...f }) });
+    page('/editWork?mode=nofly&id=z2', <NoFlyEditPage />);
+    const input = (id: string) => {
+      const e = screen.getByTestId(id);
+      return (e instanceof HTMLInputElement ? e : e.querySelector('input')!) as HTMLInputElement;
+    };
+    const from = () => input('nofly-valid-from');
+    const to = () => input('nofly-valid-to');
+    await waitFor(() => expect(from().value).toBe(formatDateTime((NOW + 86_400) * 1000, 'zh', false)));
+    expect(to().value).toBe('');
+    act(() => applyLang('en'));
+    await waitFor(() => expect(from().value).toBe(formatDateTime((NOW + 86_400) * 1000, 'en', false)));
+    // An end typed as the pickers show it (the en form, with the month spelt) is read back to the minute.
+    const end = new Date((NOW + 3 * 86_400) * 1000);
+    end.setSeconds(0, 0);
+    fireEvent.mouseDown(to());
+    fireEvent.change(to(), { target: { value: formatDateTime(end.getTime(), 'en', false) } });
+    fireEvent.click(await waitFor(() => document.querySelector('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden) .ant-picker-ok button')!));
+    await waitFor(() => expect(to().value).toBe(formatDateTime(end.getTime(), 'en', false)));
+    fireEvent.click(screen.getByTestId('save'));
+    await waitFor(() => expect(call.mock.calls.some(([n]) => n === 'noFlyEdit')).toBe(true));
+    const [, fields] = call.mock.calls.find(([n]) => n === 'noFlyEdit')!;
+    expect(fields).toMatchObject({ id: 'z2', valid_to: end.getTime() / 1000 + 59 });
   });
 
   it('marks a polygon crossing itself with the server text and does not save it', async () => {
