@@ -77,17 +77,21 @@ describe('flight planning', () => {
     await page.getByTestId('save').click();
     await page.getByTestId('routeplan').waitFor();
     // The "saved" toast covers neither the header's navigation nor any control of the screen it lands on.
-    await page.locator('.ant-message-notice').first().waitFor();
-    await page.getByTestId('new-survey').waitFor();
-    const covered = await page.evaluate(() => {
-      const toast = document.querySelector('.ant-message-notice')!.getBoundingClientRect();
-      const hit = (r: DOMRect) => r.width > 0 && r.height > 0 && r.left < toast.right && toast.left < r.right && r.top < toast.bottom && toast.top < r.bottom;
-      const controls = Array.from(document.querySelectorAll<HTMLElement>('[data-testid=app-header], button, input, a, [role=tab], .ant-select'))
-        .filter((e) => !e.closest('.ant-message') && hit(e.getBoundingClientRect()));
-      return { toast: toast.width * toast.height, controls: controls.map((e) => e.dataset.testid ?? e.textContent?.trim() ?? e.tagName) };
-    });
-    expect(covered.toast).toBeGreaterThan(0);
-    expect(covered.controls).toEqual([]);
+    // Measured in one step in the page, once the toast and the screen are both there: the toast lasts three
+    // seconds, and a busy machine can let it go between two separate reads.
+    const covered = await (
+      await page.waitForFunction(() => {
+        const notice = document.querySelector('.ant-message-notice');
+        if (!notice || !document.querySelector('[data-testid=new-survey]')) return null;
+        const toast = notice.getBoundingClientRect();
+        const hit = (r: DOMRect) => r.width > 0 && r.height > 0 && r.left < toast.right && toast.left < r.right && r.top < toast.bottom && toast.top < r.bottom;
+        const controls = Array.from(document.querySelectorAll<HTMLElement>('[data-testid=app-header], button, input, a, [role=tab], .ant-select'))
+          .filter((e) => !e.closest('.ant-message') && hit(e.getBoundingClientRect()));
+        return { toast: toast.width * toast.height, controls: controls.map((e) => e.dataset.testid ?? e.textContent?.trim() ?? e.tagName) };
+      })
+    ).jsonValue();
+    expect(covered?.toast).toBeGreaterThan(0);
+    expect(covered?.controls).toEqual([]);
 
     await page.getByTestId('new-survey').click();
     await page.getByTestId('edit-work').waitFor();
