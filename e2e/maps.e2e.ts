@@ -24,8 +24,7 @@ describe.each(['en', 'zh'] as const)('data screen map (%s)', (lang) => {
     // Every online tile server is out of reach, whatever this machine's network.
     const origins = onlineBasemapOrigins();
     await page.route((url) => origins.includes(url.origin), (route) => route.abort('internetdisconnected'));
-    await signIn(page, baseUrl, admin.account, admin.password);
-    await page.goto(`${baseUrl}/nest/home`);
+    await signIn(page, baseUrl, admin.account, admin.password, '/nest/home');
     const map = page.getByTestId('fleet-map');
     await map.waitFor();
     await page.getByTestId('basemap-osm').click();

@@ -62,10 +62,8 @@ describe('company no-fly zones', () => {
     const name = `Sports day ${stamp}`;
     const reason = 'Crowd on the school field';
     const page = await newPage(browser, { lang: 'en' });
-    await signIn(page, baseUrl, admin.account, admin.password);
-
     // The route keeps out of every zone at first.
-    await page.goto(`${baseUrl}/nest/routeplan`);
+    await signIn(page, baseUrl, admin.account, admin.password, '/nest/routeplan');
     let row = await routeRow(page, route);
     expect(await row.getAttribute('data-blocked')).toBe('0');
 

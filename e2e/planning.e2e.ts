@@ -66,8 +66,7 @@ describe('flight planning', () => {
   const stamp = Date.now().toString(36);
   it('draws a fence and a survey inside it, shows the estimate, saves both', async () => {
     const page = await newPage(browser, { lang: 'en' });
-    await signIn(page, baseUrl, admin.account, admin.password);
-    await page.goto(`${baseUrl}/nest/editWork?mode=fence`);
+    await signIn(page, baseUrl, admin.account, admin.password, '/nest/editWork?mode=fence');
     // A new fence opens on its device's nest: the fence is drawn around it, so its survey is within a battery.
     await page.locator('[data-testid=plan-map][data-fitted^="nest-"]').waitFor();
     let c = await mapCentre(page);
@@ -134,8 +133,7 @@ describe('flight planning', () => {
 
   it('exports the survey as KML, re-imports it, and the route comes back unchanged', async () => {
     const page = await newPage(browser, { lang: 'en' });
-    await signIn(page, baseUrl, admin.account, admin.password);
-    await page.goto(`${baseUrl}/nest/routeplan`);
+    await signIn(page, baseUrl, admin.account, admin.password, '/nest/routeplan');
     const survey = page.locator(`[data-testid=plan-item][data-name="Survey ${stamp}"]`).first();
     await survey.click();
     const exported = await exportKml(page);
@@ -163,8 +161,7 @@ describe('flight planning', () => {
 
   it('refuses to import a route outside its fence and says why', async () => {
     const page = await newPage(browser, { lang: 'en' });
-    await signIn(page, baseUrl, admin.account, admin.password);
-    await page.goto(`${baseUrl}/nest/routeplan`);
+    await signIn(page, baseUrl, admin.account, admin.password, '/nest/routeplan');
     await page.locator(`[data-testid=plan-item][data-name="Survey ${stamp}"]`).first().click();
     const before = await page.getByTestId('plan-item').count();
     const far: PlanDocument = {
