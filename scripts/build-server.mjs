@@ -13,7 +13,7 @@
 // does not start itself.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -52,12 +52,26 @@ const sourceUrls = (entryPoints) => ({
   },
 });
 
+/**
+ * Writes a built file only when its content changed, through a temporary file renamed over the old one: a
+ * program started from the dist meanwhile (the e2e product and its CLI run while the server tests' global
+ * setup builds again) reads either the whole old file or the whole new one, never one being written.
+ */
+async function writeChanged(file) {
+  const old = await readFile(file.path).catch(() => null);
+  if (old && Buffer.compare(old, file.contents) === 0) return;
+  await mkdir(path.dirname(file.path), { recursive: true });
+  const temporary = `${file.path}.${process.pid}.tmp`;
+  await writeFile(temporary, file.contents);
+  await rename(temporary, file.path);
+}
+
 /** Builds the bundles (side by side); answers how long it took (ms). */
 export async function buildServer() {
   const started = Date.now();
   await Promise.all(
-    builds.map((entryPoints) =>
-      build({
+    builds.map(async (entryPoints) => {
+      const result = await build({
         entryPoints,
         absWorkingDir: root,
         outdir,
@@ -71,8 +85,10 @@ export async function buildServer() {
         sourcemap: 'linked',
         logLevel: 'warning',
         plugins: [externals, sourceUrls(entryPoints)],
-      }),
-    ),
+        write: false,
+      });
+      await Promise.all(result.outputFiles.map(writeChanged));
+    }),
   );
   return Date.now() - started;
 }
