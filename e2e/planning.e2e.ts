@@ -73,24 +73,39 @@ describe('flight planning', () => {
     await clickPoints(page, c, [[-200, -150], [200, -150], [200, 150], [-200, 150]]);
     await expect(pointCount(page)).resolves.toBe(4);
     await page.getByTestId('fence-name').fill(`Fence ${stamp}`);
-    await page.getByTestId('save').click();
-    await page.getByTestId('routeplan').waitFor();
     // The "saved" toast covers neither the header's navigation nor any control of the screen it lands on.
-    // Measured in one step in the page, once the toast and the screen are both there: the toast lasts three
-    // seconds, and a busy machine can let it go between two separate reads.
-    const covered = await (
-      await page.waitForFunction(() => {
-        const notice = document.querySelector('.ant-message-notice');
-        if (!notice || !document.querySelector('[data-testid=new-survey]')) return null;
-        const toast = notice.getBoundingClientRect();
-        const hit = (r: DOMRect) => r.width > 0 && r.height > 0 && r.left < toast.right && toast.left < r.right && r.top < toast.bottom && toast.top < r.bottom;
+    // Watched from before the save, frame by frame in the page (the editor and the list are one page): the
+    // toast's place is taken at its first frame with a size, and the controls under that place once the list
+    // screen is drawn (the toast stands at the top of the window whatever the screen). The toast lasts three
+    // seconds; reads from the test, one after another, could miss it on a busy machine.
+    await page.evaluate(() => {
+      let toast: DOMRect | null = null;
+      const frame = () => {
+        const rect = document.querySelector('.ant-message-notice')?.getBoundingClientRect();
+        if (!toast && rect && rect.width * rect.height > 0) toast = rect;
+        if (!toast || !document.querySelector('[data-testid=new-survey]')) {
+          requestAnimationFrame(frame);
+          return;
+        }
+        const t = toast;
+        const hit = (r: DOMRect) => r.width > 0 && r.height > 0 && r.left < t.right && t.left < r.right && r.top < t.bottom && t.top < r.bottom;
         const controls = Array.from(document.querySelectorAll<HTMLElement>('[data-testid=app-header], button, input, a, [role=tab], .ant-select'))
           .filter((e) => !e.closest('.ant-message') && hit(e.getBoundingClientRect()));
-        return { toast: toast.width * toast.height, controls: controls.map((e) => e.dataset.testid ?? e.textContent?.trim() ?? e.tagName) };
-      })
-    ).jsonValue();
-    expect(covered?.toast).toBeGreaterThan(0);
-    expect(covered?.controls).toEqual([]);
+        (window as unknown as { toastCheck: unknown }).toastCheck = {
+          toast: t.width * t.height,
+          controls: controls.map((e) => e.dataset.testid ?? e.textContent?.trim() ?? e.tagName),
+        };
+      };
+      requestAnimationFrame(frame);
+    });
+    await page.getByTestId('save').click();
+    await page.getByTestId('routeplan').waitFor();
+    const covered = (await (await page.waitForFunction(() => (window as unknown as { toastCheck?: unknown }).toastCheck)).jsonValue()) as {
+      toast: number;
+      controls: string[];
+    };
+    expect(covered.toast).toBeGreaterThan(0);
+    expect(covered.controls).toEqual([]);
 
     await page.getByTestId('new-survey').click();
     await page.getByTestId('edit-work').waitFor();
