@@ -9,7 +9,8 @@
 //                 --polygon-as fence, and as fences otherwise unless --polygon-as survey
 // Any unreadable or unsupported input: one line on stderr and exit code 1.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { basename, dirname, extname, join } from 'node:path';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Lang, Text } from '@nest/contracts';
 import { FinishAction, HeightType, NoFlyShape } from '@nest/contracts';
 import type { ExportFormat, PlanDocument } from '@nest/formats';
@@ -54,9 +55,11 @@ function parseArgs(argv: string[]): Args {
   return args;
 }
 
+/** A refusal of the input or the arguments: one line on stderr and exit code 1 (convert). */
+class Refused extends Error {}
+
 function die(message: string): never {
-  process.stderr.write(`convert: ${message.replace(/\s+/g, ' ').trim()}\n`);
-  process.exit(1);
+  throw new Refused(message.replace(/\s+/g, ' ').trim());
 }
 
 const coord = (v: number): string => v.toFixed(7);
@@ -108,10 +111,32 @@ function summary(name: string, doc: PlanDocument, format: string, warnings: Text
   return lines.join('\n');
 }
 
-async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2));
+/** Where the converter writes: standard output and error when run as a program. */
+export interface ConvertOutput {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+/**
+ * Runs the converter with the program's arguments; answers its exit code: 0, or 1 after one line on stderr
+ * for any unreadable or unsupported input. The program (`npm run convert --`) is this with the process's
+ * arguments and streams; tests call it in the test's own process.
+ */
+export async function convert(argv: string[], output: ConvertOutput): Promise<number> {
+  try {
+    await run(argv, output);
+    return 0;
+  } catch (e) {
+    if (!(e instanceof Refused)) throw e;
+    output.stderr(`convert: ${e.message}\n`);
+    return 1;
+  }
+}
+
+async function run(argv: string[], output: ConvertOutput): Promise<void> {
+  const args = parseArgs(argv);
   if (args.help) {
-    process.stdout.write(`${USAGE}\n`);
+    output.stdout(`${USAGE}\n`);
     return;
   }
   if (!args.input) die(USAGE);
@@ -131,7 +156,7 @@ async function main(): Promise<void> {
   if (!result.ok) die(`${args.input}: ${result.error[args.lang]}`);
 
   if (args.to === undefined) {
-    process.stdout.write(`${summary(args.input, result.doc, result.format, result.warnings, args.lang)}\n`);
+    output.stdout(`${summary(args.input, result.doc, result.format, result.warnings, args.lang)}\n`);
     return;
   }
   let doc = result.doc;
@@ -153,8 +178,13 @@ async function main(): Promise<void> {
   } catch (e) {
     die(`cannot write ${target}: ${(e as Error).message}`);
   }
-  for (const w of [...result.warnings, ...notes, ...out.warnings]) process.stderr.write(`warning: ${w[args.lang]}\n`);
-  process.stdout.write(`wrote ${target} (${out.bytes.length} bytes)\n`);
+  for (const w of [...result.warnings, ...notes, ...out.warnings]) output.stderr(`warning: ${w[args.lang]}\n`);
+  output.stdout(`wrote ${target} (${out.bytes.length} bytes)\n`);
 }
 
-void main();
+if (process.argv[1] && pathToFileURL(resolve(process.argv[1])).href === import.meta.url) {
+  process.exitCode = await convert(process.argv.slice(2), {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+  });
+}
