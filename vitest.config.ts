@@ -81,8 +81,8 @@ const sqliteOnlyServerTests = sqliteOnly('apps/server/src');
 /**
  * Test files that run after another one of their project, because they reuse what it leaves: results.e2e
  * reads the results of a landed sortie and takes flight.e2e's (flown from the console, photos uploaded)
- * instead of flying one of its own, about half a minute of simulated flight. Each still passes alone: it
- * then makes what it needs itself.
+ * instead of flying one of its own, about half a minute of simulated flight, when it runs on the same
+ * product after it. Each still passes alone or beside the other: it then makes what it needs itself.
  */
 const RUNS_AFTER: Record<string, string> = { 'e2e/results.e2e.ts': 'e2e/flight.e2e.ts' };
 
@@ -192,7 +192,12 @@ export default defineConfig({
           environment: 'node',
           globalSetup: ['e2e/global-setup.ts'],
           setupFiles: [...setupFiles, 'e2e/support/failures.ts'],
-          fileParallelism: false,
+          // One file at a time, on the product of its worker (e2e/global-setup.ts starts one per worker, at
+          // most two). Two at a time, each on a product of its own, took 371 s against about 400 s on the
+          // 2-core machine: Chromium keeps the cores busy, every file ran about twice as slowly, and the
+          // slowest waits came near their limits. A run with more workers is a vitest invocation of its own
+          // (npm test, test:e2e), so that its workers are numbered from 1.
+          maxWorkers: 1,
           testTimeout: 120_000,
           hookTimeout: 180_000,
         },

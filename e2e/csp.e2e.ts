@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { sharedProduct } from './support/shared.js';
 import type { Browser } from 'playwright-core';
 import { launch, newPage, signIn } from './support/browser.js';
 import { ROOT } from './support/product.js';
@@ -10,7 +11,7 @@ import { ROOT } from './support/product.js';
  * forbids, and Chromium reports no violation on the pages that use the most (data screen map with its
  * workers, administration screens).
  */
-const baseUrl = inject('baseUrl');
+const { baseUrl } = sharedProduct();
 const admin = inject('admin');
 const ROUTES = ['/nest/', '/nest/login', '/nest/userManage', '/nest/auditLog', '/nest/layout/home?x=1'];
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { sharedProduct } from './support/shared.js';
 import type { Browser, Page } from 'playwright-core';
 import { startDjiDock, type DjiDock } from '@nest/simulator';
 import { launch, newPage, signIn } from './support/browser.js';
@@ -15,9 +16,8 @@ import { until } from './support/wait.js';
  * stops reporting them, and the photos it uploads to the product's S3 ingest are the sortie's results in the
  * gallery.
  */
-const baseUrl = inject('baseUrl');
+const { baseUrl, productEnv } = sharedProduct();
 const admin = inject('admin');
-const productEnv = inject('productEnv');
 
 const DOCK_SN = 'E2E-DOCK2-01';
 const DRONE_SN = 'E2E-DOCK2-01-M3D';
@@ -88,7 +88,7 @@ describe('a DJI dock in the console', () => {
     });
 
     // The emulator in this process, logging in with what the CLI printed; events that ask for a reply are counted.
-    const emu = await startDjiDock({ ...login, mqttUrl: login.mqtt_url, dockSn: DOCK_SN, droneSn: DRONE_SN, position: HOME, seed: 1919, timeScale: 20, liveVideo: {} });
+    const emu = await startDjiDock({ ...login, mqttUrl: login.mqtt_url, dockSn: DOCK_SN, droneSn: DRONE_SN, position: HOME, seed: 1919, calm: true, timeScale: 20, liveVideo: {} });
     dock = emu;
     const prepared: { flight_id: string; waypoints: number; photos: number }[] = [];
     const progressSent: string[] = [];

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { sharedProduct } from './support/shared.js';
 import type { Browser, Page } from 'playwright-core';
 import type { Device, Page as ListPage } from '@nest/contracts';
 import { ApiClient } from './support/api.js';
@@ -10,7 +11,7 @@ import { until } from './support/wait.js';
  * finds it, edits it, disables and re-enables it, and deletes it. The server's answers are read back
  * through the API so the test checks what was stored, not only what the table shows.
  */
-const baseUrl = inject('baseUrl');
+const { baseUrl } = sharedProduct();
 const admin = inject('admin');
 
 let browser: Browser;

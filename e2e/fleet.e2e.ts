@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { sharedProduct } from './support/shared.js';
 import type { Browser, Page } from 'playwright-core';
 import { launch, newPage, signIn } from './support/browser.js';
 import { until } from './support/wait.js';
@@ -7,7 +8,7 @@ import { until } from './support/wait.js';
  * Live fleet screens against the product with its default simulated fleet (nests SIM-STABLE-01...,
  * single-soldier drones SIM-ALONE-01... flying patrols around Shenzhen).
  */
-const baseUrl = inject('baseUrl');
+const { baseUrl } = sharedProduct();
 const admin = inject('admin');
 
 let browser: Browser;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { sharedProduct } from './support/shared.js';
 import type { Browser, Page, Request } from 'playwright-core';
 import { callUrl, calls } from '@nest/contracts';
 import { launch, newPage, signIn } from './support/browser.js';
@@ -10,7 +11,7 @@ import { until } from './support/wait.js';
  * map, and after landing the new sortie with its photos. global-setup runs the simulator 15x fast and without
  * demo launches, so this flight is the only one on the nest.
  */
-const baseUrl = inject('baseUrl');
+const { baseUrl } = sharedProduct();
 const admin = inject('admin');
 /**
  * Simulated nests, tried in this order. A docked simulated drone may be powered off (no GPS yet), which the

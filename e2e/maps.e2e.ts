@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { sharedProduct } from './support/shared.js';
 import type { Browser } from 'playwright-core';
 import { onlineBasemapOrigins } from '@nest/contracts';
 import { launch, newPage, signIn } from './support/browser.js';
@@ -7,7 +8,7 @@ import { launch, newPage, signIn } from './support/browser.js';
  * The data screen's map when an online basemap cannot be loaded (its tile servers are refused here, as on a
  * site without internet): the map says so and offers the offline basemap; a city search marks the city.
  */
-const baseUrl = inject('baseUrl');
+const { baseUrl } = sharedProduct();
 const admin = inject('admin');
 
 let browser: Browser;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { sharedProduct } from './support/shared.js';
 import type { Browser, Page } from 'playwright-core';
 import type { Fence, Mission, NoFlyZone, Page as ListPage, Preflight } from '@nest/contracts';
 import { ApiClient } from './support/api.js';
@@ -11,7 +12,7 @@ import { until } from './support/wait.js';
  * pre-flight zone check names the zone). The zone is deleted afterwards, so the other tests fly the demo
  * routes as before.
  */
-const baseUrl = inject('baseUrl');
+const { baseUrl } = sharedProduct();
 const admin = inject('admin');
 /** Simulated nests with demo plans; the first with a demo waypoint route is used (the flight test starts from the other end). */
 const NESTS = ['SIM-MINI-01', 'SIM-MOBILE-01', 'SIM-STABLE-01'];

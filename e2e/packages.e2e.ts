@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { sharedProduct } from './support/shared.js';
 import type { Browser } from 'playwright-core';
 import { pngTile, tilesOver, writeMbtiles } from '../apps/server/src/maps/packages/fixtures.js';
 import { ApiClient } from './support/api.js';
@@ -14,7 +15,7 @@ import { until } from './support/wait.js';
  * basemap there, then the data screen's map asks for its tiles (200, through the signed URLs of its style)
  * and draws them (the package's colour appears on the map).
  */
-const baseUrl = inject('baseUrl');
+const { baseUrl } = sharedProduct();
 const admin = inject('admin');
 
 /** A colour no basemap, marker or panel of the console uses. */

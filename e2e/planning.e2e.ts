@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { sharedProduct } from './support/shared.js';
 import type { Browser, Page } from 'playwright-core';
 import { readFileSync } from 'node:fs';
 import { exportPlanFile, importPlanFile, type PlanDocument } from '@nest/formats';
@@ -6,7 +7,7 @@ import { choosePopoverItem, launch, newPage, signIn } from './support/browser.js
 import { until } from './support/wait.js';
 
 /** Flight planning: draw a fence, draw a survey inside it, see the estimate, save, find it in the list. */
-const baseUrl = inject('baseUrl');
+const { baseUrl } = sharedProduct();
 const admin = inject('admin');
 
 let browser: Browser;

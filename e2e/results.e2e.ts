@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { sharedProduct } from './support/shared.js';
 import type { Browser, Page } from 'playwright-core';
 import { ResultCode, type Page as ListPage, type ResultItem, type Sortie } from '@nest/contracts';
 import { ApiClient } from './support/api.js';
@@ -19,8 +20,7 @@ import { until } from './support/wait.js';
  * distance: every comparison reads both of its sides again until they agree, and the deletion is checked
  * by the results it deleted, not by totals a late upload would move.
  */
-const baseUrl = inject('baseUrl');
-const dataDir = inject('dataDir');
+const { baseUrl, dataDir } = sharedProduct();
 const admin = inject('admin');
 const NESTS = ['SIM-STABLE-01', 'SIM-MOBILE-01', 'SIM-MINI-01'];
 /** The safety limit of a wait for a whole simulated flight: scheduled, flown, landed, uploaded. */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { sharedProduct } from './support/shared.js';
 import type { Browser, Page } from 'playwright-core';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
@@ -6,10 +7,10 @@ import { choosePopoverItem, launch, newPage, signIn } from './support/browser.js
 import { cli } from './support/product.js';
 import { until } from './support/wait.js';
 
-const baseUrl = inject('baseUrl');
+const { baseUrl, dataDir, productEnv } = sharedProduct();
 const admin = inject('admin');
 const limited = inject('limited');
-const env = inject('productEnv');
+const env = productEnv;
 const ALL_TOP_LEVEL = ['home', 'routeplan', 'totalResultList', 'equipment', 'solution', 'system', 'teachingVideos'];
 /**
  * The screens these tests sign in to: the user table, and the equipment screen (without the device list
@@ -119,7 +120,7 @@ describe('account dialogs', () => {
     // call after expiry is the one this test makes.
     await signIn(page, baseUrl, user.account, user.password, QUIET_SCREEN);
     await page.getByTestId('equipment-no-permission').waitFor();
-    const db = new Database(join(inject('dataDir'), 'nest.sqlite'));
+    const db = new Database(join(dataDir, 'nest.sqlite'));
     try {
       db.prepare('UPDATE sessions SET expires_at = 0').run();
     } finally {

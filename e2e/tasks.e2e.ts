@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { formatDateTime } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { sharedProduct } from './support/shared.js';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { launch, newPage, signIn } from './support/browser.js';
 import { WAIT_LIMIT_MS, until } from './support/wait.js';
@@ -16,7 +17,7 @@ import { WAIT_LIMIT_MS, until } from './support/wait.js';
  * fires it. That the scheduler fires at the planned minute, and not before, is proven with its injectable
  * clock in the server's tests (apps/server/src/tasks/scheduler.test.ts).
  */
-const baseUrl = inject('baseUrl');
+const { baseUrl, dataDir } = sharedProduct();
 const admin = inject('admin');
 const SN = 'SIM-MINI-01';
 
@@ -97,7 +98,7 @@ describe('timed task screen', () => {
     for (const shown of [routeName, SN, 'Once']) expect(text).toContain(shown);
 
     // The planned minute comes: its stored time moves to now (seconds), which the scheduler fires on its next poll.
-    const db = new Database(join(inject('dataDir'), 'nest.sqlite'));
+    const db = new Database(join(dataDir, 'nest.sqlite'));
     try {
       const moved = db.prepare('UPDATE timed_tasks SET task_tms = ? WHERE id = ? AND task_tms = ?').run(Math.floor(Date.now() / 1000), added[0], Math.floor(due.getTime() / 1000));
       expect(moved.changes, 'the saved task holds the planned minute').toBe(1);

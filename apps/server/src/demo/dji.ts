@@ -86,6 +86,8 @@ export async function demoDjiLogins(server: DemoServer, docks: readonly DemoDjiD
       droneSn: row.uav_sn || d.droneSn,
       position: { lat: d.home.lat, lng: d.home.lng, height: d.home.alt },
       seed: 9100 + i,
+      // SIM_WEATHER=calm: no showers over the emulated docks either.
+      calm: config.simWeather === 'calm',
       timeScale: config.simTimeScale,
       // A real dock's OSD rate however fast the demo's time runs.
       osdWallClock: true,

@@ -52,6 +52,12 @@ export interface DjiDockOptions {
   /** Dock position; `height` is ellipsoid metres. */
   position: { lat: number; lng: number; height: number; heading?: number };
   seed?: number;
+  /**
+   * Fair weather only: it never starts raining (wind and temperature still wander). Tests that fly the
+   * dock use it, since a shower refuses the takeoff and its start, drawn per simulated second, depends on
+   * how fast the machine runs the wall clock.
+   */
+  calm?: boolean;
   /** Simulated seconds per wall-clock second (default 1; tests 50-200). */
   timeScale?: number;
   /**
@@ -518,7 +524,8 @@ class DockEmulator extends EventEmitter<DjiDockEvents> implements DjiDock {
     this.temperature = clamp(this.temperature + this.rng.normal() * 0.02 * k, -20, 45);
     this.humidity = clamp(this.humidity + this.rng.normal() * 0.1 * k, 10, 100);
     this.wind = clamp(this.wind + this.rng.normal() * 0.05 * k, 0, 12);
-    if (this.rng.chance(0.0005 * dt)) this.rainfall = this.rainfall === 0 ? 1 : 0;
+    // The draw is made in calm weather too, so that a seed walks the same wind and temperature either way.
+    if (this.rng.chance(0.0005 * dt) && !this.opts.calm) this.rainfall = this.rainfall === 0 ? 1 : 0;
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -50,8 +50,8 @@ export interface EmulatedDockOptions extends Partial<DjiDockOptions> {
 }
 
 /**
- * Starts the simulator's emulated Dock 2 + M3D as `gw` with its broker login (timeScale 50 and seed 1 unless
- * given), and resolves once the link sees it online. The caller stops it (`dock.stop()`).
+ * Starts the simulator's emulated Dock 2 + M3D as `gw` with its broker login (timeScale 50, seed 1 and calm
+ * weather unless given), and resolves once the link sees it online. The caller stops it (`dock.stop()`).
  */
 export async function startEmulatedDock(server: TestServer, gw: string, options: EmulatedDockOptions = {}): Promise<DjiDock> {
   const { register = true, telemetry = false, ...overrides } = options;
@@ -63,6 +63,8 @@ export async function startEmulatedDock(server: TestServer, gw: string, options:
     droneSn: droneOf(gw),
     position: { ...DJI_HOME, height: 40 },
     seed: 1,
+    // No shower starts on its own (it would refuse a flight at a moment that depends on the machine's speed).
+    calm: true,
     timeScale: 50,
     ...overrides,
   });
