@@ -171,6 +171,24 @@ const progressOf = (cloud: Cloud, flightId: string): Record<string, unknown>[] =
   cloud.on(djiTopic.events(DOCK), 'flighttask_progress').filter((m) => m.body.bid === flightId).map((m) => m.body);
 
 describe('DJI Dock 2 emulator', () => {
+  it('keeps fair weather when calm: a shower starts within a simulated day otherwise, never when calm (same seed)', async () => {
+    for (const calm of [false, true]) {
+      const d = await startDjiDock({ mqttUrl: broker.url, username: DOCK, password: PASSWORD, dockSn: DOCK, droneSn: DRONE, position: HOME, seed: 7, calm });
+      try {
+        // The weather's random walk driven directly, one simulated second per step: deterministic for the seed.
+        const inner = d as unknown as { weather(dt: number): void; rainfall: number };
+        let rained = false;
+        for (let second = 0; second < 86_400 && !rained; second++) {
+          inner.weather(1);
+          rained = inner.rainfall > 0;
+        }
+        expect(rained, calm ? 'calm' : 'varied').toBe(!calm);
+      } finally {
+        await d.stop();
+      }
+    }
+  });
+
   it('refuses a wrong password', async () => {
     await expect(
       startDjiDock({ mqttUrl: broker.url, username: DOCK, password: 'wrong', dockSn: DOCK, droneSn: DRONE, position: HOME, reconnectMs: 0 }),
