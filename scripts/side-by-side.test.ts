@@ -22,7 +22,9 @@ describe('side by side', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'side-by-side-'));
     const flag = path.join(dir, 'kept-ran').replaceAll('\\', '/');
     try {
-      const live = node(`const t = setInterval(() => { if (require('fs').existsSync('${flag}')) { clearInterval(t); console.log('live 1'); console.log('live 2'); } }, 20)`);
+      // Its two lines in one write: the other command's output is printed when that command ends, which can
+      // fall between two writes of the live command (the lines of each stay whole, the order between them not).
+      const live = node(`const t = setInterval(() => { if (require('fs').existsSync('${flag}')) { clearInterval(t); process.stdout.write('live 1\\nlive 2\\n'); } }, 20)`);
       const kept = node(`require('fs').writeFileSync('${flag}', ''); console.log('kept 1'); console.log('kept 2')`);
       const { code, out } = await sideBySide(live, kept);
       expect(code).toBe(0);
