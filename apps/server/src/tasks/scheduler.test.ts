@@ -233,6 +233,27 @@ describe('outcome mapping', () => {
     expect(await read(slow.id)).toMatchObject({ task_state: 40, last_outcome: 'reply:timeout:14' });
     expect(await read(boom.id)).toMatchObject({ task_state: 40, last_outcome: 'error:link down' });
   });
+
+  it('keeps a zone refusal as a refusal when the English read of the checks fails, naming the zone in Chinese', async () => {
+    const task = await addTask({ sn_id: 'ZONE' });
+    const zoned: CommandAnswer = {
+      code: 2002,
+      msg: '航线进入禁飞区',
+      data: { ...reply('refused', Reason.ROUTE_ZONE), checks: [{ item: 'zone', ok: false, reason: Reason.ROUTE_ZONE, value: '禁飞区「学校」' }] },
+    };
+    const flight = {
+      ...fakeFlight(() => zoned),
+      checks: async () => {
+        throw new Error('database gone');
+      },
+    };
+    const a = createScheduler({ db: dbA, flight, log: quiet, instanceId: 'A', now: () => NOW });
+    expect(await a.tick()).toBe(1);
+    const row = await read(task.id);
+    expect(row.task_state).toBe(40);
+    expect(row.last_outcome).toBe(`reply:refused:${Reason.ROUTE_ZONE}|${JSON.stringify({ zh: '禁飞区「学校」', en: '禁飞区「学校」' })}`);
+    expect(outcomeText(row.last_outcome, 'en')).toBe('The route enters a no-fly or restricted zone: 禁飞区「学校」');
+  });
 });
 
 describe('fake clock: on time, once, across restarts', () => {

@@ -133,7 +133,14 @@ export function createScheduler(opts: SchedulerOptions) {
     if (answer.data.reason !== Reason.ROUTE_ZONE) return null;
     const zh = failedValue(answer.data.checks, 'zone');
     if (!zh) return null;
-    const en = failedValue((await flight.checks(actor, row.sn_id, row.mission_id, 'en')).checks, 'zone');
+    // The English text needs a second read of the checks. The refusal already stands, so a failure of
+    // that read must not turn it into a send error: the zone is then named in Chinese in both texts.
+    let en: string | null = null;
+    try {
+      en = failedValue((await flight.checks(actor, row.sn_id, row.mission_id, 'en')).checks, 'zone');
+    } catch (err) {
+      log.warn({ err, task: row.id }, 'timed task: the zone could not be named in English');
+    }
     return { zh, en: en ?? zh };
   }
 
