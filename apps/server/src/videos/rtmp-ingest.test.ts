@@ -1,3 +1,4 @@
+// Database: SQLite only: the RTMP ingest and its ffmpeg (streams, keys, playlists); nothing it does is stored.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync, watch } from 'node:fs';

@@ -1,3 +1,4 @@
+// Database: SQLite only: live video of a DJI dock (ingest, playlists, live_start_push / live_stop_push); the DJI link's stored state is tested on both databases by dji.test.ts.
 /**
  * Live video of a DJI dock through the product's RTMP ingest, against the simulator's emulated Dock 2 with
  * its test picture: a watched dock gets live_start_push with the ingest's keyed RTMP URL, its stream becomes
