@@ -8,6 +8,13 @@ import { MbTiles } from './mbtiles.js';
 export const BASEMAP_VERSION = '3';
 /** Tiles up to this zoom are cut in the background on first start (about 1.5k tiles, about a second after the index is built). */
 export const DEFAULT_PREBUILD_ZOOM = 5;
+/**
+ * The tile index (BasemapCutter: the world's land, borders and 25k places, sliced by geojson-vt) takes about
+ * 100 MB of heap and 1-2 s to build. Once the stored pyramid answers most requests it is only needed for a
+ * tile nobody asked for before, so it is let go this long after its last cut, and as soon as a build ends:
+ * a server does not carry it (and its garbage collector does not walk it) while it serves devices.
+ */
+export const CUTTER_IDLE_MS = 2 * 60_000;
 
 const LAYER_FIELDS: Partial<Record<(typeof LAYERS)[number], Record<string, string>>> = {
   graticule: { step: 'Number' },
@@ -29,9 +36,14 @@ export interface TileOptions {
 export class Basemap {
   readonly store: MbTiles;
   private cutter: BasemapCutter | null = null;
+  /** Lets the cutter go CUTTER_IDLE_MS after its last cut (restarted by each cut; never keeps the process up). */
+  private idleTimer: NodeJS.Timeout | null = null;
   private stopped = false;
 
-  constructor(readonly file: string) {
+  constructor(
+    readonly file: string,
+    private readonly idleMs = CUTTER_IDLE_MS,
+  ) {
     this.store = new MbTiles(file);
     if (this.store.getMeta('nest_version') !== BASEMAP_VERSION) {
       this.store.transaction(() => {
@@ -62,9 +74,26 @@ export class Basemap {
     return Number(this.store.getMeta('nest_complete_zoom') ?? -1);
   }
 
+  /** Whether the tile index is in memory now (built by a cut, let go when idle). */
+  get indexed(): boolean {
+    return this.cutter !== null;
+  }
+
   private cutterOf(): BasemapCutter {
     this.cutter ??= new BasemapCutter();
+    if (this.idleTimer) this.idleTimer.refresh();
+    else {
+      this.idleTimer = setTimeout(() => this.releaseIndex(), this.idleMs);
+      this.idleTimer.unref();
+    }
     return this.cutter;
+  }
+
+  /** Lets the tile index go (the next cut builds it again). */
+  releaseIndex(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    this.cutter = null;
   }
 
   private cut(z: number, x: number, y: number): Buffer | null {
@@ -118,6 +147,8 @@ export class Basemap {
       this.store.setMeta({ nest_complete_zoom: String(z) });
       opts.onZoom?.(z, written);
     }
+    // The pyramid is stored up to maxZoom: the index waits for a deeper tile nobody asked for yet.
+    this.releaseIndex();
   }
 
   /**
@@ -143,6 +174,7 @@ export class Basemap {
 
   close(): void {
     this.stopped = true;
+    this.releaseIndex();
     if (this.store.db.open) this.store.close();
   }
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import SQLite from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { until } from '../../test/live.js';
 import { VectorTile } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
@@ -231,6 +231,34 @@ describe('basemap file', () => {
         again.close();
       }
     } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('lets its tile index go when a build ends and after its idle time, and builds it again for a tile not stored yet', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'nest-maps-idle-'));
+    const map = new Basemap(basemapFile(dir), 60_000);
+    try {
+      await map.build(0);
+      expect(map.completeZoom).toBe(0);
+      expect(map.indexed).toBe(false);
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      const shenzhen = map.tile(4, 13, 7);
+      expect(layerNames(gunzipSync(shenzhen!))).toContain('land');
+      expect(map.indexed).toBe(true);
+      vi.advanceTimersByTime(59_000);
+      // A cut starts the idle time again.
+      expect(map.tile(5, 26, 14)).not.toBeNull();
+      vi.advanceTimersByTime(59_000);
+      expect(map.indexed).toBe(true);
+      vi.advanceTimersByTime(1_000);
+      expect(map.indexed).toBe(false);
+      // A stored tile needs no index.
+      expect(map.tile(4, 13, 7)).toEqual(shenzhen);
+      expect(map.indexed).toBe(false);
+    } finally {
+      vi.useRealTimers();
+      map.close();
       await rm(dir, { recursive: true, force: true });
     }
   });

