@@ -1,7 +1,6 @@
 import path from 'node:path';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { gzipSync } from 'node:zlib';
-import { BASEMAP_MAX_ZOOM, BASEMAP_MIN_ZOOM, BasemapCutter, LAYERS } from './source.js';
+import { CutterThread, type TileCoord } from './cutter-thread.js';
+import { BASEMAP_MAX_ZOOM, BASEMAP_MIN_ZOOM, LAYERS } from './source.js';
 import { MbTiles } from './mbtiles.js';
 
 /** Bump when the source data or the cutting changes: a file of another version is emptied and rebuilt. */
@@ -10,9 +9,9 @@ export const BASEMAP_VERSION = '3';
 export const DEFAULT_PREBUILD_ZOOM = 5;
 /**
  * The tile index (BasemapCutter: the world's land, borders and 25k places, sliced by geojson-vt) takes about
- * 100 MB of heap and 1-2 s to build. Once the stored pyramid answers most requests it is only needed for a
- * tile nobody asked for before, so it is let go this long after its last cut, and as soon as a build ends:
- * a server does not carry it (and its garbage collector does not walk it) while it serves devices.
+ * 23 MB and 1-2 s to build, in a thread of its own (cutter-thread.ts). Once the stored pyramid answers most
+ * requests it is only needed for a tile nobody asked for before, so the thread ends this long after its last
+ * answer and as soon as a build ends: a server serving devices does not carry it.
  */
 export const CUTTER_IDLE_MS = 2 * 60_000;
 
@@ -35,15 +34,11 @@ export interface TileOptions {
  */
 export class Basemap {
   readonly store: MbTiles;
-  private cutter: BasemapCutter | null = null;
-  /** Lets the cutter go CUTTER_IDLE_MS after its last cut (restarted by each cut; never keeps the process up). */
-  private idleTimer: NodeJS.Timeout | null = null;
+  private readonly cutter: CutterThread;
   private stopped = false;
 
-  constructor(
-    readonly file: string,
-    private readonly idleMs = CUTTER_IDLE_MS,
-  ) {
+  constructor(readonly file: string, idleMs = CUTTER_IDLE_MS) {
+    this.cutter = new CutterThread(idleMs);
     this.store = new MbTiles(file);
     if (this.store.getMeta('nest_version') !== BASEMAP_VERSION) {
       this.store.transaction(() => {
@@ -74,42 +69,42 @@ export class Basemap {
     return Number(this.store.getMeta('nest_complete_zoom') ?? -1);
   }
 
-  /** Whether the tile index is in memory now (built by a cut, let go when idle). */
+  /** Whether the tile index is in memory now (its thread runs: started by a cut, ended when idle). */
   get indexed(): boolean {
-    return this.cutter !== null;
+    return this.cutter.running;
   }
 
-  private cutterOf(): BasemapCutter {
-    this.cutter ??= new BasemapCutter();
-    if (this.idleTimer) this.idleTimer.refresh();
-    else {
-      this.idleTimer = setTimeout(() => this.releaseIndex(), this.idleMs);
-      this.idleTimer.unref();
-    }
-    return this.cutter;
-  }
-
-  /** Lets the tile index go (the next cut builds it again). */
-  releaseIndex(): void {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = null;
-    this.cutter = null;
-  }
-
-  private cut(z: number, x: number, y: number): Buffer | null {
-    const pbf = this.cutterOf().tile(z, x, y);
-    return pbf ? gzipSync(pbf, { level: 6 }) : null;
+  /**
+   * Cuts the given tiles that are not stored yet (in the cutting thread) and stores them, in one
+   * transaction; answers how many were cut, and how many of them hold data. A tile stored meanwhile
+   * (another request) is kept as stored.
+   */
+  private async cutAndStore(tiles: readonly TileCoord[]): Promise<{ cut: number; withData: number }> {
+    const counts = { cut: 0, withData: 0 };
+    const missing = tiles.filter(([z, x, y]) => this.store.get(z, x, y) === undefined);
+    if (missing.length === 0) return counts;
+    const data = await this.cutter.cut(missing);
+    if (!this.store.db.open) return counts;
+    this.store.transaction(() => {
+      missing.forEach(([z, x, y], i) => {
+        if (this.store.get(z, x, y) !== undefined) return;
+        this.store.put(z, x, y, data[i] ?? null);
+        counts.cut++;
+        if (data[i]) counts.withData++;
+      });
+    });
+    return counts;
   }
 
   /** The gzip'd PBF of a tile, or null for an empty one. Coordinates must be valid (see isTileInRange). */
-  tile(z: number, x: number, y: number, options: TileOptions = {}): Buffer | null {
+  async tile(z: number, x: number, y: number, options: TileOptions = {}): Promise<Buffer | null> {
     const stored = this.store.get(z, x, y);
     if (stored === 'empty') return null;
     if (stored) return stored;
     if (z <= this.completeZoom || options.cutMissing === false) return null;
-    const data = this.cut(z, x, y);
-    this.store.put(z, x, y, data);
-    return data;
+    const [data] = await this.cutter.cut([[z, x, y]]);
+    if (this.store.db.open && this.store.get(z, x, y) === undefined) this.store.put(z, x, y, data ?? null);
+    return data ?? null;
   }
 
   /**
@@ -121,50 +116,33 @@ export class Basemap {
     for (let z = Math.max(0, this.completeZoom + 1); z <= Math.min(maxZoom, BASEMAP_MAX_ZOOM); z++) {
       const n = 2 ** z;
       let written = 0;
-      let pending: [number, number][] = [];
-      const flush = () => {
-        this.store.transaction(() => {
-          for (const [x, y] of pending) {
-            if (this.store.get(z, x, y) !== undefined) continue;
-            const data = this.cut(z, x, y);
-            this.store.put(z, x, y, data);
-            if (data) written++;
-          }
-        });
-        pending = [];
-      };
+      let pending: TileCoord[] = [];
       for (let x = 0; x < n; x++) {
         for (let y = 0; y < n; y++) {
-          pending.push([x, y]);
+          pending.push([z, x, y]);
           if (pending.length >= batch) {
-            flush();
-            await yieldToLoop();
+            written += (await this.cutAndStore(pending)).withData;
+            pending = [];
             if (this.stopped) return;
           }
         }
       }
-      flush();
+      written += (await this.cutAndStore(pending)).withData;
+      if (this.stopped) return;
       this.store.setMeta({ nest_complete_zoom: String(z) });
       opts.onZoom?.(z, written);
     }
-    // The pyramid is stored up to maxZoom: the index waits for a deeper tile nobody asked for yet.
-    this.releaseIndex();
+    // The pyramid is stored up to maxZoom: the index waits for a deeper tile nobody asked for yet (unless a
+    // request is being cut meanwhile: then it goes after its idle time).
+    this.cutter.endIfIdle();
   }
 
   /**
    * Cuts and stores the given tiles that are not in the file yet, in one transaction (a download job's
    * batch). Answers how many were cut now (the others were stored already).
    */
-  precut(tiles: readonly (readonly [z: number, x: number, y: number])[]): number {
-    let cut = 0;
-    this.store.transaction(() => {
-      for (const [z, x, y] of tiles) {
-        if (!isTileInRange(z, x, y) || z <= this.completeZoom || this.store.get(z, x, y) !== undefined) continue;
-        this.store.put(z, x, y, this.cut(z, x, y));
-        cut++;
-      }
-    });
-    return cut;
+  async precut(tiles: readonly TileCoord[]): Promise<number> {
+    return (await this.cutAndStore(tiles.filter(([z, x, y]) => isTileInRange(z, x, y) && z > this.completeZoom))).cut;
   }
 
   /** Ends a running build after its current batch. */
@@ -172,9 +150,9 @@ export class Basemap {
     this.stopped = true;
   }
 
-  close(): void {
+  async close(): Promise<void> {
     this.stopped = true;
-    this.releaseIndex();
+    await this.cutter.close();
     if (this.store.db.open) this.store.close();
   }
 }

@@ -28,5 +28,5 @@ await basemap.build(maxZoom, {
   batch: 2048,
   onZoom: (z, n) => console.log(`  z${z}: ${n} tiles with data (${((Date.now() - started) / 1000).toFixed(1)} s)`),
 });
-basemap.close();
+await basemap.close();
 console.log('basemap: done');

@@ -180,7 +180,7 @@ describe('the download runner', () => {
   /** A fake tile store recording what was cut. */
   const fakeStore = () => {
     const cut: string[] = [];
-    return { cut, basemap: { precut: (tiles: readonly (readonly [number, number, number])[]) => (cut.push(...tiles.map((t) => t.join('/'))), tiles.length) } };
+    return { cut, basemap: { precut: async (tiles: readonly (readonly [number, number, number])[]) => (cut.push(...tiles.map((t) => t.join('/'))), tiles.length) } };
   };
   // The test instances run on a clock far ahead of the server's own runner (see `reserved`).
   let clock = Math.floor(Date.now() / 1000) + 100_000;
@@ -223,8 +223,8 @@ describe('the download runner', () => {
     const first = fakeStore();
     let runner: ReturnType<typeof createDownloads> | null = null;
     const basemap = {
-      precut: (tiles: readonly (readonly [number, number, number])[]) => {
-        const n = first.basemap.precut(tiles);
+      precut: async (tiles: readonly (readonly [number, number, number])[]) => {
+        const n = await first.basemap.precut(tiles);
         if (first.cut.length >= 8) runner!.stop();
         return n;
       },
@@ -245,8 +245,8 @@ describe('the download runner', () => {
     await insertJob('cancel-run', { company_id: 'runner', create_time: 0, ...reserved() });
     const s = fakeStore();
     const basemap = {
-      precut: (tiles: readonly (readonly [number, number, number])[]) => {
-        const n = s.basemap.precut(tiles);
+      precut: async (tiles: readonly (readonly [number, number, number])[]) => {
+        const n = await s.basemap.precut(tiles);
         // The operator cancels while the second batch is being cut.
         if (s.cut.length === 8) void server.db.updateTable('map_downloads').set({ state: 'cancelled', claimed_by: null }).where('id', '=', 'cancel-run').execute();
         return n;
@@ -266,7 +266,7 @@ describe('the download runner', () => {
     await insertJob('fail-1', { company_id: 'runner', create_time: 0, ...reserved() });
     const runner = createDownloads({
       db: server.db,
-      basemap: { precut: () => { throw new Error('disk full'); } },
+      basemap: { precut: async () => { throw new Error('disk full'); } },
       log: quiet,
       instanceId: 'G',
       now,

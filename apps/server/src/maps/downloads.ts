@@ -139,7 +139,7 @@ export function createDownloads(opts: DownloadOptions) {
           const tile = tileAt(ranges, i);
           if (tile) tiles.push(tile);
         }
-        basemap.precut(tiles);
+        await basemap.precut(tiles);
         done += tiles.length === 0 ? job.total - done : tiles.length;
         if (!(await record(job.id, { done }))) {
           // Cancelled meanwhile (or the claim went stale and another instance took it): stop here.

@@ -213,9 +213,9 @@ describe('basemap file', () => {
     try {
       const file = basemapFile(dir);
       const old = new Basemap(file);
-      old.tile(0, 0, 0);
+      await old.tile(0, 0, 0);
       old.store.setMeta({ nest_version: 'old', nest_complete_zoom: '0' });
-      old.close();
+      await old.close();
       const db = new SQLite(file);
       db.prepare('UPDATE tiles SET tile_data = ? WHERE zoom_level = 0').run(Buffer.from('stale'));
       db.close();
@@ -224,18 +224,18 @@ describe('basemap file', () => {
       try {
         expect(again.store.getMeta('nest_version')).toBe(BASEMAP_VERSION);
         expect(again.completeZoom).toBe(-1);
-        expect(again.tile(0, 0, 0, { cutMissing: false })).toBeNull();
-        const world = again.tile(0, 0, 0)!;
+        expect(await again.tile(0, 0, 0, { cutMissing: false })).toBeNull();
+        const world = (await again.tile(0, 0, 0))!;
         expect(layerNames(gunzipSync(world))).toContain('land');
       } finally {
-        again.close();
+        await again.close();
       }
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
   });
 
-  it('lets its tile index go when a build ends and after its idle time, and builds it again for a tile not stored yet', async () => {
+  it('cuts in a thread that ends when a build ends and after its idle time, and starts again for a tile not stored yet', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'nest-maps-idle-'));
     const map = new Basemap(basemapFile(dir), 60_000);
     try {
@@ -243,22 +243,42 @@ describe('basemap file', () => {
       expect(map.completeZoom).toBe(0);
       expect(map.indexed).toBe(false);
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-      const shenzhen = map.tile(4, 13, 7);
+      // Two requests at once share the thread; each gets its tile.
+      const [shenzhen, deeper] = await Promise.all([map.tile(4, 13, 7), map.tile(5, 26, 14)]);
       expect(layerNames(gunzipSync(shenzhen!))).toContain('land');
+      expect(deeper).not.toBeNull();
       expect(map.indexed).toBe(true);
       vi.advanceTimersByTime(59_000);
       // A cut starts the idle time again.
-      expect(map.tile(5, 26, 14)).not.toBeNull();
+      expect(await map.tile(6, 52, 28)).not.toBeNull();
       vi.advanceTimersByTime(59_000);
       expect(map.indexed).toBe(true);
       vi.advanceTimersByTime(1_000);
       expect(map.indexed).toBe(false);
       // A stored tile needs no index.
-      expect(map.tile(4, 13, 7)).toEqual(shenzhen);
+      expect(await map.tile(4, 13, 7)).toEqual(shenzhen);
       expect(map.indexed).toBe(false);
     } finally {
       vi.useRealTimers();
-      map.close();
+      await map.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps the main thread free while the index is built and a tile is cut', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'nest-maps-thread-'));
+    const map = new Basemap(basemapFile(dir));
+    try {
+      // Timers keep firing on this thread while the cutting thread builds its index (1-2 s of CPU).
+      let ticks = 0;
+      const ticker = setInterval(() => ticks++, 10);
+      const data = await map.tile(3, 6, 3);
+      const ticksMeanwhile = ticks;
+      clearInterval(ticker);
+      expect(ticksMeanwhile).toBeGreaterThanOrEqual(3);
+      expect(layerNames(gunzipSync(data!))).toContain('land');
+    } finally {
+      await map.close();
       await rm(dir, { recursive: true, force: true });
     }
   });
@@ -266,9 +286,9 @@ describe('basemap file', () => {
   it('a second basemap on the same file reuses the stored tiles', async () => {
     const other = new Basemap(basemapFile(dataDir));
     try {
-      expect(other.tile(0, 0, 0, { cutMissing: false })).not.toBeNull();
+      expect(await other.tile(0, 0, 0, { cutMissing: false })).not.toBeNull();
     } finally {
-      other.close();
+      await other.close();
     }
   });
 });

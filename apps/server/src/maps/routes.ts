@@ -51,7 +51,7 @@ export function registerMaps(app: FastifyInstance, config: Pick<Config, 'dataDir
   app.addHook('onClose', async () => {
     basemap.stop();
     await building;
-    basemap.close();
+    await basemap.close();
   });
 
   registerGlyphs(app, config.dataDir);
@@ -73,7 +73,7 @@ export function registerMaps(app: FastifyInstance, config: Pick<Config, 'dataDir
     const etag = `"basemap-${BASEMAP_VERSION}-${zn}-${xn}-${yn}"`;
     reply.header('cache-control', TILE_CACHE_CONTROL).header('etag', etag).header('vary', 'accept-encoding');
     if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-    const data = basemap.tile(zn, xn, yn);
+    const data = await basemap.tile(zn, xn, yn);
     if (!data) return reply.code(204).send();
     reply.header('content-type', 'application/x-protobuf');
     if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.header('content-encoding', 'gzip').send(data);
