@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers.js';
-import { HOUR_MS, UptimeRecorder, upsertUptime, type UptimeSource } from './uptime.js';
+import { HOUR_MS, UPTIME_ROWS_PER_STATEMENT, UptimeRecorder, upsertUptime, type UptimeSource } from './uptime.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -30,12 +30,12 @@ function source(online: Set<string>): UptimeSource {
 describe('uptime log', () => {
   it('upserts keep the larger value: repeating a write changes nothing', async () => {
     const { db, dbKind } = server.app.nest.deps;
-    await upsertUptime(db, dbKind, { sn_id: 'UP-X', company_id: 'wk', hour: H, seconds: 100 });
-    await upsertUptime(db, dbKind, { sn_id: 'UP-X', company_id: 'wk', hour: H, seconds: 100 });
+    await upsertUptime(db, dbKind, [{ sn_id: 'UP-X', company_id: 'wk', hour: H, seconds: 100 }]);
+    await upsertUptime(db, dbKind, [{ sn_id: 'UP-X', company_id: 'wk', hour: H, seconds: 100 }]);
     expect(await stored('UP-X')).toEqual([[H, 100]]);
-    await upsertUptime(db, dbKind, { sn_id: 'UP-X', company_id: 'wk', hour: H, seconds: 40 });
+    await upsertUptime(db, dbKind, [{ sn_id: 'UP-X', company_id: 'wk', hour: H, seconds: 40 }]);
     expect(await stored('UP-X')).toEqual([[H, 100]]);
-    await upsertUptime(db, dbKind, { sn_id: 'UP-X', company_id: 'wk', hour: H, seconds: 3600 });
+    await upsertUptime(db, dbKind, [{ sn_id: 'UP-X', company_id: 'wk', hour: H, seconds: 3600 }]);
     expect(await stored('UP-X')).toEqual([[H, 3600]]);
   });
 
@@ -63,7 +63,7 @@ describe('uptime log', () => {
   it('a restarted instance continues its first hour; a second instance watching the same hour does not add to it', async () => {
     const { db, dbKind } = server.app.nest.deps;
     const H2 = H + 5 * HOUR_MS;
-    await upsertUptime(db, dbKind, { sn_id: 'UP-B', company_id: 'wk', hour: H2, seconds: 1200 });
+    await upsertUptime(db, dbKind, [{ sn_id: 'UP-B', company_id: 'wk', hour: H2, seconds: 1200 }]);
     const online = new Set(['UP-B']);
     // Restarted at H2 + 30 min: 1200 s were stored by the previous run.
     const restarted = new UptimeRecorder(db, dbKind, source(online), silent, undefined, H2 + 30 * 60_000);
@@ -86,10 +86,37 @@ describe('uptime log', () => {
     await b.stop(H2 + HOUR_MS + 9 * 60_000);
   });
 
+  it('flushes a large fleet in statements of a few hundred devices, letting the event loop run between them', async () => {
+    const { db, dbKind } = server.app.nest.deps;
+    const H4 = H + 20 * HOUR_MS;
+    const count = 2 * UPTIME_ROWS_PER_STATEMENT + 50;
+    const fleet = Array.from({ length: count }, (_, i) => ({ sn_id: `UP-F${String(i).padStart(4, '0')}`, company_id: 'wk' }));
+    const rec = new UptimeRecorder(db, dbKind, { devices: () => fleet, isOnline: () => true }, silent, undefined, H4);
+    await rec.start();
+    rec.sample(H4 + 10 * 60_000);
+    // Turns of the event loop (its check phase) that ran while the flush wrote.
+    let turns = 0;
+    let ticking = true;
+    const tick = () => {
+      turns++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const before = turns;
+    await rec.flush(H4 + 10 * 60_000);
+    ticking = false;
+    // Three statements: the loop ran at least between them.
+    expect(turns - before).toBeGreaterThanOrEqual(2);
+    const rows = await db.selectFrom('device_uptime').select(['sn_id', 'seconds']).where('hour', '=', H4).execute();
+    expect(rows).toHaveLength(count);
+    expect(new Set(rows.map((r) => Number(r.seconds)))).toEqual(new Set([600]));
+    await rec.stop(H4 + 10 * 60_000);
+  });
+
   it('never stores more than an hour', async () => {
     const { db, dbKind } = server.app.nest.deps;
     const H3 = H + 10 * HOUR_MS;
-    await upsertUptime(db, dbKind, { sn_id: 'UP-C', company_id: 'gzGh', hour: H3, seconds: 3500 });
+    await upsertUptime(db, dbKind, [{ sn_id: 'UP-C', company_id: 'gzGh', hour: H3, seconds: 3500 }]);
     const rec = new UptimeRecorder(db, dbKind, source(new Set(['UP-C'])), silent, undefined, H3 + 30 * 60_000);
     await rec.start();
     rec.sample(H3 + 50 * 60_000);

@@ -1,3 +1,4 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { Database, DatabaseKind } from '../db/index.js';
@@ -17,6 +18,12 @@ export interface UptimeOptions {
   flushMs: number;
 }
 export const DEFAULT_UPTIME_OPTIONS: UptimeOptions = { sampleMs: 5_000, flushMs: 60_000 };
+/**
+ * Hour totals written per statement by a flush, which lets the event loop run between statements. One
+ * statement per device kept the loop busy for about 0.2-0.3 s a minute with 2,000 devices on SQLite (its
+ * driver answers synchronously): every device message waited meanwhile.
+ */
+export const UPTIME_ROWS_PER_STATEMENT = 200;
 
 interface Slot {
   sn: string;
@@ -101,40 +108,51 @@ export class UptimeRecorder {
     slot.dirty = true;
   }
 
-  /** Writes the changed hour totals; flushes never overlap. Hours older than the current one are dropped once written. */
+  /**
+   * Writes the changed hour totals, UPTIME_ROWS_PER_STATEMENT per statement; flushes never overlap. A slot
+   * is written with its value when its statement starts: a sample taken meanwhile marks it changed again
+   * for the next flush, and a statement that fails leaves its slots changed. Hours older than the current
+   * one are dropped once written.
+   */
   flush(now = Date.now()): Promise<void> {
     this.flushing = this.flushing.then(async () => {
       const current = Math.floor(now / HOUR_MS) * HOUR_MS;
-      for (const [key, slot] of this.slots) {
-        if (slot.dirty) {
-          try {
-            await upsertUptime(this.db, this.kind, { sn_id: slot.sn, company_id: slot.company, hour: slot.hour, seconds: Math.round(slot.seconds) });
-            slot.dirty = false;
-          } catch (err) {
-            this.log.warn({ err: (err as Error).message, sn: slot.sn }, 'uptime: hour not stored');
-            continue;
-          }
+      const dirty = [...this.slots.values()].filter((slot) => slot.dirty);
+      for (let i = 0; i < dirty.length; i += UPTIME_ROWS_PER_STATEMENT) {
+        if (i > 0) await yieldToLoop();
+        const chunk = dirty.slice(i, i + UPTIME_ROWS_PER_STATEMENT);
+        const rows = chunk.map((slot) => ({ sn_id: slot.sn, company_id: slot.company, hour: slot.hour, seconds: Math.round(slot.seconds) }));
+        for (const slot of chunk) slot.dirty = false;
+        try {
+          await upsertUptime(this.db, this.kind, rows);
+        } catch (err) {
+          for (const slot of chunk) slot.dirty = true;
+          this.log.warn({ err: (err as Error).message, devices: chunk.length }, 'uptime: hours not stored');
         }
-        if (slot.hour < current && !slot.dirty) this.slots.delete(key);
       }
+      for (const [key, slot] of this.slots) if (slot.hour < current && !slot.dirty) this.slots.delete(key);
     });
     return this.flushing;
   }
 }
 
-/** One hour's seconds, keeping the larger of the stored and the given value (max on SQLite, greatest on PostgreSQL). */
+/**
+ * Hour totals (one row per device and hour, no two alike), each keeping the larger of the stored and the
+ * given value (max on SQLite, greatest on PostgreSQL), in one statement.
+ */
 export async function upsertUptime(
   db: Database,
   kind: DatabaseKind,
-  row: { sn_id: string; company_id: string; hour: number; seconds: number },
+  rows: readonly { sn_id: string; company_id: string; hour: number; seconds: number }[],
 ): Promise<void> {
+  if (rows.length === 0) return;
   const larger =
     kind === 'postgres'
       ? sql<number>`greatest(device_uptime.seconds, excluded.seconds)`
       : sql<number>`max(device_uptime.seconds, excluded.seconds)`;
   await db
     .insertInto('device_uptime')
-    .values(row)
+    .values([...rows])
     .onConflict((oc) => oc.columns(['sn_id', 'hour']).doUpdateSet({ seconds: larger, company_id: (eb) => eb.ref('excluded.company_id') }))
     .execute();
 }
