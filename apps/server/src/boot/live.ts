@@ -8,7 +8,7 @@ import { WaylineFiles } from '../link/dji/waylines.js';
 import { DockUploadIngest } from '../storage/ingest/mount.js';
 import type { LinkLogger } from '../link/adapter.js';
 import { findFfmpeg } from '@nest/ffmpeg';
-import { RtmpIngest, RtmpSlots, VideoOnDemand, WATCH_NOTICE_TOPIC } from '../videos/index.js';
+import { RtmpIngest, RtmpSlots, VideoOnDemand, WATCH_LIST_TOPIC, WATCH_NOTICE_TOPIC } from '../videos/index.js';
 
 /**
  * Starts the device side: the device directory, the transport (link/runtime.ts: broker unless MQTT_URL,
@@ -51,7 +51,7 @@ export async function startLive(config: Config, db: Database, log: LinkLogger): 
       {
         devices: directory,
         account: (sn) => findDeviceBySn(db, sn),
-        internalTopics: [`${CONTROL_NOTICE_TOPIC}/+`, `${WATCH_NOTICE_TOPIC}/+`],
+        internalTopics: [`${CONTROL_NOTICE_TOPIC}/+`, `${WATCH_NOTICE_TOPIC}/+`, WATCH_LIST_TOPIC],
         dji: {
           waylines: new WaylineFiles(config.dataDir, db, config.deviceHttpBase),
           media: {

@@ -5,7 +5,7 @@ import { registerMediaRoutes } from './routes.js';
 
 import type { VideoOnDemand } from './live.js';
 
-export { VideoOnDemand, WATCH_NOTICE_TOPIC } from './live.js';
+export { VideoOnDemand, WATCH_LIST_TOPIC, WATCH_NOTICE_TOPIC } from './live.js';
 export { RtmpSlots, RTMP_APP } from './rtmp.js';
 export { RtmpIngest } from './rtmp-ingest.js';
 

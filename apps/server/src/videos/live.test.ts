@@ -1,19 +1,19 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CommandOutcome } from '../link/adapter.js';
-import { VideoOnDemand, WATCH_HEARTBEAT_MS, WATCH_NOTICE_TOPIC, type VideoLink } from './live.js';
+import { VideoOnDemand, WATCH_HEARTBEAT_MS, WATCH_LIST_MAX, WATCH_LIST_TOPIC, WATCH_NOTICE_TOPIC, type VideoLink } from './live.js';
 
 class FakeLink extends EventEmitter {
   online = true;
   readonly commands: string[] = [];
-  readonly notices: { topic: string; payload: { from: string; watching: boolean } }[] = [];
+  readonly notices: { topic: string; payload: { from: string; watching?: boolean; sns?: string[] } }[] = [];
   isOnline = () => this.online;
   command = async (_sn: string, method: string): Promise<CommandOutcome> => {
     this.commands.push(method);
     return { status: 'ok', tid: 't', attempts: 1, reply: { result: 0 } };
   };
   publishInternal = (topic: string, payload: string) => {
-    this.notices.push({ topic, payload: JSON.parse(payload) as { from: string; watching: boolean } });
+    this.notices.push({ topic, payload: JSON.parse(payload) as { from: string; watching?: boolean; sns?: string[] } });
   };
 }
 
@@ -80,7 +80,11 @@ describe('video on demand', () => {
     const w = {};
     video.watch('SN', w);
     await vi.advanceTimersByTimeAsync(WATCH_HEARTBEAT_MS);
-    expect(link.notices.filter((n) => n.payload.watching).length).toBe(2);
+    // The watch notice, then the heartbeat's list.
+    expect(link.notices.map((n) => [n.topic, n.payload.watching ?? n.payload.sns])).toEqual([
+      [`${WATCH_NOTICE_TOPIC}/SN`, true],
+      [WATCH_LIST_TOPIC, ['SN']],
+    ]);
     link.emit('internal', `${WATCH_NOTICE_TOPIC}/SN`, Buffer.from(JSON.stringify({ from: 'other', watching: true })));
     video.unwatch('SN', w);
     await vi.advanceTimersByTimeAsync(5000);
@@ -89,6 +93,30 @@ describe('video on demand', () => {
     link.emit('internal', `${WATCH_NOTICE_TOPIC}/SN`, Buffer.from(JSON.stringify({ from: 'other', watching: false })));
     await vi.advanceTimersByTimeAsync(1000);
     expect(link.commands).toEqual(['video.start', 'video.stop']);
+  });
+
+  it('lists every watched device in few heartbeat messages, and takes another instance\'s list as watched there', async () => {
+    const { link, video } = setup();
+    const count = WATCH_LIST_MAX + 5;
+    for (let i = 0; i < count; i++) video.watch(`SN-${i}`, {});
+    link.notices.length = 0;
+    await vi.advanceTimersByTimeAsync(WATCH_HEARTBEAT_MS);
+    expect(link.notices.map((n) => [n.topic, n.payload.sns?.length])).toEqual([
+      [WATCH_LIST_TOPIC, WATCH_LIST_MAX],
+      [WATCH_LIST_TOPIC, 5],
+    ]);
+    expect(new Set(link.notices.flatMap((n) => n.payload.sns ?? [])).size).toBe(count);
+    // Its own list, read back from the broker, is not another instance's; garbage changes nothing.
+    link.emit('internal', WATCH_LIST_TOPIC, Buffer.from(JSON.stringify(link.notices[0]!.payload)));
+    link.emit('internal', WATCH_LIST_TOPIC, Buffer.from('{"from":"other","sns":"X"}'));
+    link.emit('internal', WATCH_LIST_TOPIC, Buffer.from('not json'));
+    expect(video.watchedElsewhere('X')).toBe(false);
+    expect(video.watchedElsewhere('SN-0')).toBe(false);
+    link.emit('internal', WATCH_LIST_TOPIC, Buffer.from(JSON.stringify({ from: 'other', sns: ['A', 'B', 7] })));
+    expect(video.watchedElsewhere('A')).toBe(true);
+    expect(video.watchedElsewhere('B')).toBe(true);
+    await vi.advanceTimersByTimeAsync(2.5 * WATCH_HEARTBEAT_MS + 1);
+    expect(video.watchedElsewhere('A')).toBe(false);
   });
 
   it('forgets another instance that stopped repeating its notices', async () => {

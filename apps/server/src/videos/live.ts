@@ -4,6 +4,9 @@ import type { DeviceLink, LinkLogger } from '../link/adapter.js';
 
 /** Server-internal topic on which instances announce which devices their sockets watch. */
 export const WATCH_NOTICE_TOPIC = 'nest-server/v1/watch';
+/** The repeated notice: every device an instance watches, in one message (at most WATCH_LIST_MAX each). */
+export const WATCH_LIST_TOPIC = 'nest-server/v1/watching';
+export const WATCH_LIST_MAX = 1000;
 /** How often an instance repeats its watch notices while it has watchers. */
 export const WATCH_HEARTBEAT_MS = 20_000;
 
@@ -36,8 +39,10 @@ export type VideoLink = Pick<DeviceLink, 'isOnline' | 'command' | 'publishIntern
  * device streams, goes offline, or a new watcher's video.start succeeds.
  *
  * Several server instances: each announces on WATCH_NOTICE_TOPIC/<sn> when its sockets start or stop
- * watching a device (repeated every WATCH_HEARTBEAT_MS); an instance does not stop a video that another
- * instance reported watched within the last 2.5 heartbeats.
+ * watching a device, and every WATCH_HEARTBEAT_MS lists all the devices it watches on WATCH_LIST_TOPIC (one
+ * message per WATCH_LIST_MAX devices: a notice per device made a burst of thousands of messages with a city's
+ * fleet watched); an instance does not stop a video that another instance reported watched within the last
+ * 2.5 heartbeats.
  */
 export class VideoOnDemand {
   private readonly watchers = new Map<string, Set<object>>();
@@ -74,9 +79,7 @@ export class VideoOnDemand {
       if (this.watcherCount(sn) > 0) this.ensureStarted(sn);
     });
     link.on('internal', (topic, payload) => this.onNotice(topic, payload));
-    this.heartbeat = setInterval(() => {
-      for (const sn of this.watchers.keys()) this.announce(sn, true);
-    }, WATCH_HEARTBEAT_MS);
+    this.heartbeat = setInterval(() => this.announceAll(), WATCH_HEARTBEAT_MS);
     this.heartbeat.unref();
   }
 
@@ -163,7 +166,17 @@ export class VideoOnDemand {
     this.link.publishInternal(`${WATCH_NOTICE_TOPIC}/${sn}`, JSON.stringify({ from: this.instance, watching }));
   }
 
+  /** Lists every device watched here (the heartbeat). */
+  private announceAll(): void {
+    if (this.stopped) return;
+    const sns = [...this.watchers.keys()];
+    for (let i = 0; i < sns.length; i += WATCH_LIST_MAX) {
+      this.link.publishInternal(WATCH_LIST_TOPIC, JSON.stringify({ from: this.instance, sns: sns.slice(i, i + WATCH_LIST_MAX) }));
+    }
+  }
+
   private onNotice(topic: string, payload: Buffer): void {
+    if (topic === WATCH_LIST_TOPIC) return this.onList(payload);
     if (!topic.startsWith(`${WATCH_NOTICE_TOPIC}/`)) return;
     const sn = topic.slice(WATCH_NOTICE_TOPIC.length + 1);
     let notice: { from?: unknown; watching?: unknown };
@@ -180,6 +193,24 @@ export class VideoOnDemand {
     } else {
       byInstance?.delete(notice.from);
       if (byInstance?.size === 0) this.remote.delete(sn);
+    }
+  }
+
+  /** Another instance's list of the devices it watches: each counts as watched there for 2.5 heartbeats. */
+  private onList(payload: Buffer): void {
+    let notice: { from?: unknown; sns?: unknown };
+    try {
+      notice = JSON.parse(payload.toString('utf8')) as typeof notice;
+    } catch {
+      return;
+    }
+    if (typeof notice.from !== 'string' || notice.from === this.instance || !Array.isArray(notice.sns)) return;
+    const until = Date.now() + 2.5 * WATCH_HEARTBEAT_MS;
+    for (const sn of notice.sns) {
+      if (typeof sn !== 'string') continue;
+      let byInstance = this.remote.get(sn);
+      if (!byInstance) this.remote.set(sn, (byInstance = new Map()));
+      byInstance.set(notice.from, until);
     }
   }
 
