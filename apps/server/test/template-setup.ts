@@ -29,7 +29,7 @@ async function makeTemplate(): Promise<string> {
   try {
     await basemap.build(DEFAULT_PREBUILD_ZOOM);
   } finally {
-    basemap.close();
+    await basemap.close();
   }
   return dir;
 }
