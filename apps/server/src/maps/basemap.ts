@@ -11,7 +11,7 @@ export const DEFAULT_PREBUILD_ZOOM = 5;
  * The tile index (BasemapCutter: the world's land, borders and 25k places, sliced by geojson-vt) takes about
  * 23 MB and 1-2 s to build, in a thread of its own (cutter-thread.ts). Once the stored pyramid answers most
  * requests it is only needed for a tile nobody asked for before, so the thread ends this long after its last
- * answer and as soon as a build ends: a server serving devices does not carry it.
+ * answer: a server serving devices does not carry it.
  */
 export const CUTTER_IDLE_MS = 2 * 60_000;
 
@@ -132,9 +132,8 @@ export class Basemap {
       this.store.setMeta({ nest_complete_zoom: String(z) });
       opts.onZoom?.(z, written);
     }
-    // The pyramid is stored up to maxZoom: the index waits for a deeper tile nobody asked for yet (unless a
-    // request is being cut meanwhile: then it goes after its idle time).
-    this.cutter.endIfIdle();
+    // The thread stays for its idle time: after a first start's build the console usually asks for deeper
+    // tiles at once, and building the index again would make it wait.
   }
 
   /**

@@ -93,14 +93,8 @@ export class CutterThread {
 
   /** The idle time passed: ends the thread unless a batch is still owed (then waits another idle time). */
   private idle(): void {
-    if (!this.endIfIdle()) this.idleTimer?.refresh();
-  }
-
-  /** Ends the thread when it owes no batch (answers whether it did); else the idle time will. */
-  endIfIdle(): boolean {
-    if (this.waiting.size > 0) return false;
-    void this.end();
-    return true;
+    if (this.waiting.size > 0) this.idleTimer?.refresh();
+    else void this.end();
   }
 
   private stopIdleTimer(): void {
