@@ -6,7 +6,7 @@
  *
  *   npm run bench:soak -- [--devices 2000] [--rate 1] [--clients 100] [--minutes 10] [--warmup 60]
  *                         [--broker embedded|mosquitto] [--burn 0] [--sim-procs N] [--sim-nice 0] [--dated 2000]
- *                         [--heap-every 0] [--no-doc | --doc-tag name]
+ *                         [--heap-every 0] [--profile file.cpuprofile] [--no-doc | --doc-tag name]
  *   npm run bench:soak -- --ladder 2000,5000,10000,15000,20000 [same options; --minutes 2 --warmup 30 by default]
  *
  * SQLite in a temp dir by default; PostgreSQL when DATABASE_URL names an empty database.
@@ -70,6 +70,7 @@ import {
   sleep,
   snap,
   startBurners,
+  startProfile,
   writeDocBlock,
   type BenchSpec,
 } from './fleet-lib.js';
@@ -129,6 +130,8 @@ interface Params {
   dated: number;
   /** Seconds between forced full GCs for the heap samples; 0: samples after the server's own major GCs. */
   heapEvery: number;
+  /** Writes a CPU profile of the server process over the measured window to this file. */
+  profile?: string;
 }
 
 interface Sample {
@@ -215,8 +218,10 @@ function naturalSamples(t0: number, into: Sample[]): PerformanceObserver {
 
 /**
  * The live set over time from heap samples after natural major GCs: what survives a major GC varies with
- * the garbage of the moment, so each 30-second bin gives its lowest sample. Fewer than three bins: none
- * (a slope of two noisy points says nothing; the forced GCs at both ends still judge).
+ * the garbage of the moment, so each 30-second bin gives its lowest sample. Fewer than four bins (a second
+ * half shorter than two minutes): none. What survives a major GC moves by a few MB from one bin to the
+ * next, so over a minute that alone reads as more than the 1 MB/min limit; the forced GCs at both ends
+ * still judge.
  */
 function liveSet(samples: Sample[]): { x: number; y: number }[] {
   const bins = new Map<number, Sample>();
@@ -224,7 +229,7 @@ function liveSet(samples: Sample[]): { x: number; y: number }[] {
     const k = Math.floor(s.t * 2);
     if (!bins.has(k) || bins.get(k)!.heap > s.heap) bins.set(k, s);
   }
-  return bins.size < 3 ? [] : [...bins.values()].map((s) => ({ x: s.t, y: s.heap / 2 ** 20 }));
+  return bins.size < 4 ? [] : [...bins.values()].map((s) => ({ x: s.t, y: s.heap / 2 ** 20 }));
 }
 
 /** Pilots: every k-th nest (any nest kind flies one-key takeoffs), at most `count`. */
@@ -346,6 +351,7 @@ async function run(p: Params, sims: SimPool, clients: Child): Promise<Outcome> {
     burnCpu.mark();
     await Promise.all([clients.ask({ type: 'measure' }, 'measuring'), sims.cpu()]);
     loop.enable();
+    const profiling = p.profile ? await startProfile() : null;
     const end = t0 + p.minutes * 60_000;
     let nextForced = p.heapEvery > 0 ? t0 + p.heapEvery * 1000 : Infinity;
     let nextPrint = t0 + PRINT_MS;
@@ -367,6 +373,7 @@ async function run(p: Params, sims: SimPool, clients: Child): Promise<Outcome> {
     }
     const b = snap();
     loop.disable();
+    if (profiling && p.profile) await profiling.stop(p.profile);
     const brokerPercent = brokerCpu?.percent() ?? null;
     const burnPercent = burnCpu.percent();
     observer?.disconnect();
@@ -739,7 +746,8 @@ async function ladder(counts: number[], passOn: string[], noDoc: boolean, p: Par
   await rm(dir, { recursive: true, force: true });
   const params =
     `Ladder: ${counts.join(', ')} devices, each step a soak of its own (${p.minutes} min measured after ${p.warmup} s warm-up): ` +
-    `${p.rate} Hz, ${p.clients} WebSocket clients, broker ${p.broker}, ${p.burn > 0 ? `--burn ${p.burn}` : 'no competing process'}; simulator processes one per 2,500 devices unless set.`;
+    `${p.rate} Hz, ${p.clients} WebSocket clients, broker ${p.broker}, ${p.burn > 0 ? `--burn ${p.burn}` : 'no competing process'}; simulator processes one per 2,500 devices unless set` +
+    `${p.simNice > 0 ? `, at nice ${p.simNice}` : ''}; frames of at most ${p.dated} devices dated.`;
   console.log(params);
   if (!noDoc) {
     await writeDocBlock(LADDER_BEGIN, LADDER_END, [runLine(), '', params, '', ladderTable(rows)], '## Soak ladder (`bench/fleet-soak.ts --ladder`)');
@@ -772,6 +780,7 @@ async function main(): Promise<void> {
       'sim-nice': { type: 'string', default: '0' },
       dated: { type: 'string', default: '2000' },
       'heap-every': { type: 'string', default: '0' },
+      profile: { type: 'string' },
       ladder: { type: 'string' },
       'doc-tag': { type: 'string' },
       result: { type: 'string' },
@@ -797,9 +806,10 @@ async function main(): Promise<void> {
     dated: Number(values.dated),
     heapEvery: Number(values['heap-every']),
   };
+  p.profile = values.profile;
   if (values.broker !== 'embedded' && values.broker !== 'mosquitto') throw new Error(`--broker embedded|mosquitto, not ${values.broker}`);
   if (values['doc-tag'] !== undefined && !/^[a-z0-9-]+$/.test(values['doc-tag'])) throw new Error(`--doc-tag: lower-case letters, digits and dashes, not ${values['doc-tag']}`);
-  const { broker: _b, burn, heapEvery, simNice, ...positive } = p;
+  const { broker: _b, burn, heapEvery, simNice, profile: _profile, ...positive } = p;
   if (
     Object.values(positive).some((v) => !Number.isFinite(v) || v <= 0) ||
     p.clients < 2 ||
@@ -818,7 +828,7 @@ async function main(): Promise<void> {
     // The steps get the same options; a device count's own defaults (pilots, simulator processes) unless set.
     const passOn: string[] = [];
     for (const [k, v] of Object.entries(values)) {
-      if (['devices', 'ladder', 'result', 'no-doc', 'doc-tag', 'minutes', 'warmup'].includes(k) || v === undefined) continue;
+      if (['devices', 'ladder', 'result', 'no-doc', 'doc-tag', 'minutes', 'warmup', 'profile'].includes(k) || v === undefined) continue;
       passOn.push(`--${k}`, String(v));
     }
     passOn.push('--minutes', String(p.minutes), '--warmup', String(p.warmup));

@@ -89,7 +89,8 @@ const own = (piece: string): string => Buffer.from(piece, 'utf8').toString('utf8
 
 /**
  * The places as GeoJSON points (about 0.3 s). Not kept by this module: the basemap's tile index holds
- * what it needs while it exists (basemap.ts frees it when idle), and nothing else reads them at run time.
+ * what it needs while it exists (in the cutting thread of cutter-thread.ts, which ends when idle), and
+ * nothing else reads them at run time.
  */
 export function loadPlaces(): GeoJSON.FeatureCollection<GeoJSON.Point, PlaceProperties> {
   const require = createRequire(import.meta.url);
