@@ -341,9 +341,7 @@ async function main(): Promise<void> {
   const sim = new SimPool(SCRIPT, p.simProcs);
   const clients = Child.start(SCRIPT, 'clients');
   try {
-    // The floor is measured first: measured third, after the server and the relay had run in this process,
-    // its broker overflowed the call stack while the fleet connected (mqemitter draining its queue of
-    // waiting messages recursively); measured first or after the relay alone, it did not.
+    // The floor first: the other phases' clients process (its tracker) may still be behind after them.
     const floor = p.oursOnly ? null : await runBroker(p, sim, clients);
     const ours = await runOurs(p, sim, clients);
     if (p.oursOnly) {
