@@ -348,11 +348,18 @@ function memoryPair(): [MemoryEnd, MemoryEnd] {
   return [a, b];
 }
 
-export async function startEmbeddedBroker(opts: { host: string; port: number; auth?: BrokerAuth }): Promise<EmbeddedBroker> {
+export async function startEmbeddedBroker(opts: {
+  host: string;
+  port: number;
+  auth?: BrokerAuth;
+  /** Told once per connection that stopped reading (its QoS-0 messages are then dropped). */
+  onSlowClient?: (who: { clientId: string; user: string }) => void;
+}): Promise<EmbeddedBroker> {
   const auth = opts.auth ?? null;
   // The connected clients by client id (a new connection with the same id takes the session over).
   const connected = new Map<string, Client>();
   let slowDrops = 0;
+  const slowClients = new WeakSet<Client>();
   const holder = (clientId: string): Identity | undefined => {
     const c = connected.get(clientId);
     return c ? identities.get(c) : undefined;
@@ -375,6 +382,11 @@ export async function startEmbeddedBroker(opts: { host: string; port: number; au
       // A subscriber that stopped reading gets no more QoS-0 messages until its socket has taken what it owes.
       if (packet.qos === 0 && (client.conn as unknown as { writableLength?: number }).writableLength! > SLOW_SUBSCRIBER_BYTES) {
         slowDrops++;
+        if (!slowClients.has(client)) {
+          slowClients.add(client);
+          const who = identities.get(client);
+          opts.onSlowClient?.({ clientId: client.id, user: who?.kind === 'device' ? who.sn : (who?.kind ?? 'unknown') });
+        }
         return null;
       }
       return packet;

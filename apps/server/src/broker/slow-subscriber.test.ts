@@ -14,12 +14,14 @@ const account: DeviceAccount = { protocol: DeviceProtocol.NEST, secret_gen: 0, u
 
 let broker: EmbeddedBroker;
 let url: string;
+const slow: { clientId: string; user: string }[] = [];
 
 beforeAll(async () => {
   broker = await startEmbeddedBroker({
     host: '127.0.0.1',
     port: 0,
     auth: { serverPassword: SERVER_PASSWORD, checkDevice: deviceLoginCheck(KEY, async (sn) => (sn === 'SN-FAST' ? account : undefined)) },
+    onSlowClient: (who) => slow.push(who),
   });
   url = `mqtt://127.0.0.1:${broker.port}`;
 });
@@ -73,6 +75,8 @@ describe('a subscriber that stops reading', () => {
     await until(() => routed.length === count, `all ${count} messages routed in process (got ${routed.length})`, 60_000);
     expect(routed).toEqual(Array.from({ length: count }, (_, i) => i));
     expect(broker.slowDrops()).toBeGreaterThan(0);
+    // Told once, with who it is; the device, which reads, never.
+    expect(slow).toEqual([{ clientId: 'nest-server-stuck', user: 'server' }]);
     // The stuck subscriber's connection goes: whatever was owed to it completes, and the broker goes on.
     stuck.destroy();
     await new Promise((resolve) => setTimeout(resolve, 200));
