@@ -179,7 +179,11 @@ async function runOurs(p: Params, sim: SimPool, clients: Child): Promise<Result>
   }
 }
 
-async function runRelay(p: Params, sim: SimPool, clients: Child): Promise<Result> {
+/**
+ * The embedded broker of the relay and the floor: the server's broker code and device authentication,
+ * with keys of its own, and nothing of the server behind it.
+ */
+async function bareBroker(p: Params) {
   const deviceKey = randomBytes(32).toString('hex');
   const serverPassword = randomBytes(16).toString('hex');
   const broker = await startEmbeddedBroker({
@@ -188,6 +192,19 @@ async function runRelay(p: Params, sim: SimPool, clients: Child): Promise<Result
     auth: { serverPassword, checkDevice: async (sn, password) => (password.toString() === devicePassword(deviceKey, sn) ? { protocol: DeviceProtocol.NEST, droneSn: '' } : null) },
   });
   const brokerUrl = `mqtt://127.0.0.1:${broker.port}`;
+  const specs = fleetSpecs(p.devices);
+  return {
+    broker,
+    brokerUrl,
+    serverPassword,
+    specs,
+    devices: specs.map((s) => ({ ...s, password: devicePassword(deviceKey, s.sn) })),
+    tracker: { url: brokerUrl, password: serverPassword },
+  };
+}
+
+async function runRelay(p: Params, sim: SimPool, clients: Child): Promise<Result> {
+  const { broker, brokerUrl, serverPassword, specs, devices, tracker } = await bareBroker(p);
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
   const relay = await mqtt.connectAsync(brokerUrl, {
@@ -207,15 +224,14 @@ async function runRelay(p: Params, sim: SimPool, clients: Child): Promise<Result
   });
   await relay.subscribeAsync(channelFilter('telemetry'), { qos: 0 });
   try {
-    const specs = fleetSpecs(p.devices);
     const addr = wss.address();
     const port = addr === null || typeof addr === 'string' ? 0 : addr.port;
     return await measure('relay', p, sim, clients, {
       brokerUrl,
-      devices: specs.map((s) => ({ ...s, password: devicePassword(deviceKey, s.sn) })),
+      devices,
       wsUrl: `ws://127.0.0.1:${port}`,
       plans: Array.from({ length: p.clients }, () => ({ kind: 'relay' as const })),
-      tracker: { url: brokerUrl, password: serverPassword },
+      tracker,
       online: () => until(() => connected.size >= specs.length, 'fleet publishing', Math.max(60_000, p.devices * 60)),
       received: () => received,
     });
@@ -233,14 +249,7 @@ async function runRelay(p: Params, sim: SimPool, clients: Child): Promise<Result
  * server's link is reached). Its CPU per message is what the broker costs before any of our code runs.
  */
 async function runBroker(p: Params, sim: SimPool, clients: Child): Promise<Result> {
-  const deviceKey = randomBytes(32).toString('hex');
-  const serverPassword = randomBytes(16).toString('hex');
-  const broker = await startEmbeddedBroker({
-    host: '127.0.0.1',
-    port: 0,
-    auth: { serverPassword, checkDevice: async (sn, password) => (password.toString() === devicePassword(deviceKey, sn) ? { protocol: DeviceProtocol.NEST, droneSn: '' } : null) },
-  });
-  const brokerUrl = `mqtt://127.0.0.1:${broker.port}`;
+  const { broker, brokerUrl, specs, devices, tracker } = await bareBroker(p);
   const connected = new Set<string>();
   let received = 0;
   const unsubscribe = broker.subscribeInProcess(channelFilter('telemetry'), (topic) => {
@@ -248,13 +257,12 @@ async function runBroker(p: Params, sim: SimPool, clients: Child): Promise<Resul
     if (connected.size < p.devices) connected.add(topic);
   });
   try {
-    const specs = fleetSpecs(p.devices);
     return await measure('broker', p, sim, clients, {
       brokerUrl,
-      devices: specs.map((s) => ({ ...s, password: devicePassword(deviceKey, s.sn) })),
+      devices,
       wsUrl: 'ws://127.0.0.1:1',
       plans: [],
-      tracker: { url: brokerUrl, password: serverPassword },
+      tracker,
       online: () => until(() => connected.size >= specs.length, 'fleet publishing', Math.max(60_000, p.devices * 60)),
       received: () => received,
     });

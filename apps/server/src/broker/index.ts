@@ -380,7 +380,7 @@ export async function startEmbeddedBroker(opts: {
     },
     authorizeForward: (client, packet) => {
       // A subscriber that stopped reading gets no more QoS-0 messages until its socket has taken what it owes.
-      if (packet.qos === 0 && (client.conn as unknown as { writableLength?: number }).writableLength! > SLOW_SUBSCRIBER_BYTES) {
+      if (packet.qos === 0 && client.conn.writableLength > SLOW_SUBSCRIBER_BYTES) {
         slowDrops++;
         if (!slowClients.has(client)) {
           slowClients.add(client);
