@@ -29,7 +29,7 @@ import { djiPublishAllowed, djiSubscribeAllowed } from './dji.js';
  *   take over another's session;
  * - no MQTT packet may exceed MAX_PACKET_BYTES: the connection is cut as soon as a larger one is announced;
  * - a client that stops reading holds up nobody: past SLOW_SUBSCRIBER_BYTES unsent it gets no more QoS-0
- *   messages (counted by slowDrops) until its socket has taken what it owes.
+ *   messages (counted by slowDrops) until its socket has taken all but half of that.
  */
 /**
  * Messages aedes delivers at once. Its default (100) was exhausted at 2,000 devices at 1 Hz
@@ -40,6 +40,14 @@ import { djiPublishAllowed, djiSubscribeAllowed } from './dji.js';
  */
 export const BROKER_CONCURRENCY = 10_000;
 
+/** A connection that stopped reading (caughtUp false, dropped 0), or that caught up after losing `dropped` messages. */
+export interface SlowClientEvent {
+  clientId: string;
+  /** The device's sn, or the kind of login ('server'). */
+  user: string;
+  caughtUp: boolean;
+  dropped: number;
+}
 
 /** The running broker; aedes itself stays inside this module. */
 export interface EmbeddedBroker {
@@ -352,14 +360,23 @@ export async function startEmbeddedBroker(opts: {
   host: string;
   port: number;
   auth?: BrokerAuth;
-  /** Told once per connection that stopped reading (its QoS-0 messages are then dropped). */
-  onSlowClient?: (who: { clientId: string; user: string }) => void;
+  /**
+   * Told once when a connection stops reading (its QoS-0 messages are dropped from then on), and once when
+   * it has caught up (with the first message it is sent again), with how many it lost meanwhile.
+   */
+  onSlowClient?: (event: SlowClientEvent) => void;
 }): Promise<EmbeddedBroker> {
   const auth = opts.auth ?? null;
   // The connected clients by client id (a new connection with the same id takes the session over).
   const connected = new Map<string, Client>();
   let slowDrops = 0;
-  const slowClients = new WeakSet<Client>();
+  // The connections that stopped reading and the QoS-0 messages each lost since; a connection leaves when it
+  // has caught up or gone.
+  const slowClients = new Map<Client, number>();
+  const tellSlow = (client: Client, caughtUp: boolean, dropped: number) => {
+    const who = identities.get(client);
+    opts.onSlowClient?.({ clientId: client.id, user: who?.kind === 'device' ? who.sn : (who?.kind ?? 'unknown'), caughtUp, dropped });
+  };
   const holder = (clientId: string): Identity | undefined => {
     const c = connected.get(clientId);
     return c ? identities.get(c) : undefined;
@@ -379,14 +396,28 @@ export async function startEmbeddedBroker(opts: {
       callback(new Error('publish not allowed'));
     },
     authorizeForward: (client, packet) => {
-      // A subscriber that stopped reading gets no more QoS-0 messages until its socket has taken what it owes.
-      if (packet.qos === 0 && client.conn.writableLength > SLOW_SUBSCRIBER_BYTES) {
-        slowDrops++;
-        if (!slowClients.has(client)) {
-          slowClients.add(client);
-          const who = identities.get(client);
-          opts.onSlowClient?.({ clientId: client.id, user: who?.kind === 'device' ? who.sn : (who?.kind ?? 'unknown') });
+      // A subscriber that stopped reading gets no more QoS-0 messages until its socket has taken what it owes
+      // down to half the bound: a client reading slowly near the bound is not told of every other message.
+      if (packet.qos !== 0) return packet;
+      const owed = client.conn.writableLength;
+      // The size check keeps the usual case (nobody slow) to one comparison more per delivery.
+      if (slowClients.size > 0) {
+        const lost = slowClients.get(client);
+        if (lost !== undefined) {
+          if (owed > SLOW_SUBSCRIBER_BYTES / 2) {
+            slowDrops++;
+            slowClients.set(client, lost + 1);
+            return null;
+          }
+          slowClients.delete(client);
+          tellSlow(client, true, lost);
+          return packet;
         }
+      }
+      if (owed > SLOW_SUBSCRIBER_BYTES) {
+        slowDrops++;
+        slowClients.set(client, 1);
+        tellSlow(client, false, 0);
         return null;
       }
       return packet;
@@ -404,6 +435,7 @@ export async function startEmbeddedBroker(opts: {
   });
   aedes.on('client', (client) => connected.set(client.id, client));
   aedes.on('clientDisconnect', (client) => {
+    slowClients.delete(client);
     if (connected.get(client.id) === client) connected.delete(client.id);
   });
   const server = net.createServer((socket) => {

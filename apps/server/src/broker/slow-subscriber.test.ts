@@ -4,7 +4,7 @@ import mqttPacket from 'mqtt-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceLoginCheck, devicePassword, type DeviceAccount } from '../link/credentials.js';
 import { mqttConnect, until } from '../../test/live.js';
-import { BROKER_CONCURRENCY, SLOW_SUBSCRIBER_BYTES, startEmbeddedBroker, type EmbeddedBroker } from './index.js';
+import { BROKER_CONCURRENCY, SLOW_SUBSCRIBER_BYTES, startEmbeddedBroker, type EmbeddedBroker, type SlowClientEvent } from './index.js';
 
 // Database: SQLite only — the broker stores nothing; its subject is delivery to a subscriber that stopped reading.
 
@@ -14,7 +14,7 @@ const account: DeviceAccount = { protocol: DeviceProtocol.NEST, secret_gen: 0, u
 
 let broker: EmbeddedBroker;
 let url: string;
-const slow: { clientId: string; user: string }[] = [];
+const slow: SlowClientEvent[] = [];
 
 beforeAll(async () => {
   broker = await startEmbeddedBroker({
@@ -34,7 +34,7 @@ afterAll(async () => {
  * (a second server instance whose event loop stands still, a consumer on a congested link). Raw packets, so
  * that nothing reads on its behalf.
  */
-async function stuckSubscriber(): Promise<net.Socket> {
+async function stuckSubscriber(): Promise<{ socket: net.Socket; resume: () => void; received: () => number[] }> {
   const socket = net.connect(broker.port, '127.0.0.1');
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', resolve);
@@ -42,18 +42,22 @@ async function stuckSubscriber(): Promise<net.Socket> {
   });
   const parser = mqttPacket.parser({ protocolVersion: 4 });
   const acks: string[] = [];
-  parser.on('packet', (p) => acks.push(p.cmd));
+  const received: number[] = [];
+  parser.on('packet', (p) => {
+    acks.push(p.cmd);
+    if (p.cmd === 'publish') received.push(Buffer.from(p.payload).readUInt32BE(0));
+  });
   socket.on('data', (chunk) => parser.parse(chunk));
   socket.write(mqttPacket.generate({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 4, clean: true, clientId: 'nest-server-stuck', keepalive: 0, username: SERVER_MQTT_USER, password: Buffer.from(SERVER_PASSWORD) }));
   socket.write(mqttPacket.generate({ cmd: 'subscribe', messageId: 1, subscriptions: [{ topic: topicOf('+', 'telemetry'), qos: 0 }] }));
   await until(() => acks.includes('suback'), 'the stuck subscriber subscribed');
-  socket.removeAllListeners('data');
+  // Paused: nothing more is read from the socket until resume(); what arrives waits in the kernel's buffers.
   socket.pause();
-  return socket;
+  return { socket, resume: () => socket.resume(), received: () => received };
 }
 
 describe('a subscriber that stops reading', () => {
-  it('loses its QoS-0 messages beyond a bound, while every other subscriber gets every message and the broker stays up', async () => {
+  it('loses its QoS-0 messages beyond a bound, while every other subscriber gets every message and the broker stays up; once it reads again it is told caught up and gets messages again', async () => {
     const stuck = await stuckSubscriber();
     const routed: number[] = [];
     const end = broker.subscribeInProcess(topicOf('+', 'telemetry'), (_topic, payload) => routed.push(payload.readUInt32BE(0)));
@@ -64,25 +68,49 @@ describe('a subscriber that stops reading', () => {
     const count = BROKER_CONCURRENCY + 5_000;
     const body = Buffer.alloc(1_000, 0x20);
     const topic = topicOf('SN-FAST', 'telemetry');
-    expect(count * body.length).toBeGreaterThan(2 * SLOW_SUBSCRIBER_BYTES);
-    for (let i = 0; i < count; i++) {
+    const publish = (i: number) => {
       const payload = Buffer.from(body);
       payload.writeUInt32BE(i, 0);
       device.publish(topic, payload, { qos: 0 });
+    };
+    expect(count * body.length).toBeGreaterThan(2 * SLOW_SUBSCRIBER_BYTES);
+    for (let i = 0; i < count; i++) {
+      publish(i);
       // The device's own socket drains now and then, as a device's does.
       if (i % 500 === 499) await new Promise((resolve) => setImmediate(resolve));
     }
     await until(() => routed.length === count, `all ${count} messages routed in process (got ${routed.length})`, 60_000);
     expect(routed).toEqual(Array.from({ length: count }, (_, i) => i));
-    expect(broker.slowDrops()).toBeGreaterThan(0);
+    const dropped = broker.slowDrops();
+    expect(dropped).toBeGreaterThan(0);
     // Told once, with who it is; the device, which reads, never.
-    expect(slow).toEqual([{ clientId: 'nest-server-stuck', user: 'server' }]);
-    // The stuck subscriber's connection goes: whatever was owed to it completes, and the broker goes on.
-    stuck.destroy();
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const after = routed.length;
-    device.publish(topic, Buffer.alloc(8), { qos: 0 });
-    await until(() => routed.length === after + 1, 'a message after the stuck subscriber left');
+    expect(slow).toEqual([{ clientId: 'nest-server-stuck', user: 'server', caughtUp: false, dropped: 0 }]);
+
+    // It reads again: it gets what was written to it before the bound, in order, then the messages sent
+    // after it caught up; it is told caught up once, with what it lost.
+    stuck.resume();
+    const kept = count - dropped;
+    await until(() => stuck.received().length === kept, `the ${kept} messages kept for the slow subscriber (got ${stuck.received().length})`, 60_000);
+    const got = stuck.received();
+    expect(got.every((n, i) => i === 0 || n > got[i - 1]!)).toBe(true);
+    let next = count;
+    // The first messages after it resumed can still meet the bound's lower half: publish until one arrives.
+    while (stuck.received().length === kept) {
+      publish(next++);
+      await until(() => routed.length === next, 'the device still routed');
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(slow).toEqual([
+      { clientId: 'nest-server-stuck', user: 'server', caughtUp: false, dropped: 0 },
+      { clientId: 'nest-server-stuck', user: 'server', caughtUp: true, dropped: broker.slowDrops() },
+    ]);
+    publish(next++);
+    await until(() => stuck.received().at(-1) === next - 1, 'a message after it caught up');
+
+    // Its connection goes: the broker goes on.
+    stuck.socket.destroy();
+    publish(next++);
+    await until(() => routed.length === next, 'a message after the slow subscriber left');
     device.end(true);
     end();
   }, 120_000);

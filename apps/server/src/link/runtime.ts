@@ -74,7 +74,10 @@ export async function startLink(config: Config, registry: LinkRegistry, log: Lin
         serverPassword: secrets.serverPassword,
         checkDevice: deviceLoginCheck(secrets.deviceKeyHex, registry.account),
       },
-      onSlowClient: (who) => log.warn(who, 'embedded broker: a client stopped reading; its QoS-0 messages (telemetry) are dropped until it catches up'),
+      onSlowClient: ({ caughtUp, ...who }) =>
+        caughtUp
+          ? log.warn(who, 'embedded broker: a client that had stopped reading caught up; it lost the QoS-0 messages (telemetry) counted here')
+          : log.warn({ clientId: who.clientId, user: who.user }, 'embedded broker: a client stopped reading; its QoS-0 messages (telemetry) are dropped until it catches up'),
     });
   }
   const brokerUrl = broker ? `mqtt://${urlHost(embeddedBrokerHost(config.mqttHost))}:${broker.port}` : config.mqttUrl!;
