@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB, DeviceRow } from '../db/schema.js';
-import { loadDevices } from './store.js';
+import { loadDevicesAfter } from './store.js';
 import { sees, type Scope } from '../db/scope.js';
 
 export { inScope, sees, type Scope } from '../db/scope.js';
@@ -11,10 +11,18 @@ export { inScope, sees, type Scope } from '../db/scope.js';
  * RELOAD_MS, after a change made through this server (`reload()`), and (at most once per MISS_RELOAD_MS)
  * when a message arrives from an sn it does not know, so a device registered by another instance is picked
  * up within seconds.
+ *
+ * A reload reads the devices in pages of READ_PAGE rows and lets the event loop run between them, and
+ * keeps the row object of every device whose columns did not change: with a city's fleet, one read of
+ * every row held up every call and device message for 100 ms and more every RELOAD_MS, and new objects of
+ * unchanged rows made every reader start over (the device list's name order and items, the push hub's
+ * visible sets).
  */
 export class DeviceDirectory {
   static readonly RELOAD_MS = 30_000;
   static readonly MISS_RELOAD_MS = 5_000;
+  /** Rows read at once by a reload: a few milliseconds of the event loop. */
+  static readonly READ_PAGE = 500;
   private bySn = new Map<string, DeviceRow>();
   private loads = 0;
   private timer: NodeJS.Timeout | null = null;
@@ -38,23 +46,42 @@ export class DeviceDirectory {
     this.timer = null;
   }
 
-  /** Reads every device again; listeners hear which sns were added, changed or removed. */
+  /** Reads every device again; listeners hear which sns were added, changed (any column) or removed. */
   reload(): Promise<void> {
     this.loading ??= (async () => {
       try {
-        const rows = await loadDevices(this.db);
-        const next = new Map(rows.map((r) => [r.sn_id, r]));
+        const next = new Map<string, DeviceRow>();
+        // Whether any row object differs from the last load's (added, changed, removed).
+        let differs = false;
+        for (let after = '', first = true; ; first = false) {
+          // The event loop runs between pages (an await of a synchronous driver's answer would not let it).
+          if (!first) await new Promise((resolve) => setImmediate(resolve));
+          const page = await loadDevicesAfter(this.db, after, DeviceDirectory.READ_PAGE);
+          for (const row of page) {
+            const old = this.bySn.get(row.sn_id);
+            if (old && sameColumns(old, row)) next.set(row.sn_id, old);
+            else {
+              next.set(row.sn_id, row);
+              differs = true;
+            }
+          }
+          if (page.length < DeviceDirectory.READ_PAGE) break;
+          after = page[page.length - 1]!.id;
+        }
+        if (next.size !== this.bySn.size) differs = true;
+        if (!differs) return;
+        // The sns whose row object is new (added, or a column changed) or gone.
         const changed: string[] = [];
         const accounts: string[] = [];
         for (const [sn, row] of next) {
           const old = this.bySn.get(sn);
-          // Also the broker account's parts, which may change twice within updated_at's second.
+          if (old === row) continue;
+          // Whose broker account changed: its connection was made under the old account.
           const changedAccount =
             old !== undefined && (Number(old.secret_gen) !== Number(row.secret_gen) || Number(old.protocol) !== Number(row.protocol) || old.uav_sn !== row.uav_sn);
           if (changedAccount) accounts.push(sn);
-          if (!old || changedAccount || Number(old.updated_at) !== Number(row.updated_at) || old.enabled !== row.enabled || old.company_id !== row.company_id) {
-            changed.push(sn);
-          }
+          // Any column: a change within updated_at's second is a change too.
+          changed.push(sn);
         }
         for (const sn of this.bySn.keys()) if (!next.has(sn)) changed.push(sn);
         this.bySn = next;
@@ -99,8 +126,9 @@ export class DeviceDirectory {
   }
 
   /**
-   * How many times the rows were read: every load makes new row objects (also of unchanged devices), so
-   * what a reader derives from the rows (the device list's order) is current while this stays the same.
+   * Rises with every load that changed a row object (a device added, removed, or any of its columns
+   * changed; an unchanged device keeps its object): what a reader derives from the rows (the device
+   * list's order, the push hub's visible sets) is current while this stays the same.
    */
   get generation(): number {
     return this.loads;
@@ -133,4 +161,12 @@ export class DeviceDirectory {
     this.accountListeners.add(listener);
     return () => this.accountListeners.delete(listener);
   }
+}
+
+/** Whether two reads of a device's row have the same value in every column. */
+function sameColumns(a: DeviceRow, b: DeviceRow): boolean {
+  for (const key in b) {
+    if (a[key as keyof DeviceRow] !== b[key as keyof DeviceRow]) return false;
+  }
+  return true;
 }

@@ -93,6 +93,15 @@ export async function loadDevices(db: Kysely<DB>): Promise<DeviceRow[]> {
 }
 
 /**
+ * Up to `limit` devices that are not deleted whose id comes after `afterId` ('' for the first), in id
+ * order: every device is read once when the pages are read one after the other, whatever is written
+ * between them.
+ */
+export async function loadDevicesAfter(db: Kysely<DB>, afterId: string, limit: number): Promise<DeviceRow[]> {
+  return db.selectFrom('devices').selectAll().where('state', '=', STATE_NORMAL).where('id', '>', afterId).orderBy('id').limit(limit).execute();
+}
+
+/**
  * The `type` filter of /device/list: 0 all; a DeviceKind code (10 fixed, 100 mobile, 200 single-soldier)
  * selects the categories of that kind (10: stable and stable_mini). Null for any other number.
  */
