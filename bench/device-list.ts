@@ -6,6 +6,8 @@
  *   npm run bench:list -- [--devices 10000] [--online 1000] [--held 100] [--size 200] [--rate 500]
  *                         [--seconds 15] [--warmup 3] [--connections 16] [--no-doc] [--profile file.cpuprofile]
  *
+ * --profile writes a CPU profile of this process during our fixed-rate run.
+ *
  * Three processes, so that the measured process does only the server's (or the bare route's) work:
  * - main (this process): the real server (buildApp via the test helpers, SQLite in a temp dir, embedded
  *   broker, answers not checked against their schema, as in production) with `devices` registered in
@@ -15,9 +17,10 @@
  * - sim: the real simulator for `online` of the devices at 0.5 Hz (the lowest rate a device reports), so
  *   that "online first" ordering and positions from telemetry are exercised; `held` of them have their
  *   control connection held by another user (state 3).
- * - load: autocannon, every request a call as the console sends it (common fields, token, a fresh
- *   os_timestamp, pmd signature), page 0 of `size` devices, type 0, no search: first at a fixed `rate`
- *   (latency p50 / p90 / p99 / max), then as fast as `connections` keep-alive connections go (throughput).
+ * - load: every request a call as the console sends it (common fields, token, a fresh os_timestamp, pmd
+ *   signature), page 0 of `size` devices, type 0, no search: first at a fixed `rate` of steady arrivals
+ *   (steadyRun: latency p50 / p90 / p99 / max from each request's due time), then with autocannon as fast
+ *   as `connections` keep-alive connections go (throughput).
  *   Before measuring, a warm-up checks every answer's code (2000) and that the page is the one expected.
  *
  * The bare route: Fastify with a form-body parser, `reply.send(answer)` of the envelope our server gave
@@ -25,9 +28,11 @@
  * parsing and JSON serialisation of this page on this machine.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -56,7 +61,7 @@ interface Params {
 
 // ------------------------------------------------------------------------------------------ load role
 
-/** What the load process is asked to do: one autocannon run against `url`. */
+/** What the load process is asked to do: one run against `url` (steady arrivals with `rate`, else autocannon). */
 interface LoadRun {
   type: 'run';
   url: string;
@@ -65,7 +70,7 @@ interface LoadRun {
   fields: Record<string, string>;
   seconds: number;
   connections: number;
-  /** Requests per second over all connections; absent: as fast as the connections go. */
+  /** Requests per second over all connections, started at even intervals (steadyRun); absent: as fast as the connections go (autocannon). */
   rate?: number;
   /** Checks every answer: code 2000 and the first item's sn (the warm-up). */
   expectFirstSn?: string;
@@ -134,9 +139,101 @@ async function loadRun(m: LoadRun): Promise<LoadResult> {
   };
 }
 
+/** The value below which `q` of the sorted values lie (nearest rank). */
+function quantile(sorted: number[], q: number): number {
+  return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+}
+
+/**
+ * A fixed rate as users make it: requests start at even intervals whatever the answers (open loop), over
+ * at most `connections` keep-alive connections, and each latency counts from the moment its request was
+ * due, so that a request held up behind a slow one (or by this process) counts what it waited.
+ * autocannon's rate is not that: each connection sends its share of a second's requests back to back and
+ * then waits for the next second, so 16 requests queue at the server at once every second, and its
+ * latencies are weighted by their own length (HdrHistogram's coordinated-omission correction at a 1 ms
+ * interval).
+ */
+async function steadyRun(m: LoadRun & { rate: number }): Promise<LoadResult> {
+  const cpu0 = snap();
+  const agent = new http.Agent({ keepAlive: true, maxSockets: m.connections });
+  const target = new URL(m.url);
+  const total = Math.round(m.rate * m.seconds);
+  const interval = 1000 / m.rate;
+  const latencies: number[] = [];
+  let errors = 0;
+  let timeouts = 0;
+  let non2xx = 0;
+  let sent = 0;
+  let settled = 0;
+  const start = performance.now();
+  await new Promise<void>((resolve) => {
+    const settle = () => {
+      if (++settled === total) resolve();
+    };
+    const one = (due: number) => {
+      const body = signedBody(m.token, m.fields);
+      let timedOut = false;
+      const req = http.request(
+        {
+          agent,
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname,
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) },
+          timeout: 10_000,
+        },
+        (res) => {
+          res.on('data', () => undefined);
+          res.on('end', () => {
+            latencies.push(performance.now() - due);
+            if (res.statusCode !== 200) non2xx++;
+            settle();
+          });
+        },
+      );
+      req.on('timeout', () => {
+        timedOut = true;
+        req.destroy();
+      });
+      req.on('error', () => {
+        if (timedOut) timeouts++;
+        else errors++;
+        settle();
+      });
+      req.end(body);
+    };
+    // Starts every request that is due by now, then sleeps until the next one is.
+    const fire = () => {
+      const due = Math.min(total, Math.floor((performance.now() - start) / interval) + 1);
+      while (sent < due) one(start + sent++ * interval);
+      if (sent < total) setTimeout(fire, Math.max(0, start + sent * interval - performance.now()));
+    };
+    fire();
+  });
+  const seconds = (performance.now() - start) / 1000;
+  agent.destroy();
+  const cpu1 = snap();
+  latencies.sort((a, b) => a - b);
+  return {
+    type: 'done',
+    requests: latencies.length,
+    seconds,
+    p50: quantile(latencies, 0.5),
+    p90: quantile(latencies, 0.9),
+    p99: quantile(latencies, 0.99),
+    max: latencies.at(-1) ?? 0,
+    errors,
+    timeouts,
+    non2xx,
+    wrong: 0,
+    cpu: cpuPercent(cpu0, cpu1),
+  };
+}
+
 function loadRole(): void {
   process.on('message', (m: LoadRun) => {
-    loadRun(m).then(
+    (m.rate ? steadyRun({ ...m, rate: m.rate }) : loadRun(m)).then(
       (r) => process.send?.(r),
       (err: unknown) => process.send?.({ type: 'error', role: 'load', message: err instanceof Error ? err.stack : String(err) }),
     );
@@ -155,6 +252,9 @@ interface Phase {
   load: LoadResult;
   /** CPU of the measured process (our server or the bare route), % of one core. */
   cpu: number;
+  /** The measured process's event-loop delay over the run, ms: what of the latency the process itself held up. */
+  loopP99: number;
+  loopMax: number;
 }
 
 interface Side {
@@ -183,18 +283,22 @@ async function measure(p: Params, load: Child, ours: Target, bare: Target, profi
   const phase = async (label: string, r: Omit<LoadRun, 'type'>, profiling: boolean): Promise<Phase> => {
     process.stdout.write(`${label} ${p.seconds} s ... `);
     const prof = profiling && profile ? await startProfile() : null;
+    const loop = monitorEventLoopDelay({ resolution: 1 });
+    loop.enable();
     const a = snap();
     const out = await ask(r);
     const b = snap();
+    loop.disable();
     if (prof && profile) await prof.stop(profile);
-    return { load: out, cpu: cpuPercent(a, b) };
+    return { load: out, cpu: cpuPercent(a, b), loopP99: loop.percentile(99) / 1e6, loopMax: loop.max / 1e6 };
   };
   const plain = ({ expectFirstSn: _, ...rest }: Target) => rest;
   const atRate = (t: Target) => ({ ...plain(t), seconds: p.seconds, connections: Math.min(p.connections, p.rate), rate: p.rate });
   const max = (t: Target) => ({ ...plain(t), seconds: p.seconds, connections: p.connections });
-  const oursRate = await phase(`[ours] ${p.rate} req/s`, atRate(ours), false);
+  // The profile (--profile) is of our fixed-rate run, where the latency target is.
+  const oursRate = await phase(`[ours] ${p.rate} req/s`, atRate(ours), true);
   const bareRate = await phase(`[bare] ${p.rate} req/s`, atRate(bare), false);
-  const oursMax = await phase('[ours] max', max(ours), true);
+  const oursMax = await phase('[ours] max', max(ours), false);
   const bareMax = await phase('[bare] max', max(bare), false);
   console.log('done');
   return { ours: { name: 'ours', atRate: oursRate, max: oursMax }, bare: { name: 'bare', atRate: bareRate, max: bareMax } };
@@ -269,6 +373,7 @@ async function bareRoute(answer: Envelope<unknown>): Promise<FastifyInstance> {
 
 const ms = (v: number) => (v < 10 ? v.toFixed(1) : v.toFixed(0));
 const lat = (x: Phase) => `${ms(x.load.p50)} / ${ms(x.load.p90)} / ${ms(x.load.p99)} / ${ms(x.load.max)}`;
+const loopDelay = (x: Phase) => `${ms(x.loopP99)} / ${ms(x.loopMax)}`;
 const rps = (x: Phase) => (x.load.requests / x.load.seconds).toFixed(0);
 const failures = (x: Phase) => `${x.load.errors} / ${x.load.timeouts} / ${x.load.non2xx}`;
 const perRequest = (x: Phase) => `${((x.cpu / 100 / (x.load.requests / x.load.seconds)) * 1e6).toFixed(0)} us`;
@@ -276,7 +381,8 @@ const perRequest = (x: Phase) => `${((x.cpu / 100 / (x.load.requests / x.load.se
 function table(p: Params, ours: Side, bare: Side, background: number): string {
   const rows: [string, string, string][] = [
     ['process CPU without requests (the online share\'s telemetry, timers), % of one core', background.toFixed(0), 'same process, same background'],
-    [`latency at ${p.rate} req/s, ms p50 / p90 / p99 / max`, lat(ours.atRate), lat(bare.atRate)],
+    [`latency at ${p.rate} req/s (steady arrivals, from each request's due time), ms p50 / p90 / p99 / max`, lat(ours.atRate), lat(bare.atRate)],
+    [`event-loop delay of the process at ${p.rate} req/s, ms p99 / max`, loopDelay(ours.atRate), loopDelay(bare.atRate)],
     [`requests answered / s at ${p.rate} req/s`, rps(ours.atRate), rps(bare.atRate)],
     [`server (route) CPU at ${p.rate} req/s, % of one core (per request)`, `${ours.atRate.cpu.toFixed(0)} (${perRequest(ours.atRate)})`, `${bare.atRate.cpu.toFixed(0)} (${perRequest(bare.atRate)})`],
     [`max throughput, req/s (${p.connections} connections)`, rps(ours.max), rps(bare.max)],
@@ -303,7 +409,8 @@ async function writeDoc(p: Params, ours: Side, bare: Side, background: number): 
     `${p.online} of them online through the simulator at ${SIM_RATE} Hz, ${p.held} of those held by another user; ` +
     `page 0 of ${p.size}, type 0, no search; ${p.warmup} s warm-up (every answer checked), ${p.seconds} s at ${p.rate} req/s ` +
     `(${Math.min(p.connections, p.rate)} keep-alive connections), ${p.seconds} s at max throughput (${p.connections} connections); ` +
-    'every request a signed call with a fresh timestamp (autocannon in its own process).';
+    'every request a signed call with a fresh timestamp, made in a process of its own (the fixed rate: requests started at even intervals whatever the answers, ' +
+    'latency from each one\'s due time; the maximum: autocannon).';
   await writeDocBlock(BEGIN, END, [runLine(), '', params, '', table(p, ours, bare, background), '', verdict(p, ours, bare)], '## Device list (`bench/device-list.ts`)');
 }
 
