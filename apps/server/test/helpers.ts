@@ -35,6 +35,7 @@ import { openDatabase, type Database } from '../src/db/index.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { seed } from '../src/boot/seed.js';
 import { createUser, type NewUser } from '../src/users/store.js';
+import { prepareDataDir } from './data-dir.js';
 import { createDatabase, dropDatabase } from './infra.js';
 
 export const TEST_DB: 'sqlite' | 'postgres' = process.env.NEST_TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
@@ -116,6 +117,11 @@ export interface StartOptions {
  * whatever is there already. Outside a project that provides the template, nothing is copied and the server
  * makes them itself on start.
  */
+/**
+ * Fills a new data directory with what a server makes on its first start: a copy of the run's template
+ * under vitest (template-setup.ts), else (a bench) made here, so that no server measured in a bench cuts
+ * the basemap in the background while it is measured.
+ */
 export async function seedDataDir(dataDir: string): Promise<void> {
   let template: string | undefined;
   try {
@@ -124,6 +130,7 @@ export async function seedDataDir(dataDir: string): Promise<void> {
     template = undefined;
   }
   if (template) await cp(template, dataDir, { recursive: true, force: false, errorOnExist: false });
+  else await prepareDataDir(dataDir);
 }
 
 /** A migrated, seeded database and an app on it; close() removes everything. */

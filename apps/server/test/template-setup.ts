@@ -7,12 +7,11 @@
  * Making keys and cutting the basemap are tested on their own (auth, maps tests) and by the spawned product
  * (main.test.ts, e2e), which start on empty directories.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { loadOrCreateKeys } from '../src/auth/keys.js';
-import { Basemap, DEFAULT_PREBUILD_ZOOM, basemapFile } from '../src/maps/basemap.js';
+import { prepareDataDir } from './data-dir.js';
 
 // Kept on the process, not in this module: vitest imports a global setup module once per project.
 const state = ((globalThis as Record<symbol, unknown>)[Symbol.for('nest.test.template')] ??= { shared: null, users: 0 }) as {
@@ -22,15 +21,7 @@ const state = ((globalThis as Record<symbol, unknown>)[Symbol.for('nest.test.tem
 
 async function makeTemplate(): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'nest-template-'));
-  await loadOrCreateKeys(dir);
-  const file = basemapFile(dir);
-  await mkdir(path.dirname(file), { recursive: true });
-  const basemap = new Basemap(file);
-  try {
-    await basemap.build(DEFAULT_PREBUILD_ZOOM);
-  } finally {
-    await basemap.close();
-  }
+  await prepareDataDir(dir);
   return dir;
 }
 

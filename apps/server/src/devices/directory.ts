@@ -53,13 +53,16 @@ export class DeviceDirectory {
         const next = new Map<string, DeviceRow>();
         // Whether any row object differs from the last load's (added, changed, removed).
         let differs = false;
+        // The columns of a row as the driver answers them, read once per reload.
+        let columns: (keyof DeviceRow)[] | null = null;
         for (let after = '', first = true; ; first = false) {
           // The event loop runs between pages (an await of a synchronous driver's answer would not let it).
           if (!first) await new Promise((resolve) => setImmediate(resolve));
           const page = await loadDevicesAfter(this.db, after, DeviceDirectory.READ_PAGE);
+          columns ??= page.length > 0 ? (Object.keys(page[0]!) as (keyof DeviceRow)[]) : null;
           for (const row of page) {
             const old = this.bySn.get(row.sn_id);
-            if (old && sameColumns(old, row)) next.set(row.sn_id, old);
+            if (old && sameColumns(old, row, columns!)) next.set(row.sn_id, old);
             else {
               next.set(row.sn_id, row);
               differs = true;
@@ -163,10 +166,10 @@ export class DeviceDirectory {
   }
 }
 
-/** Whether two reads of a device's row have the same value in every column. */
-function sameColumns(a: DeviceRow, b: DeviceRow): boolean {
-  for (const key in b) {
-    if (a[key as keyof DeviceRow] !== b[key as keyof DeviceRow]) return false;
+/** Whether two reads of a device's row have the same value in every column (`columns`: the keys of a row). */
+function sameColumns(a: DeviceRow, b: DeviceRow, columns: readonly (keyof DeviceRow)[]): boolean {
+  for (const key of columns) {
+    if (a[key] !== b[key]) return false;
   }
   return true;
 }
