@@ -91,6 +91,9 @@ export interface LoadResult {
   /** Checked answers that were not the expected page (warm-up only). */
   wrong: number;
   cpu: number;
+  /** The load process's own event-loop delay, ms (steady runs): a late start or a late read counts in the latencies. */
+  loopP99?: number;
+  loopMax?: number;
 }
 
 const LIST = calls.deviceList;
@@ -155,6 +158,8 @@ function quantile(sorted: number[], q: number): number {
  */
 async function steadyRun(m: LoadRun & { rate: number }): Promise<LoadResult> {
   const cpu0 = snap();
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
   const agent = new http.Agent({ keepAlive: true, maxSockets: m.connections });
   const target = new URL(m.url);
   const total = Math.round(m.rate * m.seconds);
@@ -213,6 +218,7 @@ async function steadyRun(m: LoadRun & { rate: number }): Promise<LoadResult> {
   });
   const seconds = (performance.now() - start) / 1000;
   agent.destroy();
+  loop.disable();
   const cpu1 = snap();
   latencies.sort((a, b) => a - b);
   return {
@@ -228,6 +234,8 @@ async function steadyRun(m: LoadRun & { rate: number }): Promise<LoadResult> {
     non2xx,
     wrong: 0,
     cpu: cpuPercent(cpu0, cpu1),
+    loopP99: loop.percentile(99) / 1e6,
+    loopMax: loop.max / 1e6,
   };
 }
 
@@ -374,6 +382,7 @@ async function bareRoute(answer: Envelope<unknown>): Promise<FastifyInstance> {
 const ms = (v: number) => (v < 10 ? v.toFixed(1) : v.toFixed(0));
 const lat = (x: Phase) => `${ms(x.load.p50)} / ${ms(x.load.p90)} / ${ms(x.load.p99)} / ${ms(x.load.max)}`;
 const loopDelay = (x: Phase) => `${ms(x.loopP99)} / ${ms(x.loopMax)}`;
+const loadLoop = (x: Phase) => `${ms(x.load.loopP99 ?? 0)} / ${ms(x.load.loopMax ?? 0)}`;
 const rps = (x: Phase) => (x.load.requests / x.load.seconds).toFixed(0);
 const failures = (x: Phase) => `${x.load.errors} / ${x.load.timeouts} / ${x.load.non2xx}`;
 const perRequest = (x: Phase) => `${((x.cpu / 100 / (x.load.requests / x.load.seconds)) * 1e6).toFixed(0)} us`;
@@ -383,6 +392,7 @@ function table(p: Params, ours: Side, bare: Side, background: number): string {
     ['process CPU without requests (the online share\'s telemetry, timers), % of one core', background.toFixed(0), 'same process, same background'],
     [`latency at ${p.rate} req/s (steady arrivals, from each request's due time), ms p50 / p90 / p99 / max`, lat(ours.atRate), lat(bare.atRate)],
     [`event-loop delay of the process at ${p.rate} req/s, ms p99 / max`, loopDelay(ours.atRate), loopDelay(bare.atRate)],
+    [`event-loop delay of the load generator at ${p.rate} req/s, ms p99 / max (counts in the latencies)`, loadLoop(ours.atRate), loadLoop(bare.atRate)],
     [`requests answered / s at ${p.rate} req/s`, rps(ours.atRate), rps(bare.atRate)],
     [`server (route) CPU at ${p.rate} req/s, % of one core (per request)`, `${ours.atRate.cpu.toFixed(0)} (${perRequest(ours.atRate)})`, `${bare.atRate.cpu.toFixed(0)} (${perRequest(bare.atRate)})`],
     [`max throughput, req/s (${p.connections} connections)`, rps(ours.max), rps(bare.max)],
