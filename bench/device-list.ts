@@ -260,6 +260,8 @@ interface Phase {
   load: LoadResult;
   /** CPU of the measured process (our server or the bare route), % of one core. */
   cpu: number;
+  /** Of which in the kernel (socket reads and writes, mostly), % of one core. */
+  system: number;
   /** The measured process's event-loop delay over the run, ms: what of the latency the process itself held up. */
   loopP99: number;
   loopMax: number;
@@ -298,7 +300,8 @@ async function measure(p: Params, load: Child, ours: Target, bare: Target, profi
     const b = snap();
     loop.disable();
     if (prof && profile) await prof.stop(profile);
-    return { load: out, cpu: cpuPercent(a, b), loopP99: loop.percentile(99) / 1e6, loopMax: loop.max / 1e6 };
+    const system = (100 * (b.cpu.system - a.cpu.system)) / 1000 / (b.at - a.at);
+    return { load: out, cpu: cpuPercent(a, b), system, loopP99: loop.percentile(99) / 1e6, loopMax: loop.max / 1e6 };
   };
   const plain = ({ expectFirstSn: _, ...rest }: Target) => rest;
   const atRate = (t: Target) => ({ ...plain(t), seconds: p.seconds, connections: Math.min(p.connections, p.rate), rate: p.rate });
@@ -385,7 +388,10 @@ const loopDelay = (x: Phase) => `${ms(x.loopP99)} / ${ms(x.loopMax)}`;
 const loadLoop = (x: Phase) => `${ms(x.load.loopP99 ?? 0)} / ${ms(x.load.loopMax ?? 0)}`;
 const rps = (x: Phase) => (x.load.requests / x.load.seconds).toFixed(0);
 const failures = (x: Phase) => `${x.load.errors} / ${x.load.timeouts} / ${x.load.non2xx}`;
-const perRequest = (x: Phase) => `${((x.cpu / 100 / (x.load.requests / x.load.seconds)) * 1e6).toFixed(0)} us`;
+const usPerRequest = (x: Phase, percent: number) => ((percent / 100 / (x.load.requests / x.load.seconds)) * 1e6).toFixed(0);
+/** CPU a request: all of the process's, then less its background (measured without requests), then the kernel's part. */
+const perRequest = (x: Phase, background: number) =>
+  `${usPerRequest(x, x.cpu)} us; ${usPerRequest(x, Math.max(0, x.cpu - background))} less the background; ${usPerRequest(x, x.system)} in the kernel`;
 
 function table(p: Params, ours: Side, bare: Side, background: number): string {
   const rows: [string, string, string][] = [
@@ -394,10 +400,10 @@ function table(p: Params, ours: Side, bare: Side, background: number): string {
     [`event-loop delay of the process at ${p.rate} req/s, ms p99 / max`, loopDelay(ours.atRate), loopDelay(bare.atRate)],
     [`event-loop delay of the load generator at ${p.rate} req/s, ms p99 / max (counts in the latencies)`, loadLoop(ours.atRate), loadLoop(bare.atRate)],
     [`requests answered / s at ${p.rate} req/s`, rps(ours.atRate), rps(bare.atRate)],
-    [`server (route) CPU at ${p.rate} req/s, % of one core (per request)`, `${ours.atRate.cpu.toFixed(0)} (${perRequest(ours.atRate)})`, `${bare.atRate.cpu.toFixed(0)} (${perRequest(bare.atRate)})`],
+    [`process CPU at ${p.rate} req/s, % of one core (per request)`, `${ours.atRate.cpu.toFixed(0)} (${perRequest(ours.atRate, background)})`, `${bare.atRate.cpu.toFixed(0)} (${perRequest(bare.atRate, background)})`],
     [`max throughput, req/s (${p.connections} connections)`, rps(ours.max), rps(bare.max)],
     ['latency at max throughput, ms p50 / p90 / p99 / max', lat(ours.max), lat(bare.max)],
-    ['server (route) CPU at max, % of one core (per request)', `${ours.max.cpu.toFixed(0)} (${perRequest(ours.max)})`, `${bare.max.cpu.toFixed(0)} (${perRequest(bare.max)})`],
+    ['process CPU at max, % of one core (per request)', `${ours.max.cpu.toFixed(0)} (${perRequest(ours.max, background)})`, `${bare.max.cpu.toFixed(0)} (${perRequest(bare.max, background)})`],
     ['errors / timeouts / non-2xx (rate run, max run)', `${failures(ours.atRate)}, ${failures(ours.max)}`, `${failures(bare.atRate)}, ${failures(bare.max)}`],
     ['load generator CPU at max, %', ours.max.load.cpu.toFixed(0), bare.max.load.cpu.toFixed(0)],
   ];

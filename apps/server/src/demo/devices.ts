@@ -1,5 +1,6 @@
 import { demoText, demoTextOf, type DemoTextKey, type DeviceTypeKeyValue } from '@nest/contracts';
 import type { Kysely } from 'kysely';
+import { nowSeconds } from '../db/index.js';
 import type { DB } from '../db/schema.js';
 import { ADMIN_COMPANY } from '../db/seed.js';
 import { SnTakenError, createDevice, findDeviceBySn } from '../devices/store.js';
@@ -49,7 +50,12 @@ export async function ensureDemoDevices(db: Kysely<DB>, specs: readonly DemoDevi
     if (await findDeviceBySn(db, s.sn)) {
       if (nest) {
         const p = alternateOf(s.home);
-        await db.updateTable('devices').set({ altn_lat: p.lat, altn_lng: p.lng }).where('sn_id', '=', s.sn).where('altn_lat', 'is', null).execute();
+        await db
+          .updateTable('devices')
+          .set({ altn_lat: p.lat, altn_lng: p.lng, updated_at: nowSeconds() })
+          .where('sn_id', '=', s.sn)
+          .where('altn_lat', 'is', null)
+          .execute();
       }
       continue;
     }

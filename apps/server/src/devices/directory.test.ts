@@ -88,4 +88,45 @@ describe('the device directory', () => {
     expect(directory.get(sn(3))?.altn_lat).toBe(30.5);
     expect(directory.get(sn(3))).not.toBe(before.get(sn(3)));
   });
+
+  it('checks the table by two figures every RELOAD_MS and reloads only when they moved, a write may share the last reload\'s second, or every FULL_EVERY-th time', async () => {
+    const past = 1_700_000_000;
+    // Every row last written long before this reload starts.
+    await db.updateTable('devices').set({ updated_at: past }).execute();
+    const directory = new DeviceDirectory(db);
+    await directory.reload();
+    const generation = directory.generation;
+
+    // Nothing written: no reload.
+    expect(await directory.poll()).toBe(false);
+    expect(directory.generation).toBe(generation);
+
+    // A write that moves the latest updated_at (even to a time long past): reloaded.
+    await db.updateTable('devices').set({ airport_name: 'Polled 11', updated_at: past + 1 }).where('sn_id', '=', sn(11)).execute();
+    expect(await directory.poll()).toBe(true);
+    expect(directory.get(sn(11))?.airport_name).toBe('Polled 11');
+    expect(await directory.poll()).toBe(false);
+
+    // A new row, even one dated in the past: the count moved.
+    await createDevice(db, { type: 'stable', sn_id: 'DIR-POLL', company_id: ADMIN_COMPANY });
+    await db.updateTable('devices').set({ updated_at: past }).where('sn_id', '=', 'DIR-POLL').execute();
+    expect(await directory.poll()).toBe(true);
+    expect(directory.get('DIR-POLL')).toBeDefined();
+
+    // A write through the store: updated_at is now, at or after the last reload's second.
+    const row = (await findDeviceBySn(db, sn(12)))!;
+    await updateDeviceRow(db, row.id, { airport_name: 'Polled 12' });
+    expect(await directory.poll()).toBe(true);
+    expect(directory.get(sn(12))?.airport_name).toBe('Polled 12');
+    // Back to long past, so that the figures say nothing from here on.
+    await db.updateTable('devices').set({ updated_at: past }).execute();
+    await directory.reload();
+
+    // A write that moves neither figure (a writer whose clock runs behind) shows at the next full reload.
+    await db.updateTable('devices').set({ airport_name: 'Behind 13' }).where('sn_id', '=', sn(13)).execute();
+    const results: boolean[] = [];
+    for (let i = 0; i < DeviceDirectory.FULL_EVERY; i++) results.push(await directory.poll());
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect(directory.get(sn(13))?.airport_name).toBe('Behind 13');
+  });
 });

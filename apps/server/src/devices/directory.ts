@@ -1,16 +1,23 @@
 import type { Kysely } from 'kysely';
 import type { DB, DeviceRow } from '../db/schema.js';
-import { loadDevicesAfter } from './store.js';
+import { nowSeconds } from '../db/index.js';
+import { devicesStamp, loadDevicesAfter } from './store.js';
 import { sees, type Scope } from '../db/scope.js';
 
 export { inScope, sees, type Scope } from '../db/scope.js';
 
 /**
  * The registered devices (not deleted) in memory, by sn: the device link checks every message against it
- * without a query, and push fan-out uses it for company scoping. Reloaded from the database every
- * RELOAD_MS, after a change made through this server (`reload()`), and (at most once per MISS_RELOAD_MS)
- * when a message arrives from an sn it does not know, so a device registered by another instance is picked
- * up within seconds.
+ * without a query, and push fan-out uses it for company scoping. Reloaded from the database after a change
+ * made through this server or told by another instance (`reload()`, `changed()`), (at most once per
+ * MISS_RELOAD_MS) when a message arrives from an sn it does not know, so a device registered by another
+ * instance is picked up within seconds, and when the periodic check (`poll()`, every RELOAD_MS) finds the
+ * table changed: a change written elsewhere (the CLI) shows within RELOAD_MS.
+ *
+ * The check reads two figures instead of every row: the number of rows and the latest `updated_at`. Every
+ * write of the device store moves one of them, unless it falls within the second the last reload started
+ * in, which is why a latest `updated_at` at or after that second reloads too. Every FULL_EVERY-th check
+ * reloads whatever the figures say (a writer whose clock runs behind).
  *
  * A reload reads the devices in pages of READ_PAGE rows and lets the event loop run between them, and
  * keeps the row object of every device whose columns did not change: with a city's fleet, one read of
@@ -21,6 +28,8 @@ export { inScope, sees, type Scope } from '../db/scope.js';
 export class DeviceDirectory {
   static readonly RELOAD_MS = 30_000;
   static readonly MISS_RELOAD_MS = 5_000;
+  /** Every this many periodic checks, a reload whatever the figures say (five minutes). */
+  static readonly FULL_EVERY = 10;
   /** Rows read at once by a reload: a few milliseconds of the event loop. */
   static readonly READ_PAGE = 500;
   private bySn = new Map<string, DeviceRow>();
@@ -32,13 +41,31 @@ export class DeviceDirectory {
   private readonly accountListeners = new Set<(changed: string[]) => void>();
   /** Tells the other server instances that the registry changed (the cluster bus; nothing for one instance). */
   private share: () => void = () => undefined;
+  /** The table's figures when the last reload started, and the second it started in (null: none yet). */
+  private stamp: { rows: number; updatedAt: number; second: number } | null = null;
+  private checks = 0;
 
   constructor(private readonly db: Kysely<DB>) {}
 
   async start(): Promise<void> {
     await this.reload();
-    this.timer = setInterval(() => void this.reload().catch(() => undefined), DeviceDirectory.RELOAD_MS);
+    this.timer = setInterval(() => void this.poll().catch(() => undefined), DeviceDirectory.RELOAD_MS);
     this.timer.unref();
+  }
+
+  /**
+   * The periodic check: reloads when the table's figures moved since the last reload started, or a write
+   * may have fallen within that reload's second, or every FULL_EVERY-th time. Answers whether it reloaded.
+   */
+  async poll(): Promise<boolean> {
+    const full = ++this.checks % DeviceDirectory.FULL_EVERY === 0;
+    const last = this.stamp;
+    if (!full && last) {
+      const now = await devicesStamp(this.db);
+      if (now.rows === last.rows && now.updatedAt === last.updatedAt && now.updatedAt < last.second) return false;
+    }
+    await this.reload();
+    return true;
   }
 
   stop(): void {
@@ -50,6 +77,10 @@ export class DeviceDirectory {
   reload(): Promise<void> {
     this.loading ??= (async () => {
       try {
+        // Read before the rows: a write after this is seen by the next check (it moves a figure, or it falls
+        // within this second).
+        const second = nowSeconds();
+        const figures = await devicesStamp(this.db);
         const next = new Map<string, DeviceRow>();
         // Whether any row object differs from the last load's (added, changed, removed).
         let differs = false;
@@ -72,6 +103,7 @@ export class DeviceDirectory {
           after = page[page.length - 1]!.id;
         }
         if (next.size !== this.bySn.size) differs = true;
+        this.stamp = { ...figures, second };
         if (!differs) return;
         // The sns whose row object is new (added, or a column changed) or gone.
         const changed: string[] = [];

@@ -93,6 +93,18 @@ export async function loadDevices(db: Kysely<DB>): Promise<DeviceRow[]> {
 }
 
 /**
+ * How many device rows there are (deleted ones included) and the latest `updated_at` among them: every
+ * write through this module, a deletion included, moves one of the two.
+ */
+export async function devicesStamp(db: Kysely<DB>): Promise<{ rows: number; updatedAt: number }> {
+  const r = await db
+    .selectFrom('devices')
+    .select((eb) => [eb.fn.countAll<number | string>().as('rows'), eb.fn.max<number | string | null>('updated_at').as('updated_at')])
+    .executeTakeFirstOrThrow();
+  return { rows: Number(r.rows), updatedAt: Number(r.updated_at ?? 0) };
+}
+
+/**
  * Up to `limit` devices that are not deleted whose id comes after `afterId` ('' for the first), in id
  * order: every device is read once when the pages are read one after the other, whatever is written
  * between them.
