@@ -132,11 +132,12 @@ export class DeviceDirectory {
 
   /**
    * A change made through this server was written: read the devices again and tell the other instances
-   * to do the same. Twice: a reload already running may have read the devices before the write; one
-   * started after it has finished is sure to see it.
+   * to do the same. A reload already running may have read the devices before the write, so it is waited
+   * for and the reload that follows it (started after the write) is the one that counts; with none running,
+   * one reload (each costs about 200 ms of CPU with 10,000 devices).
    */
   async changed(): Promise<void> {
-    await this.reload();
+    if (this.loading) await this.loading.catch(() => undefined);
     await this.reload();
     this.share();
   }
