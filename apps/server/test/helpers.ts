@@ -113,14 +113,10 @@ export interface StartOptions {
 }
 
 /**
- * Copies the run's template DATA_DIR (keys and prebuilt basemap, template-setup.ts) into `dataDir`, leaving
- * whatever is there already. Outside a project that provides the template, nothing is copied and the server
- * makes them itself on start.
- */
-/**
- * Fills a new data directory with what a server makes on its first start: a copy of the run's template
- * under vitest (template-setup.ts), else (a bench) made here, so that no server measured in a bench cuts
- * the basemap in the background while it is measured.
+ * Fills `dataDir` with what a server makes on its first start (keys and the basemap to its prebuild zoom),
+ * leaving whatever is there already: a copy of the run's template DATA_DIR under vitest (template-setup.ts),
+ * else (a bench) made here (data-dir.ts), so that no server measured in a bench cuts the basemap in the
+ * background while it is measured.
  */
 export async function seedDataDir(dataDir: string): Promise<void> {
   let template: string | undefined;
