@@ -101,6 +101,7 @@ const LIST = calls.deviceList;
 /** The form body of one /device/list call signed now, as the browser builds it. */
 const signedBody = (token: string, fields: Record<string, string>): string => new URLSearchParams(signedCallBody(LIST, fields, token)).toString();
 
+/** As fast as the connections go (autocannon): the warm-up and the throughput runs. */
 async function loadRun(m: LoadRun): Promise<LoadResult> {
   let wrong = 0;
   const cpu0 = snap();
@@ -113,7 +114,6 @@ async function loadRun(m: LoadRun): Promise<LoadResult> {
     url: m.url,
     connections: m.connections,
     duration: m.seconds,
-    ...(m.rate ? { overallRate: m.rate } : {}),
     timeout: 10,
     requests: [
       {
