@@ -19,6 +19,7 @@
  * in the window (the soak compares it with what the server holds).
  */
 import { randomBytes } from 'node:crypto';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import {
   CmdType,
   FlightMethod,
@@ -105,9 +106,19 @@ export interface ClientStats {
   lat300: HistogramData;
   age310: HistogramData;
   latRelay: HistogramData;
+  /**
+   * Device ts -> the tracker's receipt of the same telemetry message: the broker's direct delivery to an
+   * MQTT subscriber in this process, the path without our server (the floor under the 300 latency).
+   */
+  latTracker: HistogramData;
   unmatched: number;
   closed: number;
   cpuPercent: number;
+  /**
+   * This process's own event-loop delay over the window, ms p99 and max: a frame or a tracked message
+   * waiting here is dated late although the server sent it in time, so a late clients process shows here.
+   */
+  loop: { p99: number; max: number };
   heartbeats: { sent: number; ok: number; failed: number };
   gimbal: CommandStats;
   pilot: CommandStats;
@@ -179,6 +190,7 @@ export function clientsRole(): void {
   let stats = emptyStats();
   let hist = emptyHists();
   let cpu0 = snap();
+  const loop = monitorEventLoopDelay({ resolution: 10 });
   /** End of the frames' window (set by `quiesce`; else the report ends it). */
   let cpu1: ReturnType<typeof snap> | null = null;
   let pending: Received[] = [];
@@ -195,7 +207,7 @@ export function clientsRole(): void {
   let seq = 0;
 
   function emptyHists() {
-    return { lat300: new Histogram(), age310: new Histogram(), latRelay: new Histogram(), gimbal: new Histogram(), pilot: new Histogram(), ack: new Histogram() };
+    return { lat300: new Histogram(), age310: new Histogram(), latRelay: new Histogram(), latTracker: new Histogram(), gimbal: new Histogram(), pilot: new Histogram(), ack: new Histogram() };
   }
   function emptyStats(): ClientStats {
     return {
@@ -209,9 +221,11 @@ export function clientsRole(): void {
       lat300: new Histogram().toData(),
       age310: new Histogram().toData(),
       latRelay: new Histogram().toData(),
+      latTracker: new Histogram().toData(),
       unmatched: 0,
       closed: 0,
       cpuPercent: 0,
+      loop: { p99: 0, max: 0 },
       heartbeats: { sent: 0, ok: 0, failed: 0 },
       gimbal: emptyCommands(),
       pilot: emptyCommands(),
@@ -242,7 +256,8 @@ export function clientsRole(): void {
   }
 
   function onTracked(topic: string, payload: Buffer): void {
-    lastTracked = Date.now();
+    const now = Date.now();
+    lastTracked = now;
     const [, , sn = '', channel] = topic.split('/');
     try {
       const env = JSON.parse(payload.toString()) as { ts: number; tid: string; method: string; data: unknown };
@@ -252,6 +267,7 @@ export function clientsRole(): void {
         ring.push({ key: telemetryKey(data), marker: markerKey(data), ts: env.ts });
         if (ring.length > RING) ring.shift();
         seen.set(sn, ring);
+        if (measuring) hist.latTracker.record(now - env.ts);
       } else if (channel === 'events') onEvent(env);
       else if (channel === 'events_reply') onEventReply(env.tid);
       else if (channel === 'state') {
@@ -496,6 +512,8 @@ export function clientsRole(): void {
       pending = [];
       cpu0 = snap();
       cpu1 = null;
+      loop.reset();
+      loop.enable();
       measuring = true;
       counting = true;
       dating = setInterval(() => date(false), 500);
@@ -503,6 +521,7 @@ export function clientsRole(): void {
     } else if (m.type === 'quiesce') {
       // Stop sending and counting new work and frames; wait for what is still unanswered.
       cpu1 = snap();
+      loop.disable();
       measuring = false;
       counting = false;
       sending = false;
@@ -528,6 +547,8 @@ export function clientsRole(): void {
       date(true);
       stats.seconds = (now.at - cpu0.at) / 1000;
       stats.cpuPercent = cpuPercent(cpu0, now);
+      loop.disable();
+      stats.loop = { p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 };
       for (const o of outstanding.values()) if (o.counted) (o.kind === 'gimbal' ? stats.gimbal : stats.pilot).unanswered++;
       for (const [tid, e] of events) {
         if (!e.counted || e.acked) continue;
@@ -536,6 +557,7 @@ export function clientsRole(): void {
       stats.lat300 = hist.lat300.toData();
       stats.age310 = hist.age310.toData();
       stats.latRelay = hist.latRelay.toData();
+      stats.latTracker = hist.latTracker.toData();
       stats.gimbal.rtt = hist.gimbal.toData();
       stats.pilot.rtt = hist.pilot.toData();
       stats.events.ack = hist.ack.toData();

@@ -395,6 +395,14 @@ export interface SocketPlan {
   pilot?: { sns: string[]; cycleMs: number };
 }
 
+/**
+ * Fleet sockets whose 310 entries are dated (each batch is parsed whole, and each entry costs the clients
+ * process a lookup); the others count their entries without parsing. Dating every fleet socket's batches
+ * (25 sockets × 2,000 entries a second) kept the clients process busy enough to date frames hundreds of
+ * ms late. One beyond 2,000 devices, where a batch is about a megabyte.
+ */
+export const datedFleetSockets = (devices: number) => (devices > 2000 ? 1 : 3);
+
 /** How long a bench user's control connection lasts without renewal: longer than any run. */
 export const BENCH_HOLD_SECONDS = 24 * 3600;
 
@@ -412,7 +420,7 @@ export async function consolePlans(server: TestServer, specs: BenchSpec[], clien
     const c = await userClient(server, { nick: `Bench ${i}`, funList: [DEVICE_PUSH_FUNCTION, DEVICE_CONTROL_FUNCTION] });
     const verifyUser = { token: c.token, app_ids: APP_IDS, app_code: APP_CODE, licence: await c.licence(), os_language: 'en' };
     if (i < fleetSockets) {
-      plans.push({ kind: 'fleet', verifyUser });
+      plans.push({ kind: 'fleet', verifyUser, date310: i < datedFleetSockets(specs.length) });
       continue;
     }
     const k = i - fleetSockets;

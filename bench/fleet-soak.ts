@@ -5,7 +5,7 @@
  * to docs/performance.md (between the fleet-soak markers); exit code 1 when anything was lost or memory grew.
  *
  *   npm run bench:soak -- [--devices 2000] [--rate 1] [--clients 100] [--minutes 10] [--warmup 60]
- *                         [--broker embedded|mosquitto] [--burn 0] [--sim-procs N] [--sim-nice 0] [--dated 2000]
+ *                         [--broker embedded|mosquitto] [--burn 0] [--sim-procs N] [--sim-nice 0] [--clients-nice 0] [--dated 500]
  *                         [--heap-every 0] [--profile file.cpuprofile] [--no-doc | --doc-tag name]
  *   npm run bench:soak -- --ladder 2000,5000,10000,15000,20000 [same options; --minutes 2 --warmup 30 by default]
  *
@@ -23,8 +23,9 @@
  *   half keep the fleet map subscription (210 -> 310), half watch a slice of the devices (200 -> 300) and
  *   each sends a 401 gimbal command every `--command-period` seconds to one of its devices; the sockets
  *   watching the pilot nests fly them (401 one-key takeoff, 401 landing half a cycle later). A tracker
- *   MQTT subscriber dates telemetry (of `--dated` devices at most, a sample of larger fleets), matches
- *   every device event with its events_reply and keeps every device's last state message.
+ *   MQTT subscriber dates telemetry (of `--dated` devices at most, a sample: every message it takes is one
+ *   more delivery the embedded broker makes in the server's process, which no production server makes),
+ *   matches every device event with its events_reply and keeps every device's last state message.
  * - burn (`--burn N`): N processes each spinning one core for the whole run (a competing program).
  *
  * Loss, counted over what is sent (events: first published) in the measured window, after a drain:
@@ -59,6 +60,7 @@ import {
   SimPool,
   consolePlans,
   cpuPercent,
+  datedFleetSockets,
   defaultSimProcs,
   findPid,
   fleetSpecs,
@@ -87,11 +89,6 @@ const LADDER_END = '<!-- fleet-soak-ladder:end -->';
 const HEARTBEAT_MS = 20_000;
 /** Progress lines while measuring. */
 const PRINT_MS = 60_000;
-/**
- * Fleet sockets whose 310 entries are dated (each batch is parsed whole, each entry costs the clients process
- * a lookup); the rest count. One beyond 2,000 devices, where a batch is about a megabyte.
- */
-const datedFleetSockets = (devices: number) => (devices > 2000 ? 1 : 3);
 /** "No growth": post-GC heap slope over the second half below this, and the final heap within the margin. */
 const MAX_SLOPE_MB_PER_MIN = 1;
 const FINAL_MARGIN = { ratio: 0.1, bytes: 8 * 2 ** 20 };
@@ -126,6 +123,8 @@ interface Params {
   simProcs: number;
   /** Niceness of the simulator processes (0: same priority as the server). */
   simNice: number;
+  /** Niceness of the clients process (the browsers; 0: same priority as the server). */
+  clientsNice: number;
   /** At most this many devices' frames are dated (a sample of larger fleets). */
   dated: number;
   /** Seconds between forced full GCs for the heap samples; 0: samples after the server's own major GCs. */
@@ -174,6 +173,7 @@ interface Outcome {
   burnCpu: number;
   loopP99: number;
   loopMax: number;
+  gc: GcPauses;
   rssStart: number;
   rssEnd: number;
   warm: Sample;
@@ -210,6 +210,28 @@ function naturalSamples(t0: number, into: Sample[]): PerformanceObserver {
       if ((e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind !== perfConstants.NODE_PERFORMANCE_GC_MAJOR) continue;
       const m = process.memoryUsage();
       into.push({ t: (performance.now() - t0) / 60_000, heap: m.heapUsed, rss: m.rss, gcMs: 0 });
+    }
+  });
+  obs.observe({ entryTypes: ['gc'] });
+  return obs;
+}
+
+/** The server's GC pauses in the window, by kind: how many, their sum and the longest, ms. */
+interface GcPauses {
+  minor: { n: number; ms: number; max: number };
+  major: { n: number; ms: number; max: number };
+  other: { n: number; ms: number; max: number };
+}
+
+/** Tallies every GC pause of this process (the main thread's part of each collection) until disconnected. */
+function gcPauses(into: GcPauses): PerformanceObserver {
+  const obs = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const kind = (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind;
+      const t = kind === perfConstants.NODE_PERFORMANCE_GC_MINOR ? into.minor : kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR ? into.major : into.other;
+      t.n++;
+      t.ms += e.duration;
+      t.max = Math.max(t.max, e.duration);
     }
   });
   obs.observe({ entryTypes: ['gc'] });
@@ -289,9 +311,7 @@ async function run(p: Params, sims: SimPool, clients: Child): Promise<Outcome> {
     await l.link.ready();
     const pilots = pilotSns(specs, p.pilots);
     const plans = await consolePlans(server, specs, p.clients);
-    let dated = 0;
     for (const plan of plans) {
-      if (plan.kind === 'fleet') plan.date310 = dated++ < datedFleetSockets(p.devices);
       const sns = plan.sns ?? [];
       if (plan.kind !== 'devices' || sns.length === 0) continue;
       plan.commands = { sns: sns.filter((sn) => !pilots.has(sn)), periodMs: p.commandPeriod * 1000 };
@@ -338,6 +358,8 @@ async function run(p: Params, sims: SimPool, clients: Child): Promise<Outcome> {
     const natural: Sample[] = [];
     const observer = p.heapEvery > 0 ? null : naturalSamples(t0, natural);
     const loop = monitorEventLoopDelay({ resolution: 10 });
+    const gc: GcPauses = { minor: { n: 0, ms: 0, max: 0 }, major: { n: 0, ms: 0, max: 0 }, other: { n: 0, ms: 0, max: 0 } };
+    let gcObserver: PerformanceObserver | null = null;
     const linkBefore = {
       received: l.link.stats.received,
       accepted: l.link.stats.accepted,
@@ -351,6 +373,7 @@ async function run(p: Params, sims: SimPool, clients: Child): Promise<Outcome> {
     burnCpu.mark();
     await Promise.all([clients.ask({ type: 'measure' }, 'measuring'), sims.cpu()]);
     loop.enable();
+    gcObserver = gcPauses(gc);
     const profiling = p.profile ? await startProfile() : null;
     const end = t0 + p.minutes * 60_000;
     let nextForced = p.heapEvery > 0 ? t0 + p.heapEvery * 1000 : Infinity;
@@ -373,6 +396,7 @@ async function run(p: Params, sims: SimPool, clients: Child): Promise<Outcome> {
     }
     const b = snap();
     loop.disable();
+    gcObserver.disconnect();
     if (profiling && p.profile) await profiling.stop(p.profile);
     const brokerPercent = brokerCpu?.percent() ?? null;
     const burnPercent = burnCpu.percent();
@@ -515,6 +539,7 @@ async function run(p: Params, sims: SimPool, clients: Child): Promise<Outcome> {
       burnCpu: burnPercent,
       loopP99: loop.percentile(99) / 1e6,
       loopMax: loop.max / 1e6,
+      gc,
       rssStart: warm.rss,
       rssEnd: final.rss,
       warm,
@@ -594,6 +619,7 @@ function table(p: Params, o: Outcome): string {
     ['frames delivered / s (all clients)', `${perSecond(s.frames300 + s.frames310, s.seconds)} (300: ${perSecond(s.frames300, s.seconds)} of ${(p.devices * p.rate).toFixed(0)} device messages/s, 310: ${perSecond(s.frames310, s.seconds)})`],
     ['device updates delivered / s (300 frames + 310 entries)', perSecond(s.frames300 + s.entries310, s.seconds)],
     [`telemetry device ts -> browser (300${p.devices > p.dated ? `, ${Math.min(p.dated, p.devices)} devices dated` : ''}), ms p50 / p90 / p99 / max`, dist(s.lat300)],
+    ["baseline: the same telemetry device ts -> the broker's own delivery to an MQTT subscriber in the clients process, ms p50 / p90 / p99 / max", dist(s.latTracker)],
     [`age of 310 entries at receipt (${datedFleetSockets(p.devices)} fleet socket${datedFleetSockets(p.devices) > 1 ? 's' : ''} dated), ms p50 / p90 / p99 / max`, dist(s.age310)],
     ['device events (QoS 1): sent / acknowledged (events_reply)', `${e.sent} / ${e.acked} (${Object.entries(e.byMethod).map(([k, v]) => `${k} ${v}`).join(', ')}; ${e.publishes - e.sent} re-sends)`],
     ['event ack round trip (event ts -> events_reply), ms p50 / p90 / p99 / max', dist(e.ack)],
@@ -618,6 +644,10 @@ function table(p: Params, o: Outcome): string {
     ...(p.burn > 0 ? [[`competing processes (--burn ${p.burn}) CPU, % of one core`, o.burnCpu.toFixed(0)] as [string, string]] : []),
     ['server event-loop delay p99 / max, ms', `${o.loopP99.toFixed(1)} / ${o.loopMax.toFixed(0)}`],
     [
+      'server GC pauses in the window: scavenges / mark-compacts / other (count, total ms, longest ms)',
+      [o.gc.minor, o.gc.major, o.gc.other].map((g) => `${g.n}, ${g.ms.toFixed(0)}, ${g.max.toFixed(0)}`).join(' / '),
+    ],
+    [
       p.heapEvery > 0 ? `forced full GC every ${p.heapEvery} s (for the heap samples), pause ms mean / max` : 'forced full GC at the end of the warm-up and at the end, pause ms',
       p.heapEvery > 0 ? `${(forcedPauses.reduce((n, x) => n + x, 0) / forcedPauses.length).toFixed(0)} / ${Math.max(...forcedPauses).toFixed(0)}` : forcedPauses.map((x) => x.toFixed(0)).join(', '),
     ],
@@ -631,6 +661,7 @@ function table(p: Params, o: Outcome): string {
     ['device messages read by the server link / dropped', `${o.link.received} / ${JSON.stringify(o.link.dropped)}`],
     ['telemetry superseded unread (the server behind: only the newest of a device read)', `${o.link.superseded}`],
     [`simulator processes (${p.simProcs}) CPU, % / RSS; fleet online after`, `${o.simCpu.toFixed(0)} / ${mb(o.simRss)}; ${o.onlineSeconds.toFixed(0)} s`],
+    ['clients process event-loop delay p99 / max, ms', `${s.loop.p99.toFixed(1)} / ${s.loop.max.toFixed(0)}`],
     ['clients process CPU, %', s.cpuPercent.toFixed(0)],
     ['frames not dated (no matching device message)', String(s.unmatched)],
     [`drain after the window until events acknowledged and telemetry caught up, s (limit ${DRAIN_LIMIT_MS / 1000})`, o.drainSeconds.toFixed(0)],
@@ -647,7 +678,7 @@ function paramsLine(p: Params): string {
     `(${fleetSockets} on the fleet map, ${p.clients - fleetSockets} watching a slice each), ${p.warmup} s warm-up, ${p.minutes} min measured, ` +
     `broker ${p.broker}, database ${process.env.DATABASE_URL ? 'PostgreSQL' : 'SQLite'}; a gimbal command every ${p.commandPeriod} s per watching socket, ` +
     `${p.pilots} pilot nests (one-key takeoff and landing every ${p.pilotCycle} s, simulator time × ${p.pilotTimeScale}), heartbeats every ${HEARTBEAT_MS / 1000} s; ` +
-    `${p.simProcs} simulator process${p.simProcs > 1 ? 'es' : ''}${p.simNice > 0 ? ` at nice ${p.simNice}` : ''}; ${p.burn > 0 ? `${p.burn} competing process${p.burn > 1 ? 'es' : ''} spinning a core each (--burn)` : 'no competing process'}.`
+    `${p.simProcs} simulator process${p.simProcs > 1 ? 'es' : ''}${p.simNice > 0 ? ` at nice ${p.simNice}` : ''}${p.clientsNice > 0 ? `, the clients process at nice ${p.clientsNice}` : ''}; ${p.burn > 0 ? `${p.burn} competing process${p.burn > 1 ? 'es' : ''} spinning a core each (--burn)` : 'no competing process'}.`
   );
 }
 
@@ -695,7 +726,7 @@ function ladderRow(p: Params, o: Outcome): LadderRow {
     brokerCpu: o.brokerCpu,
     loopP99: o.loopP99,
     loopMax: o.loopMax,
-    tel: `${pct(s.lat300, 50)} / ${pct(s.lat300, 99)}`,
+    tel: `${pct(s.lat300, 50)} / ${pct(s.lat300, 99)} (${pct(s.latTracker, 99)})`,
     age310p99: pct(s.age310, 99),
     events: `${s.events.acked} / ${s.events.sent}`,
     sorties: `${o.db.sortiesStarted + o.db.sortiesEnded} / ${s.events.flightStarts.length + s.events.flightEnds.length}`,
@@ -712,7 +743,7 @@ function ladderRow(p: Params, o: Outcome): LadderRow {
 
 function ladderTable(rows: (LadderRow | { devices: number; failed: string })[]): string {
   const head =
-    '| devices | messages read / s (+ superseded) | server CPU % | us / message | Mosquitto CPU % | event loop p99 / max, ms | telemetry 300 p50 / p99, ms | 310 age p99, ms | events acked / sent | sortie rows / flight events | ' +
+    '| devices | messages read / s (+ superseded) | server CPU % | us / message | Mosquitto CPU % | event loop p99 / max, ms | telemetry 300 p50 / p99 (baseline p99), ms | 310 age p99, ms | events acked / sent | sortie rows / flight events | ' +
     'last state held / devices | gimbal ok / offline / timeout / other / unanswered | pilot answered / sent | false offline / not online at end / false alarms | heap after GC | online after, s | verdict |';
   const lines = rows.map((r) => {
     if ('failed' in r) return `| ${r.devices} | ${Array.from({ length: 15 }, () => '–').join(' | ')} | ${r.failed} |`;
@@ -747,7 +778,7 @@ async function ladder(counts: number[], passOn: string[], noDoc: boolean, p: Par
   const params =
     `Ladder: ${counts.join(', ')} devices, each step a soak of its own (${p.minutes} min measured after ${p.warmup} s warm-up): ` +
     `${p.rate} Hz, ${p.clients} WebSocket clients, broker ${p.broker}, ${p.burn > 0 ? `--burn ${p.burn}` : 'no competing process'}; simulator processes one per 2,500 devices unless set` +
-    `${p.simNice > 0 ? `, at nice ${p.simNice}` : ''}; frames of at most ${p.dated} devices dated.`;
+    `${p.simNice > 0 ? `, at nice ${p.simNice}` : ''}${p.clientsNice > 0 ? `, the clients process at nice ${p.clientsNice}` : ''}; frames of at most ${p.dated} devices dated.`;
   console.log(params);
   if (!noDoc) {
     await writeDocBlock(LADDER_BEGIN, LADDER_END, [runLine(), '', params, '', ladderTable(rows)], '## Soak ladder (`bench/fleet-soak.ts --ladder`)');
@@ -778,7 +809,8 @@ async function main(): Promise<void> {
       burn: { type: 'string', default: '0' },
       'sim-procs': { type: 'string' },
       'sim-nice': { type: 'string', default: '0' },
-      dated: { type: 'string', default: '2000' },
+      'clients-nice': { type: 'string', default: '0' },
+      dated: { type: 'string', default: '500' },
       'heap-every': { type: 'string', default: '0' },
       profile: { type: 'string' },
       ladder: { type: 'string' },
@@ -803,22 +835,21 @@ async function main(): Promise<void> {
     burn: Number(values.burn),
     simProcs: Number(values['sim-procs'] ?? defaultSimProcs(devices)),
     simNice: Number(values['sim-nice']),
+    clientsNice: Number(values['clients-nice']),
     dated: Number(values.dated),
     heapEvery: Number(values['heap-every']),
   };
   p.profile = values.profile;
   if (values.broker !== 'embedded' && values.broker !== 'mosquitto') throw new Error(`--broker embedded|mosquitto, not ${values.broker}`);
   if (values['doc-tag'] !== undefined && !/^[a-z0-9-]+$/.test(values['doc-tag'])) throw new Error(`--doc-tag: lower-case letters, digits and dashes, not ${values['doc-tag']}`);
-  const { broker: _b, burn, heapEvery, simNice, profile: _profile, ...positive } = p;
+  const { broker: _b, burn, heapEvery, simNice, clientsNice, profile: _profile, ...positive } = p;
   if (
     Object.values(positive).some((v) => !Number.isFinite(v) || v <= 0) ||
     p.clients < 2 ||
     !Number.isInteger(burn) ||
     burn < 0 ||
     !(heapEvery >= 0) ||
-    !Number.isInteger(simNice) ||
-    simNice < 0 ||
-    simNice > 19 ||
+    ![simNice, clientsNice].every((n) => Number.isInteger(n) && n >= 0 && n <= 19) ||
     ladderCounts?.some((n) => !Number.isInteger(n) || n <= 0)
   ) {
     throw new Error(`bad parameters: ${JSON.stringify({ ...p, ladder: ladderCounts })}`);
@@ -843,11 +874,12 @@ async function main(): Promise<void> {
   burnerPids = burners.pids;
   const sims = new SimPool(SCRIPT, p.simProcs, p.simNice);
   const clients = Child.start(SCRIPT, 'clients');
+  if (p.clientsNice > 0 && clients.proc.pid !== undefined) os.setPriority(clients.proc.pid, p.clientsNice);
   try {
     const o = await run(p, sims, clients);
     console.log(`\n${table(p, o)}\n`);
     console.log(
-      `telemetry p99 ${pct(o.stats.lat300, 99)} ms; server ${o.cpu.toFixed(0)} % of a core, ${o.usPerMessage.toFixed(0)} us per device message` +
+      `telemetry p99 ${pct(o.stats.lat300, 99)} ms (baseline, the broker's own delivery: ${pct(o.stats.latTracker, 99)} ms); server ${o.cpu.toFixed(0)} % of a core, ${o.usPerMessage.toFixed(0)} us per device message` +
         `${o.link.superseded > 0 ? `, ${o.link.superseded} telemetry superseded unread` : ''}` +
         `${o.brokerCpu !== null ? `, Mosquitto ${o.brokerCpu.toFixed(0)} %` : ''}; ${verdict(o)}`,
     );

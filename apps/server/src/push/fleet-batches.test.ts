@@ -101,13 +101,30 @@ async function subscribed(token: string): Promise<FakeSocket> {
   return ws;
 }
 
-/** New telemetry from these devices (each is a change for fleet batches). */
+/** Positions handed out so far: every move goes somewhere new. */
+let steps = 0;
+
+/** New telemetry from these devices at a new nest position each (a change for fleet batches). */
 function moved(...sns: string[]): void {
-  for (const sn of sns) {
-    const d = { sn, online: true, rateHz: 1, firmware: null, heardAt: 0, telemetry: null, telemetryAt: 0, telemetryTs: 0, state: null, since: 0 };
-    live.set(sn, d);
-    link.emit('telemetry', sn, d);
-  }
+  for (const sn of sns) telemetry(sn, 22.5 + ++steps * 1e-5);
+}
+
+/** Telemetry from a device whose nest stands at `lat`. */
+function telemetry(sn: string, lat: number): void {
+  const d = {
+    sn,
+    online: true,
+    rateHz: 1,
+    firmware: null,
+    heardAt: 0,
+    telemetry: { nest: { lat, lng: 114.05 } } as LiveDevice['telemetry'],
+    telemetryAt: 0,
+    telemetryTs: 0,
+    state: null,
+    since: 0,
+  };
+  live.set(sn, d);
+  link.emit('telemetry', sn, d);
 }
 
 /** The hub's clock for fleet periods, ahead of the wall clock so that its own timer finds every socket served. */
@@ -153,6 +170,46 @@ describe('310 batches built once per scope', () => {
     period();
     expect(a.batches().at(-1)).toEqual(['A1', 'A2', 'A3', 'X1']);
     expect(b.batches().at(-1)).toEqual(['A1']);
+  });
+});
+
+describe('310 batches carry what a map shows', () => {
+  it('telemetry that leaves a device\'s entry as it was keeps the device out of the next batch; a move or a status change brings it back', async () => {
+    const c = await subscribed('user-still');
+    const sent = () => c.batches().length;
+    moved('A1', 'A2');
+    period();
+    expect(c.batches().at(-1)).toEqual(['A1', 'A2']);
+
+    // A1 and A2 send telemetry again from where they stand (a nest on the ground): nothing to send.
+    const at = (sn: string) => (live.get(sn)!.telemetry as { nest: { lat: number } }).nest.lat;
+    telemetry('A1', at('A1'));
+    telemetry('A2', at('A2'));
+    const before = sent();
+    period();
+    expect(sent()).toBe(before);
+
+    // Twice still, then A2 moves: only A2.
+    telemetry('A1', at('A1'));
+    telemetry('A1', at('A1'));
+    moved('A2');
+    period();
+    expect(c.batches().at(-1)).toEqual(['A2']);
+
+    // A2 moves and comes back before the batch: still sent (its entry had changed since the last batch).
+    const was = at('A2');
+    moved('A2');
+    telemetry('A2', was);
+    period();
+    expect(c.batches().at(-1)).toEqual(['A2']);
+    const last = c.sent.filter((f) => f.msg_id === PushMsgId.FLEET_UPDATE).at(-1)!;
+    expect(fleetUpdatePush.parse(last.data).devices[0]!.lat).toBe(was);
+
+    // The status board says A1 changed (a hold, a state): A1 is in the next batch although it did not move.
+    status.emit('status', 'A1', { sn_id: 'A1', state: 1 });
+    period();
+    expect(c.batches().at(-1)).toEqual(['A1']);
+    expect((await c.request(PushMsgId.FLEET_SUBSCRIBE, { on: false })).code).toBe(ResultCode.OK);
   });
 });
 

@@ -163,6 +163,28 @@ interface FleetBatch {
  * a flood closes the socket. A socket that cannot keep up (send buffer over PUSH_BUFFER_LIMIT) misses
  * live frames instead of queueing them without bound; fleet batches then catch up with the latest state.
  */
+/** A device's place in the fleet batches (PushHub.fleetStates). */
+interface FleetState {
+  version: number;
+  built: number;
+  entry: FleetEntry | null;
+  json: Buffer | null;
+}
+
+/** Two 310 entries of one device say the same (every field of FleetEntry). */
+function sameFleetEntry(a: FleetEntry, b: FleetEntry): boolean {
+  return (
+    a.lat === b.lat &&
+    a.lng === b.lng &&
+    a.heading === b.heading &&
+    a.state === b.state &&
+    a.flight_state === b.flight_state &&
+    a.battery === b.battery &&
+    a.height === b.height &&
+    a.sn_id === b.sn_id
+  );
+}
+
 export class PushHub {
   private readonly clients = new Set<PushClient>();
   /** Sockets by watched device. */
@@ -170,11 +192,11 @@ export class PushHub {
   /** Changes to any device so far: a device's version is this counter at its last change (fleet batches). */
   private seq = 0;
   /**
-   * Per device: the counter at its last change (position, status, row), and its 310 entry as UTF-8 JSON
-   * (null without a position) as built at counter `built` (one record, so a fleet phase walking the devices
-   * looks each up once).
+   * Per device: the counter at its last change (position, status, row), and its 310 entry (null without a
+   * position) and that entry as UTF-8 JSON, as built at counter `built` (one record, so a fleet phase
+   * walking the devices looks each up once).
    */
-  private readonly fleetStates = new Map<string, { version: number; built: number; json: Buffer | null }>();
+  private readonly fleetStates = new Map<string, FleetState>();
   /**
    * The devices each view scope sees (by scopeKey), for the directory's rows of `visibleOf`: every phase of
    * a fleet period walks them, and they change only when the directory is read again.
@@ -207,7 +229,7 @@ export class PushHub {
     this.sessions = new PushSessions(this.clients, ports.sessions, deps.live, log, (client) => this.unwatchAll(client));
     deps.changes.on('changed', this.onDataChanged);
     link.on('telemetry', (sn, live, json) => {
-      this.bump(sn);
+      if (this.entryMoved(sn, live)) this.bump(sn);
       this.fanOutTelemetry(sn, live, json);
     });
     // Every instance sees presence and holds itself: status pushes stay local. Pushes caused by a call or
@@ -276,7 +298,23 @@ export class PushHub {
   private bump(sn: string): void {
     const state = this.fleetStates.get(sn);
     if (state) state.version = ++this.seq;
-    else this.fleetStates.set(sn, { version: ++this.seq, built: -1, json: null });
+    else this.fleetStates.set(sn, { version: ++this.seq, built: -1, entry: null, json: null });
+  }
+
+  /**
+   * Whether a telemetry message changes the device's 310 entry. A device on the ground sends the same
+   * position, heading, battery and height second after second; a batch carries only the devices whose entry
+   * changed, so such a device stays out of it (and out of every map socket's frame) until something moves.
+   * Compared with the entry of the last batch that held the device; while a change is still unsent (the
+   * counter moved after that entry was built) there is nothing to compare with, and the counter moves again.
+   */
+  private entryMoved(sn: string, live: LiveDevice): boolean {
+    const state = this.fleetStates.get(sn);
+    if (!state || state.built !== state.version || !state.entry) return true;
+    const row = this.deps.live.directory.get(sn);
+    if (!row) return true;
+    const next = this.ports.fleetEntry(row, live, this.deps.live.status.status(sn));
+    return next === null || !sameFleetEntry(next, state.entry);
   }
 
   /**
@@ -344,12 +382,12 @@ export class PushHub {
       let state = this.fleetStates.get(sn);
       // A device never changed since the hub started has version 0 (only a complete batch holds it).
       if ((state?.version ?? 0) <= since) continue;
-      state ??= { version: 0, built: -1, json: null };
+      state ??= { version: 0, built: -1, entry: null, json: null };
       // A status change bumps the device's version (the board's `status` event, a hold's end included), so
       // an entry built at this version still holds the device's state: the phases of a period reuse it.
       if (state.built !== state.version) {
-        const fleetEntry = this.ports.fleetEntry(row, link.device(sn), status.status(sn));
-        state.json = fleetEntry ? Buffer.from(JSON.stringify(fleetEntry)) : null;
+        state.entry = this.ports.fleetEntry(row, link.device(sn), status.status(sn));
+        state.json = state.entry ? Buffer.from(JSON.stringify(state.entry)) : null;
         state.built = state.version;
         this.fleetStates.set(sn, state);
       }
