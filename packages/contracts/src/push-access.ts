@@ -52,7 +52,7 @@ export const PUSH_ACCESS: readonly PushAccess[] = [
   entry(PushMsgId.PROCESS_CONTROL, 'in', DEVICE_CONTROL_FUNCTION, 'control', 'Pause, continue or interrupt the running process (every control_cmd, below).'),
   entry(PushMsgId.DEVICE_TELEMETRY, 'out', null, 'view', 'Telemetry of a watched device.'),
   entry(PushMsgId.DEVICE_STATUS, 'out', null, 'view', 'Online status and holder of a watched device.'),
-  entry(PushMsgId.FLEET_UPDATE, 'out', null, 'view', 'Positions and states of every visible device (after 210).'),
+  entry(PushMsgId.FLEET_UPDATE, 'out', null, 'view', 'Positions and states of the visible devices: all of them in the first batch after 210, then once a period those whose entry changed.'),
   entry(PushMsgId.FLOW_PROGRESS, 'out', null, 'view', 'Nest flow progress of a watched device.'),
   entry(PushMsgId.MISSION_PROGRESS, 'out', null, 'view', 'Mission progress of a watched device.'),
   entry(PushMsgId.RESULT_ADDED, 'out', null, 'view', 'A result of a watched device arrived.'),
