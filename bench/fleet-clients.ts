@@ -107,8 +107,9 @@ export interface ClientStats {
   age310: HistogramData;
   latRelay: HistogramData;
   /**
-   * Device ts -> the tracker's receipt of the same telemetry message: the broker's direct delivery to an
-   * MQTT subscriber in this process, the path without our server (the floor under the 300 latency).
+   * Device ts -> the tracker's receipt of the same telemetry message: the broker's own delivery to an MQTT
+   * subscriber in this process, without the server's link and push hub on its path (the baseline of the
+   * 300 latency; an embedded broker still shares the server's process and event loop).
    */
   latTracker: HistogramData;
   unmatched: number;

@@ -399,7 +399,7 @@ export interface SocketPlan {
  * Fleet sockets whose 310 entries are dated (each batch is parsed whole, and each entry costs the clients
  * process a lookup); the others count their entries without parsing. Dating every fleet socket's batches
  * (25 sockets × 2,000 entries a second) kept the clients process busy enough to date frames hundreds of
- * ms late. One beyond 2,000 devices, where a batch is about a megabyte.
+ * ms late. One beyond 2,000 devices, where a complete batch is about a megabyte.
  */
 export const datedFleetSockets = (devices: number) => (devices > 2000 ? 1 : 3);
 

@@ -359,7 +359,6 @@ async function run(p: Params, sims: SimPool, clients: Child): Promise<Outcome> {
     const observer = p.heapEvery > 0 ? null : naturalSamples(t0, natural);
     const loop = monitorEventLoopDelay({ resolution: 10 });
     const gc: GcPauses = { minor: { n: 0, ms: 0, max: 0 }, major: { n: 0, ms: 0, max: 0 }, other: { n: 0, ms: 0, max: 0 } };
-    let gcObserver: PerformanceObserver | null = null;
     const linkBefore = {
       received: l.link.stats.received,
       accepted: l.link.stats.accepted,
@@ -373,7 +372,7 @@ async function run(p: Params, sims: SimPool, clients: Child): Promise<Outcome> {
     burnCpu.mark();
     await Promise.all([clients.ask({ type: 'measure' }, 'measuring'), sims.cpu()]);
     loop.enable();
-    gcObserver = gcPauses(gc);
+    const gcObserver = gcPauses(gc);
     const profiling = p.profile ? await startProfile() : null;
     const end = t0 + p.minutes * 60_000;
     let nextForced = p.heapEvery > 0 ? t0 + p.heapEvery * 1000 : Infinity;
