@@ -171,18 +171,13 @@ interface FleetState {
   json: Buffer | null;
 }
 
-/** Two 310 entries of one device say the same (every field of FleetEntry). */
+/**
+ * Two 310 entries say the same: every field equal. Entries are flat (numbers, strings, null) and built by
+ * one function, so walking one's keys covers both, and a field added to FleetEntry is compared too.
+ */
 function sameFleetEntry(a: FleetEntry, b: FleetEntry): boolean {
-  return (
-    a.lat === b.lat &&
-    a.lng === b.lng &&
-    a.heading === b.heading &&
-    a.state === b.state &&
-    a.flight_state === b.flight_state &&
-    a.battery === b.battery &&
-    a.height === b.height &&
-    a.sn_id === b.sn_id
-  );
+  for (const key of Object.keys(a) as (keyof FleetEntry)[]) if (a[key] !== b[key]) return false;
+  return true;
 }
 
 export class PushHub {
