@@ -3,14 +3,39 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { fuzzRuns } from '../../../scripts/test-support/fuzz.js';
 import { commandReplyData, eventData, linkEnvelope, linkMessage, parseTopic, presenceData, stateData, telemetryData, topicOf } from './device-link.js';
-import { fastSafeParse } from './fast-parse.js';
+import { compilePredicate, fastSafeParse } from './fast-parse.js';
+import { DEFAULT_CAMERA_SETTINGS } from './flight.js';
 import { telemetryMessage } from './test-fixtures.js';
 
 const telemetry = telemetryMessage();
 
+/** A nest's whole state: a flow, a mission and its camera (enums, literal unions and z.custom checks). */
+const fullState = {
+  firmware: '2.1.0',
+  rate_hz: 1,
+  faults: [],
+  video: { streaming: true, url: 'live/SN-1' },
+  flow: {
+    flow_id: 'f-1',
+    kind: 'takeoff',
+    state: 'running',
+    steps: [{ step: 'hatch', state: 'done', elapsed: 4.5 }, { step: 'platform', state: 'running', elapsed: 1 }],
+    current: 1,
+    error: null,
+    tip: { code: 3, part: 'hatch' },
+    started_at: 1_763_769_600,
+    elapsed: 5.5,
+  },
+  mission: { flight_id: 'fl-1', mission_id: null, state: 'running', waypoint_index: 2, waypoint_count: 9, percent: 22.2, distance_flown: 310, flight_time: 95, photos: 4 },
+  camera: DEFAULT_CAMERA_SETTINGS,
+  stick_mode: false,
+};
+
 /** Values zod may refuse or reshape: wrong types, edges of ranges, NaN-free numbers, nested junk. */
 const anyValue = fc.oneof(
   fc.constantFrom(null, true, false, '', 'x', 0, -0, 1, -1, 0.5, 4, 8, 90, 90.0001, -90, 180, 360, 361, 1e300, -1e300, 2 ** 53, 2 ** 31, [], {}),
+  // Just past the schemas' length limits (16, 32, 64, 256, 512 characters; 32 and 64 items).
+  fc.constantFrom(...[17, 33, 65, 257, 513].map((n) => 'x'.repeat(n)), Array.from({ length: 33 }, () => 'a'), Array.from({ length: 65 }, () => 'a')),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
   fc.integer(),
   fc.string({ maxLength: 70 }),
@@ -77,6 +102,7 @@ describe('fastSafeParse', () => {
       [linkEnvelope, linkMessage('telemetry', {}, { tid: 'tid-1', bid: 'b', ts: 1_763_769_600_000 })],
       [presenceData, { online: true, rate_hz: 1, firmware: '1.2.3' }],
       [stateData, { firmware: '1.0', faults: ['rtk_loss'], video: { streaming: true, url: null }, stick_mode: false, changed: { faults: [] }, extra: { a: 1 } }],
+      [stateData, fullState],
       [eventData, { code: 'flight.start', sortie: 3 }],
       [commandReplyData, { result: 0, message: 'ok', output: { url: 'x' } }],
     ];
@@ -98,6 +124,41 @@ describe('fastSafeParse', () => {
       }),
       { numRuns: fuzzRuns(200) },
     );
+  });
+
+  it('compiles every link schema, so that valid device messages never take the walk of zod', () => {
+    for (const schema of [telemetryData, linkEnvelope, presenceData, stateData, eventData, commandReplyData]) {
+      const accepts = compilePredicate(schema);
+      expect(accepts).toBeTypeOf('function');
+    }
+    expect(compilePredicate(telemetryData)!(telemetry)).toBe(true);
+    expect(compilePredicate(telemetryData)!({ ...telemetry, extra: 1 })).toBe(false);
+    expect(stateData.safeParse(fullState).success).toBe(true);
+    expect(compilePredicate(stateData)!(fullState)).toBe(true);
+    expect(compilePredicate(stateData)!({ ...fullState, camera: { ...DEFAULT_CAMERA_SETTINGS, iso: 123 } })).toBe(false);
+  });
+
+  it('keeps zod where compiling code is forbidden (a page under a content security policy)', () => {
+    const original = globalThis.Function;
+    globalThis.Function = function forbidden() {
+      throw new EvalError('Refused to evaluate a string as JavaScript');
+    } as unknown as FunctionConstructor;
+    let parse: ReturnType<typeof fastSafeParse>;
+    let compiled: unknown;
+    try {
+      compiled = compilePredicate(telemetryData);
+      parse = fastSafeParse(telemetryData);
+      parse(telemetry);
+    } finally {
+      globalThis.Function = original;
+    }
+    expect(compiled).toBeNull();
+    const r = parse(telemetry);
+    expect(r.success).toBe(true);
+    // zod's answer: a copy in the output shape, not the value itself.
+    expect(r.data).not.toBe(telemetry);
+    expect(r.data).toStrictEqual(telemetry);
+    expect(parse({}).error?.issues[0]?.message).toBe('empty telemetry');
   });
 
   it('leaves schemas with parts it does not know to zod (transforms)', () => {

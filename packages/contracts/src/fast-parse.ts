@@ -7,15 +7,20 @@ import type { z } from 'zod';
  * zod's own parse walks the schema for every value and builds a new output object at every level. Most
  * values on a hot path are valid and already in their output shape (JSON with no unknown keys), so the
  * schema is turned once into a plain predicate: true only when zod would accept the value AND its output
- * would be the value itself (no key stripped, no default, no transform). Such a value is answered at once,
- * as it is; anything else (invalid, or valid only after zod reshapes it) goes to zod's own safeParse, which
- * gives the exact output or the exact issues. A schema with parts the predicate does not know (transforms,
- * pipes, lazy schemas, unfamiliar checks) is always answered by zod.
+ * would be the value itself (no key stripped, no default, no transform), compiled to one function
+ * (compilePredicate). Such a value is answered at once, as it is; anything else (invalid, or valid only
+ * after zod reshapes it) goes to zod's own safeParse, which gives the exact output or the exact issues. A
+ * schema with parts the predicate does not know (transforms, pipes, lazy schemas, unfamiliar checks) is
+ * always answered by zod.
  */
 export function fastSafeParse<S extends z.ZodType>(schema: S): (value: unknown) => z.ZodSafeParseResult<z.output<S>> {
-  const accepts = predicateOf(schema);
-  if (!accepts) return (value) => schema.safeParse(value);
-  return (value) => (accepts(value) ? { success: true, data: value as z.output<S> } : schema.safeParse(value));
+  // Compiled on first use: a module that only imports the schemas (the web app) never compiles them, and a
+  // page whose content security policy forbids compiling code simply keeps zod.
+  let accepts: Predicate | null | undefined;
+  return (value) => {
+    if (accepts === undefined) accepts = compilePredicate(schema);
+    return accepts?.(value) ? { success: true, data: value as z.output<S> } : schema.safeParse(value);
+  };
 }
 
 type Predicate = (value: unknown) => boolean;
@@ -31,7 +36,6 @@ interface Def {
   element?: Node;
   keyType?: Node;
   valueType?: Node;
-  values?: unknown[];
   coerce?: boolean;
 }
 interface CheckDef {
@@ -44,7 +48,7 @@ interface CheckDef {
   length?: number;
 }
 interface Node {
-  _zod: { def: Def; optin?: 'optional' };
+  _zod: { def: Def; optin?: 'optional'; values?: Set<unknown> };
 }
 
 const INT_RANGES: Record<string, [number, number]> = {
@@ -53,147 +57,182 @@ const INT_RANGES: Record<string, [number, number]> = {
   uint32: [0, 4294967295],
 };
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** One check as a predicate on a value of the right type; null for a check this module does not know. */
-function checkOf(check: NonNullable<Def['checks']>[number]): Predicate | null {
-  const d = check._zod.def;
-  switch (d.check) {
-    case 'greater_than': {
-      const min = d.value!;
-      return d.inclusive ? (v) => (v as number) >= min : (v) => (v as number) > min;
-    }
-    case 'less_than': {
-      const max = d.value!;
-      return d.inclusive ? (v) => (v as number) <= max : (v) => (v as number) < max;
-    }
-    case 'number_format': {
-      const range = INT_RANGES[d.format ?? ''];
-      if (!range) return null;
-      const [lo, hi] = range;
-      return (v) => Number.isInteger(v) && (v as number) >= lo && (v as number) <= hi;
-    }
-    case 'min_length': {
-      const min = d.minimum!;
-      return (v) => (v as { length: number }).length >= min;
-    }
-    case 'max_length': {
-      const max = d.maximum!;
-      return (v) => (v as { length: number }).length <= max;
-    }
-    case 'length_equals': {
-      const n = d.length!;
-      return (v) => (v as { length: number }).length === n;
-    }
-    case 'custom':
-      // A refinement: zod's own check, on a value that is already in its output shape.
-      return (v) => {
-        const payload = { value: v, issues: [] as unknown[] };
-        check._zod.check(payload);
-        return payload.issues.length === 0;
-      };
-    default:
-      return null;
+/**
+ * The predicate as one generated function (`new Function`), so that checking a message is straight-line
+ * code with direct calls, not a walk through a tree of closures (each call site in such a walk sees every
+ * kind of node and cannot be inlined). Steps:
+ * 1. Every node of the schema becomes a JavaScript expression over a variable that holds the value; a node
+ *    with parts of its own (object, array, record, union) becomes a function of its own in the generated
+ *    source (`n<i>`), called directly by its parent.
+ * 2. Values the source cannot spell safely (refinements, literals other than strings, finite numbers,
+ *    booleans and null) are handed in as `refs` and read from there.
+ * 3. Any part the compiler does not know makes the whole schema zod's (null); so does a failure to compile
+ *    (a page that forbids compiling code).
+ */
+export function compilePredicate(schema: unknown): Predicate | null {
+  const out = new Compiler();
+  try {
+    const root = out.expr(schema as Node, 'v');
+    if (root === null) return null;
+    const source = `"use strict";\n${out.functions.join('\n')}\nreturn function accepts(v) { return ${root}; };`;
+    return new Function('refs', 'custom', source)(out.refs, runCustom) as Predicate;
+  } catch {
+    return null;
   }
 }
 
-/** `base` followed by every check of the node; null when one is unknown. */
-function withChecks(def: Def, base: Predicate): Predicate | null {
-  const checks: Predicate[] = [];
-  for (const c of def.checks ?? []) {
-    const p = checkOf(c);
-    if (!p) return null;
-    checks.push(p);
-  }
-  if (checks.length === 0) return base;
-  return (v) => {
-    if (!base(v)) return false;
-    for (const c of checks) if (!c(v)) return false;
-    return true;
-  };
+/** A refinement: zod's own check, on a value that is already in its output shape. */
+function runCustom(check: { _zod: { check(payload: { value: unknown; issues: unknown[] }): unknown } }, value: unknown): boolean {
+  const payload = { value, issues: [] as unknown[] };
+  // An asynchronous refinement cannot be answered here: zod's turn (its safeParse refuses it as zod does).
+  if (check._zod.check(payload) instanceof Promise) return false;
+  return payload.issues.length === 0;
 }
 
-function predicateOf(schema: unknown): Predicate | null {
-  const def = (schema as Node)._zod.def;
-  if (def.coerce) return null;
-  switch (def.type) {
-    case 'number':
-      return withChecks(def, (v) => typeof v === 'number' && Number.isFinite(v));
-    case 'string':
-      return withChecks(def, (v) => typeof v === 'string');
-    case 'boolean':
-      return withChecks(def, (v) => typeof v === 'boolean');
-    case 'unknown':
-    case 'any':
-      return withChecks(def, () => true);
-    case 'literal': {
-      const values = def.values ?? [];
-      return withChecks(def, (v) => values.includes(v));
-    }
-    case 'optional':
-    case 'nullable': {
-      const inner = predicateOf(def.innerType);
-      if (!inner) return null;
-      const empty = def.type === 'optional' ? undefined : null;
-      return withChecks(def, (v) => v === empty || inner(v));
-    }
-    case 'union': {
-      const options: Predicate[] = [];
-      for (const o of def.options ?? []) {
-        const p = predicateOf(o);
-        if (!p) return null;
-        options.push(p);
+/** A value as source text, when it can be written as a literal compared with `===`; else null. */
+function literal(value: unknown): string | null {
+  if (typeof value === 'string' || typeof value === 'boolean' || value === null) return JSON.stringify(value);
+  if (typeof value === 'number' && Number.isFinite(value) && !Object.is(value, -0)) return String(value);
+  return null;
+}
+
+class Compiler {
+  readonly functions: string[] = [];
+  readonly refs: unknown[] = [];
+
+  private ref(value: unknown): string {
+    this.refs.push(value);
+    return `refs[${this.refs.length - 1}]`;
+  }
+
+  private number(value: number): string {
+    return literal(value) ?? this.ref(value);
+  }
+
+  /** A function of its own for a node with parts; answers the call of it on `v`. */
+  private fn(body: string, v: string): string {
+    const name = `n${this.functions.length}`;
+    this.functions.push(`function ${name}(v) {\n${body}\n}`);
+    return `${name}(${v})`;
+  }
+
+  /** One check as a condition on `v`, a value of the right type; null for a check this module does not know. */
+  private check(check: NonNullable<Def['checks']>[number], v: string): string | null {
+    const d = check._zod.def;
+    switch (d.check) {
+      case 'greater_than':
+        return `${v} ${d.inclusive ? '>=' : '>'} ${this.number(d.value!)}`;
+      case 'less_than':
+        return `${v} ${d.inclusive ? '<=' : '<'} ${this.number(d.value!)}`;
+      case 'number_format': {
+        const range = INT_RANGES[d.format ?? ''];
+        if (!range) return null;
+        return `Number.isInteger(${v}) && ${v} >= ${this.number(range[0])} && ${v} <= ${this.number(range[1])}`;
       }
-      return withChecks(def, (v) => options.some((o) => o(v)));
+      case 'min_length':
+        return `${v}.length >= ${this.number(d.minimum!)}`;
+      case 'max_length':
+        return `${v}.length <= ${this.number(d.maximum!)}`;
+      case 'length_equals':
+        return `${v}.length === ${this.number(d.length!)}`;
+      case 'custom':
+        return `custom(${this.ref(check)}, ${v})`;
+      default:
+        return null;
     }
-    case 'array': {
-      const element = predicateOf(def.element);
-      if (!element) return null;
-      return withChecks(def, (v) => Array.isArray(v) && v.every((e) => element(e)));
+  }
+
+  /** `base` and every check of the node, as one condition; null when a check is unknown. */
+  private withChecks(def: Def, base: string, v: string): string | null {
+    const parts = [base];
+    for (const c of def.checks ?? []) {
+      const p = this.check(c, v);
+      if (p === null) return null;
+      parts.push(`(${p})`);
     }
-    case 'record': {
-      const key = def.keyType?._zod.def;
-      if (key?.type !== 'string' || (key.checks?.length ?? 0) > 0) return null;
-      const value = predicateOf(def.valueType);
-      if (!value) return null;
-      return withChecks(def, (v) => {
-        if (!isPlainObject(v)) return false;
-        for (const k in v) if (!value(v[k])) return false;
-        return true;
-      });
-    }
-    case 'object': {
-      const entries: [string, Predicate, boolean][] = [];
-      for (const [key, node] of Object.entries(def.shape ?? {})) {
-        const p = predicateOf(node);
-        if (!p) return null;
-        entries.push([key, p, node._zod.optin === 'optional']);
+    return parts.length === 1 ? base : `(${parts.join(' && ')})`;
+  }
+
+  /** The node as a condition on `v` (an identifier), true when zod accepts the value as it is; null: zod's. */
+  expr(node: Node | undefined, v: string): string | null {
+    if (!node) return null;
+    const def = node._zod.def;
+    if (def.coerce) return null;
+    switch (def.type) {
+      case 'number':
+        return this.withChecks(def, `(typeof ${v} === "number" && Number.isFinite(${v}))`, v);
+      case 'string':
+        return this.withChecks(def, `typeof ${v} === "string"`, v);
+      case 'boolean':
+        return this.withChecks(def, `typeof ${v} === "boolean"`, v);
+      case 'unknown':
+      case 'any':
+        return this.withChecks(def, 'true', v);
+      case 'literal':
+      case 'enum': {
+        // zod's own set of the values it accepts (an enum's values without a numeric enum's reverse keys).
+        const values = node._zod.values;
+        if (!values) return null;
+        const spelled = [...values].map(literal);
+        const base =
+          spelled.length > 0 && spelled.length <= 8 && spelled.every((l) => l !== null)
+            ? `(${spelled.map((l) => `${v} === ${l}`).join(' || ')})`
+            : `${this.ref(values)}.has(${v})`;
+        return this.withChecks(def, base, v);
       }
-      // Unknown keys: a plain object strips them (its output differs: zod's turn), a loose one keeps them.
-      const catchall = def.catchall?._zod.def.type;
-      if (catchall !== undefined && catchall !== 'unknown' && catchall !== 'any') return null;
-      const keepsUnknown = catchall !== undefined;
-      return withChecks(def, (v) => {
-        if (!isPlainObject(v)) return false;
-        let present = 0;
-        for (const [key, p, optional] of entries) {
-          const value = v[key];
-          if (value === undefined) {
-            // A required key that is absent, or an optional one given as undefined (not JSON): zod's turn.
-            if (!optional || key in v) return false;
-            continue;
-          }
-          present++;
-          if (!p(value)) return false;
+      case 'custom':
+        // z.custom: the node is its own first check.
+        return this.withChecks(def, `custom(${this.ref(node)}, ${v})`, v);
+      case 'optional':
+      case 'nullable': {
+        const inner = this.expr(def.innerType, v);
+        if (inner === null) return null;
+        return this.withChecks(def, `(${v} === ${def.type === 'optional' ? 'undefined' : 'null'} || ${inner})`, v);
+      }
+      case 'union': {
+        const options: string[] = [];
+        for (const o of def.options ?? []) {
+          const p = this.expr(o, 'v');
+          if (p === null) return null;
+          options.push(p);
         }
-        if (keepsUnknown) return true;
+        if (options.length === 0) return null;
+        return this.withChecks(def, this.fn(`return ${options.join(' || ')};`, v), v);
+      }
+      case 'array': {
+        const element = this.expr(def.element, 'e');
+        if (element === null) return null;
+        const body = `if (!Array.isArray(v)) return false;\nfor (let i = 0; i < v.length; i++) { const e = v[i]; if (!(${element})) return false; }\nreturn true;`;
+        return this.withChecks(def, this.fn(body, v), v);
+      }
+      case 'record': {
+        const key = def.keyType?._zod.def;
+        if (key?.type !== 'string' || (key.checks?.length ?? 0) > 0) return null;
+        const value = this.expr(def.valueType, 'e');
+        if (value === null) return null;
+        const body = `if (typeof v !== "object" || v === null || Array.isArray(v)) return false;\nfor (const k in v) { const e = v[k]; if (!(${value})) return false; }\nreturn true;`;
+        return this.withChecks(def, this.fn(body, v), v);
+      }
+      case 'object': {
+        // Unknown keys: a plain object strips them (its output differs: zod's turn), a loose one keeps them.
+        const catchall = def.catchall?._zod.def.type;
+        if (catchall !== undefined && catchall !== 'unknown' && catchall !== 'any') return null;
+        const lines = ['if (typeof v !== "object" || v === null || Array.isArray(v)) return false;', 'let present = 0;', 'let e;'];
+        for (const [key, child] of Object.entries(def.shape ?? {})) {
+          const p = this.expr(child, 'e');
+          if (p === null) return null;
+          const k = JSON.stringify(key);
+          // A required key that is absent, or an optional one given as undefined (not JSON): zod's turn.
+          const absent = child._zod.optin === 'optional' ? `{ if (${k} in v) return false; }` : 'return false;';
+          lines.push(`e = v[${k}]; if (e === undefined) ${absent} else { present++; if (!(${p})) return false; }`);
+        }
+        if (catchall !== undefined) lines.push('return true;');
         // No other key: the known keys found are all there are (counted, no lookup per key).
-        let keys = 0;
-        for (const k in v) if (Object.hasOwn(v, k) && ++keys > present) return false;
-        return keys === present;
-      });
+        else lines.push('let keys = 0;', 'for (const k in v) if (Object.hasOwn(v, k) && ++keys > present) return false;', 'return keys === present;');
+        return this.withChecks(def, this.fn(lines.join('\n'), v), v);
+      }
+      default:
+        return null;
     }
-    default:
-      return null;
   }
 }
