@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { enumeration, type Enumeration } from './enums.js';
+import { fastSafeParse } from './fast-parse.js';
 
 /**
  * The DJI Cloud API wire (MQTT thing model) as the server reads it from DJI docks and Pilot 2 gateways
@@ -264,6 +265,17 @@ export const djiDroneOsd = z.looseObject({
   total_flight_time: n(),
 });
 export type DjiDroneOsd = z.infer<typeof djiDroneOsd>;
+
+/**
+ * The schemas of the messages a DJI gateway sends many times a second (every message's envelope, the OSD
+ * of its dock and drone), as the server checks them: the same schemas through fastSafeParse (a valid
+ * message in its output shape is answered without zod's walk and copy).
+ */
+export const djiData = {
+  envelope: fastSafeParse(djiEnvelope),
+  droneOsd: fastSafeParse(djiDroneOsd),
+  dockOsd: fastSafeParse(djiDockOsd),
+};
 
 // ------------------------------------------------------------------------------------------ events
 

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { fuzzRuns } from '../../../scripts/test-support/fuzz.js';
 import { commandReplyData, eventData, linkEnvelope, linkMessage, parseTopic, presenceData, stateData, telemetryData, topicOf } from './device-link.js';
 import { compilePredicate, fastSafeParse } from './fast-parse.js';
+import { djiDockOsd, djiDroneOsd, djiEnvelope } from './dji.js';
 import { DEFAULT_CAMERA_SETTINGS } from './flight.js';
 import { telemetryMessage } from './test-fixtures.js';
 
@@ -30,6 +31,33 @@ const fullState = {
   camera: DEFAULT_CAMERA_SETTINGS,
   stick_mode: false,
 };
+
+/** DJI Cloud API messages as a dock sends them (envelope, drone and dock OSD). */
+const djiDrone = {
+  mode_code: 4,
+  latitude: 22.57,
+  longitude: 113.94,
+  height: 120.5,
+  elevation: 80,
+  attitude_head: -90.5,
+  horizontal_speed: 8.2,
+  battery: { capacity_percent: 76, remain_flight_time: 1300, batteries: [{ index: 0, capacity_percent: 76, voltage: 23.1, temperature: 31.5 }] },
+  position_state: { is_fixed: 2, quality: 5, gps_number: 18, rtk_number: 22 },
+  gear: 1,
+  firmware_version: '10.01.0310',
+};
+const djiDock = {
+  mode_code: 0,
+  cover_state: 0,
+  drone_in_dock: 1,
+  drone_charge_state: { state: 0, capacity_percent: 100 },
+  latitude: 22.57,
+  longitude: 113.94,
+  network_state: { type: 2, quality: 5, rate: 1024 },
+  sub_device: { device_sn: '1581F5BMD2310011', device_model_key: '0-67-0', device_online_status: 1, device_paired: 1 },
+  job_number: 3,
+};
+const djiMessage = { tid: 'tid-1', bid: 'bid-1', timestamp: 1_763_769_600_000, method: 'osd', gateway: 'DOCK-1', need_reply: 0, data: djiDrone };
 
 /** Values zod may refuse or reshape: wrong types, edges of ranges, NaN-free numbers, nested junk. */
 const anyValue = fc.oneof(
@@ -103,6 +131,9 @@ describe('fastSafeParse', () => {
       [presenceData, { online: true, rate_hz: 1, firmware: '1.2.3' }],
       [stateData, { firmware: '1.0', faults: ['rtk_loss'], video: { streaming: true, url: null }, stick_mode: false, changed: { faults: [] }, extra: { a: 1 } }],
       [stateData, fullState],
+      [djiEnvelope, djiMessage],
+      [djiDroneOsd, djiDrone],
+      [djiDockOsd, djiDock],
       [eventData, { code: 'flight.start', sortie: 3 }],
       [commandReplyData, { result: 0, message: 'ok', output: { url: 'x' } }],
     ];
@@ -120,14 +151,14 @@ describe('fastSafeParse', () => {
   it('agrees with zod on arbitrary JSON', () => {
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 3 }), (value) => {
-        for (const schema of [telemetryData, linkEnvelope, presenceData, stateData, eventData, commandReplyData]) sameAsZod(schema, value);
+        for (const schema of [telemetryData, linkEnvelope, presenceData, stateData, eventData, commandReplyData, djiEnvelope, djiDroneOsd, djiDockOsd]) sameAsZod(schema, value);
       }),
       { numRuns: fuzzRuns(200) },
     );
   });
 
   it('compiles every link schema, so that valid device messages never take the walk of zod', () => {
-    for (const schema of [telemetryData, linkEnvelope, presenceData, stateData, eventData, commandReplyData]) {
+    for (const schema of [telemetryData, linkEnvelope, presenceData, stateData, eventData, commandReplyData, djiEnvelope, djiDroneOsd, djiDockOsd]) {
       const accepts = compilePredicate(schema);
       expect(accepts).toBeTypeOf('function');
     }
@@ -159,6 +190,23 @@ describe('fastSafeParse', () => {
     expect(r.data).not.toBe(telemetry);
     expect(r.data).toStrictEqual(telemetry);
     expect(parse({}).error?.issues[0]?.message).toBe('empty telemetry');
+  });
+
+  it('answers a union as zod does: the first option that accepts the value, even reshaped', () => {
+    // The plain object accepts {a, b} by stripping b: zod answers {a}, although the loose object keeps it.
+    const stripFirst = z.union([z.object({ a: z.number() }), z.looseObject({ a: z.number() })]);
+    sameAsZod(stripFirst, { a: 1, b: 2 });
+    sameAsZod(stripFirst, { a: 1 });
+    // A transform after exact options (DJI's need_reply flag): 0 and 1 as they are, true turned into 1.
+    const flag = z.union([z.literal(0), z.literal(1), z.boolean().transform((b) => (b ? 1 : 0))]);
+    for (const value of [0, 1, true, false, 2, '1', null]) sameAsZod(flag, value);
+    expect(fastSafeParse(flag)(1).data).toBe(1);
+    expect(fastSafeParse(flag)(true).data).toBe(1);
+    // A default: given, the value as it is; absent, zod fills it in.
+    const withDefault = z.object({ bid: z.string().default(''), tid: z.string() });
+    for (const value of [{ tid: 't' }, { tid: 't', bid: 'b' }, { tid: 't', bid: undefined }, { tid: 't', bid: 3 }]) sameAsZod(withDefault, value);
+    const given = { tid: 't', bid: 'b' };
+    expect(fastSafeParse(withDefault)(given).data).toBe(given);
   });
 
   it('leaves schemas with parts it does not know to zod (transforms)', () => {

@@ -96,6 +96,34 @@ function literal(value: unknown): string | null {
   return null;
 }
 
+/**
+ * Whether zod refuses every value the node's predicate does not pass (it never accepts one reshaped):
+ * leaves (whose checks only refuse) with every check compiled, optional or nullable ones, and unions of such.
+ */
+function exact(node: Node | undefined): boolean {
+  if (!node) return false;
+  const def = node._zod.def;
+  switch (def.type) {
+    case 'number':
+    case 'string':
+    case 'boolean':
+    case 'literal':
+    case 'enum':
+    case 'unknown':
+    case 'any':
+    case 'custom':
+      // Its predicate is zod's rule only when every check of it compiles.
+      return new Compiler().expr(node, 'v') !== null;
+    case 'optional':
+    case 'nullable':
+      return exact(def.innerType) && !def.checks?.length;
+    case 'union':
+      return !def.checks?.length && (def.options ?? []).every(exact);
+    default:
+      return false;
+  }
+}
+
 class Compiler {
   readonly functions: string[] = [];
   readonly refs: unknown[] = [];
@@ -183,6 +211,12 @@ class Compiler {
       case 'custom':
         // z.custom: the node is its own first check.
         return this.withChecks(def, `custom(${this.ref(node)}, ${v})`, v);
+      case 'default': {
+        // Absent, zod gives the default (another output): zod's turn; present, the inner schema decides.
+        const inner = this.expr(def.innerType, v);
+        if (inner === null) return null;
+        return this.withChecks(def, `(${v} !== undefined && ${inner})`, v);
+      }
       case 'optional':
       case 'nullable': {
         const inner = this.expr(def.innerType, v);
@@ -190,11 +224,17 @@ class Compiler {
         return this.withChecks(def, `(${v} === ${def.type === 'optional' ? 'undefined' : 'null'} || ${inner})`, v);
       }
       case 'union': {
+        // zod answers with the first option that accepts the value. An option may be taken as it is only
+        // when every option before it refuses what it does not pass (exact): one that would accept the
+        // value reshaped (an object stripping a key, a transform) comes first in zod's order. So the
+        // options are read in order up to the first that is not exact, or before the first this module
+        // cannot compile; a value none of them passes is zod's.
         const options: string[] = [];
         for (const o of def.options ?? []) {
           const p = this.expr(o, 'v');
-          if (p === null) return null;
+          if (p === null) break;
           options.push(p);
+          if (!exact(o)) break;
         }
         if (options.length === 0) return null;
         return this.withChecks(def, this.fn(`return ${options.join(' || ')};`, v), v);

@@ -20,9 +20,7 @@ import {
   ONE_KEY_TAKEOFF_HEIGHT,
   SERVER_CLIENT_ID_PREFIX,
   djiBindStatusRequest,
-  djiDockOsd,
-  djiDroneOsd,
-  djiEnvelope,
+  djiData,
   djiFlighttaskProgress,
   djiHms,
   djiMessage,
@@ -469,7 +467,7 @@ export class DjiLink extends EventEmitter<LinkEvents> implements DeviceLink {
     } catch {
       return this.drop('bad_envelope', topic, 'not JSON');
     }
-    const env = djiEnvelope.safeParse(json);
+    const env = djiData.envelope(json);
     if (!env.success) return this.drop('bad_envelope', topic, env.error.issues[0]?.message);
     const m = env.data;
     // A drone's own osd/state topic: served through its gateway.
@@ -553,7 +551,7 @@ export class DjiLink extends EventEmitter<LinkEvents> implements DeviceLink {
   private onOsd(g: Gateway, m: DjiEnvelope, topic: string, droneTopic: boolean): void {
     const now = this.now();
     if (droneTopic) {
-      const osd = djiDroneOsd.safeParse(m.data ?? {});
+      const osd = djiData.droneOsd(m.data ?? {});
       if (!osd.success) return this.drop('bad_data', topic, osd.error.issues[0]?.message);
       g.drone = mergeOsd(g.drone, osd.data);
       const f = g.flight;
@@ -564,7 +562,7 @@ export class DjiLink extends EventEmitter<LinkEvents> implements DeviceLink {
       }
       if (f && f.missionId === null) this.oneKeyFlight(g, f, osd.data.mode_code);
     } else {
-      const osd = djiDockOsd.safeParse(m.data ?? {});
+      const osd = djiData.dockOsd(m.data ?? {});
       if (!osd.success) return this.drop('bad_data', topic, osd.error.issues[0]?.message);
       const network = osd.data.network_state;
       if (network && JSON.stringify(network) !== JSON.stringify(g.dock?.network_state)) {

@@ -4,8 +4,8 @@ import {
   HEALTH_EVENT,
   hmsKey,
   healthEventData,
+  linkData,
   missionProgressSchema,
-  telemetryData,
   type DjiDockOsd,
   type DjiDroneOsd,
   type DjiFlighttaskProgress,
@@ -163,7 +163,7 @@ export function telemetryOf(f: DockFacts): TelemetryData | null {
           };
         })()
       : undefined;
-  const parsed = telemetryData.safeParse({ ...(nest ? { nest } : {}), ...(drone ? { drone } : {}) });
+  const parsed = linkData.telemetry({ ...(nest ? { nest } : {}), ...(drone ? { drone } : {}) });
   return parsed.success ? parsed.data : null;
 }
 
