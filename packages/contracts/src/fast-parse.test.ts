@@ -192,7 +192,7 @@ describe('fastSafeParse', () => {
     expect(parse({}).error?.issues[0]?.message).toBe('empty telemetry');
   });
 
-  it('answers a union as zod does: the first option that accepts the value, even reshaped', () => {
+  it('answers unions and defaults as zod does (a union: the first option that accepts the value, even reshaped)', () => {
     // The plain object accepts {a, b} by stripping b: zod answers {a}, although the loose object keeps it.
     const stripFirst = z.union([z.object({ a: z.number() }), z.looseObject({ a: z.number() })]);
     sameAsZod(stripFirst, { a: 1, b: 2 });
@@ -207,6 +207,11 @@ describe('fastSafeParse', () => {
     for (const value of [{ tid: 't' }, { tid: 't', bid: 'b' }, { tid: 't', bid: undefined }, { tid: 't', bid: 3 }]) sameAsZod(withDefault, value);
     const given = { tid: 't', bid: 'b' };
     expect(fastSafeParse(withDefault)(given).data).toBe(given);
+    // Optional over a default still fills the default in for undefined, in an object or anywhere else.
+    const optionalDefault = z.string().default('d').optional();
+    sameAsZod(z.array(optionalDefault), [undefined, 'b']);
+    sameAsZod(z.object({ a: optionalDefault }), {});
+    sameAsZod(z.object({ a: optionalDefault }), { a: 'b' });
   });
 
   it('leaves schemas with parts it does not know to zod (transforms)', () => {

@@ -48,7 +48,7 @@ interface CheckDef {
   length?: number;
 }
 interface Node {
-  _zod: { def: Def; optin?: 'optional'; values?: Set<unknown> };
+  _zod: { def: Def; optin?: 'optional' | 'defaulted'; values?: Set<unknown> };
 }
 
 const INT_RANGES: Record<string, [number, number]> = {
@@ -219,6 +219,8 @@ class Compiler {
       }
       case 'optional':
       case 'nullable': {
+        // Optional over a default: zod fills the default in for undefined, wherever it stands: zod's.
+        if (def.type === 'optional' && def.innerType?._zod.optin === 'defaulted') return null;
         const inner = this.expr(def.innerType, v);
         if (inner === null) return null;
         return this.withChecks(def, `(${v} === ${def.type === 'optional' ? 'undefined' : 'null'} || ${inner})`, v);
