@@ -7,7 +7,7 @@ import type { z } from 'zod';
  * zod's own parse walks the schema for every value and builds a new output object at every level. Most
  * values on a hot path are valid and already in their output shape (JSON with no unknown keys), so the
  * schema is turned once into a plain predicate: true only when zod would accept the value AND its output
- * would be the value itself (no key stripped, no default, no transform), compiled to one function
+ * would be the value itself (no key stripped, no default filled in, no transform), compiled to one function
  * (compilePredicate). Such a value is answered at once, as it is; anything else (invalid, or valid only
  * after zod reshapes it) goes to zod's own safeParse, which gives the exact output or the exact issues. A
  * schema with parts the predicate does not know (transforms, pipes, lazy schemas, unfamiliar checks) is
