@@ -10,7 +10,7 @@
 // it would make cycles).
 
 /** Server folders and root files that are infrastructure: they never import a feature. */
-const SERVER_INFRA = '(db|link|broker|push|calls|storage|static|types)/|(config|config-error|deps|texts)\\.ts$|boot/module\\.ts$';
+const SERVER_INFRA = '(db|link|broker|push|calls|storage|static|types)/|(config|config-error|deps|texts|threads)\\.ts$|boot/module\\.ts$';
 /** Server files that compose the application from everything: they may import anything. boot/module.ts, the
  * shape of a feature module, is infrastructure. */
 const SERVER_ROOT = '(app|main|cli)\\.ts$|boot/(?!module\\.ts$)|demo/';

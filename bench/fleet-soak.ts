@@ -5,7 +5,7 @@
  * to docs/performance.md (between the fleet-soak markers); exit code 1 when anything was lost or memory grew.
  *
  *   npm run bench:soak -- [--devices 2000] [--rate 1] [--clients 100] [--minutes 10] [--warmup 60]
- *                         [--broker embedded|mosquitto] [--burn 0] [--sim-procs N] [--sim-nice 0] [--clients-nice 0] [--dated 500]
+ *                         [--broker embedded|thread|mosquitto] [--burn 0] [--sim-procs N] [--sim-nice 0] [--clients-nice 0] [--dated 500]
  *                         [--heap-every 0] [--profile file.cpuprofile] [--no-doc | --doc-tag name]
  *   npm run bench:soak -- --ladder 2000,5000,10000,15000,20000 [same options; --minutes 2 --warmup 30 by default]
  *
@@ -113,7 +113,7 @@ interface Params {
   clients: number;
   minutes: number;
   warmup: number;
-  broker: 'embedded' | 'mosquitto';
+  broker: 'embedded' | 'thread' | 'mosquitto';
   commandPeriod: number;
   pilots: number;
   pilotCycle: number;
@@ -274,8 +274,9 @@ interface Started {
 async function startServer(p: Params): Promise<Started> {
   const databaseUrl = process.env.DATABASE_URL ?? null;
   const db = databaseUrl ? { databaseUrl } : {};
-  if (p.broker === 'embedded') {
-    const server = await startTestServer({ config: { simulator: false, deviceHoldSeconds: BENCH_HOLD_SECONDS, ...db } });
+  if (p.broker !== 'mosquitto') {
+    // `thread`: the embedded broker in a worker thread of the server's process (MQTT_BROKER_THREAD).
+    const server = await startTestServer({ config: { simulator: false, deviceHoldSeconds: BENCH_HOLD_SECONDS, mqttBrokerThread: p.broker === 'thread', ...db } });
     return { server, brokerUrl: live(server).brokerUrl, startBroker: async () => undefined, brokerPid: () => null, closeBroker: async () => undefined };
   }
   const { startMosquitto } = await import('../apps/server/test/infra.js');
@@ -637,7 +638,7 @@ function table(p: Params, o: Outcome): string {
     ['401 pilot commands (one-key takeoff, landing)', commandsLine(s.pilot)],
     ['pilot command round trip, ms p50 / p90 / p99 / max', dist(s.pilot.rtt)],
     ['heartbeats (101) sent / answered 2000; sockets closed', `${s.heartbeats.sent} / ${s.heartbeats.ok}; ${s.closed}`],
-    [`server process CPU, % of one core${p.broker === 'embedded' ? ' (with its embedded broker)' : ''}`, o.cpu.toFixed(0)],
+    [`server process CPU, % of one core${p.broker === 'embedded' ? ' (with its embedded broker)' : p.broker === 'thread' ? ' (with its embedded broker in a thread of its own)' : ''}`, o.cpu.toFixed(0)],
     ['server CPU per device message received, us', o.usPerMessage.toFixed(0)],
     ...(o.brokerCpu !== null ? [['Mosquitto process CPU, % of one core', o.brokerCpu.toFixed(0)] as [string, string]] : []),
     ...(p.burn > 0 ? [[`competing processes (--burn ${p.burn}) CPU, % of one core`, o.burnCpu.toFixed(0)] as [string, string]] : []),
@@ -826,7 +827,7 @@ async function main(): Promise<void> {
     clients: Number(values.clients),
     minutes: Number(values.minutes ?? (ladderCounts ? 2 : 10)),
     warmup: Number(values.warmup ?? (ladderCounts ? 30 : 60)),
-    broker: values.broker === 'mosquitto' ? 'mosquitto' : 'embedded',
+    broker: values.broker === 'mosquitto' ? 'mosquitto' : values.broker === 'thread' ? 'thread' : 'embedded',
     commandPeriod: Number(values['command-period']),
     pilots: Number(values.pilots ?? Math.max(2, Math.round(devices / 50))),
     pilotCycle: Number(values['pilot-cycle']),
@@ -839,7 +840,7 @@ async function main(): Promise<void> {
     heapEvery: Number(values['heap-every']),
   };
   p.profile = values.profile;
-  if (values.broker !== 'embedded' && values.broker !== 'mosquitto') throw new Error(`--broker embedded|mosquitto, not ${values.broker}`);
+  if (values.broker !== 'embedded' && values.broker !== 'thread' && values.broker !== 'mosquitto') throw new Error(`--broker embedded|thread|mosquitto, not ${values.broker}`);
   if (values['doc-tag'] !== undefined && !/^[a-z0-9-]+$/.test(values['doc-tag'])) throw new Error(`--doc-tag: lower-case letters, digits and dashes, not ${values['doc-tag']}`);
   const { broker: _b, burn, heapEvery, simNice, clientsNice, profile: _profile, ...positive } = p;
   if (

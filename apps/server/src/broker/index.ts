@@ -49,8 +49,8 @@ export interface SlowClientEvent {
   dropped: number;
 }
 
-/** The running broker; aedes itself stays inside this module. */
-export interface EmbeddedBroker {
+/** A running embedded broker, in this thread or in a thread of its own (thread.ts). */
+export interface BrokerHandle {
   readonly host: string;
   readonly port: number;
   /**
@@ -58,6 +58,13 @@ export interface EmbeddedBroker {
    * in again is the login check's answer (BrokerAuth.checkDevice reads the registry).
    */
   disconnect(sn: string): Promise<void>;
+  /** QoS-0 messages not sent to subscribers that had stopped reading (SLOW_SUBSCRIBER_BYTES), since the start. */
+  slowDrops(): number;
+  close(): Promise<void>;
+}
+
+/** The running broker in this thread; aedes itself stays inside this module. */
+export interface EmbeddedBroker extends BrokerHandle {
   /**
    * A new MQTT connection to this broker in memory (the server's own link): the broker handles it like a
    * socket (same login, same rules), without the TCP stack and a system call per delivered message.
@@ -69,9 +76,6 @@ export interface EmbeddedBroker {
    * it answers.
    */
   subscribeInProcess(filter: string, deliver: (topic: string, payload: Buffer) => void): () => void;
-  /** QoS-0 messages not sent to subscribers that had stopped reading (SLOW_SUBSCRIBER_BYTES), since the start. */
-  slowDrops(): number;
-  close(): Promise<void>;
 }
 
 export class PortInUseError extends Error {

@@ -1,7 +1,8 @@
 import { SERVER_MQTT_USER } from '@nest/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
-import { startEmbeddedBroker, type EmbeddedBroker } from '../broker/index.js';
+import { startEmbeddedBroker, type BrokerHandle, type EmbeddedBroker, type SlowClientEvent } from '../broker/index.js';
+import { startBrokerThread } from '../broker/thread.js';
 import { ClusterBus, busTopic } from '../push/bus.js';
 import type { DeviceLink, DeviceLookup, LinkLogger } from './adapter.js';
 import { currentPassword, deviceLoginCheck, devicePassword, loadOrCreateLinkSecrets, type DeviceAccount, type LinkSecrets } from './credentials.js';
@@ -40,8 +41,8 @@ export interface LinkRegistry {
 /** The device transport: secrets, broker, link client and the cluster bus. */
 export interface LinkTransport {
   secrets: LinkSecrets;
-  /** The embedded broker, null with MQTT_URL. */
-  broker: EmbeddedBroker | null;
+  /** The embedded broker (in this thread or its own), null with MQTT_URL. */
+  broker: BrokerHandle | null;
   /** Where devices (and the in-process simulator) connect. */
   brokerUrl: string;
   /** Not started: the app starts it once every listener is attached. */
@@ -65,27 +66,34 @@ const urlHost = (host: string): string => (host.includes(':') ? `[${host}]` : ho
 export async function startLink(config: Config, registry: LinkRegistry, log: LinkLogger): Promise<LinkTransport> {
   const secrets = await loadOrCreateLinkSecrets(config.dataDir);
   const { devices } = registry;
-  let broker: EmbeddedBroker | null = null;
+  let broker: BrokerHandle | null = null;
+  // The broker in this thread, reached in memory by the link; null when there is none or it runs in a thread of its own.
+  let inThread: EmbeddedBroker | null = null;
   if (!config.mqttUrl) {
-    broker = await startEmbeddedBroker({
+    const options = {
       host: config.mqttHost,
       port: config.mqttPort,
       auth: {
         serverPassword: secrets.serverPassword,
         checkDevice: deviceLoginCheck(secrets.deviceKeyHex, registry.account),
       },
-      onSlowClient: ({ caughtUp, ...who }) =>
+      onSlowClient: ({ caughtUp, ...who }: SlowClientEvent) =>
         caughtUp
           ? log.warn(who, 'embedded broker: a client that had stopped reading caught up; it lost the QoS-0 messages (telemetry) counted here')
           : log.warn({ clientId: who.clientId, user: who.user }, 'embedded broker: a client stopped reading; its QoS-0 messages (telemetry) are dropped until it catches up'),
-    });
+    };
+    if (config.mqttBrokerThread) {
+      broker = await startBrokerThread({ ...options, onFault: (err) => log.warn({ err: err.message }, 'embedded broker thread: fault') });
+    } else {
+      broker = inThread = await startEmbeddedBroker(options);
+    }
   }
   const brokerUrl = broker ? `mqtt://${urlHost(embeddedBrokerHost(config.mqttHost))}:${broker.port}` : config.mqttUrl!;
   const cluster = broker ? null : config.clusterName;
   const username = broker ? SERVER_MQTT_USER : config.mqttUsername;
   const password = broker ? secrets.serverPassword : (config.mqttPassword ?? secrets.serverPassword);
-  // The embedded broker is reached in memory (no TCP to this very process); an external one over its URL.
-  const inProcess = broker ? { inProcess: broker } : {};
+  // The embedded broker is reached in memory (no TCP to this very process); in its own thread, or external, over its URL.
+  const inProcess = inThread ? { inProcess: inThread } : {};
   const nest = new LinkService({
     url: brokerUrl,
     ...inProcess,

@@ -1,19 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
-
-/**
- * The URL of tsx's ESM loader API (`tsx/esm/api`, its `import` export), found through its package.json:
- * vitest's module runner has no import.meta.resolve, and the CommonJS build that require resolves to cannot
- * be imported from a worker.
- */
-function tsxRegisterUrl(from: string): string {
-  const pkgFile = createRequire(from).resolve('tsx/package.json');
-  const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as { exports: Record<string, { import: { default: string } }> };
-  return pathToFileURL(path.join(path.dirname(pkgFile), pkg.exports['./esm/api']!.import.default)).href;
-}
+import type { Worker } from 'node:worker_threads';
+import { moduleWorker } from '../threads.js';
 
 export type TileCoord = readonly [z: number, x: number, y: number];
 
@@ -55,17 +41,7 @@ export class CutterThread {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const here = import.meta.url;
-    let worker: Worker;
-    if (here.endsWith('.ts')) {
-      // Run from TypeScript sources (tsx, tests, the built server's source URLs): a worker does not inherit
-      // the loader, so it registers it before importing the cutter.
-      const api = tsxRegisterUrl(here);
-      const file = new URL('./cut-worker.ts', here).href;
-      worker = new Worker(`import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(file)}); })`, { eval: true });
-    } else {
-      worker = new Worker(new URL('./cut-worker.js', here));
-    }
+    const worker = moduleWorker(import.meta.url, './cut-worker');
     worker.unref();
     worker.on('message', (m: { id: number; tiles?: (Uint8Array | null)[]; error?: string }) => {
       const owed = this.waiting.get(m.id);
