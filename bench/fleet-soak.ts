@@ -13,7 +13,9 @@
  *
  * Processes (fleet-lib.ts, fleet-clients.ts), like fleet-push.ts:
  * - main (this one, run with --expose-gc): the real server (buildApp via the test helpers) and, with
- *   `--broker embedded`, its embedded broker; with `--broker mosquitto`, Mosquitto as a child of it (its
+ *   `--broker embedded`, its embedded broker on the server's own event loop (MQTT_BROKER_THREAD=off, as
+ *   the server tests run it); with `--broker thread`, the embedded broker in a worker thread of the same
+ *   process (the product's default); with `--broker mosquitto`, Mosquitto as a child of it (its
  *   CPU read from /proc). Heap: after the server's own major GCs (`--heap-every 0`, no pause added), or
  *   after a forced full GC every N seconds; a forced one at the end of the warm-up and at the end.
  * - sim (`--sim-procs`, one per 2,500 devices by default): the real simulator, one MQTT client per device,

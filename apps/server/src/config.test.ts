@@ -108,6 +108,7 @@ describe('loadConfig', () => {
       mqttUrl: null,
       clusterName: null,
       mqttPort: 1883,
+      mqttBrokerThread: true,
       bases: DEFAULT_SERVICE_BASES,
       adminAccount: 'admin@nest.local',
       adminPassword: null,

@@ -11,7 +11,7 @@
  * | MQTT_URL             | (unset)                        | External MQTT broker (`mqtt://`, `mqtts://`, `ws://`, `wss://`); it must enforce the device ACL itself (docs/device-protocol.md, `cli.ts mosquitto-files`). When unset an embedded broker (aedes) listens on 127.0.0.1:MQTT_PORT and enforces it. |
  * | CLUSTER_NAME         | nest (with MQTT_URL)           | With an external broker, the server instances of one deployment find each other on `nest-server/v1/cluster/<name>/` and split the devices among them: each device's events are handled, in order, by exactly one live instance (rendezvous hashing on the serial number), and pushes caused on one instance reach the browsers of all. Every instance of a deployment uses the same name. `off`: this instance handles every device's events (a single instance). Ignored with the embedded broker (always one instance). |
  * | MQTT_PORT            | 1883                           | Port of the embedded broker (ignored when MQTT_URL is set; 0 picks a free port). |
- * | MQTT_BROKER_THREAD   | off                            | on: the embedded broker runs in a worker thread of its own (the devices' connections and the broker's routing off the server's event loop; the server then reaches it over loopback TCP, as an external broker). Ignored when MQTT_URL is set. |
+ * | MQTT_BROKER_THREAD   | on                             | on: the embedded broker runs in a worker thread of its own (the devices' connections and the broker's routing off the server's event loop; the server reaches it over loopback TCP, as an external broker); off: in the server's own thread, reached in memory. Ignored when MQTT_URL is set. |
  * | MQTT_USERNAME        | nest-server                    | The server's own user name at the broker (external broker; the embedded one always uses nest-server). |
  * | MQTT_PASSWORD        | (generated)                    | The server's own broker password. When unset: the content of DATA_DIR/keys/mqtt-server.secret (generated on first start); give that user and password to the external broker (`cli.ts mosquitto-files` writes its dynamic-security configuration with them; docs/device-protocol.md). |
  * | SIMULATOR            | on                             | on: the launcher (npm start) registers demo devices (company wk) and runs a simulated fleet in the server process (the server started alone says it has none); off: real devices only. |
@@ -363,7 +363,7 @@ export function loadConfig(env: Env = process.env): Config {
     mqttUrl,
     clusterName: clusterNameOf(env, mqttUrl),
     mqttPort: integer(env, 'MQTT_PORT', 1883, 0, 65535),
-    mqttBrokerThread: onOff(env, 'MQTT_BROKER_THREAD', false),
+    mqttBrokerThread: onOff(env, 'MQTT_BROKER_THREAD', true),
     mqttHost: hostName(env, 'MQTT_HOST', '127.0.0.1'),
     mqttUsername,
     mqttPassword: env.MQTT_PASSWORD === undefined || env.MQTT_PASSWORD === '' ? null : env.MQTT_PASSWORD,

@@ -77,6 +77,9 @@ export function testConfig(dataDir: string, databaseUrl: string | null, override
       RTMP_PORT: '0',
       // Every successful answer is checked against its call's answer schema: a mismatch fails the test.
       CHECK_ANSWERS: 'on',
+      // The broker in the test's own thread, reached in memory (a server starts without a worker thread).
+      // Its thread of its own, the product's default, is what broker/thread.test.ts and the e2e suite run.
+      MQTT_BROKER_THREAD: 'off',
     }),
     scrypt: TEST_SCRYPT,
     ...overrides,
