@@ -1,5 +1,6 @@
 // Database: SQLite only: the embedded broker in a thread of its own, with the device link over loopback.
 import { SERVER_MQTT_USER, topicOf } from '@nest/contracts';
+import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers.js';
 import { RawDevice, envelope, live, mqttConnect, nestTelemetry, registerDevice, until } from '../../test/live.js';
@@ -73,6 +74,26 @@ describe('embedded broker in a thread of its own (MQTT_BROKER_THREAD)', () => {
     await live(server).broker!.disconnect('BT-CUT');
     await closed;
     expect(d.client.connected).toBe(false);
+  });
+
+  it('starts a thread that stopped again on the same port, and clients connect again', async () => {
+    const threads: Worker[] = [];
+    const faults: string[] = [];
+    const broker = await startBrokerThread({ host: '127.0.0.1', port: 0, restartMs: 10, onThread: (w) => threads.push(w), onFault: (err) => faults.push(err.message) });
+    const url = `mqtt://127.0.0.1:${broker.port}`;
+    const first = await mqttConnect(url, { username: 'x', password: 'y', reconnectPeriod: 0 });
+    expect(first.client).not.toBeNull();
+    first.client!.end(true);
+    await threads[0]!.terminate();
+    await until(() => threads.length === 2, 'the thread started again');
+    await until(async () => {
+      const again = await mqttConnect(url, { username: 'x', password: 'y', reconnectPeriod: 0, connectTimeout: 1000 });
+      again.client?.end(true);
+      return again.client !== null;
+    }, 'a client connected to the new thread on the same port');
+    expect(faults[0]).toMatch(/the broker thread stopped/);
+    await broker.close();
+    expect(threads.length).toBe(2);
   });
 
   it('reports a port in use with the variable to change, and closes', async () => {

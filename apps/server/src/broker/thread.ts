@@ -44,8 +44,14 @@ export async function startBrokerThread(opts: {
   onSlowClient?: (event: SlowClientEvent) => void;
   onFault?: (err: Error) => void;
   restartMs?: number;
+  /** Told of each thread started (the first and every restart). */
+  onThread?: (worker: Worker) => void;
 }): Promise<BrokerHandle> {
   let worker: Worker;
+  /** Whether the current thread has stopped (until it is started again). */
+  let stopped = false;
+  /** QoS-0 drops told by the threads before the current one (a thread started again counts from 0). */
+  let dropsBefore = 0;
   let drops = 0;
   let closing: Promise<void> | null = null;
   let nextId = 1;
@@ -56,7 +62,11 @@ export async function startBrokerThread(opts: {
     new Promise<number>((resolve, reject) => {
       const options: ThreadOptions = { host: opts.host, port, serverPassword: opts.auth?.serverPassword ?? null };
       const w = moduleWorker(import.meta.url, './thread-worker', { workerData: options });
+      // The server's own listeners keep the process alive; the broker's thread alone does not.
+      w.unref();
       worker = w;
+      stopped = false;
+      opts.onThread?.(w);
       let started = false;
       w.on('message', (m: FromThread) => {
         switch (m.type) {
@@ -78,7 +88,7 @@ export async function startBrokerThread(opts: {
             opts.onSlowClient?.(m.event);
             return;
           case 'drops':
-            drops = m.count;
+            drops = dropsBefore + m.count;
             return;
           case 'done':
             waiting.get(m.id)?.();
@@ -92,6 +102,8 @@ export async function startBrokerThread(opts: {
       });
       w.on('exit', (code) => {
         if (w !== worker) return;
+        stopped = true;
+        dropsBefore = drops;
         for (const done of waiting.values()) done();
         waiting.clear();
         if (!started) return reject(new Error(`the broker thread exited (${code}) before it listened`));
@@ -106,6 +118,8 @@ export async function startBrokerThread(opts: {
   /** Sends a request the thread answers with `done` (nothing to wait for once the thread is gone). */
   const ask = (message: { type: 'disconnect'; sn: string } | { type: 'close' }): Promise<void> =>
     new Promise<void>((resolve) => {
+      // A stopped thread holds no connection, and is not started again once closing.
+      if (stopped) return resolve();
       const id = nextId++;
       waiting.set(id, resolve);
       worker.postMessage({ ...message, id } satisfies ToThread);
