@@ -109,11 +109,20 @@ export async function startBrokerThread(opts: {
         if (!started) return reject(new Error(`the broker thread exited (${code}) before it listened`));
         if (closing) return;
         opts.onFault?.(new Error(`the broker thread stopped (exit code ${code}); starting it again`));
-        setTimeout(() => {
-          if (!closing) start(listening).catch((err: unknown) => opts.onFault?.(err instanceof Error ? err : new Error(String(err))));
-        }, opts.restartMs ?? 1000).unref();
+        restart();
       });
     });
+
+  /** Starts the thread again after `restartMs`, and again after each failed attempt (the port still taken). */
+  const restart = (): void => {
+    setTimeout(() => {
+      if (closing) return;
+      start(listening).catch((err: unknown) => {
+        opts.onFault?.(err instanceof Error ? err : new Error(String(err)));
+        restart();
+      });
+    }, opts.restartMs ?? 1000).unref();
+  };
 
   /** Sends a request the thread answers with `done` (nothing to wait for once the thread is gone). */
   const ask = (message: { type: 'disconnect'; sn: string } | { type: 'close' }): Promise<void> =>
