@@ -256,7 +256,8 @@ describe.runIf(hasMosquitto())('device link through Mosquitto', () => {
     await live(server).directory.reload();
     await Promise.all(closed);
     const sns = ['MQ-DEL', ...docks.map((r) => r.sn_id)];
-    await until(() => sns.every((sn) => broker.log().includes(`deleteRole | rolename=${deviceRole(sn)}`)), 'the deleted devices\' roles deleted');
+    // Whole lines (with their newline): the log may be read while the broker is still writing the last one.
+    await until(() => sns.every((sn) => broker.log().includes(`deleteRole | rolename=${deviceRole(sn)}\n`)), 'the deleted devices\' roles deleted');
     const log = broker.log();
     for (const sn of sns) {
       const kick = log.indexOf(`disableClient | username=${sn}\n`);
