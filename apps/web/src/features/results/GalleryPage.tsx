@@ -124,7 +124,9 @@ export default function GalleryPage(): ReactNode {
           )}
         </Space>
         <Space wrap>
-          <span className="results-total">{t('results.msg.total', { count: results.total })}</span>
+          <span className="results-total" data-testid="results-total" data-value={results.total}>
+            {t('results.msg.total', { count: results.total })}
+          </span>
           <SelectionButtons selected={selected} zip={zip} onDelete={() => confirmDelete(selectedItems)} />
         </Space>
       </div>
