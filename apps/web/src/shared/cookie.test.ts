@@ -12,7 +12,7 @@ const wipeCookies = () => {
 
 describe('cookie', () => {
   beforeEach(() => {
-    // jsdom only sends cookies whose Path matches the document URL.
+    // The test DOM only sends cookies whose Path matches the document URL.
     window.history.replaceState(null, '', '/nest/home');
     wipeCookies();
     localStorage.clear();

@@ -1,6 +1,6 @@
 import { MENU, SUPER_ADMINISTRATOR, menuFunId, type User } from '@nest/contracts';
 
-/** jsdom lacks matchMedia, which antd's responsive helpers call. */
+/** The test DOM may lack matchMedia, which antd's responsive helpers call. */
 export function installMatchMedia(): void {
   if (typeof window.matchMedia === 'function') return;
   window.matchMedia = (query: string) =>
@@ -16,7 +16,7 @@ export function installMatchMedia(): void {
     }) as MediaQueryList;
 }
 
-/** jsdom has no layout, so no ResizeObserver; antd and chart panels only need it to exist. */
+/** The test DOM has no layout, and may have no ResizeObserver; antd and chart panels only need it to exist. */
 export function installResizeObserver(): void {
   if (typeof globalThis.ResizeObserver === 'function') return;
   globalThis.ResizeObserver = class {

@@ -5,8 +5,8 @@
 import { WebSocketServer, WebSocket as NodeWebSocket, type WebSocket as ServerSocket } from 'ws';
 
 /**
- * The ws package's client as the browser WebSocket of a test: jsdom's WebSocket (undici) cannot dispatch
- * its events in vitest's jsdom environment.
+ * The ws package's client as the browser WebSocket of a test: a real client on loopback, whatever WebSocket
+ * the test DOM offers (jsdom's could not dispatch its events in vitest).
  */
 export const TestWebSocket = NodeWebSocket as unknown as new (url: string) => WebSocket;
 

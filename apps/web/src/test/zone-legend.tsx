@@ -8,7 +8,7 @@ import { installMatchMedia, installResizeObserver } from './dom';
 
 /**
  * The no-fly zone legend every map shows, checked the same way on each: the map's test file replaces
- * `shared/map/consoleMap` (jsdom has no WebGL, so the map itself is unavailable) and `shared/request` with
+ * `shared/map/consoleMap` (the test DOM has no WebGL, so the map itself is unavailable) and `shared/request` with
  * `call`, then hands its map here. The zones drawn under the map's layers are seen only in a real browser.
  */
 export interface ZoneLegendCase {

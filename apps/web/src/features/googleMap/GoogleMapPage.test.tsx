@@ -2,7 +2,7 @@ import { expect, vi } from 'vitest';
 import { screen } from '@testing-library/react';
 import { describeZoneLegend } from '../../test/zone-legend';
 
-// jsdom has no WebGL: the map is unavailable, and the legends around it are what is checked here.
+// The test DOM has no WebGL: the map is unavailable, and the legends around it are what is checked here.
 vi.mock('../../shared/map/consoleMap', () => ({
   createConsoleMap: () => {
     throw new Error('no WebGL');

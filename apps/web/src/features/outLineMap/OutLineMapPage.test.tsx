@@ -7,7 +7,7 @@ import { installMatchMedia, installResizeObserver } from '../../test/dom';
 installMatchMedia();
 installResizeObserver();
 
-// jsdom has no WebGL: the page shows its form and jobs without the map (the map-unavailable path).
+// The test DOM has no WebGL: the page shows its form and jobs without the map (the map-unavailable path).
 vi.mock('../../shared/map/consoleMap', () => ({
   createConsoleMap: () => {
     throw new Error('no WebGL');

@@ -10,7 +10,7 @@ import { storage } from '../../shared/storage';
 installMatchMedia();
 installResizeObserver();
 
-// jsdom has no WebGL: the screen shows its lists without the map.
+// The test DOM has no WebGL: the screen shows its lists without the map.
 vi.mock('../../shared/map/consoleMap', () => ({
   createConsoleMap: () => {
     throw new Error('no WebGL');

@@ -40,7 +40,7 @@ describe('video source selection by url', () => {
 describe('unavailable message', () => {
   beforeEach(() => {
     applyLang('en');
-    // jsdom has no media: play() and load() are stubs.
+    // The test DOM (happy-dom) has no media: play() and load() are stubs.
     vi.spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(() => Promise.resolve());
     vi.spyOn(HTMLMediaElement.prototype, 'load').mockImplementation(() => undefined);
   });

@@ -10,7 +10,7 @@ import type { PlanMapProps } from '../../../shared/map/PlanMap';
 installMatchMedia();
 installResizeObserver();
 
-// jsdom has no WebGL: the editor's map is left out (its last props are kept, to click on it); the side
+// The test DOM has no WebGL: the editor's map is left out (its last props are kept, to click on it); the side
 // panel (estimate, issues) and the notes over the map are what is checked.
 let planProps: PlanMapProps | null = null;
 vi.mock('../../../shared/map/PlanMap', () => ({

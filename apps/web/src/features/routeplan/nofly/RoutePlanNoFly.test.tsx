@@ -9,7 +9,7 @@ import type { PlanMapProps } from '../../../shared/map/PlanMap';
 installMatchMedia();
 installResizeObserver();
 
-// jsdom has no WebGL: the map is left out and its last props kept (what it would draw).
+// The test DOM has no WebGL: the map is left out and its last props kept (what it would draw).
 let planProps: PlanMapProps | null = null;
 vi.mock('../../../shared/map/PlanMap', () => ({
   default: (props: PlanMapProps) => {
