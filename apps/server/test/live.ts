@@ -183,6 +183,25 @@ export class RawDevice {
   }
 }
 
+/**
+ * The raw devices one test file connects, ended together in its afterAll (before its server closes):
+ * `const devices = new RawDevices(() => server)`, `await devices.connect(sn)`, `await devices.endAll()`.
+ */
+export class RawDevices {
+  private readonly connected: RawDevice[] = [];
+  constructor(private readonly server: () => TestServer) {}
+
+  async connect(sn: string, opts: Parameters<typeof RawDevice.connect>[2] = {}): Promise<RawDevice> {
+    const d = await RawDevice.connect(this.server(), sn, opts);
+    this.connected.push(d);
+    return d;
+  }
+
+  async endAll(): Promise<void> {
+    for (const d of this.connected.splice(0)) await d.end().catch(() => undefined);
+  }
+}
+
 let tidCounter = 0;
 export function envelope(method: string, data: unknown, tid = `t-${++tidCounter}`) {
   return { v: LINK_VERSION, tid, bid: '', ts: Date.now(), method, data };

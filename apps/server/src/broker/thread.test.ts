@@ -3,12 +3,12 @@ import { SERVER_MQTT_USER, topicOf } from '@nest/contracts';
 import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers.js';
-import { RawDevice, envelope, live, mqttConnect, nestTelemetry, registerDevice, until } from '../../test/live.js';
+import { RawDevices, envelope, live, mqttConnect, nestTelemetry, registerDevice, until } from '../../test/live.js';
 import { PortInUseError } from './index.js';
 import { startBrokerThread } from './thread.js';
 
 let server: TestServer;
-const devices: RawDevice[] = [];
+const devices = new RawDevices(() => server);
 
 beforeAll(async () => {
   server = await startTestServer({ config: { mqttBrokerThread: true } });
@@ -17,15 +17,11 @@ beforeAll(async () => {
   await registerDevice(server, { sn_id: 'BT-OFF', enabled: false });
 });
 afterAll(async () => {
-  for (const d of devices) await d.end().catch(() => undefined);
+  await devices.endAll();
   await server?.close();
 });
 
-async function device(sn: string, withWill = false): Promise<RawDevice> {
-  const d = await RawDevice.connect(server, sn, { withWill });
-  devices.push(d);
-  return d;
-}
+const device = (sn: string, withWill = false) => devices.connect(sn, { withWill });
 
 describe('embedded broker in a thread of its own (MQTT_BROKER_THREAD)', () => {
   it('serves the devices, and the link reads their messages over loopback', async () => {

@@ -2,7 +2,7 @@
 import { DEFAULT_TELEMETRY_HZ, LINK_MAX_MESSAGE_BYTES, MIN_TELEMETRY_HZ, MISSED_TELEMETRY_PERIODS, SERVER_MQTT_USER, topicOf } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers.js';
-import { RawDevice, WAIT_LIMIT_MS, envelope, live, mqttConnect, nestTelemetry, registerDevice, until } from '../../test/live.js';
+import { RawDevices, WAIT_LIMIT_MS, type RawDevice, envelope, live, mqttConnect, nestTelemetry, registerDevice, until } from '../../test/live.js';
 import { devicePassword } from './credentials.js';
 import type { DeviceLink, LiveDevice } from './adapter.js';
 import { MASS_SILENCE_HOLD_MS, MASS_SILENCE_MIN } from './mass-silence.js';
@@ -12,7 +12,7 @@ import { loadSimulator } from '../../test/simulator.js';
 let server: TestServer;
 /** Devices whose telemetry is made to queue ahead of another's. */
 const AHEAD = Array.from({ length: 20 }, (_, i) => `LK-AHEAD-${i}`);
-const devices: RawDevice[] = [];
+const devices = new RawDevices(() => server);
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -21,15 +21,11 @@ beforeAll(async () => {
   await registerDevice(server, { sn_id: 'LK-OFF', enabled: false });
 });
 afterAll(async () => {
-  for (const d of devices) await d.end().catch(() => undefined);
+  await devices.endAll();
   await server?.close();
 });
 
-async function device(sn: string, withWill = false): Promise<RawDevice> {
-  const d = await RawDevice.connect(server, sn, { withWill });
-  devices.push(d);
-  return d;
-}
+const device = (sn: string, withWill = false): Promise<RawDevice> => devices.connect(sn, { withWill });
 
 const stats = () => live(server).link.stats;
 const dropped = (reason: string) => stats().dropped[reason as keyof ReturnType<typeof stats>['dropped']] ?? 0;

@@ -1,14 +1,14 @@
 import { MIN_TELEMETRY_HZ, ResultCode, topicOf, type LinkStats, type NavEnv } from '@nest/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, startTestServer, userClient, type TestClient, type TestServer } from '../../test/helpers.js';
-import { RawDevice, WAIT_LIMIT_MS, envelope, live, nestTelemetry, registerDevice, until } from '../../test/live.js';
+import { RawDevices, WAIT_LIMIT_MS, envelope, live, nestTelemetry, registerDevice, until } from '../../test/live.js';
 import { brokerAddress } from './handlers.js';
 
 let server: TestServer;
 let wk: TestClient;
 let gz: TestClient;
 let nobody: TestClient;
-const devices: RawDevice[] = [];
+const devices = new RawDevices(() => server);
 let beat: NodeJS.Timeout | undefined;
 
 /** A valid drone part of telemetry with the given GNSS figures. */
@@ -47,8 +47,7 @@ beforeAll(async () => {
   gz = await userClient(server, { companyId: 'gzGh', funList: ['link_stats', 'device_navEnv'] });
   nobody = await userClient(server, { companyId: 'wk', funList: ['device_list'] });
 
-  const d = await RawDevice.connect(server, 'NW-1');
-  devices.push(d);
+  const d = await devices.connect('NW-1');
   // The slowest rate a device may announce: only seconds of silence would take NW-1 offline.
   await d.publish('presence', envelope('presence', { online: true, rate_hz: MIN_TELEMETRY_HZ, firmware: 'fw-9' }), { qos: 1, retain: true });
   const telemetry = () => d.publish('telemetry', envelope('telemetry', { ...nestTelemetry(22.54, 114.05), drone: drone({ status: 4, satellites: 28, ntrip_state: 7 }, 31) }), { qos: 1 });
@@ -73,7 +72,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   clearInterval(beat);
-  for (const d of devices) await d.end().catch(() => undefined);
+  await devices.endAll();
   await server?.close();
 });
 
