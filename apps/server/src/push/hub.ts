@@ -166,8 +166,10 @@ interface FleetBatch {
 /** A device's place in the fleet batches (PushHub.fleetStates). */
 interface FleetState {
   version: number;
+  /** The version `entry` was built at (-1: none yet). */
   built: number;
   entry: FleetEntry | null;
+  /** `entry` as JSON, made by the first batch that sends it (null while not made, or for no entry). */
   json: Buffer | null;
 }
 
@@ -224,7 +226,7 @@ export class PushHub {
     this.sessions = new PushSessions(this.clients, ports.sessions, deps.live, log, (client) => this.unwatchAll(client));
     deps.changes.on('changed', this.onDataChanged);
     link.on('telemetry', (sn, live, json) => {
-      if (this.entryMoved(sn, live)) this.bump(sn);
+      this.noteTelemetry(sn, live);
       this.fanOutTelemetry(sn, live, json);
     });
     // Every instance sees presence and holds itself: status pushes stay local. Pushes caused by a call or
@@ -297,19 +299,24 @@ export class PushHub {
   }
 
   /**
-   * Whether a telemetry message changes the device's 310 entry. A device on the ground sends the same
-   * position, heading, battery and height second after second; a batch carries only the devices whose entry
-   * changed, so such a device stays out of it (and out of every map socket's frame) until something moves.
-   * Compared with the entry of the last batch that held the device; while a change is still unsent (the
-   * counter moved after that entry was built) there is nothing to compare with, and the counter moves again.
+   * Moves the device's counter when a telemetry message changes its 310 entry. A device on the ground sends
+   * the same position, heading, battery and height second after second; a batch carries only the devices
+   * whose entry changed, so such a device stays out of it (and out of every map socket's frame) until
+   * something moves. Compared with the entry built at the current version; the new entry built for that
+   * comparison is kept at the new version, so the batch that sends it does not build it again (it only
+   * serialises it). While no entry is built at the current version (a status change or an unsent change
+   * made since) there is nothing to compare with, and the counter moves again.
    */
-  private entryMoved(sn: string, live: LiveDevice): boolean {
+  private noteTelemetry(sn: string, live: LiveDevice): void {
     const state = this.fleetStates.get(sn);
-    if (!state || state.built !== state.version || !state.entry) return true;
-    const row = this.deps.live.directory.get(sn);
-    if (!row) return true;
+    const row = state && state.built === state.version && state.entry ? this.deps.live.directory.get(sn) : undefined;
+    if (!state || !row) return this.bump(sn);
     const next = this.ports.fleetEntry(row, live, this.deps.live.status.status(sn));
-    return next === null || !sameFleetEntry(next, state.entry);
+    if (next !== null && sameFleetEntry(next, state.entry!)) return;
+    this.bump(sn);
+    state.entry = next;
+    state.json = null;
+    state.built = state.version;
   }
 
   /**
@@ -382,10 +389,11 @@ export class PushHub {
       // an entry built at this version still holds the device's state: the phases of a period reuse it.
       if (state.built !== state.version) {
         state.entry = this.ports.fleetEntry(row, link.device(sn), status.status(sn));
-        state.json = state.entry ? Buffer.from(JSON.stringify(state.entry)) : null;
+        state.json = null;
         state.built = state.version;
         this.fleetStates.set(sn, state);
       }
+      if (state.entry && !state.json) state.json = Buffer.from(JSON.stringify(state.entry));
       if (state.json) {
         parts.push(state.json);
         size += state.json.length;
