@@ -32,8 +32,8 @@ const SERVER_TIMEOUTS = { testTimeout: 120_000, hookTimeout: 180_000 };
 /**
  * Test files share their worker's module cache (isolate: false): importing the server (fastify, aedes, mqtt,
  * kysely, the AWS SDK, the contracts) took about four seconds per file, more than most files' tests, and antd
- * as long in the test DOM. A file must therefore leave nothing behind: close what it starts in afterAll, restore real
- * timers, and never change module state (process.env, globals) that another file reads.
+ * as long in the test DOM. A file must therefore leave nothing behind: close what it starts in afterAll,
+ * restore real timers, and never change module state (process.env, globals) that another file reads.
  */
 const SHARED_MODULES = { isolate: false };
 
@@ -131,7 +131,8 @@ export default defineConfig({
           environment: 'happy-dom',
           ...SHARED_MODULES,
           setupFiles: [...setupFiles, 'apps/web/src/test/i18n.ts', 'apps/web/src/test/fresh-page.ts'],
-          // The first render of a test file loads antd's modules into the test DOM: slow on a busy 2-core machine.
+          // The first render of a test file loads antd's modules into the test DOM (happy-dom): slow on a busy
+          // 2-core machine.
           testTimeout: 60_000,
         },
       },

@@ -155,8 +155,8 @@ describe('results, replay and the data screen after a mission', () => {
         v.total === v.stored.length,
       FLIGHT_LIMIT_MS,
     );
-    const results = (await sortieResults(sortie.sort_id)).filter((r) => shown.cards.includes(r.id));
-    const photo = results.find((r) => r.type === 10)!;
+    const results = await sortieResults(sortie.sort_id);
+    const photo = results.find((r) => r.type === 10 && shown.cards.includes(r.id))!;
     expect(photo, 'the sortie took photos').toBeTruthy();
     await page.locator(`[data-testid=result-card][data-id="${photo.id}"]`).click();
     await page.getByTestId('result-preview').waitFor();
